@@ -1,0 +1,12 @@
+import {defineConfig} from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // every test gets a throwaway config dir; nothing touches the user's real config or keychain
+    setupFiles: ['test/setup.ts'],
+  },
+})
