@@ -1,0 +1,38 @@
+import type {HttpClient} from '../core/http/client.js'
+import {withQuery} from '../core/http/path.js'
+import {
+  type CliTokenDeviceStart,
+  type CliTokenGranted,
+  type CliTokenPoll,
+  type CreatedToken,
+  type CreateTokenBody,
+  DEVICE_CODE_PARAM,
+  type Me,
+} from './types.js'
+
+/** `GET /me`: who the token belongs to. */
+export function getMe(client: HttpClient): Promise<Me> {
+  return client.json<Me>({method: 'GET', path: '/me'})
+}
+
+export type CliTokenAnswer = Partial<CliTokenGranted & CliTokenDeviceStart & CliTokenPoll> & Record<string, unknown>
+
+/** `POST /cli/token` with `{}` and no Authorization header: a token, or a device flow to follow. */
+export function startCliLogin(client: HttpClient): Promise<CliTokenAnswer> {
+  return client.json<CliTokenAnswer>({method: 'POST', path: '/cli/token', body: {}, auth: false})
+}
+
+/** `POST /cli/token?deviceCode=…` with `{}`: pending, denied, expired, or the token. */
+export function pollCliLogin(client: HttpClient, deviceCode: string): Promise<CliTokenAnswer> {
+  return client.json<CliTokenAnswer>({
+    method: 'POST',
+    path: withQuery('/cli/token', {[DEVICE_CODE_PARAM]: deviceCode}),
+    body: {},
+    auth: false,
+  })
+}
+
+/** `POST /tokens`: a new personal access token, shown once. */
+export function createToken(client: HttpClient, body: CreateTokenBody): Promise<CreatedToken> {
+  return client.json<CreatedToken>({method: 'POST', path: '/tokens', body})
+}

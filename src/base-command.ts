@@ -1,0 +1,124 @@
+import {Command, Errors, Flags} from '@oclif/core'
+import type {ChalkInstance} from 'chalk'
+import {AmctlError, isAmctlError, UsageError} from './core/errors.js'
+import {keychainTimedOut} from './core/auth/keychain.js'
+import {type Column, jsonText, keyValue, table, tsvObject, tsvRows} from './output/format.js'
+import {io, type IO} from './output/io.js'
+import {palette} from './output/style.js'
+
+/**
+ * What every amctl command shares: `--json` (one document on stdout, pretty on a TTY and
+ * compact when piped), the rendering helpers that stay silent under `--json`, and the single
+ * place where any error becomes the one-line message or the JSON error document and its exit
+ * code (cli-contract.md 1.4, 1.5).
+ *
+ * A command's `run()` parses, makes one call into the core, renders, and returns its typed
+ * result; the base prints that result under `--json`.
+ */
+export abstract class BaseCommand extends Command {
+  static override enableJsonFlag = true
+
+  protected get io(): IO {
+    return io()
+  }
+
+  /** Colours for stdout. */
+  protected get style(): ChalkInstance {
+    return palette(this.io.stdoutColor)
+  }
+
+  /** Colours for stderr. */
+  protected get errStyle(): ChalkInstance {
+    return palette(this.io.stderrColor)
+  }
+
+  /** Human output is skipped under --json: the returned result is printed instead. */
+  protected get human(): boolean {
+    return !this.jsonEnabled()
+  }
+
+  /** A list: a table on a TTY, TSV rows without a header when piped. */
+  protected renderList<T>(rows: T[], columns: Column<T>[]): void {
+    if (!this.human) return
+    if (this.io.stdoutIsTTY) {
+      if (rows.length === 0) this.notice(this.errStyle.dim('(none)'))
+      else this.io.stdout.write(table(rows, columns, this.style))
+    } else {
+      this.io.stdout.write(tsvRows(rows, columns))
+    }
+  }
+
+  /** An object: aligned key/value on a TTY, key<TAB>value lines when piped. */
+  protected renderObject(obj: Record<string, unknown>): void {
+    if (!this.human) return
+    this.io.stdout.write(this.io.stdoutIsTTY ? keyValue(obj, this.style) : tsvObject(obj))
+  }
+
+  /** A line of data on stdout (human mode only). */
+  protected print(line: string): void {
+    if (this.human) this.io.stdout.write(`${line}\n`)
+  }
+
+  /** Messages, notices, hints: stderr, in every mode (stdout carries only data). */
+  protected notice(line: string): void {
+    this.io.stderr.write(`${line}\n`)
+  }
+
+  protected warning(line: string): void {
+    this.notice(`${this.errStyle.yellow('warning:')} ${line}`)
+  }
+
+  /** The --json output: one document, pretty on a TTY, compact otherwise. */
+  override logJson(json: unknown): void {
+    this.io.stdout.write(jsonText(json, this.io.stdoutIsTTY))
+  }
+
+  override async catch(err: Error & {oclif?: {exit?: number}; code?: string}): Promise<never> {
+    if (err instanceof Errors.ExitError) throw err
+    const error = toAmctlError(err, this.id)
+    this.report(error)
+    if (process.env.AMCTL_DEBUG === '1' && err.stack) this.io.stderr.write(`${err.stack}\n`)
+    throw new Errors.ExitError(error.exitCode)
+  }
+
+  /** Writes an error the contract's way: the JSON error document, or `error: …` (+ `hint: …`). */
+  protected report(error: AmctlError): void {
+    if (this.jsonEnabled()) {
+      this.logJson(error.toDocument())
+    } else {
+      const s = this.errStyle
+      this.io.stderr.write(`${s.red(error.toLine())}\n`)
+      if (error.hint) this.io.stderr.write(`${s.dim(`hint: ${error.hint}`)}\n`)
+    }
+  }
+
+  override async finally(err: Error | undefined): Promise<void> {
+    await super.finally(err)
+    // a keychain call abandoned at its time limit may hold the event loop for D-Bus's own
+    // timeout (~25 s); the command is finished, so let the process go
+    if (keychainTimedOut()) setTimeout(() => process.exit(), 200).unref()
+  }
+}
+
+/** Any thrown value as an AmctlError: oclif's parse errors are usage errors (exit 2). */
+export function toAmctlError(err: unknown, commandId?: string): AmctlError {
+  if (isAmctlError(err)) return err
+  const e = err as Error & {oclif?: {exit?: number}}
+  if (e && typeof e === 'object' && e.oclif) {
+    // oclif's own errors: unknown flags, missing arguments, bad option values …
+    const message = String(e.message ?? '')
+      .replace(/\s*See more help with --help\s*$/, '')
+      .replace(/^Parsing (--[\w-]+)\s+/, '$1: ')
+    const exit = e.oclif.exit ?? 2
+    if (exit === 2) return new UsageError(message, commandId ? `see \`amctl ${commandId.replaceAll(':', ' ')} --help\`` : undefined)
+    return new AmctlError(message, {code: 'internal', exitCode: exit})
+  }
+  const message = e instanceof Error ? e.message : String(err)
+  return new AmctlError(`unexpected failure: ${message}`, {code: 'internal', exitCode: 1, cause: err})
+}
+
+/** Flags shared by config-only commands. */
+export const profileFlag = Flags.string({
+  description: 'named profile in the config [env: AMCTL_PROFILE] (default "default")',
+  helpGroup: 'GLOBAL',
+})

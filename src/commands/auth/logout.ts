@@ -1,0 +1,18 @@
+import {ApiCommand} from '../../api-command.js'
+import {removeToken, type TokenSource} from '../../core/auth/credentials.js'
+
+export default class AuthLogout extends ApiCommand {
+  static override summary = 'Remove the stored token of the profile'
+  static override description = 'Deletes the token from the OS keychain and the credentials file. No request is sent; AMCTL_TOKEN, if set, is not affected.'
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile staging']
+
+  async run(): Promise<{baseUrl: string; profile: string; removed: TokenSource[]}> {
+    const {flags} = await this.parse(AuthLogout)
+    const {baseUrl, profile} = await this.settings(flags)
+    const removed = await removeToken(profile, baseUrl)
+    if (removed.length > 0) this.notice(`Logged out of ${baseUrl} (removed from ${removed.join(' and ')})`)
+    else this.notice(`No stored token for ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
+    if (process.env.AMCTL_TOKEN) this.warning('AMCTL_TOKEN is still set in the environment')
+    return {baseUrl, profile, removed}
+  }
+}

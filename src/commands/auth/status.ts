@@ -1,0 +1,41 @@
+import {ApiCommand} from '../../api-command.js'
+import {getMe} from '../../api/auth.js'
+import type {Me} from '../../api/types.js'
+import type {TokenSource} from '../../core/auth/credentials.js'
+import {maskToken} from '../../core/auth/token.js'
+
+export interface StatusResult {
+  user: Me
+  tokenSource: TokenSource
+  baseUrl: string
+  profile: string
+  org: string | null
+  token: string
+}
+
+export default class AuthStatus extends ApiCommand {
+  static override summary = 'Show who you are logged in as, where, and where the token is stored'
+  static override description = 'Checks the token with GET /api/v1/me. Exits 3 when there is no token or the server rejects it.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    {description: 'Check a CI token from the environment', command: 'AMCTL_TOKEN=svc_… <%= config.bin %> <%= command.id %> --json'},
+  ]
+
+  async run(): Promise<StatusResult> {
+    const {flags} = await this.parse(AuthStatus)
+    const settings = await this.settings(flags)
+    const found = await this.token(flags)
+    const user = await getMe(await this.client(flags))
+    const orgs = Array.isArray(user.orgs) ? user.orgs.map((o) => o.slug) : []
+    const org = settings.org ?? (orgs.length === 1 ? orgs[0] : null)
+    this.renderObject({
+      user: user.name ? `${user.name} <${user.email}>` : user.email,
+      'base URL': settings.baseUrl,
+      profile: settings.profile,
+      org: org ?? (orgs.length > 1 ? `none chosen (member of ${orgs.join(', ')}; pass --org)` : 'none'),
+      token: maskToken(found.token),
+      'token storage': found.source === 'env' ? 'env (AMCTL_TOKEN)' : found.source,
+    })
+    return {user, tokenSource: found.source, baseUrl: settings.baseUrl, profile: settings.profile, org, token: maskToken(found.token)}
+  }
+}

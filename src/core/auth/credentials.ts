@@ -1,0 +1,79 @@
+import {fileStore} from './file-store.js'
+import {keychain, KeychainUnavailable} from './keychain.js'
+import {assertTokenForm} from './token.js'
+
+/**
+ * Credential resolution (cli-contract.md 1.3): AMCTL_TOKEN → OS keychain → credentials file.
+ * The keychain account is `<profile>@<origin of the base URL>`.
+ */
+
+export type TokenSource = 'env' | 'keychain' | 'file'
+
+export interface FoundToken {
+  token: string
+  source: TokenSource
+}
+
+export function accountFor(profile: string, baseUrl: string): string {
+  return `${profile}@${new URL(baseUrl).origin}`
+}
+
+export async function findToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<FoundToken | undefined> {
+  if (env.AMCTL_TOKEN !== undefined && env.AMCTL_TOKEN !== '') {
+    return {token: assertTokenForm(env.AMCTL_TOKEN, 'AMCTL_TOKEN'), source: 'env'}
+  }
+  const account = accountFor(profile, baseUrl)
+  try {
+    const token = await keychain.get(account)
+    if (token) return {token, source: 'keychain'}
+  } catch (error) {
+    if (!(error instanceof KeychainUnavailable)) throw error
+  }
+  const token = fileStore.get(account, env)
+  return token ? {token, source: 'file'} : undefined
+}
+
+export interface StoreResult {
+  source: 'keychain' | 'file'
+  /** Why the keychain was not used, when it was not and the user did not ask for the file. */
+  keychainProblem?: string
+  path?: string
+}
+
+/**
+ * Stores a token for the profile and server: in the keychain unless `insecure` or the keychain
+ * is unavailable, then in the file. Whichever is used, the other's copy is removed so the two
+ * never disagree.
+ */
+export async function storeToken(
+  profile: string,
+  baseUrl: string,
+  token: string,
+  opts: {insecure?: boolean; env?: NodeJS.ProcessEnv} = {},
+): Promise<StoreResult> {
+  const env = opts.env ?? process.env
+  const account = accountFor(profile, baseUrl)
+  if (!opts.insecure) {
+    try {
+      await keychain.set(account, token)
+      fileStore.delete(account, env)
+      return {source: 'keychain'}
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailable)) throw error
+      fileStore.set(account, token, env)
+      return {source: 'file', keychainProblem: error.message, path: fileStore.path(env)}
+    }
+  }
+  fileStore.set(account, token, env)
+  await keychain.delete(account).catch(() => false)
+  return {source: 'file', path: fileStore.path(env)}
+}
+
+/** Removes the stored token of the profile and server from both stores; returns where it was. */
+export async function removeToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<TokenSource[]> {
+  const account = accountFor(profile, baseUrl)
+  const removed: TokenSource[] = []
+  if (await keychain.delete(account).catch(() => false)) removed.push('keychain')
+  if (fileStore.delete(account, env)) removed.push('file')
+  return removed
+}

@@ -1,0 +1,65 @@
+/**
+ * The OS keychain through keytar (an optional native dependency). keytar is imported only when
+ * a command needs a token; every call has a 3 s limit; any failure — keytar missing, no Secret
+ * Service or D-Bus, a locked keyring, a timeout — means "keychain unavailable", never a crash.
+ * `AMCTL_KEYCHAIN=off` skips it entirely.
+ */
+
+export const KEYCHAIN_SERVICE = 'amctl'
+export const KEYCHAIN_TIMEOUT_MS = 3000
+
+interface Keytar {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+}
+
+export class KeychainUnavailable extends Error {
+  override name = 'KeychainUnavailable'
+}
+
+let loaded: Promise<Keytar> | undefined
+let timedOut = false
+
+/** True when a keychain call was abandoned at its time limit (the native call may still be pending). */
+export function keychainTimedOut(): boolean {
+  return timedOut
+}
+
+function load(): Promise<Keytar> {
+  loaded ??= (async () => {
+    if (process.env.AMCTL_KEYCHAIN === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
+    try {
+      const mod = (await import('keytar')) as unknown as Keytar & {default?: Keytar}
+      return mod.default ?? mod
+    } catch (error) {
+      throw new KeychainUnavailable(`keytar could not be loaded (${(error as Error).message.split('\n')[0]})`)
+    }
+  })()
+  return loaded
+}
+
+async function call<T>(what: string, run: (keytar: Keytar) => Promise<T>): Promise<T> {
+  const keytar = await load()
+  let timer: NodeJS.Timeout | undefined
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true
+      reject(new KeychainUnavailable(`the keychain did not answer ${what} within ${KEYCHAIN_TIMEOUT_MS / 1000} s`))
+    }, KEYCHAIN_TIMEOUT_MS)
+  })
+  try {
+    return await Promise.race([run(keytar), limit])
+  } catch (error) {
+    if (error instanceof KeychainUnavailable) throw error
+    throw new KeychainUnavailable(`the keychain refused ${what} (${String((error as Error)?.message ?? error).split('\n')[0]})`)
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export const keychain = {
+  get: (account: string) => call('a read', (k) => k.getPassword(KEYCHAIN_SERVICE, account)),
+  set: (account: string, token: string) => call('a write', (k) => k.setPassword(KEYCHAIN_SERVICE, account, token)),
+  delete: (account: string) => call('a delete', (k) => k.deletePassword(KEYCHAIN_SERVICE, account)),
+}

@@ -1,0 +1,80 @@
+import {pollCliLogin, startCliLogin, type CliTokenAnswer} from '../../api/auth.js'
+import {AmctlError, BadResponseError, ExitCode} from '../errors.js'
+import type {HttpClient} from '../http/client.js'
+import {isTokenForm} from './token.js'
+
+/**
+ * The `auth login` bootstrap of cli-contract.md section 2: `POST /cli/token` with `{}` and no
+ * Authorization header answers either a token at once, or a device code to approve in a
+ * browser while we poll.
+ */
+
+export interface DeviceFlowHooks {
+  /** Shows the code and URL to the user (stderr). */
+  prompt(userCode: string, verificationUri: string): void
+  /** Opens the URL in a browser, when that is allowed. */
+  openBrowser?(url: string): void
+  sleep(ms: number): Promise<unknown>
+  now(): number
+}
+
+const DEFAULT_INTERVAL_S = 5
+
+function loginFailed(message: string): AmctlError {
+  return new AmctlError(message, {code: 'unauthorized', exitCode: ExitCode.auth})
+}
+
+function grantedToken(answer: CliTokenAnswer): string | undefined {
+  if (answer.token === undefined) return undefined
+  if (typeof answer.token !== 'string' || !isTokenForm(answer.token)) {
+    throw new BadResponseError('the server sent a token that is not of the form svc_…')
+  }
+  return answer.token
+}
+
+function describe(answer: CliTokenAnswer): string {
+  const members = Object.keys(answer)
+  return members.length === 0 ? 'an empty object' : `members ${members.map((m) => `"${m}"`).join(', ')}`
+}
+
+export async function obtainToken(client: HttpClient, hooks: DeviceFlowHooks): Promise<string> {
+  const first = await startCliLogin(client)
+  const immediate = grantedToken(first)
+  if (immediate) return immediate
+
+  const {deviceCode, userCode, verificationUri} = first
+  if (typeof deviceCode !== 'string' || typeof userCode !== 'string' || typeof verificationUri !== 'string') {
+    throw new BadResponseError(
+      `POST /cli/token answered neither a token nor a device code (deviceCode, userCode, verificationUri): got ${describe(first)}`,
+    )
+  }
+  const intervalS = typeof first.interval === 'number' && first.interval > 0 ? first.interval : DEFAULT_INTERVAL_S
+  const deadline = typeof first.expiresIn === 'number' && first.expiresIn > 0 ? hooks.now() + first.expiresIn * 1000 : undefined
+
+  hooks.prompt(userCode, verificationUri)
+  hooks.openBrowser?.(verificationUri)
+
+  let waitMs = intervalS * 1000
+  for (;;) {
+    await hooks.sleep(waitMs)
+    if (deadline !== undefined && hooks.now() >= deadline) {
+      throw loginFailed('the device code expired before the login was approved; run `amctl auth login` again')
+    }
+    const answer = await pollCliLogin(client, deviceCode)
+    const token = grantedToken(answer)
+    if (token) return token
+    switch (answer.status as string | undefined) {
+      case 'pending':
+        continue
+      case 'slow_down':
+        waitMs += 5000
+        continue
+      case 'denied':
+        throw loginFailed('the login was denied')
+      case 'expired':
+        throw loginFailed('the device code expired before the login was approved; run `amctl auth login` again')
+      default:
+        throw new BadResponseError(`unexpected answer while polling POST /cli/token: ${describe(answer)}`)
+    }
+  }
+}

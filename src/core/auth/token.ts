@@ -1,0 +1,22 @@
+import {TOKEN_PREFIX} from '../../api/types.js'
+import {UsageError} from '../errors.js'
+
+/** A token starts with `svc_`, has more than 4 characters and no whitespace (contract 1.3). */
+export function isTokenForm(token: string): boolean {
+  return token.startsWith(TOKEN_PREFIX) && token.length > TOKEN_PREFIX.length && !/\s/.test(token)
+}
+
+/** Throws a usage error (exit 2) naming `source` when `token` is not of the token form. */
+export function assertTokenForm(token: string, source: string): string {
+  if (!isTokenForm(token)) {
+    throw new UsageError(
+      `${source} is not a valid token: expected "${TOKEN_PREFIX}" followed by at least one character, with no whitespace`,
+    )
+  }
+  return token
+}
+
+/** `svc_…` plus the last 4 characters: the only form a token is ever shown in, but for `auth token`. */
+export function maskToken(token: string): string {
+  return `${TOKEN_PREFIX}…${token.slice(-4)}`
+}

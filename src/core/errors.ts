@@ -1,0 +1,172 @@
+/**
+ * The error model of amctl (cli-contract.md 1.5). Every failure a command can meet ends up as
+ * an AmctlError: it knows its machine code, its exit code, the HTTP status when there was one,
+ * and at most one hint. The base command turns it into the one-line stderr message or the
+ * `--json` error document; nothing else prints errors.
+ *
+ * Guards use a brand and `name` instead of `instanceof`, so they work across module copies.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  forbidden: 4,
+  notFound: 5,
+  conflict: 6,
+  rateLimited: 7,
+  account: 8,
+  outcomeUnknown: 9,
+  interrupted: 130,
+} as const
+
+const EXIT_BY_CODE: Record<string, number> = {
+  invalid_request: ExitCode.usage,
+  unauthorized: ExitCode.auth,
+  forbidden: ExitCode.forbidden,
+  not_found: ExitCode.notFound,
+  conflict: ExitCode.conflict,
+  rate_limited: ExitCode.rateLimited,
+  insufficient_credits: ExitCode.account,
+  needs_provider_key: ExitCode.account,
+}
+
+const EXIT_BY_STATUS: Record<number, number> = {
+  400: ExitCode.usage,
+  401: ExitCode.auth,
+  402: ExitCode.account,
+  403: ExitCode.forbidden,
+  404: ExitCode.notFound,
+  409: ExitCode.conflict,
+  429: ExitCode.rateLimited,
+}
+
+/** Exit code for an HTTP status alone (any status not in the table → 1). */
+export function exitCodeForStatus(status: number): number {
+  return EXIT_BY_STATUS[status] ?? ExitCode.failure
+}
+
+/** Exit code for an envelope code, falling back to the status when the code is not ours. */
+export function exitCodeFor(code: string, status?: number): number {
+  return EXIT_BY_CODE[code] ?? (status === undefined ? ExitCode.failure : exitCodeForStatus(status))
+}
+
+/** Folds a message onto one line: newlines (and the space around them) become one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim()
+}
+
+export interface ErrorDocument {
+  error: {code: string; message: string; status?: number; requestId?: string}
+}
+
+const BRAND = Symbol.for('amctl.error')
+
+export interface AmctlErrorOptions {
+  code: string
+  exitCode?: number
+  status?: number
+  hint?: string
+  requestId?: string
+  cause?: unknown
+}
+
+export class AmctlError extends Error {
+  readonly [BRAND] = true
+  override name = 'AmctlError'
+  readonly code: string
+  readonly exitCode: number
+  readonly status?: number
+  hint?: string
+  requestId?: string
+
+  constructor(message: string, opts: AmctlErrorOptions) {
+    super(oneLine(message), opts.cause === undefined ? undefined : {cause: opts.cause})
+    this.code = opts.code
+    this.status = opts.status
+    this.exitCode = opts.exitCode ?? exitCodeFor(opts.code, opts.status)
+    this.hint = opts.hint
+    this.requestId = opts.requestId
+  }
+
+  /** `error: <message> (<code>, HTTP <status>)` */
+  toLine(): string {
+    const where = this.status === undefined ? this.code : `${this.code}, HTTP ${this.status}`
+    return `error: ${this.message} (${where})`
+  }
+
+  toDocument(): ErrorDocument {
+    const error: ErrorDocument['error'] = {code: this.code, message: this.message}
+    if (this.status !== undefined) error.status = this.status
+    if (this.requestId) error.requestId = this.requestId
+    return {error}
+  }
+}
+
+export function isAmctlError(error: unknown): error is AmctlError {
+  return typeof error === 'object' && error !== null && (error as {[BRAND]?: boolean})[BRAND] === true
+}
+
+/** Invalid usage or input found locally, before any request: exit 2, code invalid_request. */
+export class UsageError extends AmctlError {
+  override name = 'UsageError'
+  constructor(message: string, hint?: string) {
+    super(message, {code: 'invalid_request', exitCode: ExitCode.usage, hint})
+  }
+}
+
+/** No token anywhere (env, keychain, file): exit 3. */
+export class NotLoggedInError extends AmctlError {
+  override name = 'NotLoggedInError'
+  constructor(message = 'not logged in') {
+    super(message, {code: 'unauthorized', exitCode: ExitCode.auth, hint: 'run `amctl auth login`'})
+  }
+}
+
+/** The server answered with the error envelope. */
+export class ApiError extends AmctlError {
+  override name = 'ApiError'
+  constructor(message: string, opts: {code: string; status: number; requestId?: string; hint?: string}) {
+    super(message, opts)
+  }
+}
+
+/** The server answered, but not with what was expected (HTML, cut-off JSON, wrong type …). */
+export class BadResponseError extends AmctlError {
+  override name = 'BadResponseError'
+  constructor(message: string, opts: {status?: number; requestId?: string; cause?: unknown} = {}) {
+    // a 2xx/3xx/5xx that is not the envelope is "unexpected" (1); a 4xx keeps its meaning
+    super(message, {code: 'bad_response', exitCode: opts.status === undefined ? 1 : exitCodeForStatus(opts.status), ...opts})
+  }
+}
+
+/** The request could not be completed at the network level (refused, DNS, reset, timeout). */
+export class NetworkError extends AmctlError {
+  override name = 'NetworkError'
+  constructor(message: string, cause?: unknown) {
+    super(message, {code: 'network_error', exitCode: ExitCode.failure, cause})
+  }
+}
+
+export const OUTCOME_UNKNOWN_MESSAGE = 'the server may have accepted the request; check before retrying'
+
+/** A create/launch POST was sent and no answer came: never resubmitted, exit 9. */
+export class OutcomeUnknownError extends AmctlError {
+  override name = 'OutcomeUnknownError'
+  constructor(detail: string, cause?: unknown) {
+    super(`${detail}: ${OUTCOME_UNKNOWN_MESSAGE}`, {code: 'outcome_unknown', exitCode: ExitCode.outcomeUnknown, cause})
+  }
+}
+
+export function isOutcomeUnknown(error: unknown): error is OutcomeUnknownError {
+  return isAmctlError(error) && error.code === 'outcome_unknown'
+}
+
+/** Ctrl-C. */
+export class InterruptedError extends AmctlError {
+  override name = 'InterruptedError'
+  constructor() {
+    super('interrupted', {code: 'interrupted', exitCode: ExitCode.interrupted})
+  }
+}

@@ -1,0 +1,26 @@
+import {EnvHttpProxyAgent, type Dispatcher} from 'undici'
+
+/**
+ * One keep-alive dispatcher per process, honouring HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
+ * Tests swap it (undici's MockAgent, or nock's global dispatcher) with `setDispatcher`.
+ */
+let override: Dispatcher | undefined
+let shared: EnvHttpProxyAgent | undefined
+
+export function getDispatcher(): Dispatcher {
+  if (override) return override
+  shared ??= new EnvHttpProxyAgent({keepAliveTimeout: 10_000, connect: {timeout: 10_000}})
+  return shared
+}
+
+/** For tests: route every request through `dispatcher` (undefined restores the default). */
+export function setDispatcher(dispatcher: Dispatcher | undefined): void {
+  override = dispatcher
+}
+
+/** Closes the shared agent so no idle socket keeps the process alive. */
+export async function closeDispatcher(): Promise<void> {
+  const agent = shared
+  shared = undefined
+  if (agent) await agent.destroy().catch(() => {})
+}

@@ -1,0 +1,56 @@
+import type {Readable, Writable} from 'node:stream'
+
+/**
+ * The streams a command talks through and what they are connected to (like gh's IOStreams).
+ * Tests install their own with `setIO`.
+ */
+export interface IO {
+  stdin: Readable & {isTTY?: boolean}
+  stdout: Writable
+  stderr: Writable
+  stdinIsTTY: boolean
+  stdoutIsTTY: boolean
+  stderrIsTTY: boolean
+  /** colour on stdout / stderr: a TTY, and neither NO_COLOR nor FORCE_COLOR=0 */
+  stdoutColor: boolean
+  stderrColor: boolean
+}
+
+/** NO_COLOR (any value) and FORCE_COLOR=0 turn colour off; otherwise a TTY turns it on. */
+export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
+  if (env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false
+  return isTTY
+}
+
+function systemIO(): IO {
+  const stdoutIsTTY = Boolean(process.stdout.isTTY)
+  const stderrIsTTY = Boolean(process.stderr.isTTY)
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY,
+    stderrIsTTY,
+    stdoutColor: colorAllowed(stdoutIsTTY),
+    stderrColor: colorAllowed(stderrIsTTY),
+  }
+}
+
+let current: IO | undefined
+
+export function io(): IO {
+  current ??= systemIO()
+  return current
+}
+
+/** For tests: replace the process streams (undefined restores them). */
+export function setIO(next: IO | undefined): void {
+  current = next
+}
+
+/** Writes and waits for the stream to accept more when it is full (flat memory on big output). */
+export async function write(stream: Writable, text: string): Promise<void> {
+  if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', resolve))
+}

@@ -1,0 +1,67 @@
+import {spawn} from 'node:child_process'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {ROOT} from './cli.js'
+
+/**
+ * Runs the built CLI (bin/run.js) as a subprocess, without a TTY, with a clean environment:
+ * only PATH/HOME plus what the test passes (a fresh AMCTL_CONFIG_DIR unless given).
+ */
+
+export interface BinResult {
+  stdout: string
+  stderr: string
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+  ms: number
+}
+
+export interface BinOptions {
+  env?: Record<string, string | undefined>
+  input?: string
+  timeoutMs?: number
+  /** called with the child right after spawn (e.g. to send a signal) */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void
+}
+
+export const BIN = join(ROOT, 'bin', 'run.js')
+
+export function freshConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'amctl-e2e-'))
+}
+
+export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    AMCTL_CONFIG_DIR: freshConfigDir(),
+    AMCTL_KEYCHAIN: 'off',
+  }
+  for (const [key, value] of Object.entries(opts.env ?? {})) {
+    if (value === undefined) delete env[key]
+    else env[key] = value
+  }
+  const started = performance.now()
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...argv], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
+    child.on('error', reject)
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer)
+      resolve({
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        exitCode,
+        signal,
+        ms: performance.now() - started,
+      })
+    })
+    opts.onSpawn?.(child)
+    child.stdin.end(opts.input ?? '')
+  })
+}

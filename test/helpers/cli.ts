@@ -1,0 +1,85 @@
+import {Config, Errors} from '@oclif/core'
+import {PassThrough, Readable} from 'node:stream'
+import {fileURLToPath} from 'node:url'
+import {setIO} from '../../src/output/io.js'
+
+/**
+ * Runs a command class in-process the way bin/run.js would, with fake streams:
+ * stdout/stderr captured, TTY-ness chosen by the test, stdin from a string, env overridden for
+ * the duration of the run. Returns what a user or script would see: stdout, stderr, exit code.
+ */
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+let config: Config | undefined
+async function loadConfig(): Promise<Config> {
+  config ??= await Config.load(ROOT)
+  return config
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>
+  stdin?: string
+  stdinTTY?: boolean
+  /** stdout is a terminal (human tables) — default false (piped) */
+  tty?: boolean
+  stderrTTY?: boolean
+}
+
+export interface RunResult {
+  stdout: string
+  stderr: string
+  exitCode: number
+  /** the value the command returned (its typed result) */
+  result?: unknown
+}
+
+type CommandClass = {run(argv: string[], opts?: Config): Promise<unknown>}
+
+function collect(stream: PassThrough): () => string {
+  const chunks: Buffer[] = []
+  stream.on('data', (c: Buffer) => chunks.push(c))
+  return () => Buffer.concat(chunks).toString('utf8')
+}
+
+export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  const out = collect(stdout)
+  const err = collect(stderr)
+  const stdin = Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin)])
+  const tty = opts.tty ?? false
+  const stderrTTY = opts.stderrTTY ?? tty
+  setIO({
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: opts.stdinTTY ?? false,
+    stdoutIsTTY: tty,
+    stderrIsTTY: stderrTTY,
+    stdoutColor: false,
+    stderrColor: false,
+  })
+  const saved: Record<string, string | undefined> = {}
+  for (const [key, value] of Object.entries(opts.env ?? {})) {
+    saved[key] = process.env[key]
+    if (value === undefined) delete process.env[key]
+    else process.env[key] = value
+  }
+  let exitCode = 0
+  let result: unknown
+  try {
+    result = await Cmd.run(argv, await loadConfig())
+  } catch (error) {
+    if (error instanceof Errors.ExitError) exitCode = error.oclif.exit ?? 1
+    else throw error
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+    setIO(undefined)
+  }
+  await new Promise((resolve) => setImmediate(resolve))
+  return {stdout: out(), stderr: err(), exitCode, result}
+}
