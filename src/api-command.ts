@@ -45,7 +45,8 @@ export abstract class ApiCommand extends BaseCommand {
   }
 
   /** The stored or environment token for the profile and server; exit 3 when there is none. */
-  protected token(flags: GlobalFlags): Promise<FoundToken> {
+  // not named `token`: oclif's arg parser assigns `token` on the command instance
+  protected storedToken(flags: GlobalFlags): Promise<FoundToken> {
     this._token ??= (async () => {
       const {profile, baseUrl} = await this.settings(flags)
       const found = await findToken(profile, baseUrl)
@@ -69,7 +70,7 @@ export abstract class ApiCommand extends BaseCommand {
       baseUrl: settings.baseUrl,
       timeoutMs: settings.timeoutMs,
       userAgent: `amctl/${this.config.version} node/${process.version} ${process.platform}`,
-      token: token === undefined ? async () => (await this.token(flags)).token : token === null ? undefined : async () => token,
+      token: token === undefined ? async () => (await this.storedToken(flags)).token : token === null ? undefined : async () => token,
       log: settings.verbose ? (line) => this.io.stderr.write(`${dim(line)}\n`) : undefined,
     })
     if (token === undefined) this._client = client

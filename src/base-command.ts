@@ -1,6 +1,7 @@
 import {Command, Errors, Flags} from '@oclif/core'
 import type {ChalkInstance} from 'chalk'
 import {AmctlError, isAmctlError, UsageError} from './core/errors.js'
+import {canPrompt, confirm} from './output/prompt.js'
 import {keychainTimedOut} from './core/auth/keychain.js'
 import {type Column, jsonText, keyValue, table, tsvObject, tsvRows} from './output/format.js'
 import {io, type IO} from './output/io.js'
@@ -68,6 +69,16 @@ export abstract class BaseCommand extends Command {
     this.notice(`${this.errStyle.yellow('warning:')} ${line}`)
   }
 
+  /**
+   * Deletes ask "Delete <what>? (y/N)" on a terminal; without one they need --yes (exit 2 and
+   * no request otherwise). A "no" cancels with exit 2.
+   */
+  protected async confirmDelete(what: string, yes: boolean): Promise<void> {
+    if (yes) return
+    if (!canPrompt(this.io)) throw new UsageError(`refusing to delete ${what} without --yes: there is no terminal to confirm on`)
+    if (!(await confirm(this.io, `Delete ${what}?`))) throw new AmctlError('deletion cancelled', {code: 'cancelled', exitCode: 2})
+  }
+
   /** The --json output: one document, pretty on a TTY, compact otherwise. */
   override logJson(json: unknown): void {
     this.io.stdout.write(jsonText(json, this.io.stdoutIsTTY))
@@ -76,7 +87,7 @@ export abstract class BaseCommand extends Command {
   override async catch(err: Error & {oclif?: {exit?: number}; code?: string}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
     const error = toAmctlError(err, this.id)
-    this.report(error)
+    if (!error.reported) this.report(error)
     if (process.env.AMCTL_DEBUG === '1' && err.stack) this.io.stderr.write(`${err.stack}\n`)
     throw new Errors.ExitError(error.exitCode)
   }
@@ -108,6 +119,7 @@ export function toAmctlError(err: unknown, commandId?: string): AmctlError {
     // oclif's own errors: unknown flags, missing arguments, bad option values …
     const message = String(e.message ?? '')
       .replace(/\s*See more help with --help\s*$/, '')
+      .replace(/^The following errors? occurred:\s*/, '')
       .replace(/^Parsing (--[\w-]+)\s+/, '$1: ')
     const exit = e.oclif.exit ?? 2
     if (exit === 2) return new UsageError(message, commandId ? `see \`amctl ${commandId.replaceAll(':', ' ')} --help\`` : undefined)

@@ -80,6 +80,8 @@ export class AmctlError extends Error {
   readonly status?: number
   hint?: string
   requestId?: string
+  /** set when the command already wrote this error (e.g. inside a streamed JSON document) */
+  reported = false
 
   constructor(message: string, opts: AmctlErrorOptions) {
     super(oneLine(message), opts.cause === undefined ? undefined : {cause: opts.cause})

@@ -50,9 +50,10 @@ export function table<T>(rows: T[], columns: Column<T>[], style: ChalkInstance):
   return `${t.toString().split('\n').map((line) => line.replace(/^ /, '').trimEnd()).join('\n')}\n`
 }
 
+/** key<TAB>value lines; nested values (arrays and objects) as compact JSON. */
 export function tsvObject(obj: Record<string, unknown>): string {
   return Object.entries(obj)
-    .map(([key, value]) => `${key}\t${tsvField(value)}\n`)
+    .map(([key, value]) => `${key}\t${value !== null && typeof value === 'object' ? JSON.stringify(value) : tsvField(value)}\n`)
     .join('')
 }
 

@@ -24,7 +24,7 @@ export default class AuthStatus extends ApiCommand {
   async run(): Promise<StatusResult> {
     const {flags} = await this.parse(AuthStatus)
     const settings = await this.settings(flags)
-    const found = await this.token(flags)
+    const found = await this.storedToken(flags)
     const user = await getMe(await this.client(flags))
     const orgs = Array.isArray(user.orgs) ? user.orgs.map((o) => o.slug) : []
     const org = settings.org ?? (orgs.length === 1 ? orgs[0] : null)

@@ -11,7 +11,7 @@ export default class AuthToken extends ApiCommand {
 
   async run(): Promise<{token: string; source: TokenSource}> {
     const {flags} = await this.parse(AuthToken)
-    const found = await this.token(flags)
+    const found = await this.storedToken(flags)
     this.print(found.token)
     return {token: found.token, source: found.source}
   }

@@ -44,8 +44,8 @@ export interface RequestSpec {
   auth?: boolean
   /** 'object' (default): a JSON object is required. 'any': JSON or text, as it came. */
   expect?: 'object' | 'any'
-  /** Names the resource in a 404 message: `eval set "es_1" not found`. */
-  resource?: {kind: string; id: string}
+  /** Names the resource for a 404 message, e.g. `eval set "es_1"`. */
+  resource?: {kind: string; id: string; label?: string}
 }
 
 export interface HttpResponse<T = unknown> {
@@ -293,7 +293,11 @@ export class HttpClient {
     let hint: string | undefined
     if (raw.status === 401 || envelope.code === 'unauthorized') hint = 'run `amctl auth login`'
     if (envelope.code === 'not_found' && spec.resource) {
-      message = `${spec.resource.kind} "${spec.resource.id}" not found`
+      // name the kind and ID; keep the server's words when it did not name the ID itself
+      const {kind, id, label} = spec.resource
+      const named = label ?? `${kind} "${id}"`
+      const says = message.toLowerCase()
+      if (!(says.includes(id.toLowerCase()) && says.includes(kind.toLowerCase()))) message = `${named} not found: ${message}`
     }
     return new ApiError(message, {code: envelope.code, status: raw.status, requestId, hint})
   }
@@ -312,7 +316,7 @@ export class HttpClient {
       }
       return {...result, data: raw.text as T}
     }
-    const bad = (what: string) => new BadResponseError(`${what} (${spec.method} ${spec.path})`, {requestId})
+    const bad = (what: string) => new BadResponseError(`${what} (${spec.method} ${redactUrl(spec.path)})`, {requestId})
     if (raw.status === 204) return {...result, data: {} as T}
     if (raw.text.trim() === '') throw bad(`HTTP ${raw.status} with an empty body where a JSON object was expected`)
     if (!isJson) {

@@ -1,0 +1,77 @@
+import {describe, expect, it} from 'vitest'
+import Api from '../../src/commands/api.js'
+import {runCommand} from '../helpers/cli.js'
+import {json, ME, useFakeApi} from '../helpers/fake-api.js'
+import {sendJson} from '../helpers/http-server.js'
+
+const api = useFakeApi({
+  'GET /orgs/acme/summary': {runs: 3},
+  'POST /orgs/acme/things': {created: true},
+  'PATCH /orgs/acme/eval-sets/es_1': {id: 'es_1', samplesPerTarget: 5},
+})
+
+describe('api', () => {
+  it('GET by default; PATH relative to /api/v1, a leading /api/v1 accepted, query kept', async () => {
+    await runCommand(Api, ['/me'], {env: api.env()})
+    await runCommand(Api, ['/api/v1/me?x=1'], {env: api.env()})
+    await runCommand(Api, ['me'], {env: api.env()})
+    expect(api.requests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v1/me', 'GET /api/v1/me?x=1', 'GET /api/v1/me'])
+  })
+
+  it('prints JSON compact when piped and pretty on a TTY', async () => {
+    const piped = await runCommand(Api, ['/me'], {env: api.env()})
+    expect(piped.stdout).toBe(`${JSON.stringify(ME)}\n`)
+    const tty = await runCommand(Api, ['/me'], {env: api.env(), tty: true})
+    expect(tty.stdout).toBe(`${JSON.stringify(ME, null, 2)}\n`)
+  })
+
+  it('replaces {org} with the resolved org (from GET /me here)', async () => {
+    await runCommand(Api, ['/orgs/{org}/summary'], {env: api.env()})
+    expect(api.requests().map((r) => r.path)).toEqual(['/api/v1/me', '/api/v1/orgs/acme/summary'])
+  })
+
+  it('a body makes it a POST; -X chooses; -H adds headers', async () => {
+    await runCommand(Api, ['/orgs/acme/things', '-F', 'n=1', '-H', 'X-Trace: abc'], {env: api.env()})
+    await runCommand(Api, ['/orgs/acme/eval-sets/es_1', '-X', 'patch', '-F', 'samplesPerTarget=5'], {env: api.env()})
+    const [post, patch] = api.requests()
+    expect([post.method, json(post), post.headers['x-trace']]).toEqual(['POST', {n: 1}, 'abc'])
+    expect([patch.method, json(patch)]).toEqual(['PATCH', {samplesPerTarget: 5}])
+  })
+
+  it('prints a non-JSON body as text', async () => {
+    api.routes.set('GET /openapi.yaml', (_q: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(200, {'content-type': 'text/yaml'})
+      res.end('openapi: 3.1.0')
+    })
+    const r = await runCommand(Api, ['/openapi.yaml'], {env: api.env()})
+    expect(r.stdout).toBe('openapi: 3.1.0\n')
+  })
+
+  it('--paginate merges the items of every page into one document', async () => {
+    api.routes.set('GET /orgs/acme/runs', (req, res) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      sendJson(res, 200, cursor ? {items: [{id: 3}]} : {items: [{id: 1}, {id: 2}], nextCursor: 'n'})
+    })
+    const r = await runCommand(Api, ['/orgs/acme/runs?limit=2', '--paginate'], {env: api.env()})
+    expect(JSON.parse(r.stdout)).toEqual({items: [{id: 1}, {id: 2}, {id: 3}]})
+    expect(api.requests().map((q) => q.path)).toEqual(['/api/v1/orgs/acme/runs?limit=2', '/api/v1/orgs/acme/runs?limit=2&cursor=n'])
+  })
+
+  it.each([
+    [['/me', '-X', 'TRACE'], '-X must be one of GET, POST, PUT, PATCH, DELETE'],
+    [['https://evil.example/api/v1/me'], 'PATH is relative to /api/v1'],
+    [['/me', '-H', 'no colon'], "-H expects 'Name: value'"],
+    [['/me', '-X', 'POST', '--paginate'], '--paginate works with GET only'],
+  ])('%j exits 2 with no request', async (args, message) => {
+    const r = await runCommand(Api, args, {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(message)
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('errors follow the exit-code table', async () => {
+    const r = await runCommand(Api, ['/nowhere'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toBe('error: no route GET /nowhere (not_found, HTTP 404)\n')
+  })
+})

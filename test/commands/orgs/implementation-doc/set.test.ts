@@ -1,0 +1,46 @@
+import {writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import Set from '../../../../src/commands/orgs/implementation-doc/set.js'
+import {runCommand} from '../../../helpers/cli.js'
+import {json, useFakeApi} from '../../../helpers/fake-api.js'
+
+const api = useFakeApi({'PUT /orgs/acme/implementation-doc': {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}})
+
+describe('orgs implementation-doc set', () => {
+  it('sends PUT /orgs/{org}/implementation-doc with the object from the file', async () => {
+    const file = join(tmpdir(), `doc-${process.pid}.json`)
+    writeFileSync(file, '{"sections": ["a"]}\n')
+    const r = await runCommand(Set, ['--input', file, '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests()[0]).toMatchObject({method: 'PUT', path: '/api/v1/orgs/acme/implementation-doc'})
+    expect(json(api.requests()[0])).toEqual({sections: ['a']})
+  })
+
+  it('reads stdin for --input -', async () => {
+    await runCommand(Set, ['--input', '-', '--org', 'acme'], {env: api.env(), stdin: '{"x":1}'})
+    expect(json(api.requests()[0])).toEqual({x: 1})
+  })
+
+  it.each([
+    ['{"a":', 'is not valid JSON: unexpected end of input at line 1, column 6'],
+    ['"text"', 'must be a JSON object, got string'],
+    ['', 'is empty; expected a JSON object'],
+  ])('stdin %j exits 2 with no request', async (stdin, message) => {
+    const r = await runCommand(Set, ['--input', '-', '--org', 'acme'], {env: api.env(), stdin})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(message)
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('a missing file and a missing --input exit 2', async () => {
+    const missing = await runCommand(Set, ['--input', '/nonexistent/doc.json', '--org', 'acme'], {env: api.env()})
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toBe('error: --input: cannot read "/nonexistent/doc.json" (no such file) (invalid_request)\n')
+    const none = await runCommand(Set, ['--org', 'acme'], {env: api.env()})
+    expect(none.exitCode).toBe(2)
+    expect(none.stderr).toMatch(/^error: Missing required flag input/)
+    expect(api.requests()).toHaveLength(0)
+  })
+})

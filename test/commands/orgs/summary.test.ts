@@ -1,0 +1,42 @@
+import {describe, expect, it} from 'vitest'
+import OrgsSummary from '../../../src/commands/orgs/summary.js'
+import {runCommand} from '../../helpers/cli.js'
+import {useFakeApi} from '../../helpers/fake-api.js'
+
+const SUMMARY = {org: {slug: 'acme', name: 'Acme'}, runs: 260, capabilities: {optimizations: true}}
+const api = useFakeApi({'GET /orgs/acme/summary': SUMMARY, 'GET /orgs/org_1/summary': SUMMARY})
+
+describe('orgs summary', () => {
+  it('sends GET /orgs/{org}/summary and renders key/value, key<TAB>value, or the object as-is', async () => {
+    const tty = await runCommand(OrgsSummary, ['--org', 'acme'], {tty: true, env: api.env()})
+    expect(tty.stdout).toMatch(/^org:\s+{"slug":"acme","name":"Acme"}$/m)
+    expect(tty.stdout).toMatch(/^runs:\s+260$/m)
+    const piped = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env()})
+    expect(piped.stdout).toBe('org\t{"slug":"acme","name":"Acme"}\nruns\t260\ncapabilities\t{"optimizations":true}\n')
+    const json = await runCommand(OrgsSummary, ['--org', 'acme', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout)).toEqual(SUMMARY)
+    expect(api.requests().every((r) => r.method === 'GET' && r.path === '/api/v1/orgs/acme/summary')).toBe(true)
+  })
+
+  it('pretty-prints --json on a TTY', async () => {
+    const r = await runCommand(OrgsSummary, ['--org', 'acme', '--json'], {tty: true, env: api.env()})
+    expect(r.stdout).toBe(`${JSON.stringify(SUMMARY, null, 2)}\n`)
+  })
+
+  it('takes the org from AMCTL_ORG, and a flag beats it', async () => {
+    await runCommand(OrgsSummary, [], {env: api.env({AMCTL_ORG: 'org_1'})})
+    await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env({AMCTL_ORG: 'org_1'})})
+    expect(api.requests().map((r) => r.path)).toEqual(['/api/v1/orgs/org_1/summary', '/api/v1/orgs/acme/summary'])
+  })
+
+  it('a 403 exits 4 with the server message', async () => {
+    api.routes.set('GET /orgs/globex/summary', (_q: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(403, {'content-type': 'application/json'})
+      res.end(JSON.stringify({error: {code: 'forbidden', message: 'you are not a member of globex'}}))
+    })
+    const r = await runCommand(OrgsSummary, ['--org', 'globex', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(4)
+    expect(JSON.parse(r.stdout)).toEqual({error: {code: 'forbidden', message: 'you are not a member of globex', status: 403}})
+    expect(r.stderr).toBe('')
+  })
+})

@@ -1,0 +1,75 @@
+import {writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import RunsFork from '../../../src/commands/runs/fork.js'
+import {runCommand} from '../../helpers/cli.js'
+import {json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
+
+const api = useFakeApi({'POST /runs/run_1/fork': {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}})
+
+describe('runs fork', () => {
+  it('sends POST /runs/{runId}/fork with {} and never resolves an org', async () => {
+    const r = await runCommand(RunsFork, ['run_1', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({id: 'run_9', status: 'queued', forkedFrom: 'run_1'})
+    expect(api.requests()).toHaveLength(1)
+    const [req] = api.requests()
+    expect(req.method).toBe('POST')
+    expect(json(req)).toEqual({})
+    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`)
+  })
+
+  it('types -F values, keeps -f strings, reads @file, and merges over --input', async () => {
+    const dir = tmpdir()
+    const note = join(dir, `note-${process.pid}.txt`)
+    writeFileSync(note, 'from a file\n')
+    const input = join(dir, `body-${process.pid}.json`)
+    writeFileSync(input, '{"a": 1, "keep": "yes"}')
+    await runCommand(
+      RunsFork,
+      ['run_1', '--input', input, '-F', 'a=2', '-F', 'flag=true', '-F', 'none=null', '-F', 'list=[1,"x"]', '-F', 'obj={"k":1}', '-F', 'note=@' + note, '-F', 'word=hello', '-f', 'num=42'],
+      {env: api.env()},
+    )
+    expect(json(api.requests()[0])).toEqual({a: 2, keep: 'yes', flag: true, none: null, list: [1, 'x'], obj: {k: 1}, note: 'from a file', word: 'hello', num: '42'})
+  })
+
+  it('reads --input - from stdin', async () => {
+    await runCommand(RunsFork, ['run_1', '--input', '-'], {env: api.env(), stdin: '{"samples": 3}'})
+    expect(json(api.requests()[0])).toEqual({samples: 3})
+  })
+
+  it('exits 2 naming line and column for invalid --input JSON, and for a non-object', async () => {
+    const bad = await runCommand(RunsFork, ['run_1', '--input', '-'], {env: api.env(), stdin: '{\n  "a": 1,\n  "b": }\n'})
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toMatch(/^error: --input \(stdin\) is not valid JSON: .* at line 3, column 8 \(invalid_request\)\n$/)
+    const arr = await runCommand(RunsFork, ['run_1', '--input', '-'], {env: api.env(), stdin: '[1,2]'})
+    expect(arr.exitCode).toBe(2)
+    expect(arr.stderr).toContain('must be a JSON object, got an array')
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it.each([['a/b'], ['a?b'], ['a#b'], ['..'], [' '], ['']])('refuses RUN_ID %j before sending', async (id) => {
+    const r = await runCommand(RunsFork, [id], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr.trim().split('\n')[0]).toMatch(/^error: RUN_ID /)
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('percent-encodes the ID in the path', async () => {
+    api.routes.set('POST /runs/run%3A1%40x/fork', {id: 'run_10'})
+    const r = await runCommand(RunsFork, ['run:1@x'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests()[0].path).toBe('/api/v1/runs/run%3A1%40x/fork')
+  })
+
+  it('names the run in a 404', async () => {
+    api.routes.set('POST /runs/run_missing/fork', (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(404, {'content-type': 'application/json'})
+      res.end(JSON.stringify({error: {code: 'not_found', message: 'resource not found'}}))
+    })
+    const r = await runCommand(RunsFork, ['run_missing'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toBe('error: run "run_missing" not found: resource not found (not_found, HTTP 404)\n')
+  })
+})

@@ -1,0 +1,110 @@
+import {describe, expect, it} from 'vitest'
+import RunsList from '../../../src/commands/runs/list.js'
+import {runCommand} from '../../helpers/cli.js'
+import {useFakeApi} from '../../helpers/fake-api.js'
+import {sendJson} from '../../helpers/http-server.js'
+
+const run = (i: number) => ({id: `run_${i}`, status: 'succeeded', evalSetId: 'es_1', batchId: 'b_1', createdAt: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`})
+const api = useFakeApi()
+
+/** Three pages of 2 runs: cursors c1, c2, then none. */
+function paged() {
+  api.routes.set('GET /orgs/acme/runs', (req, res) => {
+    const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+    if (!cursor) return sendJson(res, 200, {items: [run(1), run(2)], nextCursor: 'c1'})
+    if (cursor === 'c1') return sendJson(res, 200, {items: [run(3), run(4)], nextCursor: 'c2'})
+    return sendJson(res, 200, {items: [run(5), run(6)], nextCursor: null})
+  })
+}
+
+describe('runs list', () => {
+  it('sends GET /orgs/{org}/runs with limit and cursor only when given', async () => {
+    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: 'c1'})
+    await runCommand(RunsList, ['--org', 'acme'], {env: api.env()})
+    await runCommand(RunsList, ['--org', 'acme', '--limit', '5', '--cursor', 'abc'], {env: api.env()})
+    const [plain, both] = api.requests()
+    expect(plain.path).toBe('/api/v1/orgs/acme/runs')
+    expect(both.path).toBe('/api/v1/orgs/acme/runs?limit=5&cursor=abc')
+  })
+
+  it('resolves the org from GET /me when the caller has exactly one', async () => {
+    api.routes.set('GET /orgs/acme/runs', {items: []})
+    const r = await runCommand(RunsList, [], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests().map((q) => q.path)).toEqual(['/api/v1/me', '/api/v1/orgs/acme/runs'])
+  })
+
+  it('asks for --org (exit 2) when the caller has several orgs', async () => {
+    api.routes.set('GET /me', {id: 'u', email: 'a@b', name: 'A', orgs: [{slug: 'acme'}, {slug: 'globex'}]})
+    const r = await runCommand(RunsList, [], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('you belong to 2 organizations (acme, globex): pass --org or run `amctl config set org <slug>`')
+  })
+
+  it('renders a table on a TTY, TSV rows when piped, the page as-is with --json', async () => {
+    api.routes.set('GET /orgs/acme/runs', {items: [run(1), run(2)], nextCursor: 'c1'})
+    const tty = await runCommand(RunsList, ['--org', 'acme'], {tty: true, env: api.env()})
+    expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+CREATED$/)
+    expect(tty.stdout).toMatch(/run_1\s+succeeded\s+es_1\s+2026-01-01T00:00:01Z/)
+    expect(tty.stderr).toContain('more: amctl runs list --cursor c1')
+    const piped = await runCommand(RunsList, ['--org', 'acme'], {env: api.env()})
+    expect(piped.stdout).toBe('run_1\tsucceeded\tes_1\t2026-01-01T00:00:01Z\nrun_2\tsucceeded\tes_1\t2026-01-01T00:00:02Z\n')
+    const json = await runCommand(RunsList, ['--org', 'acme', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout)).toEqual({items: [run(1), run(2)], nextCursor: 'c1'})
+    expect(json.stdout.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('--all follows nextCursor to the end and streams one {"items":[…]} document', async () => {
+    paged()
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json', '--limit', '2'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({items: [1, 2, 3, 4, 5, 6].map(run)})
+    expect(api.requests().map((q) => q.path)).toEqual([
+      '/api/v1/orgs/acme/runs?limit=2',
+      '/api/v1/orgs/acme/runs?limit=2&cursor=c1',
+      '/api/v1/orgs/acme/runs?limit=2&cursor=c2',
+    ])
+  })
+
+  it('--all piped writes TSV rows of every page; on a TTY one header', async () => {
+    paged()
+    const piped = await runCommand(RunsList, ['--org', 'acme', '--all'], {env: api.env()})
+    expect(piped.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['run_1', 'run_2', 'run_3', 'run_4', 'run_5', 'run_6'])
+    const tty = await runCommand(RunsList, ['--org', 'acme', '--all'], {tty: true, env: api.env()})
+    expect(tty.stdout.match(/^ID /gm)).toHaveLength(1)
+    expect(tty.stdout.trim().split('\n')).toHaveLength(7)
+  })
+
+  it('--all closes the JSON document with the error when a page fails midway', async () => {
+    api.routes.set('GET /orgs/acme/runs', (req, res) => {
+      if (!req.path.includes('cursor')) return sendJson(res, 200, {items: [run(1)], nextCursor: 'c1'})
+      sendJson(res, 404, {error: {code: 'not_found', message: 'cursor expired'}})
+    })
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.items).toEqual([run(1)])
+    expect(doc.error).toMatchObject({code: 'not_found', status: 404})
+  })
+
+  it('--all stops on a repeated cursor with bad_response instead of looping', async () => {
+    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: 'same'})
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(1)
+    expect(JSON.parse(r.stdout).error.code).toBe('bad_response')
+    expect(api.requests().length).toBe(2)
+  })
+
+  it.each([['0'], ['201'], ['2.5'], ['abc'], ['']])('--limit %j exits 2 before any request', async (limit) => {
+    const r = await runCommand(RunsList, ['--org', 'acme', '--limit', limit], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/^error: --limit must be/)
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('names the organization in a 404', async () => {
+    const r = await runCommand(RunsList, ['--org', 'nope'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toContain('organization "nope" not found')
+  })
+})

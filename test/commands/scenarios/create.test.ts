@@ -1,0 +1,27 @@
+import {describe, expect, it} from 'vitest'
+import ScenariosCreate from '../../../src/commands/scenarios/create.js'
+import {runCommand} from '../../helpers/cli.js'
+import {json, useFakeApi} from '../../helpers/fake-api.js'
+
+const api = useFakeApi({'POST /orgs/acme/visibility-prompts/vp_1/scenarios': {id: 'sc_1', repository: 'acme/web', persona: 'buyer'}})
+
+describe('scenarios create', () => {
+  it('sends POST …/visibility-prompts/{id}/scenarios with {repository, persona}', async () => {
+    const r = await runCommand(ScenariosCreate, ['--prompt', 'vp_1', '--repository', 'acme/web', '--persona', 'buyer', '--org', 'acme', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests()[0]).toMatchObject({method: 'POST', path: '/api/v1/orgs/acme/visibility-prompts/vp_1/scenarios'})
+    expect(json(api.requests()[0])).toEqual({repository: 'acme/web', persona: 'buyer'})
+    expect(JSON.parse(r.stdout)).toMatchObject({id: 'sc_1'})
+  })
+
+  it.each([
+    [['--repository', 'acme/web', '--persona', 'p'], 'Missing required flag prompt'],
+    [['--prompt', 'vp_1', '--repository', ' ', '--persona', 'p'], '--repository must not be empty'],
+    [['--prompt', 'vp/1', '--repository', 'r', '--persona', 'p'], '--prompt must not contain any of'],
+  ])('%j exits 2 with no request', async (args, message) => {
+    const r = await runCommand(ScenariosCreate, [...args, '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(message)
+    expect(api.requests()).toHaveLength(0)
+  })
+})
