@@ -16,11 +16,11 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     "<%= config.bin %> <%= command.id %> es_checkout --json | jq -r '.runIds[]'",
   ]
 
-  static override args = {evalSetId: Args.string({description: 'ID of the eval set', required: true})}
+  static override args = {eval_set_id: Args.string({description: 'ID of the eval set', required: true})}
 
   async run(): Promise<LaunchResult> {
     const {args, flags} = await this.parse(EvalsRun)
-    const id = requireId('EVAL_SET_ID', args.evalSetId)
+    const id = requireId('EVAL_SET_ID', args.eval_set_id)
     const org = await this.org(flags)
     const launch = await launchEvalSet(await this.client(flags), org, id)
     if (launch.outcome === 'launched') {

@@ -17,7 +17,7 @@ export default class EvalsUpdate extends ApiCommand {
     `<%= config.bin %> <%= command.id %> es_checkout --clear-connections --set skillIds='["sk_1"]'`,
   ]
 
-  static override args = {evalSetId: Args.string({description: 'ID of the eval set', required: true})}
+  static override args = {eval_set_id: Args.string({description: 'ID of the eval set', required: true})}
   static override flags = {
     cadence: Flags.string({description: `${CADENCES.join(', ')} (case-insensitive)`}),
     samples: Flags.string({description: `samples per target, ${SAMPLES_MIN}–${SAMPLES_MAX}`}),
@@ -28,7 +28,7 @@ export default class EvalsUpdate extends ApiCommand {
 
   async run(): Promise<EvalSet> {
     const {args, flags} = await this.parse(EvalsUpdate)
-    const id = requireId('EVAL_SET_ID', args.evalSetId)
+    const id = requireId('EVAL_SET_ID', args.eval_set_id)
     const patch = evalSetPatch(flags)
     const updated = await updateEvalSet(await this.client(flags), await this.org(flags), id, patch)
     this.renderObject(updated)

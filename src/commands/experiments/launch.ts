@@ -14,12 +14,12 @@ export default class ExperimentsLaunch extends ApiCommand {
     '<%= config.bin %> <%= command.id %> exp_onboarding -F trafficPercent=25 -f note="first wave"',
   ]
 
-  static override args = {experimentId: Args.string({description: 'ID of the experiment', required: true})}
+  static override args = {experiment_id: Args.string({description: 'ID of the experiment', required: true})}
   static override flags = {...bodyFlags}
 
   async run(): Promise<JsonObject> {
     const {args, flags} = await this.parse(ExperimentsLaunch)
-    const id = requireId('EXPERIMENT_ID', args.experimentId)
+    const id = requireId('EXPERIMENT_ID', args.experiment_id)
     const body = await buildBody(flags, this.io.stdin)
     const launched = await launchExperiment(await this.client(flags), await this.org(flags), id, body)
     this.renderObject(launched)

@@ -13,14 +13,14 @@ export default class ExperimentsVariantContent extends ApiCommand {
   ]
 
   static override args = {
-    experimentId: Args.string({description: 'ID of the experiment', required: true}),
-    variantId: Args.string({description: 'ID of the variant', required: true}),
+    experiment_id: Args.string({description: 'ID of the experiment', required: true}),
+    variant_id: Args.string({description: 'ID of the variant', required: true}),
   }
 
   async run(): Promise<JsonObject> {
     const {args, flags} = await this.parse(ExperimentsVariantContent)
-    const experimentId = requireId('EXPERIMENT_ID', args.experimentId)
-    const variantId = requireId('VARIANT_ID', args.variantId)
+    const experimentId = requireId('EXPERIMENT_ID', args.experiment_id)
+    const variantId = requireId('VARIANT_ID', args.variant_id)
     const content = await getVariantContent(await this.client(flags), await this.org(flags), experimentId, variantId)
     this.renderObject(content)
     return content

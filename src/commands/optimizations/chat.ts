@@ -13,14 +13,14 @@ export default class OptimizationsChat extends ApiCommand {
     'cat question.md | <%= config.bin %> <%= command.id %> climb_checkout --message -',
   ]
 
-  static override args = {climbId: Args.string({description: 'ID of the optimization', required: true})}
+  static override args = {climb_id: Args.string({description: 'ID of the optimization', required: true})}
   static override flags = {
     message: Flags.string({char: 'm', description: 'the message, or - to read it from stdin', required: true}),
   }
 
   async run(): Promise<JsonObject> {
     const {args, flags} = await this.parse(OptimizationsChat)
-    const id = requireId('CLIMB_ID', args.climbId)
+    const id = requireId('CLIMB_ID', args.climb_id)
     const message = requireText('--message', flags.message === '-' ? chompNewline(await readAll(this.io.stdin)) : flags.message)
     const answer = await sendChat(await this.client(flags), await this.org(flags), id, {message})
     this.renderObject(answer)

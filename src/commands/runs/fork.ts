@@ -14,12 +14,12 @@ export default class RunsFork extends ApiCommand {
     '<%= config.bin %> <%= command.id %> run_0042 -F samplesPerTarget=3 -f note="rerun with more samples"',
   ]
 
-  static override args = {runId: Args.string({description: 'ID of the run to fork', required: true})}
+  static override args = {run_id: Args.string({description: 'ID of the run to fork', required: true})}
   static override flags = {...bodyFlags}
 
   async run(): Promise<Run> {
     const {args, flags} = await this.parse(RunsFork)
-    const runId = requireId('RUN_ID', args.runId)
+    const runId = requireId('RUN_ID', args.run_id)
     const body = await buildBody(flags, this.io.stdin)
     const run = await forkRun(await this.client(flags), runId, body)
     this.renderObject(run)
