@@ -86,7 +86,7 @@ export abstract class BaseCommand extends Command {
 
   override async catch(err: Error & {oclif?: {exit?: number}; code?: string}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
-    const error = toAmctlError(err, this.id)
+    const error = toAmctlError(err)
     if (!error.reported) this.report(error)
     if (process.env.AMCTL_DEBUG === '1' && err.stack) this.io.stderr.write(`${err.stack}\n`)
     throw new Errors.ExitError(error.exitCode)
@@ -112,7 +112,7 @@ export abstract class BaseCommand extends Command {
 }
 
 /** Any thrown value as an AmctlError: oclif's parse errors are usage errors (exit 2). */
-export function toAmctlError(err: unknown, commandId?: string): AmctlError {
+export function toAmctlError(err: unknown): AmctlError {
   if (isAmctlError(err)) return err
   const e = err as Error & {oclif?: {exit?: number}}
   if (e && typeof e === 'object' && e.oclif) {
@@ -122,7 +122,7 @@ export function toAmctlError(err: unknown, commandId?: string): AmctlError {
       .replace(/^The following errors? occurred:\s*/, '')
       .replace(/^Parsing (--[\w-]+)\s+/, '$1: ')
     const exit = e.oclif.exit ?? 2
-    if (exit === 2) return new UsageError(message, commandId ? `see \`amctl ${commandId.replaceAll(':', ' ')} --help\`` : undefined)
+    if (exit === 2) return new UsageError(message)
     return new AmctlError(message, {code: 'internal', exitCode: exit})
   }
   const message = e instanceof Error ? e.message : String(err)

@@ -1,7 +1,9 @@
-import {Command, Flags} from '@oclif/core'
-import {DEFAULT_HOST, DEFAULT_PORT, DevServerOptionError, startDevServer, type DevServer} from '../../devserver/index.js'
+import {Flags} from '@oclif/core'
+import {BaseCommand} from '../../base-command.js'
+import {AmctlError, UsageError} from '../../core/errors.js'
+import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, DevServerOptionError, SEED_KINDS, isLoopbackHost, startDevServer, type DevServer} from '../../devserver/index.js'
 
-export default class DevServerCommand extends Command {
+export default class DevServerCommand extends BaseCommand {
   static override summary = 'Run the local control plane (a dev server for the API) until Ctrl-C'
 
   static override description = `Serves every endpoint of the API under /api/v1 from a seeded, in-memory state (or --data FILE), \
@@ -19,11 +21,10 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
     port: Flags.integer({description: 'port to listen on (0 picks a free one)', default: DEFAULT_PORT, min: 0, max: 65_535}),
     host: Flags.string({description: 'address to listen on', default: DEFAULT_HOST}),
     data: Flags.string({description: 'keep state in this file across restarts', helpValue: 'FILE'}),
-    seed: Flags.string({description: 'initial data when there is no state file', options: ['default', 'empty'], default: 'default'}),
+    seed: Flags.option({description: 'initial data when there is no state file', options: SEED_KINDS, default: 'default'})(),
     'rate-limit': Flags.integer({description: 'requests per second per token (0 = unlimited)', min: 0, helpValue: 'N'}),
-    approve: Flags.string({description: 'device-flow logins: approved at once, or by hand at <url>/device', options: ['auto', 'manual'], default: 'auto'}),
+    approve: Flags.option({description: 'device-flow logins: approved at once, or by hand at <url>/device', options: APPROVE_MODES, default: 'auto'})(),
     verbose: Flags.boolean({description: 'log each request to stderr'}),
-    json: Flags.boolean({description: 'print {"baseUrl","orgs","users"} as one JSON line'}),
   }
 
   async run(): Promise<void> {
@@ -34,38 +35,36 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
         port: flags.port,
         host: flags.host,
         dataFile: flags.data,
-        seed: flags.seed === 'empty' ? 'empty' : 'default',
+        seed: flags.seed,
         rateLimit: flags['rate-limit'] ?? 0,
-        approve: flags.approve === 'manual' ? 'manual' : 'auto',
-        log: flags.verbose ? (line) => this.logToStderr(line) : undefined,
+        approve: flags.approve,
+        log: flags.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
       })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code === 'EADDRINUSE') this.error(`port ${flags.port} is already in use on ${flags.host} (use --port 0 for a free one)`, {exit: 1})
-      this.error((error as Error).message, {exit: error instanceof DevServerOptionError ? 2 : 1})
+      if (code === 'EADDRINUSE') {
+        throw new AmctlError(`port ${flags.port} is already in use on ${flags.host} (use --port 0 for a free one)`, {code: 'address_in_use', exitCode: 1})
+      }
+      if (error instanceof DevServerOptionError) throw new UsageError(error.message)
+      throw error
     }
 
-    if (flags.json) this.log(JSON.stringify({baseUrl: server.url, orgs: server.orgs, users: server.users}))
-    else this.log([server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))].join('\n'))
-    this.logToStderr(
-      [
-        `amctl dev server listening on ${server.url} (state: ${flags.data ?? `in memory, seed ${flags.seed}`})`,
-        `Log in:  ${this.config.bin} auth login --base-url ${server.url}`,
-        flags.approve === 'manual' ? `Approve device logins at ${server.url}/device` : `Device logins are approved at once as ${server.users[0]?.email ?? 'the first user'}`,
-        'Press Ctrl-C to stop',
-      ].join('\n'),
-    )
+    // with --json: one compact line, so a script can read it while the server keeps running
+    const data = this.jsonEnabled()
+      ? [JSON.stringify({baseUrl: server.url, orgs: server.orgs, users: server.users})]
+      : [server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))]
+    const hints = [
+      `amctl dev server listening on ${server.url} (state: ${flags.data ?? `in memory, seed ${flags.seed}`})`,
+      `Log in:  ${this.config.bin} auth login --base-url ${server.url}`,
+      flags.approve === 'manual' ? `Approve device logins at ${server.url}/device` : `Device logins are approved at once as ${server.users[0]?.email}`,
+      ...(isLoopbackHost(flags.host) ? [] : [`warning: ${flags.host} is not a loopback address: anyone who reaches it can use the /_dev/ test hooks, which need no token`]),
+      'Press Ctrl-C to stop',
+    ]
+    this.io.stdout.write(`${data.join('\n')}\n`)
+    this.io.stderr.write(`${hints.join('\n')}\n`)
 
     await untilSignal()
     await server.close()
-  }
-
-  /** One line on stderr (`error: …`); usage errors exit 2. */
-  override async catch(error: Error & {oclif?: {exit?: number}}): Promise<void> {
-    const exit = error.oclif?.exit ?? 1
-    if (exit === 0) return
-    this.logToStderr(`error: ${error.message.split('\n')[0]}`)
-    process.exitCode = exit
   }
 }
 

@@ -1,0 +1,143 @@
+import type {AddressInfo} from 'node:net'
+import type {OrgRef} from '../api/types.js'
+import {writeFileAtomic} from '../core/fs-atomic.js'
+import {mintToken} from './auth.js'
+import {APPROVE_MODES, type ApproveMode, type Services} from './context.js'
+import {DeviceFlow} from './device-flow.js'
+import {Faults} from './faults.js'
+import {createHttpServer} from './http-server.js'
+import {Persistence} from './persistence.js'
+import {RateLimiter} from './rate-limit.js'
+import {RequestLog} from './request-log.js'
+import {buildRouter} from './routes/index.js'
+import {SEED_KINDS, seedState, type SeedKind} from './seed.js'
+import type {UserRecord} from './state.js'
+import {Store} from './store.js'
+import {orgRef, userRef} from './views.js'
+
+/** The local control plane behind `amctl dev server`. Nothing else in the CLI imports it. */
+
+export interface DevServerOptions {
+  /** default 4010; 0 picks a free port */
+  port?: number
+  /** default 127.0.0.1 */
+  host?: string
+  /** keep state in this file across restarts */
+  dataFile?: string
+  /** default `default` */
+  seed?: SeedKind
+  /** requests per second per token; 0 or absent = unlimited */
+  rateLimit?: number
+  /** default `auto`: the first device-flow poll is approved for the first seeded user */
+  approve?: ApproveMode
+  /** seconds between device-flow polls, as told to clients (default 1) */
+  deviceInterval?: number
+  /** seconds a device code lives (default 600) */
+  deviceExpiresIn?: number
+  /** receives one line per request (and internal errors) */
+  log?: (line: string) => void
+}
+
+export interface DevServer {
+  /** e.g. `http://127.0.0.1:4010` (no `/api/v1`, no trailing slash) */
+  url: string
+  port: number
+  orgs: OrgRef[]
+  users: UserRecord[]
+  /** stops accepting, cuts open connections, writes pending state */
+  close(): Promise<void>
+}
+
+/** A bad option or data file: the caller's input, not a server failure. */
+export class DevServerOptionError extends Error {}
+
+export const DEFAULT_PORT = 4010
+export const DEFAULT_HOST = '127.0.0.1'
+const CLI_TOKEN_DAYS = 90
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const {port = DEFAULT_PORT, host = DEFAULT_HOST, seed = 'default', rateLimit = 0, approve = 'auto'} = options
+  const {deviceInterval = 1, deviceExpiresIn = 600, dataFile, log} = options
+  check(Number.isInteger(port) && port >= 0 && port <= 65_535, `port must be an integer from 0 to 65535, got ${port}`)
+  check(SEED_KINDS.includes(seed), `seed must be one of ${SEED_KINDS.join(', ')}, got ${seed}`)
+  check(Number.isInteger(rateLimit) && rateLimit >= 0, `rate limit must be a non-negative integer, got ${rateLimit}`)
+  check(APPROVE_MODES.includes(approve), `approve must be one of ${APPROVE_MODES.join(', ')}, got ${approve}`)
+  check(Number.isFinite(deviceInterval) && deviceInterval >= 0, `device interval must be a non-negative number, got ${deviceInterval}`)
+  check(Number.isFinite(deviceExpiresIn) && deviceExpiresIn > 0, `device expiry must be a positive number, got ${deviceExpiresIn}`)
+
+  const store = dataFile === undefined ? new Store(seedState(seed)) : loadOrSeed(dataFile, seed)
+  const persistence =
+    dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), (error) => log?.(`could not write ${dataFile}: ${error.message}`))
+
+  let url = ''
+  const services: Services = {
+    store,
+    device: new DeviceFlow({
+      approve,
+      interval: deviceInterval,
+      expiresIn: deviceExpiresIn,
+      autoUser: () => store.state.users[0],
+      issue: (user) => mintToken(store, user.id, 'amctl CLI', new Date(Date.now() + CLI_TOKEN_DAYS * 86_400_000).toISOString()).token,
+    }),
+    faults: new Faults(),
+    requests: new RequestLog(),
+    limiter: new RateLimiter(rateLimit),
+    baseUrl: () => url,
+  }
+  const http = createHttpServer({router: buildRouter(), services, persistence, log})
+  await new Promise<void>((resolve, reject) => {
+    http.server.once('error', reject)
+    http.server.listen(port, host, () => {
+      http.server.off('error', reject)
+      resolve()
+    })
+  })
+  const actualPort = (http.server.address() as AddressInfo).port
+  url = `http://${urlHost(host)}:${actualPort}`
+  return {
+    url,
+    port: actualPort,
+    orgs: store.state.orgs.map(orgRef),
+    users: store.state.users.map(userRef),
+    close: () => http.close(),
+  }
+}
+
+function check(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new DevServerOptionError(message)
+}
+
+/** State from `file` when it exists; otherwise the seed, written there at once. */
+function loadOrSeed(file: string, seed: SeedKind): Store {
+  let text: string | undefined
+  try {
+    text = Persistence.read(file)
+  } catch (error) {
+    throw new DevServerOptionError(`cannot read ${file}: ${(error as Error).message}`)
+  }
+  if (text === undefined) {
+    const store = new Store(seedState(seed))
+    writeFileAtomic(file, store.serialize())
+    return store
+  }
+  try {
+    return Store.parse(text)
+  } catch (error) {
+    throw new DevServerOptionError(`${file} is not usable dev server state: ${(error as Error).message}`)
+  }
+}
+
+/** Whether only this machine can reach `host` (elsewhere, anyone could use the token-less /_dev/ hooks). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+/** How clients reach a server listening on `host` (wildcards mean this machine). */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+export {SEED_KINDS, seedState, type SeedKind} from './seed.js'
+export {APPROVE_MODES, type ApproveMode} from './context.js'

@@ -1,0 +1,21 @@
+import {ApiError} from './errors.js'
+
+/** Per-token fixed one-second windows: at most `perSecond` requests each (0 = unlimited). */
+export class RateLimiter {
+  private readonly windows = new Map<string, {start: number; count: number}>()
+
+  constructor(private readonly perSecond: number) {}
+
+  check(key: string, now = Date.now()): void {
+    if (this.perSecond <= 0) return
+    let window = this.windows.get(key)
+    if (window === undefined || now - window.start >= 1000) {
+      window = {start: now, count: 0}
+      this.windows.set(key, window)
+    }
+    if (window.count >= this.perSecond) {
+      throw new ApiError('rate_limited', `rate limit of ${this.perSecond} requests per second exceeded; retry after 1 second`, {'Retry-After': '1'})
+    }
+    window.count += 1
+  }
+}

@@ -1,0 +1,141 @@
+import type {ApiRouter, RequestContext} from '../context.js'
+import {notFound} from '../errors.js'
+import {compile} from '../faults.js'
+import {mintToken} from '../auth.js'
+import {json} from '../reply.js'
+import type {OrgRecord, UserRecord} from '../state.js'
+import {parseObjectBody, requireBoolean, requireInteger, requireNumber, requireObject, requireString} from '../validate.js'
+import {orgRef} from '../views.js'
+
+/**
+ * Test hooks under `/_dev/` (dev server only; no auth; not in the OpenAPI document; not in the
+ * request log): faults, the request log, tokens, memberships, organization state, bulk runs,
+ * device approvals.
+ */
+
+export const HOOKS_PREFIX = '/_dev'
+const MAX_BULK_RUNS = 1_000_000
+const BULK_STATUSES = ['succeeded', 'failed', 'succeeded', 'cancelled'] as const
+
+export function registerHooks(router: ApiRouter): void {
+  const p = HOOKS_PREFIX
+  const quiet = {persist: false}
+
+  router.open('POST', `${p}/faults`, ({services, rawBody}) => json(services.faults.add(parseObjectBody(rawBody))), quiet)
+  router.open('GET', `${p}/faults`, ({services}) => json({items: services.faults.list()}))
+  router.open(
+    'DELETE',
+    `${p}/faults`,
+    ({services}) => {
+      services.faults.clear()
+      return json({cleared: true})
+    },
+    quiet,
+  )
+
+  router.open('GET', `${p}/requests`, ({services, query}) => {
+    const path = query.get('path')
+    return json({items: services.requests.list(query.get('method'), path === null ? null : compile(path, 'path'))})
+  })
+  router.open(
+    'DELETE',
+    `${p}/requests`,
+    ({services}) => {
+      services.requests.clear()
+      return json({cleared: true})
+    },
+    quiet,
+  )
+
+  router.open('POST', `${p}/tokens`, (ctx) => {
+    const user = userOf(ctx, requireString(parseObjectBody(ctx.rawBody), 'email'))
+    return json({token: mintToken(ctx.services.store, user.id, 'dev hook', null).token, userId: user.id})
+  })
+
+  router.open('DELETE', `${p}/orgs/:org/members/:email`, (ctx) => {
+    const org = orgOf(ctx)
+    const user = userOf(ctx, ctx.params.email)
+    org.members = org.members.filter((id) => id !== user.id)
+    return json({org: org.slug, email: user.email, member: false})
+  })
+  router.open('POST', `${p}/orgs/:org/members/:email`, (ctx) => {
+    const org = orgOf(ctx)
+    const user = userOf(ctx, ctx.params.email)
+    if (!org.members.includes(user.id)) org.members.push(user.id)
+    return json({org: org.slug, email: user.email, member: true})
+  })
+
+  router.open('GET', `${p}/orgs/:org`, (ctx) => json(orgState(ctx, orgOf(ctx))))
+  router.open('PATCH', `${p}/orgs/:org`, (ctx) => {
+    const org = orgOf(ctx)
+    const body = parseObjectBody(ctx.rawBody)
+    const capabilities = body.capabilities === undefined ? undefined : requireObject(body, 'capabilities')
+    const optimizations = capabilities?.optimizations === undefined ? undefined : requireBoolean(capabilities, 'optimizations')
+    const credits = body.credits === undefined ? undefined : requireNumber(body, 'credits', 0, Number.MAX_SAFE_INTEGER)
+    const providerKey = body.providerKey === undefined ? undefined : requireBoolean(body, 'providerKey')
+    if (optimizations !== undefined) org.capabilities.optimizations = optimizations
+    if (credits !== undefined) org.credits = credits
+    if (providerKey !== undefined) org.providerKey = providerKey
+    return json(orgState(ctx, org))
+  })
+
+  router.open('POST', `${p}/orgs/:org/runs`, (ctx) => {
+    const org = orgOf(ctx)
+    const count = requireInteger(parseObjectBody(ctx.rawBody), 'count', 1, MAX_BULK_RUNS)
+    const {store} = ctx.services
+    const evalSetIds = Object.values(store.state.evalSets)
+      .filter((owned) => owned.orgId === org.publicId)
+      .map((owned) => owned.item.id)
+    const added = store.addRuns(
+      org.publicId,
+      Array.from({length: count}, (_, i) => ({
+        status: BULK_STATUSES[i % BULK_STATUSES.length],
+        evalSetId: evalSetIds.length === 0 ? null : evalSetIds[i % evalSetIds.length],
+        batchId: null,
+        forkedFrom: null,
+      })),
+    )
+    return json({added: added.length, runCount: store.runsOf(org.publicId).length})
+  })
+
+  router.open('POST', `${p}/device/approve`, (ctx) => {
+    const body = parseObjectBody(ctx.rawBody)
+    const userCode = requireString(body, 'userCode')
+    const {store, device} = ctx.services
+    const user = body.email === undefined ? store.state.users[0] : userOf(ctx, requireString(body, 'email'))
+    if (user === undefined) throw notFound('no users to approve as')
+    device.approve(userCode, user)
+    return json({userCode, approved: true, email: user.email})
+  }, quiet)
+  router.open('POST', `${p}/device/deny`, (ctx) => {
+    const userCode = requireString(parseObjectBody(ctx.rawBody), 'userCode')
+    ctx.services.device.deny(userCode)
+    return json({userCode, denied: true})
+  }, quiet)
+}
+
+function orgOf(ctx: RequestContext): OrgRecord {
+  const org = ctx.services.store.orgByRef(ctx.params.org)
+  if (org === undefined) throw notFound(`organization "${ctx.params.org}" not found`)
+  return org
+}
+
+function userOf(ctx: RequestContext, email: string): UserRecord {
+  const user = ctx.services.store.userByEmail(email)
+  if (user === undefined) throw notFound(`user "${email}" not found`)
+  return user
+}
+
+function orgState(ctx: RequestContext, org: OrgRecord) {
+  const {store} = ctx.services
+  return {
+    ...orgRef(org),
+    members: org.members.map((id) => store.userById(id)?.email ?? id),
+    capabilities: {...org.capabilities},
+    credits: org.credits,
+    providerKey: org.providerKey,
+    repositories: [...org.repositories],
+    personas: org.personas.map((persona) => ({...persona})),
+    runCount: store.runsOf(org.publicId).length,
+  }
+}

@@ -1,0 +1,48 @@
+import {API_PREFIX, type ScenarioBody} from '../../api/types.js'
+import {ownedItem, requireOrg} from '../auth.js'
+import type {ApiRouter} from '../context.js'
+import {conflict, invalid} from '../errors.js'
+import {json} from '../reply.js'
+import type {Scenario} from '../state.js'
+import {parseObjectBody, requireString} from '../validate.js'
+
+/** Agent Preference area: repository/persona scenarios, owned by a preference prompt. */
+
+export function registerScenarios(router: ApiRouter): void {
+  router.authed('POST', `${API_PREFIX}/orgs/:org/visibility-prompts/:visibilityPromptId/scenarios`, (ctx) => {
+    const org = requireOrg(ctx)
+    const {store} = ctx.services
+    const prompt = ownedItem(store, 'visibilityPrompts', 'visibility prompt', ctx.params.visibilityPromptId, org)
+    const raw = parseObjectBody(ctx.rawBody)
+    const body: ScenarioBody = {repository: requireString(raw, 'repository'), persona: requireString(raw, 'persona')}
+    if (prompt.kind !== 'preference') throw invalid(`visibility prompt "${prompt.id}" is not a preference prompt; scenarios belong to preference prompts`)
+    if (!org.repositories.includes(body.repository)) {
+      throw invalid(`repository "${body.repository}" is not accessible to organization ${org.slug}`)
+    }
+    const persona = org.personas.find((candidate) => candidate.id === body.persona || candidate.name === body.persona)
+    if (persona === undefined) throw invalid(`persona "${body.persona}" not found in organization ${org.slug}`)
+    const duplicate = prompt.scenarioIds
+      .map((id) => store.get('scenarios', id)?.item)
+      .find((scenario) => scenario?.repository === body.repository && scenario.personaId === persona.id)
+    if (duplicate !== undefined) throw conflict(`scenario "${duplicate.id}" already pairs ${body.repository} with ${persona.name}`)
+
+    const scenario: Scenario = {
+      id: store.newId('scn'),
+      visibilityPromptId: prompt.id,
+      repository: body.repository,
+      persona: persona.name,
+      personaId: persona.id,
+      agents: [...prompt.agents],
+      models: [...prompt.models],
+      skillIds: [...prompt.skillIds],
+      mcpServerIds: [...prompt.mcpServerIds],
+      connectionIds: [...prompt.connectionIds],
+      cadence: prompt.cadence,
+      samplesPerTarget: prompt.samplesPerTarget,
+      createdAt: new Date().toISOString(),
+    }
+    store.state.scenarios[scenario.id] = {orgId: org.publicId, item: scenario}
+    prompt.scenarioIds.push(scenario.id)
+    return json(scenario)
+  })
+}

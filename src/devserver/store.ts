@@ -1,0 +1,111 @@
+import type {Run} from '../api/types.js'
+import {
+  STATE_FORMAT,
+  STATE_VERSION,
+  type OrgRecord,
+  type Owned,
+  type OwnedCollection,
+  type State,
+  type UserRecord,
+} from './state.js'
+import {isObject} from './validate.js'
+
+export interface RunLocation {
+  orgId: string
+  run: Run
+}
+
+/** Fields a caller chooses for a new run; the store assigns `id` and `createdAt`. */
+export interface NewRun {
+  status: Run['status']
+  evalSetId: Run['evalSetId']
+  batchId: Run['batchId']
+  forkedFrom?: Run['forkedFrom']
+  [extra: string]: unknown
+}
+
+/** The state plus the indexes derived from it (rebuilt on load, never persisted). */
+export class Store {
+  private readonly runIndex = new Map<string, RunLocation>()
+
+  constructor(readonly state: State) {
+    for (const [orgId, runs] of Object.entries(state.runs)) {
+      for (const run of runs) this.runIndex.set(run.id, {orgId, run})
+    }
+  }
+
+  /** Reads a state file's text; throws an Error naming what is wrong. */
+  static parse(text: string): Store {
+    const value: unknown = JSON.parse(text)
+    if (!isObject(value) || value.format !== STATE_FORMAT) throw new Error(`not a dev server state file (format is not "${STATE_FORMAT}")`)
+    if (value.version !== STATE_VERSION) throw new Error(`unsupported state version ${JSON.stringify(value.version)} (expected ${STATE_VERSION})`)
+    return new Store(value as unknown as State)
+  }
+
+  serialize(): string {
+    return JSON.stringify(this.state)
+  }
+
+  /** A fresh ID `<prefix>_<n>`; the counter is part of the state, so IDs never repeat. */
+  newId(prefix: string): string {
+    this.state.counter += 1
+    return `${prefix}_${this.state.counter.toString(36).padStart(8, '0')}`
+  }
+
+  /** `{org}` in a path: slug or public ID. */
+  orgByRef(ref: string): OrgRecord | undefined {
+    return this.state.orgs.find((org) => org.slug === ref || org.publicId === ref)
+  }
+
+  userById(id: string): UserRecord | undefined {
+    return this.state.users.find((user) => user.id === id)
+  }
+
+  userByEmail(email: string): UserRecord | undefined {
+    const wanted = email.toLowerCase()
+    return this.state.users.find((user) => user.email.toLowerCase() === wanted)
+  }
+
+  orgsOf(userId: string): OrgRecord[] {
+    return this.state.orgs.filter((org) => org.members.includes(userId))
+  }
+
+  /** The organization's runs, oldest first. */
+  runsOf(orgId: string): Run[] {
+    return this.state.runs[orgId] ?? []
+  }
+
+  findRun(id: string): RunLocation | undefined {
+    return this.runIndex.get(id)
+  }
+
+  /** Appends runs (newest last); `createdAt` never goes backwards within an organization. */
+  addRuns(orgId: string, fields: readonly NewRun[]): Run[] {
+    const runs = (this.state.runs[orgId] ??= [])
+    const last = runs.at(-1)?.createdAt
+    const now = new Date().toISOString()
+    const createdAt = last !== undefined && last > now ? last : now
+    const added = fields.map((field): Run => ({id: this.newId('run'), createdAt, ...field}))
+    for (const run of added) {
+      runs.push(run)
+      this.runIndex.set(run.id, {orgId, run})
+    }
+    return added
+  }
+
+  /** How many resources of one collection the organization owns. */
+  count(collection: OwnedCollection, orgId: string): number {
+    let n = 0
+    for (const owned of Object.values(this.state[collection]) as Owned<unknown>[]) if (owned.orgId === orgId) n += 1
+    return n
+  }
+
+  remove(collection: OwnedCollection, id: string): void {
+    delete this.state[collection][id]
+  }
+
+  get<C extends OwnedCollection>(collection: C, id: string): State[C][string] | undefined {
+    const records = this.state[collection]
+    return Object.hasOwn(records, id) ? (records[id] as State[C][string]) : undefined
+  }
+}

@@ -1,0 +1,95 @@
+import type {JsonObject} from '../api/types.js'
+import {invalid} from './errors.js'
+
+/**
+ * The one body-validation helper: parses the raw body, insists on an object, and checks
+ * members, each failure a 400 `invalid_request` naming the member.
+ */
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Parses a request body that must be a JSON object; an empty body counts as `{}`. */
+export function parseObjectBody(raw: string): JsonObject {
+  if (raw.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch (error) {
+    throw invalid(`malformed JSON body: ${(error as Error).message}`)
+  }
+  if (!isObject(value)) throw invalid(`request body must be a JSON object, got ${describeValue(value)}`)
+  return value
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`
+}
+
+export function requireString(body: JsonObject, member: string): string {
+  const value = body[member]
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw invalid(`${member} must be a non-empty string${value === undefined ? '' : `, got ${describeValue(value)}`}`)
+  }
+  return value
+}
+
+export function optionalString(body: JsonObject, member: string): string | undefined {
+  return body[member] === undefined ? undefined : requireString(body, member)
+}
+
+export function requireInteger(body: JsonObject, member: string, min: number, max: number): number {
+  const value = body[member]
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(`${member} must be an integer from ${min} to ${max}, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+export function requireNumber(body: JsonObject, member: string, min: number, max: number): number {
+  const value = body[member]
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw invalid(`${member} must be a number from ${min} to ${max}, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+export function requireBoolean(body: JsonObject, member: string): boolean {
+  const value = body[member]
+  if (typeof value !== 'boolean') throw invalid(`${member} must be true or false, got ${describeValue(value)}`)
+  return value
+}
+
+export function requireOneOf<T extends string>(body: JsonObject, member: string, allowed: readonly T[]): T {
+  const value = body[member]
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw invalid(`${member} must be one of ${allowed.join(', ')}, got ${describeValue(value)}`)
+  }
+  return value as T
+}
+
+export function requireStringArray(body: JsonObject, member: string): string[] {
+  const value = body[member]
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '')) {
+    throw invalid(`${member} must be an array of non-empty strings, got ${describeValue(value)}`)
+  }
+  return value as string[]
+}
+
+export function requireObject(body: JsonObject, member: string): JsonObject {
+  const value = body[member]
+  if (!isObject(value)) throw invalid(`${member} must be an object, got ${describeValue(value)}`)
+  return value
+}
+
+/** Query parameter helper: an integer within bounds, or the default when absent. */
+export function queryInteger(raw: string | null, name: string, min: number, max: number, fallback: number): number {
+  if (raw === null) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw invalid(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`)
+  }
+  return Number(raw)
+}

@@ -1,0 +1,134 @@
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it, vi} from 'vitest'
+import DevServerCommand from '../../src/commands/dev/server.js'
+import {startDevServer} from '../../src/devserver/index.js'
+import {ORGS, USERS} from '../../src/devserver/seed.js'
+import {sleep} from './helpers.js'
+
+/** Runs `amctl dev server` in-process; `stop()` delivers SIGTERM the way the OS would reach its handler. */
+function run(argv: string[]) {
+  const out: string[] = []
+  const err: string[] = []
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => out.push(String(chunk)) > 0)
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => err.push(String(chunk)) > 0)
+  // an error ends the command with oclif's ExitError carrying the exit code, as bin/run.js sees it
+  const done = DevServerCommand.run(argv, process.cwd()).then(
+    () => 0,
+    (error: {oclif?: {exit?: number}}) => error.oclif?.exit ?? 1,
+  )
+  return {
+    done,
+    stdout: () => out.join(''),
+    // Node's own warnings (oclif emits one outside production) are not the command's output
+    stderr: () => err.filter((chunk) => !chunk.startsWith('(node:')).join(''),
+    async ready(): Promise<string> {
+      for (let i = 0; i < 200 && !out.join('').includes('\n'); i += 1) await sleep(10)
+      return out.join('').split('\n')[0]
+    },
+    async stop(): Promise<void> {
+      process.emit('SIGTERM', 'SIGTERM')
+      await done
+    },
+  }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+  process.exitCode = 0
+})
+
+describe('amctl dev server', () => {
+  it('prints the base URL, then one line per seeded org; hints go to stderr; SIGTERM stops it', async () => {
+    const cmd = run(['--port', '0'])
+    const first = await cmd.ready()
+    expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(first.endsWith(':0')).toBe(false)
+    expect((await fetch(`${first}/api/v1/openapi.json`)).status).toBe(200)
+    await cmd.stop()
+    expect(cmd.stdout()).toBe(
+      [first, `acme\t${ORGS.acme.publicId}\t${ORGS.acme.name}`, `globex\t${ORGS.globex.publicId}\t${ORGS.globex.name}`, ''].join('\n'),
+    )
+    expect(cmd.stderr()).toContain(`auth login --base-url ${first}`)
+    expect(cmd.stderr()).toContain('Press Ctrl-C to stop')
+    expect(process.exitCode ?? 0).toBe(0)
+    await expect(fetch(`${first}/api/v1/openapi.json`)).rejects.toThrow()
+  })
+
+  it('prints one compact JSON line with --json', async () => {
+    const cmd = run(['--port', '0', '--json', '--seed', 'empty'])
+    await cmd.ready()
+    await cmd.stop()
+    const lines = cmd.stdout().trim().split('\n')
+    expect(lines).toHaveLength(1)
+    const printed = JSON.parse(lines[0])
+    expect(printed).toEqual({baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), orgs: [ORGS.acme, ORGS.globex], users: [USERS.ada, USERS.grace]})
+  })
+
+  it('logs each request to stderr with --verbose, never the token', async () => {
+    const cmd = run(['--port', '0', '--verbose'])
+    const url = await cmd.ready()
+    await fetch(`${url}/api/v1/me`, {headers: {authorization: 'Bearer svc_notAToken'}})
+    await cmd.stop()
+    expect(cmd.stderr()).toMatch(/GET \/api\/v1\/me 401 \d+ms/)
+    expect(cmd.stderr()).not.toContain('svc_notAToken')
+  })
+
+  it('warns when listening beyond loopback, and prints a reachable URL', async () => {
+    const cmd = run(['--port', '0', '--host', '0.0.0.0', '--approve', 'manual'])
+    const url = await cmd.ready()
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect((await fetch(`${url}/device`)).status).toBe(200)
+    await cmd.stop()
+    expect(cmd.stderr()).toContain('warning: 0.0.0.0 is not a loopback address')
+    expect(cmd.stderr()).toContain(`Approve device logins at ${url}/device`)
+  })
+
+  it('writes --data on stop', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'amctl-cmd-')), 'state.json')
+    const cmd = run(['--port', '0', '--data', file])
+    const url = await cmd.ready()
+    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', body: JSON.stringify({credits: 7})})
+    await cmd.stop()
+    expect(JSON.parse(readFileSync(file, 'utf8')).orgs[0].credits).toBe(7)
+  })
+
+  it.each([
+    [['--seed', 'huge']],
+    [['--approve', 'sometimes']],
+    [['--port', '70000']],
+    [['--port', 'abc']],
+    [['--rate-limit', '-1']],
+    [['--no-such-flag']],
+  ])('refuses %j with one error line and exit 2', async (argv) => {
+    const cmd = run(argv)
+    expect(await cmd.done).toBe(2)
+    expect(cmd.stdout()).toBe('')
+    expect(cmd.stderr()).toMatch(/^error: [^\n]+\n$/)
+  })
+
+  it('refuses a --data file that is not dev server state with exit 2', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'amctl-cmd-')), 'state.json')
+    writeFileSync(file, 'not json')
+    const cmd = run(['--port', '0', '--data', file])
+    expect(await cmd.done).toBe(2)
+    expect(cmd.stderr()).toMatch(/^error: .*state\.json is not usable dev server state.* \(invalid_request\)\n$/)
+  })
+
+  it('exits 1 when the port is taken', async () => {
+    const other = await startDevServer({port: 0, seed: 'empty'})
+    try {
+      const cmd = run(['--port', String(other.port)])
+      expect(await cmd.done).toBe(1)
+      expect(cmd.stderr()).toBe(`error: port ${other.port} is already in use on 127.0.0.1 (use --port 0 for a free one) (address_in_use)\n`)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('has a summary and examples', () => {
+    expect(DevServerCommand.summary).toBeTruthy()
+    expect(DevServerCommand.examples.length).toBeGreaterThanOrEqual(2)
+  })
+})

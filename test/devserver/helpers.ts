@@ -1,0 +1,156 @@
+import {afterAll, beforeAll} from 'vitest'
+import {Ajv2020, type ValidateFunction} from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import {openapiDocument} from '../../src/api/openapi.js'
+import {API_PREFIX} from '../../src/api/types.js'
+import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
+import {CONNECTION_SECRETS, USERS} from '../../src/devserver/seed.js'
+
+/**
+ * Shared test plumbing: a server on a free port, a fetch wrapper that checks every /api/v1
+ * answer against the OpenAPI document, and a check that no answer ever carries a seeded secret.
+ */
+
+type Json = any
+
+export const doc = JSON.parse(JSON.stringify(openapiDocument)) as Json
+export const SECRETS = Object.values(CONNECTION_SECRETS)
+
+export interface Answer {
+  status: number
+  headers: Headers
+  text: string
+  body: Json
+}
+
+export interface CallOptions {
+  token?: string
+  /** JSON-encoded unless `raw` */
+  body?: unknown
+  raw?: string
+  headers?: Record<string, string>
+  /** skip the OpenAPI check (answers shaped by an injected fault) */
+  unchecked?: boolean
+}
+
+export interface TestServer extends DevServer {
+  call(method: string, path: string, options?: CallOptions): Promise<Answer>
+  /** `call` with `/api/v1` prepended */
+  api(method: string, path: string, options?: CallOptions): Promise<Answer>
+  /** a fresh token for a seeded user, minted through `/_dev/tokens` */
+  token(email?: string): Promise<string>
+}
+
+export async function startTestServer(options: DevServerOptions = {}): Promise<TestServer> {
+  const server = await startDevServer({port: 0, ...options})
+  const call = async (method: string, path: string, o: CallOptions = {}): Promise<Answer> => {
+    const headers: Record<string, string> = {...o.headers}
+    if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`
+    let body: string | undefined = o.raw
+    if (o.body !== undefined) body = JSON.stringify(o.body)
+    if (body !== undefined) headers['content-type'] ??= 'application/json'
+    const res = await fetch(server.url + path, {method, headers, body})
+    const text = await res.text()
+    for (const secret of SECRETS) if (text.includes(secret)) throw new Error(`${method} ${path} answered a connection secret`)
+    const isJson = (res.headers.get('content-type') ?? '').startsWith('application/json')
+    const answer: Answer = {status: res.status, headers: res.headers, text, body: isJson ? JSON.parse(text) : undefined}
+    if (path.startsWith(`${API_PREFIX}/`) && !o.unchecked) checkAgainstDocument(method, path, answer)
+    return answer
+  }
+  return {
+    ...server,
+    call,
+    api: (method, path, o) => call(method, `${API_PREFIX}${path}`, o),
+    async token(email = USERS.ada.email) {
+      const answer = await call('POST', '/_dev/tokens', {body: {email}})
+      if (answer.status !== 200) throw new Error(`minting a token failed: ${answer.text}`)
+      return answer.body.token as string
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAPI response validation
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
+const ajv = new Ajv2020({allErrors: true, allowUnionTypes: true})
+addFormats(ajv)
+ajv.addVocabulary(['components'])
+const compiled = new Map<unknown, ValidateFunction>()
+
+function validatorFor(schema: Json): ValidateFunction {
+  let validate = compiled.get(schema)
+  if (validate === undefined) {
+    // compiled in a root that carries the components, so `#/components/...` references resolve
+    validate = ajv.compile({...schema, components: doc.components})
+    compiled.set(schema, validate)
+  }
+  return validate
+}
+
+const templates = Object.keys(doc.paths).map((template) => ({
+  template,
+  regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  literals: template.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).length,
+}))
+
+/** The operation of the document for a method and a request path (with /api/v1, maybe a query). */
+export function findOperation(method: string, path: string): {template: string; operation: Json} | undefined {
+  const relative = path.split('?')[0].slice(API_PREFIX.length)
+  const matches = templates.filter(({regex}) => regex.test(relative)).sort((a, b) => b.literals - a.literals)
+  for (const {template} of matches) {
+    const operation = doc.paths[template][method.toLowerCase()]
+    if (operation !== undefined) return {template, operation}
+  }
+  return undefined
+}
+
+function resolve(node: Json): Json {
+  if (node?.$ref === undefined) return node
+  const [, kind, name] = /^#\/components\/(\w+)\/(.+)$/.exec(node.$ref) ?? []
+  return resolve(doc.components[kind][name])
+}
+
+/** Throws unless the answer is what the document says this operation answers with this status. */
+export function checkAgainstDocument(method: string, path: string, answer: Answer): void {
+  const found = findOperation(method, path)
+  let schema: Json
+  if (found === undefined) {
+    if (answer.status < 400) throw new Error(`${method} ${path} answered ${answer.status} but the document has no such operation`)
+    schema = doc.components.schemas.Error
+  } else {
+    const response = resolve(found.operation.responses[String(answer.status)] ?? found.operation.responses.default)
+    if (response === undefined) throw new Error(`${method} ${found.template}: status ${answer.status} is not documented`)
+    schema = response.content?.['application/json']?.schema
+  }
+  if (answer.body === undefined) throw new Error(`${method} ${path} answered ${answer.status} without a JSON body: ${answer.text.slice(0, 200)}`)
+  const validate = validatorFor(schema)
+  if (!validate(answer.body)) {
+    throw new Error(`${method} ${path} → ${answer.status} does not match the document: ${ajv.errorsText(validate.errors)}\n${answer.text.slice(0, 500)}`)
+  }
+}
+
+/** Expects an error answer with the envelope, the status and the code. */
+export function expectError(answer: Answer, status: number, code: string): string {
+  if (answer.status !== status || answer.body?.error?.code !== code || typeof answer.body.error.message !== 'string') {
+    throw new Error(`expected ${status} ${code}, got ${answer.status}: ${answer.text.slice(0, 300)}`)
+  }
+  return answer.body.error.message as string
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * One dev server for a test file, started before its tests and closed after, with a token for
+ * each seeded user (ada: acme and globex; grace: globex only).
+ */
+export function useSeededServer(options: DevServerOptions = {}): {server: TestServer; ada: string; grace: string} {
+  const fixture = {} as {server: TestServer; ada: string; grace: string}
+  beforeAll(async () => {
+    fixture.server = await startTestServer(options)
+    fixture.ada = await fixture.server.token(USERS.ada.email)
+    fixture.grace = await fixture.server.token(USERS.grace.email)
+  })
+  afterAll(() => fixture.server.close())
+  return fixture
+}
