@@ -1,7 +1,7 @@
 import {homedir} from 'node:os'
 import {join} from 'node:path'
 import type Conf from 'conf'
-import {UsageError} from './errors.js'
+import {AmctlError, UsageError} from './errors.js'
 import {ensurePrivateDir} from './fs-atomic.js'
 
 /**
@@ -97,16 +97,23 @@ export class ConfigStore {
     const dir = configDir(env)
     ensurePrivateDir(dir)
     const {default: ConfClass} = await import('conf')
-    const conf = new ConfClass<Store>({
-      projectName: 'amctl',
-      projectSuffix: '',
-      cwd: dir,
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    })
-    return new ConfigStore(conf)
+    try {
+      const conf = new ConfClass<Store>({
+        projectName: 'amctl',
+        projectSuffix: '',
+        cwd: dir,
+        configName: 'config',
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+        clearInvalidConfig: false,
+      })
+      return new ConfigStore(conf)
+    } catch (error) {
+      // conf leaves an unreadable file alone; say which file it is instead of a bare parse error
+      if (!(error instanceof SyntaxError)) throw error
+      const file = join(dir, 'config.json')
+      throw new AmctlError(`${file} is not valid JSON (${error.message}); fix or delete it`, {code: 'invalid_config', exitCode: 1})
+    }
   }
 
   get path(): string {

@@ -1,4 +1,4 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {RETIRED_ROUTES} from '../../src/api/openapi.js'
 import {EVAL_SETS, ORGS, USERS} from '../../src/devserver/seed.js'
 import {expectError, useSeededServer} from './helpers.js'

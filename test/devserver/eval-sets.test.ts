@@ -1,4 +1,4 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {CONNECTIONS, EVAL_SETS, SKILLS} from '../../src/devserver/seed.js'
 import {expectError, useSeededServer} from './helpers.js'
 

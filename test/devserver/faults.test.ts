@@ -1,4 +1,4 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {EVAL_SETS} from '../../src/devserver/seed.js'
 import {expectError, useSeededServer} from './helpers.js'
 
@@ -38,7 +38,7 @@ describe('status faults', () => {
     const before = await runCount()
     const res = await launch()
     expect(res.status).toBe(500)
-    expect((await res.json()).error.code).toBe('internal_error')
+    expect(((await res.json()) as {error: {code: string}}).error.code).toBe('internal_error')
     expect(await runCount()).toBe(before)
   })
 

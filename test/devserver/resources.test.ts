@@ -1,4 +1,4 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {
   CONNECTIONS,
   EXPERIMENTS,
@@ -10,7 +10,6 @@ import {
   REPOSITORIES,
   RUN_COUNTS,
   TAGS,
-  USERS,
   VARIANTS,
   VISIBILITY_PROMPTS,
 } from '../../src/devserver/seed.js'

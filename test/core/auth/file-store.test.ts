@@ -1,0 +1,136 @@
+import {spawn} from 'node:child_process'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {describe, expect, it} from 'vitest'
+import {credentialsPath, fileStore} from '../../../src/core/auth/file-store.js'
+import {ROOT} from '../../helpers/cli.js'
+
+const mode = (p: string) => statSync(p).mode & 0o777
+const freshEnv = () => ({AMCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'amctl-creds-')), 'cfg')})
+const isRoot = process.getuid?.() === 0
+const DIST_FILE_STORE = join(ROOT, 'dist', 'core', 'auth', 'file-store.js')
+
+describe('fileStore', () => {
+  it('stores tokens per account in <config dir>/credentials.json, 0600 in a 0700 directory', () => {
+    const env = freshEnv()
+    expect(fileStore.get('default@https://a.example', env)).toBeUndefined()
+    fileStore.set('default@https://a.example', 'svc_aaaa1111', env)
+    fileStore.set('prod@https://b.example', 'svc_bbbb2222', env)
+    const file = credentialsPath(env)
+    expect(file).toBe(join(env.AMCTL_CONFIG_DIR, 'credentials.json'))
+    expect(mode(env.AMCTL_CONFIG_DIR)).toBe(0o700)
+    expect(mode(file)).toBe(0o600)
+    expect(fileStore.get('default@https://a.example', env)).toBe('svc_aaaa1111')
+    expect(fileStore.get('prod@https://b.example', env)).toBe('svc_bbbb2222')
+    const shape = JSON.parse(readFileSync(file, 'utf8'))
+    expect(shape.version).toBe(1)
+    expect(Object.keys(shape.tokens).sort()).toEqual(['default@https://a.example', 'prod@https://b.example'])
+    // no temp or lock file is left behind
+    expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
+  })
+
+  it('overwrites an account and deletes only the one asked for', () => {
+    const env = freshEnv()
+    fileStore.set('a', 'svc_old', env)
+    fileStore.set('a', 'svc_new', env)
+    fileStore.set('b', 'svc_b', env)
+    expect(fileStore.get('a', env)).toBe('svc_new')
+    expect(fileStore.delete('a', env)).toBe(true)
+    expect(fileStore.delete('a', env)).toBe(false)
+    expect(fileStore.get('a', env)).toBeUndefined()
+    expect(fileStore.get('b', env)).toBe('svc_b')
+    expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
+  })
+
+  it('delete without a file is a no-op', () => {
+    const env = freshEnv()
+    expect(fileStore.delete('a', env)).toBe(false)
+    expect(existsSync(credentialsPath(env))).toBe(false)
+  })
+
+  it('tightens a config directory that was too open', () => {
+    const env = freshEnv()
+    mkdirSync(env.AMCTL_CONFIG_DIR, {recursive: true, mode: 0o755})
+    chmodSync(env.AMCTL_CONFIG_DIR, 0o755)
+    fileStore.set('a', 'svc_a', env)
+    expect(mode(env.AMCTL_CONFIG_DIR)).toBe(0o700)
+  })
+
+  it('a corrupt file is an error naming it (exit 1), and is not overwritten', () => {
+    const env = freshEnv()
+    mkdirSync(env.AMCTL_CONFIG_DIR, {recursive: true})
+    const file = credentialsPath(env)
+    writeFileSync(file, '{"tokens": {', {mode: 0o600})
+    expect(() => fileStore.get('a', env)).toThrow(expect.objectContaining({exitCode: 1, message: expect.stringContaining(file)}))
+    expect(() => fileStore.set('a', 'svc_a', env)).toThrow(/not valid JSON/)
+    expect(readFileSync(file, 'utf8')).toBe('{"tokens": {')
+    // the lock was released
+    expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
+  })
+
+  it.each(['null', '[]', '"text"', '{"tokens": 5}', '{"tokens": []}'])('a file holding %s has no tokens and no crash', (content) => {
+    const env = freshEnv()
+    mkdirSync(env.AMCTL_CONFIG_DIR, {recursive: true})
+    writeFileSync(credentialsPath(env), content, {mode: 0o600})
+    expect(fileStore.get('a', env)).toBeUndefined()
+    expect(fileStore.delete('a', env)).toBe(false)
+    fileStore.set('a', 'svc_a', env)
+    expect(fileStore.get('a', env)).toBe('svc_a')
+  })
+
+  it('breaks a stale lock left by a crashed process', () => {
+    const env = freshEnv()
+    fileStore.set('a', 'svc_a', env)
+    const lock = `${credentialsPath(env)}.lock`
+    writeFileSync(lock, '')
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(lock, old, old)
+    fileStore.set('b', 'svc_b', env)
+    expect(fileStore.get('b', env)).toBe('svc_b')
+    expect(existsSync(lock)).toBe(false)
+  })
+
+  it.skipIf(isRoot)('a failed write (read-only directory) keeps the old file (skipped as root: root ignores modes)', () => {
+    const env = freshEnv()
+    fileStore.set('a', 'svc_old', env)
+    chmodSync(env.AMCTL_CONFIG_DIR, 0o500)
+    try {
+      expect(() => fileStore.set('a', 'svc_new', env)).toThrow()
+    } finally {
+      chmodSync(env.AMCTL_CONFIG_DIR, 0o700)
+    }
+    expect(fileStore.get('a', env)).toBe('svc_old')
+    expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
+  })
+
+  it.skipIf(!existsSync(DIST_FILE_STORE))(
+    'concurrent sets from several processes keep every account (needs dist/: run `npm run build`)',
+    async () => {
+      const env = freshEnv()
+      const PROCS = 6
+      const EACH = 15
+      const script = (n: number) => `
+        import {fileStore} from ${JSON.stringify(pathToFileURL(DIST_FILE_STORE).href)}
+        const env = {AMCTL_CONFIG_DIR: ${JSON.stringify(env.AMCTL_CONFIG_DIR)}}
+        for (let i = 0; i < ${EACH}; i++) fileStore.set('p${n}-' + i + '@https://x.example', 'svc_${n}_' + i, env)
+      `
+      const runs = Array.from({length: PROCS}, (_, n) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script(n)], {stdio: ['ignore', 'ignore', 'pipe']})
+        let stderr = ''
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+        return new Promise<{code: number | null; stderr: string}>((resolve) => child.on('close', (code) => resolve({code, stderr})))
+      })
+      const results = await Promise.all(runs)
+      for (const r of results) expect(r, r.stderr).toMatchObject({code: 0})
+      const shape = JSON.parse(readFileSync(credentialsPath(env), 'utf8'))
+      expect(Object.keys(shape.tokens)).toHaveLength(PROCS * EACH)
+      for (let n = 0; n < PROCS; n++) {
+        for (let i = 0; i < EACH; i++) expect(shape.tokens[`p${n}-${i}@https://x.example`].token).toBe(`svc_${n}_${i}`)
+      }
+      expect(mode(credentialsPath(env))).toBe(0o600)
+      expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
+    },
+  )
+})

@@ -1,0 +1,63 @@
+import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
+import {fakeKeytarModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+
+const kt = vi.hoisted(() => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[]}) as FakeKeytar)
+vi.mock('keytar', () => fakeKeytarModule(kt))
+
+// these tests opt in to the keychain (test/setup.ts turns it off for every other file)
+delete process.env.AMCTL_KEYCHAIN
+
+const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainTimedOut} = await import('../../../src/core/auth/keychain.js')
+
+afterAll(() => {
+  process.env.AMCTL_KEYCHAIN = 'off'
+})
+beforeEach(() => {
+  kt.mode = 'memory'
+  kt.store.clear()
+  kt.calls.length = 0
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('keychain through keytar', () => {
+  it('stores, reads and deletes under service "amctl"', async () => {
+    expect(KEYCHAIN_SERVICE).toBe('amctl')
+    await keychain.set('default@https://a.example', 'svc_k1')
+    expect(kt.store.get('amctl/default@https://a.example')).toBe('svc_k1')
+    expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
+    expect(await keychain.get('other@https://a.example')).toBeNull()
+    expect(await keychain.delete('default@https://a.example')).toBe(true)
+    expect(await keychain.get('default@https://a.example')).toBeNull()
+  })
+
+  it('a refusing keychain is KeychainUnavailable with a one-line reason', async () => {
+    kt.mode = 'reject'
+    const e = await keychain.get('a').catch((error: unknown) => error)
+    expect(e).toBeInstanceOf(KeychainUnavailable)
+    expect((e as Error).message).toMatch(/^the keychain refused a read \(Cannot autolaunch D-Bus/)
+    expect((e as Error).message).not.toContain('\n')
+    await expect(keychain.set('a', 'svc_x')).rejects.toBeInstanceOf(KeychainUnavailable)
+  })
+
+  it('gives up on a keychain that never answers after 3 s', async () => {
+    vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']})
+    kt.mode = 'hang'
+    expect(KEYCHAIN_TIMEOUT_MS).toBe(3000)
+    let settled: unknown
+    const p = keychain.get('a').then(
+      () => (settled = 'resolved'),
+      (error: unknown) => (settled = error),
+    )
+    // wait until keytar was actually called (the time limit starts just before)
+    while (kt.calls.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    await vi.advanceTimersByTimeAsync(KEYCHAIN_TIMEOUT_MS - 1)
+    expect(settled).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    await p
+    expect(settled).toBeInstanceOf(KeychainUnavailable)
+    expect((settled as Error).message).toContain('did not answer a read within 3 s')
+    expect(keychainTimedOut()).toBe(true)
+  })
+})

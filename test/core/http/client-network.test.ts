@@ -1,0 +1,107 @@
+// The failure modes that need a real socket: a refused port, a reset after the request was
+// written, a body cut off mid-way, a server that does not answer in time.
+import {createServer} from 'node:net'
+import type {AddressInfo} from 'node:net'
+import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {HttpClient} from '../../../src/core/http/client.js'
+import {closeDispatcher} from '../../../src/core/http/dispatcher.js'
+import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
+import type {ServerResponse} from 'node:http'
+import {failure} from '../../helpers/failure.js'
+
+let server: TestServer
+let answer: (req: Recorded, res: ServerResponse) => void
+let waits: number[]
+
+beforeAll(async () => {
+  server = await startServer((req, res) => answer(req, res))
+})
+afterAll(async () => {
+  await closeDispatcher()
+  await server.close()
+})
+beforeEach(() => {
+  server.requests.length = 0
+  waits = []
+})
+
+function client(baseUrl = server.url, timeoutMs = 2000): HttpClient {
+  return new HttpClient({
+    baseUrl,
+    timeoutMs,
+    userAgent: 'amctl/test',
+    token: async () => 'svc_net',
+    sleep: async (ms) => {
+      waits.push(ms)
+    },
+    random: () => 0,
+  })
+}
+
+/** A port on 127.0.0.1 with nothing listening. */
+async function closedPort(): Promise<number> {
+  const s = createServer()
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))
+  const {port} = s.address() as AddressInfo
+  await new Promise((resolve) => s.close(resolve))
+  return port
+}
+
+/** Headers promising 1000 bytes, 10 of them, then the connection dropped. */
+function cutOff(_req: Recorded, res: ServerResponse): void {
+  res.writeHead(200, {'content-type': 'application/json', 'content-length': '1000'})
+  res.write('{"items":[')
+  setTimeout(() => res.socket?.destroy(), 10)
+}
+
+describe('real network failures', () => {
+  it('connection refused: GET and POST are retried, then exit 1 network_error', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const get = await failure(client(url).json({method: 'GET', path: '/me'}))
+    expect(get).toMatchObject({code: 'network_error', exitCode: 1})
+    expect(waits).toHaveLength(3)
+    waits = []
+    const post = await failure(client(url).json({method: 'POST', path: '/tokens', body: {}}))
+    expect(post).toMatchObject({code: 'network_error', exitCode: 1})
+    expect(waits).toHaveLength(3)
+  })
+
+  it('connection refused on localhost (several addresses tried) is still "refused": a POST is retried', async () => {
+    const url = `http://localhost:${await closedPort()}`
+    const post = await failure(client(url).json({method: 'POST', path: '/tokens', body: {}}))
+    expect(post).toMatchObject({code: 'network_error', exitCode: 1})
+    expect(waits).toHaveLength(3)
+  })
+
+  it('POST whose connection is reset after sending → exit 9, exactly one request', async () => {
+    answer = (_req, res) => res.socket?.destroy()
+    const e = await failure(client().json({method: 'POST', path: '/orgs/acme/eval-sets/es_1/run', body: {}}))
+    expect(e).toMatchObject({code: 'outcome_unknown', exitCode: 9})
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('POST whose body is cut off → exit 9, exactly one request', async () => {
+    answer = cutOff
+    const e = await failure(client().json({method: 'POST', path: '/tokens', body: {}}))
+    expect(e).toMatchObject({code: 'outcome_unknown', exitCode: 9})
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('GET whose body is cut off is retried', async () => {
+    answer = (req, res) => (server.requests.length === 1 ? cutOff(req, res) : sendJson(res, 200, {items: []}))
+    expect(await client().json({method: 'GET', path: '/runs'})).toEqual({items: []})
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('a server that never answers: GET retried then exit 1, POST exit 9 after one attempt', async () => {
+    answer = () => {} // hold the request
+    const get = await failure(client(server.url, 50).json({method: 'GET', path: '/me'}))
+    expect(get).toMatchObject({code: 'network_error', exitCode: 1})
+    expect(server.requests).toHaveLength(4)
+    server.requests.length = 0
+    const post = await failure(client(server.url, 50).json({method: 'POST', path: '/tokens', body: {}}))
+    expect(post).toMatchObject({code: 'outcome_unknown', exitCode: 9})
+    expect(post.message).toContain('the server may have accepted the request; check before retrying')
+    expect(server.requests).toHaveLength(1)
+  })
+})

@@ -1,0 +1,63 @@
+import {describe, expect, it} from 'vitest'
+import {UsageError} from '../../src/core/errors.js'
+import {parseExpiry, parseIntegerInRange, requireId, requireText} from '../../src/core/input.js'
+import {chompNewline} from '../../src/core/stdin.js'
+
+function refused(fn: () => unknown, message?: RegExp): void {
+  try {
+    fn()
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError)
+    expect((error as UsageError).exitCode).toBe(2)
+    if (message) expect((error as Error).message).toMatch(message)
+    return
+  }
+  throw new Error('expected a UsageError')
+}
+
+describe('parseExpiry', () => {
+  it.each([
+    ['1d', '1d'],
+    ['30d', '30d'],
+    ['3650d', '3650d'],
+    ['030d', '30d'],
+    [' 7d ', '7d'],
+  ])('accepts %j as %j', (value, canonical) => {
+    expect(parseExpiry('--expires', value)).toBe(canonical)
+  })
+
+  it.each(['0d', '3651d', '30', 'd', 'abc', '', '-1d', '1.5d', '30D', '30 d', '1w'])('refuses %j', (value) => {
+    refused(() => parseExpiry('--expires', value), /^--expires /)
+  })
+})
+
+describe('requireId', () => {
+  it('accepts ordinary IDs', () => {
+    expect(requireId('RUN_ID', 'run_01HX')).toBe('run_01HX')
+  })
+  it.each(['', ' ', 'a b', 'a/b', 'a?b', 'a#b', 'a%b', 'a\\b', '.', '..', 'a\nb'])('refuses %j', (value) => {
+    refused(() => requireId('RUN_ID', value), /^RUN_ID /)
+  })
+})
+
+describe('parseIntegerInRange / requireText', () => {
+  it('reads whole numbers within bounds', () => {
+    expect(parseIntegerInRange('--samples', '50', 1, 50)).toBe(50)
+    expect(parseIntegerInRange('--samples', ' 1 ', 1, 50)).toBe(1)
+    for (const bad of ['0', '51', '1.5', '1e1', 'x', '']) refused(() => parseIntegerInRange('--samples', bad, 1, 50), /--samples/)
+  })
+  it('requires non-empty text', () => {
+    expect(requireText('--name', 'ci')).toBe('ci')
+    refused(() => requireText('--name', '  '), /--name must not be empty/)
+    refused(() => requireText('--name', undefined))
+  })
+})
+
+describe('chompNewline', () => {
+  it('removes exactly one trailing newline', () => {
+    expect(chompNewline('a\n')).toBe('a')
+    expect(chompNewline('a\r\n')).toBe('a')
+    expect(chompNewline('a\n\n')).toBe('a\n')
+    expect(chompNewline('a')).toBe('a')
+  })
+})

@@ -1,0 +1,54 @@
+import {Writable} from 'node:stream'
+import {describe, expect, it} from 'vitest'
+import {colorAllowed, write} from '../../src/output/io.js'
+import {palette} from '../../src/output/style.js'
+
+describe('colour decision', () => {
+  it('is on for a terminal with nothing set', () => {
+    expect(colorAllowed(true, {})).toBe(true)
+  })
+
+  it('is off when not a terminal', () => {
+    expect(colorAllowed(false, {})).toBe(false)
+  })
+
+  it.each([['1'], ['true'], ['0'], ['anything']])('NO_COLOR=%s turns it off', (value) => {
+    expect(colorAllowed(true, {NO_COLOR: value})).toBe(false)
+  })
+
+  it('an empty NO_COLOR is ignored (no-color.org)', () => {
+    expect(colorAllowed(true, {NO_COLOR: ''})).toBe(true)
+  })
+
+  it('FORCE_COLOR=0 turns it off', () => {
+    expect(colorAllowed(true, {FORCE_COLOR: '0'})).toBe(false)
+    expect(colorAllowed(true, {FORCE_COLOR: 'false'})).toBe(false)
+  })
+
+  it('the palette emits escape codes exactly when colour is on', () => {
+    expect(palette(false).red.bold('x')).toBe('x')
+    expect(palette(true).red('x')).toMatch(/\u001B\[31mx\u001B\[39m/)
+  })
+})
+
+describe('write', () => {
+  it('waits for a full stream to drain before resolving', async () => {
+    const chunks: string[] = []
+    let release: (() => void) | undefined
+    const slow = new Writable({
+      highWaterMark: 4,
+      write(chunk: Buffer, _enc, done) {
+        chunks.push(chunk.toString())
+        release = done
+      },
+    })
+    let resolved = false
+    const p = write(slow, 'more than four bytes').then(() => (resolved = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(resolved).toBe(false)
+    release!()
+    await p
+    expect(resolved).toBe(true)
+    expect(chunks).toEqual(['more than four bytes'])
+  })
+})
