@@ -35,6 +35,11 @@ export function tsvRow<T>(row: T, columns: Column<T>[]): string {
   return `${columns.map((c) => tsvField(c.get(row))).join('\t')}\n`
 }
 
+/** Text from the server shown on a terminal: control characters (escape sequences, tabs, newlines) become spaces. */
+export function terminalSafe(text: string): string {
+  return text.replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ')
+}
+
 export function table<T>(rows: T[], columns: Column<T>[], style: ChalkInstance): string {
   const t = new Table({
     head: columns.map((c) => style.bold(c.header)),
@@ -46,7 +51,7 @@ export function table<T>(rows: T[], columns: Column<T>[], style: ChalkInstance):
       right: '', 'right-mid': '', middle: '  ',
     },
   })
-  for (const row of rows) t.push(columns.map((c) => cellText(c.get(row), ', ')))
+  for (const row of rows) t.push(columns.map((c) => terminalSafe(cellText(c.get(row), ', '))))
   return `${t.toString().split('\n').map((line) => line.replace(/^ /, '').trimEnd()).join('\n')}\n`
 }
 
@@ -61,7 +66,7 @@ export function keyValue(obj: Record<string, unknown>, style: ChalkInstance): st
   const entries = Object.entries(obj)
   const width = Math.max(0, ...entries.map(([k]) => k.length))
   return entries
-    .map(([key, value]) => `${style.bold(`${key}:`.padEnd(width + 1))}  ${cellText(value, ', ')}\n`)
+    .map(([key, value]) => `${style.bold(`${terminalSafe(key)}:`.padEnd(width + 1))}  ${terminalSafe(cellText(value, ', '))}\n`)
     .join('')
 }
 

@@ -19,6 +19,16 @@ const ROWS: Conn[] = [
 ]
 const plain = palette(false)
 
+describe('text from the server on a terminal', () => {
+  it('cannot inject escape sequences or break rows: control characters become spaces', () => {
+    const evil: Conn[] = [{id: 'conn_x', name: 'red\u001b[31m\u0007bell\nline', allowedHosts: ['a\tb']}]
+    const out = table(evil, COLUMNS, plain)
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
+    expect(out.trimEnd().split('\n')).toHaveLength(2)
+    expect(keyValue({'na\u001bme': 'x\u001b]0;title\u0007y'}, plain)).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
+  })
+})
+
 describe('TSV lists (piped)', () => {
   it('one line per row, no header, columns in order (id first), tab-separated, arrays joined', () => {
     expect(tsvRows(ROWS, COLUMNS)).toBe('conn_1\tGitHub\tapi.github.com,github.com\nconn_22\tLinear\t\n')

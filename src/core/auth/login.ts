@@ -1,5 +1,5 @@
 import {pollCliLogin, startCliLogin, type CliTokenAnswer} from '../../api/auth.js'
-import {AmctlError, BadResponseError, ExitCode} from '../errors.js'
+import {AmctlError, BadResponseError, ExitCode, isAmctlError} from '../errors.js'
 import type {HttpClient} from '../http/client.js'
 import {isTokenForm} from './token.js'
 
@@ -19,6 +19,13 @@ export interface DeviceFlowHooks {
 }
 
 const DEFAULT_INTERVAL_S = 5
+/** Polls that may fail in a row (network, 5xx, no answer) before the login gives up. */
+export const MAX_POLL_FAILURES = 5
+
+/** A poll only asks "approved yet?": a failed one is simply asked again at the next interval. */
+function isTransientPollFailure(error: unknown): boolean {
+  return isAmctlError(error) && (error.code === 'network_error' || error.code === 'outcome_unknown' || (error.status ?? 0) >= 500)
+}
 
 function loginFailed(message: string): AmctlError {
   return new AmctlError(message, {code: 'unauthorized', exitCode: ExitCode.auth})
@@ -55,12 +62,24 @@ export async function obtainToken(client: HttpClient, hooks: DeviceFlowHooks): P
   hooks.openBrowser?.(verificationUri)
 
   let waitMs = intervalS * 1000
+  let failures = 0
   for (;;) {
     await hooks.sleep(waitMs)
     if (deadline !== undefined && hooks.now() >= deadline) {
       throw loginFailed('the device code expired before the login was approved; run `amctl auth login` again')
     }
-    const answer = await pollCliLogin(client, deviceCode)
+    let answer: CliTokenAnswer
+    try {
+      answer = await pollCliLogin(client, deviceCode)
+      failures = 0
+    } catch (error) {
+      if (!isTransientPollFailure(error)) throw error
+      if (++failures < MAX_POLL_FAILURES) continue
+      throw new AmctlError(`polling for the login approval failed ${failures} times in a row: ${(error as AmctlError).message}`, {
+        code: 'network_error',
+        exitCode: ExitCode.failure,
+      })
+    }
     const token = grantedToken(answer)
     if (token) return token
     switch (answer.status as string | undefined) {

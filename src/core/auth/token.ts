@@ -16,7 +16,11 @@ export function assertTokenForm(token: string, source: string): string {
   return token
 }
 
-/** `svc_…` plus the last 4 characters: the only form a token is ever shown in, but for `auth token`. */
+/**
+ * `svc_…` plus the last 4 characters: the only form a token is ever shown in, but for
+ * `auth token`. A token too short to hide most of it shows no characters at all.
+ */
 export function maskToken(token: string): string {
-  return `${TOKEN_PREFIX}…${token.slice(-4)}`
+  const secret = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : token
+  return `${TOKEN_PREFIX}…${secret.length >= 12 ? secret.slice(-4) : ''}`
 }

@@ -47,6 +47,7 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   const text = value.trim()
   if (text === '') return undefined
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000)
+  if (/^[+-]?\d/.test(text)) return undefined // a signed or malformed number, not a date
   const at = Date.parse(text)
   if (Number.isNaN(at)) return undefined
   return Math.max(0, at - now)

@@ -1,11 +1,13 @@
 import type {ServerResponse} from 'node:http'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
-import {obtainToken, type DeviceFlowHooks} from '../../../src/core/auth/login.js'
+import {MAX_POLL_FAILURES, obtainToken, type DeviceFlowHooks} from '../../../src/core/auth/login.js'
 import {HttpClient} from '../../../src/core/http/client.js'
 import {closeDispatcher} from '../../../src/core/http/dispatcher.js'
 import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
 import {failure} from '../../helpers/failure.js'
 
+const DROP = Symbol('drop the connection')
+const UNAVAILABLE = Symbol('answer 503')
 let server: TestServer
 /** Answers of POST /cli/token in order: the start, then one per poll. */
 let answers: unknown[]
@@ -19,6 +21,8 @@ beforeAll(async () => {
   server = await startServer((req: Recorded, res: ServerResponse) => {
     const i = server.requests.indexOf(req)
     const answer = answers[Math.min(i, answers.length - 1)]
+    if (answer === DROP) return res.socket?.destroy()
+    if (answer === UNAVAILABLE) return sendJson(res, 503, {error: {code: 'unavailable', message: 'try later'}})
     sendJson(res, 200, answer)
   })
   // the client has a stored token: the login requests must still go without it
@@ -88,6 +92,20 @@ describe('obtainToken', () => {
     answers = [{...START, interval: undefined}, {status: 'pending'}, {token: 'svc_ok'}]
     await obtainToken(client, hooks)
     expect(sleeps).toEqual([5000, 5000])
+  })
+
+  it('keeps polling through a dropped connection or a 503 (a poll is safe to repeat)', async () => {
+    answers = [START, DROP, UNAVAILABLE, {status: 'pending'}, {token: 'svc_after_blips'}]
+    await expect(obtainToken(client, hooks)).resolves.toBe('svc_after_blips')
+    expect(server.requests).toHaveLength(5)
+  })
+
+  it(`gives up with exit 1 after ${MAX_POLL_FAILURES} failed polls in a row`, async () => {
+    answers = [START, UNAVAILABLE]
+    const e = await failure(obtainToken(client, hooks))
+    expect(e.exitCode).toBe(1)
+    expect(e.message).toMatch(/^polling for the login approval failed 5 times in a row: try later/)
+    expect(server.requests).toHaveLength(1 + MAX_POLL_FAILURES)
   })
 
   it('a denied login is exit 3', async () => {

@@ -31,4 +31,10 @@ describe('maskToken', () => {
     expect(maskToken('svc_abcdefghijkl1234')).toBe('svc_…1234')
     expect(maskToken('svc_abcdefghijkl1234')).not.toContain('abcdefghijkl')
   })
+
+  it('shows none of a token too short to hide most of it', () => {
+    expect(maskToken('svc_ab')).toBe('svc_…')
+    expect(maskToken('svc_abcdefghijk')).toBe('svc_…')
+    expect(maskToken('svc_abcdefghijkl')).toBe('svc_…ijkl')
+  })
 })

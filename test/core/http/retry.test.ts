@@ -88,6 +88,11 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('1.5', now)).toBe(1500)
   })
 
+  it('ignores a negative or signed number instead of reading it as a date', () => {
+    expect(parseRetryAfter('-5', now)).toBeUndefined()
+    expect(parseRetryAfter('+3', now)).toBeUndefined()
+  })
+
   it('reads an HTTP date relative to now', () => {
     expect(parseRetryAfter(new Date(now + 12_000).toUTCString(), now)).toBe(12_000)
     expect(parseRetryAfter('Wed, 01 Jan 2025 12:01:00 GMT', now)).toBe(60_000)
