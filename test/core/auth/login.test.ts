@@ -21,7 +21,10 @@ beforeAll(async () => {
   server = await startServer((req: Recorded, res: ServerResponse) => {
     const i = server.requests.indexOf(req)
     const answer = answers[Math.min(i, answers.length - 1)]
-    if (answer === DROP) return res.socket?.destroy()
+    if (answer === DROP) {
+      res.socket?.destroy()
+      return
+    }
     if (answer === UNAVAILABLE) return sendJson(res, 503, {error: {code: 'unavailable', message: 'try later'}})
     sendJson(res, 200, answer)
   })
