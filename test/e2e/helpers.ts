@@ -1,0 +1,119 @@
+import {afterAll, beforeAll} from 'vitest'
+import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
+import {USERS} from '../../src/devserver/seed.js'
+import {type BinOptions, type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
+
+/**
+ * End-to-end fixture: the local control plane runs in the test process on port 0; amctl is the
+ * built bin/run.js in a subprocess without a TTY, pointed at it through AMCTL_BASE_URL. Each
+ * `amctl()` call gets a fresh config dir unless `configDir` is given.
+ */
+
+export type Who = keyof typeof USERS
+
+export interface RequestLogEntry {
+  seq: number
+  method: string
+  path: string
+  status: number | null
+  fault: string | null
+  authorization: 'present' | 'absent'
+}
+
+export interface FaultRule {
+  match?: {method?: string; path?: string}
+  count?: number
+  probability?: number
+  seed?: number
+  actions: Array<
+    | {type: 'status'; status: number; code?: string; message?: string; headers?: Record<string, string>; body?: string; contentType?: string}
+    | {type: 'latency'; ms: number}
+    | {type: 'drop-before'}
+    | {type: 'drop-after'}
+    | {type: 'truncate'}
+  >
+}
+
+export interface AmctlOptions extends BinOptions {
+  /** whose token goes into AMCTL_TOKEN (default ada); null = none */
+  as?: Who | null
+  /** a config dir to share between calls (login, then status …) */
+  configDir?: string
+}
+
+export interface E2E {
+  server: DevServer
+  url: string
+  /** a fresh token for a seeded user (minted through /_dev/tokens) */
+  token(who?: Who): Promise<string>
+  /** runs the built CLI against the dev server */
+  amctl(argv: string[], opts?: AmctlOptions): Promise<BinResult>
+  /** the dev server's request log (API requests only, never /_dev/) */
+  requests(filter?: {method?: string; path?: string}): Promise<RequestLogEntry[]>
+  clearRequests(): Promise<void>
+  fault(rule: FaultRule): Promise<void>
+  clearFaults(): Promise<void>
+  /** calls a /_dev/ hook */
+  hook(method: string, path: string, body?: unknown): Promise<any>
+}
+
+export async function startE2E(options: DevServerOptions = {}): Promise<E2E> {
+  const server = await startDevServer({port: 0, ...options})
+  const tokens = new Map<Who, string>()
+  const hook = async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : {'content-type': 'application/json'},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.text()
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`)
+    return text ? JSON.parse(text) : undefined
+  }
+  const token = async (who: Who = 'ada'): Promise<string> => {
+    const known = tokens.get(who)
+    if (known) return known
+    const {token: minted} = (await hook('POST', '/_dev/tokens', {email: USERS[who].email})) as {token: string}
+    tokens.set(who, minted)
+    return minted
+  }
+  return {
+    server,
+    url: server.url,
+    token,
+    hook,
+    async amctl(argv, opts = {}) {
+      const as = opts.as === undefined ? 'ada' : opts.as
+      const env: Record<string, string | undefined> = {
+        AMCTL_BASE_URL: server.url,
+        AMCTL_CONFIG_DIR: opts.configDir ?? freshConfigDir(),
+        AMCTL_TOKEN: as === null ? undefined : await token(as),
+        ...opts.env,
+      }
+      return runBin(argv, {...opts, env})
+    },
+    async requests(filter = {}) {
+      const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][])
+      const {items} = (await hook('GET', `/_dev/requests${query.size ? `?${query}` : ''}`)) as {items: RequestLogEntry[]}
+      return items
+    },
+    clearRequests: () => hook('DELETE', '/_dev/requests'),
+    fault: (rule) => hook('POST', '/_dev/faults', rule),
+    clearFaults: () => hook('DELETE', '/_dev/faults'),
+  }
+}
+
+/** One dev server per test file: `const e2e = useE2E()` then `e2e.current.amctl([...])`. */
+export function useE2E(options: DevServerOptions = {}): {current: E2E} {
+  const holder = {} as {current: E2E}
+  beforeAll(async () => {
+    holder.current = await startE2E(options)
+  })
+  afterAll(() => holder.current?.server.close())
+  return holder
+}
+
+/** Parses stdout as exactly one JSON document (fails the test otherwise). */
+export function oneJson(result: BinResult): any {
+  return JSON.parse(result.stdout)
+}
