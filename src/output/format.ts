@@ -43,7 +43,7 @@ export function terminalSafe(text: string): string {
 export function table<T>(rows: T[], columns: Column<T>[], style: ChalkInstance): string {
   const t = new Table({
     head: columns.map((c) => style.bold(c.header)),
-    style: {head: [], border: [], compact: true},
+    style: {head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0},
     chars: {
       top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
       bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
@@ -52,7 +52,7 @@ export function table<T>(rows: T[], columns: Column<T>[], style: ChalkInstance):
     },
   })
   for (const row of rows) t.push(columns.map((c) => terminalSafe(cellText(c.get(row), ', '))))
-  return `${t.toString().split('\n').map((line) => line.replace(/^ /, '').trimEnd()).join('\n')}\n`
+  return `${t.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`
 }
 
 /** key<TAB>value lines; nested values (arrays and objects) as compact JSON. */
