@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {ApiCommand} from '../api-command.js'
 import {fillOrg, normalizeApiPath, parseHeaders, parseMethod, rawPages, rawRequest, usesOrg} from '../api/raw.js'
 import {buildBody} from '../core/body.js'
-import {UsageError} from '../core/errors.js'
+import {isAmctlError, UsageError} from '../core/errors.js'
 import {bodyFlags} from '../flags.js'
 import {jsonText} from '../output/format.js'
 import {streamList} from '../output/stream-list.js'
@@ -39,7 +39,14 @@ The method is GET, or POST when a body is given (-F, -f, --input); -X chooses an
     const client = await this.client(flags)
 
     if (flags.paginate) {
-      await streamList(this.io, rawPages(client, path), {json: true, columns: [], noun: 'items', style: this.style})
+      try {
+        await streamList(this.io, rawPages(client, path), {json: true, columns: [], noun: 'items', style: this.style})
+      } catch (error) {
+        // the document on stdout is closed with the error; without --json a person also gets
+        // the one-line message on stderr (with --json the document is the only report)
+        if (this.human && isAmctlError(error)) error.reported = false
+        throw error
+      }
       return undefined
     }
     const {data} = await rawRequest(client, {method, path, body, headers})

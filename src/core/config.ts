@@ -2,7 +2,7 @@ import {homedir} from 'node:os'
 import {join} from 'node:path'
 import type Conf from 'conf'
 import {AmctlError, UsageError} from './errors.js'
-import {ensurePrivateDir} from './fs-atomic.js'
+import {ensurePrivateDir, withFileLock} from './fs-atomic.js'
 
 /**
  * Config and profiles (cli-contract.md 1.2). The file is `config.json` in the config directory,
@@ -148,12 +148,18 @@ export class ConfigStore {
     return had
   }
 
+  /**
+   * Read-modify-write under a lock file: conf reads the file afresh on every access, so another
+   * amctl process's change written meanwhile (a concurrent login to another profile) is kept.
+   */
   private update(profile: string, change: (values: ProfileValues) => void): void {
-    const profiles = {...this.conf.get('profiles')}
-    const values = {...profiles[profile]}
-    change(values)
-    if (Object.keys(values).length === 0) delete profiles[profile]
-    else profiles[profile] = values
-    this.conf.set('profiles', profiles)
+    withFileLock(this.conf.path, () => {
+      const profiles = {...this.conf.get('profiles')}
+      const values = {...profiles[profile]}
+      change(values)
+      if (Object.keys(values).length === 0) delete profiles[profile]
+      else profiles[profile] = values
+      this.conf.set('profiles', profiles)
+    })
   }
 }

@@ -1,6 +1,44 @@
 import {randomBytes} from 'node:crypto'
 import {chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync} from 'node:fs'
 import {dirname} from 'node:path'
+import {AmctlError} from './errors.js'
+
+const LOCK_WAIT_MS = 5000
+const LOCK_STALE_MS = 10_000
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+/**
+ * Runs `change` while holding `<file>.lock` (created exclusively; one left behind by a crashed
+ * process is taken over after 10 s), so that read-modify-write cycles of concurrent amctl
+ * processes on the same file never lose each other's changes.
+ */
+export function withFileLock<T>(file: string, change: () => T): T {
+  const lock = `${file}.lock`
+  const deadline = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600))
+      break
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, {force: true})
+      } catch {
+        // the holder just released it
+      }
+      if (Date.now() > deadline) throw new AmctlError(`${lock} is held by another amctl process`, {code: 'locked', exitCode: 1})
+      sleepSync(20)
+    }
+  }
+  try {
+    return change()
+  } finally {
+    rmSync(lock, {force: true})
+  }
+}
 
 /**
  * Creates `dir` (and parents) and makes sure `dir` itself has `mode`, even when it already

@@ -1,5 +1,6 @@
 import Table from 'cli-table3'
 import type {ChalkInstance} from 'chalk'
+import {BadResponseError} from '../core/errors.js'
 
 /**
  * Rendering of data for people (TTY) and for pipes (cli-contract.md 1.4).
@@ -25,13 +26,37 @@ function tsvField(value: unknown): string {
   return cellText(value, ',').replace(/[\t\r\n]+/g, ' ')
 }
 
-export function tsvRows<T>(rows: Iterable<T>, columns: Column<T>[]): string {
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/**
+ * Rows are read column by column, so a list shown as rows must be an array of objects; anything
+ * else the server sent is a bad response (exit 1), not a crash.
+ */
+export function assertRows(rows: unknown): void {
+  if (rows === undefined) throw new BadResponseError('the server\'s answer has no "items" list')
+  if (!Array.isArray(rows)) throw new BadResponseError(`the server's "items" is not a list: ${shortJson(rows)}`)
+  for (const row of rows) assertRow(row)
+}
+
+/** One list item shown as a row must be an object. */
+export function assertRow(row: unknown): void {
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+    throw new BadResponseError(`the server's list holds an item that is not an object: ${shortJson(row)}`)
+  }
+}
+
+export function tsvRows<T>(rows: readonly T[], columns: Column<T>[]): string {
+  assertRows(rows)
   let out = ''
   for (const row of rows) out += tsvRow(row, columns)
   return out
 }
 
 export function tsvRow<T>(row: T, columns: Column<T>[]): string {
+  assertRow(row)
   return `${columns.map((c) => tsvField(c.get(row))).join('\t')}\n`
 }
 
@@ -41,6 +66,7 @@ export function terminalSafe(text: string): string {
 }
 
 export function table<T>(rows: T[], columns: Column<T>[], style: ChalkInstance): string {
+  assertRows(rows)
   const t = new Table({
     head: columns.map((c) => style.bold(c.header)),
     style: {head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0},

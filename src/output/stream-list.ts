@@ -1,6 +1,6 @@
 import type {Page} from '../api/types.js'
 import {isAmctlError} from '../core/errors.js'
-import {type Column, terminalSafe, tsvRow} from './format.js'
+import {assertRow, type Column, terminalSafe, tsvRow} from './format.js'
 import {type IO, write} from './io.js'
 import {JsonItemsWriter} from './json-stream.js'
 import {Progress} from './progress.js'
@@ -31,7 +31,10 @@ export async function streamList<T>(io: IO, source: AsyncIterable<Page<T>>, opts
     for await (const page of source) {
       if (writer) await writer.items(page.items)
       else if (io.stdoutIsTTY) {
-        const cells = page.items.map((item) => opts.columns.map((c) => terminalSafe(cell(c.get(item)))))
+        const cells = page.items.map((item) => {
+          assertRow(item)
+          return opts.columns.map((c) => terminalSafe(cell(c.get(item))))
+        })
         if (!widths) {
           widths = opts.columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i].length)))
           await write(io.stdout, `${opts.style.bold(line(opts.columns.map((c) => c.header), widths))}\n`)

@@ -1,8 +1,8 @@
-import {closeSync, existsSync, openSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {configDir} from '../config.js'
 import {AmctlError} from '../errors.js'
-import {ensurePrivateDir, writeFileAtomic} from '../fs-atomic.js'
+import {ensurePrivateDir, withFileLock, writeFileAtomic} from '../fs-atomic.js'
 
 /**
  * The file fallback: `<config dir>/credentials.json`, mode 0600 in a 0700 directory, written
@@ -17,9 +17,6 @@ interface FileShape {
   version: 1
   tokens: Record<string, Entry>
 }
-
-const LOCK_WAIT_MS = 5000
-const LOCK_STALE_MS = 10_000
 
 export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), 'credentials.json')
@@ -38,37 +35,14 @@ function read(file: string): FileShape {
   return {version: 1, tokens: tokens && typeof tokens === 'object' && !Array.isArray(tokens) ? tokens : {}}
 }
 
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
-}
-
 /** Runs `change` on the file's content under an exclusive lock file, then writes it atomically. */
 function update(file: string, change: (shape: FileShape) => void): void {
   ensurePrivateDir(join(file, '..'))
-  const lock = `${file}.lock`
-  const deadline = Date.now() + LOCK_WAIT_MS
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600))
-      break
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, {force: true})
-      } catch {
-        // the holder just released it
-      }
-      if (Date.now() > deadline) throw new AmctlError(`${lock} is held by another amctl process`, {code: 'locked', exitCode: 1})
-      sleepSync(20)
-    }
-  }
-  try {
+  withFileLock(file, () => {
     const shape = read(file)
     change(shape)
     writeFileAtomic(file, `${JSON.stringify(shape, null, 2)}\n`, 0o600)
-  } finally {
-    rmSync(lock, {force: true})
-  }
+  })
 }
 
 export const fileStore = {

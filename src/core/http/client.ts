@@ -9,7 +9,7 @@ import {
   OutcomeUnknownError,
   oneLine,
 } from '../errors.js'
-import {getDispatcher} from './dispatcher.js'
+import {closeDispatcher, getDispatcher} from './dispatcher.js'
 import {MAX_RETRIES, parseRetryAfter, retryDelayMs, shouldRetry, type Failure} from './retry.js'
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -76,6 +76,35 @@ interface AttemptFailure {
 /** The abort reason of a per-attempt timeout. */
 class AttemptTimeout extends Error {
   override name = 'AttemptTimeout'
+  /** false when the request never got a connection, so nothing was written */
+  constructor(readonly sent = true) {
+    super('timeout')
+  }
+}
+
+/** How long undici gets to act on a timeout's abort before the attempt is ended without it. */
+const ABORT_GRACE_MS = 100
+
+/**
+ * undici acts on an abort only once the request has a connection; while it is still waiting for
+ * one (a proxy that drops every CONNECT and is asked again at once, a connect that is never
+ * answered) the abort is merely recorded, and the request would outlive the timeout. So when
+ * the abort is not acted on promptly, the attempt ends here, as a timeout before anything was
+ * written.
+ */
+function endOnTimeout<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  pending.catch(() => {}) // it may still fail after the attempt was given up
+  return new Promise<T>((resolve, reject) => {
+    let grace: NodeJS.Timeout | undefined
+    const onAbort = (): void => {
+      grace = setTimeout(() => reject(new AttemptTimeout(false)), ABORT_GRACE_MS)
+    }
+    signal.addEventListener('abort', onAbort, {once: true})
+    pending.then(resolve, reject).finally(() => {
+      clearTimeout(grace)
+      signal.removeEventListener('abort', onAbort)
+    })
+  })
 }
 
 /** Connect-phase error codes: nothing was written to the server. */
@@ -215,23 +244,39 @@ export class HttpClient {
   private async attempt(url: string, method: Method, headers: Record<string, string>, body: string | undefined): Promise<RawResponse> {
     this.logLine(`→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(new AttemptTimeout('timeout')), this.opts.timeoutMs)
+    const timer = setTimeout(() => controller.abort(new AttemptTimeout()), this.opts.timeoutMs)
     try {
-      const res = await request(url, {
+      const pending = request(url, {
         method,
         headers,
         body,
         signal: controller.signal,
         dispatcher: this.opts.dispatcher ?? getDispatcher(),
       })
+      const res = await endOnTimeout(pending, controller.signal)
       const text = await readText(res.body, res.statusCode, res.headers['content-length'])
       return {status: res.statusCode, headers: headerMap(res.headers), text}
+    } catch (error) {
+      // the request given up is still queued in the shared agent, which would go on trying to
+      // connect: a fresh agent serves the next attempt
+      if (error instanceof AttemptTimeout && !error.sent && !this.opts.dispatcher) await closeDispatcher()
+      throw error
     } finally {
       clearTimeout(timer)
     }
   }
 
   private classify(error: unknown): AttemptFailure {
+    if (error instanceof AttemptTimeout && !error.sent) {
+      // like a connect timeout: nothing was written, so a GET is retried and a POST fails (exit 1)
+      return {
+        failure: {kind: 'network', refused: false},
+        sent: false,
+        permanent: false,
+        message: `no connection within ${this.opts.timeoutMs / 1000} s`,
+        cause: error,
+      }
+    }
     if (error instanceof AttemptTimeout) {
       return {
         failure: {kind: 'timeout'},

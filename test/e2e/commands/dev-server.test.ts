@@ -1,0 +1,113 @@
+import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
+import {afterEach, describe, expect, it} from 'vitest'
+import {BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
+import {lines} from './util.js'
+
+// `amctl dev server` as a user runs it: the real bin/run.js in a subprocess, its URL read from
+// the first stdout line, then amctl pointed at it; Ctrl-C (SIGINT) stops it with exit 0.
+
+interface Server {
+  child: ChildProcessWithoutNullStreams
+  firstLine: string
+  stdout: () => string
+  stderr: () => string
+  exited: Promise<{code: number | null; signal: NodeJS.Signals | null}>
+}
+
+const started: Server[] = []
+afterEach(() => {
+  for (const server of started.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL')
+})
+
+function startServer(extra: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, 'dev', 'server', '--port', '0', '--seed', 'default', ...extra], {
+    env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'},
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signal) => resolve({code, signal})))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no first line from the dev server within 15 s; stderr: ${err}`)), 15_000)
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')))
+    child.stdout.on('data', (chunk: Buffer) => {
+      const before = out
+      out += chunk.toString('utf8')
+      if (!before.includes('\n') && out.includes('\n')) {
+        clearTimeout(timer)
+        const server: Server = {child, firstLine: out.slice(0, out.indexOf('\n')), stdout: () => out, stderr: () => err, exited}
+        started.push(server)
+        resolve(server)
+      }
+    })
+    void exited.then(({code}) => {
+      clearTimeout(timer)
+      reject(new Error(`the dev server exited (${code}) before printing its URL; stderr: ${err}`))
+    })
+  })
+}
+
+/** SIGINT, then the exit status — failing (not hanging) if the server does not stop within 10 s. */
+async function interrupt(server: Server): Promise<{code: number | null; signal: NodeJS.Signals | null}> {
+  server.child.kill('SIGINT')
+  let timer: NodeJS.Timeout | undefined
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the dev server did not exit within 10 s of SIGINT')), 10_000)
+  })
+  try {
+    return await Promise.race([server.exited, limit])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+describe('amctl dev server (subprocess)', () => {
+  it('prints its URL, serves a device-flow login and every seeded run, and exits 0 on SIGINT', async () => {
+    const server = await startServer()
+    const url = server.firstLine
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+
+    const configDir = freshConfigDir()
+    const login = await runBin(['auth', 'login'], {env: {AMCTL_BASE_URL: url, AMCTL_CONFIG_DIR: configDir}})
+    expect(login.exitCode, login.stderr).toBe(0)
+    expect(login.stdout).toBe('')
+    expect(login.stderr).toContain(`Then approve the login at ${url}/device`)
+    expect(login.stderr).toContain('Logged in as ada@example.com (acme, globex)')
+
+    // same config dir, no AMCTL_BASE_URL: the login saved the URL in the profile
+    const all = await runBin(['runs', 'list', '--org', 'acme', '--all', '--json'], {env: {AMCTL_CONFIG_DIR: configDir}})
+    expect(all.exitCode, all.stderr).toBe(0)
+    expect(all.stderr).toBe('')
+    const ids = (JSON.parse(all.stdout).items as Array<{id: string}>).map((run) => run.id)
+    const {runCount} = (await (await fetch(`${url}/_dev/orgs/acme`)).json()) as {runCount: number}
+    expect(runCount).toBeGreaterThanOrEqual(250)
+    expect(ids).toHaveLength(runCount)
+    expect(new Set(ids).size).toBe(runCount)
+
+    const exit = await interrupt(server)
+    expect(exit).toEqual({code: 0, signal: null})
+    // stdout: the URL, then one tab-separated line per seeded org; hints went to stderr
+    expect(lines(server.stdout())).toEqual([
+      url,
+      'acme\torg_01J9ACME0000000000000000\tAcme Corp',
+      'globex\torg_01J9GLOBEX00000000000000\tGlobex Corporation',
+    ])
+    expect(server.stderr()).toContain(`amctl dev server listening on ${url}`)
+  })
+
+  it('--json prints exactly one JSON line describing the server', async () => {
+    const server = await startServer(['--json'])
+    const doc = JSON.parse(server.firstLine)
+    expect(doc.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(doc.orgs).toEqual([
+      {slug: 'acme', publicId: 'org_01J9ACME0000000000000000', name: 'Acme Corp'},
+      {slug: 'globex', publicId: 'org_01J9GLOBEX00000000000000', name: 'Globex Corporation'},
+    ])
+    expect(doc.users.map((u: {email: string}) => u.email)).toEqual(['ada@example.com', 'grace@example.com'])
+    const me = await fetch(`${doc.baseUrl}/api/v1/me`)
+    expect(me.status).toBe(401)
+
+    expect(await interrupt(server)).toEqual({code: 0, signal: null})
+    expect(lines(server.stdout())).toEqual([server.firstLine])
+  })
+})

@@ -1,0 +1,55 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {runBin} from '../../helpers/bin.js'
+import {ROOT} from '../../helpers/cli.js'
+import {expectError} from './util.js'
+
+// Every command's --help, from the built CLI: its summary and an EXAMPLES section.
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, {summary?: string; examples?: unknown[]}>}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  await Promise.all(
+    Array.from({length: limit}, async () => {
+      while (next < items.length) {
+        const i = next++
+        results[i] = await fn(items[i])
+      }
+    }),
+  )
+  return results
+}
+
+describe('--help', () => {
+  it('every command of the manifest shows its summary, usage and an EXAMPLES section', async () => {
+    const ids = Object.keys(manifest.commands).sort()
+    expect(ids).toEqual(expect.arrayContaining([
+      'api', 'auth:login', 'auth:logout', 'auth:status', 'auth:token', 'config:get', 'config:list', 'config:set', 'config:unset',
+      'connections:list', 'dev:server', 'evals:run', 'evals:update', 'experiments:launch', 'experiments:variant-content',
+      'mcp-servers:delete', 'optimizations:chat', 'optimizations:preview', 'optimizations:propose', 'orgs:implementation-doc:set',
+      'orgs:summary', 'runs:fork', 'runs:list', 'scenarios:create', 'tags:delete', 'tokens:create',
+    ]))
+    const results = await pool(ids, 3, async (id) => ({id, result: await runBin([...id.split(':'), '--help'])}))
+    for (const {id, result} of results) {
+      const words = id.split(':').join(' ')
+      const summary = manifest.commands[id].summary
+      expect(summary, `${id} has a summary`).toBeTruthy()
+      expect(result.exitCode, `${words} --help: ${result.stderr}`).toBe(0)
+      expect(result.stdout.split('\n')[0], words).toBe(summary)
+      expect(result.stdout, words).toContain(`$ amctl ${words}`)
+      expect(result.stdout, words).toMatch(/\nEXAMPLES\n {2}\S/)
+      expect(result.stdout, words).not.toMatch(/\u001b\[/)
+    }
+  })
+
+  it('an unknown command or flag exits 2', async () => {
+    const command = await runBin(['runs', 'lst'])
+    expectError(command, 2, 'invalid_request')
+    const flag = await runBin(['runs', 'list', '--colour'])
+    expect(expectError(flag, 2, 'invalid_request')).toContain('--colour')
+  })
+})

@@ -1,0 +1,97 @@
+import type {ChildProcess} from 'node:child_process'
+import {afterEach, describe, expect, it} from 'vitest'
+import {useE2E} from '../e2e/helpers.js'
+import {runBin} from '../helpers/bin.js'
+import {startServer} from '../helpers/http-server.js'
+import {figures} from './figures.js'
+import {round, STACK_FRAME} from './helpers.js'
+
+// Ctrl-C (SIGINT) in the middle of work: exit 130, no stack trace (cli-contract.md 1.5).
+
+const e2e = useE2E()
+const fig = figures('signals')
+afterEach(async () => {
+  await e2e.current.clearFaults()
+  await e2e.current.clearRequests()
+})
+
+/** Sends SIGINT once `ready(stdout)` holds; measures how long the process took to end after it. */
+function interruptWhen(ready: (stdout: string) => boolean): {onSpawn: (child: ChildProcess) => void; sentAt: () => number | undefined; exitMs: () => number | null} {
+  let sentAt: number | undefined
+  let closedAt: number | undefined
+  return {
+    onSpawn: (child) => {
+      child.on('close', () => {
+        closedAt = performance.now()
+      })
+      let out = ''
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        if (sentAt === undefined && ready(out)) {
+          sentAt = performance.now()
+          child.kill('SIGINT')
+        }
+      })
+    },
+    sentAt: () => sentAt,
+    exitMs: () => (sentAt === undefined || closedAt === undefined ? null : round(closedAt - sentAt)),
+  }
+}
+
+describe('SIGINT during runs list --all', () => {
+  it.each([
+    ['--json', ['--json'], (out: string) => out.includes('"id"')],
+    ['rows', [], (out: string) => out.includes('run_')],
+  ] as Array<[string, string[], (out: string) => boolean]>)('%s: after the first page arrived → exit 130, no stack trace', async (name, extra, ready) => {
+    // every page takes 300 ms: the walk of ~300 runs by 10 would take ~9 s
+    await e2e.current.fault({match: {method: 'GET', path: '/orgs/acme/runs$'}, actions: [{type: 'latency', ms: 300}]})
+    const interrupt = interruptWhen(ready)
+    const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme', '--all', '--limit', '10', ...extra], {onSpawn: interrupt.onSpawn, timeoutMs: 60_000})
+    const sentAt = interrupt.sentAt()
+    const pages = (await e2e.current.requests({path: '/orgs/acme/runs'})).length
+    fig.set(`runsListAll ${name}`, {exitCode: r.exitCode, msFromSigintToExit: interrupt.exitMs(), pagesRequested: pages})
+    expect(sentAt, 'no page arrived before the time limit').toBeDefined()
+    expect(r.signal).toBeNull()
+    expect(r.exitCode).toBe(130)
+    expect(r.stderr).not.toMatch(STACK_FRAME)
+    expect(r.stderr).not.toContain('unexpected failure')
+    expect(pages).toBeLessThan(30) // it stopped walking
+  }, 90_000)
+})
+
+describe('SIGINT while a request waits for an answer', () => {
+  it('exits 130 at once, without waiting for the timeout', async () => {
+    const server = await startServer(() => {
+      // never answers
+    })
+    try {
+      let sentAt = 0
+      let closedAt = 0
+      const r = await runBin(['orgs', 'summary', '--org', 'acme', '--timeout', '60'], {
+        env: {AMCTL_BASE_URL: server.url, AMCTL_TOKEN: 'svc_sigint_waiting_00001'},
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          // interrupt once the request is on the wire
+          const poll = setInterval(() => {
+            if (server.requests.length > 0) {
+              clearInterval(poll)
+              sentAt = performance.now()
+              child.kill('SIGINT')
+            }
+          }, 20)
+          child.on('close', () => {
+            clearInterval(poll)
+            closedAt = performance.now()
+          })
+        },
+      })
+      fig.set('waitingRequest', {exitCode: r.exitCode, msFromSigintToExit: sentAt ? round(closedAt - sentAt) : null})
+      expect(r.signal).toBeNull()
+      expect(r.exitCode).toBe(130)
+      expect(r.stderr).not.toMatch(STACK_FRAME)
+      expect(r.stdout).toBe('')
+    } finally {
+      await server.close()
+    }
+  }, 90_000)
+})
