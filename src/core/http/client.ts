@@ -1,4 +1,5 @@
-import {request, type Dispatcher} from 'undici'
+import type {Dispatcher} from 'undici'
+import dispatchRequest from 'undici/lib/api/api-request.js'
 import {setTimeout as delay} from 'node:timers/promises'
 import {API_PREFIX} from '../../api/types.js'
 import {
@@ -217,12 +218,14 @@ export class HttpClient {
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new AttemptTimeout('timeout')), this.opts.timeoutMs)
     try {
-      const res = await request(url, {
+      const {origin, pathname, search} = new URL(url)
+      const res = await dispatchRequest.call(this.opts.dispatcher ?? getDispatcher(), {
+        origin,
+        path: pathname + search,
         method,
         headers,
         body,
         signal: controller.signal,
-        dispatcher: this.opts.dispatcher ?? getDispatcher(),
       })
       const text = await readText(res.body, res.statusCode, res.headers['content-length'])
       return {status: res.statusCode, headers: headerMap(res.headers), text}
