@@ -18,6 +18,10 @@ if (argv.length === 1 && argv[0] === '--version') {
   })
   // npm checks "engines" at install; oclif's own check would load semver on every run
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+  // undici parses HTTP with WebAssembly; V8 would optimize it again in the background and Node
+  // waits for that before exiting (~100 ms per command). Baseline wasm code is plenty here.
+  const {setFlagsFromString} = await import('node:v8')
+  setFlagsFromString('--liftoff-only')
 
   const bundle = await loadBundle(new URL('../dist/amctl.cjs', import.meta.url))
   const cli = bundle.exports
