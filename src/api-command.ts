@@ -37,9 +37,11 @@ export abstract class ApiCommand extends BaseCommand {
   /** Resolves and validates the global settings; nothing is sent. */
   protected async settings(flags: GlobalFlags): Promise<Settings> {
     if (!this._settings) {
-      const store = await this.store()
       const profile = resolveProfile(flags)
-      this._settings = resolveSettings(flags, store.profile(profile))
+      // the config file is read (and conf loaded) only when flags and environment leave a gap
+      const env = process.env
+      const complete = (flags['base-url'] ?? env.AMCTL_BASE_URL) && (flags.org ?? env.AMCTL_ORG)
+      this._settings = resolveSettings(flags, complete ? {} : (await this.store()).profile(profile))
     }
     return this._settings
   }

@@ -1,11 +1,10 @@
 import {Command, Errors, Flags} from '@oclif/core'
-import type {ChalkInstance} from 'chalk'
 import {AmctlError, isAmctlError, UsageError} from './core/errors.js'
 import {canPrompt, confirm} from './output/prompt.js'
 import {keychainTimedOut} from './core/auth/keychain.js'
 import {type Column, jsonText, keyValue, table, tsvObject, tsvRows} from './output/format.js'
 import {io, type IO} from './output/io.js'
-import {palette} from './output/style.js'
+import {loadColors, palette, type Style} from './output/style.js'
 
 /**
  * What every amctl command shares: `--json` (one document on stdout, pretty on a TTY and
@@ -19,17 +18,22 @@ import {palette} from './output/style.js'
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
 
+  override async init(): Promise<void> {
+    await super.init()
+    if (this.io.stdoutColor || this.io.stderrColor) await loadColors()
+  }
+
   protected get io(): IO {
     return io()
   }
 
   /** Colours for stdout. */
-  protected get style(): ChalkInstance {
+  protected get style(): Style {
     return palette(this.io.stdoutColor)
   }
 
   /** Colours for stderr. */
-  protected get errStyle(): ChalkInstance {
+  protected get errStyle(): Style {
     return palette(this.io.stderrColor)
   }
 

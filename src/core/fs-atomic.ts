@@ -1,4 +1,3 @@
-import {randomBytes} from 'node:crypto'
 import {chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync} from 'node:fs'
 import {dirname} from 'node:path'
 import {AmctlError} from './errors.js'
@@ -54,7 +53,8 @@ export function ensurePrivateDir(dir: string, mode = 0o700): void {
  * new one: write a temp file beside it with the final mode, fsync, then rename over.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+  // unique enough with the pid; 'wx' refuses to reuse a name anyway (node:crypto costs start-up)
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`
   let fd: number | undefined
   try {
     fd = openSync(tmp, 'wx', mode)

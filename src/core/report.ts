@@ -1,4 +1,6 @@
-import {readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {toAmctlError} from '../base-command.js'
 import {jsonText} from '../output/format.js'
 import {io} from '../output/io.js'
@@ -44,10 +46,21 @@ function distance(a: string, b: string): number {
   return row[b.length]
 }
 
+/** oclif.manifest.json of the package this module was built into (found upwards from here). */
+function manifestPath(): string | undefined {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'oclif.manifest.json')
+    if (existsSync(candidate)) return candidate
+    if (dirname(dir) === dir) return undefined
+  }
+}
+
 /** The command id (space-separated) nearest to `wanted`, when one is close enough. */
 function closestCommand(wanted: string): string | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8')) as {
+    const path = manifestPath()
+    if (!path) return undefined
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as {
       commands: Record<string, unknown>
     }
     let best: {id: string; d: number} | undefined

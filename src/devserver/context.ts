@@ -8,8 +8,7 @@ import {Router} from './router.js'
 import type {TokenRecord, UserRecord} from './state.js'
 import type {Store} from './store.js'
 
-export const APPROVE_MODES = ['auto', 'manual'] as const
-export type ApproveMode = (typeof APPROVE_MODES)[number]
+export {APPROVE_MODES, type ApproveMode} from './options.js'
 
 /** Everything a handler can reach. */
 export interface Services {

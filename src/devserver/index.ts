@@ -2,7 +2,8 @@ import type {AddressInfo} from 'node:net'
 import type {OrgRef} from '../api/types.js'
 import {writeFileAtomic} from '../core/fs-atomic.js'
 import {mintToken} from './auth.js'
-import {APPROVE_MODES, type ApproveMode, type Services} from './context.js'
+import type {Services} from './context.js'
+import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
 import {DeviceFlow} from './device-flow.js'
 import {Faults} from './faults.js'
 import {createHttpServer} from './http-server.js'
@@ -10,7 +11,7 @@ import {Persistence} from './persistence.js'
 import {RateLimiter} from './rate-limit.js'
 import {RequestLog} from './request-log.js'
 import {buildRouter} from './routes/index.js'
-import {SEED_KINDS, seedState, type SeedKind} from './seed.js'
+import {seedState} from './seed.js'
 import type {UserRecord} from './state.js'
 import {Store} from './store.js'
 import {orgRef, userRef} from './views.js'
@@ -51,8 +52,6 @@ export interface DevServer {
 /** A bad option or data file: the caller's input, not a server failure. */
 export class DevServerOptionError extends Error {}
 
-export const DEFAULT_PORT = 4010
-export const DEFAULT_HOST = '127.0.0.1'
 const CLI_TOKEN_DAYS = 90
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
@@ -127,11 +126,6 @@ function loadOrSeed(file: string, seed: SeedKind): Store {
   }
 }
 
-/** Whether only this machine can reach `host` (elsewhere, anyone could use the token-less /_dev/ hooks). */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
-}
-
 /** How clients reach a server listening on `host` (wildcards mean this machine). */
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1'
@@ -139,5 +133,5 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-export {SEED_KINDS, seedState, type SeedKind} from './seed.js'
-export {APPROVE_MODES, type ApproveMode} from './context.js'
+export {seedState} from './seed.js'
+export {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, isLoopbackHost, type ApproveMode, type SeedKind} from './options.js'

@@ -19,8 +19,9 @@ import {
  * Seed `default` fills both organizations; seed `empty` has the users and organizations only.
  */
 
-export const SEED_KINDS = ['default', 'empty'] as const
-export type SeedKind = (typeof SEED_KINDS)[number]
+import type {SeedKind} from './options.js'
+
+export {SEED_KINDS, type SeedKind} from './options.js'
 
 /** Seeded timestamps count from here. */
 export const SEED_EPOCH = '2025-01-01T00:00:00.000Z'

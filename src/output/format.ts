@@ -1,6 +1,6 @@
-import Table from 'cli-table3'
-import type {ChalkInstance} from 'chalk'
+import {createRequire} from 'node:module'
 import {BadResponseError} from '../core/errors.js'
+import type {Style} from './style.js'
 
 /**
  * Rendering of data for people (TTY) and for pipes (cli-contract.md 1.4).
@@ -65,9 +65,13 @@ export function terminalSafe(text: string): string {
   return text.replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ')
 }
 
-export function table<T>(rows: T[], columns: Column<T>[], style: ChalkInstance): string {
+/** cli-table3, loaded only when a table is drawn (piped and --json output never need it). */
+let TableClass: typeof import('cli-table3') | undefined
+
+export function table<T>(rows: T[], columns: Column<T>[], style: Style): string {
   assertRows(rows)
-  const t = new Table({
+  TableClass ??= createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3')
+  const t = new TableClass({
     head: columns.map((c) => style.bold(c.header)),
     style: {head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0},
     chars: {
@@ -88,7 +92,7 @@ export function tsvObject(obj: Record<string, unknown>): string {
     .join('')
 }
 
-export function keyValue(obj: Record<string, unknown>, style: ChalkInstance): string {
+export function keyValue(obj: Record<string, unknown>, style: Style): string {
   const entries = Object.entries(obj)
   const width = Math.max(0, ...entries.map(([k]) => k.length))
   return entries

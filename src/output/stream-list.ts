@@ -4,7 +4,7 @@ import {assertRow, type Column, terminalSafe, tsvRow} from './format.js'
 import {type IO, write} from './io.js'
 import {JsonItemsWriter} from './json-stream.js'
 import {Progress} from './progress.js'
-import type {ChalkInstance} from 'chalk'
+import type {Style} from './style.js'
 
 export interface StreamListOptions<T> {
   /** `{"items":[…]}` written item by item; otherwise rows */
@@ -12,7 +12,7 @@ export interface StreamListOptions<T> {
   columns: Column<T>[]
   /** "fetched 1,200 runs" */
   noun: string
-  style: ChalkInstance
+  style: Style
 }
 
 /**

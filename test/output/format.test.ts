@@ -1,6 +1,9 @@
-import {describe, expect, it} from 'vitest'
+import {beforeAll, describe, expect, it} from 'vitest'
 import {jsonText, keyValue, table, tsvObject, tsvRow, tsvRows, type Column} from '../../src/output/format.js'
-import {palette} from '../../src/output/style.js'
+import {loadColors, palette} from '../../src/output/style.js'
+
+// chalk is loaded on demand by commands that colour; these tests colour
+beforeAll(loadColors)
 
 interface Conn {
   id: string

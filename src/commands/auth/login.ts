@@ -1,5 +1,4 @@
 import {Flags} from '@oclif/core'
-import {setTimeout as sleep} from 'node:timers/promises'
 import {ApiCommand} from '../../api-command.js'
 import {getMe} from '../../api/auth.js'
 import type {Me} from '../../api/types.js'
@@ -53,7 +52,7 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
         },
         openBrowser:
           flags['no-browser'] || !this.io.stdinIsTTY || !this.io.stderrIsTTY || process.env.CI ? undefined : (url) => openBrowser(url),
-        sleep: (ms) => sleep(ms),
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         now: () => Date.now(),
       })
     }

@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base-command.js'
 import {AmctlError, UsageError} from '../../core/errors.js'
-import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, DevServerOptionError, SEED_KINDS, isLoopbackHost, startDevServer, type DevServer} from '../../devserver/index.js'
+import type {DevServer} from '../../devserver/index.js'
+import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, isLoopbackHost} from '../../devserver/options.js'
 
 export default class DevServerCommand extends BaseCommand {
   static override summary = 'Run the local control plane (a dev server for the API) until Ctrl-C'
@@ -29,6 +30,8 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
 
   async run(): Promise<void> {
     const {flags} = await this.parse(DevServerCommand)
+    // the server is loaded only here, never by the other commands
+    const {DevServerOptionError, startDevServer} = await import('../../devserver/index.js')
     let server: DevServer
     try {
       server = await startDevServer({

@@ -1,4 +1,5 @@
-import {request, type Dispatcher} from 'undici'
+import type {Dispatcher} from 'undici'
+import dispatchRequest from 'undici/lib/api/api-request.js'
 import {setTimeout as delay} from 'node:timers/promises'
 import {API_PREFIX} from '../../api/types.js'
 import {
@@ -246,12 +247,14 @@ export class HttpClient {
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new AttemptTimeout()), this.opts.timeoutMs)
     try {
-      const pending = request(url, {
+      const {origin, pathname, search} = new URL(url)
+      const pending = dispatchRequest.call(this.opts.dispatcher ?? getDispatcher(), {
+        origin,
+        path: pathname + search,
         method,
         headers,
         body,
         signal: controller.signal,
-        dispatcher: this.opts.dispatcher ?? getDispatcher(),
       })
       const res = await endOnTimeout(pending, controller.signal)
       const text = await readText(res.body, res.statusCode, res.headers['content-length'])

@@ -1,4 +1,5 @@
-import {EnvHttpProxyAgent, type Dispatcher} from 'undici'
+import type {Dispatcher, EnvHttpProxyAgent} from 'undici'
+import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js'
 
 /**
  * One keep-alive dispatcher per process, honouring HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
@@ -9,7 +10,7 @@ let shared: EnvHttpProxyAgent | undefined
 
 export function getDispatcher(): Dispatcher {
   if (override) return override
-  shared ??= new EnvHttpProxyAgent({keepAliveTimeout: 10_000, connect: {timeout: 10_000}})
+  shared ??= new EnvHttpProxyAgentClass({keepAliveTimeout: 10_000, connect: {timeout: 10_000}})
   return shared
 }
 

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Builds dist/ from src/ with esbuild. Type checking is tsc's job (`npm run typecheck`).
+//
+// dist/amctl.cjs   the whole CLI as one CommonJS bundle: @oclif/core, every command (as the
+//                  COMMANDS map of oclif's "explicit" command discovery), the help class, and —
+//                  behind dynamic import(), evaluated only when a command needs them — undici,
+//                  conf, chalk and the local control plane. One file instead of hundreds of
+//                  modules to resolve, and CommonJS so bin/run.js can load it with a V8 code cache.
+// dist/amctl.cjs.cache  that code cache, made by running `amctl --help` once after the build.
+// dist/<module>.js a few modules that scripts and tests load by path (ESM, each self-contained).
+
+import {build} from 'esbuild'
+import {spawnSync} from 'node:child_process'
+import {readdirSync, rmSync, statSync} from 'node:fs'
+import {dirname, join, relative, sep} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const src = join(root, 'src')
+const dist = join(root, 'dist')
+const analyze = process.argv.includes('--analyze')
+
+function files(dir) {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name)
+      return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : []
+    })
+}
+
+// the COMMANDS map: src/commands/runs/list.ts is "runs:list"
+const commands = files(join(src, 'commands')).map((file, i) => ({
+  id: relative(join(src, 'commands'), file).replace(/\.ts$/, '').split(sep).join(':'),
+  name: `Command${i}`,
+  path: `./${relative(src, file).split(sep).join('/').replace(/\.ts$/, '.js')}`,
+}))
+const entry = [
+  "export {flush, run} from '@oclif/core'",
+  "export {exitCodeOf} from './core/report.js'",
+  "export {default as AmctlHelp} from './help.js'",
+  ...commands.map((c) => `import ${c.name} from '${c.path}'`),
+  `export const COMMANDS = {${commands.map((c) => `'${c.id}': ${c.name}`).join(', ')}}`,
+].join('\n')
+
+const shared = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+  // keytar is native and optional: resolved at run time, or not at all. The rest are optional
+  // requires inside @oclif/core for running TypeScript sources in development; never used here.
+  external: ['keytar', 'typescript', 'ts-node', 'tsx', '@swc/core'],
+}
+
+rmSync(dist, {recursive: true, force: true})
+const cli = await build({
+  ...shared,
+  stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
+  outfile: join(dist, 'amctl.cjs'),
+  format: 'cjs',
+  // ESM sources read import.meta.url; in the bundle it is the bundle's own URL
+  define: {'import.meta.url': '__amctlUrl'},
+  banner: {js: "const __amctlUrl = require('node:url').pathToFileURL(__filename).href;"},
+})
+const loose = await build({
+  ...shared,
+  entryPoints: ['devserver/index.ts', 'devserver/seed.ts', 'core/fs-atomic.ts', 'core/auth/file-store.ts'].map((p) => join(src, p)),
+  outdir: dist,
+  outbase: src,
+  format: 'esm',
+  banner: {js: "import {createRequire as __amctlRequire} from 'node:module';const require = __amctlRequire(import.meta.url);"},
+})
+
+// the code cache: one run that loads the bundle and draws the root help
+const warm = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {stdio: 'ignore', env: {...process.env, AMCTL_CODE_CACHE: 'write'}})
+if (warm.status !== 0) throw new Error('the freshly built CLI failed to run `--help`')
+
+const outputs = [...Object.entries(cli.metafile.outputs), ...Object.entries(loose.metafile.outputs)]
+const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`
+console.log(`built ${commands.length} commands into ${relative(process.cwd(), dist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`)
+if (analyze) {
+  const inputs = Object.entries(cli.metafile.outputs)[0][1].inputs
+  const byPackage = new Map()
+  for (const [input, {bytesInOutput}] of Object.entries(inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? 'amctl'
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + bytesInOutput)
+  }
+  for (const [pkg, bytes] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${kib(bytes).padStart(9)}  ${pkg}`)
+}

@@ -1,0 +1,15 @@
+/**
+ * The dev server's option values, on their own so `amctl dev server` can declare its flags
+ * without loading the server (which it imports only when it runs).
+ */
+export const DEFAULT_PORT = 4010
+export const DEFAULT_HOST = '127.0.0.1'
+export const SEED_KINDS = ['default', 'empty'] as const
+export type SeedKind = (typeof SEED_KINDS)[number]
+export const APPROVE_MODES = ['auto', 'manual'] as const
+export type ApproveMode = (typeof APPROVE_MODES)[number]
+
+/** Whether only this machine can reach `host` (elsewhere, anyone could use the token-less /_dev/ hooks). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
