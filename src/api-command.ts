@@ -89,7 +89,7 @@ export abstract class ApiCommand extends BaseCommand {
       if (settings.org) return settings.org
       const {getMe} = await import('./api/auth.js')
       const me: Me = await getMe(await this.client(flags))
-      const orgs = Array.isArray(me.orgs) ? me.orgs : []
+      const orgs = me.orgs
       if (orgs.length === 1 && orgs[0].slug) return orgs[0].slug
       const which = orgs.length === 0 ? 'you belong to no organization' : `you belong to ${orgs.length} organizations (${orgs.map((o) => o.slug).join(', ')})`
       throw new UsageError(`${which}: pass --org or run \`amctl config set org <slug>\``)

@@ -1,3 +1,4 @@
+import {BadResponseError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import {withQuery} from '../core/http/path.js'
 import {
@@ -10,9 +11,13 @@ import {
   type Me,
 } from './types.js'
 
-/** `GET /me`: who the token belongs to. */
-export function getMe(client: HttpClient): Promise<Me> {
-  return client.json<Me>({method: 'GET', path: '/me'})
+/** `GET /me`: who the token belongs to; the CLI relies on `email` and `orgs` (contract 1.1). */
+export async function getMe(client: HttpClient): Promise<Me> {
+  const me = await client.json<Me>({method: 'GET', path: '/me'})
+  if (typeof me.email !== 'string' || !Array.isArray(me.orgs)) {
+    throw new BadResponseError('GET /me did not answer the "email" and "orgs" amctl relies on')
+  }
+  return me
 }
 
 export type CliTokenAnswer = Partial<CliTokenGranted & CliTokenDeviceStart & CliTokenPoll> & Record<string, unknown>

@@ -1,5 +1,5 @@
 import type {HttpClient} from '../core/http/client.js'
-import {pages, type PageOptions} from '../core/http/paginate.js'
+import {getPage, pages, type PageOptions} from '../core/http/paginate.js'
 import {apiPath, withQuery} from '../core/http/path.js'
 import type {JsonObject, Page, Run} from './types.js'
 
@@ -7,8 +7,7 @@ export const runsPath = (org: string) => apiPath`/orgs/${org}/runs`
 
 /** One page of `GET /orgs/{org}/runs?limit=&cursor=` (each sent only when given). */
 export function listRuns(client: HttpClient, org: string, opts: PageOptions = {}): Promise<Page<Run>> {
-  return client.json({
-    method: 'GET',
+  return getPage(client, {
     path: withQuery(runsPath(org), {limit: opts.limit, cursor: opts.cursor}),
     resource: {kind: 'organization', id: org},
   })

@@ -18,17 +18,22 @@ export interface StreamListOptions<T> {
 /**
  * Writes every item of every page as it arrives, holding one page at a time: JSON
  * (`{"items":[…]}`), TSV rows when piped, aligned rows under one header on a TTY, with a
- * progress line on stderr when stderr is a TTY. If a page fails after items were written, a
- * JSON document is closed as `{"items":[…],"error":{…}}` and the error is marked as reported.
+ * progress line on stderr when stderr is a TTY. The JSON document opens with the first page;
+ * if a later page fails, it is closed as `{"items":[…],"error":{…}}` and the error is marked as
+ * reported. If the first page fails, nothing was written and the error is reported as usual.
  */
 export async function streamList<T>(io: IO, source: AsyncIterable<Page<T>>, opts: StreamListOptions<T>): Promise<number> {
   let count = 0
   const progress = new Progress(io, (n) => `fetched ${n.toLocaleString('en-US')} ${opts.noun}…`)
   const writer = opts.json ? new JsonItemsWriter(io) : undefined
   let widths: number[] | undefined
-  await writer?.open()
+  let opened = false
   try {
     for await (const page of source) {
+      if (writer && !opened) {
+        await writer.open()
+        opened = true
+      }
       if (writer) await writer.items(page.items)
       else if (io.stdoutIsTTY) {
         const cells = page.items.map((item) => {
@@ -48,13 +53,14 @@ export async function streamList<T>(io: IO, source: AsyncIterable<Page<T>>, opts
     }
   } catch (error) {
     progress.done()
-    if (writer && isAmctlError(error)) {
+    if (writer && opened && isAmctlError(error)) {
       await writer.close(error.toDocument().error)
       error.reported = true
     }
     throw error
   }
   progress.done()
+  if (writer && !opened) await writer.open()
   await writer?.close()
   return count
 }

@@ -1,11 +1,16 @@
-// The two pieces of undici amctl uses, imported by path instead of through undici's index:
-// the index also loads fetch, WebSocket, EventSource and cookies, and the cookies module
-// touches globalThis.Headers, which makes Node load its own internal undici as well — about
-// 60 ms of start-up for code amctl never calls. Pinned by undici ^7 (package.json).
-declare module 'undici/lib/api/api-request.js' {
+// The pieces of undici amctl uses, imported by path instead of through undici's index: the
+// index also loads fetch, WebSocket, EventSource and cookies, and the cookies module touches
+// globalThis.Headers, which makes Node load its own internal undici as well — tens of
+// milliseconds of start-up for code amctl never calls. Pinned by undici ^7 (package.json).
+declare module 'undici/lib/dispatcher/dispatcher.js' {
   import type {Dispatcher} from 'undici'
-  function request(this: Dispatcher, opts: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>
-  export default request
+  const DispatcherClass: typeof Dispatcher
+  export default DispatcherClass
+}
+
+declare module 'undici/lib/api/index.js' {
+  const api: Record<'request' | 'stream' | 'pipeline' | 'connect' | 'upgrade', (...args: never[]) => unknown>
+  export default api
 }
 
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {

@@ -47,6 +47,17 @@ describe('api', () => {
     expect(r.stdout).toBe('openapi: 3.1.0\n')
   })
 
+  it('a body labelled JSON that is not JSON is bad_response (exit 1), not printed as if fine', async () => {
+    api.routes.set('GET /broken', (_q, res) => {
+      res.writeHead(200, {'content-type': 'application/json'})
+      res.end('{"half": ')
+    })
+    const r = await runCommand(Api, ['/broken'], {env: api.env()})
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(/^error: the response says it is JSON but is not valid JSON .*\(bad_response\)\n$/)
+  })
+
   it('--paginate merges the items of every page into one document', async () => {
     api.routes.set('GET /orgs/acme/runs', (req, res) => {
       const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')

@@ -21,7 +21,7 @@ describe('list items that are not objects, on a terminal', () => {
     api.routes.set('GET /orgs/acme/runs', page)
     const r = await runCommand(RunsList, ['--org', 'acme'], {tty: true, env: api.env()})
     expect(r.stderr).not.toMatch(STACK_FRAME)
-    expect(r.stderr).toMatch(/^error: the server's .*\(bad_response\)\n$/)
+    expect(r.stderr).toMatch(/^error: (the server's|expected a page with an "items" array) .*\(bad_response\)\n$/)
     expect(r.exitCode).toBe(1)
   })
 

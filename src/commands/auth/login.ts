@@ -67,7 +67,7 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
     if (stored.keychainProblem) {
       this.warning(`the OS keychain is not available (${stored.keychainProblem}); the token is stored in ${stored.path} (mode 0600)`)
     }
-    const orgs = Array.isArray(user.orgs) ? user.orgs.map((o) => o.slug) : []
+    const orgs = user.orgs.map((o) => o.slug)
     const org = settings.org ?? (orgs.length > 0 ? orgs.join(', ') : 'no organization')
     this.notice(`Logged in as ${user.email} (${org})`)
     if (process.env.AMCTL_TOKEN) this.warning('AMCTL_TOKEN is set in the environment: commands use it, not the token just stored')

@@ -26,7 +26,7 @@ export default class AuthStatus extends ApiCommand {
     const settings = await this.settings(flags)
     const found = await this.storedToken(flags)
     const user = await getMe(await this.client(flags))
-    const orgs = Array.isArray(user.orgs) ? user.orgs.map((o) => o.slug) : []
+    const orgs = user.orgs.map((o) => o.slug)
     const org = settings.org ?? (orgs.length === 1 ? orgs[0] : null)
     this.renderObject({
       user: user.name ? `${user.name} <${user.email}>` : user.email,

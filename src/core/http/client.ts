@@ -1,5 +1,4 @@
 import type {Dispatcher} from 'undici'
-import dispatchRequest from 'undici/lib/api/api-request.js'
 import {setTimeout as delay} from 'node:timers/promises'
 import {API_PREFIX} from '../../api/types.js'
 import {
@@ -248,7 +247,7 @@ export class HttpClient {
     const timer = setTimeout(() => controller.abort(new AttemptTimeout()), this.opts.timeoutMs)
     try {
       const {origin, pathname, search} = new URL(url)
-      const pending = dispatchRequest.call(this.opts.dispatcher ?? getDispatcher(), {
+      const pending = (this.opts.dispatcher ?? getDispatcher()).request({
         origin,
         path: pathname + search,
         method,
@@ -344,8 +343,9 @@ export class HttpClient {
       // name the kind and ID; keep the server's words when it did not name the ID itself
       const {kind, id, label} = spec.resource
       const named = label ?? `${kind} "${id}"`
-      const says = message.toLowerCase()
-      if (!(says.includes(id.toLowerCase()) && says.includes(kind.toLowerCase()))) message = `${named} not found: ${message}`
+      // keep a message that names what is missing (it may be the organization, not the resource)
+      const namesSomething = message.includes(id) || /"[^"]+"/.test(message)
+      if (!namesSomething) message = `${named} not found: ${message}`
     }
     return new ApiError(message, {code: envelope.code, status: raw.status, requestId, hint})
   }
@@ -354,17 +354,16 @@ export class HttpClient {
     const contentType = raw.headers['content-type'] ?? ''
     const isJson = /[/+]json\b/i.test(contentType)
     const result = {status: raw.status, headers: raw.headers, contentType, requestId}
-    if (spec.expect === 'any') {
-      if (isJson && raw.text.trim() !== '') {
-        try {
-          return {...result, data: JSON.parse(raw.text) as T}
-        } catch {
-          // shown as text
-        }
-      }
-      return {...result, data: raw.text as T}
-    }
     const bad = (what: string) => new BadResponseError(`${what} (${spec.method} ${redactUrl(spec.path)})`, {requestId})
+    if (spec.expect === 'any') {
+      // JSON as JSON, anything else as text; a body labelled JSON that does not parse is broken
+      if (!isJson || raw.text.trim() === '') return {...result, data: raw.text as T}
+      try {
+        return {...result, data: JSON.parse(raw.text) as T}
+      } catch (error) {
+        throw bad(`the response says it is JSON but is not valid JSON (${(error as Error).message}): ${snippet(raw.text)}`)
+      }
+    }
     if (raw.status === 204) return {...result, data: {} as T}
     if (raw.text.trim() === '') throw bad(`HTTP ${raw.status} with an empty body where a JSON object was expected`)
     if (!isJson) {

@@ -1,5 +1,10 @@
 import type {Dispatcher, EnvHttpProxyAgent} from 'undici'
+import api from 'undici/lib/api/index.js'
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
 import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js'
+
+// What undici's index does: every dispatcher gets request(), connect() (proxies tunnel with it) …
+Object.assign(DispatcherClass.prototype, api)
 
 /**
  * One keep-alive dispatcher per process, honouring HTTPS_PROXY / HTTP_PROXY / NO_PROXY.

@@ -1,6 +1,6 @@
 import type {Page} from '../../api/types.js'
 import {BadResponseError} from '../errors.js'
-import type {HttpClient} from './client.js'
+import type {HttpClient, RequestSpec} from './client.js'
 import {withQuery} from './path.js'
 
 export interface PageOptions {
@@ -8,6 +8,16 @@ export interface PageOptions {
   limit?: number
   /** Start from this cursor instead of the beginning. */
   cursor?: string
+}
+
+/** One page of a collection: a JSON object whose `items` is an array, else `bad_response`. */
+export async function getPage<T>(client: HttpClient, spec: Omit<RequestSpec, 'method'>): Promise<Page<T>> {
+  const page = await client.json<Page<T>>({...spec, method: 'GET'})
+  if (!Array.isArray(page.items)) {
+    const path = spec.path.split('?')[0]
+    throw new BadResponseError(`expected a page with an "items" array from GET ${path}, got ${'items' in page ? typeof page.items : 'no "items"'}`)
+  }
+  return page
 }
 
 /**
@@ -19,10 +29,7 @@ export async function* pages<T>(client: HttpClient, path: string, opts: PageOpti
   let cursor = opts.cursor
   if (cursor !== undefined) seen.add(cursor)
   for (;;) {
-    const page = await client.json<Page<T>>({method: 'GET', path: withQuery(path, {limit: opts.limit, cursor})})
-    if (!Array.isArray(page.items)) {
-      throw new BadResponseError(`expected a page with an "items" array from GET ${path}`)
-    }
+    const page = await getPage<T>(client, {path: withQuery(path, {limit: opts.limit, cursor})})
     yield page
     const next = page.nextCursor
     if (next === undefined || next === null || next === '') return

@@ -36,6 +36,17 @@ describe('auth status', () => {
     expect(piped.stdout).toContain('token\tsvc_…1234\n')
   })
 
+  it('a /me without the email and orgs amctl relies on is bad_response (exit 1)', async () => {
+    const other = await startServer((_req, res) => sendJson(res, 200, {id: 'usr_1', name: 'Ada'}))
+    try {
+      const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: other.url}})
+      expect(r.exitCode).toBe(1)
+      expect(r.stderr).toBe('error: GET /me did not answer the "email" and "orgs" amctl relies on (bad_response)\n')
+    } finally {
+      await other.close()
+    }
+  })
+
   it('exits 3 with a login hint when the token is rejected', async () => {
     const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: 'svc_wrong', AMCTL_BASE_URL: server.url}})
     expect(r.exitCode).toBe(3)

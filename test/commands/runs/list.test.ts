@@ -87,6 +87,22 @@ describe('runs list', () => {
     expect(doc.error).toMatchObject({code: 'not_found', status: 404})
   })
 
+  it('--all --json whose first page fails prints only the error document', async () => {
+    api.routes.set('GET /orgs/acme/runs', (_req, res) => sendJson(res, 403, {error: {code: 'forbidden', message: 'not a member of acme'}}))
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(4)
+    expect(JSON.parse(r.stdout)).toEqual({error: {code: 'forbidden', message: 'not a member of acme', status: 403}})
+  })
+
+  it('a page without an "items" array is bad_response (exit 1), on a TTY too', async () => {
+    api.routes.set('GET /orgs/acme/runs', {data: []})
+    for (const tty of [true, false]) {
+      const r = await runCommand(RunsList, ['--org', 'acme'], {tty, env: api.env()})
+      expect(r.exitCode).toBe(1)
+      expect(r.stderr).toMatch(/^error: expected a page with an "items" array from GET \/orgs\/acme\/runs, got no "items" \(bad_response\)\n$/)
+    }
+  })
+
   it('--all stops on a repeated cursor with bad_response instead of looping', async () => {
     api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: 'same'})
     const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
@@ -102,7 +118,8 @@ describe('runs list', () => {
     expect(api.requests()).toHaveLength(0)
   })
 
-  it('names the organization in a 404', async () => {
+  it('names the organization in a 404 whose message does not', async () => {
+    api.routes.set('GET /orgs/nope/runs', (_req, res) => sendJson(res, 404, {error: {code: 'not_found', message: 'not found'}}))
     const r = await runCommand(RunsList, ['--org', 'nope'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toContain('organization "nope" not found')

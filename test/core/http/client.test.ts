@@ -315,6 +315,12 @@ describe('error responses', () => {
     expect(plain.message).toBe('Not Found')
   })
 
+  it('404 with a resource keeps a server message that names what is missing (e.g. the organization)', async () => {
+    api().intercept({path: '/api/v1/orgs/initech/eval-sets/es_9', method: 'GET'}).reply(404, envelope('not_found', 'organization "initech" not found'), {headers: JSON_HEADERS})
+    const e = await failure(client().json({method: 'GET', path: '/orgs/initech/eval-sets/es_9', resource: {kind: 'eval set', id: 'es_9'}}))
+    expect(e.message).toBe('organization "initech" not found')
+  })
+
   it('a retired route keeps the server message verbatim', async () => {
     const msg = 'Presets were replaced by eval sets; upgrade amctl (see https://example.test/upgrade)'
     api().intercept({path: '/api/v1/orgs/acme/presets', method: 'GET'}).reply(403, envelope('forbidden', msg), {headers: JSON_HEADERS})

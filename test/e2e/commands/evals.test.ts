@@ -98,7 +98,8 @@ describe('amctl evals update', () => {
       () => e2e.current.amctl(['evals', 'update', 'es_globex_onboarding', '--org', 'acme', '--samples', '3']),
       () => e2e.current.amctl(['evals', 'update', 'es_acme_checkout', '--org', 'initech', '--samples', '3']),
     ])
-    expect(expectError(noOrg, 5, 'not_found', 404)).toContain('organization "initech" not found')
+    // the organization is what is missing: the message must not blame the eval set
+    expect(expectError(noOrg, 5, 'not_found', 404)).toBe('organization "initech" not found')
     expect(expectError(missing, 5, 'not_found', 404)).toBe('eval set "es_nope" not found')
     expect(expectError(missingRun, 5, 'not_found', 404)).toBe('eval set "es_nope" not found')
     expect(expectError(other, 4, 'forbidden', 403)).toBe('eval set "es_globex_onboarding" belongs to another organization')
