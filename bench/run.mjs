@@ -29,7 +29,7 @@ const node = process.execPath
 const bin = join(root, 'bin', 'run.js')
 const devNull = openSync('/dev/null', 'w')
 
-if (!existsSync(join(root, 'dist', 'cli.js'))) {
+if (!existsSync(join(root, 'dist', 'amctl.cjs'))) {
   console.error('dist/ is missing: run `npm run build` first')
   process.exit(1)
 }

@@ -11,7 +11,7 @@
 
 import {build} from 'esbuild'
 import {spawnSync} from 'node:child_process'
-import {readdirSync, rmSync, statSync} from 'node:fs'
+import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -43,6 +43,33 @@ const entry = [
   `export const COMMANDS = {${commands.map((c) => `'${c.id}': ${c.name}`).join(', ')}}`,
 ].join('\n')
 
+// Built-ins that @oclif/core and debug require at load time but use only on some paths (running
+// a shell, reading stdin, timing, colour detection): the bundle gets a stand-in that loads the
+// real module on first use. Node compiles these on demand, ~12 ms of every start together.
+const LAZY_BUILTINS = ['child_process', 'readline', 'perf_hooks', 'tty']
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`)
+    b.onResolve({filter}, (args) => ({path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin'}))
+    b.onLoad({filter: /.*/, namespace: 'lazy-builtin'}, (args) => ({
+      contents: `let real
+const name = 'node:${args.path}'
+const load = () => (real ??= require(name))
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Object.getOwnPropertyDescriptor(load(), key)
+    return d && {...d, configurable: true}
+  },
+})`,
+      loader: 'js',
+    }))
+  },
+}
+
 const shared = {
   bundle: true,
   platform: 'node',
@@ -61,6 +88,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
+  plugins: [lazyBuiltins],
   // ESM sources read import.meta.url; in the bundle it is the bundle's own URL
   define: {'import.meta.url': '__amctlUrl'},
   banner: {js: "const __amctlUrl = require('node:url').pathToFileURL(__filename).href;"},
@@ -73,6 +101,14 @@ const loose = await build({
   format: 'esm',
   banner: {js: "import {createRequire as __amctlRequire} from 'node:module';const require = __amctlRequire(import.meta.url);"},
 })
+
+// bin/run.js reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be pure
+// ASCII. esbuild escapes strings but copies some regex literals verbatim: escape what is left.
+const bundlePath = join(dist, 'amctl.cjs')
+// (per UTF-16 code unit: a surrogate pair becomes two escapes, as JavaScript reads them)
+const ascii = readFileSync(bundlePath, 'utf8').replace(/[^\0-\x7F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII')
+writeFileSync(bundlePath, ascii)
 
 // the code cache: one run that loads the bundle and draws the root help
 const warm = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {stdio: 'ignore', env: {...process.env, AMCTL_CODE_CACHE: 'write'}})

@@ -58,7 +58,8 @@ async function loadBundle(url) {
   } catch {
     // no cache yet
   }
-  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), {
+  // esbuild writes ASCII only (non-ASCII is escaped): latin1 needs no UTF-8 decoding
+  const script = new vm.Script(Module.wrap(readFileSync(file, 'latin1')), {
     filename: file,
     cachedData: cached,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

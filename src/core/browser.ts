@@ -1,7 +1,5 @@
-import {spawn} from 'node:child_process'
-
 /** Opens `url` in the user's browser ($BROWSER, else the platform's opener); failures are ignored. */
-export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): void {
+export async function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const [command, ...args] = env.BROWSER
     ? [env.BROWSER, url]
     : process.platform === 'darwin'
@@ -10,6 +8,7 @@ export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): 
         ? ['cmd', '/c', 'start', '""', url.replaceAll('&', '^&')]
         : ['xdg-open', url]
   try {
+    const {spawn} = await import('node:child_process')
     const child = spawn(command, args, {detached: true, stdio: 'ignore'})
     child.on('error', () => {})
     child.unref()

@@ -1,4 +1,3 @@
-import {createInterface} from 'node:readline'
 import type {IO} from './io.js'
 
 /** Can we ask the user something? Both stdin and stderr must be terminals. */
@@ -9,6 +8,7 @@ export function canPrompt(io: IO): boolean {
 /** Asks `question (y/N)` on stderr and reads one line from stdin; only y/yes confirms. */
 export async function confirm(io: IO, question: string): Promise<boolean> {
   io.stderr.write(`${question} (y/N) `)
+  const {createInterface} = await import('node:readline')
   const rl = createInterface({input: io.stdin, terminal: false})
   try {
     const answer = await new Promise<string>((resolve) => {

@@ -51,7 +51,7 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
           this.notice(s.dim('Waiting for approval… (Ctrl-C to cancel)'))
         },
         openBrowser:
-          flags['no-browser'] || !this.io.stdinIsTTY || !this.io.stderrIsTTY || process.env.CI ? undefined : (url) => openBrowser(url),
+          flags['no-browser'] || !this.io.stdinIsTTY || !this.io.stderrIsTTY || process.env.CI ? undefined : (url) => void openBrowser(url),
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         now: () => Date.now(),
       })
