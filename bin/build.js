@@ -102,6 +102,18 @@ const loose = await build({
   banner: {js: "import {createRequire as __amctlRequire} from 'node:module';const require = __amctlRequire(import.meta.url);"},
 })
 
+// Node 20 loses the vm dynamic-import callback of functions restored from a code cache ("A
+// dynamic import callback was not specified"), so the bundle never calls import() itself:
+// bin/run.js provides globalThis.__amctlImport from its own ES module context. The calls left
+// are oclif's loading of ESM plugins (`amctl help`, `amctl autocomplete`), lilconfig's, keytar's.
+let routed = 0
+const routedSource = readFileSync(join(dist, 'amctl.cjs'), 'utf8').replace(/\bawait import\(/g, () => {
+  routed++
+  return 'await (globalThis.__amctlImport ?? ((specifier) => import(specifier)))('
+})
+if (routed < 4) throw new Error(`expected oclif's, lilconfig's and keytar's dynamic imports in the bundle, found ${routed}`)
+writeFileSync(join(dist, 'amctl.cjs'), routedSource)
+
 // bin/run.js reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be pure
 // ASCII. esbuild escapes strings but copies some regex literals verbatim: escape what is left.
 const bundlePath = join(dist, 'amctl.cjs')

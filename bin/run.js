@@ -23,6 +23,8 @@ if (argv.length === 1 && argv[0] === '--version') {
   const {setFlagsFromString} = await import('node:v8')
   setFlagsFromString('--liftoff-only')
 
+  // the bundle's dynamic imports go through here (see bin/build.js)
+  globalThis.__amctlImport = (specifier) => import(specifier)
   const bundle = await loadBundle(new URL('../dist/amctl.cjs', import.meta.url))
   const cli = bundle.exports
   try {
@@ -62,7 +64,6 @@ async function loadBundle(url) {
   const script = new vm.Script(Module.wrap(readFileSync(file, 'latin1')), {
     filename: file,
     cachedData: cached,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   })
   const module = new Module(file, undefined)
   module.filename = file

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {runBin} from '../../helpers/bin.js'
+import {freshConfigDir, runBin} from '../../helpers/bin.js'
 import {ROOT} from '../../helpers/cli.js'
 import {expectError} from './util.js'
 
@@ -43,7 +43,27 @@ describe('--help', () => {
       expect(result.stdout, words).toContain(`$ amctl ${words}`)
       expect(result.stdout, words).toMatch(/\nEXAMPLES\n {2}\S/)
       expect(result.stdout, words).not.toMatch(/\u001b\[/)
+      expect(result.stderr, `${words} --help writes nothing on stderr`).toBe('')
     }
+  })
+
+  it('the plugin commands work from the bundle: `help <topic>`, `help <command>`, `autocomplete`', async () => {
+    // oclif loads plugin commands with import(); the bundle must route those through bin/run.js
+    const [topic, command, root, autocomplete] = await Promise.all([
+      runBin(['help', 'runs']),
+      runBin(['help', 'runs', 'list']),
+      runBin(['help']),
+      runBin(['autocomplete', 'bash'], {env: {XDG_CACHE_HOME: freshConfigDir()}}),
+    ])
+    for (const r of [topic, command, root, autocomplete]) {
+      expect(r.stderr, 'no error, no Node warning').not.toMatch(/error|Warning/)
+      expect(r.exitCode).toBe(0)
+    }
+    expect(topic.stdout).toMatch(/^List and fork runs\n/)
+    expect(topic.stdout).toContain('runs list')
+    expect(command.stdout.split('\n')[0]).toBe(manifest.commands['runs:list'].summary)
+    expect(root.stdout).toContain('TOPICS')
+    expect(autocomplete.stdout).toContain('Setup Instructions for AMCTL CLI Autocomplete')
   })
 
   it('an unknown command or flag exits 2', async () => {
