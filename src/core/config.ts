@@ -2,6 +2,7 @@ import {homedir} from 'node:os'
 import {join} from 'node:path'
 import type Conf from 'conf'
 import {AmctlError, UsageError} from './errors.js'
+import {requireId} from './input.js'
 import {ensurePrivateDir, withFileLock} from './fs-atomic.js'
 
 /**
@@ -79,11 +80,7 @@ export function normalizeBaseUrl(value: string, source = 'base URL'): string {
 /** Checks a value for `key` and returns it in stored form. */
 export function normalizeConfigValue(key: ConfigKey, value: string): string {
   if (key === 'base-url') return normalizeBaseUrl(value)
-  const org = value.trim()
-  if (!org || /\s|[/?#%]/.test(org)) {
-    throw new UsageError(`invalid org "${value}"; expected an organization slug or public ID`)
-  }
-  return org
+  return requireId('org (an organization slug or public ID)', value.trim())
 }
 
 interface Store {

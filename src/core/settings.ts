@@ -4,10 +4,10 @@ import {
   DEFAULT_PROFILE,
   DEFAULT_TIMEOUT_SECONDS,
   normalizeBaseUrl,
-  normalizeConfigValue,
   type ProfileValues,
 } from './config.js'
 import {UsageError} from './errors.js'
+import {requireId} from './input.js'
 
 /**
  * The global settings of an API command, by the contract's precedence:
@@ -63,16 +63,8 @@ export function resolveSettings(flags: GlobalFlags, profileValues: ProfileValues
   return {
     profile,
     baseUrl,
-    org: org ? orgValue(org.value, org.source) : profileValues.org,
+    org: org ? requireId(org.source, org.value.trim()) : profileValues.org,
     timeoutMs: timeout ? parseTimeout(timeout.value, timeout.source) : DEFAULT_TIMEOUT_SECONDS * 1000,
     verbose: Boolean(flags.verbose) || env.AMCTL_DEBUG === '1',
-  }
-}
-
-function orgValue(value: string, source: string): string {
-  try {
-    return normalizeConfigValue('org', value)
-  } catch {
-    throw new UsageError(`${source} "${value}" is not an organization slug or public ID`)
   }
 }

@@ -1,5 +1,6 @@
 import {afterAll, beforeAll} from 'vitest'
 import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
+import type {RequestLogEntry} from '../../src/devserver/request-log.js'
 import {USERS} from '../../src/devserver/seed.js'
 import {type BinOptions, type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
 
@@ -11,14 +12,7 @@ import {type BinOptions, type BinResult, freshConfigDir, runBin} from '../helper
 
 export type Who = keyof typeof USERS
 
-export interface RequestLogEntry {
-  seq: number
-  method: string
-  path: string
-  status: number | null
-  fault: string | null
-  authorization: 'present' | 'absent'
-}
+export type {RequestLogEntry} from '../../src/devserver/request-log.js'
 
 export interface FaultRule {
   match?: {method?: string; path?: string}

@@ -159,8 +159,8 @@ const TABLE: BadInput[] = [
   {what: 'config set unknown key', argv: ['config', 'set', 'colour', 'red'], exit: 2, says: /unknown config key "colour"; valid keys: base-url, org/},
   {what: 'config get unknown key', argv: ['config', 'get', 'token'], exit: 2, says: /unknown config key "token"; valid keys: base-url, org/},
   {what: 'config unset unknown key', argv: ['config', 'unset', 'timeout'], exit: 2, says: /unknown config key "timeout"/},
-  {what: 'config set org with a space', argv: ['config', 'set', 'org', 'acme corp'], exit: 2, says: /invalid org "acme corp"/},
-  {what: '--org with /', argv: ['runs', 'list', '--org', 'acme/../globex'], exit: 2, says: /--org "acme\/\.\.\/globex" is not an organization slug or public ID/},
+  {what: 'config set org with a space', argv: ['config', 'set', 'org', 'acme corp'], exit: 2, says: /org \(an organization slug or public ID\) must not contain whitespace or control characters, got "acme corp"/},
+  {what: '--org with /', argv: ['runs', 'list', '--org', 'acme/../globex'], exit: 2, says: /--org must not contain any of \/ \? # % \\, got "acme\/\.\.\/globex"/},
   {what: 'profile name with a space', argv: ['orgs', 'summary', '--profile', 'my profile', ...ORG], exit: 2, says: /invalid profile name "my profile"/},
 
   // api
