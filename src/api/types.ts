@@ -22,8 +22,6 @@ export const API_ERROR_CODES = [
   'needs_provider_key',
 ] as const
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number]
-export type LocalErrorCode = 'bad_response' | 'network_error' | 'outcome_unknown' | 'interrupted'
-export type ErrorCode = ApiErrorCode | LocalErrorCode
 
 /** `{"error":{"code","message"}}` — every non-success response. */
 export interface ErrorEnvelope {

@@ -164,11 +164,3 @@ export class OutcomeUnknownError extends AmctlError {
 export function isOutcomeUnknown(error: unknown): error is OutcomeUnknownError {
   return isAmctlError(error) && error.code === 'outcome_unknown'
 }
-
-/** Ctrl-C. */
-export class InterruptedError extends AmctlError {
-  override name = 'InterruptedError'
-  constructor() {
-    super('interrupted', {code: 'interrupted', exitCode: ExitCode.interrupted})
-  }
-}

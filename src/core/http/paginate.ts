@@ -41,8 +41,3 @@ export async function* pages<T>(client: HttpClient, path: string, opts: PageOpti
     cursor = next
   }
 }
-
-/** Every item of every page, in order. */
-export async function* items<T>(client: HttpClient, path: string, opts: PageOptions = {}): AsyncGenerator<T> {
-  for await (const page of pages<T>(client, path, opts)) yield* page.items
-}

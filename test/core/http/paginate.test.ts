@@ -2,7 +2,7 @@ import type {ServerResponse} from 'node:http'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {HttpClient} from '../../../src/core/http/client.js'
 import {closeDispatcher} from '../../../src/core/http/dispatcher.js'
-import {items, pages} from '../../../src/core/http/paginate.js'
+import {pages} from '../../../src/core/http/paginate.js'
 import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
 
 type Answer = (req: Recorded, url: URL, res: ServerResponse) => void
@@ -42,7 +42,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 describe('pages', () => {
   it('follows nextCursor via ?cursor= until it is null', async () => {
     answer = threePages({nextCursor: null})
-    const got = await collect(items<{id: string}>(client, '/orgs/acme/runs'))
+    const got = (await collect(pages<{id: string}>(client, '/orgs/acme/runs'))).flatMap((page) => page.items)
     expect(got.map((r) => r.id)).toEqual(['a', 'b', 'c'])
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /api/v1/orgs/acme/runs',
@@ -77,7 +77,7 @@ describe('pages', () => {
 
   it('starts from a given cursor', async () => {
     answer = threePages()
-    const got = await collect(items<{id: string}>(client, '/orgs/acme/runs', {cursor: 'c2'}))
+    const got = (await collect(pages<{id: string}>(client, '/orgs/acme/runs', {cursor: 'c2'}))).flatMap((page) => page.items)
     expect(got.map((r) => r.id)).toEqual(['b', 'c'])
     expect(server.requests.map((r) => r.path)).toEqual(['/api/v1/orgs/acme/runs?cursor=c2', '/api/v1/orgs/acme/runs?cursor=c3'])
   })
@@ -136,7 +136,7 @@ describe('pages', () => {
     const got: unknown[] = []
     await expect(
       (async () => {
-        for await (const x of items(client, '/runs')) got.push(x)
+        for await (const page of pages(client, '/runs')) got.push(...page.items)
       })(),
     ).rejects.toMatchObject({code: 'not_found', status: 404, exitCode: 5})
     expect(got).toEqual([1])
