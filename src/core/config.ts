@@ -1,7 +1,7 @@
 import {homedir} from 'node:os'
 import {join} from 'node:path'
 import type Conf from 'conf'
-import {AmctlError, UsageError} from './errors.js'
+import {corruptFileError, UsageError} from './errors.js'
 import {requireId} from './input.js'
 import {ensurePrivateDir, withFileLock} from './fs-atomic.js'
 
@@ -47,7 +47,8 @@ export function assertProfileName(name: string): string {
   return name
 }
 
-function isLoopback(hostname: string): boolean {
+/** 127.0.0.0/8, ::1 (bracketed or not), localhost and *.localhost: only this machine. */
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
   if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
@@ -67,7 +68,7 @@ export function normalizeBaseUrl(value: string, source = 'base URL'): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`${source} "${value}" must use https`)
   }
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(
       `${source} "${value}" must use https: a token never travels in clear text (http is accepted only for 127.0.0.1, ::1 and localhost)`,
     )
@@ -109,7 +110,7 @@ export class ConfigStore {
       // conf leaves an unreadable file alone; say which file it is instead of a bare parse error
       if (!(error instanceof SyntaxError)) throw error
       const file = join(dir, 'config.json')
-      throw new AmctlError(`${file} is not valid JSON (${error.message}); fix or delete it`, {code: 'invalid_config', exitCode: 1})
+      throw corruptFileError(file, error)
     }
   }
 

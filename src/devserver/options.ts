@@ -10,6 +10,4 @@ export const APPROVE_MODES = ['auto', 'manual'] as const
 export type ApproveMode = (typeof APPROVE_MODES)[number]
 
 /** Whether only this machine can reach `host` (elsewhere, anyone could use the token-less /_dev/ hooks). */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
-}
+export {isLoopbackHost} from '../core/config.js'

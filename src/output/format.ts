@@ -14,7 +14,8 @@ export interface Column<T> {
   get: (row: T) => unknown
 }
 
-function cellText(value: unknown, separator: string): string {
+/** A value as cell text: empty for null, arrays of scalars joined, other objects as compact JSON. */
+export function cellText(value: unknown, separator: string): string {
   if (value === undefined || value === null) return ''
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.join(separator)
   if (typeof value === 'object') return JSON.stringify(value)

@@ -1,6 +1,6 @@
 import type {Page} from '../api/types.js'
 import {isAmctlError} from '../core/errors.js'
-import {assertRow, type Column, terminalSafe, tsvRow} from './format.js'
+import {assertRow, cellText, type Column, terminalSafe, tsvRow} from './format.js'
 import {type IO, write} from './io.js'
 import {JsonItemsWriter} from './json-stream.js'
 import {Progress} from './progress.js'
@@ -38,7 +38,7 @@ export async function streamList<T>(io: IO, source: AsyncIterable<Page<T>>, opts
       else if (io.stdoutIsTTY) {
         const cells = page.items.map((item) => {
           assertRow(item)
-          return opts.columns.map((c) => terminalSafe(cell(c.get(item))))
+          return opts.columns.map((c) => terminalSafe(cellText(c.get(item), ', ')))
         })
         if (!widths) {
           widths = opts.columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i].length)))
@@ -63,11 +63,6 @@ export async function streamList<T>(io: IO, source: AsyncIterable<Page<T>>, opts
   if (writer && !opened) await writer.open()
   await writer?.close()
   return count
-}
-
-function cell(value: unknown): string {
-  if (value === undefined || value === null) return ''
-  return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
 
 function line(cells: string[], widths: number[]): string {

@@ -1,7 +1,7 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {configDir} from '../config.js'
-import {AmctlError} from '../errors.js'
+import {corruptFileError} from '../errors.js'
 import {ensurePrivateDir, withFileLock, writeFileAtomic} from '../fs-atomic.js'
 
 /**
@@ -28,7 +28,7 @@ function read(file: string): FileShape {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<FileShape>
   } catch (error) {
-    throw new AmctlError(`${file} is not valid JSON (${(error as Error).message}); fix or delete it`, {code: 'invalid_config', exitCode: 1})
+    throw corruptFileError(file, error)
   }
   // any other shape (null, an array, a string …) holds no tokens
   const tokens = (parsed as Partial<FileShape> | null)?.tokens
