@@ -20,12 +20,14 @@ const src = join(root, 'src')
 const dist = join(root, 'dist')
 const analyze = process.argv.includes('--analyze')
 
+// command files: src/commands/<topic>/<verb>.ts; a topic's `shared/` folder holds its helpers
 function files(dir) {
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {
       const path = join(dir, name)
-      return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : []
+      if (statSync(path).isDirectory()) return name === 'shared' ? [] : files(path)
+      return path.endsWith('.ts') ? [path] : []
     })
 }
 
@@ -37,8 +39,8 @@ const commands = files(join(src, 'commands')).map((file, i) => ({
 }))
 const entry = [
   "export {flush, run} from '@oclif/core'",
-  "export {exitCodeOf} from './core/report.js'",
-  "export {default as AmctlHelp} from './help.js'",
+  "export {commandNotFound, reportFailure} from './base/fallback.js'",
+  "export {default as AmctlHelp} from './base/help.js'",
   ...commands.map((c) => `import ${c.name} from '${c.path}'`),
   `export const COMMANDS = {${commands.map((c) => `'${c.id}': ${c.name}`).join(', ')}}`,
 ].join('\n')
@@ -77,9 +79,9 @@ const shared = {
   legalComments: 'none',
   logLevel: 'warning',
   metafile: true,
-  // keytar is native and optional: resolved at run time, or not at all. The rest are optional
+  // the keychain module is native: resolved at run time, or not at all. The rest are optional
   // requires inside @oclif/core for running TypeScript sources in development; never used here.
-  external: ['keytar', 'typescript', 'ts-node', 'tsx', '@swc/core'],
+  external: ['@napi-rs/keyring', 'typescript', 'ts-node', 'tsx', '@swc/core'],
 }
 
 rmSync(dist, {recursive: true, force: true})

@@ -3,6 +3,13 @@
 
 const argv = process.argv.slice(2)
 
+// A reader of stdout that goes away (`amctl runs list --all | head -1`) ends amctl at once,
+// quietly, with exit 0, before any further request (contract 1.4).
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0)
+  throw error
+})
+
 // `--version` is answered without loading oclif (the most frequent call from scripts).
 if (argv.length === 1 && argv[0] === '--version') {
   const {readFileSync} = await import('node:fs')
@@ -30,7 +37,7 @@ if (argv.length === 1 && argv[0] === '--version') {
   try {
     await cli.run(argv, import.meta.url)
   } catch (error) {
-    process.exitCode = await cli.exitCodeOf(error, argv)
+    process.exitCode = cli.reportFailure(error, argv)
   } finally {
     await cli.flush()
     bundle.saveCodeCache()

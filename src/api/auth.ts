@@ -1,19 +1,12 @@
+import type {CliTokenDeviceStart, CliTokenGranted, CliTokenPoll, CreatedToken, CreateTokenBody, Me} from '../contract/types.js'
+import {DEVICE_CODE_PARAM} from '../contract/vocabulary.js'
 import {BadResponseError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
-import {withQuery} from '../core/http/path.js'
-import {
-  type CliTokenDeviceStart,
-  type CliTokenGranted,
-  type CliTokenPoll,
-  type CreatedToken,
-  type CreateTokenBody,
-  DEVICE_CODE_PARAM,
-  type Me,
-} from './types.js'
+import {call} from './request.js'
 
 /** `GET /me`: who the token belongs to; the CLI relies on `email` and `orgs` (contract 1.1). */
 export async function getMe(client: HttpClient): Promise<Me> {
-  const me = await client.json<Me>({method: 'GET', path: '/me'})
+  const me: Me = await call(client, 'getMe', {})
   if (typeof me.email !== 'string' || !Array.isArray(me.orgs)) {
     throw new BadResponseError('GET /me did not answer the "email" and "orgs" amctl relies on')
   }
@@ -24,20 +17,15 @@ export type CliTokenAnswer = Partial<CliTokenGranted & CliTokenDeviceStart & Cli
 
 /** `POST /cli/token` with `{}` and no Authorization header: a token, or a device flow to follow. */
 export function startCliLogin(client: HttpClient): Promise<CliTokenAnswer> {
-  return client.json<CliTokenAnswer>({method: 'POST', path: '/cli/token', body: {}, auth: false})
+  return call(client, 'createCliToken', {}, {body: {}, auth: false})
 }
 
 /** `POST /cli/token?deviceCode=…` with `{}`: pending, denied, expired, or the token. */
 export function pollCliLogin(client: HttpClient, deviceCode: string): Promise<CliTokenAnswer> {
-  return client.json<CliTokenAnswer>({
-    method: 'POST',
-    path: withQuery('/cli/token', {[DEVICE_CODE_PARAM]: deviceCode}),
-    body: {},
-    auth: false,
-  })
+  return call(client, 'createCliToken', {}, {query: {[DEVICE_CODE_PARAM]: deviceCode}, body: {}, auth: false})
 }
 
 /** `POST /tokens`: a new personal access token, shown once. */
 export function createToken(client: HttpClient, body: CreateTokenBody): Promise<CreatedToken> {
-  return client.json<CreatedToken>({method: 'POST', path: '/tokens', body})
+  return call(client, 'createToken', {}, {body})
 }

@@ -1,9 +1,14 @@
+import type {Connection} from '../contract/types.js'
+import type {Page} from '../contract/vocabulary.js'
 import type {HttpClient} from '../core/http/client.js'
 import {getPage} from '../core/http/paginate.js'
-import {apiPath} from '../core/http/path.js'
-import type {Connection, Page} from './types.js'
+import {namingResource, operationPath} from './request.js'
 
 /** `GET /orgs/{org}/connections`: identity and allowed hosts, never secrets. */
-export function listConnections(client: HttpClient, org: string): Promise<Page<Connection>> {
-  return getPage(client, {path: apiPath`/orgs/${org}/connections`, resource: {kind: 'organization', id: org}})
+export async function listConnections(client: HttpClient, org: string): Promise<Page<Connection>> {
+  try {
+    return await getPage<Connection>(client, operationPath('listConnections', {org}))
+  } catch (error) {
+    throw namingResource(error, {kind: 'organization', id: org})
+  }
 }

@@ -1,15 +1,14 @@
-import type {AmctlError} from '../core/errors.js'
-import {isOutcomeUnknown} from '../core/errors.js'
+import type {EvalSet, EvalSetPatch, LaunchResult, Run} from '../contract/types.js'
+import {type AmctlError, isOutcomeUnknown} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
-import {apiPath} from '../core/http/path.js'
+import {call} from './request.js'
 import {listRuns} from './runs.js'
-import type {EvalSet, EvalSetPatch, LaunchResult, Run} from './types.js'
 
 const evalSet = (id: string) => ({kind: 'eval set', id})
 
 /** `PATCH /orgs/{org}/eval-sets/{evalSetId}`: only the members given. */
-export function updateEvalSet(client: HttpClient, org: string, id: string, patch: EvalSetPatch): Promise<EvalSet> {
-  return client.json({method: 'PATCH', path: apiPath`/orgs/${org}/eval-sets/${id}`, body: patch, resource: evalSet(id)})
+export function updateEvalSet(client: HttpClient, org: string, evalSetId: string, patch: EvalSetPatch): Promise<EvalSet> {
+  return call(client, 'updateEvalSet', {org, evalSetId}, {body: patch, resource: evalSet(evalSetId)})
 }
 
 export type LaunchOutcome =
@@ -20,12 +19,12 @@ export type LaunchOutcome =
 export const RECENT_RUNS_SHOWN = 10
 
 /**
- * `POST /orgs/{org}/eval-sets/{id}/run` with `{}`. When the request was sent and no answer
- * came (cli-contract.md 1.6), lists the org's newest runs instead of resubmitting.
+ * `POST /orgs/{org}/eval-sets/{evalSetId}/run` with `{}`. When the request was sent and no
+ * answer came (cli-contract.md 1.6), lists the org's newest runs instead of resubmitting.
  */
-export async function launchEvalSet(client: HttpClient, org: string, id: string): Promise<LaunchOutcome> {
+export async function launchEvalSet(client: HttpClient, org: string, evalSetId: string): Promise<LaunchOutcome> {
   try {
-    const result = await client.json<LaunchResult>({method: 'POST', path: apiPath`/orgs/${org}/eval-sets/${id}/run`, body: {}, resource: evalSet(id)})
+    const result: LaunchResult = await call(client, 'runEvalSet', {org, evalSetId}, {body: {}, resource: evalSet(evalSetId)})
     return {outcome: 'launched', result}
   } catch (error) {
     if (!isOutcomeUnknown(error)) throw error

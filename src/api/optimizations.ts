@@ -1,42 +1,35 @@
+import type {ChatBody, JsonObject} from '../contract/types.js'
 import {ApiError, isAmctlError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
-import {apiPath} from '../core/http/path.js'
-import type {ChatBody, JsonObject} from './types.js'
+import {call} from './request.js'
 
-const optimization = (id: string) => ({kind: 'optimization', id})
+const optimization = (climbId: string) => ({kind: 'optimization', id: climbId})
 
 /** `POST /orgs/{org}/optimizations/{climbId}/rounds/current/preview` (optional body). */
-export function previewRound(client: HttpClient, org: string, id: string, body: JsonObject = {}): Promise<JsonObject> {
-  return client.json({method: 'POST', path: apiPath`/orgs/${org}/optimizations/${id}/rounds/current/preview`, body, resource: optimization(id)})
+export function previewRound(client: HttpClient, org: string, climbId: string, body: JsonObject = {}): Promise<JsonObject> {
+  return call(client, 'previewOptimizationRound', {org, climbId}, {body, resource: optimization(climbId)})
 }
 
-/** A 403 message about the capability (not about membership or another org's resource). */
-const CAPABILITY_MISSING = /enabl|capabilit/i
-
 /**
- * `POST /orgs/{org}/optimizations/{climbId}/propose` (optional body). A 403 about the
- * Optimizations capability says it must be enabled for the organization; any other 403 (not a
- * member, another organization's optimization) keeps the server's reason.
+ * `POST /orgs/{org}/optimizations/{climbId}/propose` (optional body). Proposing needs the
+ * Optimizations capability (contract 3): any 403 keeps the server's message and says, as its
+ * hint, that Optimizations must be enabled for the organization.
  */
-export async function proposeTrials(client: HttpClient, org: string, id: string, body: JsonObject = {}): Promise<JsonObject> {
+export async function proposeTrials(client: HttpClient, org: string, climbId: string, body: JsonObject = {}): Promise<JsonObject> {
   try {
-    return await client.json({method: 'POST', path: apiPath`/orgs/${org}/optimizations/${id}/propose`, body, resource: optimization(id)})
+    return await call(client, 'proposeOptimizationTrials', {org, climbId}, {body, resource: optimization(climbId)})
   } catch (error) {
-    if (isAmctlError(error) && error.status === 403) {
-      if (!CAPABILITY_MISSING.test(error.message)) throw error
-      const said = /optimi[sz]ation/i.test(error.message) ? '' : `: ${error.message}`
-      throw new ApiError(`Optimizations must be enabled for the organization "${org}" to propose trials${said}`, {
-        code: error.code,
-        status: 403,
-        requestId: error.requestId,
-        hint: `an administrator of ${org} can enable Optimizations for the organization`,
-      })
-    }
-    throw error
+    if (!isAmctlError(error) || error.status !== 403) throw error
+    throw new ApiError(error.message, {
+      code: error.code,
+      status: 403,
+      requestId: error.requestId,
+      hint: `Optimizations must be enabled for the organization "${org}" to propose trials; an administrator can enable it`,
+    })
   }
 }
 
 /** `POST /orgs/{org}/optimizations/{climbId}/chat` with `{"message"}`. */
-export function sendChat(client: HttpClient, org: string, id: string, body: ChatBody): Promise<JsonObject> {
-  return client.json({method: 'POST', path: apiPath`/orgs/${org}/optimizations/${id}/chat`, body, resource: optimization(id)})
+export function sendChat(client: HttpClient, org: string, climbId: string, body: ChatBody): Promise<JsonObject> {
+  return call(client, 'chatOptimization', {org, climbId}, {body, resource: optimization(climbId)})
 }

@@ -1,29 +1,33 @@
 import {Args, Flags} from '@oclif/core'
-import {ApiCommand} from '../api-command.js'
-import {fillOrg, normalizeApiPath, parseHeaders, parseMethod, rawPages, rawRequest, usesOrg} from '../api/raw.js'
-import {buildBody} from '../core/body.js'
-import {isAmctlError, UsageError} from '../core/errors.js'
-import {bodyFlags} from '../flags.js'
-import {jsonText} from '../output/format.js'
-import {streamList} from '../output/stream-list.js'
+import {rawPages, rawRequest} from '../api/raw.js'
+import {ApiCommand} from '../base/api-command.js'
+import {bodyFlags} from '../base/flags.js'
+import type {StreamedList} from '../base/results.js'
+import type {JsonObject} from '../contract/types.js'
+import {UsageError} from '../core/errors.js'
+import {buildBody, fieldPairs} from '../input/body.js'
+import {assertNoDotSegments, fieldsAsQuery, fillOrg, normalizeApiPath, parseHeaders, parseMethod, usesOrg} from '../input/api-args.js'
 
 export default class Api extends ApiCommand {
   static override summary = 'Send any request to the API and print the response'
   static override description = `The escape hatch for the functional areas without a command, like \`gh api\`. PATH is relative to /api/v1 (a leading /api/v1 is accepted) and may carry a query string; {org} in it is replaced by the resolved organization.
 
-The method is GET, or POST when a body is given (-F, -f, --input); -X chooses another. The response body is printed as it came: JSON as JSON (pretty on a terminal, compact otherwise), anything else as text. --paginate follows nextCursor and prints one {"items":[…]} with every page's items.`
+The method is GET, or POST when a body is given (-F, -f, --input); -X chooses another. With -X GET the -F/-f fields are sent as query parameters. The response body is printed as it came: JSON as JSON (pretty on a terminal, compact otherwise), anything else as text. -i also prints the status line and headers; --silent prints no body. --paginate follows nextCursor and prints one {"items":[…]} with every page's items.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> /me',
-    "<%= config.bin %> <%= command.id %> '/orgs/{org}/runs?limit=5'",
-    "<%= config.bin %> <%= command.id %> '/orgs/{org}/runs' --paginate | jq '.items|length'",
-    "<%= config.bin %> <%= command.id %> -X PATCH '/orgs/{org}/eval-sets/es_checkout' -F samplesPerTarget=5",
+    "<%= config.bin %> <%= command.id %> '/orgs/{org}/runs?limit=5' --org acme",
+    "<%= config.bin %> <%= command.id %> -X GET '/orgs/{org}/runs' -F limit=2 --org acme -i",
+    "<%= config.bin %> <%= command.id %> '/orgs/{org}/runs' --org acme --paginate --jq '.items | length'",
+    "<%= config.bin %> <%= command.id %> -X PATCH '/orgs/{org}/eval-sets/es_acme_checkout' -F samplesPerTarget=5 --org acme",
   ]
 
   static override args = {path: Args.string({description: 'path relative to /api/v1, e.g. /orgs/{org}/summary', required: true})}
   static override flags = {
     method: Flags.string({char: 'X', description: 'GET, POST, PUT, PATCH or DELETE (default GET, or POST with a body)'}),
-    header: Flags.string({char: 'H', description: "extra header 'Name: value' (repeatable)", multiple: true}),
+    header: Flags.string({char: 'H', description: "extra header 'Name: value' (repeatable)", multiple: true, multipleNonGreedy: true}),
+    include: Flags.boolean({char: 'i', description: 'print the status line and the response headers before the body'}),
+    silent: Flags.boolean({description: 'do not print the response body'}),
     paginate: Flags.boolean({description: 'follow nextCursor and print one {"items":[…]}'}),
     ...bodyFlags,
   }
@@ -31,29 +35,41 @@ The method is GET, or POST when a body is given (-F, -f, --input); -X chooses an
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Api)
     let path = normalizeApiPath(args.path)
+    assertNoDotSegments(path)
     const headers = parseHeaders(flags.header ?? [])
-    const body = await buildBody(flags, this.io.stdin)
-    const method = parseMethod(flags.method, body !== undefined)
+    const hasBody = flags.input !== undefined || (flags.field ?? []).length > 0 || (flags['raw-field'] ?? []).length > 0
+    const method = parseMethod(flags.method, hasBody)
+    let body: JsonObject | undefined
+    if (method === 'GET') {
+      if (flags.input !== undefined) throw new UsageError('--input sends a body, which a GET does not have; use -F/-f for query parameters')
+      path = fieldsAsQuery(path, await fieldPairs(flags, this.io.stdin))
+    } else {
+      body = await buildBody(flags, this.io.stdin)
+    }
     if (flags.paginate && method !== 'GET') throw new UsageError(`--paginate works with GET only, not ${method}`)
-    if (usesOrg(path)) path = fillOrg(path, await this.org(flags))
-    const client = await this.client(flags)
+    if (flags.paginate && flags.include) throw new UsageError('--include does not work with --paginate')
+    if (usesOrg(path)) path = fillOrg(path, await this.ctx.org())
+    const client = await this.ctx.http()
 
     if (flags.paginate) {
-      try {
-        await streamList(this.io, rawPages(client, path), {json: true, columns: [], noun: 'items', style: this.style})
-      } catch (error) {
-        // the document on stdout is closed with the error; without --json a person also gets
-        // the one-line message on stderr (with --json the document is the only report)
-        if (this.human && isAmctlError(error)) error.reported = false
-        throw error
-      }
-      return undefined
+      const list: StreamedList<unknown> = {kind: 'stream', pages: rawPages(client, path, headers), columns: [], noun: 'items', format: 'json'}
+      return list
     }
-    const {data} = await rawRequest(client, {method, path, body, headers})
-    if (this.human) {
-      if (typeof data === 'string') this.io.stdout.write(data.endsWith('\n') || data === '' ? data : `${data}\n`)
-      else this.io.stdout.write(jsonText(data, this.io.stdoutIsTTY))
+    const response = await rawRequest(client, {method, path, body, headers})
+    if (flags.include && this.out.human) {
+      this.out.text(`HTTP/1.1 ${response.status} ${response.statusText}`.trimEnd())
+      for (const [name, value] of Object.entries(response.headers)) this.out.text(`${canonicalName(name)}: ${value}`)
+      this.out.text('')
     }
-    return data
+    if (!flags.silent) {
+      if (typeof response.data === 'string') this.out.block(response.data)
+      else this.out.json(response.data)
+    }
+    return flags.silent ? undefined : response.data
   }
+}
+
+/** `content-type` → `Content-Type`, as the status line's neighbours are usually written. */
+function canonicalName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())
 }

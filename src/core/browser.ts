@@ -1,18 +1,36 @@
-/** Opens `url` in the user's browser ($BROWSER, else the platform's opener); failures are ignored. */
-export async function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/**
+ * Opens `url` in the user's browser ($BROWSER, else the platform's opener); failures are
+ * ignored (the URL was printed). Only an absolute http: or https: URL is ever handed over — never
+ * `file:`, `javascript:` or anything an opener could take for an option — and no shell is involved.
+ */
+export function isBrowsableUrl(url: string): boolean {
+  if (url.startsWith('-')) return false
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+export async function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (!isBrowsableUrl(url)) return false
+  const href = new URL(url).href
   const [command, ...args] = env.BROWSER
-    ? [env.BROWSER, url]
+    ? [env.BROWSER, href]
     : process.platform === 'darwin'
-      ? ['open', url]
+      ? ['open', href]
       : process.platform === 'win32'
-        ? ['cmd', '/c', 'start', '""', url.replaceAll('&', '^&')]
-        : ['xdg-open', url]
+        ? // the URL handler directly, with no cmd.exe to interpret & or ^ in the URL
+          ['rundll32', 'url.dll,FileProtocolHandler', href]
+        : ['xdg-open', href]
   try {
     const {spawn} = await import('node:child_process')
-    const child = spawn(command, args, {detached: true, stdio: 'ignore'})
+    const child = spawn(command, args, {detached: true, stdio: 'ignore', shell: false})
     child.on('error', () => {})
     child.unref()
+    return true
   } catch {
-    // no browser: the URL was printed
+    return false
   }
 }

@@ -2,7 +2,7 @@ import {homedir} from 'node:os'
 import {join} from 'node:path'
 import type Conf from 'conf'
 import {corruptFileError, UsageError} from './errors.js'
-import {requireId} from './input.js'
+import {idProblem, isLoopbackHost} from '../contract/vocabulary.js'
 import {ensurePrivateDir, withFileLock} from './fs-atomic.js'
 
 /**
@@ -47,13 +47,6 @@ export function assertProfileName(name: string): string {
   return name
 }
 
-/** 127.0.0.0/8, ::1 (bracketed or not), localhost and *.localhost: only this machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-}
-
 /**
  * A server root as amctl uses it: absolute, https (http only for loopback hosts), no query or
  * fragment, no trailing slash; a path prefix is kept. `source` names where the value came from.
@@ -63,7 +56,12 @@ export function normalizeBaseUrl(value: string, source = 'base URL'): string {
   try {
     url = new URL(value.trim())
   } catch {
-    throw new UsageError(`${source} "${value}" is not an absolute URL; expected e.g. https://api.example.com`)
+    throw new UsageError(`${source} "${withoutCredentials(value)}" is not an absolute URL; expected e.g. https://api.example.com`)
+  }
+  if (url.username || url.password) {
+    // never echo a password (not even here): the user sees where it was, not what it was
+    const hidden = `${url.protocol}//***${url.password ? ':***' : ''}@${url.host}${url.pathname}`
+    throw new UsageError(`${source} "${hidden}" must not carry a user name or password; amctl authenticates with a token`)
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`${source} "${value}" must use https`)
@@ -73,15 +71,22 @@ export function normalizeBaseUrl(value: string, source = 'base URL'): string {
       `${source} "${value}" must use https: a token never travels in clear text (http is accepted only for 127.0.0.1, ::1 and localhost)`,
     )
   }
-  if (url.username || url.password) throw new UsageError(`${source} "${value}" must not carry credentials`)
   if (url.search || url.hash) throw new UsageError(`${source} "${value}" must not have a query or fragment`)
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/** `scheme://user:password@…` with the user and password hidden, for a text that does not parse as a URL. */
+function withoutCredentials(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1…@')
 }
 
 /** Checks a value for `key` and returns it in stored form. */
 export function normalizeConfigValue(key: ConfigKey, value: string): string {
   if (key === 'base-url') return normalizeBaseUrl(value)
-  return requireId('org (an organization slug or public ID)', value.trim())
+  const org = value.trim()
+  const problem = idProblem(org)
+  if (problem !== undefined) throw new UsageError(`org (an organization slug or public ID) ${problem}, got ${JSON.stringify(value)}`)
+  return org
 }
 
 interface Store {

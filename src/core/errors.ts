@@ -1,46 +1,15 @@
+import {EXIT_BY_CODE, EXIT_BY_STATUS, ExitCode} from '../contract/vocabulary.js'
+
 /**
  * The error model of amctl (cli-contract.md 1.5). Every failure a command can meet ends up as
  * an AmctlError: it knows its machine code, its exit code, the HTTP status when there was one,
- * and at most one hint. The base command turns it into the one-line stderr message or the
- * `--json` error document; nothing else prints errors.
+ * and at most one hint. The error presenter (src/output/present.ts) turns it into the one-line
+ * stderr message or the `--json` error document; nothing else prints errors.
  *
  * Guards use a brand and `name` instead of `instanceof`, so they work across module copies.
  */
 
-export const ExitCode = {
-  ok: 0,
-  failure: 1,
-  usage: 2,
-  auth: 3,
-  forbidden: 4,
-  notFound: 5,
-  conflict: 6,
-  rateLimited: 7,
-  account: 8,
-  outcomeUnknown: 9,
-  interrupted: 130,
-} as const
-
-const EXIT_BY_CODE: Record<string, number> = {
-  invalid_request: ExitCode.usage,
-  unauthorized: ExitCode.auth,
-  forbidden: ExitCode.forbidden,
-  not_found: ExitCode.notFound,
-  conflict: ExitCode.conflict,
-  rate_limited: ExitCode.rateLimited,
-  insufficient_credits: ExitCode.account,
-  needs_provider_key: ExitCode.account,
-}
-
-const EXIT_BY_STATUS: Record<number, number> = {
-  400: ExitCode.usage,
-  401: ExitCode.auth,
-  402: ExitCode.account,
-  403: ExitCode.forbidden,
-  404: ExitCode.notFound,
-  409: ExitCode.conflict,
-  429: ExitCode.rateLimited,
-}
+export {ExitCode} from '../contract/vocabulary.js'
 
 /** Exit code for an HTTP status alone (any status not in the table → 1). */
 export function exitCodeForStatus(status: number): number {
@@ -49,7 +18,7 @@ export function exitCodeForStatus(status: number): number {
 
 /** Exit code for an envelope code, falling back to the status when the code is not ours. */
 export function exitCodeFor(code: string, status?: number): number {
-  return EXIT_BY_CODE[code] ?? (status === undefined ? ExitCode.failure : exitCodeForStatus(status))
+  return (EXIT_BY_CODE as Record<string, number>)[code] ?? (status === undefined ? ExitCode.failure : exitCodeForStatus(status))
 }
 
 /** Folds a message onto one line: newlines (and the space around them) become one space. */
@@ -80,9 +49,6 @@ export class AmctlError extends Error {
   readonly status?: number
   hint?: string
   requestId?: string
-  /** set when the command already wrote this error (e.g. inside a streamed JSON document) */
-  reported = false
-
   constructor(message: string, opts: AmctlErrorOptions) {
     super(oneLine(message), opts.cause === undefined ? undefined : {cause: opts.cause})
     this.code = opts.code
@@ -90,12 +56,6 @@ export class AmctlError extends Error {
     this.exitCode = opts.exitCode ?? exitCodeFor(opts.code, opts.status)
     this.hint = opts.hint
     this.requestId = opts.requestId
-  }
-
-  /** `error: <message> (<code>, HTTP <status>)` */
-  toLine(): string {
-    const where = this.status === undefined ? this.code : `${this.code}, HTTP ${this.status}`
-    return `error: ${this.message} (${where})`
   }
 
   toDocument(): ErrorDocument {

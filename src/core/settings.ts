@@ -6,8 +6,8 @@ import {
   normalizeBaseUrl,
   type ProfileValues,
 } from './config.js'
+import {idProblem} from '../contract/vocabulary.js'
 import {UsageError} from './errors.js'
-import {requireId} from './input.js'
 
 /**
  * The global settings of an API command, by the contract's precedence:
@@ -46,10 +46,19 @@ export function resolveProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = proc
 
 export function parseTimeout(value: string, source: string): number {
   const seconds = Number(value)
-  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(`${source} must be a number of seconds greater than 0 (up to ${MAX_TIMEOUT_SECONDS}), got "${value}"`)
+  const ms = Math.round(seconds * 1000)
+  if (value.trim() === '' || !Number.isFinite(seconds) || ms < 1 || seconds > MAX_TIMEOUT_SECONDS) {
+    throw new UsageError(`${source} must be a number of seconds from 0.001 to ${MAX_TIMEOUT_SECONDS}, got "${value}"`)
   }
-  return Math.round(seconds * 1000)
+  return ms
+}
+
+/** An organization given by flag, environment or profile (contract 3's ID rule). */
+export function checkOrg(value: string, source: string): string {
+  const org = value.trim()
+  const problem = idProblem(org)
+  if (problem !== undefined) throw new UsageError(`${source} ${problem}, got ${JSON.stringify(value)}`)
+  return org
 }
 
 export function resolveSettings(flags: GlobalFlags, profileValues: ProfileValues, env: NodeJS.ProcessEnv = process.env): Settings {
@@ -63,7 +72,7 @@ export function resolveSettings(flags: GlobalFlags, profileValues: ProfileValues
   return {
     profile,
     baseUrl,
-    org: org ? requireId(org.source, org.value.trim()) : profileValues.org,
+    org: org ? checkOrg(org.value, org.source) : profileValues.org,
     timeoutMs: timeout ? parseTimeout(timeout.value, timeout.source) : DEFAULT_TIMEOUT_SECONDS * 1000,
     verbose: Boolean(flags.verbose) || env.AMCTL_DEBUG === '1',
   }

@@ -1,5 +1,5 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {TOKEN_PREFIX} from '../api/types.js'
+import {TOKEN_PREFIX} from '../contract/vocabulary.js'
 import type {AuthedContext, Principal} from './context.js'
 import {forbidden, notFound, unauthorized} from './errors.js'
 import type {OrgRecord, Owned, OwnedCollection, State, TokenRecord} from './state.js'

@@ -1,5 +1,5 @@
 import {randomBytes, randomInt} from 'node:crypto'
-import type {CliTokenDeviceStart, CliTokenGranted, CliTokenPoll} from '../api/types.js'
+import type {CliTokenDeviceStart, CliTokenGranted, CliTokenPoll} from '../contract/types.js'
 import type {ApproveMode} from './context.js'
 import {conflict, invalid, notFound} from './errors.js'
 import type {UserRecord} from './state.js'

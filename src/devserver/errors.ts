@@ -1,16 +1,5 @@
-import type {ApiErrorCode, ErrorEnvelope} from '../api/types.js'
-
-/** The HTTP status each API error code is answered with (spec "Errors", contract 1.5). */
-export const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
-  invalid_request: 400,
-  unauthorized: 401,
-  insufficient_credits: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  needs_provider_key: 409,
-  rate_limited: 429,
-}
+import {type ApiErrorCode, STATUS_BY_CODE} from '../contract/vocabulary.js'
+import type {ErrorEnvelope} from '../contract/types.js'
 
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {
   400: 'invalid_request',

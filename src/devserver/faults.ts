@@ -1,4 +1,4 @@
-import type {JsonObject} from '../api/types.js'
+import type {JsonObject} from '../contract/types.js'
 import {ApiError, invalid} from './errors.js'
 import {describeValue, isObject, optionalString, requireInteger, requireNumber, requireObject, requireOneOf} from './validate.js'
 

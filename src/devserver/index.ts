@@ -1,5 +1,5 @@
 import type {AddressInfo} from 'node:net'
-import type {OrgRef} from '../api/types.js'
+import type {OrgRef} from '../contract/types.js'
 import {writeFileAtomic} from '../core/fs-atomic.js'
 import {mintToken} from './auth.js'
 import type {Services} from './context.js'

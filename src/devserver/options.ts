@@ -10,4 +10,4 @@ export const APPROVE_MODES = ['auto', 'manual'] as const
 export type ApproveMode = (typeof APPROVE_MODES)[number]
 
 /** Whether only this machine can reach `host` (elsewhere, anyone could use the token-less /_dev/ hooks). */
-export {isLoopbackHost} from '../core/config.js'
+export {isLoopbackHost} from '../contract/vocabulary.js'

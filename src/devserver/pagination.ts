@@ -1,5 +1,4 @@
-import {RUNS_DEFAULT_LIMIT} from '../api/openapi.js'
-import {PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, type Page} from '../api/types.js'
+import {PAGE_LIMIT, type Page} from '../contract/vocabulary.js'
 import {invalid} from './errors.js'
 import {queryInteger} from './validate.js'
 
@@ -10,7 +9,7 @@ import {queryInteger} from './validate.js'
  * a duplicate or a gap.
  */
 export function pageNewestFirst<T>(items: readonly T[], scope: string, query: URLSearchParams): Page<T> {
-  const limit = queryInteger(query.get('limit'), 'limit', PAGE_LIMIT_MIN, PAGE_LIMIT_MAX, RUNS_DEFAULT_LIMIT)
+  const limit = queryInteger(query.get('limit'), 'limit', PAGE_LIMIT.min, PAGE_LIMIT.max, PAGE_LIMIT.default)
   const raw = query.get('cursor')
   const end = raw === null ? items.length : decodeCursor(raw, scope, items.length)
   const start = Math.max(0, end - limit)

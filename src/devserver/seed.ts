@@ -1,4 +1,4 @@
-import type {Connection, EvalSet, Run} from '../api/types.js'
+import type {Connection, EvalSet, Run} from '../contract/types.js'
 import {
   STATE_FORMAT,
   STATE_VERSION,

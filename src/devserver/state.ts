@@ -1,4 +1,5 @@
-import type {Cadence, Connection, EvalSet, JsonObject, OrgRef, Run} from '../api/types.js'
+import type {Cadence} from '../contract/vocabulary.js'
+import type {Connection, EvalSet, JsonObject, OrgRef, Run} from '../contract/types.js'
 
 /** Everything the dev server knows, as one JSON-serializable value (what `--data` holds). */
 

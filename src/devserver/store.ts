@@ -1,4 +1,4 @@
-import type {Run} from '../api/types.js'
+import type {Run} from '../contract/types.js'
 import {
   STATE_FORMAT,
   STATE_VERSION,
@@ -16,13 +16,7 @@ export interface RunLocation {
 }
 
 /** Fields a caller chooses for a new run; the store assigns `id` and `createdAt`. */
-export interface NewRun {
-  status: Run['status']
-  evalSetId: Run['evalSetId']
-  batchId: Run['batchId']
-  forkedFrom?: Run['forkedFrom']
-  [extra: string]: unknown
-}
+export type NewRun = Pick<Run, 'status' | 'evalSetId' | 'batchId' | 'forkedFrom' | 'agent' | 'model' | 'score'> & {[extra: string]: unknown}
 
 /** The state plus the indexes derived from it (rebuilt on load, never persisted). */
 export class Store {

@@ -1,4 +1,4 @@
-import type {JsonObject} from '../api/types.js'
+import type {JsonObject} from '../contract/types.js'
 import {invalid} from './errors.js'
 
 /**

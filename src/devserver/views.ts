@@ -1,4 +1,4 @@
-import type {OrgRef} from '../api/types.js'
+import type {OrgRef} from '../contract/types.js'
 import type {OrgRecord, UserRecord} from './state.js'
 
 /** Records as the API shows them. */

@@ -1,6 +1,8 @@
-import {createRequire} from 'node:module'
 import {BadResponseError} from '../core/errors.js'
-import type {Style} from './style.js'
+import {terminalSafe, tsvEscape} from './sanitize.js'
+import {statusColour, type Style} from './style.js'
+import type {TableCell, TableColumn} from './table.js'
+import {relativeTime} from './time.js'
 
 /**
  * Rendering of data for people (TTY) and for pipes (cli-contract.md 1.4).
@@ -8,10 +10,26 @@ import type {Style} from './style.js'
  *   objects TTY: aligned key/value         piped: key<TAB>value lines (nested as compact JSON)
  */
 
-export interface Column<T> {
-  header: string
-  /** the value of a row; absent = the member named by `header` lower-cased */
+export interface Column<T> extends TableColumn {
+  /** the value of a row, as scripts get it */
   get: (row: T) => unknown
+  /** how a terminal shows it: a relative time, a coloured run status, a score */
+  show?: 'time' | 'status' | 'score'
+  /** shown on a terminal only, and only when some row has a value (tab-separated rows keep their fields) */
+  extra?: boolean
+}
+
+/** The columns of tab-separated rows: what scripts rely on, in that order. */
+export function tsvColumns<T>(columns: readonly Column<T>[]): Column<T>[] {
+  return columns.filter((c) => !c.extra)
+}
+
+/** The columns of a table for these rows: the extra ones only when some row has a value. */
+export function ttyColumns<T>(columns: readonly Column<T>[], rows: readonly T[]): Column<T>[] {
+  return columns.filter((c) => !c.extra || rows.some((row) => {
+    const value = c.get(row)
+    return value !== undefined && value !== null && value !== ''
+  }))
 }
 
 /** A value as cell text: empty for null, arrays of scalars joined, other objects as compact JSON. */
@@ -20,11 +38,6 @@ export function cellText(value: unknown, separator: string): string {
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.join(separator)
   if (typeof value === 'object') return JSON.stringify(value)
   return String(value)
-}
-
-/** One TSV field: tabs and newlines would break the row, so they become spaces. */
-function tsvField(value: unknown): string {
-  return cellText(value, ',').replace(/[\t\r\n]+/g, ' ')
 }
 
 function shortJson(value: unknown): string {
@@ -49,59 +62,96 @@ export function assertRow(row: unknown): void {
   }
 }
 
-export function tsvRows<T>(rows: readonly T[], columns: Column<T>[]): string {
-  assertRows(rows)
+/** One row as tab-separated fields (contract 1.4: one record per line). */
+/** One row as tab-separated fields (contract 1.4: one record per line); `columns` are the TSV ones. */
+export function tsvRow<T>(row: T, columns: readonly Column<T>[]): string {
+  assertRow(row)
   let out = ''
-  for (const row of rows) out += tsvRow(row, columns)
+  for (let i = 0; i < columns.length; i++) out += (i === 0 ? '' : '\t') + tsvEscape(cellText(columns[i].get(row), ','))
+  return `${out}\n`
+}
+
+export function tsvRows<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  assertRows(rows)
+  const fields = tsvColumns(columns)
+  let out = ''
+  for (const row of rows) out += tsvRow(row, fields)
   return out
 }
 
-export function tsvRow<T>(row: T, columns: Column<T>[]): string {
+/** One row's cells for a terminal: terminal-safe, relative times, coloured statuses. */
+export function ttyCells<T>(row: T, columns: readonly Column<T>[], style: Style, now: number): TableCell[] {
   assertRow(row)
-  return `${columns.map((c) => tsvField(c.get(row))).join('\t')}\n`
-}
-
-/** Text from the server shown on a terminal: control characters (escape sequences, tabs, newlines) become spaces. */
-export function terminalSafe(text: string): string {
-  return text.replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ')
-}
-
-/** cli-table3, loaded only when a table is drawn (piped and --json output never need it). */
-let TableClass: typeof import('cli-table3') | undefined
-
-export function table<T>(rows: T[], columns: Column<T>[], style: Style): string {
-  assertRows(rows)
-  TableClass ??= createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3')
-  const t = new TableClass({
-    head: columns.map((c) => style.bold(c.header)),
-    style: {head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0},
-    chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-      right: '', 'right-mid': '', middle: '  ',
-    },
+  return columns.map((c) => {
+    const value = c.get(row)
+    const text = terminalSafe(cellText(value, ', '))
+    switch (c.show) {
+      case 'time':
+        return {text: typeof value === 'string' ? terminalSafe(relativeTime(value, now)) : text}
+      case 'status':
+        return {text, paint: typeof value === 'string' ? statusColour(value, style) : undefined}
+      case 'score':
+        return {text: typeof value === 'number' ? value.toFixed(2) : text}
+      default:
+        return {text}
+    }
   })
-  for (const row of rows) t.push(columns.map((c) => terminalSafe(cellText(c.get(row), ', '))))
-  return `${t.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`
 }
 
 /** key<TAB>value lines; nested values (arrays and objects) as compact JSON. */
 export function tsvObject(obj: Record<string, unknown>): string {
-  return Object.entries(obj)
-    .map(([key, value]) => `${key}\t${value !== null && typeof value === 'object' ? JSON.stringify(value) : tsvField(value)}\n`)
-    .join('')
+  let out = ''
+  for (const [key, value] of Object.entries(obj)) {
+    const field = value !== null && typeof value === 'object' ? JSON.stringify(value) : tsvEscape(cellText(value, ','))
+    out += `${tsvEscape(key)}\t${field}\n`
+  }
+  return out
 }
 
-export function keyValue(obj: Record<string, unknown>, style: Style): string {
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/**
+ * Aligned `key: value` lines for a terminal. A multi-line string is shown as an indented block
+ * under its key; a nested object as indented key/values; other values on one line.
+ */
+export function keyValue(obj: Record<string, unknown>, style: Style, indent = ''): string {
   const entries = Object.entries(obj)
-  const width = Math.max(0, ...entries.map(([k]) => k.length))
-  return entries
-    .map(([key, value]) => `${style.bold(`${terminalSafe(key)}:`.padEnd(width + 1))}  ${terminalSafe(cellText(value, ', '))}\n`)
-    .join('')
+  const isBlock = (value: unknown) => (isPlainObject(value) && Object.keys(value).length > 0) || (typeof value === 'string' && value.includes('\n'))
+  // keys of values on their own line are aligned; a block's key stands alone
+  const width = Math.max(0, ...entries.filter(([, v]) => !isBlock(v)).map(([k]) => terminalSafe(k).length))
+  let out = ''
+  for (const [key, value] of entries) {
+    const label = style.bold(`${terminalSafe(key)}:`.padEnd(width + 1))
+    if (isPlainObject(value) && Object.keys(value).length > 0) {
+      out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${keyValue(value, style, `${indent}  `)}`
+    } else if (typeof value === 'string' && value.includes('\n')) {
+      const block = terminalSafe(value.replace(/\r\n/g, '\n'), {multiline: true}).replace(/\n+$/, '')
+      out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${block.split('\n').map((l) => `${indent}  ${l}`.trimEnd()).join('\n')}\n`
+    } else {
+      out += `${indent}${label}  ${terminalSafe(cellText(value, ', '))}\n`.replace(/ +\n$/, '\n')
+    }
+  }
+  return out
 }
 
-/** JSON as the contract wants it: pretty (2 spaces) on a TTY, compact otherwise; one trailing newline. */
-export function jsonText(value: unknown, pretty: boolean): string {
-  return `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`
+/**
+ * JSON as the contract wants it: pretty (2 spaces) on a TTY, compact otherwise; one trailing
+ * newline. With a colouring style (a TTY with colour): keys, strings, numbers and literals coloured.
+ */
+export function jsonText(value: unknown, pretty: boolean, style?: Style): string {
+  const text = JSON.stringify(value, null, pretty ? 2 : undefined) ?? 'null'
+  return `${style ? colourJson(text, style) : text}\n`
+}
+
+// a JSON token: a string (a key when a colon follows), a number, or a literal
+const JSON_TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b/g
+
+function colourJson(text: string, style: Style): string {
+  return text.replace(JSON_TOKEN, (match, string: string | undefined, colon: string | undefined, number: string | undefined, literal: string | undefined) => {
+    if (string !== undefined) return colon === undefined ? style.green(string) : style.blue(string) + colon
+    if (number !== undefined) return style.cyan(number)
+    if (literal !== undefined) return style.yellow(literal)
+    return match
+  })
 }

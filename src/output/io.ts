@@ -14,6 +14,8 @@ export interface IO {
   /** colour on stdout / stderr: a TTY, and neither NO_COLOR nor FORCE_COLOR=0 */
   stdoutColor: boolean
   stderrColor: boolean
+  /** the terminal's width when stdout is one (tables are fitted to it) */
+  stdoutColumns?: number
 }
 
 /** NO_COLOR (any value) and FORCE_COLOR=0 turn colour off; otherwise a TTY turns it on. */
@@ -35,6 +37,7 @@ function systemIO(): IO {
     stderrIsTTY,
     stdoutColor: colorAllowed(stdoutIsTTY),
     stderrColor: colorAllowed(stderrIsTTY),
+    stdoutColumns: stdoutIsTTY ? process.stdout.columns : undefined,
   }
 }
 

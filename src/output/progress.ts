@@ -1,12 +1,17 @@
 import type {IO} from './io.js'
 
+const ERASE_LINE = '\r\u001B[2K'
+
 /**
- * A one-line counter on stderr ("fetched 1,200 runs"), redrawn in place. It shows only when
- * stderr is a TTY, and at most every 100 ms.
+ * A one-line status on stderr ("fetched 1,200 runs…"), redrawn in place. It shows only when
+ * stderr is a TTY, at most every 100 ms, is erased before any row is written to stdout (contract
+ * 1.4: no row ever shares a line with it), and never outlives the process: Ctrl-C or a closed
+ * pipe end the process through `exit`, which erases it too.
  */
 export class Progress {
   private last = 0
   private shown = false
+  private readonly eraseAtExit = (): void => this.clear()
 
   constructor(
     private readonly io: IO,
@@ -18,12 +23,16 @@ export class Progress {
     const now = Date.now()
     if (now - this.last < 100) return
     this.last = now
+    if (!this.shown) process.once('exit', this.eraseAtExit)
     this.shown = true
-    this.io.stderr.write(`\r\u001B[2K${this.label(count)}`)
+    this.io.stderr.write(`${ERASE_LINE}${this.label(count)}`)
   }
 
-  done(): void {
-    if (this.shown) this.io.stderr.write('\r\u001B[2K')
+  /** Erases the line (before rows are written, and at the end). */
+  clear(): void {
+    if (!this.shown) return
     this.shown = false
+    this.io.stderr.write(ERASE_LINE)
+    process.off('exit', this.eraseAtExit)
   }
 }

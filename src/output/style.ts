@@ -6,12 +6,15 @@ export interface Style {
   bold(text: string): string
   dim(text: string): string
   red(text: string): string
+  green(text: string): string
   yellow(text: string): string
+  blue(text: string): string
+  cyan(text: string): string
   underline(text: string): string
 }
 
 const same = (text: string): string => text
-const PLAIN: Style = {bold: same, dim: same, red: same, yellow: same, underline: same}
+export const PLAIN: Style = {bold: same, dim: same, red: same, green: same, yellow: same, blue: same, cyan: same, underline: same}
 
 let chalk: typeof import('chalk') | undefined
 
@@ -22,4 +25,21 @@ export async function loadColors(): Promise<void> {
 /** Colour exactly when `enabled` (never from chalk's own guessing). */
 export function palette(enabled: boolean): Style {
   return enabled && chalk ? new chalk.Chalk({level: 1}) : PLAIN
+}
+
+/** The colour of a run status: green succeeded, red failed, yellow queued/running, dim cancelled. */
+export function statusColour(status: string, style: Style): (text: string) => string {
+  switch (status) {
+    case 'succeeded':
+      return style.green
+    case 'failed':
+      return style.red
+    case 'queued':
+    case 'running':
+      return style.yellow
+    case 'cancelled':
+      return style.dim
+    default:
+      return (text) => text
+  }
 }

@@ -18,3 +18,9 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   const EnvHttpProxyAgentClass: typeof EnvHttpProxyAgent
   export default EnvHttpProxyAgentClass
 }
+
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type {Agent} from 'undici'
+  const AgentClass: typeof Agent
+  export default AgentClass
+}

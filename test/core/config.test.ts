@@ -59,10 +59,18 @@ describe('normalizeBaseUrl', () => {
     ['file:///etc/passwd', /must use https/],
     ['https://api.example.com/?x=1', /query or fragment/],
     ['https://api.example.com/#frag', /query or fragment/],
-    ['https://user:pass@api.example.com', /credentials/],
-    ['https://user@api.example.com', /credentials/],
+    ['https://user:pass@api.example.com', /^base URL "https:\/\/\*\*\*:\*\*\*@api\.example\.com\/" must not carry a user name or password/],
+    ['https://user@api.example.com', /^base URL "https:\/\/\*\*\*@api\.example\.com\/" must not carry a user name or password/],
+    ['http://ada:s3cr3t@evil.example', /user name or password/],
+    ['ftp://ada:s3cr3t@files.example', /user name or password/],
   ])('refuses %j with a usage error', (input, why) => {
     expect(usageError(() => normalizeBaseUrl(input)).message).toMatch(why)
+  })
+
+  it.each(['https://ada:s3cr3t@api.example.com', 'https://ada:s3cr3t@', 'nope://ada:s3cr3t@x y'])('never echoes the password of %j', (input) => {
+    const message = usageError(() => normalizeBaseUrl(input)).message
+    expect(message).not.toContain('s3cr3t')
+    expect(message).not.toContain('ada')
   })
 
   it('names where the value came from', () => {
@@ -83,8 +91,9 @@ describe('keys and values', () => {
     expect(normalizeConfigValue('org', ' acme ')).toBe('acme')
     expect(normalizeConfigValue('base-url', 'https://a.example/')).toBe('https://a.example')
     usageError(() => normalizeConfigValue('org', ''))
-    usageError(() => normalizeConfigValue('org', 'a b'))
-    usageError(() => normalizeConfigValue('org', 'a/b'))
+    expect(normalizeConfigValue('org', 'a/b')).toBe('a/b')
+    usageError(() => normalizeConfigValue('org', '..'))
+    usageError(() => normalizeConfigValue('org', 'a\u001bb'))
     usageError(() => normalizeConfigValue('base-url', 'http://example.com'))
   })
 

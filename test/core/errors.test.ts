@@ -1,3 +1,4 @@
+import {errorLine} from '../../src/output/present.js'
 import {describe, expect, it} from 'vitest'
 import {
   AmctlError,
@@ -72,22 +73,22 @@ describe('exit codes', () => {
   })
 })
 
-describe('toLine', () => {
+describe('errorLine', () => {
   it('is `error: <message> (<code>, HTTP <status>)` for server errors', () => {
     const e = new ApiError('eval set "es_1" not found', {code: 'not_found', status: 404})
-    expect(e.toLine()).toBe('error: eval set "es_1" not found (not_found, HTTP 404)')
+    expect(errorLine(e)).toBe('error: eval set "es_1" not found (not_found, HTTP 404)')
   })
 
   it('has no HTTP part for local errors', () => {
-    expect(new UsageError('--limit must be a whole number').toLine()).toBe('error: --limit must be a whole number (invalid_request)')
-    expect(new NetworkError('could not reach the server').toLine()).toBe('error: could not reach the server (network_error)')
+    expect(errorLine(new UsageError('--limit must be a whole number'))).toBe('error: --limit must be a whole number (invalid_request)')
+    expect(errorLine(new NetworkError('could not reach the server'))).toBe('error: could not reach the server (network_error)')
   })
 
   it('folds newlines (and the space around them) into single spaces', () => {
     const e = new ApiError('first line\n  second line\r\nthird\n\n', {code: 'conflict', status: 409})
     expect(e.message).toBe('first line second line third')
-    expect(e.toLine()).toBe('error: first line second line third (conflict, HTTP 409)')
-    expect(e.toLine()).not.toMatch(/[\r\n]/)
+    expect(errorLine(e)).toBe('error: first line second line third (conflict, HTTP 409)')
+    expect(errorLine(e)).not.toMatch(/[\r\n]/)
   })
 })
 

@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {RETIRED_ROUTES} from '../../src/api/openapi.js'
+import {retiredRoutes} from '../../src/devserver/routes/retired.js'
+
+const RETIRED_ROUTES = retiredRoutes()
 import {EVAL_SETS, ORGS, USERS} from '../../src/devserver/seed.js'
 import {expectError, useSeededServer} from './helpers.js'
 

@@ -1,8 +1,8 @@
 import {afterAll, beforeAll} from 'vitest'
 import {Ajv2020, type ValidateFunction} from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
-import {openapiDocument} from '../../src/api/openapi.js'
-import {API_PREFIX} from '../../src/api/types.js'
+import {openapiDocument} from '../../src/devserver/openapi.js'
+import {API_PREFIX} from '../../src/contract/vocabulary.js'
 import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
 import {CONNECTION_SECRETS, USERS} from '../../src/devserver/seed.js'
 

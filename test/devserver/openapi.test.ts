@@ -1,6 +1,9 @@
 import {Validator} from '@seriousme/openapi-schema-validator'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {RETIRED_ROUTES, openapiDocument} from '../../src/api/openapi.js'
+import {openapiDocument} from '../../src/devserver/openapi.js'
+import {retiredRoutes} from '../../src/devserver/routes/retired.js'
+
+const RETIRED_ROUTES = retiredRoutes()
 import {doc, findOperation, startTestServer, type TestServer} from './helpers.js'
 
 /** The endpoint table of api-spec.md, method and path as written there. */
@@ -80,7 +83,7 @@ describe('the OpenAPI document', () => {
     const s = doc.components.schemas
     expect(s.Me.required).toEqual(['id', 'email', 'name', 'orgs'])
     expect(Object.keys(s.RunPage.properties)).toEqual(['items', 'nextCursor'])
-    expect(s.Run.required).toEqual(['id', 'status', 'evalSetId', 'batchId', 'createdAt'])
+    expect(s.Run.required).toEqual(['id', 'status', 'evalSetId', 'batchId', 'createdAt', 'forkedFrom', 'agent', 'model', 'score'])
     expect(s.LaunchResult.required).toEqual(['batchIds', 'runIds'])
     expect(s.CreatedToken.required).toEqual(['id', 'name', 'token', 'expiresAt', 'createdAt'])
     expect(s.CliTokenDeviceStart.required).toEqual(['deviceCode', 'userCode', 'verificationUri'])

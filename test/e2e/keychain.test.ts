@@ -4,13 +4,13 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {freshConfigDir, runBin} from '../helpers/bin.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 
-// The real OS keychain path: keytar → Secret Service (gnome-keyring under .ci/run). Runs when a
+// The real OS keychain path: @napi-rs/keyring → Secret Service (gnome-keyring under .ci/run). Runs when a
 // Secret Service answers; otherwise it is skipped and says why. AMCTL_REQUIRE_KEYCHAIN=1 (set by
 // .ci/run inside dbus-run-session) turns a missing keychain into a failure, so CI proves it ran.
 
 async function probe(): Promise<string | undefined> {
   try {
-    const mod = (await import('keytar')) as unknown as {default?: typeof import('keytar')} & typeof import('keytar')
+    const mod = (await import('@napi-rs/keyring/keytar.js')) as {default?: typeof import('@napi-rs/keyring/keytar.js')} & typeof import('@napi-rs/keyring/keytar.js')
     const keytar = mod.default ?? mod
     const round = (async () => {
       await keytar.setPassword('amctl-probe', 'probe', 'svc_probe')

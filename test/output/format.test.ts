@@ -1,6 +1,7 @@
 import {beforeAll, describe, expect, it} from 'vitest'
-import {jsonText, keyValue, table, tsvObject, tsvRow, tsvRows, type Column} from '../../src/output/format.js'
+import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, type Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
+import {renderTable} from '../../src/output/table.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
@@ -21,14 +22,29 @@ const ROWS: Conn[] = [
   {id: 'conn_22', name: 'Linear', allowedHosts: []},
 ]
 const plain = palette(false)
+const NOW = Date.parse('2026-11-23T12:00:00Z')
 
-describe('text from the server on a terminal', () => {
-  it('cannot inject escape sequences or break rows: control characters become spaces', () => {
-    const evil: Conn[] = [{id: 'conn_x', name: 'red\u001b[31m\u0007bell\nline', allowedHosts: ['a\tb']}]
-    const out = table(evil, COLUMNS, plain)
-    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
+function table<T>(rows: T[], columns: Column<T>[], style = plain, width?: number): string {
+  return renderTable(columns, rows.map((row) => ttyCells(row, columns, style, NOW)), style, width)
+}
+
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
+
+describe('text from the server on a terminal (contract 1.4)', () => {
+  it('writes control characters visibly as \\u00XX in tables: no escape sequence, no broken row', () => {
+    const evil: Conn[] = [{id: 'conn_x', name: 'red\u001b[31m\u0007bell\nline\u009b2J', allowedHosts: ['a\tb']}]
+    const out = table(evil, COLUMNS)
+    expect(out).not.toMatch(RAW_CONTROL)
+    expect(out).toContain('red\\u001b[31m\\u0007bell\\u000aline\\u009b2J')
+    expect(out).toContain('a\\u0009b')
     expect(out.trimEnd().split('\n')).toHaveLength(2)
-    expect(keyValue({'na\u001bme': 'x\u001b]0;title\u0007y'}, plain)).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/)
+  })
+
+  it('does the same in key/value, keys included', () => {
+    const out = keyValue({'na\u001bme': 'x\u001b]0;title\u0007y'}, plain)
+    expect(out).not.toMatch(RAW_CONTROL)
+    expect(out).toBe('na\\u001bme:  x\\u001b]0;title\\u0007y\n')
   })
 })
 
@@ -41,9 +57,9 @@ describe('TSV lists (piped)', () => {
     expect(tsvRows([], COLUMNS)).toBe('')
   })
 
-  it('flattens tabs and newlines inside values so a row stays a row', () => {
-    const row = tsvRow({id: 'c\t1', name: 'multi\nline\r\nname', allowedHosts: ['a\tb']}, COLUMNS)
-    expect(row).toBe('c 1\tmulti line name\ta b\n')
+  it('escapes backslash, tab, newline and CR as \\\\ \\t \\n \\r, other controls as \\u00XX: one record per line', () => {
+    const row = tsvRow({id: 'c\t1', name: 'multi\nline\r\nname\\x', allowedHosts: ['a\u0001b']}, COLUMNS)
+    expect(row).toBe('c\\t1\tmulti\\nline\\r\\nname\\\\x\ta\\u0001b\n')
     expect(row.split('\t')).toHaveLength(3)
     expect(row.match(/\n/g)).toHaveLength(1)
   })
@@ -59,7 +75,7 @@ describe('TSV lists (piped)', () => {
 
 describe('tables (TTY)', () => {
   it('has a header, aligned columns and arrays joined with ", "', () => {
-    const out = table(ROWS, COLUMNS, plain)
+    const out = table(ROWS, COLUMNS)
     const lines = out.trimEnd().split('\n')
     expect(lines).toHaveLength(3)
     expect(lines[0]).toMatch(/^ID\s+NAME\s+HOSTS$/)
@@ -74,40 +90,45 @@ describe('tables (TTY)', () => {
   })
 
   it('uses colour only through the palette it is given', () => {
-    expect(table(ROWS, COLUMNS, palette(true))).toMatch(/\u001B\[1mID\u001B\[22m/)
+    expect(table(ROWS, COLUMNS, palette(true))).toMatch(/^\u001B\[1mID {7}NAME {4}HOSTS\u001B\[22m\n/)
+  })
+
+  it('draws 80,000 rows in linear time (a quadratic layout took 66 s for 32,000)', () => {
+    const many = Array.from({length: 80_000}, (_, i) => ({id: `conn_${i}`, name: `name ${i}`, allowedHosts: ['h.example']}))
+    const out = table(many, COLUMNS)
+    expect(out.split('\n')).toHaveLength(80_002)
   })
 })
 
-describe('objects', () => {
-  const obj = {user: 'Ada <ada@acme.test>', 'base URL': 'https://api.example.com', orgs: ['acme', 'beta'], extra: {plan: 'team'}, none: null}
-
-  it('key<TAB>value lines when piped, nested values (arrays, objects) as compact JSON', () => {
-    expect(tsvObject(obj)).toBe(
-      'user\tAda <ada@acme.test>\nbase URL\thttps://api.example.com\norgs\t["acme","beta"]\nextra\t{"plan":"team"}\nnone\t\n',
-    )
-    // a value never breaks its line
-    expect(tsvObject({note: 'a\tb\nc', nested: {text: 'x\ny'}})).toBe('note\ta b c\nnested\t{"text":"x\\ny"}\n')
+describe('key/value (TTY)', () => {
+  it('shows a multi-line value as an indented block under its key, not folded into one line', () => {
+    const out = keyValue({id: 'var_1', body: 'First line\nSecond line\r\n\n  indented\n'}, plain)
+    expect(out).toBe('id:  var_1\nbody:\n  First line\n  Second line\n\n    indented\n')
   })
 
-  it('aligned key: value lines on a TTY', () => {
-    const lines = keyValue(obj, plain).split('\n')
-    expect(lines.pop()).toBe('')
-    expect(lines.slice(0, 4)).toEqual([
-      'user:      Ada <ada@acme.test>',
-      'base URL:  https://api.example.com',
-      'orgs:      acme, beta',
-      'extra:     {"plan":"team"}',
-    ])
-    expect(lines[4].trimEnd()).toBe('none:')
+  it('shows a nested object as aligned key/values, indented', () => {
+    const out = keyValue({org: 'acme', counts: {runs: 20266, tags: 2}}, plain)
+    expect(out).toBe('org:  acme\ncounts:\n  runs:  20266\n  tags:  2\n')
+  })
+})
+
+describe('tsvObject', () => {
+  it('escapes keys and string values, keeps nested values as compact JSON', () => {
+    expect(tsvObject({'a\tb': 'x\ny', nested: {k: 'v\tw'}, n: 1})).toBe('a\\tb\tx\\ny\nnested\t{"k":"v\\tw"}\nn\t1\n')
   })
 })
 
 describe('jsonText', () => {
-  const value = {items: [{id: 'a'}], nextCursor: null}
-  it('is pretty (2 spaces) on a TTY', () => {
-    expect(jsonText(value, true)).toBe('{\n  "items": [\n    {\n      "id": "a"\n    }\n  ],\n  "nextCursor": null\n}\n')
+  it('is compact when piped and pretty on a TTY, one trailing newline', () => {
+    expect(jsonText({a: [1, {b: 'c'}]}, false)).toBe('{"a":[1,{"b":"c"}]}\n')
+    expect(jsonText({a: 1}, true)).toBe('{\n  "a": 1\n}\n')
   })
-  it('is compact, one line, when piped', () => {
-    expect(jsonText(value, false)).toBe('{"items":[{"id":"a"}],"nextCursor":null}\n')
+
+  it('colours keys, strings, numbers and literals with a colour palette, and nothing without one', () => {
+    const coloured = jsonText({name: 'x', n: 1, ok: true}, true, palette(true))
+    expect(coloured).toContain('\u001B[34m"name"\u001B[39m: \u001B[32m"x"\u001B[39m')
+    expect(coloured).toContain('\u001B[36m1\u001B[39m')
+    expect(coloured).toContain('\u001B[33mtrue\u001B[39m')
+    expect(jsonText({name: 'x'}, true, plain)).toBe('{\n  "name": "x"\n}\n')
   })
 })

@@ -12,7 +12,7 @@ describe('Progress', () => {
     const p = new Progress(io, (n) => `fetched ${n} runs`)
     p.update(1)
     p.update(500)
-    p.done()
+    p.clear()
     expect(io.err()).toBe('')
     expect(io.out()).toBe('')
   })
@@ -26,7 +26,7 @@ describe('Progress', () => {
     p.update(200) // too soon
     vi.setSystemTime(10_150)
     p.update(300)
-    p.done()
+    p.clear()
     await new Promise((resolve) => setImmediate(resolve))
     const err = io.err()
     expect(err).toContain('fetched 100 runs')
@@ -40,7 +40,7 @@ describe('Progress', () => {
 
   it('done() without any update writes nothing', () => {
     const io = fakeIO({stderrTTY: true})
-    new Progress(io, () => 'x').done()
+    new Progress(io, () => 'x').clear()
     expect(io.err()).toBe('')
   })
 })

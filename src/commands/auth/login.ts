@@ -1,12 +1,14 @@
 import {Flags} from '@oclif/core'
-import {ApiCommand} from '../../api-command.js'
 import {getMe} from '../../api/auth.js'
-import type {Me} from '../../api/types.js'
+import {obtainToken} from '../../api/device-flow.js'
+import {ApiCommand} from '../../base/api-command.js'
+import {requestFlags} from '../../base/flags.js'
+import type {Me} from '../../contract/types.js'
 import {storeToken} from '../../core/auth/credentials.js'
-import {obtainToken} from '../../core/auth/login.js'
 import {assertTokenForm} from '../../core/auth/token.js'
 import {openBrowser} from '../../core/browser.js'
-import {readAll} from '../../core/stdin.js'
+import {styled} from '../../output/renderer.js'
+import {readText} from '../../input/files.js'
 
 export interface LoginResult {
   user: Me
@@ -17,18 +19,18 @@ export interface LoginResult {
 
 export default class AuthLogin extends ApiCommand {
   static override summary = 'Log in to the control plane and store the token'
-  static override description = `Without flags, asks the server for a login (POST /api/v1/cli/token, sent without a token) and follows its device flow: a one-time code is shown, the approval page opens in a browser when there is a terminal, and amctl polls until the login is approved.
+  static override description = `Without flags, asks the server for a login and follows its device flow: a one-time code is shown, the approval page opens in a browser when there is a terminal, and amctl waits until the login is approved.
 
 With --with-token, reads a token (svc_…) from standard input instead, for CI.
 
 The token goes to the OS keychain, or, when no keychain is usable (or with --insecure-storage), to credentials.json (mode 0600) in the config directory. A base URL given by flag or environment is saved in the profile.`
 
   static override examples = [
-    {description: 'Log in through the browser', command: '<%= config.bin %> <%= command.id %>'},
-    {description: 'Log in to the local control plane', command: '<%= config.bin %> <%= command.id %> --base-url http://127.0.0.1:4010'},
+    {description: 'Log in to the local control plane (amctl dev server)', command: '<%= config.bin %> <%= command.id %> --base-url http://127.0.0.1:4010'},
     {description: 'Log in from CI with a token on stdin', command: 'echo "$AMCTL_CI_TOKEN" | <%= config.bin %> <%= command.id %> --with-token'},
   ]
 
+  static override baseFlags = requestFlags
   static override flags = {
     'with-token': Flags.boolean({description: 'read the token from standard input'}),
     'insecure-storage': Flags.boolean({description: 'store the token in a file (mode 0600) instead of the OS keychain'}),
@@ -37,40 +39,38 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
 
   async run(): Promise<LoginResult> {
     const {flags} = await this.parse(AuthLogin)
-    const settings = await this.settings(flags)
+    const settings = await this.ctx.settings()
     let token: string
     if (flags['with-token']) {
-      if (this.io.stdinIsTTY) this.notice('Paste a token (svc_…), then press Ctrl-D:')
-      token = assertTokenForm((await readAll(this.io.stdin)).trim(), 'the token read from stdin')
+      if (this.io.stdinIsTTY) this.out.notice('Paste a token (svc_…), then press Ctrl-D:')
+      token = assertTokenForm((await readText('-', this.io.stdin, '--with-token')).trim(), 'the token read from stdin')
     } else {
-      const s = this.errStyle
-      token = await obtainToken(await this.client(flags, null), {
+      const browser = !flags['no-browser'] && this.io.stdinIsTTY && this.io.stderrIsTTY && !process.env.CI
+      token = await obtainToken(await this.ctx.anonymousHttp(), {
         prompt: (code, url) => {
-          this.notice(`First copy your one-time code: ${s.bold(code)}`)
-          this.notice(`Then approve the login at ${s.underline(url)}`)
-          this.notice(s.dim('Waiting for approval… (Ctrl-C to cancel)'))
+          this.out.notice('First copy your one-time code: ', styled(code, 'bold'))
+          this.out.notice('Then approve the login at ', styled(url, 'underline'))
+          this.out.notice(styled('Waiting for approval… (Ctrl-C to cancel)', 'dim'))
         },
-        openBrowser:
-          flags['no-browser'] || !this.io.stdinIsTTY || !this.io.stderrIsTTY || process.env.CI ? undefined : (url) => void openBrowser(url),
+        openBrowser: browser ? (url) => void openBrowser(url) : undefined,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         now: () => Date.now(),
       })
     }
 
-    const user = await getMe(await this.client(flags, token))
+    const user = await getMe(await this.ctx.httpWith(token))
     const stored = await storeToken(settings.profile, settings.baseUrl, token, {insecure: flags['insecure-storage']})
     if (flags['base-url'] !== undefined || process.env.AMCTL_BASE_URL) {
-      const store = await this.store()
+      const store = await this.ctx.store()
       if (store.get(settings.profile, 'base-url') !== settings.baseUrl) store.set(settings.profile, 'base-url', settings.baseUrl)
     }
 
     if (stored.keychainProblem) {
-      this.warning(`the OS keychain is not available (${stored.keychainProblem}); the token is stored in ${stored.path} (mode 0600)`)
+      this.out.warning(`the OS keychain is not available (${stored.keychainProblem}); the token is stored in ${stored.path} (mode 0600)`)
     }
     const orgs = user.orgs.map((o) => o.slug)
-    const org = settings.org ?? (orgs.length > 0 ? orgs.join(', ') : 'no organization')
-    this.notice(`Logged in as ${user.email} (${org})`)
-    if (process.env.AMCTL_TOKEN) this.warning('AMCTL_TOKEN is set in the environment: commands use it, not the token just stored')
+    this.out.notice(`Logged in as ${user.email} (${orgs.length > 0 ? orgs.join(', ') : 'no organization'})`)
+    if (process.env.AMCTL_TOKEN) this.out.warning('AMCTL_TOKEN is set in the environment: commands use it, not the token just stored')
     return {user, tokenSource: stored.source, baseUrl: settings.baseUrl, profile: settings.profile}
   }
 }

@@ -1,4 +1,5 @@
-import {ApiCommand} from '../../api-command.js'
+import {ApiCommand} from '../../base/api-command.js'
+import {serverFlags} from '../../base/flags.js'
 import {removeToken, type TokenSource} from '../../core/auth/credentials.js'
 
 export default class AuthLogout extends ApiCommand {
@@ -6,13 +7,15 @@ export default class AuthLogout extends ApiCommand {
   static override description = 'Deletes the token from the OS keychain and the credentials file. No request is sent; AMCTL_TOKEN, if set, is not affected.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile staging']
 
+  static override baseFlags = serverFlags
+
   async run(): Promise<{baseUrl: string; profile: string; removed: TokenSource[]}> {
-    const {flags} = await this.parse(AuthLogout)
-    const {baseUrl, profile} = await this.settings(flags)
+    await this.parse(AuthLogout)
+    const {baseUrl, profile} = await this.ctx.settings()
     const removed = await removeToken(profile, baseUrl)
-    if (removed.length > 0) this.notice(`Logged out of ${baseUrl} (removed from ${removed.join(' and ')})`)
-    else this.notice(`No stored token for ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
-    if (process.env.AMCTL_TOKEN) this.warning('AMCTL_TOKEN is still set in the environment')
+    if (removed.length > 0) this.out.notice(`Logged out of ${baseUrl} (removed from ${removed.join(' and ')})`)
+    else this.out.notice(`No stored token for ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
+    if (process.env.AMCTL_TOKEN) this.out.warning('AMCTL_TOKEN is still set in the environment')
     return {baseUrl, profile, removed}
   }
 }

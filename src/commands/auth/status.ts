@@ -1,6 +1,6 @@
-import {ApiCommand} from '../../api-command.js'
 import {getMe} from '../../api/auth.js'
-import type {Me} from '../../api/types.js'
+import {ApiCommand} from '../../base/api-command.js'
+import type {Me} from '../../contract/types.js'
 import type {TokenSource} from '../../core/auth/credentials.js'
 import {maskToken} from '../../core/auth/token.js'
 
@@ -15,20 +15,20 @@ export interface StatusResult {
 
 export default class AuthStatus extends ApiCommand {
   static override summary = 'Show who you are logged in as, where, and where the token is stored'
-  static override description = 'Checks the token with GET /api/v1/me. Exits 3 when there is no token or the server rejects it.'
+  static override description = 'Checks the token with the server. Exits 3 when there is no token or the server rejects it.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     {description: 'Check a CI token from the environment', command: 'AMCTL_TOKEN=svc_… <%= config.bin %> <%= command.id %> --json'},
   ]
 
   async run(): Promise<StatusResult> {
-    const {flags} = await this.parse(AuthStatus)
-    const settings = await this.settings(flags)
-    const found = await this.storedToken(flags)
-    const user = await getMe(await this.client(flags))
+    await this.parse(AuthStatus)
+    const settings = await this.ctx.settings()
+    const found = await this.ctx.token()
+    const user = await getMe(await this.ctx.http())
     const orgs = user.orgs.map((o) => o.slug)
     const org = settings.org ?? (orgs.length === 1 ? orgs[0] : null)
-    this.renderObject({
+    this.out.object({
       user: user.name ? `${user.name} <${user.email}>` : user.email,
       'base URL': settings.baseUrl,
       profile: settings.profile,

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {ConfigCommand} from '../../config-command.js'
+import {ConfigCommand} from '../../base/config-command.js'
 import {assertConfigKey, CONFIG_KEYS} from '../../core/config.js'
 
 export default class ConfigGet extends ConfigCommand {
@@ -16,7 +16,7 @@ export default class ConfigGet extends ConfigCommand {
     const key = assertConfigKey(args.key)
     const {store, profile} = await this.open(flags)
     const value = store.get(profile, key) ?? null
-    if (value !== null) this.print(value)
+    if (value !== null) this.out.text(value)
     return {profile, key, value}
   }
 }

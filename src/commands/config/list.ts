@@ -1,4 +1,4 @@
-import {ConfigCommand} from '../../config-command.js'
+import {ConfigCommand} from '../../base/config-command.js'
 import type {ProfileValues} from '../../core/config.js'
 
 export default class ConfigList extends ConfigCommand {
@@ -9,7 +9,7 @@ export default class ConfigList extends ConfigCommand {
     const {flags} = await this.parse(ConfigList)
     const {store, profile} = await this.open(flags)
     const values = store.profile(profile)
-    this.renderObject(values)
+    this.out.object(values)
     return values
   }
 }

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {ConfigCommand} from '../../config-command.js'
+import {ConfigCommand} from '../../base/config-command.js'
 import {assertConfigKey, CONFIG_KEYS, normalizeConfigValue} from '../../core/config.js'
 
 export default class ConfigSet extends ConfigCommand {

@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {ConfigCommand} from '../../config-command.js'
+import {ConfigCommand} from '../../base/config-command.js'
 import {assertConfigKey, CONFIG_KEYS} from '../../core/config.js'
 
 export default class ConfigUnset extends ConfigCommand {
@@ -15,7 +15,7 @@ export default class ConfigUnset extends ConfigCommand {
     const key = assertConfigKey(args.key)
     const {store, profile} = await this.open(flags)
     const removed = store.unset(profile, key)
-    if (!removed) this.notice(`${key} was not set in profile "${profile}"`)
+    if (!removed) this.out.notice(`${key} was not set in profile "${profile}"`)
     return {profile, key, removed}
   }
 }

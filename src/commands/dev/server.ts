@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {BaseCommand} from '../../base-command.js'
+import {BaseCommand} from '../../base/base-command.js'
 import {AmctlError, UsageError} from '../../core/errors.js'
 import type {DevServer} from '../../devserver/index.js'
 import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, isLoopbackHost} from '../../devserver/options.js'

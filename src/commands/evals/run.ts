@@ -1,45 +1,45 @@
 import {Args} from '@oclif/core'
-import {ApiCommand} from '../../api-command.js'
 import {launchEvalSet} from '../../api/evals.js'
-import type {LaunchResult} from '../../api/types.js'
-import {requireId} from '../../core/input.js'
-import {RUN_COLUMNS} from '../../output/columns.js'
+import {ApiCommand} from '../../base/api-command.js'
+import type {UnknownOutcome} from '../../base/results.js'
+import type {LaunchResult, Run} from '../../contract/types.js'
+import {requireId} from '../../input/values.js'
+import {styled} from '../../output/renderer.js'
+import {RUN_COLUMNS} from '../runs/shared/columns.js'
 
 export default class EvalsRun extends ApiCommand {
   static override summary = "Launch an eval set's saved settings"
-  static override description = `Sends POST /api/v1/orgs/{org}/eval-sets/{evalSetId}/run with {} and prints the batchIds and runIds.
+  static override description = `Launches the eval set once and prints the batch and run IDs it created.
 
-If the launch was sent and no answer came (timeout, dropped connection), amctl does not launch again: it lists the organization's newest runs so you can see whether the launch happened, and exits 9. With --json that is {"outcome":"unknown","recentRuns":[…]}.`
+If the launch was sent and no answer came (timeout, dropped connection), amctl does not launch again: it lists the organization's newest runs so you can see whether the launch happened, and exits 9. With --json that is {"outcome":"unknown","recentRuns":[…],"error":{…}}.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> es_checkout --org acme',
-    "<%= config.bin %> <%= command.id %> es_checkout --json | jq -r '.runIds[]'",
+    '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme',
+    "<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --jq '.runIds[]'",
   ]
 
   static override args = {eval_set_id: Args.string({description: 'ID of the eval set', required: true})}
 
-  async run(): Promise<LaunchResult> {
-    const {args, flags} = await this.parse(EvalsRun)
+  async run(): Promise<LaunchResult | UnknownOutcome<Run>> {
+    const {args} = await this.parse(EvalsRun)
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
-    const org = await this.org(flags)
-    const launch = await launchEvalSet(await this.client(flags), org, id)
-    if (launch.outcome === 'launched') {
-      this.renderObject(launch.result)
-      this.notice(`Launched eval set ${id}: ${launch.result.batchIds?.length ?? 0} batch(es), ${launch.result.runIds?.length ?? 0} run(s)`)
-      return launch.result
-    }
-    const {error, recentRuns, listError} = launch
-    if (this.human) {
-      this.report(error)
-      if (listError) this.warning(`could not list the newest runs of ${org} either: ${listError.message}`)
-      else {
-        this.notice(`The newest runs of ${org} — check whether the launch of ${id} is among them before retrying:`)
-        this.renderList(recentRuns, RUN_COLUMNS)
+    const org = await this.ctx.org()
+    const launch = await launchEvalSet(await this.ctx.http(), org, id)
+    if (launch.outcome === 'unknown') {
+      const {error, recentRuns, listError} = launch
+      return {
+        kind: 'unknown-outcome',
+        error,
+        recent: listError
+          ? {listError}
+          : {title: `The newest runs of ${org}: check whether the launch of ${id} is among them before retrying`, items: recentRuns, columns: RUN_COLUMNS},
+        document: {outcome: 'unknown', recentRuns, error: error.toDocument().error},
       }
-    } else {
-      this.logJson({outcome: 'unknown', recentRuns, error: error.toDocument().error})
     }
-    error.reported = true
-    throw error
+    const {batchIds = [], runIds = []} = launch.result
+    this.out.object(launch.result)
+    this.out.notice(`Launched eval set ${id}: ${batchIds.length} batch${batchIds.length === 1 ? '' : 'es'}, ${runIds.length} run${runIds.length === 1 ? '' : 's'}`)
+    if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: amctl runs watch ${runIds.join(' ')} --org ${org}`, 'dim'))
+    return launch.result
   }
 }

@@ -1,15 +1,15 @@
 import {Args} from '@oclif/core'
-import {ApiCommand} from '../../api-command.js'
 import {getVariantContent} from '../../api/experiments.js'
-import type {JsonObject} from '../../api/types.js'
-import {requireId} from '../../core/input.js'
+import {ApiCommand} from '../../base/api-command.js'
+import type {JsonObject} from '../../contract/types.js'
+import {requireId} from '../../input/values.js'
 
 export default class ExperimentsVariantContent extends ApiCommand {
   static override summary = 'Show the content of an experiment variant'
-  static override description = 'Sends GET /api/v1/orgs/{org}/experiments/{experimentId}/variants/{variantId}/content.'
+  static override description = 'Prints the variant content; multi-line text is shown as a block on a terminal.'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> exp_onboarding var_b',
-    "<%= config.bin %> <%= command.id %> exp_onboarding var_b --json | jq -r .content",
+    '<%= config.bin %> <%= command.id %> exp_acme_onboarding var_acme_onboarding_concise --org acme',
+    "<%= config.bin %> <%= command.id %> exp_acme_onboarding var_acme_onboarding_concise --org acme --jq .body",
   ]
 
   static override args = {
@@ -18,11 +18,11 @@ export default class ExperimentsVariantContent extends ApiCommand {
   }
 
   async run(): Promise<JsonObject> {
-    const {args, flags} = await this.parse(ExperimentsVariantContent)
+    const {args} = await this.parse(ExperimentsVariantContent)
     const experimentId = requireId('EXPERIMENT_ID', args.experiment_id)
     const variantId = requireId('VARIANT_ID', args.variant_id)
-    const content = await getVariantContent(await this.client(flags), await this.org(flags), experimentId, variantId)
-    this.renderObject(content)
+    const content = await getVariantContent(await this.ctx.http(), await this.ctx.org(), experimentId, variantId)
+    this.out.object(content)
     return content
   }
 }

@@ -1,16 +1,17 @@
 import {Args, Flags} from '@oclif/core'
-import {ApiCommand} from '../../api-command.js'
 import {sendChat} from '../../api/optimizations.js'
-import type {JsonObject} from '../../api/types.js'
-import {requireId, requireText} from '../../core/input.js'
-import {chompNewline, readAll} from '../../core/stdin.js'
+import {ApiCommand} from '../../base/api-command.js'
+import type {JsonObject} from '../../contract/types.js'
+import {chompNewline, readText} from '../../input/files.js'
+import {requireId, requireText} from '../../input/values.js'
+import {showChat} from './shared/views.js'
 
 export default class OptimizationsChat extends ApiCommand {
   static override summary = 'Send a message to the chat channel of an optimization'
-  static override description = 'Sends POST /api/v1/orgs/{org}/optimizations/{climbId}/chat with {"message"}. --message - reads the message from stdin (one trailing newline removed).'
+  static override description = 'Sends the message and shows the reply. --message - reads the message from stdin (one trailing newline removed).'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> climb_checkout --message "Why did trial 3 regress?"',
-    'cat question.md | <%= config.bin %> <%= command.id %> climb_checkout --message -',
+    '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --message "Why did the last trial regress?"',
+    'echo "Focus on refunds next" | <%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --message -',
   ]
 
   static override args = {climb_id: Args.string({description: 'ID of the optimization', required: true})}
@@ -21,9 +22,9 @@ export default class OptimizationsChat extends ApiCommand {
   async run(): Promise<JsonObject> {
     const {args, flags} = await this.parse(OptimizationsChat)
     const id = requireId('CLIMB_ID', args.climb_id)
-    const message = requireText('--message', flags.message === '-' ? chompNewline(await readAll(this.io.stdin)) : flags.message)
-    const answer = await sendChat(await this.client(flags), await this.org(flags), id, {message})
-    this.renderObject(answer)
+    const message = requireText('--message', flags.message === '-' ? chompNewline(await readText('-', this.io.stdin, '--message')) : flags.message)
+    const answer = await sendChat(await this.ctx.http(), await this.ctx.org(), id, {message})
+    showChat(this.out, answer)
     return answer
   }
 }

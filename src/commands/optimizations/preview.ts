@@ -1,15 +1,16 @@
 import {Args} from '@oclif/core'
-import {ApiCommand} from '../../api-command.js'
 import {previewRound} from '../../api/optimizations.js'
-import type {JsonObject} from '../../api/types.js'
-import {buildBody} from '../../core/body.js'
-import {requireId} from '../../core/input.js'
-import {bodyFlags} from '../../flags.js'
+import {ApiCommand} from '../../base/api-command.js'
+import {bodyFlags} from '../../base/flags.js'
+import type {JsonObject} from '../../contract/types.js'
+import {buildBody} from '../../input/body.js'
+import {requireId} from '../../input/values.js'
+import {showRound} from './shared/views.js'
 
 export default class OptimizationsPreview extends ApiCommand {
   static override summary = 'Preview the current round of an optimization'
-  static override description = 'Sends POST /api/v1/orgs/{org}/optimizations/{climbId}/rounds/current/preview with an optional free-form body ({} when none is given).'
-  static override examples = ['<%= config.bin %> <%= command.id %> climb_checkout', '<%= config.bin %> <%= command.id %> climb_checkout -F maxTrials=3 --json']
+  static override description = 'Shows what the current round would try, with an optional free-form body of options ({} when none is given). Needs a model-provider key for the organization (exit 8 without one).'
+  static override examples = ['<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme', '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme -F maxTrials=3 --json']
 
   static override args = {climb_id: Args.string({description: 'ID of the optimization', required: true})}
   static override flags = {...bodyFlags}
@@ -18,8 +19,8 @@ export default class OptimizationsPreview extends ApiCommand {
     const {args, flags} = await this.parse(OptimizationsPreview)
     const id = requireId('CLIMB_ID', args.climb_id)
     const body = await buildBody(flags, this.io.stdin)
-    const preview = await previewRound(await this.client(flags), await this.org(flags), id, body)
-    this.renderObject(preview)
+    const preview = await previewRound(await this.ctx.http(), await this.ctx.org(), id, body)
+    showRound(this.out, preview)
     return preview
   }
 }

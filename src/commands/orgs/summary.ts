@@ -1,16 +1,16 @@
-import {ApiCommand} from '../../api-command.js'
 import {getOrgSummary} from '../../api/orgs.js'
-import type {JsonObject} from '../../api/types.js'
+import {ApiCommand} from '../../base/api-command.js'
+import type {JsonObject} from '../../contract/types.js'
 
 export default class OrgsSummary extends ApiCommand {
   static override summary = 'Show the summary of the organization'
-  static override description = 'Sends GET /api/v1/orgs/{org}/summary.'
-  static override examples = ['<%= config.bin %> <%= command.id %> --org acme', '<%= config.bin %> <%= command.id %> --json | jq .runs']
+  static override description = 'Members, credits, capabilities and how many of each resource the organization has.'
+  static override examples = ['<%= config.bin %> <%= command.id %> --org acme', '<%= config.bin %> <%= command.id %> --org acme --jq .counts.runs']
 
   async run(): Promise<JsonObject> {
-    const {flags} = await this.parse(OrgsSummary)
-    const summary = await getOrgSummary(await this.client(flags), await this.org(flags))
-    this.renderObject(summary)
+    await this.parse(OrgsSummary)
+    const summary = await getOrgSummary(await this.ctx.http(), await this.ctx.org())
+    this.out.object(summary)
     return summary
   }
 }

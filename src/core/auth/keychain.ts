@@ -1,8 +1,9 @@
 /**
- * The OS keychain through keytar (an optional native dependency). keytar is imported only when
- * a command needs a token; every call has a 3 s limit; any failure — keytar missing, no Secret
- * Service or D-Bus, a locked keyring, a timeout — means "keychain unavailable", never a crash.
- * `AMCTL_KEYCHAIN=off` skips it entirely.
+ * The OS keychain through the keytar API of `@napi-rs/keyring` (contract 1.3): prebuilt native
+ * modules for every platform, no install script (keytar itself is archived upstream, and current
+ * npm blocks its install script). It is imported only when a command needs a token; every call
+ * has a 3 s limit; any failure — the package missing, no Secret Service or D-Bus, a locked
+ * keyring, a timeout — means "keychain unavailable", never a crash. `AMCTL_KEYCHAIN=off` skips it.
  */
 
 export const KEYCHAIN_SERVICE = 'amctl'
@@ -30,10 +31,10 @@ function load(): Promise<Keytar> {
   loaded ??= (async () => {
     if (process.env.AMCTL_KEYCHAIN === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
     try {
-      const mod = (await import('keytar')) as unknown as Keytar & {default?: Keytar}
+      const mod = (await import('@napi-rs/keyring/keytar.js')) as Keytar & {default?: Keytar}
       return mod.default ?? mod
     } catch (error) {
-      throw new KeychainUnavailable(`keytar could not be loaded (${(error as Error).message.split('\n')[0]})`)
+      throw new KeychainUnavailable(`the keychain module could not be loaded (${(error as Error).message.split('\n')[0]})`)
     }
   })()
   return loaded

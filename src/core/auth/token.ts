@@ -1,16 +1,13 @@
-import {TOKEN_PREFIX} from '../../api/types.js'
+import {isTokenForm, TOKEN_PREFIX} from '../../contract/vocabulary.js'
 import {UsageError} from '../errors.js'
 
-/** A token starts with `svc_`, has more than 4 characters and no whitespace (contract 1.3). */
-export function isTokenForm(token: string): boolean {
-  return token.startsWith(TOKEN_PREFIX) && token.length > TOKEN_PREFIX.length && !/\s/.test(token)
-}
+export {isTokenForm} from '../../contract/vocabulary.js'
 
-/** Throws a usage error (exit 2) naming `source` when `token` is not of the token form. */
+/** Throws a usage error (exit 2) naming `source` when `token` is not of the token form (contract 1.3). */
 export function assertTokenForm(token: string, source: string): string {
   if (!isTokenForm(token)) {
     throw new UsageError(
-      `${source} is not a valid token: expected "${TOKEN_PREFIX}" followed by at least one character, with no whitespace`,
+      `${source} is not a valid token: expected "${TOKEN_PREFIX}" followed by at least one character, with no whitespace or control characters`,
     )
   }
   return token

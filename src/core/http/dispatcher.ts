@@ -1,22 +1,29 @@
-import type {Dispatcher, EnvHttpProxyAgent} from 'undici'
+import type {Agent, Dispatcher, EnvHttpProxyAgent} from 'undici'
 import api from 'undici/lib/api/index.js'
+import AgentClass from 'undici/lib/dispatcher/agent.js'
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
 import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js'
+import {isLoopbackHost} from '../../contract/vocabulary.js'
 
 // What undici's index does: every dispatcher gets request(), connect() (proxies tunnel with it) …
 Object.assign(DispatcherClass.prototype, api)
 
 /**
- * One keep-alive dispatcher per process, honouring HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
- * Tests swap it (undici's MockAgent, or nock's global dispatcher) with `setDispatcher`.
+ * The process's keep-alive dispatchers (contract 1.6): remote hosts through
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (undici's EnvHttpProxyAgent); loopback hosts directly,
+ * whatever those variables say, as Go's (and so gh's) proxy rules do: a token sent over http:
+ * to this machine never leaves it. Tests swap both with `setDispatcher`.
  */
 let override: Dispatcher | undefined
-let shared: EnvHttpProxyAgent | undefined
+let proxied: EnvHttpProxyAgent | undefined
+let direct: Agent | undefined
 
-export function getDispatcher(): Dispatcher {
+const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: 10_000}}
+
+export function dispatcherFor(origin: string): Dispatcher {
   if (override) return override
-  shared ??= new EnvHttpProxyAgentClass({keepAliveTimeout: 10_000, connect: {timeout: 10_000}})
-  return shared
+  if (isLoopbackHost(new URL(origin).hostname)) return (direct ??= new AgentClass(OPTIONS))
+  return (proxied ??= new EnvHttpProxyAgentClass(OPTIONS))
 }
 
 /** For tests: route every request through `dispatcher` (undefined restores the default). */
@@ -24,9 +31,10 @@ export function setDispatcher(dispatcher: Dispatcher | undefined): void {
   override = dispatcher
 }
 
-/** Closes the shared agent so no idle socket keeps the process alive. */
+/** Closes the shared agents so no idle socket keeps the process alive. */
 export async function closeDispatcher(): Promise<void> {
-  const agent = shared
-  shared = undefined
-  if (agent) await agent.destroy().catch(() => {})
+  const agents = [proxied, direct]
+  proxied = undefined
+  direct = undefined
+  await Promise.all(agents.map((agent) => agent?.destroy().catch(() => {})))
 }

@@ -1,29 +1,26 @@
+import {idProblem} from '../../contract/vocabulary.js'
+import {type OperationId, type ParamsOf, ROUTES} from '../../contract/routes.js'
 import {UsageError} from '../errors.js'
 
 /**
- * Percent-encodes one path segment taken from user input, so that an ID holding `/`, `?`, `#`
- * or `%` cannot change the route. `.` and `..` cannot be sent safely at all (URL parsers fold
- * them, even encoded as %2E), so they are refused.
+ * Percent-encodes one path segment taken from user input (contract 3): whatever it holds
+ * (`/ ? # %`, spaces, non-ASCII) it stays one segment. The empty ID, `.`, `..` and control
+ * characters cannot be sent safely and are refused (exit 2, nothing sent).
  */
-export function segment(value: string): string {
-  if (value === '' || value === '.' || value === '..') {
-    throw new UsageError(`"${value}" cannot be used as a path segment`)
-  }
+export function segment(value: string, label = 'an ID'): string {
+  const problem = idProblem(value)
+  if (problem !== undefined) throw new UsageError(`${label} ${problem}, got ${JSON.stringify(value)}`)
   return encodeURIComponent(value)
 }
 
-/**
- * Tagged template for API paths: every interpolated value is one encoded segment.
- *   apiPath`/orgs/${org}/runs` → "/orgs/acme%2Fx/runs"
- */
-export function apiPath(strings: TemplateStringsArray, ...values: string[]): string {
-  let out = strings[0]
-  for (let i = 0; i < values.length; i++) out += segment(values[i]) + strings[i + 1]
-  return out
+/** The path of an operation (relative to /api/v1) with every `{param}` filled as one encoded segment. */
+export function routePath<Id extends OperationId>(id: Id, params: ParamsOf<Id>): string {
+  const values = params as Record<string, string>
+  return ROUTES[id].path.replace(/\{([^}]+)\}/g, (_, name: string) => segment(values[name], name))
 }
 
 /** Appends a query string built from the defined values, in the given order. */
-export function withQuery(path: string, query: Record<string, string | number | undefined | null>): string {
+export function withQuery(path: string, query: Record<string, string | number | boolean | undefined | null>): string {
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null) params.append(key, String(value))

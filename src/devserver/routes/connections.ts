@@ -1,4 +1,5 @@
-import {API_PREFIX, type Connection, type Page} from '../../api/types.js'
+import {API_PREFIX, type Page} from '../../contract/vocabulary.js'
+import type {Connection} from '../../contract/types.js'
 import {requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {json} from '../reply.js'

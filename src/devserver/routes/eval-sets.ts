@@ -1,4 +1,5 @@
-import {API_PREFIX, CADENCES, SAMPLES_MAX, SAMPLES_MIN, type EvalSet, type JsonObject, type LaunchResult} from '../../api/types.js'
+import {API_PREFIX, CADENCES, SAMPLES} from '../../contract/vocabulary.js'
+import type {EvalSet, JsonObject, LaunchResult} from '../../contract/types.js'
 import {requireCredits} from '../account.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
@@ -38,8 +39,8 @@ export function registerEvalSets(router: ApiRouter): void {
         evalSetId: evalSet.id,
         batchId,
         forkedFrom: null,
-        agent: target.agent ?? null,
-        model: target.model ?? null,
+        agent: typeof target.agent === 'string' ? target.agent : null,
+        model: typeof target.model === 'string' ? target.model : null,
         score: null,
       })),
     )
@@ -61,7 +62,7 @@ function validatePatch(store: Store, org: OrgRecord, current: EvalSet, patch: Js
         changes.cadence = requireOneOf(patch, member, CADENCES)
         break
       case 'samplesPerTarget':
-        changes.samplesPerTarget = requireInteger(patch, member, SAMPLES_MIN, SAMPLES_MAX)
+        changes.samplesPerTarget = requireInteger(patch, member, SAMPLES.min, SAMPLES.max)
         break
       case 'connectionIds':
         changes.connectionIds = connectionIds(store, org, requireStringArray(patch, member))

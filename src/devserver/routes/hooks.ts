@@ -93,6 +93,9 @@ export function registerHooks(router: ApiRouter): void {
         evalSetId: evalSetIds.length === 0 ? null : evalSetIds[i % evalSetIds.length],
         batchId: null,
         forkedFrom: null,
+        agent: null,
+        model: null,
+        score: null,
       })),
     )
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})

@@ -1,4 +1,5 @@
-import {API_PREFIX, DEVICE_CODE_PARAM, TOKEN_EXPIRY_MAX_DAYS, type CreatedToken, type Me} from '../../api/types.js'
+import {API_PREFIX, DEVICE_CODE_PARAM, TOKEN_EXPIRY_DAYS} from '../../contract/vocabulary.js'
+import type {CreatedToken, Me} from '../../contract/types.js'
 import {mintToken} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {invalid} from '../errors.js'
@@ -38,8 +39,8 @@ export function registerIdentity(router: ApiRouter): void {
 function expiryDays(value: unknown): number {
   const match = typeof value === 'string' ? /^(\d{1,4})d$/.exec(value) : null
   const days = match === null ? 0 : Number(match[1])
-  if (days < 1 || days > TOKEN_EXPIRY_MAX_DAYS) {
-    throw invalid(`expiresIn must be "<N>d" with N from 1 to ${TOKEN_EXPIRY_MAX_DAYS}, got ${value === undefined ? 'nothing' : describeValue(value)}`)
+  if (days < 1 || days > TOKEN_EXPIRY_DAYS.max) {
+    throw invalid(`expiresIn must be "<N>d" with N from 1 to ${TOKEN_EXPIRY_DAYS.max}, got ${value === undefined ? 'nothing' : describeValue(value)}`)
   }
   return days
 }

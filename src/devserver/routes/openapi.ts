@@ -1,6 +1,6 @@
-import {openapiDocument} from '../../api/openapi.js'
-import {API_PREFIX} from '../../api/types.js'
+import {API_PREFIX} from '../../contract/vocabulary.js'
 import type {ApiRouter} from '../context.js'
+import {openapiDocument} from '../openapi.js'
 import {json} from '../reply.js'
 
 /** The API's own description, served without authentication. */

@@ -1,4 +1,5 @@
-import {API_PREFIX, type ChatBody} from '../../api/types.js'
+import {API_PREFIX} from '../../contract/vocabulary.js'
+import type {ChatBody} from '../../contract/types.js'
 import {requireOptimizations, requireProviderKey} from '../account.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter, AuthedContext} from '../context.js'

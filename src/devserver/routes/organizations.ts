@@ -1,4 +1,4 @@
-import {API_PREFIX} from '../../api/types.js'
+import {API_PREFIX} from '../../contract/vocabulary.js'
 import {requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {json} from '../reply.js'

@@ -1,4 +1,4 @@
-import {API_PREFIX} from '../../api/types.js'
+import {API_PREFIX} from '../../contract/vocabulary.js'
 import {requireCredits} from '../account.js'
 import {requireMember, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'

@@ -1,4 +1,5 @@
-import {API_PREFIX, type ScenarioBody} from '../../api/types.js'
+import {API_PREFIX} from '../../contract/vocabulary.js'
+import type {ScenarioBody} from '../../contract/types.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {conflict, invalid} from '../errors.js'

@@ -17,9 +17,9 @@ describe('connections list', () => {
     expect(api.requests()[0]).toMatchObject({method: 'GET', path: '/api/v1/orgs/acme/connections'})
   })
 
-  it('piped: TSV without header, id first, tabs in values flattened', async () => {
+  it('piped: TSV without header, id first, a tab inside a value escaped as \\t', async () => {
     const r = await runCommand(ConnectionsList, ['--org', 'acme'], {env: api.env()})
-    expect(r.stdout).toBe('conn_gh\tGitHub\tapi.github.com,github.com\nconn_st\tStripe live\tapi.stripe.com\n')
+    expect(r.stdout).toBe('conn_gh\tGitHub\tapi.github.com,github.com\nconn_st\tStripe\\tlive\tapi.stripe.com\n')
   })
 
   it('--json: the API shape', async () => {

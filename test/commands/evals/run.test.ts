@@ -16,7 +16,7 @@ describe('evals run', () => {
     expect(api.requests()[0]).toMatchObject({method: 'POST', path: '/api/v1/orgs/acme/eval-sets/es_1/run'})
     expect(json(api.requests()[0])).toEqual({})
     expect(r.stdout).toBe('batchIds\t["b_1"]\nrunIds\t["run_2","run_3"]\n')
-    expect(r.stderr).toContain('Launched eval set es_1: 1 batch(es), 2 run(s)')
+    expect(r.stderr).toContain('Launched eval set es_1: 1 batch, 2 runs')
     const j = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--json'], {env: api.env()})
     expect(JSON.parse(j.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3']})
   })

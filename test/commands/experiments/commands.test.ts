@@ -59,7 +59,7 @@ describe('experiments variant-content', () => {
   it('needs both IDs', async () => {
     const r = await runCommand(VariantContent, ['exp_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(2)
-    expect(r.stderr).toMatch(/^error: Missing 1 required arg/)
+    expect(r.stderr).toBe('error: missing argument VARIANT_ID (invalid_request)\n')
     expect(api.requests()).toHaveLength(0)
   })
 })

@@ -38,12 +38,12 @@ describe('optimizations preview / propose / chat', () => {
     expect(api.requests()).toHaveLength(0)
   })
 
-  it('a 403 from propose says Optimizations must be enabled for the organization (exit 4)', async () => {
-    api.routes.set('POST /orgs/acme/optimizations/cl_1/propose', forbidden('capability missing'))
+  it.each(['capability missing', 'Forbidden', 'you shall not pass'])('a 403 from propose (%j) keeps the message and hints that Optimizations must be enabled (exit 4)', async (message) => {
+    api.routes.set('POST /orgs/acme/optimizations/cl_1/propose', forbidden(message))
     const r = await runCommand(Propose, ['cl_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(4)
     expect(r.stderr).toBe(
-      'error: Optimizations must be enabled for the organization "acme" to propose trials: capability missing (forbidden, HTTP 403)\nhint: an administrator of acme can enable Optimizations for the organization\n',
+      `error: ${message} (forbidden, HTTP 403)\nhint: Optimizations must be enabled for the organization "acme" to propose trials; an administrator can enable it\n`,
     )
   })
 

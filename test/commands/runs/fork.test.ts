@@ -49,7 +49,21 @@ describe('runs fork', () => {
     expect(api.requests()).toHaveLength(0)
   })
 
-  it.each([['a/b'], ['a?b'], ['a#b'], ['..'], [' '], ['']])('refuses RUN_ID %j before sending', async (id) => {
+  it.each([
+    ['a/b', 'a%2Fb'],
+    ['a?b', 'a%3Fb'],
+    ['a#b', 'a%23b'],
+    ['50%', '50%25'],
+    [' ', '%20'],
+    ['café', 'caf%C3%A9'],
+  ])('sends RUN_ID %j as one encoded path segment (%s)', async (id, encoded) => {
+    api.routes.set(`POST /runs/${encoded}/fork`, {id: 'run_new'})
+    const r = await runCommand(RunsFork, [id], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests().map((q) => q.path)).toEqual([`/api/v1/runs/${encoded}/fork`])
+  })
+
+  it.each([['.'], ['..'], [''], ['a\nb'], ['a\u001b[2Jb']])('refuses RUN_ID %j before sending', async (id) => {
     const r = await runCommand(RunsFork, [id], {env: api.env()})
     expect(r.exitCode).toBe(2)
     expect(r.stderr.trim().split('\n')[0]).toMatch(/^error: RUN_ID /)

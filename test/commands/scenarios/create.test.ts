@@ -15,9 +15,9 @@ describe('scenarios create', () => {
   })
 
   it.each([
-    [['--repository', 'acme/web', '--persona', 'p'], 'Missing required flag prompt'],
+    [['--repository', 'acme/web', '--persona', 'p'], 'missing required flag --prompt'],
     [['--prompt', 'vp_1', '--repository', ' ', '--persona', 'p'], '--repository must not be empty'],
-    [['--prompt', 'vp/1', '--repository', 'r', '--persona', 'p'], '--prompt must not contain any of'],
+    [['--prompt', '..', '--repository', 'r', '--persona', 'p'], '--prompt cannot be ".."'],
   ])('%j exits 2 with no request', async (args, message) => {
     const r = await runCommand(ScenariosCreate, [...args, '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(2)

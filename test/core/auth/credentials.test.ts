@@ -5,7 +5,7 @@ import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeytarModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 
 const kt = vi.hoisted(() => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[]}) as FakeKeytar)
-vi.mock('keytar', () => fakeKeytarModule(kt))
+vi.mock('@napi-rs/keyring/keytar.js', () => fakeKeytarModule(kt))
 
 // this file simulates the OS keychain; test/setup.ts turns it off everywhere else
 delete process.env.AMCTL_KEYCHAIN

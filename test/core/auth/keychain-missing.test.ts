@@ -1,8 +1,8 @@
 import {afterAll, describe, expect, it, vi} from 'vitest'
 
-// keytar not installed (or its native module failing to load)
-vi.mock('keytar', () => {
-  throw new Error("Cannot find module 'keytar'\nRequire stack: …")
+// the keychain package not installed (or its native module failing to load)
+vi.mock('@napi-rs/keyring/keytar.js', () => {
+  throw new Error("Cannot find module '@napi-rs/keyring'\nRequire stack: …")
 })
 delete process.env.AMCTL_KEYCHAIN
 afterAll(() => {
@@ -12,11 +12,11 @@ afterAll(() => {
 const {keychain, KeychainUnavailable} = await import('../../../src/core/auth/keychain.js')
 const {findToken, storeToken} = await import('../../../src/core/auth/credentials.js')
 
-describe('without keytar', () => {
+describe('without the keychain package', () => {
   it('the keychain is unavailable, never a crash', async () => {
     const e = await keychain.get('a').catch((error: unknown) => error)
     expect(e).toBeInstanceOf(KeychainUnavailable)
-    expect((e as Error).message).toMatch(/^keytar could not be loaded/)
+    expect((e as Error).message).toMatch(/^the keychain module could not be loaded/)
     expect((e as Error).message).not.toContain('\n')
   })
 
@@ -24,7 +24,7 @@ describe('without keytar', () => {
     const env = {AMCTL_CONFIG_DIR: process.env.AMCTL_CONFIG_DIR!}
     const stored = await storeToken('default', 'https://api.example.com', 'svc_nokeytar1', {env})
     expect(stored.source).toBe('file')
-    expect(stored.keychainProblem).toMatch(/keytar could not be loaded/)
+    expect(stored.keychainProblem).toMatch(/the keychain module could not be loaded/)
     expect(await findToken('default', 'https://api.example.com', env)).toEqual({token: 'svc_nokeytar1', source: 'file'})
   })
 })

@@ -2,7 +2,7 @@ import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeytarModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 
 const kt = vi.hoisted(() => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[]}) as FakeKeytar)
-vi.mock('keytar', () => fakeKeytarModule(kt))
+vi.mock('@napi-rs/keyring/keytar.js', () => fakeKeytarModule(kt))
 
 // these tests opt in to the keychain (test/setup.ts turns it off for every other file)
 delete process.env.AMCTL_KEYCHAIN

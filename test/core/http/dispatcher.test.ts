@@ -3,7 +3,7 @@ import {connect, type AddressInfo, type Socket} from 'node:net'
 import {MockAgent} from 'undici'
 import {afterEach, describe, expect, it} from 'vitest'
 import {HttpClient} from '../../../src/core/http/client.js'
-import {closeDispatcher, getDispatcher, setDispatcher} from '../../../src/core/http/dispatcher.js'
+import {closeDispatcher, dispatcherFor, setDispatcher} from '../../../src/core/http/dispatcher.js'
 import {sendJson, startServer} from '../../helpers/http-server.js'
 
 afterEach(async () => {
@@ -14,10 +14,10 @@ afterEach(async () => {
 
 describe('dispatcher', () => {
   it('is one shared agent per process until closed', async () => {
-    const first = getDispatcher()
-    expect(getDispatcher()).toBe(first)
+    const first = dispatcherFor('https://api.test')
+    expect(dispatcherFor('https://other.test')).toBe(first)
     await closeDispatcher()
-    expect(getDispatcher()).not.toBe(first)
+    expect(dispatcherFor('https://api.test')).not.toBe(first)
   })
 
   it('setDispatcher routes every client request through the given dispatcher', async () => {
@@ -25,7 +25,7 @@ describe('dispatcher', () => {
     mock.disableNetConnect()
     mock.get('https://api.test').intercept({path: '/api/v1/me', method: 'GET'}).reply(200, {via: 'mock'}, {headers: {'content-type': 'application/json'}})
     setDispatcher(mock)
-    expect(getDispatcher()).toBe(mock)
+    expect(dispatcherFor('https://api.test')).toBe(mock)
     const client = new HttpClient({baseUrl: 'https://api.test', timeoutMs: 1000, userAgent: 'amctl/test'})
     expect(await client.json({method: 'GET', path: '/me'})).toEqual({via: 'mock'})
     mock.assertNoPendingInterceptors()

@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../../src/core/errors.js'
-import {apiPath, segment, withQuery} from '../../../src/core/http/path.js'
+import {routePath, segment, withQuery} from '../../../src/core/http/path.js'
 
-describe('segment / apiPath', () => {
+describe('segment / routePath (contract 3: every ID is exactly one path segment)', () => {
   it.each([
     ['a/b', 'a%2Fb'],
     ['a?b', 'a%3Fb'],
@@ -12,23 +12,25 @@ describe('segment / apiPath', () => {
     ['café', 'caf%C3%A9'],
     ['日本', '%E6%97%A5%E6%9C%AC'],
     ['../x', '..%2Fx'],
+    ['a\\b', 'a%5Cb'],
     ['run_123-abc', 'run_123-abc'],
   ])('encodes %j as %j', (raw, encoded) => {
     expect(segment(raw)).toBe(encoded)
   })
 
   it('keeps an ID with / or ? inside one segment of the route', () => {
-    const path = apiPath`/orgs/${'acme/../other'}/runs/${'r?admin=1#x'}/fork`
-    expect(path).toBe('/orgs/acme%2F..%2Fother/runs/r%3Fadmin%3D1%23x/fork')
+    const path = routePath('forkRun', {runId: 'r?admin=1#x/../y'})
+    expect(path).toBe('/runs/r%3Fadmin%3D1%23x%2F..%2Fy/fork')
     const url = new URL(`https://api.test/api/v1${path}`)
-    expect(url.pathname).toBe('/api/v1/orgs/acme%2F..%2Fother/runs/r%3Fadmin%3D1%23x/fork')
+    expect(url.pathname).toBe('/api/v1/runs/r%3Fadmin%3D1%23x%2F..%2Fy/fork')
     expect(url.search).toBe('')
     expect(url.hash).toBe('')
+    expect(routePath('getVariantContent', {org: 'acme/x', experimentId: 'e 1', variantId: 'v%'})).toBe('/orgs/acme%2Fx/experiments/e%201/variants/v%25/content')
   })
 
-  it.each(['.', '..', ''])('refuses %j as a segment with a usage error (exit 2)', (value) => {
+  it.each(['.', '..', '', 'a\u0000b', 'tab\there', 'esc\u001b[2J', 'c1\u009b'])('refuses %j with a usage error (exit 2)', (value) => {
     expect(() => segment(value)).toThrow(UsageError)
-    expect(() => apiPath`/orgs/${value}/runs`).toThrow(/cannot be used as a path segment/)
+    expect(() => routePath('listRuns', {org: value})).toThrow(/^org /)
     try {
       segment(value)
     } catch (error) {

@@ -117,7 +117,7 @@ describe('amctl evals update', () => {
 describe('amctl evals run', () => {
   it('POST …/run: prints batchIds and runIds; the new runs head the run list', async () => {
     const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['evals', 'run', 'es_acme_checkout', '--org', 'acme']))
-    expectOk(r, 'Launched eval set es_acme_checkout: 1 batch(es), 2 run(s)\n')
+    expectOk(r, 'Launched eval set es_acme_checkout: 1 batch, 2 runs\n')
     expect(reqs).toEqual([`POST ${API}/orgs/acme/eval-sets/es_acme_checkout/run`])
     const out = lines(r.stdout)
     expect(out).toHaveLength(2)
@@ -134,7 +134,7 @@ describe('amctl evals run', () => {
   it('--json: {"batchIds","runIds"}, one per target', async () => {
     const before = (await e2e.current.hook('GET', '/_dev/orgs/acme')).runCount
     const r = await e2e.current.amctl(['evals', 'run', 'es_acme_search', '--org', 'acme', '--json'])
-    expectOk(r, 'Launched eval set es_acme_search: 1 batch(es), 3 run(s)\n')
+    expectOk(r, 'Launched eval set es_acme_search: 1 batch, 3 runs\n')
     const doc = jsonDoc(r)
     expect(Object.keys(doc).sort()).toEqual(['batchIds', 'runIds'])
     expect(doc.runIds).toHaveLength(3)

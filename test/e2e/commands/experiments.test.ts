@@ -42,7 +42,7 @@ describe('amctl experiments launch', () => {
 })
 
 describe('amctl experiments variant-content', () => {
-  it('GETs the content; piped key<TAB>value with newlines folded; --json keeps them', async () => {
+  it('GETs the content; piped key<TAB>value with newlines escaped as \\n; --json keeps them', async () => {
     const argv = ['experiments', 'variant-content', 'exp_acme_onboarding', 'var_acme_onboarding_concise', '--org', 'acme']
     const [[r, json], reqs] = await requestsOfAll(e2e.current, [() => e2e.current.amctl(argv), () => e2e.current.amctl([...argv, '--json'])])
     const path = `GET ${API}/orgs/acme/experiments/exp_acme_onboarding/variants/var_acme_onboarding_concise/content`
@@ -52,7 +52,7 @@ describe('amctl experiments variant-content', () => {
       'variantId\tvar_acme_onboarding_concise',
       'experimentId\texp_acme_onboarding',
       'format\tmarkdown',
-      'body\t# Start `npm i @acme/sdk && acme init`',
+      'body\t# Start\\n\\n`npm i @acme/sdk && acme init`',
     ])
     expectOk(json)
     expect(jsonDoc(json)).toEqual({
@@ -74,11 +74,21 @@ describe('amctl experiments variant-content', () => {
     expect(error.message).toBe('experiment "exp_nope" not found')
   })
 
-  it('an ID that would change the route is refused before any request', async () => {
+  it('an ID holding / ? # % cannot change the route: it is one encoded segment, and the server says it does not exist', async () => {
     const [r, reqs] = await requestsOf(e2e.current, () =>
-      e2e.current.amctl(['experiments', 'variant-content', 'exp_acme_onboarding', '../../tags/tag_acme_flaky', '--org', 'acme']),
+      e2e.current.amctl(['experiments', 'variant-content', 'exp_acme_onboarding', '../../tags/tag_acme_flaky?x=1#y', '--org', 'acme']),
     )
-    expect(expectError(r, 2, 'invalid_request')).toContain('VARIANT_ID must not contain any of / ? # %')
+    expect(expectError(r, 5, 'not_found', 404)).toContain('../../tags/tag_acme_flaky?x=1#y')
+    expect(reqs).toEqual([`GET ${API}/orgs/acme/experiments/exp_acme_onboarding/variants/..%2F..%2Ftags%2Ftag_acme_flaky%3Fx%3D1%23y/content`])
+  })
+
+  it('"." and ".." are refused before any request (URL parsers fold them even encoded)', async () => {
+    const [[dot, dots], reqs] = await requestsOfAll(e2e.current, [
+      () => e2e.current.amctl(['experiments', 'variant-content', 'exp_acme_onboarding', '.', '--org', 'acme']),
+      () => e2e.current.amctl(['experiments', 'variant-content', '..', 'var_acme_onboarding_concise', '--org', 'acme']),
+    ])
+    expect(expectError(dot, 2, 'invalid_request')).toBe('VARIANT_ID cannot be ".", got "."')
+    expect(expectError(dots, 2, 'invalid_request')).toBe('EXPERIMENT_ID cannot be "..", got ".."')
     expect(reqs).toEqual([])
   })
 })

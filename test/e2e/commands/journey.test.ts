@@ -38,7 +38,7 @@ describe('journey: login → configure → launch → fork → optimize → CI t
 
     // 5. launch it
     const launch = await amctl(['evals', 'run', 'es_acme_checkout', '--json'])
-    expectOk(launch, 'Launched eval set es_acme_checkout: 1 batch(es), 2 run(s)\n')
+    expectOk(launch, 'Launched eval set es_acme_checkout: 1 batch, 2 runs\n')
     const {runIds, batchIds} = jsonDoc(launch) as {runIds: string[]; batchIds: string[]}
     expect(runIds).toHaveLength(2)
 

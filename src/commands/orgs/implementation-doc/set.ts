@@ -1,15 +1,15 @@
 import {Flags} from '@oclif/core'
-import {ApiCommand} from '../../../api-command.js'
 import {setImplementationDoc} from '../../../api/orgs.js'
-import type {JsonObject} from '../../../api/types.js'
-import {parseJsonObject, readSource} from '../../../core/body.js'
+import {ApiCommand} from '../../../base/api-command.js'
+import type {JsonObject} from '../../../contract/types.js'
+import {readJsonObject} from '../../../input/body.js'
 
 export default class OrgsImplementationDocSet extends ApiCommand {
   static override summary = "Set the organization's implementation doc from a JSON file"
-  static override description = 'Sends PUT /api/v1/orgs/{org}/implementation-doc with the JSON object read from FILE (or stdin for -).'
+  static override description = 'Replaces the implementation doc with the JSON object read from FILE (or stdin for -).'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --input implementation.json --org acme',
-    'cat implementation.json | <%= config.bin %> <%= command.id %> --input -',
+    '<%= config.bin %> <%= command.id %> --org acme --input implementation.json',
+    `echo '{"stack":"node","notes":"checkout lives in acme/storefront"}' | <%= config.bin %> <%= command.id %> --org acme --input -`,
   ]
 
   static override flags = {
@@ -18,10 +18,9 @@ export default class OrgsImplementationDocSet extends ApiCommand {
 
   async run(): Promise<JsonObject> {
     const {flags} = await this.parse(OrgsImplementationDocSet)
-    const label = `--input ${flags.input === '-' ? '(stdin)' : flags.input}`
-    const doc = parseJsonObject(await readSource(flags.input, this.io.stdin, '--input'), label)
-    const saved = await setImplementationDoc(await this.client(flags), await this.org(flags), doc)
-    this.renderObject(saved)
+    const doc = await readJsonObject(flags.input, this.io.stdin)
+    const saved = await setImplementationDoc(await this.ctx.http(), await this.ctx.org(), doc)
+    this.out.object(saved)
     return saved
   }
 }

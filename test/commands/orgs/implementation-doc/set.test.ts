@@ -40,7 +40,7 @@ describe('orgs implementation-doc set', () => {
     expect(missing.stderr).toBe('error: --input: cannot read "/nonexistent/doc.json" (no such file) (invalid_request)\n')
     const none = await runCommand(Set, ['--org', 'acme'], {env: api.env()})
     expect(none.exitCode).toBe(2)
-    expect(none.stderr).toMatch(/^error: Missing required flag input/)
+    expect(none.stderr).toBe('error: missing required flag --input (invalid_request)\n')
     expect(api.requests()).toHaveLength(0)
   })
 })

@@ -1,7 +1,9 @@
-import {CADENCES, type Cadence, type EvalSetPatch, SAMPLES_MAX, SAMPLES_MIN} from '../api/types.js'
-import {UsageError} from './errors.js'
-import {locateJsonError} from './json-locate.js'
-import {parseIntegerInRange, requireId} from './input.js'
+import {CADENCES, type Cadence, SAMPLES} from '../../../contract/vocabulary.js'
+import type {EvalSetPatch} from '../../../contract/types.js'
+import {setMember} from '../../../input/body.js'
+import {UsageError} from '../../../core/errors.js'
+import {locateJsonError} from '../../../input/json-locate.js'
+import {parseIntegerInRange, requireId} from '../../../input/values.js'
 
 export interface EvalUpdateFlags {
   cadence?: string
@@ -24,7 +26,7 @@ export function evalSetPatch(flags: EvalUpdateFlags): EvalSetPatch {
     }
     patch.cadence = cadence as Cadence
   }
-  if (flags.samples !== undefined) patch.samplesPerTarget = parseIntegerInRange('--samples', flags.samples, SAMPLES_MIN, SAMPLES_MAX)
+  if (flags.samples !== undefined) patch.samplesPerTarget = parseIntegerInRange('--samples', flags.samples, SAMPLES.min, SAMPLES.max)
   const connections = flags.connection ?? []
   if (connections.length > 0 && flags['clear-connections']) {
     throw new UsageError('--connection and --clear-connections contradict each other; give one of them')
@@ -36,14 +38,16 @@ export function evalSetPatch(flags: EvalUpdateFlags): EvalSetPatch {
     if (eq <= 0) throw new UsageError(`--set expects KEY=JSON, got "${raw}"`)
     const key = raw.slice(0, eq)
     const text = raw.slice(eq + 1)
-    if (key in OWN_FLAG) throw new UsageError(`--set ${key} is not allowed: use ${OWN_FLAG[key]}`)
-    if (key in patch) throw new UsageError(`--set ${key} is given twice`)
+    if (Object.hasOwn(OWN_FLAG, key)) throw new UsageError(`--set ${key} is not allowed: use ${OWN_FLAG[key]}`)
+    if (Object.hasOwn(patch, key)) throw new UsageError(`--set ${key} is given twice`)
+    let value: unknown
     try {
-      patch[key] = JSON.parse(text)
+      value = JSON.parse(text)
     } catch {
       const {line, column, problem} = locateJsonError(text)
       throw new UsageError(`--set ${key}: the value is not valid JSON (${problem} at line ${line}, column ${column}); quote strings, e.g. ${key}='"text"'`)
     }
+    setMember(patch, key, value)
   }
   if (Object.keys(patch).length === 0) {
     throw new UsageError('nothing to change: give --cadence, --samples, --connection, --clear-connections or --set')

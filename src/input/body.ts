@@ -1,13 +1,13 @@
-import {readFileSync} from 'node:fs'
-import type {JsonObject} from '../api/types.js'
-import {UsageError} from './errors.js'
-import {locateJsonError} from './json-locate.js'
-import {chompNewline, readAll} from './stdin.js'
 import type {Readable} from 'node:stream'
+import type {JsonObject} from '../contract/types.js'
+import {UsageError} from '../core/errors.js'
+import {chompNewline, readText} from './files.js'
+import {locateJsonError} from './json-locate.js'
 
 /**
  * Free-form request bodies (cli-contract.md section 3): `--input FILE|-` gives a whole JSON
- * object; `-F key=value` adds typed fields, `-f key=value` string fields, merged over it.
+ * object; `-F key=value` adds typed fields, `-f key=value` string fields, merged over it. A
+ * member name is data: `constructor`, `__proto__` or `toString` is an ordinary member.
  */
 
 export interface BodyFlags {
@@ -16,15 +16,9 @@ export interface BodyFlags {
   input?: string
 }
 
-/** Reads `FILE`, or stdin for `-`. */
-export async function readSource(source: string, stdin: Readable, label: string): Promise<string> {
-  if (source === '-') return readAll(stdin)
-  try {
-    return readFileSync(source, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new UsageError(`${label}: cannot read "${source}" (${code === 'ENOENT' ? 'no such file' : code ?? (error as Error).message})`)
-  }
+/** Sets `key` as an own member, whatever its name (no prototype setter, no inherited lookup). */
+export function setMember(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {value, enumerable: true, writable: true, configurable: true})
 }
 
 /** Parses JSON text that must be an object; errors name the line and column. */
@@ -43,6 +37,11 @@ export function parseJsonObject(text: string, label: string): JsonObject {
   return value as JsonObject
 }
 
+/** `--input FILE|-` as a JSON object. */
+export async function readJsonObject(source: string, stdin: Readable, flag = '--input'): Promise<JsonObject> {
+  return parseJsonObject(await readText(source, stdin, flag), `${flag} ${source === '-' ? '(stdin)' : source}`)
+}
+
 function splitField(flag: string, raw: string): [string, string] {
   const eq = raw.indexOf('=')
   if (eq <= 0) throw new UsageError(`${flag} expects key=value, got "${raw}"`)
@@ -57,7 +56,7 @@ export async function typedValue(key: string, value: string, stdin: Readable): P
   if (value === 'false') return false
   if (value === 'null') return null
   if (NUMBER.test(value)) return Number(value)
-  if (value.startsWith('@')) return chompNewline(await readSource(value.slice(1), stdin, `-F ${key}`))
+  if (value.startsWith('@')) return chompNewline(await readText(value.slice(1), stdin, `-F ${key}`))
   if (value.startsWith('[') || value.startsWith('{')) {
     try {
       return JSON.parse(value)
@@ -69,19 +68,22 @@ export async function typedValue(key: string, value: string, stdin: Readable): P
   return value
 }
 
+/** The -F/-f fields as [key, value] pairs, in the order given (typed for -F, strings for -f). */
+export async function fieldPairs(flags: BodyFlags, stdin: Readable): Promise<[string, unknown][]> {
+  const pairs: [string, unknown][] = []
+  for (const raw of flags.field ?? []) {
+    const [key, value] = splitField('-F', raw)
+    pairs.push([key, await typedValue(key, value, stdin)])
+  }
+  for (const raw of flags['raw-field'] ?? []) pairs.push(splitField('-f', raw))
+  return pairs
+}
+
 /** The body the flags describe, or undefined when none was given. */
 export async function buildBody(flags: BodyFlags, stdin: Readable): Promise<JsonObject | undefined> {
-  const fields = flags.field ?? []
-  const rawFields = flags['raw-field'] ?? []
-  if (flags.input === undefined && fields.length === 0 && rawFields.length === 0) return undefined
-  const body: JsonObject = flags.input === undefined ? {} : parseJsonObject(await readSource(flags.input, stdin, '--input'), `--input ${flags.input === '-' ? '(stdin)' : flags.input}`)
-  for (const raw of fields) {
-    const [key, value] = splitField('-F', raw)
-    body[key] = await typedValue(key, value, stdin)
-  }
-  for (const raw of rawFields) {
-    const [key, value] = splitField('-f', raw)
-    body[key] = value
-  }
+  const pairs = await fieldPairs(flags, stdin)
+  if (flags.input === undefined && pairs.length === 0) return undefined
+  const body: JsonObject = flags.input === undefined ? {} : await readJsonObject(flags.input, stdin)
+  for (const [key, value] of pairs) setMember(body, key, value)
   return body
 }

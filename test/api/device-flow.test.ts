@@ -1,10 +1,10 @@
 import type {ServerResponse} from 'node:http'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
-import {MAX_POLL_FAILURES, obtainToken, type DeviceFlowHooks} from '../../../src/core/auth/login.js'
-import {HttpClient} from '../../../src/core/http/client.js'
-import {closeDispatcher} from '../../../src/core/http/dispatcher.js'
-import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
-import {failure} from '../../helpers/failure.js'
+import {MAX_POLL_FAILURES, obtainToken, type DeviceFlowHooks} from '../../src/api/device-flow.js'
+import {HttpClient} from '../../src/core/http/client.js'
+import {closeDispatcher} from '../../src/core/http/dispatcher.js'
+import {sendJson, startServer, type Recorded, type TestServer} from '../helpers/http-server.js'
+import {failure} from '../helpers/failure.js'
 
 const DROP = Symbol('drop the connection')
 const UNAVAILABLE = Symbol('answer 503')

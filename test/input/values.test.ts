@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../src/core/errors.js'
-import {parseExpiry, parseIntegerInRange, requireId, requireText} from '../../src/core/input.js'
-import {chompNewline} from '../../src/core/stdin.js'
+import {parseExpiry, parseIntegerInRange, requireId, requireText} from '../../src/input/values.js'
+import {chompNewline} from '../../src/input/files.js'
 
 function refused(fn: () => unknown, message?: RegExp): void {
   try {
@@ -31,11 +31,11 @@ describe('parseExpiry', () => {
   })
 })
 
-describe('requireId', () => {
-  it('accepts ordinary IDs', () => {
-    expect(requireId('RUN_ID', 'run_01HX')).toBe('run_01HX')
+describe('requireId (contract 3: the server decides whether an ID exists)', () => {
+  it.each(['run_01HX', ' ', 'a b', 'a/b', 'a?b', 'a#b', 'a%b', 'a\\b', '...', 'café', '日本', '.x', 'x.'])('accepts %j as it is', (value) => {
+    expect(requireId('RUN_ID', value)).toBe(value)
   })
-  it.each(['', ' ', 'a b', 'a/b', 'a?b', 'a#b', 'a%b', 'a\\b', '.', '..', 'a\nb'])('refuses %j', (value) => {
+  it.each(['', '.', '..', 'a\nb', 'a\tb', 'esc\u001b[2J', 'del\u007f', 'c1\u009b'])('refuses %j', (value) => {
     refused(() => requireId('RUN_ID', value), /^RUN_ID /)
   })
 })

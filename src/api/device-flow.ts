@@ -1,7 +1,7 @@
-import {pollCliLogin, startCliLogin, type CliTokenAnswer} from '../../api/auth.js'
-import {AmctlError, BadResponseError, ExitCode, isAmctlError} from '../errors.js'
-import type {HttpClient} from '../http/client.js'
-import {isTokenForm} from './token.js'
+import {DEVICE_INTERVAL, isTokenForm} from '../contract/vocabulary.js'
+import {AmctlError, BadResponseError, ExitCode, isAmctlError} from '../core/errors.js'
+import type {HttpClient} from '../core/http/client.js'
+import {pollCliLogin, startCliLogin, type CliTokenAnswer} from './auth.js'
 
 /**
  * The `auth login` bootstrap of cli-contract.md section 2: `POST /cli/token` with `{}` and no
@@ -18,7 +18,11 @@ export interface DeviceFlowHooks {
   now(): number
 }
 
-const DEFAULT_INTERVAL_S = 5
+/** Seconds between polls (contract 2): 5 when absent, a value outside 1–60 taken as the nearest bound. */
+export function pollInterval(interval: unknown): number {
+  if (typeof interval !== 'number' || !Number.isFinite(interval)) return DEVICE_INTERVAL.default
+  return Math.min(DEVICE_INTERVAL.max, Math.max(DEVICE_INTERVAL.min, interval))
+}
 /** Polls that may fail in a row (network, 5xx, no answer) before the login gives up. */
 export const MAX_POLL_FAILURES = 5
 
@@ -55,7 +59,7 @@ export async function obtainToken(client: HttpClient, hooks: DeviceFlowHooks): P
       `POST /cli/token answered neither a token nor a device code (deviceCode, userCode, verificationUri): got ${describe(first)}`,
     )
   }
-  const intervalS = typeof first.interval === 'number' && first.interval > 0 ? first.interval : DEFAULT_INTERVAL_S
+  const intervalS = pollInterval(first.interval)
   const deadline = typeof first.expiresIn === 'number' && first.expiresIn > 0 ? hooks.now() + first.expiresIn * 1000 : undefined
 
   hooks.prompt(userCode, verificationUri)

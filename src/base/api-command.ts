@@ -1,0 +1,26 @@
+import type {GlobalFlags} from '../core/settings.js'
+import {BaseCommand} from './base-command.js'
+import {CommandContext} from './context.js'
+import {orgFlags} from './flags.js'
+
+/**
+ * Base of every command that talks to the API (or reads its stored token): the global flags it
+ * takes (`orgFlags` here; a command without `{org}` in its path narrows them) and the context
+ * they resolve to, built once before `run()`.
+ */
+export abstract class ApiCommand extends BaseCommand {
+  static override baseFlags: Partial<typeof orgFlags> = orgFlags
+
+  protected ctx!: CommandContext
+
+  override async init(): Promise<void> {
+    await super.init()
+    const {flags} = await this.parse(this.ctor)
+    this.ctx = new CommandContext(flags as GlobalFlags, {io: this.io, env: process.env, version: this.config.version, errStyle: this.errStyle})
+  }
+
+  override async finally(err: Error | undefined): Promise<void> {
+    await this.ctx?.close()
+    await super.finally(err)
+  }
+}

@@ -1,0 +1,137 @@
+import {Command, Errors} from '@oclif/core'
+import {keychainTimedOut} from '../core/auth/keychain.js'
+import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
+import {jsonText} from '../output/format.js'
+import {io, type IO} from '../output/io.js'
+import {presentError} from '../output/present.js'
+import {canPrompt, confirm} from '../output/prompt.js'
+import {Renderer, styled} from '../output/renderer.js'
+import {writeStream} from '../output/stream.js'
+import {loadColors, palette, type Style} from '../output/style.js'
+import {toAmctlError} from './parse-errors.js'
+import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} from './results.js'
+
+/**
+ * What every amctl command shares (contract 1.4, 1.5): `--json` (one document on stdout, pretty
+ * on a TTY and compact when piped), the renderer commands hand their data to, the rendering of
+ * the results in ./results.ts, and the one way an error ends a command: the presenter, then the
+ * exit code.
+ *
+ * A command's `run()` parses, makes one call, hands its data to `this.out`, and returns its
+ * typed result; under `--json` the base prints that result instead.
+ */
+export abstract class BaseCommand extends Command {
+  static override enableJsonFlag = true
+
+  /** the process's streams (tests install their own with setIO) */
+  protected readonly io: IO = io()
+  protected out!: Renderer
+
+  override async init(): Promise<void> {
+    await super.init()
+    if (this.io.stdoutColor || this.io.stderrColor) await loadColors()
+    this.out = new Renderer(this.io, {
+      json: this.jsonEnabled(),
+      style: this.style,
+      errStyle: this.errStyle,
+      width: this.io.stdoutColumns,
+      now: Date.now(),
+    })
+  }
+
+  /** Colours for stdout. */
+  protected get style(): Style {
+    return palette(this.io.stdoutColor)
+  }
+
+  /** Colours for stderr. */
+  protected get errStyle(): Style {
+    return palette(this.io.stderrColor)
+  }
+
+  /**
+   * Deletes ask "Delete <what>? (y/N)" on a terminal; without one they need --yes (exit 2 and
+   * no request otherwise). A "no" cancels with exit 2.
+   */
+  protected async confirmDelete(what: string, yes: boolean): Promise<void> {
+    if (yes) return
+    if (!canPrompt(this.io)) throw new UsageError(`refusing to delete ${what} without --yes: there is no terminal to confirm on`)
+    if (!(await confirm(this.io, `Delete ${what}?`))) throw new AmctlError('deletion cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
+  }
+
+  /** The --json output: one document, pretty on a TTY, compact otherwise. */
+  override logJson(json: unknown): void {
+    this.io.stdout.write(jsonText(json, this.io.stdoutIsTTY, this.io.stdoutColor ? this.style : undefined))
+  }
+
+  /** Runs the command and renders what it returned; every failure goes through `catch`. */
+  override async _run<T>(): Promise<T> {
+    let err: Error | undefined
+    let result: unknown
+    try {
+      await this.init()
+      result = await this.run()
+      if (isCommandResult(result)) await this.renderResult(result)
+      else if (result !== undefined && this.jsonEnabled()) this.logJson(result)
+    } catch (error) {
+      err = error as Error
+      await this.catch(err)
+    } finally {
+      await this.finally(err)
+    }
+    return result as T
+  }
+
+  private async renderResult(result: StreamedList<unknown> | UnknownOutcome<unknown> | Finished<unknown>): Promise<void> {
+    switch (result.kind) {
+      case 'stream': {
+        const mode = this.jsonEnabled() || result.format === 'json' ? 'json' : this.io.stdoutIsTTY ? 'tty' : 'tsv'
+        const outcome = await writeStream(result, {io: this.io, mode, style: this.style, width: this.io.stdoutColumns, now: Date.now()})
+        if (outcome.error) {
+          // a document closed with the error is the whole report under --json; people also get the line
+          if (!(outcome.errorWritten && this.jsonEnabled())) this.present(outcome.error)
+          throw new Errors.ExitError(outcome.error.exitCode)
+        }
+        if (mode === 'tty' && outcome.count === 0) this.out.notice(styled('(none)', 'dim'))
+        return
+      }
+      case 'unknown-outcome': {
+        if (this.jsonEnabled()) this.logJson(result.document)
+        else {
+          this.present(result.error)
+          if ('listError' in result.recent) this.out.warning(`could not list them either: ${result.recent.listError.message}`)
+          else {
+            this.out.notice(result.recent.title)
+            this.out.list(result.recent.items, result.recent.columns)
+          }
+        }
+        throw new Errors.ExitError(result.error.exitCode)
+      }
+      case 'finished': {
+        if (this.jsonEnabled()) this.logJson(result.document)
+        else if (result.list) this.out.list(result.list.items, result.list.columns)
+        if (result.exitCode !== 0) throw new Errors.ExitError(result.exitCode)
+      }
+    }
+  }
+
+  /** Writes an error the contract's way (the one presenter). */
+  protected present(error: AmctlError): void {
+    presentError(error, this.io, {json: this.jsonEnabled(), style: this.errStyle})
+  }
+
+  override async catch(err: Error & {oclif?: {exit?: number}}): Promise<never> {
+    if (err instanceof Errors.ExitError) throw err
+    const error = toAmctlError(err)
+    this.present(error)
+    if (process.env.AMCTL_DEBUG === '1' && err.stack) this.io.stderr.write(`${err.stack}\n`)
+    throw new Errors.ExitError(error.exitCode)
+  }
+
+  override async finally(err: Error | undefined): Promise<void> {
+    await super.finally(err)
+    // a keychain call abandoned at its time limit may hold the event loop for D-Bus's own
+    // timeout (~25 s); the command is finished, so let the process go
+    if (keychainTimedOut()) setTimeout(() => process.exit(), 200).unref()
+  }
+}

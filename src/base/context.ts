@@ -1,0 +1,129 @@
+import type {Me} from '../contract/types.js'
+import {findToken, type FoundToken} from '../core/auth/credentials.js'
+import {ConfigStore} from '../core/config.js'
+import {NotLoggedInError, UsageError} from '../core/errors.js'
+import type {HttpClient} from '../core/http/client.js'
+import {type GlobalFlags, resolveSettings, type Settings} from '../core/settings.js'
+import type {IO} from '../output/io.js'
+import {terminalSafe} from '../output/sanitize.js'
+import type {Style} from '../output/style.js'
+
+export interface ContextOptions {
+  io: IO
+  env: NodeJS.ProcessEnv
+  /** amctl's version, for the User-Agent */
+  version: string
+  /** dims --verbose lines on stderr */
+  errStyle: Style
+}
+
+/**
+ * What a command needs from the world, resolved once and built only when asked for (gh's
+ * Factory): the settings its global flags and the environment choose, the config store, the
+ * token, HTTP clients (undici loads with the first), and the organization.
+ */
+export class CommandContext {
+  private settingsP?: Promise<Settings>
+  private storeP?: Promise<ConfigStore>
+  private tokenP?: Promise<FoundToken>
+  private clientP?: Promise<HttpClient>
+  private orgP?: Promise<string>
+  private httpLoaded = false
+
+  constructor(
+    private readonly flags: GlobalFlags,
+    readonly opts: ContextOptions,
+  ) {}
+
+  get io(): IO {
+    return this.opts.io
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.opts.env
+  }
+
+  /** The config store (opened once). */
+  store(): Promise<ConfigStore> {
+    this.storeP ??= ConfigStore.open(this.env)
+    return this.storeP
+  }
+
+  /** The settings by the contract's precedence; the config file is read only when flags and environment leave a gap. */
+  settings(): Promise<Settings> {
+    this.settingsP ??= (async () => {
+      const {flags, env} = this
+      const complete = (flags['base-url'] ?? env.AMCTL_BASE_URL) && (flags.org ?? env.AMCTL_ORG)
+      const probe = resolveSettings(flags, {}, env) // flags and environment are checked before any file is read
+      if (complete) return probe
+      return resolveSettings(flags, (await this.store()).profile(probe.profile), env)
+    })()
+    return this.settingsP
+  }
+
+  /** The token commands send: AMCTL_TOKEN, else the stored one for the profile and server; exit 3 when there is none. */
+  token(): Promise<FoundToken> {
+    this.tokenP ??= (async () => {
+      const {profile, baseUrl} = await this.settings()
+      const found = await findToken(profile, baseUrl, this.env)
+      if (!found) throw new NotLoggedInError(`not logged in to ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
+      return found
+    })()
+    return this.tokenP
+  }
+
+  /** The client that authenticates with the stored token (asked for with the first request). */
+  http(): Promise<HttpClient> {
+    this.clientP ??= this.newClient(async () => (await this.token()).token)
+    return this.clientP
+  }
+
+  /** A client that sends no token (`POST /cli/token`). */
+  anonymousHttp(): Promise<HttpClient> {
+    return this.newClient(undefined)
+  }
+
+  /** A client that authenticates with `token` (a login checking the token it just got). */
+  httpWith(token: string): Promise<HttpClient> {
+    return this.newClient(async () => token)
+  }
+
+  /**
+   * The organization: --org, AMCTL_ORG, the profile's org, else the caller's only one from
+   * GET /me; with several (or none) exit 2 asking for --org.
+   */
+  org(): Promise<string> {
+    this.orgP ??= (async () => {
+      const settings = await this.settings()
+      if (settings.org) return settings.org
+      const {getMe} = await import('../api/auth.js')
+      const me: Me = await getMe(await this.http())
+      const orgs = me.orgs
+      if (orgs.length === 1 && orgs[0].slug) return orgs[0].slug
+      const which = orgs.length === 0 ? 'you belong to no organization' : `you belong to ${orgs.length} organizations (${orgs.map((o) => o.slug).join(', ')})`
+      throw new UsageError(`${which}: pass --org or run \`amctl config set org <slug>\``)
+    })()
+    return this.orgP
+  }
+
+  /** Closes the HTTP agents so no idle socket keeps the process alive. */
+  async close(): Promise<void> {
+    if (!this.httpLoaded) return
+    const {closeDispatcher} = await import('../core/http/dispatcher.js')
+    await closeDispatcher()
+  }
+
+  private async newClient(token: (() => Promise<string>) | undefined): Promise<HttpClient> {
+    const settings = await this.settings()
+    const {HttpClient} = await import('../core/http/client.js')
+    this.httpLoaded = true
+    const {io, errStyle, version} = this.opts
+    return new HttpClient({
+      baseUrl: settings.baseUrl,
+      timeoutMs: settings.timeoutMs,
+      userAgent: `amctl/${version} node/${process.version} ${process.platform}`,
+      token,
+      log: settings.verbose ? (line) => io.stderr.write(`${errStyle.dim(terminalSafe(line))}\n`) : undefined,
+    })
+  }
+}

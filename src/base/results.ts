@@ -1,0 +1,42 @@
+import type {AmctlError} from '../core/errors.js'
+import type {Column} from '../output/format.js'
+import type {StreamedList} from '../output/stream.js'
+
+export type {StreamedList} from '../output/stream.js'
+
+/**
+ * Results a command returns for the base command to render (like sf's typed results): most
+ * commands return their data (printed as is under --json, shown through the renderer otherwise);
+ * these shapes carry more than data.
+ */
+
+/**
+ * A create/launch that was sent and got no answer (contract 1.6): exit 9, never resubmitted.
+ * People see the error and the newest items (so they can tell whether it happened); --json
+ * prints `document` (e.g. `{"outcome":"unknown","recentRuns":[…],"error":{…}}`).
+ */
+export interface UnknownOutcome<T> {
+  kind: 'unknown-outcome'
+  error: AmctlError
+  /** what to list after the error, or why it could not be listed */
+  recent: {title: string; items: T[]; columns: readonly Column<T>[]} | {listError: AmctlError}
+  document: Record<string, unknown>
+}
+
+/** Work that ended with an exit code of its own (a wait: 10 not passed, 11 timed out) and data to show. */
+export interface Finished<T> {
+  kind: 'finished'
+  exitCode: number
+  /** what --json prints */
+  document: unknown
+  /** what people and pipes see: a list, rendered like any other */
+  list?: {items: T[]; columns: readonly Column<T>[]}
+}
+
+export type CommandResult = StreamedList<unknown> | UnknownOutcome<unknown> | Finished<unknown>
+
+const KINDS = new Set(['stream', 'unknown-outcome', 'finished'])
+
+export function isCommandResult(value: unknown): value is CommandResult {
+  return typeof value === 'object' && value !== null && KINDS.has((value as {kind?: string}).kind ?? '')
+}

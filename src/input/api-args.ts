@@ -1,0 +1,83 @@
+import type {Method} from '../contract/routes.js'
+import {API_PREFIX} from '../contract/vocabulary.js'
+import {UsageError} from '../core/errors.js'
+import {segment} from '../core/http/path.js'
+
+/** The arguments of `amctl api`: PATH, -X and -H (contract 3). */
+
+export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+const ORG_PLACEHOLDER = '{org}'
+
+/** PATH relative to /api/v1 (a leading /api/v1 is accepted too), with its query string. */
+export function normalizeApiPath(input: string): string {
+  const path = input.trim()
+  if (path === '') throw new UsageError('PATH must not be empty; e.g. /me or /orgs/{org}/runs')
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    throw new UsageError(`PATH is relative to ${API_PREFIX} on the configured server, got a full URL "${path}"; use --base-url to pick the server`)
+  }
+  const withSlash = path.startsWith('/') ? path : `/${path}`
+  const stripped =
+    withSlash === API_PREFIX || withSlash.startsWith(`${API_PREFIX}/`) || withSlash.startsWith(`${API_PREFIX}?`)
+      ? withSlash.slice(API_PREFIX.length) || '/'
+      : withSlash
+  return stripped.startsWith('/') ? stripped : `/${stripped}`
+}
+
+/** A `.` or `..` segment (also encoded, `%2e`) would be folded by URL parsers: refused (exit 2). */
+export function assertNoDotSegments(path: string): void {
+  for (const raw of path.split('?')[0].split('/')) {
+    let decoded = raw
+    try {
+      decoded = decodeURIComponent(raw)
+    } catch {
+      // malformed percent-encoding: sent as it is, the server decides
+    }
+    if (decoded === '.' || decoded === '..') {
+      throw new UsageError(`PATH must not hold a "${decoded}" segment (URL parsers would fold it into another route), got "${path}"`)
+    }
+  }
+}
+
+export function usesOrg(path: string): boolean {
+  return path.includes(ORG_PLACEHOLDER)
+}
+
+/** Replaces every `{org}` with the (encoded) organization. */
+export function fillOrg(path: string, org: string): string {
+  return path.replaceAll(ORG_PLACEHOLDER, segment(org, '--org'))
+}
+
+export function parseMethod(value: string | undefined, hasBody: boolean): Method {
+  if (value === undefined) return hasBody ? 'POST' : 'GET'
+  const method = value.trim().toUpperCase() as Method
+  if (!METHODS.includes(method)) throw new UsageError(`-X must be one of ${METHODS.join(', ')}, got "${value}"`)
+  return method
+}
+
+/**
+ * `-H 'Name: value'` lines as a header map, checked before anything is sent (contract 1.6): a
+ * name that is not an HTTP token, or a value holding CR, LF or another control character, exits 2.
+ */
+export function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    const name = colon > 0 ? line.slice(0, colon).trim() : ''
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H expects 'Name: value', got ${JSON.stringify(line)}`)
+    const value = line.slice(colon + 1).trim()
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0008\u000A-\u001F\u007F]/.test(value)) {
+      throw new UsageError(`-H ${name}: the value must not hold CR, LF or other control characters, got ${JSON.stringify(value)}`)
+    }
+    headers[name.toLowerCase()] = value
+  }
+  return headers
+}
+
+/** `-F`/`-f` fields as query parameters of a GET (as `gh api` does): typed values in their JSON text, strings as they are. */
+export function fieldsAsQuery(path: string, pairs: [string, unknown][]): string {
+  if (pairs.length === 0) return path
+  const params = new URLSearchParams()
+  for (const [key, value] of pairs) params.append(key, typeof value === 'string' ? value : JSON.stringify(value))
+  return path + (path.includes('?') ? '&' : '?') + params.toString()
+}

@@ -1,0 +1,45 @@
+/**
+ * Text from a server is data, never a terminal command (contract 1.4). These two functions are
+ * the only way server-supplied text reaches a person or a tab-separated line.
+ */
+
+// C0 controls, DEL and C1 controls (U+0080–U+009F, which some terminals take as CSI, OSC …)
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g
+// the same, but a newline is kept (a multi-line value shown as a block on a terminal)
+// eslint-disable-next-line no-control-regex
+const CONTROLS_BUT_NEWLINE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/g
+
+function escape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+}
+
+/**
+ * For people: every control character written visibly as `\u00XX`, so a server cannot move the
+ * cursor, set the window title or clear the screen. `multiline` keeps newlines.
+ */
+export function terminalSafe(text: string, opts: {multiline?: boolean} = {}): string {
+  return text.replace(opts.multiline ? CONTROLS_BUT_NEWLINE : CONTROLS, escape)
+}
+
+/**
+ * For tab-separated output: one record per line, one field per tab. Backslash, tab, newline and
+ * carriage return become `\\`, `\t`, `\n`, `\r`; other controls `\u00XX`.
+ */
+export function tsvEscape(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\\\u0000-\u001F\u007F-\u009F]/g, (c) => {
+    switch (c) {
+      case '\\':
+        return '\\\\'
+      case '\t':
+        return '\\t'
+      case '\n':
+        return '\\n'
+      case '\r':
+        return '\\r'
+      default:
+        return escape(c)
+    }
+  })
+}
