@@ -11,13 +11,17 @@
 
 import {build} from 'esbuild'
 import {spawnSync} from 'node:child_process'
-import {readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const src = join(root, 'src')
-const dist = join(root, 'dist')
+const finalDist = join(root, 'dist')
+// Everything is built into a directory of this build's own and then swapped in whole, so two
+// builds at once never see or leave a half-written dist/ (a failed build leaves dist/ as it was).
+const dist = join(root, `dist.${process.pid}.tmp`)
+process.on('exit', () => rmSync(dist, {recursive: true, force: true}))
 const analyze = process.argv.includes('--analyze')
 
 // command files: src/commands/<topic>/<verb>.ts; a topic's `shared/` folder holds its helpers
@@ -124,13 +128,35 @@ const ascii = readFileSync(bundlePath, 'utf8').replace(/[^\0-\x7F]/g, (c) => `\\
 if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII')
 writeFileSync(bundlePath, ascii)
 
+/** Puts the staged build in place of dist/: the old one is moved aside, then removed. */
+function swapIn(staged, target) {
+  for (let tries = 0; ; tries++) {
+    const old = `${target}.${process.pid}.${tries}.old`
+    try {
+      renameSync(target, old)
+    } catch (error) {
+      if (error.code !== 'ENOENT') throw error
+    }
+    try {
+      renameSync(staged, target)
+      rmSync(old, {recursive: true, force: true})
+      return
+    } catch (error) {
+      rmSync(old, {recursive: true, force: true})
+      // another build put its dist/ in place between our two renames: move that one aside too
+      if ((error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') || tries > 20) throw error
+    }
+  }
+}
+swapIn(dist, finalDist)
+
 // the code cache: one run that loads the bundle and draws the root help
 const warm = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {stdio: 'ignore', env: {...process.env, AMCTL_CODE_CACHE: 'write'}})
 if (warm.status !== 0) throw new Error('the freshly built CLI failed to run `--help`')
 
 const outputs = [...Object.entries(cli.metafile.outputs), ...Object.entries(loose.metafile.outputs)]
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`
-console.log(`built ${commands.length} commands into ${relative(process.cwd(), dist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`)
+console.log(`built ${commands.length} commands into ${relative(process.cwd(), finalDist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`)
 if (analyze) {
   const inputs = Object.entries(cli.metafile.outputs)[0][1].inputs
   const byPackage = new Map()

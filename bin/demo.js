@@ -26,9 +26,10 @@ function newestMtime(dir) {
   return newest
 }
 
-// 1. build if dist/ is missing or older than src/
-const built = join(root, 'dist', 'commands')
-if (!existsSync(built) || newestMtime(join(root, 'src')) > newestMtime(join(root, 'dist'))) {
+// 1. build if the bundle is missing or older than a source file or the package description
+const bundle = join(root, 'dist', 'amctl.cjs')
+const sources = Math.max(newestMtime(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs)
+if (!existsSync(bundle) || sources > statSync(bundle).mtimeMs) {
   console.log(paint('2', '# building amctl (npm run build)…'))
   const build = spawnSync('npm', ['run', 'build', '--silent'], {cwd: root, stdio: 'inherit'})
   if (build.status !== 0) process.exit(1)
@@ -40,9 +41,18 @@ const work = mkdtempSync(join(tmpdir(), 'amctl-demo-'))
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AMCTL_')))
 env.AMCTL_CONFIG_DIR = join(work, 'config')
 env.AMCTL_KEYCHAIN = 'off'
+// interrupted (Ctrl-C, a killed CI step): nothing of the private world is left behind
+let server
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    server?.kill('SIGINT')
+    rmSync(work, {recursive: true, force: true})
+    process.exit(130)
+  })
+}
 
 console.log(paint('1', `\n$ amctl dev server --port 0 --data ${join(work, 'state.json')}`))
-const server = spawn(process.execPath, [bin, 'dev', 'server', '--port', '0', '--data', join(work, 'state.json')], {
+server = spawn(process.execPath, [bin, 'dev', 'server', '--port', '0', '--data', join(work, 'state.json')], {
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 })

@@ -1,14 +1,20 @@
 // Runs before every test file: nothing a test does may touch the developer's own config,
 // credentials or keychain, and no AMCTL_* variable from the shell leaks into a test.
-import {mkdtempSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {rmdirSync} from 'node:fs'
+import {afterAll} from 'vitest'
+import {removeTempDirs, tempDir} from './helpers/temp.js'
 
 for (const key of Object.keys(process.env)) {
   if (key.startsWith('AMCTL_') || key === 'HTTPS_PROXY' || key === 'HTTP_PROXY' || key === 'https_proxy' || key === 'http_proxy') {
     delete process.env[key]
   }
 }
-process.env.AMCTL_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'amctl-test-'))
-// keytar is never tried in unit tests unless a test opts in (see test/core/auth/keychain.test.ts)
+// a unique path that does not exist yet: amctl creates it when it writes (and a test file that is
+// skipped as a whole, whose afterAll never runs, leaves nothing behind)
+const configDir = tempDir('amctl-test-')
+rmdirSync(configDir)
+process.env.AMCTL_CONFIG_DIR = configDir
+// the keychain is never tried in unit tests unless a test opts in (see test/core/auth/keychain.test.ts)
 process.env.AMCTL_KEYCHAIN = 'off'
+
+afterAll(removeTempDirs)

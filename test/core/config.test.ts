@@ -1,5 +1,4 @@
-import {mkdirSync, mkdtempSync, readFileSync, statSync, chmodSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, readFileSync, statSync, chmodSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {
@@ -11,9 +10,10 @@ import {
   normalizeConfigValue,
 } from '../../src/core/config.js'
 import {UsageError} from '../../src/core/errors.js'
+import {tempDir} from '../helpers/temp.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
-const freshDir = () => join(mkdtempSync(join(tmpdir(), 'amctl-config-')), 'nested', 'amctl')
+const freshDir = () => join(tempDir('amctl-config-'), 'nested', 'amctl')
 
 function usageError(fn: () => unknown): UsageError {
   try {

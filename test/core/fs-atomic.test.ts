@@ -1,14 +1,14 @@
 import {spawn} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import {ensurePrivateDir, writeFileAtomic} from '../../src/core/fs-atomic.js'
 import {ROOT} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp.js'
 
 const mode = (p: string) => statSync(p).mode & 0o777
-const dir = () => mkdtempSync(join(tmpdir(), 'amctl-atomic-'))
+const dir = () => tempDir('amctl-atomic-')
 const isRoot = process.getuid?.() === 0
 const DIST_ATOMIC = join(ROOT, 'dist', 'core', 'fs-atomic.js')
 

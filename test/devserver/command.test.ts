@@ -1,11 +1,11 @@
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import DevServerCommand from '../../src/commands/dev/server.js'
 import {startDevServer} from '../../src/devserver/index.js'
 import {ORGS, USERS} from '../../src/devserver/seed.js'
 import {sleep} from './helpers.js'
+import {tempDir} from '../helpers/temp.js'
 
 /** Runs `amctl dev server` in-process; `stop()` delivers SIGTERM the way the OS would reach its handler. */
 function run(argv: string[]) {
@@ -86,7 +86,7 @@ describe('amctl dev server', () => {
   })
 
   it('writes --data on stop', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'amctl-cmd-')), 'state.json')
+    const file = join(tempDir('amctl-cmd-'), 'state.json')
     const cmd = run(['--port', '0', '--data', file])
     const url = await cmd.ready()
     await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', body: JSON.stringify({credits: 7})})
@@ -109,7 +109,7 @@ describe('amctl dev server', () => {
   })
 
   it('refuses a --data file that is not dev server state with exit 2', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'amctl-cmd-')), 'state.json')
+    const file = join(tempDir('amctl-cmd-'), 'state.json')
     writeFileSync(file, 'not json')
     const cmd = run(['--port', '0', '--data', file])
     expect(await cmd.done).toBe(2)

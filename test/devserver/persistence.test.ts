@@ -1,12 +1,12 @@
-import {existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {DevServerOptionError, startDevServer} from '../../src/devserver/index.js'
 import {EVAL_SETS, RUN_COUNTS, TAGS, USERS} from '../../src/devserver/seed.js'
 import {expectError, sleep, startTestServer} from './helpers.js'
+import {tempDir} from '../helpers/temp.js'
 
-const tempFile = () => join(mkdtempSync(join(tmpdir(), 'amctl-devserver-')), 'state.json')
+const tempFile = () => join(tempDir('amctl-devserver-'), 'state.json')
 
 describe('--data FILE', () => {
   it('seeds and writes the file when it does not exist, private to the user', async () => {

@@ -1,13 +1,13 @@
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {EVAL_SETS, EXPERIMENTS, MCP_SERVERS, OPTIMIZATIONS, TAGS, VISIBILITY_PROMPTS} from '../../src/devserver/seed.js'
 import {useE2E} from '../e2e/helpers.js'
 import {figures} from './figures.js'
 import {expectOneErrorLine, lines} from './helpers.js'
+import {tempDir} from '../helpers/temp.js'
 
 /**
  * Bad input, found before any request (cli-contract.md 1.5: exit 2, "found locally before any
@@ -31,7 +31,7 @@ interface BadInput {
   input?: string
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'amctl-bad-input-'))
+const dir = tempDir('amctl-bad-input-')
 const file = (name: string, content: string): string => {
   const path = join(dir, name)
   writeFileSync(path, content)

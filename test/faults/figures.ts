@@ -1,5 +1,5 @@
 import {mkdirSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {fileURLToPath} from 'node:url'
 import {join} from 'node:path'
 
 /**
@@ -15,7 +15,7 @@ import {join} from 'node:path'
  */
 
 export function figuresDir(): string {
-  return process.env.FAULT_FIGURES_DIR || join(tmpdir(), 'amctl-fault-figures')
+  return process.env.FAULT_FIGURES_DIR || fileURLToPath(new URL('../../.faults/', import.meta.url))
 }
 
 export type Figure = number | string | boolean | null | Figure[] | {[key: string]: Figure}

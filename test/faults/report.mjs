@@ -6,15 +6,14 @@
 //
 // `npm run test:faults` is the first form. It tests the built CLI (bin/run.js → dist/): build
 // first (`npm run build`). The figures are written by the tests themselves (test/faults/figures.ts)
-// to $FAULT_FIGURES_DIR, else <os tmpdir>/amctl-fault-figures.
+// to $FAULT_FIGURES_DIR, else .faults/ in the project (git-ignored).
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const DIR = process.env.FAULT_FIGURES_DIR || join(tmpdir(), 'amctl-fault-figures')
+const DIR = process.env.FAULT_FIGURES_DIR || fileURLToPath(new URL('../../.faults/', import.meta.url))
 const RESULTS = join(DIR, 'vitest.json')
 
 let exitCode = 0

@@ -1,8 +1,7 @@
 import {spawn} from 'node:child_process'
-import {mkdtempSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {ROOT} from './cli.js'
+import {tempDir} from './temp.js'
 
 /**
  * Runs the built CLI (bin/run.js) as a subprocess, without a TTY, with a clean environment:
@@ -23,21 +22,24 @@ export interface BinOptions {
   timeoutMs?: number
   /** called with the child right after spawn (e.g. to send a signal) */
   onSpawn?: (child: ReturnType<typeof spawn>) => void
+  /** like `| head -1` (line) or `| head -c 100` (chunk): close stdout's pipe once a first line, or anything, has come */
+  closeStdout?: 'line' | 'chunk'
 }
 
 export const BIN = join(ROOT, 'bin', 'run.js')
 
+/** A config directory of its own (removed when the test file ends). */
 export function freshConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'amctl-e2e-'))
+  return tempDir('amctl-e2e-')
 }
 
 export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
-    AMCTL_CONFIG_DIR: freshConfigDir(),
     AMCTL_KEYCHAIN: 'off',
   }
+  if (opts.env?.AMCTL_CONFIG_DIR === undefined) env.AMCTL_CONFIG_DIR = freshConfigDir()
   for (const [key, value] of Object.entries(opts.env ?? {})) {
     if (value === undefined) delete env[key]
     else env[key] = value
@@ -47,7 +49,10 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
     const child = spawn(process.execPath, [BIN, ...argv], {env, stdio: ['pipe', 'pipe', 'pipe']})
     const out: Buffer[] = []
     const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stdout.on('data', (c: Buffer) => {
+      out.push(c)
+      if (opts.closeStdout === 'chunk' || (opts.closeStdout === 'line' && c.includes(10))) child.stdout.destroy()
+    })
     child.stderr.on('data', (c: Buffer) => err.push(c))
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
     child.on('error', reject)

@@ -1,5 +1,4 @@
-import {existsSync, mkdtempSync, readFileSync, statSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {beforeEach, describe, expect, it} from 'vitest'
 import AuthLogin from '../../../src/commands/auth/login.js'
@@ -8,6 +7,7 @@ import {runCommand} from '../../helpers/cli.js'
 import {ME, useFakeApi} from '../../helpers/fake-api.js'
 import type {ServerResponse} from 'node:http'
 import {sendJson, type Recorded} from '../../helpers/http-server.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const GOOD = 'svc_login_good_token_5678'
 const GRANTED = 'svc_device_granted_token_4242'
@@ -17,7 +17,7 @@ const api = useFakeApi()
 let dir: string
 
 beforeEach(() => {
-  dir = join(mkdtempSync(join(tmpdir(), 'amctl-login-')), 'cfg')
+  dir = join(tempDir('amctl-login-'), 'cfg')
   // GET /me answers only for a token the server knows
   api.routes.set('GET /me', (req: Recorded, res: ServerResponse) => {
     if (req.headers.authorization === `Bearer ${GOOD}` || req.headers.authorization === `Bearer ${GRANTED}`) sendJson(res, 200, ME)

@@ -1,5 +1,4 @@
-import {mkdtempSync, readFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {beforeEach, describe, expect, it} from 'vitest'
 import AuthLogout from '../../../src/commands/auth/logout.js'
@@ -7,12 +6,13 @@ import AuthToken from '../../../src/commands/auth/token.js'
 import {fileStore} from '../../../src/core/auth/file-store.js'
 import {runCommand} from '../../helpers/cli.js'
 import {startServer} from '../../helpers/http-server.js'
+import {tempDir} from '../../helpers/temp.js'
 
 let dir: string
 let base: string
 
 beforeEach(() => {
-  dir = join(mkdtempSync(join(tmpdir(), 'amctl-logout-')), 'cfg')
+  dir = join(tempDir('amctl-logout-'), 'cfg')
   base = 'https://api.example.com'
 })
 

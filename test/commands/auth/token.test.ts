@@ -1,17 +1,16 @@
-import {mkdtempSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {beforeEach, describe, expect, it} from 'vitest'
 import AuthToken from '../../../src/commands/auth/token.js'
 import {fileStore} from '../../../src/core/auth/file-store.js'
 import {runCommand} from '../../helpers/cli.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const BASE = 'https://api.example.com'
 const STORED = 'svc_stored_token_abcd1234'
 let env: Record<string, string | undefined>
 
 beforeEach(() => {
-  env = {AMCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'amctl-tok-')), 'cfg'), AMCTL_BASE_URL: BASE}
+  env = {AMCTL_CONFIG_DIR: join(tempDir('amctl-tok-'), 'cfg'), AMCTL_BASE_URL: BASE}
 })
 
 describe('auth token', () => {

@@ -1,5 +1,4 @@
-import {mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {beforeEach, describe, expect, it} from 'vitest'
 import ConfigGet from '../../../src/commands/config/get.js'
@@ -7,6 +6,7 @@ import ConfigList from '../../../src/commands/config/list.js'
 import ConfigSet from '../../../src/commands/config/set.js'
 import ConfigUnset from '../../../src/commands/config/unset.js'
 import {runCommand, type RunOptions} from '../../helpers/cli.js'
+import {tempDir} from '../../helpers/temp.js'
 
 let dir: string
 const run = (Cmd: Parameters<typeof runCommand>[0], argv: string[], opts: RunOptions = {}) =>
@@ -14,7 +14,7 @@ const run = (Cmd: Parameters<typeof runCommand>[0], argv: string[], opts: RunOpt
 const stored = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
 
 beforeEach(() => {
-  dir = join(mkdtempSync(join(tmpdir(), 'amctl-cfgcmd-')), 'amctl')
+  dir = join(tempDir('amctl-cfgcmd-'), 'amctl')
 })
 
 describe('config set / get / unset / list', () => {

@@ -1,10 +1,10 @@
 import {writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import RunsFork from '../../../src/commands/runs/fork.js'
 import {runCommand} from '../../helpers/cli.js'
 import {json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const api = useFakeApi({'POST /runs/run_1/fork': {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}})
 
@@ -21,7 +21,7 @@ describe('runs fork', () => {
   })
 
   it('types -F values, keeps -f strings, reads @file, and merges over --input', async () => {
-    const dir = tmpdir()
+    const dir = tempDir('amctl-fork-')
     const note = join(dir, `note-${process.pid}.txt`)
     writeFileSync(note, 'from a file\n')
     const input = join(dir, `body-${process.pid}.json`)

@@ -1,12 +1,10 @@
-import {mkdtempSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import TokensCreate from '../../../src/commands/tokens/create.js'
 import {runCommand} from '../../helpers/cli.js'
 import {json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
 import type {ServerResponse} from 'node:http'
 import {sendJson, type Recorded} from '../../helpers/http-server.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const NEW = 'svc_freshly_created_token_7777'
 const CREATED = {id: 'tok_1', name: 'ci', token: NEW, expiresAt: '2026-12-22T00:00:00Z', createdAt: '2026-11-22T00:00:00Z'}
@@ -101,7 +99,7 @@ describe('tokens create', () => {
   })
 
   it('not logged in: exit 3 and no request', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'amctl-tc-'))
+    const dir = tempDir('amctl-tc-')
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env({AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: dir})})
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toContain('hint: run `amctl auth login`')

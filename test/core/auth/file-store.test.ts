@@ -1,14 +1,14 @@
 import {spawn} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import {credentialsPath, fileStore} from '../../../src/core/auth/file-store.js'
 import {ROOT} from '../../helpers/cli.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const mode = (p: string) => statSync(p).mode & 0o777
-const freshEnv = () => ({AMCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'amctl-creds-')), 'cfg')})
+const freshEnv = () => ({AMCTL_CONFIG_DIR: join(tempDir('amctl-creds-'), 'cfg')})
 const isRoot = process.getuid?.() === 0
 const DIST_FILE_STORE = join(ROOT, 'dist', 'core', 'auth', 'file-store.js')
 

@@ -1,16 +1,16 @@
 import {writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import Set from '../../../../src/commands/orgs/implementation-doc/set.js'
 import {runCommand} from '../../../helpers/cli.js'
 import {json, useFakeApi} from '../../../helpers/fake-api.js'
+import {tempDir} from '../../../helpers/temp.js'
 
 const api = useFakeApi({'PUT /orgs/acme/implementation-doc': {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}})
 
 describe('orgs implementation-doc set', () => {
   it('sends PUT /orgs/{org}/implementation-doc with the object from the file', async () => {
-    const file = join(tmpdir(), `doc-${process.pid}.json`)
+    const file = join(tempDir('amctl-doc-'), 'doc.json')
     writeFileSync(file, '{"sections": ["a"]}\n')
     const r = await runCommand(Set, ['--input', file, '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(0)

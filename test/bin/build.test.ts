@@ -1,0 +1,45 @@
+import {spawn, spawnSync} from 'node:child_process'
+import {cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {ROOT} from '../helpers/cli.js'
+
+// The build runs in a copy of the project (sources, bin/, package.json, node_modules linked), so
+// these tests never disturb the dist/ the other tests use.
+const copy = mkdtempSync(join(tmpdir(), 'amctl-build-'))
+for (const entry of ['bin', 'src', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, entry), join(copy, entry), {recursive: true})
+symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
+afterAll(() => rmSync(copy, {recursive: true, force: true}))
+
+function build(): Promise<number | null> {
+  return new Promise((resolve) => spawn(process.execPath, [join(copy, 'bin', 'build.js')], {cwd: copy, stdio: 'ignore'}).on('close', resolve))
+}
+
+const amctl = (...argv: string[]) => spawnSync(process.execPath, [join(copy, 'bin', 'run.js'), ...argv], {encoding: 'utf8', env: {PATH: process.env.PATH}})
+
+describe('bin/build.js', () => {
+  it('two builds at once both succeed and leave one working dist/, with no staging directory behind', async () => {
+    expect(await Promise.all([build(), build()])).toEqual([0, 0])
+    expect(readdirSync(copy).filter((name) => name.startsWith('dist')).sort()).toEqual(['dist'])
+    const help = amctl('runs', 'list', '--help')
+    expect(help.status).toBe(0)
+    expect(help.stdout).toContain('List runs of the organization')
+  }, 60_000)
+
+  it('npm run demo does not rebuild when the build is newer than every source', async () => {
+    // the demo's first step; with a current build its first line is the dev server it starts
+    const future = new Date(Date.now() + 60_000)
+    utimesSync(join(copy, 'dist', 'amctl.cjs'), future, future)
+    const demo = spawn(process.execPath, [join(copy, 'bin', 'demo.js')], {cwd: copy, env: {PATH: process.env.PATH, NO_COLOR: '1'}})
+    const first = await new Promise<string>((resolve) => {
+      let out = ''
+      demo.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        if (out.trim().includes('\n') || out.includes('$ amctl')) resolve(out.trim().split('\n')[0])
+      })
+    })
+    demo.kill('SIGTERM')
+    expect(first).toMatch(/^\$ amctl dev server/)
+  }, 60_000)
+})

@@ -1,0 +1,25 @@
+import {execFileSync} from 'node:child_process'
+import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+/**
+ * Once per test run: build dist/ (the end-to-end and fault suites run the built CLI; a missing
+ * build is a failure, never a skip), and give the run a private temp root (TMPDIR for the test
+ * workers and every process they start). At the end the root must be empty: what a test created
+ * and did not remove fails the run.
+ */
+export default function setup(): () => void {
+  const root = mkdtempSync(join(tmpdir(), 'amctl-test-run-'))
+  process.env.TMPDIR = root
+  if (process.env.AMCTL_TEST_BUILD !== 'skip') execFileSync(process.execPath, ['bin/build.js'], {stdio: 'inherit'})
+  return () => {
+    const left = readdirSync(root)
+    rmSync(root, {recursive: true, force: true})
+    if (left.length > 0) {
+      // a thrown error here is only logged by vitest: set the exit code so the run fails
+      process.stderr.write(`\nFAIL the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in their temp root: ${left.slice(0, 12).join(', ')}\n`)
+      process.exitCode = 1
+    }
+  }
+}
