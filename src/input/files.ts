@@ -1,4 +1,4 @@
-import {createReadStream} from 'node:fs'
+import {constants, createReadStream, openSync} from 'node:fs'
 import {stat} from 'node:fs/promises'
 import type {Readable} from 'node:stream'
 import {UsageError} from '../core/errors.js'
@@ -6,8 +6,9 @@ import {UsageError} from '../core/errors.js'
 /**
  * Reading what the user points at: `@file`, `--input FILE|-`, `--message -` (contract 3).
  * Regular files, pipes and FIFOs (so `--input <(jq …)` works), at most 64 MiB. A device
- * (`/dev/zero`), a directory or a socket is refused at once (exit 2). Everything is read
- * asynchronously, so Ctrl-C still ends a read that waits for a FIFO's writer.
+ * (`/dev/zero`), a directory or a socket is refused at once (exit 2). Nothing blocks: a FIFO is
+ * opened non-blocking and read through the event loop, so Ctrl-C still ends a read that waits for
+ * its writer (a blocking open would park a libuv worker thread, and Node's exit waits for it).
  */
 
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024
@@ -47,11 +48,21 @@ export async function readText(source: string, stdin: Readable, label: string): 
   if (info.isSocket()) throw cannot('it is a socket')
   if (info.isFile() && info.size > MAX_INPUT_BYTES) throw tooBig(label, `"${source}"`)
   try {
-    return await readStream(createReadStream(source), label, `"${source}"`)
+    return await readStream(info.isFIFO() ? await fifoStream(source) : createReadStream(source), label, `"${source}"`)
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw cannot(describeErrno(error))
   }
+}
+
+/**
+ * A FIFO (or a `<(…)` pipe) as a stream of the event loop: opened O_NONBLOCK (which returns at
+ * once even before a writer comes) and watched by libuv, which sees data, then the writer's end.
+ */
+async function fifoStream(path: string): Promise<Readable> {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+  const {Socket} = await import('node:net')
+  return new Socket({fd, readable: true, writable: false})
 }
 
 /** Removes one trailing newline (`\n` or `\r\n`), as `@file` and `--message -` do. */

@@ -97,6 +97,21 @@ describe('obtainToken', () => {
     expect(sleeps).toEqual([5000, 5000])
   })
 
+  it.each([
+    [0.001, 1000],
+    [0, 1000],
+    [-3, 1000],
+    [0.5, 1000],
+    [1.5, 1500],
+    [60, 60_000],
+    [600, 60_000],
+    ['5', 5000],
+  ])('an interval of %j s is taken as %i ms (absent → 5 s, outside 1–60 → the nearest bound)', async (interval, ms) => {
+    answers = [{...START, interval, expiresIn: 3600}, {status: 'pending'}, {status: 'pending'}, {token: 'svc_ok'}]
+    await obtainToken(client, hooks)
+    expect(sleeps).toEqual([ms, ms, ms])
+  })
+
   it('keeps polling through a dropped connection or a 503 (a poll is safe to repeat)', async () => {
     answers = [START, DROP, UNAVAILABLE, {status: 'pending'}, {token: 'svc_after_blips'}]
     await expect(obtainToken(client, hooks)).resolves.toBe('svc_after_blips')

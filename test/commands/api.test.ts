@@ -68,11 +68,59 @@ describe('api', () => {
     expect(api.requests().map((q) => q.path)).toEqual(['/api/v1/orgs/acme/runs?limit=2', '/api/v1/orgs/acme/runs?limit=2&cursor=n'])
   })
 
+  it('flags may come before PATH, and -H takes one value per occurrence (contract 1.1)', async () => {
+    const r = await runCommand(Api, ['-H', 'X-A: 1', '-H', 'X-B: 2', '/me'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    const [me] = api.requests()
+    expect([me.path, me.headers['x-a'], me.headers['x-b']]).toEqual(['/api/v1/me', '1', '2'])
+  })
+
+  it('-X GET sends -F/-f fields as query parameters: typed values as JSON text, strings as they are', async () => {
+    api.routes.set('GET /orgs/acme/runs', {items: []})
+    const r = await runCommand(Api, ['-X', 'GET', '/orgs/acme/runs?x=0', '-F', 'limit=2', '-F', 'all=true', '-F', 'ids=[1,"a"]', '-f', 'cursor=a b&c'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    const [req] = api.requests()
+    expect(req.method).toBe('GET')
+    expect(req.body).toBe('')
+    expect(req.path).toBe('/api/v1/orgs/acme/runs?x=0&limit=2&all=true&ids=%5B1%2C%22a%22%5D&cursor=a+b%26c')
+  })
+
+  it('-i prints the status line and the headers, an empty line, then the body; --silent prints no body', async () => {
+    const r = await runCommand(Api, ['/me', '-i'], {env: api.env()})
+    const [status, ...rest] = r.stdout.split('\n')
+    expect(status).toBe('HTTP/1.1 200 OK')
+    const blank = rest.indexOf('')
+    expect(rest.slice(0, blank)).toContain('Content-Type: application/json')
+    expect(rest.slice(blank + 1).join('\n')).toBe(`${JSON.stringify(ME)}\n`)
+    const silent = await runCommand(Api, ['/me', '--silent'], {env: api.env()})
+    expect([silent.exitCode, silent.stdout, silent.stderr]).toEqual([0, '', ''])
+    const both = await runCommand(Api, ['/me', '--silent', '-i'], {env: api.env()})
+    expect(both.stdout).toMatch(/^HTTP\/1\.1 200 OK\n[\s\S]*\n\n$/)
+  })
+
+  it('a text body on a terminal is terminal-safe; piped it is written as it came', async () => {
+    api.routes.set('GET /motd', (_q, res) => {
+      res.writeHead(200, {'content-type': 'text/plain'})
+      res.end('hello\u001b]0;pwned\u0007\nworld\u001b[2J\n')
+    })
+    const tty = await runCommand(Api, ['/motd'], {env: api.env(), tty: true})
+    expect(tty.stdout).toBe('hello\\u001b]0;pwned\\u0007\nworld\\u001b[2J\n')
+    const piped = await runCommand(Api, ['/motd'], {env: api.env()})
+    expect(piped.stdout).toBe('hello\u001b]0;pwned\u0007\nworld\u001b[2J\n')
+  })
+
   it.each([
     [['/me', '-X', 'TRACE'], '-X must be one of GET, POST, PUT, PATCH, DELETE'],
     [['https://evil.example/api/v1/me'], 'PATH is relative to /api/v1'],
     [['/me', '-H', 'no colon'], "-H expects 'Name: value'"],
+    [['/me', '-H', 'X-A: 1\r\nX-Injected: 2'], '-H X-A: the value must not hold CR, LF or other control characters'],
+    [['/me', '-H', 'X-A: a\nb'], '-H X-A: the value must not hold CR, LF'],
     [['/me', '-X', 'POST', '--paginate'], '--paginate works with GET only'],
+    [['/me', '-X', 'GET', '--input', '-'], '--input sends a body, which a GET does not have'],
+    [['/orgs/acme/../globex/summary'], 'PATH must not hold a ".." segment'],
+    [['/orgs/acme/%2e%2e/globex/summary'], 'PATH must not hold a ".." segment'],
+    [['/orgs/acme/%2E/summary'], 'PATH must not hold a "." segment'],
+    [['/me', '--timeout', '0.0004'], '--timeout must be a number of seconds from 0.001'],
   ])('%j exits 2 with no request', async (args, message) => {
     const r = await runCommand(Api, args, {env: api.env()})
     expect(r.exitCode).toBe(2)

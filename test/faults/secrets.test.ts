@@ -100,6 +100,22 @@ describe('the token appears in no output, with --verbose, but where the contract
     }
   })
 
+  it('a base URL holding user:password@ is refused (exit 2) without the password anywhere, --verbose and AMCTL_DEBUG=1 included', async () => {
+    const base = 'https://ada:s3cr3t-pw@api.example.com'
+    const runs = await Promise.all([
+      e2e.current.amctl(['orgs', 'summary', '--org', 'acme', '--base-url', base, '--verbose']),
+      e2e.current.amctl(['orgs', 'summary', '--org', 'acme', '--base-url', base, '--json']),
+      e2e.current.amctl(['runs', 'list', '--org', 'acme'], {env: {AMCTL_BASE_URL: base, AMCTL_DEBUG: '1'}}),
+      e2e.current.amctl(['config', 'set', 'base-url', base]),
+      e2e.current.amctl(['auth', 'login', '--with-token', '--base-url', base], {as: null, input: 'svc_abcdefgh\n'}),
+    ])
+    for (const r of runs) {
+      expect(r.exitCode, r.stderr).toBe(2)
+      expect(r.stdout + r.stderr).not.toContain('s3cr3t')
+      expect(r.stdout + r.stderr).toContain('must not carry a user name or password')
+    }
+  })
+
   it('auth token prints the token, and nothing else does, through a stored login', async () => {
     const token = await freshToken()
     const configDir = freshConfigDir()

@@ -1,6 +1,7 @@
 import {Config, Errors} from '@oclif/core'
 import {PassThrough, Readable} from 'node:stream'
 import {fileURLToPath} from 'node:url'
+import {type Clock, instantClock, setClock} from '../../src/core/clock.js'
 import {setIO} from '../../src/output/io.js'
 
 /**
@@ -24,6 +25,10 @@ export interface RunOptions {
   /** stdout is a terminal (human tables) — default false (piped) */
   tty?: boolean
   stderrTTY?: boolean
+  /** the terminal's width (tables are fitted to it) */
+  columns?: number
+  /** 'real' waits for real; by default sleeps (back-off, polling) return at once */
+  clock?: 'real' | Clock
 }
 
 export interface RunResult {
@@ -59,7 +64,9 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     stderrIsTTY: stderrTTY,
     stdoutColor: false,
     stderrColor: false,
+    stdoutColumns: opts.columns,
   })
+  if (opts.clock !== 'real') setClock(opts.clock ?? instantClock())
   const saved: Record<string, string | undefined> = {}
   for (const [key, value] of Object.entries(opts.env ?? {})) {
     saved[key] = process.env[key]
@@ -79,6 +86,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
       else process.env[key] = value
     }
     setIO(undefined)
+    setClock(undefined)
   }
   await new Promise((resolve) => setImmediate(resolve))
   return {stdout: out(), stderr: err(), exitCode, result}

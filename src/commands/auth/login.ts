@@ -5,6 +5,7 @@ import {ApiCommand} from '../../base/api-command.js'
 import {requestFlags} from '../../base/flags.js'
 import type {Me} from '../../contract/types.js'
 import {storeToken} from '../../core/auth/credentials.js'
+import {clock} from '../../core/clock.js'
 import {assertTokenForm} from '../../core/auth/token.js'
 import {openBrowser} from '../../core/browser.js'
 import {styled} from '../../output/renderer.js'
@@ -53,8 +54,8 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
           this.out.notice(styled('Waiting for approval… (Ctrl-C to cancel)', 'dim'))
         },
         openBrowser: browser ? (url) => void openBrowser(url) : undefined,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-        now: () => Date.now(),
+        sleep: (ms) => clock().sleep(ms),
+        now: () => clock().now(),
       })
     }
 

@@ -1,7 +1,7 @@
 import type {Dispatcher} from 'undici'
-import {setTimeout as delay} from 'node:timers/promises'
 import type {Method} from '../../contract/routes.js'
 import {API_PREFIX} from '../../contract/vocabulary.js'
+import {clock} from '../clock.js'
 import {type AmctlError, BadResponseError, isAmctlError, NetworkError, OutcomeUnknownError} from '../errors.js'
 import {type AttemptFailure, classifyFailure} from './failure.js'
 import {type Expect, parseBody, statusError} from './response.js'
@@ -163,7 +163,7 @@ export class HttpClient {
   private async wait(retry: number, retryAfterMs: number | undefined, why: string): Promise<void> {
     const waitMs = retryDelayMs(retry, retryAfterMs, this.opts.random)
     this.log(`… ${why}: retry ${retry} of ${MAX_RETRIES} in ${waitMs} ms`)
-    await (this.opts.sleep ?? delay)(waitMs)
+    await (this.opts.sleep ?? clock().sleep)(waitMs)
   }
 
   private log(line: string): void {

@@ -22,6 +22,24 @@ describe('evals update', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({id: 'es_1', cadence: 'WEEKLY', samplesPerTarget: 5})
   })
 
+  it('flags and the ID in any order: each repeated flag takes one value per occurrence (contract 1.1)', async () => {
+    const r1 = await runCommand(EvalsUpdate, ['--connection', 'c1', 'es_1', '--org', 'acme'], {env: api.env()})
+    const r2 = await runCommand(EvalsUpdate, ['--org', 'acme', '--connection', 'c1', '--connection', 'c2', 'es_1'], {env: api.env()})
+    const r3 = await runCommand(EvalsUpdate, ['--set', 'a=1', '--set', 'b=[2]', 'es_1', '--org', 'acme'], {env: api.env()})
+    expect([r1.exitCode, r2.exitCode, r3.exitCode]).toEqual([0, 0, 0])
+    const [a, b, c] = api.requests()
+    expect(a.path).toBe('/api/v1/orgs/acme/eval-sets/es_1')
+    expect(json(a)).toEqual({connectionIds: ['c1']})
+    expect(json(b)).toEqual({connectionIds: ['c1', 'c2']})
+    expect(json(c)).toEqual({a: 1, b: [2]})
+  })
+
+  it('member names are data: --set constructor, __proto__ and toString are sent as ordinary members', async () => {
+    const r = await update('--set', 'constructor=1', '--set', '__proto__={"x":1}', '--set', 'toString="s"')
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(api.requests()[0].body).toBe('{"constructor":1,"__proto__":{"x":1},"toString":"s"}')
+  })
+
   it('repeated --connection becomes connectionIds; --clear-connections sends []; --set adds members', async () => {
     await update('--connection', 'conn_a', '--connection', 'conn_b')
     await update('--clear-connections', '--set', 'skillIds=["sk_1"]', '--set', 'name="New"')

@@ -20,6 +20,24 @@ describe('runs fork', () => {
     expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`)
   })
 
+  it('flags before RUN_ID: -F takes one value per occurrence (contract 1.1)', async () => {
+    api.routes.set('POST /runs/run_7/fork', {id: 'run_8'})
+    const r = await runCommand(RunsFork, ['-F', 'a=1', '-F', 'b=x', 'run_7'], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(api.requests()[0].path).toBe('/api/v1/runs/run_7/fork')
+    expect(json(api.requests()[0])).toEqual({a: 1, b: 'x'})
+  })
+
+  it('member names are data: -F constructor, -f __proto__, -F toString are ordinary members, also over --input', async () => {
+    api.routes.set('POST /runs/run_7/fork', {id: 'run_8'})
+    const r = await runCommand(RunsFork, ['run_7', '--input', '-', '-F', 'constructor=1', '-f', '__proto__=x', '-F', 'toString=1'], {
+      env: api.env(),
+      stdin: '{"hasOwnProperty": true}',
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(api.requests()[0].body).toBe('{"hasOwnProperty":true,"constructor":1,"toString":1,"__proto__":"x"}')
+  })
+
   it('types -F values, keeps -f strings, reads @file, and merges over --input', async () => {
     const dir = tempDir('amctl-fork-')
     const note = join(dir, `note-${process.pid}.txt`)

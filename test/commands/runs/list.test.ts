@@ -54,6 +54,18 @@ describe('runs list', () => {
     expect(json.stdout.trim().split('\n')).toHaveLength(1)
   })
 
+  it('the more: hint repeats the flags that chose the org, profile, base URL and page size, quoted for the shell', async () => {
+    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: "c'1 x"})
+    const r = await runCommand(RunsList, ['--org', 'acme', '--profile', 'staging', '--base-url', api.server.url, '--limit', '1'], {
+      tty: true,
+      env: api.env({AMCTL_BASE_URL: undefined}),
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).toContain(`more: amctl runs list --cursor 'c'\\''1 x' --limit 1 --org acme --profile staging --base-url ${api.server.url} (or --all)`)
+    const piped = await runCommand(RunsList, ['--org', 'acme'], {env: api.env()})
+    expect(piped.stderr).toBe('')
+  })
+
   it('--all follows nextCursor to the end and streams one {"items":[…]} document', async () => {
     paged()
     const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json', '--limit', '2'], {env: api.env()})

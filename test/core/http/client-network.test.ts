@@ -105,3 +105,14 @@ describe('real network failures', () => {
     expect(server.requests).toHaveLength(1)
   })
 })
+
+describe('requests amctl could not send (contract 1.6: exit 1, never 9)', () => {
+  it('a header undici refuses: a POST fails at once with exit 1 network_error, nothing reaches the server', async () => {
+    answer = (_req, res) => sendJson(res, 200, {})
+    const e = await failure(client().json({method: 'POST', path: '/tokens', body: {}, headers: {upgrade: 'websocket'}}))
+    expect(e).toMatchObject({code: 'network_error', exitCode: 1})
+    expect(e.message).toContain('invalid upgrade header')
+    expect(server.requests).toHaveLength(0)
+    expect(waits).toEqual([])
+  })
+})

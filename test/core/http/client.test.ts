@@ -451,12 +451,38 @@ describe('redirects', () => {
     expect(calls()).toHaveLength(1)
   })
 
+  it('a Location that is not a URL is bad_response (exit 1), not an unexpected failure', async () => {
+    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(302, '', {headers: {location: 'http://[::1'}})
+    const e = await failure(client().json({method: 'GET', path: '/me'}))
+    expect(e).toMatchObject({code: 'bad_response', exitCode: 1, status: 302})
+    expect(e.message).toBe('the server answered 302 with a Location that is not a URL: "http://[::1"')
+  })
+
   it('stops a redirect loop', async () => {
     api().intercept({path: '/api/v1/loop', method: 'GET'}).reply(302, '', {headers: {location: '/api/v1/loop'}}).persist()
     const e = await failure(client().json({method: 'GET', path: '/loop'}))
     expect(e).toMatchObject({code: 'bad_response'})
     expect(e.message).toContain('redirects')
     expect(calls().length).toBeLessThanOrEqual(7)
+  })
+})
+
+describe('answers a renderer could not walk', () => {
+  it('JSON nested deeper than 512 levels is bad_response (exit 1), never a stack overflow later', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, `{"x":${deep}}`, {headers: JSON_HEADERS})
+    api().intercept({path: '/api/v1/raw', method: 'GET'}).reply(200, deep, {headers: JSON_HEADERS})
+    const e = await failure(client().json({method: 'GET', path: '/me'}))
+    expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
+    expect(e.message).toMatch(/^the response nests arrays and objects deeper than 512 levels/)
+    const any = await failure(client().send({method: 'GET', path: '/raw', expect: 'any'}))
+    expect(any).toMatchObject({code: 'bad_response', exitCode: 1})
+  })
+
+  it('512 levels are fine', async () => {
+    const ok = `{"x":${'['.repeat(511)}${']'.repeat(511)}}`
+    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, ok, {headers: JSON_HEADERS})
+    expect(await client().json({method: 'GET', path: '/me'})).toHaveProperty('x')
   })
 })
 

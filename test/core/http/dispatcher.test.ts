@@ -70,4 +70,66 @@ describe('dispatcher', () => {
       await upstream.close()
     }
   })
+
+  it('never sends a loopback request through a proxy, whatever HTTP_PROXY and NO_PROXY say (contract 1.6)', async () => {
+    const trap = createServer((_req, res) => res.writeHead(502).end())
+    const seen: string[] = []
+    trap.on('request', (req: IncomingMessage) => seen.push(`${req.method} ${req.url}`))
+    trap.on('connect', (req: IncomingMessage, client: Socket) => {
+      seen.push(`CONNECT ${req.url}`)
+      client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n')
+    })
+    await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve))
+    const upstream = await startServer((_req, res) => sendJson(res, 200, {direct: true}))
+    try {
+      process.env.HTTP_PROXY = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`
+      process.env.HTTPS_PROXY = process.env.HTTP_PROXY
+      await closeDispatcher()
+      const port = new URL(upstream.url).port
+      for (const base of [upstream.url, `http://localhost:${port}`]) {
+        const client = new HttpClient({baseUrl: base, timeoutMs: 2000, userAgent: 'amctl/test', token: async () => 'svc_loop', sleep: async () => {}})
+        expect(await client.json({method: 'GET', path: '/me'})).toEqual({direct: true})
+      }
+      expect(upstream.requests).toHaveLength(2)
+      expect(seen).toEqual([])
+    } finally {
+      delete process.env.HTTPS_PROXY
+      await closeDispatcher()
+      trap.closeAllConnections()
+      await new Promise((resolve) => trap.close(resolve))
+      await upstream.close()
+    }
+  })
+
+  it('a proxy that refuses the tunnel (407): a POST is "not sent", exit 1, and is not retried', async () => {
+    const connects: string[] = []
+    const proxy = createServer()
+    proxy.on('connect', (req: IncomingMessage, client: Socket) => {
+      connects.push(req.url ?? '')
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\n\r\n')
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      process.env.HTTPS_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+      await closeDispatcher()
+      const waits: number[] = []
+      const client = new HttpClient({
+        baseUrl: 'https://api.remote.test',
+        timeoutMs: 2000,
+        userAgent: 'amctl/test',
+        token: async () => 'svc_407',
+        sleep: async (ms) => void waits.push(ms),
+      })
+      const e = await client.json({method: 'POST', path: '/tokens', body: {}}).catch((error: unknown) => error)
+      expect(e).toMatchObject({code: 'network_error', exitCode: 1})
+      expect((e as Error).message).toContain('the proxy refused the connection (HTTP 407: it needs credentials)')
+      expect(connects).toEqual(['api.remote.test:443'])
+      expect(waits).toEqual([])
+    } finally {
+      delete process.env.HTTPS_PROXY
+      await closeDispatcher()
+      proxy.closeAllConnections()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
+  })
 })

@@ -1,0 +1,111 @@
+import type {ServerResponse} from 'node:http'
+import {type AddressInfo, createServer} from 'node:net'
+import {describe, expect, it, onTestFinished} from 'vitest'
+import Api from '../../src/commands/api.js'
+import AuthLogin from '../../src/commands/auth/login.js'
+import AuthStatus from '../../src/commands/auth/status.js'
+import OrgsSummary from '../../src/commands/orgs/summary.js'
+import RunsList from '../../src/commands/runs/list.js'
+import {runCommand} from '../helpers/cli.js'
+import {ME, useFakeApi} from '../helpers/fake-api.js'
+import {sendJson, type Recorded} from '../helpers/http-server.js'
+import {tempDir} from '../helpers/temp.js'
+
+/**
+ * Contract 1.4: text from the server is never a terminal command. A hostile server answers with
+ * escape sequences (clear the screen, set the window title, a C1 CSI) in every place amctl shows
+ * server text to a person; on a terminal each control character must come out as \u00XX.
+ */
+const EVIL = 'x\u001b[2J\u001b]0;pwned\u0007\u009b31my'
+const SAFE = 'x\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31my'
+// eslint-disable-next-line no-control-regex
+const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
+
+const api = useFakeApi()
+const evil = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: Recorded, res: ServerResponse) => {
+  res.writeHead(status, {'content-type': 'application/json', ...headers})
+  res.end(JSON.stringify(body))
+}
+
+describe('server text on a terminal is written visibly, never obeyed', () => {
+  it('the error line: an envelope message', async () => {
+    api.routes.set('GET /orgs/acme/summary', evil(409, {error: {code: 'conflict', message: EVIL}}))
+    const r = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
+    expect(r.exitCode).toBe(6)
+    expect(r.stderr).toBe(`error: ${SAFE} (conflict, HTTP 409)\n`)
+  })
+
+  it('the error line: an unknown code and a non-envelope body snippet', async () => {
+    api.routes.set('GET /orgs/acme/summary', evil(418, {error: {code: EVIL, message: 'm'}}))
+    const code = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
+    expect(code.stderr).not.toMatch(RAW)
+    api.routes.set('GET /orgs/acme/summary', (_req: Recorded, res: ServerResponse) => {
+      res.writeHead(418, {'content-type': 'text/html'})
+      res.end(`<h1>${EVIL}</h1>`)
+    })
+    const html = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
+    expect(html.stderr).toContain(SAFE)
+    expect(html.stderr).not.toMatch(RAW)
+  })
+
+  it('tables, key/value and the more: hint', async () => {
+    api.routes.set('GET /orgs/acme/runs', {items: [{id: EVIL, status: EVIL, evalSetId: 'es', createdAt: EVIL}], nextCursor: EVIL})
+    const list = await runCommand(RunsList, ['--org', 'acme'], {env: api.env(), tty: true})
+    expect(list.stdout).toContain(SAFE)
+    expect(list.stdout + list.stderr).not.toMatch(RAW)
+    expect(list.stderr).toContain(`more: amctl runs list --cursor '${SAFE}'`)
+    api.routes.set('GET /orgs/acme/summary', {[EVIL]: EVIL, nested: {[EVIL]: [EVIL]}})
+    const kv = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
+    expect(kv.stdout).toContain(SAFE)
+    expect(kv.stdout).not.toMatch(RAW)
+  })
+
+  it('--verbose lines: a request id from the server (C1 bytes pass HTTP parsing; C0 ones do not)', async () => {
+    // a raw server: Node's own would refuse to send such a header
+    const raw = createServer((socket) =>
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: a\x9b2Jb\x85c\r\nContent-Length: 2\r\n\r\n{}', 'latin1'),
+      ),
+    )
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => void raw.close())
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
+    const r = await runCommand(Api, ['/me', '--verbose'], {env: api.env({AMCTL_BASE_URL: url}), stderrTTY: true})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).toContain('request-id a\\u009b2Jb\\u0085c')
+    expect(r.stderr).not.toMatch(RAW)
+  })
+
+  it('auth status and "Logged in as": the user as the server names it', async () => {
+    const me = {...ME, email: `ada${EVIL}@acme.test`, name: EVIL, orgs: [{slug: EVIL, publicId: 'org_1', name: 'A'}]}
+    api.routes.set('GET /me', me)
+    const status = await runCommand(AuthStatus, [], {env: api.env(), tty: true})
+    expect(status.stdout).toContain(SAFE)
+    expect(status.stdout + status.stderr).not.toMatch(RAW)
+    const login = await runCommand(AuthLogin, ['--with-token'], {
+      env: {...api.env(), AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: tempDir('amctl-safe-')},
+      stdin: 'svc_login_token_9999\n',
+      stderrTTY: true,
+    })
+    expect(login.exitCode, login.stderr).toBe(0)
+    expect(login.stderr).toContain(`Logged in as ada${SAFE}@acme.test (${SAFE})`)
+    expect(login.stderr).not.toMatch(RAW)
+  })
+
+  it('the device code and the approval URL', async () => {
+    let polls = 0
+    api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) => {
+      if (!req.path.includes('deviceCode')) return sendJson(res, 200, {deviceCode: 'dc', userCode: EVIL, verificationUri: `https://x.example/${EVIL}`, interval: 1})
+      polls += 1
+      sendJson(res, 200, {token: 'svc_device_token_1234'})
+    })
+    const r = await runCommand(AuthLogin, ['--no-browser'], {
+      env: {...api.env(), AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: tempDir('amctl-safe-')},
+      stderrTTY: true,
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(polls).toBe(1)
+    expect(r.stderr).toContain(`First copy your one-time code: ${SAFE}`)
+    expect(r.stderr).not.toMatch(RAW)
+  }, 10_000)
+})
