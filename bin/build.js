@@ -44,7 +44,7 @@ const commands = files(join(src, 'commands')).map((file, i) => ({
 const entry = [
   "export {flush, run} from '@oclif/core'",
   "export {commandNotFound, reportFailure} from './base/fallback.js'",
-  "export {default as AmctlHelp} from './base/help.js'",
+  "export {default as AmctlHelp} from './base/help/help.js'",
   ...commands.map((c) => `import ${c.name} from '${c.path}'`),
   `export const COMMANDS = {${commands.map((c) => `'${c.id}': ${c.name}`).join(', ')}}`,
 ].join('\n')
@@ -127,6 +127,16 @@ const bundlePath = join(dist, 'amctl.cjs')
 const ascii = readFileSync(bundlePath, 'utf8').replace(/[^\0-\x7F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII')
 writeFileSync(bundlePath, ascii)
+
+// --version's second line: the commit and its date when built from a git checkout (the commit's
+// date, not the build's, so the same sources build the same dist/)
+const git = (...args) => spawnSync('git', args, {cwd: root, encoding: 'utf8'})
+const commit = git('rev-parse', '--short=12', 'HEAD')
+if (commit.status === 0) {
+  const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'src', 'bin', 'package.json').stdout.trim() !== ''
+  const date = git('log', '-1', '--format=%cs', 'HEAD').stdout.trim()
+  writeFileSync(join(dist, 'build-info.json'), `${JSON.stringify({commit: commit.stdout.trim() + (dirty ? '-dirty' : ''), date})}\n`)
+}
 
 /** Puts the staged build in place of dist/: the old one is moved aside, then removed. */
 function swapIn(staged, target) {

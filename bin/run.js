@@ -14,7 +14,15 @@ process.stdout.on('error', (error) => {
 if (argv.length === 1 && argv[0] === '--version') {
   const {readFileSync} = await import('node:fs')
   const {version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-  process.stdout.write(`amctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
+  // the first line stays what scripts parse; the commit and its date follow when the build knows them
+  let built = ''
+  try {
+    const {commit, date} = JSON.parse(readFileSync(new URL('../dist/build-info.json', import.meta.url), 'utf8'))
+    built = `commit ${commit}, ${date}\n`
+  } catch {
+    // not built from a git checkout
+  }
+  process.stdout.write(`amctl/${version} ${process.platform}-${process.arch} node-${process.version}\n${built}`)
 } else {
   // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself.
   process.on('SIGINT', () => {

@@ -9,26 +9,26 @@ import {Flags} from '@oclif/core'
 const GLOBAL = 'GLOBAL'
 
 export const profileFlags = {
-  profile: Flags.string({description: 'named profile in the config [env: AMCTL_PROFILE] (default "default")', helpGroup: GLOBAL}),
+  profile: Flags.string({description: 'named profile in the config [env: AMCTL_PROFILE] (default "default")', helpGroup: GLOBAL, helpValue: 'NAME'}),
 }
 
 /** Which server, and so which stored token. */
 export const serverFlags = {
   ...profileFlags,
-  'base-url': Flags.string({description: 'server root; /api/v1 is appended [env: AMCTL_BASE_URL]', helpGroup: GLOBAL}),
+  'base-url': Flags.string({description: 'server root; /api/v1 is appended [env: AMCTL_BASE_URL]', helpGroup: GLOBAL, helpValue: 'URL'}),
 }
 
 /** Commands that send requests. */
 export const requestFlags = {
   ...serverFlags,
-  timeout: Flags.string({description: 'per-request timeout in seconds [env: AMCTL_TIMEOUT] (default 30)', helpGroup: GLOBAL}),
+  timeout: Flags.string({description: 'per-request timeout in seconds [env: AMCTL_TIMEOUT] (default 30)', helpGroup: GLOBAL, helpValue: 'SECONDS'}),
   verbose: Flags.boolean({description: 'log each request to stderr [env: AMCTL_DEBUG=1]', helpGroup: GLOBAL}),
 }
 
 /** Commands whose requests name an organization. */
 export const orgFlags = {
   ...requestFlags,
-  org: Flags.string({description: 'organization slug or public ID [env: AMCTL_ORG]', helpGroup: GLOBAL}),
+  org: Flags.string({description: 'organization slug or public ID [env: AMCTL_ORG]', helpGroup: GLOBAL, helpValue: 'ORG'}),
 }
 
 /** -F / -f / --input: every command that sends a free-form body (cli-contract.md section 3). */

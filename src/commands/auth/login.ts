@@ -10,6 +10,7 @@ import {assertTokenForm} from '../../core/auth/token.js'
 import {openBrowser} from '../../core/browser.js'
 import {styled} from '../../output/renderer.js'
 import {readText} from '../../input/files.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export interface LoginResult {
   user: Me
@@ -20,6 +21,7 @@ export interface LoginResult {
 
 export default class AuthLogin extends ApiCommand {
   static override summary = 'Log in to the control plane and store the token'
+  static operations: OperationId[] = ['createCliToken', 'getMe']
   static override description = `Without flags, asks the server for a login and follows its device flow: a one-time code is shown, the approval page opens in a browser when there is a terminal, and amctl waits until the login is approved.
 
 With --with-token, reads a token (svc_…) from standard input instead, for CI.

@@ -3,6 +3,7 @@ import {ApiCommand} from '../../base/api-command.js'
 import type {Me} from '../../contract/types.js'
 import type {TokenSource} from '../../core/auth/credentials.js'
 import {maskToken} from '../../core/auth/token.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export interface StatusResult {
   user: Me
@@ -15,6 +16,7 @@ export interface StatusResult {
 
 export default class AuthStatus extends ApiCommand {
   static override summary = 'Show who you are logged in as, where, and where the token is stored'
+  static operations: OperationId[] = ['getMe']
   static override description = 'Checks the token with the server. Exits 3 when there is no token or the server rejects it.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',

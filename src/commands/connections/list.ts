@@ -3,9 +3,11 @@ import {ApiCommand} from '../../base/api-command.js'
 import type {Connection} from '../../contract/types.js'
 import type {Page} from '../../contract/vocabulary.js'
 import {CONNECTION_COLUMNS} from './shared/columns.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class ConnectionsList extends ApiCommand {
   static override summary = 'List the service connections of the organization'
+  static operations: OperationId[] = ['listConnections']
   static override description = 'Connections carry identity and allowed hosts; secret values never leave the server.'
   static override examples = ['<%= config.bin %> <%= command.id %> --org acme', '<%= config.bin %> <%= command.id %> --org acme | cut -f1']
 

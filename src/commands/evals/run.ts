@@ -6,9 +6,11 @@ import type {LaunchResult, Run} from '../../contract/types.js'
 import {requireId} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../runs/shared/columns.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class EvalsRun extends ApiCommand {
   static override summary = "Launch an eval set's saved settings"
+  static operations: OperationId[] = ['runEvalSet']
   static override description = `Launches the eval set once and prints the batch and run IDs it created.
 
 If the launch was sent and no answer came (timeout, dropped connection), amctl does not launch again: it lists the organization's newest runs so you can see whether the launch happened, and exits 9. With --json that is {"outcome":"unknown","recentRuns":[…],"error":{…}}.`

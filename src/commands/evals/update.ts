@@ -5,9 +5,11 @@ import type {EvalSet} from '../../contract/types.js'
 import {CADENCES, SAMPLES} from '../../contract/vocabulary.js'
 import {requireId} from '../../input/values.js'
 import {evalSetPatch} from './shared/patch.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class EvalsUpdate extends ApiCommand {
   static override summary = "Change an eval set's cadence, samples, connections or other members"
+  static operations: OperationId[] = ['updateEvalSet']
   static override description = `Sends only what is given; omitted members keep their values and arrays replace the stored selection.
 
 --cadence is one of ${CADENCES.join(', ')} (any case); --samples a whole number from ${SAMPLES.min} to ${SAMPLES.max}; --connection (repeatable) sets the connections and --clear-connections removes them all; --set KEY=JSON sets any other member. Nothing to change, or contradictory flags, exit 2 before any request.`

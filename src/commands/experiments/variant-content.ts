@@ -3,9 +3,11 @@ import {getVariantContent} from '../../api/experiments.js'
 import {ApiCommand} from '../../base/api-command.js'
 import type {JsonObject} from '../../contract/types.js'
 import {requireId} from '../../input/values.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class ExperimentsVariantContent extends ApiCommand {
   static override summary = 'Show the content of an experiment variant'
+  static operations: OperationId[] = ['getVariantContent']
   static override description = 'Prints the variant content; multi-line text is shown as a block on a terminal.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> exp_acme_onboarding var_acme_onboarding_concise --org acme',

@@ -4,9 +4,11 @@ import {ApiCommand} from '../../base/api-command.js'
 import {yesFlag} from '../../base/flags.js'
 import type {JsonObject} from '../../contract/types.js'
 import {requireId} from '../../input/values.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class McpServersDelete extends ApiCommand {
   static override summary = 'Delete an MCP server'
+  static operations: OperationId[] = ['deleteMcpServer']
   static override description = 'Asks for confirmation on a terminal; elsewhere --yes is required.'
   static override examples = ['<%= config.bin %> <%= command.id %> mcp_acme_filesystem --org acme', '<%= config.bin %> <%= command.id %> mcp_acme_github --org acme --yes']
 

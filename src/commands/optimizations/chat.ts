@@ -5,9 +5,11 @@ import type {JsonObject} from '../../contract/types.js'
 import {chompNewline, readText} from '../../input/files.js'
 import {requireId, requireText} from '../../input/values.js'
 import {showChat} from './shared/views.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class OptimizationsChat extends ApiCommand {
   static override summary = 'Send a message to the chat channel of an optimization'
+  static operations: OperationId[] = ['chatOptimization']
   static override description = 'Sends the message and shows the reply. --message - reads the message from stdin (one trailing newline removed).'
   static override examples = [
     '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --message "Why did the last trial regress?"',

@@ -5,9 +5,11 @@ import {bodyFlags, requestFlags} from '../../base/flags.js'
 import type {Run} from '../../contract/types.js'
 import {buildBody} from '../../input/body.js'
 import {requireId} from '../../input/values.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class RunsFork extends ApiCommand {
   static override summary = 'Fork a run into a new run'
+  static operations: OperationId[] = ['forkRun']
   static override description = 'Starts a new run from an existing one, with an optional free-form body of options ({} when none is given). A run ID is not scoped by an organization, so --org is not needed. If the request was sent and no answer came, it is not sent again: exit 9.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> run_acme_0001',

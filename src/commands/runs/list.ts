@@ -7,9 +7,11 @@ import {PAGE_LIMIT, type Page} from '../../contract/vocabulary.js'
 import {parseIntegerInRange, requireText} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from './shared/columns.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class RunsList extends ApiCommand {
   static override summary = 'List runs of the organization, newest first'
+  static operations: OperationId[] = ['listRuns']
   static override description = `--limit is the page size (${PAGE_LIMIT.min}–${PAGE_LIMIT.max}; the server's default when not given). --cursor continues from a nextCursor value.
 
 --all follows nextCursor to the end (from --cursor or the start) and streams: runs are written as each page arrives, so memory stays flat whatever the count; with --json the output is one {"items":[…]} document. If a page fails midway, that document is closed as {"items":[…],"error":{…}} and the exit code is the error's.`

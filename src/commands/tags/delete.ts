@@ -4,9 +4,11 @@ import {ApiCommand} from '../../base/api-command.js'
 import {yesFlag} from '../../base/flags.js'
 import type {JsonObject} from '../../contract/types.js'
 import {requireId} from '../../input/values.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class TagsDelete extends ApiCommand {
   static override summary = 'Delete a tag'
+  static operations: OperationId[] = ['deleteTag']
   static override description = 'Asks for confirmation on a terminal; elsewhere --yes is required.'
   static override examples = ['<%= config.bin %> <%= command.id %> tag_acme_flaky --org acme', '<%= config.bin %> <%= command.id %> tag_acme_nightly --org acme --yes']
 

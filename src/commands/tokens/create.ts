@@ -5,9 +5,11 @@ import {requestFlags} from '../../base/flags.js'
 import type {CreatedToken} from '../../contract/types.js'
 import {TOKEN_EXPIRY_DAYS} from '../../contract/vocabulary.js'
 import {parseExpiry, requireText} from '../../input/values.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class TokensCreate extends ApiCommand {
   static override summary = 'Create a personal access token (shown once)'
+  static operations: OperationId[] = ['createToken']
   static override description = 'The new token authenticates as you. It is printed once: store it now, it cannot be shown again.'
 
   static override examples = [

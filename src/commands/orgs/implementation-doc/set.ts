@@ -3,9 +3,11 @@ import {setImplementationDoc} from '../../../api/orgs.js'
 import {ApiCommand} from '../../../base/api-command.js'
 import type {JsonObject} from '../../../contract/types.js'
 import {readJsonObject} from '../../../input/body.js'
+import type {OperationId} from '../../../contract/routes.js'
 
 export default class OrgsImplementationDocSet extends ApiCommand {
   static override summary = "Set the organization's implementation doc from a JSON file"
+  static operations: OperationId[] = ['setImplementationDoc']
   static override description = 'Replaces the implementation doc with the JSON object read from FILE (or stdin for -).'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --org acme --input implementation.json',

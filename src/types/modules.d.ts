@@ -1,3 +1,5 @@
+// Types for modules that ship none, or that amctl imports by path.
+//
 // The pieces of undici amctl uses, imported by path instead of through undici's index: the
 // index also loads fetch, WebSocket, EventSource and cookies, and the cookies module touches
 // globalThis.Headers, which makes Node load its own internal undici as well — tens of
@@ -23,4 +25,11 @@ declare module 'undici/lib/dispatcher/agent.js' {
   import type {Agent} from 'undici'
   const AgentClass: typeof Agent
   export default AgentClass
+}
+
+// marked-man ships no types: a marked extension (options, renderer and tokenizer overrides)
+declare module 'marked-man' {
+  import type {MarkedExtension} from 'marked'
+  const markedMan: MarkedExtension & Record<string, unknown>
+  export default markedMan
 }

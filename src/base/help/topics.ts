@@ -1,0 +1,120 @@
+import {ExitCode} from '../../contract/vocabulary.js'
+
+/**
+ * The help topics (`amctl help environment|exit-codes|formatting`), as data. The same source
+ * renders the terminal help, the README's sections of the same names and the man page, so the
+ * three cannot drift (test/base/help/topics.test.ts checks the README and the man page).
+ */
+
+export interface Table {
+  kind: 'table'
+  headers: string[]
+  rows: string[][]
+}
+
+export interface Paragraph {
+  kind: 'text'
+  text: string
+}
+
+export interface List {
+  kind: 'list'
+  items: string[]
+}
+
+export type Block = Table | Paragraph | List
+
+export interface Topic {
+  name: string
+  title: string
+  summary: string
+  blocks: Block[]
+}
+
+const text = (t: string): Paragraph => ({kind: 'text', text: t})
+
+export const ENVIRONMENT: Topic = {
+  name: 'environment',
+  title: 'Environment variables',
+  summary: 'Every environment variable amctl reads',
+  blocks: [
+    {
+      kind: 'table',
+      headers: ['variable', 'meaning'],
+      rows: [
+        ['AMCTL_TOKEN', 'the token to send; no stored login needed (CI); it wins over a stored token'],
+        ['AMCTL_BASE_URL', 'server root, like --base-url (/api/v1 is appended)'],
+        ['AMCTL_ORG', 'organization slug or public ID, like --org'],
+        ['AMCTL_PROFILE', 'profile in the config, like --profile (default "default")'],
+        ['AMCTL_TIMEOUT', 'per-request timeout in seconds, like --timeout (default 30)'],
+        ['AMCTL_DEBUG=1', 'log every request to stderr (like --verbose) and show stack traces'],
+        ['AMCTL_CONFIG_DIR', 'the config directory (default: $XDG_CONFIG_HOME/amctl or ~/.config/amctl)'],
+        ['AMCTL_KEYCHAIN=off', 'never use the OS keychain; tokens go to credentials.json'],
+        ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies for remote servers (loopback hosts are always reached directly)'],
+        ['NO_COLOR, FORCE_COLOR=0', 'no colour'],
+        ['BROWSER', 'the program that opens the login page'],
+        ['CI', 'set: auth login never opens a browser'],
+      ],
+    },
+    text('Precedence: flag > environment > profile in the config > built-in default.'),
+  ],
+}
+
+export const EXIT_CODES: Topic = {
+  name: 'exit-codes',
+  title: 'Exit codes',
+  summary: 'What each exit code means, for scripts and CI steps',
+  blocks: [
+    {
+      kind: 'table',
+      headers: ['exit', 'when', 'error code'],
+      rows: [
+        [String(ExitCode.ok), 'success', ''],
+        [String(ExitCode.failure), 'unexpected: a network failure, a 5xx, an answer that is not the JSON expected', 'bad_response, network_error'],
+        [String(ExitCode.usage), 'invalid usage or input, found before any request; or invalid_request from the server', 'invalid_request'],
+        [String(ExitCode.auth), 'not logged in, a missing or rejected token', 'unauthorized'],
+        [String(ExitCode.forbidden), 'access denied, a retired route, a capability not enabled', 'forbidden'],
+        [String(ExitCode.notFound), 'not found', 'not_found'],
+        [String(ExitCode.conflict), 'conflict', 'conflict'],
+        [String(ExitCode.rateLimited), 'rate limited after retries', 'rate_limited'],
+        [String(ExitCode.account), 'the account state blocks the work', 'insufficient_credits, needs_provider_key'],
+        [String(ExitCode.outcomeUnknown), 'a create or launch was sent and no answer came: check before retrying', 'outcome_unknown'],
+        [String(ExitCode.notPassed), 'waited runs finished, but not all passed (failed, cancelled, score below --min-score)', ''],
+        [String(ExitCode.waitTimeout), 'the wait ended (--wait-timeout) before every run finished', ''],
+        [String(ExitCode.interrupted), 'interrupted (Ctrl-C)', ''],
+      ],
+    },
+    text(
+      'An error is one line on stderr, `error: <message> (<code>, HTTP <status>)`, and at most one `hint:` line; with --json it is the ' +
+        'document {"error":{"code","message","status"}} on stdout instead. No stack trace unless AMCTL_DEBUG=1.',
+    ),
+  ],
+}
+
+export const FORMATTING: Topic = {
+  name: 'formatting',
+  title: 'Output formats',
+  summary: 'Tables, tab-separated rows, --json and --jq',
+  blocks: [
+    text('stdout carries only data; messages, notices, warnings, progress and hints go to stderr, so `x=$(amctl …)` captures the data alone.'),
+    {
+      kind: 'list',
+      items: [
+        'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value, colour unless NO_COLOR or FORCE_COLOR=0.',
+        'Piped: lists as tab-separated rows without a header, the ID first; objects as key<TAB>value lines, nested values as compact JSON. No colour.',
+        'In tab-separated output a backslash, tab, newline and carriage return inside a value are written `\\\\`, `\\t`, `\\n` and `\\r`, other control characters `\\u00XX`: one record per line.',
+        '--json: the answer exactly as the API gave it, one document (pretty on a terminal, compact piped); lists keep {"items":[…],"nextCursor":…}.',
+        '--jq EXPR: a jq expression applied to the document --json would print; each result on its own line, strings raw, other values as compact JSON (like `--json | jq -r -c EXPR`); no jq install needed. With --all or --paginate it sees the whole {"items":[…]} document.',
+        '--all and api --paginate stream page by page; if a page fails midway, --json closes the document as {"items":[…],"error":{…}}.',
+        'Text from the server is never a terminal command: control characters are shown as `\\u00XX`.',
+        'A reader that goes away (`| head -1`) ends amctl at once with exit 0.',
+      ],
+    },
+  ],
+}
+
+export const HELP_TOPICS: readonly Topic[] = [ENVIRONMENT, EXIT_CODES, FORMATTING]
+
+export function findTopic(name: string): Topic | undefined {
+  return HELP_TOPICS.find((topic) => topic.name === name)
+}
