@@ -40,3 +40,27 @@ export function requireText(label: string, value: string | undefined): string {
   if (value === undefined || value.trim() === '') throw new UsageError(`${label} must not be empty`)
   return value
 }
+
+/**
+ * A number (digits with an optional fraction, e.g. `0.8`, `.5`, `2`) in [min, max]: scores,
+ * polling intervals. `what` says what is accepted ("a score from 0 to 1").
+ */
+export function parseNumberInRange(label: string, value: string, min: number, max: number, what?: string): number {
+  const text = value.trim()
+  const n = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(text) ? Number(text) : Number.NaN
+  if (!(n >= min && n <= max)) throw new UsageError(`${label} must be ${what ?? `a number from ${min} to ${max}`}, got "${value}"`)
+  return n
+}
+
+const DURATION_UNITS: Readonly<Record<string, number>> = {'': 1, s: 1, m: 60, h: 3600}
+
+/**
+ * A duration as `90s`, `15m`, `2h` or plain seconds (`90`), returned in seconds; `0` is 0.
+ * Hand-written: the four forms are the whole grammar, and plain numbers mean seconds (the
+ * usual duration parsers, `ms` and kin, take them as milliseconds and accept much more).
+ */
+export function parseDuration(label: string, value: string): number {
+  const m = /^(\d{1,9})([smh]?)$/.exec(value.trim())
+  if (!m) throw new UsageError(`${label} must be a duration such as 90s, 15m, 2h or a number of seconds, got "${value}"`)
+  return Number(m[1]) * DURATION_UNITS[m[2]]
+}

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../src/core/errors.js'
-import {parseExpiry, parseIntegerInRange, requireId, requireText} from '../../src/input/values.js'
+import {parseDuration, parseExpiry, parseIntegerInRange, parseNumberInRange, requireId, requireText} from '../../src/input/values.js'
 import {chompNewline} from '../../src/input/files.js'
 
 function refused(fn: () => unknown, message?: RegExp): void {
@@ -59,5 +59,47 @@ describe('chompNewline', () => {
     expect(chompNewline('a\r\n')).toBe('a')
     expect(chompNewline('a\n\n')).toBe('a\n')
     expect(chompNewline('a')).toBe('a')
+  })
+})
+
+describe('parseDuration (--wait-timeout)', () => {
+  it.each([
+    ['90s', 90],
+    ['15m', 900],
+    ['2h', 7200],
+    ['90', 90],
+    ['0', 0],
+    ['0s', 0],
+    [' 5m ', 300],
+    ['007', 7],
+  ])('accepts %j as %d seconds', (value, seconds) => {
+    expect(parseDuration('--wait-timeout', value)).toBe(seconds)
+  })
+
+  const FORMS = /^--wait-timeout must be a duration such as 90s, 15m, 2h or a number of seconds, got /
+  const BAD = ['', 's', '1.5h', '-5', '5 m', '1h30m', '2d', '15M', 'ten', '1e3', '9999999999']
+  it.each(BAD)('refuses %j naming the accepted forms', (value) => {
+    refused(() => parseDuration('--wait-timeout', value), FORMS)
+  })
+})
+
+describe('parseNumberInRange (--min-score, --interval)', () => {
+  it.each([
+    ['0', 0],
+    ['1', 1],
+    ['0.5', 0.5],
+    ['.75', 0.75],
+    ['1.', 1],
+    [' 0.25 ', 0.25],
+  ])('accepts %j as %d', (value, n) => {
+    expect(parseNumberInRange('--min-score', value, 0, 1)).toBe(n)
+  })
+
+  it.each(['', '-0.1', '1.01', '2', 'abc', '0x1', '1e-1', 'NaN', 'Infinity', '.', '0,5'])('refuses %j', (value) => {
+    refused(() => parseNumberInRange('--min-score', value, 0, 1, 'a score from 0 to 1'), /^--min-score must be a score from 0 to 1, got "/)
+  })
+
+  it('says what is accepted by default', () => {
+    refused(() => parseNumberInRange('--interval', '0.5', 1, 60), /^--interval must be a number from 1 to 60, got "0.5"$/)
   })
 })

@@ -36,8 +36,11 @@ export function requestLines(command: WithOperations): string[] {
 /** `runs list [--limit <value>] [--all]`: the command's own arguments and flags, docopt-style. */
 export function usageLine(command: Command.Loadable): string {
   const words = [command.id.replaceAll(':', ' ')]
-  for (const arg of Object.values(command.args ?? {})) {
-    const name = arg.name.toUpperCase() + (arg.multiple ? '...' : '')
+  const args = Object.values(command.args ?? {})
+  for (const [i, arg] of args.entries()) {
+    // a command that takes any number of its last argument is not strict (oclif's convention)
+    const many = arg.multiple || (command.strict === false && i === args.length - 1)
+    const name = arg.name.toUpperCase() + (many ? '...' : '')
     words.push(arg.required ? name : `[${name}]`)
   }
   let globals = false

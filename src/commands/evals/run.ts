@@ -1,32 +1,49 @@
-import {Args} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 import {launchEvalSet} from '../../api/evals.js'
 import {ApiCommand} from '../../base/api-command.js'
-import type {UnknownOutcome} from '../../base/results.js'
+import type {Finished, UnknownOutcome} from '../../base/results.js'
 import type {LaunchResult, Run} from '../../contract/types.js'
+import {UsageError} from '../../core/errors.js'
 import {requireId} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../runs/shared/columns.js'
 import type {OperationId} from '../../contract/routes.js'
+import {waitForRuns, waitResult} from '../runs/shared/wait.js'
+import {againCommand, parseWatchOptions, watchFlags, watchFlagWords} from '../runs/shared/watch-flags.js'
 
 export default class EvalsRun extends ApiCommand {
   static override summary = "Launch an eval set's saved settings"
-  static operations: OperationId[] = ['runEvalSet']
+  static operations: OperationId[] = ['runEvalSet', 'listRuns']
   static override description = `Launches the eval set once and prints the batch and run IDs it created.
 
-If the launch was sent and no answer came (timeout, dropped connection), amctl does not launch again: it lists the organization's newest runs so you can see whether the launch happened, and exits 9. With --json that is {"outcome":"unknown","recentRuns":[…],"error":{…}}.`
+If the launch was sent and no answer came (timeout, dropped connection), amctl does not launch again: it lists the organization's newest runs so you can see whether the launch happened, and exits 9. With --json that is {"outcome":"unknown","recentRuns":[…],"error":{…}}.
+
+--wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast and --min-score): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on). A launch whose outcome is unknown is never waited for: exit 9 as above.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme',
     "<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --jq '.runIds[]'",
+    {
+      description: 'In CI: launch, wait at most 30 minutes, and fail the step unless every run succeeded with a score of at least 0.4',
+      command: '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --wait --wait-timeout 30m --min-score 0.4',
+    },
   ]
 
   static override args = {eval_set_id: Args.string({description: 'ID of the eval set', required: true})}
+  static override flags = {
+    wait: Flags.boolean({description: 'wait for the launched runs to finish (exit 0, 10 or 11)', helpGroup: 'WAIT'}),
+    ...watchFlags,
+  }
 
-  async run(): Promise<LaunchResult | UnknownOutcome<Run>> {
-    const {args} = await this.parse(EvalsRun)
+  async run(): Promise<LaunchResult | UnknownOutcome<Run> | Finished<Run>> {
+    const {args, flags} = await this.parse(EvalsRun)
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
+    const given = watchFlagWords(flags)[0]
+    if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
+    const options = flags.wait ? parseWatchOptions(flags) : undefined
     const org = await this.ctx.org()
-    const launch = await launchEvalSet(await this.ctx.http(), org, id)
+    const client = await this.ctx.http()
+    const launch = await launchEvalSet(client, org, id)
     if (launch.outcome === 'unknown') {
       const {error, recentRuns, listError} = launch
       return {
@@ -39,9 +56,22 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       }
     }
     const {batchIds = [], runIds = []} = launch.result
-    this.out.object(launch.result)
+    // with --wait, stdout holds the runs at the end (like `runs watch`); the launch is told on stderr
+    if (!options) this.out.object(launch.result)
     this.out.notice(`Launched eval set ${id}: ${batchIds.length} batch${batchIds.length === 1 ? '' : 'es'}, ${runIds.length} run${runIds.length === 1 ? '' : 's'}`)
-    if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: amctl runs watch ${runIds.join(' ')} --org ${org}`, 'dim'))
-    return launch.result
+    if (!options) {
+      if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: ${againCommand(runIds, org, flags)}`, 'dim'))
+      return launch.result
+    }
+    const outcome = await waitForRuns(runIds, options, {
+      client,
+      org,
+      io: this.io,
+      out: this.out,
+      errStyle: this.errStyle,
+      verbose: (await this.ctx.settings()).verbose,
+      again: againCommand(runIds, org, flags),
+    })
+    return waitResult(outcome, (runs) => ({...launch.result, runs}))
   }
 }

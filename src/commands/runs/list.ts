@@ -8,6 +8,7 @@ import {parseIntegerInRange, requireText} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from './shared/columns.js'
 import type {OperationId} from '../../contract/routes.js'
+import {shellLine} from './shared/shell.js'
 
 export default class RunsList extends ApiCommand {
   static override summary = 'List runs of the organization, newest first'
@@ -48,11 +49,6 @@ export default class RunsList extends ApiCommand {
     const words = ['amctl', 'runs', 'list', '--cursor', cursor]
     if (limit !== undefined) words.push('--limit', String(limit))
     for (const name of ['org', 'profile', 'base-url'] as const) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
-    return words.map(shellWord).join(' ')
+    return shellLine(words)
   }
-}
-
-/** A word as a POSIX shell reads it back: as is when plain, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`
 }

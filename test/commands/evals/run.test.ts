@@ -1,7 +1,10 @@
-import {describe, expect, it} from 'vitest'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import EvalsRun from '../../../src/commands/evals/run.js'
+import {setClock} from '../../../src/commands/runs/shared/clock.js'
 import {runCommand} from '../../helpers/cli.js'
+import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {json, useFakeApi} from '../../helpers/fake-api.js'
+import {sendJson} from '../../helpers/http-server.js'
 
 const runs = [{id: 'run_2', status: 'queued', evalSetId: 'es_1', batchId: 'b_1', createdAt: '2026-01-02T00:00:00Z'}]
 const api = useFakeApi({
@@ -48,5 +51,132 @@ describe('evals run', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(8)
     expect(r.stderr).toBe('error: no credits left (insufficient_credits, HTTP 402)\n')
+  })
+})
+
+describe('evals run --wait (contract 5)', () => {
+  let clock: FakeClock
+  beforeEach(() => {
+    clock = fakeClock()
+    setClock(clock)
+  })
+  afterEach(() => setClock(undefined))
+
+  const launched = (id: string, status: string, score: number | null = null) => ({
+    id,
+    status,
+    evalSetId: 'es_1',
+    batchId: 'b_1',
+    createdAt: '2026-01-02T00:00:00Z',
+    forkedFrom: null,
+    agent: null,
+    model: null,
+    score,
+  })
+
+  /** The launched runs queued at the first poll, then `final` (status:score per run). */
+  function progress(final: Record<string, string>): void {
+    let polls = 0
+    api.routes.set('GET /orgs/acme/runs', (_req, res) => {
+      polls++
+      const items = ['run_3', 'run_2'].map((id) => {
+        const [status, score] = polls === 1 ? ['queued'] : final[id].split(':')
+        return launched(id, status, score === undefined ? null : Number(score))
+      })
+      sendJson(res, 200, {items, nextCursor: 'older'})
+    })
+  }
+
+  const wire = () => api.requests().map((q) => `${q.method} ${q.path.replace('/api/v1', '')}`)
+
+  it('launches once, then waits for the runIds: piped, stdout holds the runs alone; exit 0', async () => {
+    progress({run_2: 'succeeded:0.9', run_3: 'succeeded:0.7'})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
+    expect(r.stdout).toBe('run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\n')
+    expect(r.stderr).toBe(
+      [
+        'Launched eval set es_1: 1 batch, 2 runs',
+        'watching 2 runs of acme: a poll every 2s, up to 1h',
+        'run_2 queued',
+        'run_3 queued',
+        'run_2 queued → succeeded (score 0.90)',
+        'run_3 queued → succeeded (score 0.70)',
+        '✓ all 2 runs succeeded (2s)',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('--json: the launch response with a "runs" member; exit 10 when a run did not pass', async () => {
+    progress({run_2: 'succeeded:0.9', run_3: 'failed'})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(10)
+    const runs = [launched('run_2', 'succeeded', 0.9), launched('run_3', 'failed')]
+    expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs})
+    expect(r.stdout.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('on a terminal: the live view, then the runs as a table; --min-score applies', async () => {
+    progress({run_2: 'succeeded:0.9', run_3: 'succeeded:0.3'})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--min-score', '0.5'], {env: api.env(), tty: true})
+    expect(r.exitCode).toBe(10)
+    expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE\n/)
+    expect(r.stderr).toMatch(/\u001B\[\d+F\u001B\[J✗ 1 of 2 runs did not pass: run_3 scored 0\.3 \(below 0\.5\) \(5s\)\n$/)
+    expect(r.stdout).toMatch(/^ID +STATUS +EVAL SET +SCORE +CREATED\nrun_2 +succeeded +es_1 +0\.90 .*\nrun_3 +succeeded +es_1 +0\.30 /)
+  })
+
+  it('the time limit: exit 11 with the last known states', async () => {
+    progress({run_2: 'running', run_3: 'succeeded'})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--wait-timeout', '30s', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(11)
+    expect(JSON.parse(r.stdout).runs.map((run: {status: string}) => run.status)).toEqual(['running', 'succeeded'])
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(30_000)
+  })
+
+  it('an unknown launch outcome is still exit 9 with the recent runs: no second launch, no wait', async () => {
+    api.routes.set('POST /orgs/acme/eval-sets/es_1/run', (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.socket?.destroy()
+    })
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(9)
+    expect(JSON.parse(r.stdout)).toMatchObject({outcome: 'unknown', recentRuns: runs})
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=10'])
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('Ctrl-C: exit 130 and the command that watches the launched runs again', async () => {
+    progress({run_2: 'running', run_3: 'running'})
+    const baseline = process.listeners('SIGINT')
+    clock.onSleep = () => process.listeners('SIGINT').filter((l) => !baseline.includes(l))[0]?.('SIGINT')
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {env: api.env()})
+    expect(r.exitCode).toBe(130)
+    expect(r.stdout).toBe('')
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      'interrupted: stopped watching; the runs go on. Watch them again with: amctl runs watch run_2 run_3 --org acme --fail-fast',
+    )
+    expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
+  })
+
+  it('no runs launched: nothing to wait for, exit 0', async () => {
+    api.routes.set('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: []})
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
+  })
+
+  it.each([
+    [['--interval', '3'], /--interval acts only with --wait/],
+    [['--fail-fast'], /--fail-fast acts only with --wait/],
+    [['--wait', '--interval', '0'], /--interval must be a number of seconds from 1 to 86400, got "0"/],
+    [['--wait', '--wait-timeout', '1d'], /--wait-timeout must be a duration such as 90s, 15m, 2h or a number of seconds, got "1d"/],
+    [['--wait', '--min-score', '101'], /--min-score must be a score from 0 to 1, got "101"/],
+  ])('%j: exit 2 before the launch', async (extra, message) => {
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', ...extra], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(api.requests()).toEqual([])
   })
 })

@@ -31,7 +31,7 @@ describe('--help', () => {
       'api', 'auth:login', 'auth:logout', 'auth:status', 'auth:token', 'config:get', 'config:list', 'config:set', 'config:unset',
       'connections:list', 'dev:server', 'evals:run', 'evals:update', 'experiments:launch', 'experiments:variant-content',
       'mcp-servers:delete', 'optimizations:chat', 'optimizations:preview', 'optimizations:propose', 'orgs:implementation-doc:set',
-      'orgs:summary', 'runs:fork', 'runs:list', 'scenarios:create', 'tags:delete', 'tokens:create',
+      'orgs:summary', 'runs:fork', 'runs:list', 'runs:watch', 'scenarios:create', 'tags:delete', 'tokens:create',
     ]))
     const results = await pool(ids, 3, async (id) => ({id, result: await runBin([...id.split(':'), '--help'])}))
     for (const {id, result} of results) {
@@ -59,7 +59,7 @@ describe('--help', () => {
       expect(r.stderr, 'no error, no Node warning').not.toMatch(/error|Warning/)
       expect(r.exitCode).toBe(0)
     }
-    expect(topic.stdout).toMatch(/^List and fork runs\n/)
+    expect(topic.stdout).toMatch(/^List, fork and watch runs\n/)
     expect(topic.stdout).toContain('runs list')
     expect(command.stdout.split('\n')[0]).toBe(manifest.commands['runs:list'].summary)
     expect(root.stdout).toContain('TOPICS')

@@ -1,0 +1,135 @@
+import type {IO} from '../../../output/io.js'
+import {type LiveCell, LiveView} from '../../../output/live.js'
+import {type Part, type Renderer, styled} from '../../../output/renderer.js'
+import {statusColour, type Style} from '../../../output/style.js'
+import type {TableColumn} from '../../../output/table.js'
+import {shortDuration} from '../../../output/time.js'
+import type {WatchOptions, WatchOutcome} from './watch.js'
+import {isFinished, type RunChange, statusText, type Watched, type WatchState} from './watch-state.js'
+
+const LIVE_COLUMNS: TableColumn[] = [
+  {header: 'RUN', flexible: true},
+  {header: 'STATUS', flexible: true},
+  {header: 'ELAPSED'},
+  {header: 'SCORE'},
+]
+/** How many runs a summary line names before "and N more". */
+const NAMED = 5
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+const score = (value: unknown): string => (typeof value === 'number' ? value.toFixed(2) : '')
+
+/** A time limit the way it is usually given: `2h`, `15m`, `90s`. */
+function roundDuration(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600}h`
+  if (seconds % 60 === 0) return `${seconds / 60}m`
+  return `${seconds}s`
+}
+
+function named(items: string[]): string {
+  return items.length <= NAMED ? items.join(', ') : `${items.slice(0, NAMED).join(', ')} and ${items.length - NAMED} more`
+}
+
+/**
+ * What a wait shows on stderr while it runs (contract 5): on a terminal (without --verbose,
+ * whose request lines would break it) a live view of every run — ID, coloured status, time
+ * since the watch began (stopped when the run finished) and score — redrawn in place and erased
+ * at the end; elsewhere one line per status change (`run_7 running → succeeded`). Then one
+ * summary line. Server text goes through the live view or the renderer, both terminal-safe.
+ */
+export class WatchView {
+  /** undefined when stderr is not a terminal, or --verbose writes its own lines there */
+  private readonly live?: LiveView
+
+  constructor(
+    io: IO,
+    private readonly out: Renderer,
+    private readonly errStyle: Style,
+    private readonly options: WatchOptions & {verbose: boolean},
+    private readonly now: () => number,
+    private readonly startedAt: number,
+  ) {
+    const live = new LiveView(io, errStyle)
+    if (live.active && !options.verbose) this.live = live
+  }
+
+  /** Off a terminal: one line saying what is watched and how. */
+  start(count: number, org: string): void {
+    if (this.live || count === 0) return
+    const limit = this.options.timeoutS > 0 ? `up to ${roundDuration(this.options.timeoutS)}` : 'no time limit'
+    this.out.notice(styled(`watching ${plural(count, 'run')} of ${org}: a poll every ${this.options.intervalS}s, ${limit}`, 'dim'))
+  }
+
+  polled(state: WatchState, changes: RunChange[]): void {
+    if (this.live) return this.draw(this.live, state)
+    for (const change of changes) {
+      const tail = isFinished(change.run) && typeof change.run.score === 'number' ? ` (score ${score(change.run.score)})` : ''
+      const move = change.from === undefined ? change.to : `${change.from} → ${change.to}`
+      this.out.notice(`${change.id} ${move}${tail}`)
+    }
+  }
+
+  tick(state: WatchState): void {
+    if (this.live) this.draw(this.live, state)
+  }
+
+  /** Erases the live view; then the one summary line. */
+  finish(outcome: WatchOutcome): void {
+    this.live?.clear()
+    const {state} = outcome
+    const total = state.entries().length
+    const took = shortDuration((outcome.endedAt - outcome.startedAt) / 1000)
+    const failures = state.failures().map((f) => `${f.id} ${f.reason}`)
+    const unfinished = state.unfinished().map((w) => `${w.id} ${w.run ? statusText(w.run) : 'not found yet'}`)
+    if (total === 0) return this.out.notice('no runs to wait for')
+    switch (outcome.end) {
+      case 'passed': {
+        const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
+        this.out.notice(styled('✓', 'green'), ` ${total === 1 ? '1 run' : `all ${total} runs`} succeeded${min} (${took})`)
+        return
+      }
+      case 'not-passed': {
+        const parts: Part[] = [styled('✗', 'red'), ` ${failures.length} of ${plural(total, 'run')} did not pass: ${named(failures)}`]
+        if (unfinished.length > 0) parts.push(`; stopped at the first (--fail-fast), ${unfinished.length} not finished`)
+        this.out.notice(...parts, ` (${took})`)
+        return
+      }
+      case 'timeout': {
+        const also = failures.length > 0 ? `; did not pass: ${named(failures)}` : ''
+        const limit = roundDuration(this.options.timeoutS)
+        const left = `${unfinished.length} of ${plural(total, 'run')} not finished: ${named(unfinished)}`
+        this.out.notice(styled('!', 'yellow'), ` gave up after ${limit} (--wait-timeout): ${left}${also}`)
+        return
+      }
+      case 'interrupted':
+        // the command says how to watch again
+        return
+    }
+  }
+
+  /** Erases the live view (before an error or the Ctrl-C line). */
+  clear(): void {
+    this.live?.clear()
+  }
+
+  private draw(live: LiveView, state: WatchState): void {
+    const now = this.now()
+    const rows = state.entries().map((w): LiveCell[] => [
+      {text: w.id},
+      w.run ? {text: statusText(w.run), paint: statusColour(statusText(w.run), this.errStyle)} : {text: '…', paint: this.errStyle.dim},
+      {text: this.elapsed(w, now)},
+      {text: w.run ? score(w.run.score) : ''},
+    ])
+    const done = state.entries().length - state.unfinished().length
+    const limit = this.options.timeoutS > 0 ? ` of ${roundDuration(this.options.timeoutS)}` : ''
+    const took = shortDuration((now - this.startedAt) / 1000)
+    const footer = `${done} of ${plural(state.entries().length, 'run')} finished · ${took}${limit} · Ctrl-C stops watching, not the runs`
+    live.draw(LIVE_COLUMNS, rows, {text: footer, paint: this.errStyle.dim})
+  }
+
+  /** Time since the watch began, stopped when the run finished; `—` for a run finished before. */
+  private elapsed(w: Watched, now: number): string {
+    if (w.finishedBefore) return '—'
+    return shortDuration(((w.finishedAt ?? now) - this.startedAt) / 1000)
+  }
+}

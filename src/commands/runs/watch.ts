@@ -1,0 +1,69 @@
+import {Args} from '@oclif/core'
+import {ApiCommand} from '../../base/api-command.js'
+import type {Finished} from '../../base/results.js'
+import type {Run} from '../../contract/types.js'
+import {UsageError} from '../../core/errors.js'
+import {readStream} from '../../input/files.js'
+import {requireId} from '../../input/values.js'
+import {waitForRuns, waitResult} from './shared/wait.js'
+import {againCommand, parseWatchOptions, watchFlags} from './shared/watch-flags.js'
+import type {OperationId} from '../../contract/routes.js'
+
+export default class RunsWatch extends ApiCommand {
+  static override summary = 'Wait until runs finish; exit 0 only when all of them succeeded'
+  static operations: OperationId[] = ['listRuns']
+  static override description = `Polls the organization's run list (every --interval seconds, newest first, only as far as the watched runs) until every run is succeeded, failed or cancelled, then prints the runs in their last known state, in the order given, as \`runs list\` does (a table, tab-separated rows, or {"items":[…]} with --json). While it waits, stderr shows a live view on a terminal, or one line per status change elsewhere.
+
+Exit codes: 0 every run succeeded (and met --min-score); 10 some run failed, was cancelled, or scored below --min-score (or has no score); 11 --wait-timeout came first (the runs are still printed); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs.
+
+A single - reads the run IDs from standard input, separated by whitespace.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> run_acme_0251 run_acme_0250 --org acme',
+    {
+      description: 'Launch an eval set and wait for its runs, at most 15 minutes, each scoring at least 0.4',
+      command:
+        "<%= config.bin %> evals run es_acme_checkout --org acme --json | jq -r '.runIds[]' | " +
+        '<%= config.bin %> <%= command.id %> - --org acme --wait-timeout 15m --min-score 0.4',
+    },
+  ]
+
+  static override strict = false
+  static override args = {
+    run_id: Args.string({
+      description: 'ID of a run to watch (give several to watch them together); - alone reads the IDs from stdin',
+      required: true,
+    }),
+  }
+
+  static override flags = {...watchFlags}
+
+  async run(): Promise<Finished<Run>> {
+    const {argv, flags} = await this.parse(RunsWatch)
+    const options = parseWatchOptions(flags)
+    const ids = await this.runIds(argv as string[])
+    const org = await this.ctx.org()
+    const outcome = await waitForRuns(ids, options, {
+      client: await this.ctx.http(),
+      org,
+      io: this.io,
+      out: this.out,
+      errStyle: this.errStyle,
+      verbose: (await this.ctx.settings()).verbose,
+      again: againCommand(ids, org, flags),
+    })
+    return waitResult(outcome, (items) => ({items}))
+  }
+
+  /** The IDs given, or read from stdin for a lone `-`; each checked like any ID (exit 2). */
+  private async runIds(args: string[]): Promise<string[]> {
+    const flag = args.find((arg) => arg.startsWith('-') && arg !== '-')
+    if (flag !== undefined) throw new UsageError(`unknown flag ${flag.split('=')[0]}`)
+    if (!args.includes('-')) return args.map((id) => requireId('RUN_ID', id))
+    if (args.length > 1) throw new UsageError('RUN_ID - (read the IDs from stdin) must be the only RUN_ID')
+    if (this.io.stdinIsTTY) this.out.notice('Type the run IDs, then press Ctrl-D:')
+    const ids = (await readStream(this.io.stdin, 'RUN_ID -', 'standard input')).split(/\s+/).filter((id) => id !== '')
+    if (ids.length === 0) throw new UsageError('RUN_ID -: no run IDs on standard input')
+    return ids.map((id) => requireId('RUN_ID (stdin)', id))
+  }
+}

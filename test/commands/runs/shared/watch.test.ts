@@ -1,0 +1,163 @@
+import {describe, expect, it} from 'vitest'
+import type {PollResult} from '../../../../src/commands/runs/shared/poll.js'
+import {EXIT_BY_END, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../../../src/commands/runs/shared/watch.js'
+import type {Run} from '../../../../src/contract/types.js'
+import {AmctlError} from '../../../../src/core/errors.js'
+import {fakeClock} from '../../../helpers/fake-clock.js'
+
+const run = (id: string, status: string, score: number | null = null): Run =>
+  ({id, status, evalSetId: null, batchId: null, createdAt: '2026-01-01T00:00:00Z', forkedFrom: null, agent: null, model: null, score})
+
+const OPTIONS: WatchOptions = {intervalS: 5, timeoutS: 3600, failFast: false}
+
+/**
+ * A poll that answers from a script: poll N sees the statuses of `script[N]` (the last one
+ * repeats). Records what each poll looked for.
+ */
+function scripted(script: Array<Record<string, string>>): {poll: WatchHooks['poll']; asked: string[][]} {
+  const asked: string[][] = []
+  return {
+    asked,
+    async poll(pending) {
+      asked.push([...pending])
+      const statuses = script[Math.min(asked.length - 1, script.length - 1)]
+      const found = new Map<string, Run>()
+      for (const id of pending) {
+        if (statuses[id] !== undefined) found.set(id, run(id, statuses[id], statuses[id] === 'succeeded' ? 0.9 : null))
+      }
+      return {found, missing: [...pending].filter((id) => statuses[id] === undefined), pages: 1} satisfies PollResult
+    },
+  }
+}
+
+describe('watchRuns: the wait loop', () => {
+  it('polls at once, then every interval, until every run finished; asks only for the runs not finished', async () => {
+    const clock = fakeClock()
+    const {poll, asked} = scripted([
+      {a: 'queued', b: 'queued'},
+      {a: 'running', b: 'succeeded'},
+      {a: 'succeeded'},
+    ])
+    const ticks: number[] = []
+    const outcome = await watchRuns(['a', 'b'], OPTIONS, {poll, clock, listName: 'the runs of acme', onTick: () => ticks.push(clock.now())})
+    expect(outcome).toMatchObject({end: 'passed', polls: 3})
+    expect(asked).toEqual([['a', 'b'], ['a', 'b'], ['a']])
+    expect(outcome.endedAt - outcome.startedAt).toBe(10_000)
+    // the interval is slept in ticks of a second (a live view redraws at each)
+    expect(clock.sleeps).toEqual(Array(10).fill(TICK_MS))
+    expect(ticks).toHaveLength(10)
+  })
+
+  it('hands every poll and its changes to onPoll', async () => {
+    const seen: string[] = []
+    const {poll} = scripted([{a: 'queued'}, {a: 'queued'}, {a: 'failed'}])
+    const outcome = await watchRuns(['a'], OPTIONS, {
+      poll,
+      clock: fakeClock(),
+      listName: 'x',
+      onPoll: (_state, changes) => seen.push(changes.map((c) => `${c.from ?? '∅'}→${c.to}`).join(',')),
+    })
+    expect(outcome.end).toBe('not-passed')
+    expect(seen).toEqual(['∅→queued', '', 'queued→failed'])
+  })
+
+  it('the time limit: a last poll when it comes, then "timeout" with the last known states', async () => {
+    const clock = fakeClock()
+    const {poll, asked} = scripted([{a: 'queued', b: 'succeeded'}, {a: 'running'}])
+    const outcome = await watchRuns(['a', 'b'], {...OPTIONS, timeoutS: 12}, {poll, clock, listName: 'x'})
+    expect(outcome.end).toBe('timeout')
+    expect(asked).toHaveLength(4) // at 0, 5, 10 and 12 s
+    expect(outcome.endedAt - outcome.startedAt).toBe(12_000)
+    expect(outcome.state.runs().map((r) => r.status)).toEqual(['running', 'succeeded'])
+  })
+
+  it('a verdict at the last poll wins over the time limit', async () => {
+    const {poll} = scripted([{a: 'queued'}, {a: 'succeeded'}])
+    const outcome = await watchRuns(['a'], {...OPTIONS, timeoutS: 5}, {poll, clock: fakeClock(), listName: 'x'})
+    expect(outcome.end).toBe('passed')
+  })
+
+  it('--wait-timeout 0 waits without a limit', async () => {
+    const script = [...Array(2000).fill({a: 'running'}), {a: 'succeeded'}]
+    const {poll, asked} = scripted(script)
+    const outcome = await watchRuns(['a'], {...OPTIONS, timeoutS: 0, intervalS: 60}, {poll, clock: fakeClock(), listName: 'x'})
+    expect(outcome.end).toBe('passed')
+    expect(asked).toHaveLength(2001) // ~33 hours of polls
+  })
+
+  it('--fail-fast ends at the first failed run while others still run', async () => {
+    const {poll, asked} = scripted([{a: 'running', b: 'running'}, {a: 'cancelled', b: 'running'}, {b: 'succeeded'}])
+    const outcome = await watchRuns(['a', 'b'], {...OPTIONS, failFast: true}, {poll, clock: fakeClock(), listName: 'x'})
+    expect(outcome.end).toBe('not-passed')
+    expect(asked).toHaveLength(2)
+  })
+
+  it('--min-score makes a low score a failure', async () => {
+    const {poll} = scripted([{a: 'succeeded'}]) // score 0.9
+    expect((await watchRuns(['a'], {...OPTIONS, minScore: 0.95}, {poll, clock: fakeClock(), listName: 'x'})).end).toBe('not-passed')
+    expect((await watchRuns(['a'], {...OPTIONS, minScore: 0.9}, {poll, clock: fakeClock(), listName: 'x'})).end).toBe('passed')
+  })
+
+  it('a duplicated ID is watched once', async () => {
+    const {poll, asked} = scripted([{a: 'succeeded'}])
+    const outcome = await watchRuns(['a', 'a'], OPTIONS, {poll, clock: fakeClock(), listName: 'x'})
+    expect(asked).toEqual([['a']])
+    expect(outcome.state.runs()).toHaveLength(1)
+  })
+
+  it('a run missing from the whole list ends the wait: not_found, exit 5, naming it', async () => {
+    const {poll} = scripted([{a: 'queued'}])
+    const hooks = {poll, clock: fakeClock(), listName: 'the runs of acme'}
+    const error = await watchRuns(['a', 'ghost'], OPTIONS, hooks).catch((e: unknown) => e)
+    expect(error).toMatchObject({code: 'not_found', exitCode: 5, message: 'run "ghost" is not among the runs of acme'})
+    const {poll: later} = scripted([{a: 'queued', b: 'queued'}, {}])
+    const gone = await watchRuns(['a', 'b'], OPTIONS, {poll: later, clock: fakeClock(), listName: 'x'}).catch((e: unknown) => e)
+    expect((gone as AmctlError).message).toBe('runs "a", "b" are not among x')
+  })
+
+  it('an error of a poll ends the wait with that error (its own exit code)', async () => {
+    let polls = 0
+    const failing: WatchHooks['poll'] = async (pending) => {
+      if (++polls === 3) throw new AmctlError('rate limited', {code: 'rate_limited', status: 429})
+      return {found: new Map([...pending].map((id) => [id, run(id, 'running')])), missing: [], pages: 1}
+    }
+    const error = await watchRuns(['a'], OPTIONS, {poll: failing, clock: fakeClock(), listName: 'x'}).catch((e: unknown) => e)
+    expect(error).toMatchObject({code: 'rate_limited', exitCode: 7})
+  })
+
+  it('Ctrl-C while sleeping ends the wait as "interrupted", without another poll', async () => {
+    const clock = fakeClock()
+    const interrupt = new AbortController()
+    clock.onSleep = (n) => n === 7 && interrupt.abort()
+    const {poll, asked} = scripted([{a: 'queued'}])
+    const outcome = await watchRuns(['a'], OPTIONS, {poll, clock, listName: 'x', signal: interrupt.signal})
+    expect(outcome.end).toBe('interrupted')
+    expect(asked).toHaveLength(2) // at 0 and 5 s; interrupted at the 7th second
+  })
+
+  it('Ctrl-C during a poll that hangs ends the wait at once', async () => {
+    const interrupt = new AbortController()
+    const hanging: WatchHooks['poll'] = () => {
+      setImmediate(() => interrupt.abort())
+      return new Promise(() => {})
+    }
+    const outcome = await watchRuns(['a'], OPTIONS, {poll: hanging, clock: fakeClock(), listName: 'x', signal: interrupt.signal})
+    expect(outcome).toMatchObject({end: 'interrupted', polls: 0})
+  })
+
+  it('a poll that fails after Ctrl-C abandoned it raises nothing', async () => {
+    const interrupt = new AbortController()
+    const failingLate: WatchHooks['poll'] = () =>
+      new Promise((_resolve, reject) => {
+        interrupt.abort()
+        setImmediate(() => reject(new Error('socket destroyed')))
+      })
+    const outcome = await watchRuns(['a'], OPTIONS, {poll: failingLate, clock: fakeClock(), listName: 'x', signal: interrupt.signal})
+    expect(outcome.end).toBe('interrupted')
+    await new Promise((resolve) => setImmediate(resolve)) // an unhandled rejection would fail the run
+  })
+
+  it('exit codes by end (contract 1.5)', () => {
+    expect(EXIT_BY_END).toEqual({passed: 0, 'not-passed': 10, timeout: 11, interrupted: 130})
+  })
+})

@@ -1,0 +1,338 @@
+import {afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {setClock} from '../../../src/commands/runs/shared/clock.js'
+import RunsWatch from '../../../src/commands/runs/watch.js'
+import {runCommand} from '../../helpers/cli.js'
+import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
+import {useFakeApi} from '../../helpers/fake-api.js'
+import {sendJson} from '../../helpers/http-server.js'
+
+// runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
+
+const api = useFakeApi()
+let clock: FakeClock
+let sigintListeners = 0
+// the config library (conf, through when-exit) adds a SIGINT listener of its own when it loads
+beforeAll(() => import('conf'))
+beforeEach(() => {
+  sigintListeners = process.listenerCount('SIGINT')
+  clock = fakeClock()
+  setClock(clock)
+})
+afterEach(() => {
+  setClock(undefined)
+  expect(process.listenerCount('SIGINT'), 'no SIGINT listener outlives the wait').toBe(sigintListeners)
+})
+
+const run = (id: string, status: string, score: number | null = null) => ({
+  id,
+  status,
+  evalSetId: 'es_1',
+  batchId: 'b_1',
+  createdAt: '2026-01-01T00:00:00Z',
+  forkedFrom: null,
+  agent: 'codex',
+  model: 'gpt-5',
+  score,
+})
+
+/** `status` or `status:score` of each run, per poll (the last repeats). */
+type Timeline = Array<Record<string, string>>
+
+/**
+ * The org's run list as the fake server serves it: `pages` of IDs, newest first (cursors p1,
+ * p2 …); the statuses change at every poll (a request without a cursor) along `timeline`.
+ */
+function serveRuns(pages: string[][], timeline: Timeline): void {
+  let poll = -1
+  api.routes.set('GET /orgs/acme/runs', (req, res) => {
+    const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+    if (cursor === null) poll++
+    const page = cursor === null ? 0 : Number(cursor.slice(1))
+    const states = timeline[Math.min(poll, timeline.length - 1)]
+    const items = pages[page].map((id) => {
+      const [status, score] = (states[id] ?? 'succeeded:0.5').split(':')
+      return run(id, status, score === undefined ? null : Number(score))
+    })
+    sendJson(res, 200, {items, nextCursor: page < pages.length - 1 ? `p${page + 1}` : null})
+  })
+}
+
+const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
+const paths = () => api.requests().map((r) => r.path.replace('/api/v1', ''))
+const ERASE = /\u001B\[\d+F\u001B\[J/
+
+describe('runs watch: polling on the wire', () => {
+  it('one GET ?limit=200 per poll when every watched run is on the first page', async () => {
+    serveRuns(
+      [['r3', 'r2', 'r1']],
+      [{r1: 'queued', r2: 'running'}, {r1: 'running', r2: 'running'}, {r1: 'succeeded:0.9', r2: 'succeeded:0.8'}],
+    )
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(paths()).toEqual(Array(3).fill('/orgs/acme/runs?limit=200'))
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(10_000) // default interval 5 s
+  })
+
+  it('follows nextCursor only until every unfinished watched run was seen in this poll', async () => {
+    serveRuns(
+      [['r6', 'r5'], ['r4', 'r3'], ['r2', 'r1']],
+      [{r5: 'running', r3: 'running'}, {r5: 'running', r3: 'succeeded'}, {r5: 'succeeded'}],
+    )
+    const r = await runCommand(RunsWatch, ['r5', 'r3', '--org', 'acme', '--interval', '2'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(paths()).toEqual([
+      '/orgs/acme/runs?limit=200',
+      '/orgs/acme/runs?limit=200&cursor=p1',
+      '/orgs/acme/runs?limit=200',
+      '/orgs/acme/runs?limit=200&cursor=p1',
+      // r3 finished: the third poll needs the first page only
+      '/orgs/acme/runs?limit=200',
+    ])
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(4000)
+  })
+
+  it('a run missing from the whole list: exit 5 naming it, after reading every page', async () => {
+    serveRuns([['r3', 'r2'], ['r1']], [{}])
+    const r = await runCommand(RunsWatch, ['r2', 'nope', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain('error: run "nope" is not among the runs of acme (not_found)\n')
+    expect(paths()).toEqual(['/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200&cursor=p1'])
+    const json = await runCommand(RunsWatch, ['nope', '--org', 'acme', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout)).toEqual({error: {code: 'not_found', message: 'run "nope" is not among the runs of acme'}})
+  })
+
+  it('an error that survives the retries ends the wait with its own exit code', async () => {
+    let polls = 0
+    api.routes.set('GET /orgs/acme/runs', (_req, res) => {
+      if (++polls < 3) return sendJson(res, 200, {items: [run('r1', 'running')], nextCursor: null})
+      sendJson(res, 401, {error: {code: 'unauthorized', message: 'token revoked'}})
+    })
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env(), tty: true})
+    expect(r.exitCode).toBe(3)
+    expect(r.stdout).toBe('')
+    // the live view is erased before the error line
+    const afterView = r.stderr.split(ERASE).at(-1)
+    expect(afterView).toBe('error: token revoked (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
+  })
+
+  it('resolves the org from GET /me like every org command', async () => {
+    serveRuns([['r1']], [{r1: 'succeeded'}])
+    const r = await runCommand(RunsWatch, ['r1'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(paths()).toEqual(['/me', '/orgs/acme/runs?limit=200'])
+  })
+})
+
+describe('runs watch: output and exit codes', () => {
+  const TIMELINE: Timeline = [{r1: 'queued', r2: 'queued'}, {r1: 'running', r2: 'queued'}, {r1: 'succeeded:0.9', r2: 'failed'}]
+
+  it('piped: one stderr line per status change, then a summary; stdout the runs as TSV rows in the order given; exit 10', async () => {
+    serveRuns([['r2', 'r1']], TIMELINE)
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(10)
+    expect(r.stderr).toBe(
+      [
+        'watching 2 runs of acme: a poll every 5s, up to 1h',
+        'r1 queued',
+        'r2 queued',
+        'r1 queued → running',
+        'r1 running → succeeded (score 0.90)',
+        'r2 queued → failed',
+        '✗ 1 of 2 runs did not pass: r2 failed (10s)',
+        '',
+      ].join('\n'),
+    )
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\n')
+  })
+
+  it('--json: {"items":[…]} with the runs as the API sent them, in the order given', async () => {
+    serveRuns([['r2', 'r1']], TIMELINE)
+    const r = await runCommand(RunsWatch, ['r2', 'r1', '--org', 'acme', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(10)
+    expect(JSON.parse(r.stdout)).toEqual({items: [run('r2', 'failed'), run('r1', 'succeeded', 0.9)]})
+    expect(r.stdout.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('on a terminal: a live view on stderr redrawn in place and erased, a summary, and a table on stdout', async () => {
+    serveRuns([['r2', 'r1']], [{r1: 'queued', r2: 'running'}, {r1: 'succeeded:0.9', r2: 'succeeded:0.75'}])
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--interval', '3'], {env: api.env(), tty: true})
+    expect(r.exitCode).toBe(0)
+    const frames = r.stderr.split(ERASE)
+    const footer = (done: number, took: string) => `${done} of 2 runs finished · ${took} of 1h · Ctrl-C stops watching, not the runs`
+    const frame = (...rows: string[]) => `${rows.join('\n')}\n`
+    expect(frames[0]).toBe(frame('RUN  STATUS   ELAPSED  SCORE', 'r1   queued   0s', 'r2   running  0s', footer(0, '0s')))
+    expect(frames).toContain(frame('RUN  STATUS   ELAPSED  SCORE', 'r1   queued   2s', 'r2   running  2s', footer(0, '2s')))
+    expect(frames.at(-2)).toBe(
+      frame('RUN  STATUS     ELAPSED  SCORE', 'r1   succeeded  3s       0.90', 'r2   succeeded  3s       0.75', footer(2, '3s')),
+    )
+    // erased, then the summary alone
+    expect(frames.at(-1)).toBe('✓ all 2 runs succeeded (3s)\n')
+    expect(r.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED$/)
+    expect(r.stdout).toMatch(/^r1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.90\s+/m)
+    expect(r.stdout.trim().split('\n')).toHaveLength(3)
+  })
+
+  it('on a terminal with --verbose: change lines instead of the live view (request lines would break it)', async () => {
+    serveRuns([['r1']], [{r1: 'queued'}, {r1: 'succeeded:0.5'}])
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--verbose'], {env: api.env(), tty: true})
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).not.toMatch(ERASE)
+    expect(r.stderr).toMatch(/GET .*\/orgs\/acme\/runs\?limit=200/)
+    expect(r.stderr).toContain('r1 queued\n')
+    expect(r.stderr).toContain('r1 queued → succeeded (score 0.50)\n')
+  })
+
+  it('the time limit: exit 11, stdout still holds the last known states', async () => {
+    serveRuns([['r2', 'r1']], [{r1: 'queued', r2: 'succeeded'}, {r1: 'running'}])
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--wait-timeout', '1m', '--interval', '20'], {env: api.env()})
+    expect(r.exitCode).toBe(11)
+    expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
+    expect(r.stdout).toBe('r1\trunning\tes_1\t2026-01-01T00:00:00Z\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
+    const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {env: api.env()})
+    expect(json.exitCode).toBe(11)
+    expect(JSON.parse(json.stdout)).toEqual({items: [run('r1', 'running')]})
+  })
+
+  it('--fail-fast ends at the first failed run; without it the wait goes on until all finished', async () => {
+    const timeline: Timeline = [{r1: 'running', r2: 'queued'}, {r1: 'cancelled', r2: 'running'}, {r2: 'running'}, {r2: 'succeeded'}]
+    serveRuns([['r2', 'r1']], timeline)
+    const fast = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--fail-fast'], {env: api.env()})
+    expect(fast.exitCode).toBe(10)
+    expect(paths()).toHaveLength(2)
+    expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
+    expect(fast.stdout).toBe('r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\n')
+
+    api.requests().length = 0
+    serveRuns([['r2', 'r1']], timeline)
+    const slow = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
+    expect(slow.exitCode).toBe(10)
+    expect(paths()).toHaveLength(4)
+  })
+
+  it('--min-score: a succeeded run below X, or without a score, exits 10; at or above X exits 0', async () => {
+    serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded:0.8', r2: 'succeeded:0.5', r3: 'succeeded'}])
+    const low = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--min-score', '0.6'], {env: api.env()})
+    expect(low.exitCode).toBe(10)
+    expect(low.stderr).toContain('✗ 1 of 2 runs did not pass: r2 scored 0.5 (below 0.6)')
+    const none = await runCommand(RunsWatch, ['r3', '--org', 'acme', '--min-score', '0'], {env: api.env()})
+    expect(none.exitCode).toBe(10)
+    expect(none.stderr).toContain('r3 succeeded without a score (--min-score 0)')
+    const ok = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--min-score', '0.5'], {env: api.env()})
+    expect(ok.exitCode).toBe(0)
+    expect(ok.stderr).toContain('✓ all 2 runs succeeded, each with a score of at least 0.5')
+  })
+
+  it('an unknown status is shown as it is and counts as not finished', async () => {
+    serveRuns([['r1']], [{r1: 'paused'}, {r1: 'resuming'}, {r1: 'succeeded'}])
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toContain('r1 paused\nr1 paused → resuming\nr1 resuming → succeeded')
+  })
+
+  it('server text in statuses cannot drive the terminal', async () => {
+    serveRuns([['r1']], [{r1: 'evil\u001b]0;pwned\u0007'}, {r1: 'succeeded'}])
+    const piped = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env()})
+    expect(piped.stderr).toContain('r1 evil\\u001b]0;pwned\\u0007\n')
+    serveRuns([['r1']], [{r1: 'evil\u001b]0;pwned\u0007'}, {r1: 'succeeded'}])
+    const tty = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env(), tty: true})
+    expect(tty.stderr).toContain('evil\\u001b]0;pwned\\u0007')
+    expect(tty.stderr).not.toContain('\u0007')
+  })
+
+  it('a run given twice is watched and printed once', async () => {
+    serveRuns([['r1']], [{r1: 'succeeded'}])
+    const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {env: api.env()})
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+  })
+})
+
+describe('runs watch: run IDs from stdin', () => {
+  it('- reads whitespace-separated IDs (what `jq -r .runIds[]` writes)', async () => {
+    serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded', r3: 'succeeded'}])
+    const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {env: api.env(), stdin: 'r3\n  r1\t\n'})
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe('r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+  })
+
+  it.each([
+    ['- with other IDs', ['-', 'r1'], 'r1', /RUN_ID - \(read the IDs from stdin\) must be the only RUN_ID/],
+    ['nothing on stdin', ['-'], ' \n', /RUN_ID -: no run IDs on standard input/],
+    ['an ID with a control character on stdin', ['-'], 'r1 r\u00072', /RUN_ID \(stdin\) must not contain control characters/],
+  ])('%s: exit 2, nothing sent', async (_what, argv, stdin, message) => {
+    const r = await runCommand(RunsWatch, [...argv, '--org', 'acme'], {env: api.env(), stdin})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(api.requests()).toEqual([])
+  })
+})
+
+describe('runs watch: bad input exits 2 before any request', () => {
+  it.each([
+    [['--interval', '0.5'], /--interval must be a number of seconds from 1 to 86400, got "0.5"/],
+    [['--interval', 'fast'], /--interval must be a number of seconds from 1 to 86400, got "fast"/],
+    [['--wait-timeout', '5x'], /--wait-timeout must be a duration such as 90s, 15m, 2h or a number of seconds, got "5x"/],
+    [['--wait-timeout', '-1'], /--wait-timeout must be a duration/],
+    [['--min-score', '1.5'], /--min-score must be a score from 0 to 1, got "1.5"/],
+    [['--min-score', '-0.1'], /--min-score must be a score from 0 to 1/],
+    [['--bogus'], /unknown flag --bogus\b/],
+    [['-x'], /unknown flag -x\b/],
+    [['..'], /RUN_ID cannot be "\.\."/],
+  ])('%j', async (extra, message) => {
+    const r = await runCommand(RunsWatch, ['r1', ...extra, '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect(api.requests()).toEqual([])
+  })
+
+  it('no RUN_ID', async () => {
+    const r = await runCommand(RunsWatch, ['--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/missing argument RUN_ID\b/)
+  })
+})
+
+/**
+ * Ctrl-C as the command's own listener gets it. Not process.emit('SIGINT'): the config
+ * library's exit hook (when-exit) listens too, and re-raises a real SIGINT at the test process.
+ */
+function pressCtrlC(): void {
+  const added = process.listeners('SIGINT').filter((listener) => !baseline.includes(listener))
+  expect(added, 'the wait listens for SIGINT while it runs').toHaveLength(1)
+  added[0]('SIGINT')
+}
+let baseline: NodeJS.SignalsListener[] = []
+
+describe('runs watch: Ctrl-C', () => {
+  beforeEach(() => {
+    baseline = process.listeners('SIGINT')
+  })
+
+  it('exit 130, stdout empty, the live view erased, one line saying the runs go on and how to watch again', async () => {
+    serveRuns([['r1']], [{r1: 'running'}])
+    clock.onSleep = (n) => n === 4 && pressCtrlC()
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--interval', '2', '--min-score', '0.5', '--base-url', api.server.url], {
+      env: api.env(),
+      tty: true,
+    })
+    expect(r.exitCode).toBe(130)
+    expect(r.stdout).toBe('')
+    const frames = r.stderr.split(ERASE)
+    expect(frames.length).toBeGreaterThan(1)
+    expect(frames.at(-1)).toBe(
+      `${AGAIN} amctl runs watch r1 --org acme --base-url ${api.server.url} --interval 2 --min-score 0.5\n`,
+    )
+    expect(paths()).toHaveLength(2) // at 0 and 2 s; Ctrl-C at the 4th second
+  })
+
+  it('during a poll that hangs: ends at once', async () => {
+    api.routes.set('GET /orgs/acme/runs', () => {
+      setImmediate(pressCtrlC)
+    })
+    const r = await runCommand(RunsWatch, ['r 1', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(130)
+    expect(r.stderr).toBe(`watching 1 run of acme: a poll every 5s, up to 1h\n${AGAIN} amctl runs watch 'r 1' --org acme\n`)
+  })
+})

@@ -1,0 +1,203 @@
+import {type ChildProcess, spawn} from 'node:child_process'
+import {readFileSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
+import {createInterface} from 'node:readline'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {USERS} from '../../../src/devserver/seed.js'
+import {BIN, type BinResult, freshConfigDir, runBin} from '../../helpers/bin.js'
+import {ROOT} from '../../helpers/cli.js'
+import {jsonDoc, lines} from './util.js'
+
+// runs watch and evals run --wait on runs that progress (contract 4 "Run lifecycle", 5): the dev
+// server's `--run-seconds N` moves launched runs queued → running → a terminal status, and
+// PATCH /_dev/runs/{runId} {"status","score"} sets a run's state. Both come with the dev
+// server's run lifecycle; until the build has them (its manifest lists --run-seconds), this file
+// is skipped. The servers run as `amctl dev server` subprocesses, through the documented flag.
+
+type Manifest = {commands: Record<string, {flags: Record<string, unknown>}>}
+const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as Manifest
+const HAS_LIFECYCLE = 'run-seconds' in (manifest.commands['dev:server']?.flags ?? {})
+
+const TERMINAL = ['succeeded', 'failed', 'cancelled']
+/** the shortest interval: a poll every second */
+const FAST = ['--interval', '1']
+
+interface Server {
+  url: string
+  token: string
+  child: ChildProcess
+  configDir: string
+}
+
+async function startServer(runSeconds: number): Promise<Server> {
+  const configDir = freshConfigDir()
+  const child = spawn(process.execPath, [BIN, 'dev', 'server', '--port', '0', '--run-seconds', String(runSeconds)], {
+    env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: 'off'},
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({input: child.stdout!}).once('line', resolve)
+    child.once('exit', (code) => reject(new Error(`dev server exited early (${code})`)))
+  })
+  const url = /http:\/\/[\w.:[\]-]+/.exec(first)?.[0]
+  if (url === undefined) throw new Error(`no URL in the dev server's first line: ${first}`)
+  const res = await fetch(`${url}/_dev/tokens`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify({email: USERS.ada.email}),
+  })
+  const {token} = (await res.json()) as {token: string}
+  return {url, token, child, configDir}
+}
+
+async function stopServer(server: Server | undefined): Promise<void> {
+  if (!server) return
+  const exited = new Promise((resolve) => server.child.once('exit', resolve))
+  server.child.kill('SIGINT')
+  await exited
+  rmSync(server.configDir, {recursive: true, force: true})
+}
+
+function amctl(server: Server, argv: string[], opts: {onSpawn?: (child: ChildProcess) => void} = {}): Promise<BinResult> {
+  return runBin(argv, {env: {AMCTL_BASE_URL: server.url, AMCTL_TOKEN: server.token}, timeoutMs: 90_000, ...opts})
+}
+
+/** Sets a run's state through the dev server's hook. */
+async function setRun(server: Server, runId: string, state: {status: string; score?: number | null}): Promise<void> {
+  const res = await fetch(`${server.url}/_dev/runs/${encodeURIComponent(runId)}`, {
+    method: 'PATCH',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify(state),
+  })
+  expect(res.status, await res.text()).toBe(200)
+}
+
+/**
+ * Calls `act` with the run IDs once stderr has named them all (`run_x queued` lines): `count`
+ * of them, or as many as the "Launched eval set …: N runs" line says.
+ */
+function whenWatching(
+  count: number | 'launched',
+  act: (ids: string[]) => Promise<void>,
+): {onSpawn: (child: ChildProcess) => void; done: () => Promise<void>} {
+  let acted: Promise<void> | undefined
+  return {
+    onSpawn: (child) => {
+      let err = ''
+      child.stderr?.on('data', (chunk: Buffer) => {
+        err += chunk.toString()
+        const wanted = count === 'launched' ? Number(/^Launched eval set \S+: \d+ batch(?:es)?, (\d+) runs?$/m.exec(err)?.[1] ?? 0) : count
+        const ids = [...err.matchAll(/^(run_\S+) (?:queued|running)$/gm)].map((m) => m[1])
+        if (acted === undefined && wanted > 0 && ids.length >= wanted) acted = act(ids.slice(0, wanted))
+      })
+    },
+    done: async () => {
+      expect(acted, 'the runs were named on stderr').toBeDefined()
+      await acted
+    },
+  }
+}
+
+describe.skipIf(!HAS_LIFECYCLE)('waiting for runs that progress on their own (--run-seconds 2)', () => {
+  let server: Server | undefined
+  beforeAll(async () => {
+    server = await startServer(2)
+  })
+  afterAll(() => stopServer(server))
+
+  it('evals run --wait --json: every launched run ends finished; the exit code follows their statuses', async () => {
+    const argv = ['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--wait', ...FAST, '--wait-timeout', '60', '--json']
+    const r = await amctl(server!, argv)
+    const doc = jsonDoc(r)
+    expect(doc.runs.map((run: {id: string}) => run.id)).toEqual(doc.runIds)
+    for (const run of doc.runs) expect(TERMINAL).toContain(run.status)
+    const passed = doc.runs.every((run: {status: string}) => run.status === 'succeeded')
+    expect(r.exitCode, r.stderr).toBe(passed ? 0 : 10)
+  })
+
+  it('evals run --wait piped: one stderr line per change, each run from queued to a terminal status', async () => {
+    const r = await amctl(server!, ['evals', 'run', 'es_acme_search', '--org', 'acme', '--wait', '--interval', '1', '--wait-timeout', '60'])
+    expect([0, 10], r.stderr).toContain(r.exitCode)
+    const rows = lines(r.stdout).map((line) => line.split('\t'))
+    expect(rows.length).toBeGreaterThan(0)
+    for (const [id, status] of rows) {
+      expect(TERMINAL).toContain(status)
+      expect(r.stderr).toContain(`${id} queued\n`)
+      expect(r.stderr).toMatch(new RegExp(`^${id} \\w+ → ${status}`, 'm'))
+    }
+  })
+
+  it('runs watch - with the IDs of a launch on stdin ends with every run finished', async () => {
+    const launch = await amctl(server!, ['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--json'])
+    expect(launch.exitCode, launch.stderr).toBe(0)
+    const ids = jsonDoc(launch).runIds as string[]
+    const r = await runBin(['runs', 'watch', '-', '--org', 'acme', '--interval', '1', '--json'], {
+      env: {AMCTL_BASE_URL: server!.url, AMCTL_TOKEN: server!.token},
+      input: `${ids.join('\n')}\n`, // what `jq -r '.runIds[]'` writes
+      timeoutMs: 90_000,
+    })
+    expect([0, 10], r.stderr).toContain(r.exitCode)
+    expect(jsonDoc(r).items.map((run: {id: string}) => run.id)).toEqual(ids)
+  })
+})
+
+describe.skipIf(!HAS_LIFECYCLE)('waiting for runs set through PATCH /_dev/runs/{runId} (runs stay queued: --run-seconds 3600)', () => {
+  let server: Server | undefined
+  beforeAll(async () => {
+    server = await startServer(3600)
+  })
+  afterAll(() => stopServer(server))
+
+  async function launch(): Promise<string[]> {
+    const r = await amctl(server!, ['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--json'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const ids = jsonDoc(r).runIds as string[]
+    expect(ids.length).toBeGreaterThan(0)
+    return ids
+  }
+
+  it('all succeed above --min-score: exit 0', async () => {
+    const ids = await launch()
+    const act = whenWatching(ids.length, async (seen) => {
+      for (const id of seen) await setRun(server!, id, {status: 'running', score: null})
+      for (const id of seen) await setRun(server!, id, {status: 'succeeded', score: 0.9})
+    })
+    const r = await amctl(server!, ['runs', 'watch', ...ids, '--org', 'acme', ...FAST, '--min-score', '0.8'], {onSpawn: act.onSpawn})
+    await act.done()
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(lines(r.stdout).map((line) => line.split('\t')[1])).toEqual(ids.map(() => 'succeeded'))
+  })
+
+  it('a score below --min-score: exit 10', async () => {
+    const ids = await launch()
+    const act = whenWatching(ids.length, async (seen) => {
+      for (const [i, id] of seen.entries()) await setRun(server!, id, {status: 'succeeded', score: i === 0 ? 0.2 : 0.9})
+    })
+    const r = await amctl(server!, ['runs', 'watch', ...ids, '--org', 'acme', ...FAST, '--min-score', '0.5'], {onSpawn: act.onSpawn})
+    await act.done()
+    expect(r.exitCode, r.stderr).toBe(10)
+    expect(lines(r.stderr).at(-1)).toContain(`${ids[0]} scored 0.2 (below 0.5)`)
+  })
+
+  it('--fail-fast: the first failed run ends the wait while the others are still queued (exit 10)', async () => {
+    const ids = await launch()
+    const act = whenWatching(ids.length, (seen) => setRun(server!, seen[0], {status: 'failed', score: null}))
+    const r = await amctl(server!, ['runs', 'watch', ...ids, '--org', 'acme', ...FAST, '--fail-fast', '--json'], {onSpawn: act.onSpawn})
+    await act.done()
+    expect(r.exitCode, r.stderr).toBe(10)
+    const statuses = jsonDoc(r).items.map((run: {status: string}) => run.status)
+    expect(statuses[0]).toBe('failed')
+    if (ids.length > 1) expect(statuses.slice(1)).toEqual(ids.slice(1).map(() => 'queued'))
+  })
+
+  it('evals run --wait: cancelled after the launch → exit 10, the launch response with its runs', async () => {
+    const act = whenWatching('launched', async (ids) => {
+      for (const id of ids) await setRun(server!, id, {status: 'cancelled', score: null})
+    })
+    const r = await amctl(server!, ['evals', 'run', 'es_acme_search', '--org', 'acme', '--wait', ...FAST, '--json'], {onSpawn: act.onSpawn})
+    await act.done()
+    expect(r.exitCode, r.stderr).toBe(10)
+    const doc = jsonDoc(r)
+    expect(doc.runs.map((run: {status: string}) => run.status)).toEqual(doc.runIds.map(() => 'cancelled'))
+  })
+})
