@@ -5,6 +5,7 @@ import {jsonText} from '../output/format.js'
 import {io, type IO} from '../output/io.js'
 import {compileJq, type JqProgram, jqText} from '../output/jq.js'
 import {presentError} from '../output/present.js'
+import {Progress} from '../output/progress.js'
 import {canPrompt, confirm} from '../output/prompt.js'
 import {Renderer, styled} from '../output/renderer.js'
 import {writeStream} from '../output/stream.js'
@@ -122,10 +123,18 @@ export abstract class BaseCommand extends Command {
     switch (result.kind) {
       case 'stream': {
         if (this.jq) {
-          // jq sees the whole {"items":[…]}: every page is collected first; an error ends the
-          // command before anything is printed
+          // jq sees the whole {"items":[…]}: every page is collected first (with the progress
+          // line on a terminal); an error ends the command before anything is printed
           const items: unknown[] = []
-          for await (const page of result.pages) items.push(...page.items)
+          const progress = new Progress(this.io, (n) => `fetched ${n.toLocaleString('en-US')} ${result.noun}…`)
+          try {
+            for await (const page of result.pages) {
+              items.push(...page.items)
+              progress.update(items.length)
+            }
+          } finally {
+            progress.clear()
+          }
           this.logJson({items})
           return
         }

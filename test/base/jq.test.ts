@@ -119,6 +119,13 @@ describe('--jq', () => {
     expect(raw).toMatchObject({exitCode: 0, stdout: 'run_1,run_2,run_3,run_4,run_5,run_6\n', stderr: ''})
   })
 
+  it('--all on a terminal: the progress line on stderr while pages are collected, erased before the results', async () => {
+    paged()
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--jq', '.items | length'], {stderrTTY: true, env: api.env()})
+    expect(r).toMatchObject({exitCode: 0, stdout: '6\n'})
+    expect(r.stderr).toMatch(/^\r\u001B\[2Kfetched 2 runs….*\r\u001B\[2K$/s)
+  })
+
   it('--all: a page failing midway is a failed command: the error line, nothing on stdout', async () => {
     api.routes.set('GET /orgs/acme/runs', (req, res) => {
       if (!req.path.includes('cursor')) return sendJson(res, 200, {items: [run(1)], nextCursor: 'c1'})
