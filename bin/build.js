@@ -134,6 +134,8 @@ const jq = await build({
   },
   outfile: join(dist, 'jq.cjs'),
   format: 'cjs',
+  // third-party code read only when --jq is given: a third of the size, less to parse
+  minify: true,
 })
 const require = createRequire(import.meta.url)
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
