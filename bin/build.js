@@ -7,11 +7,15 @@
 //                  conf, chalk and the local control plane. One file instead of hundreds of
 //                  modules to resolve, and CommonJS so bin/run.js can load it with a V8 code cache.
 // dist/amctl.cjs.cache  that code cache, made by running `amctl --help` once after the build.
+// dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
+//                  the bundle so that no other command reads or compiles it; the bundle's
+//                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
 // dist/<module>.js a few modules that scripts and tests load by path (ESM, each self-contained).
 
 import {build} from 'esbuild'
 import {spawnSync} from 'node:child_process'
-import {readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, copyFileSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -76,6 +80,16 @@ module.exports = new Proxy({}, {
   },
 }
 
+// import('jq-wasm') in the bundle: a require of dist/jq.cjs, made only when --jq is given
+const jqEngine = {
+  name: 'jq-engine',
+  setup(b) {
+    b.onResolve({filter: /^jq-wasm$/}, () => ({path: 'jq-wasm', namespace: 'jq-engine'}))
+    b.onLoad({filter: /.*/, namespace: 'jq-engine'}, () => ({contents: "module.exports = require('./jq.cjs')", loader: 'js'}))
+    b.onResolve({filter: /^\.\/jq\.cjs$/, namespace: 'jq-engine'}, (args) => ({path: args.path, external: true}))
+  },
+}
+
 const shared = {
   bundle: true,
   platform: 'node',
@@ -94,7 +108,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [lazyBuiltins],
+  plugins: [lazyBuiltins, jqEngine],
   // ESM sources read import.meta.url; in the bundle it is the bundle's own URL
   define: {'import.meta.url': '__amctlUrl'},
   banner: {js: "const __amctlUrl = require('node:url').pathToFileURL(__filename).href;"},
@@ -107,6 +121,31 @@ const loose = await build({
   format: 'esm',
   banner: {js: "import {createRequire as __amctlRequire} from 'node:module';const require = __amctlRequire(import.meta.url);"},
 })
+// the jq engine: jq-wasm's loader given the WebAssembly beside it (its own default looks in
+// node_modules/jq-wasm, which a bundle does not have at hand)
+const jq = await build({
+  ...shared,
+  stdin: {
+    contents: [
+      "const {readFileSync} = require('node:fs')",
+      "const {join} = require('node:path')",
+      "const {loadJq} = require('jq-wasm')",
+      "exports.loadJq = () => loadJq({wasmBinary: readFileSync(join(__dirname, 'jq.wasm'))})",
+    ].join('\n'),
+    resolveDir: root,
+    sourcefile: 'jq-engine.cjs',
+    loader: 'js',
+  },
+  outfile: join(dist, 'jq.cjs'),
+  format: 'cjs',
+  // third-party code read only when --jq is given: a third of the size, less to parse
+  minify: true,
+})
+const require = createRequire(import.meta.url)
+copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
+chmodSync(join(dist, 'jq.wasm'), 0o644)
+const engine = await require(join(dist, 'jq.cjs')).loadJq()
+if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
 // Node 20 loses the vm dynamic-import callback of functions restored from a code cache ("A
 // dynamic import callback was not specified"), so the bundle never calls import() itself:
@@ -164,7 +203,8 @@ swapIn(dist, finalDist)
 const warm = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {stdio: 'ignore', env: {...process.env, AMCTL_CODE_CACHE: 'write'}})
 if (warm.status !== 0) throw new Error('the freshly built CLI failed to run `--help`')
 
-const outputs = [...Object.entries(cli.metafile.outputs), ...Object.entries(loose.metafile.outputs)]
+const outputs = [...Object.entries(cli.metafile.outputs), ...Object.entries(loose.metafile.outputs), ...Object.entries(jq.metafile.outputs)]
+outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`
 console.log(`built ${commands.length} commands into ${relative(process.cwd(), finalDist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`)
 if (analyze) {

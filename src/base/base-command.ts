@@ -3,11 +3,14 @@ import {keychainTimedOut} from '../core/auth/keychain.js'
 import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
 import {io, type IO} from '../output/io.js'
+import {compileJq, type JqProgram, jqText} from '../output/jq.js'
 import {presentError} from '../output/present.js'
+import {Progress} from '../output/progress.js'
 import {canPrompt, confirm} from '../output/prompt.js'
 import {Renderer, styled} from '../output/renderer.js'
 import {writeStream} from '../output/stream.js'
 import {loadColors, palette, type Style} from '../output/style.js'
+import {jqInArgv, outputFlags} from './flags.js'
 import {toAmctlError} from './parse-errors.js'
 import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} from './results.js'
 
@@ -19,16 +22,29 @@ import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} 
  *
  * A command's `run()` parses, makes one call, hands its data to `this.out`, and returns its
  * typed result; under `--json` the base prints that result instead.
+ *
+ * `--jq EXPR` implies --json: every JSON document the base prints goes through jq instead
+ * (src/output/jq.ts), and errors show as without --json (the one line on stderr). The expression
+ * is compiled in `init()`, before `run()` sends anything; the engine is loaded only then.
  */
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
+  static override baseFlags: Partial<typeof outputFlags> = outputFlags
 
   /** the process's streams (tests install their own with setIO) */
   protected readonly io: IO = io()
   protected out!: Renderer
+  /** the compiled --jq expression, when --jq was given */
+  private jq?: JqProgram
 
   override async init(): Promise<void> {
     await super.init()
+    if (this.jqGiven) {
+      const {flags} = await this.parse(this.ctor)
+      const expression = (flags as {jq?: string}).jq
+      // the engine is loaded only here: commands without --jq never pay for it
+      if (expression !== undefined) this.jq = await compileJq(expression)
+    }
     if (this.io.stdoutColor || this.io.stderrColor) await loadColors()
     this.out = new Renderer(this.io, {
       json: this.jsonEnabled(),
@@ -59,9 +75,30 @@ export abstract class BaseCommand extends Command {
     if (!(await confirm(this.io, `Delete ${what}?`))) throw new AmctlError('deletion cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
   }
 
-  /** The --json output: one document, pretty on a TTY, compact otherwise. */
-  override logJson(json: unknown): void {
-    this.io.stdout.write(jsonText(json, this.io.stdoutIsTTY, this.io.stdoutColor ? this.style : undefined))
+  /** --jq was given: it implies --json for the output, and errors show as without --json. */
+  private get jqGiven(): boolean {
+    return jqInArgv(this.argv)
+  }
+
+  override jsonEnabled(): boolean {
+    return this.jqGiven || super.jsonEnabled()
+  }
+
+  /**
+   * The --json output: one document, pretty on a TTY, compact otherwise (`compact`: always one
+   * line). With --jq, the document goes through jq and its results are printed instead, one
+   * per line; a jq error ends the command (exit 1, code jq_error) after the results before it.
+   */
+  override logJson(json: unknown, opts: {compact?: boolean} = {}): void {
+    if (!this.jq) {
+      const pretty = this.io.stdoutIsTTY && !opts.compact
+      this.io.stdout.write(jsonText(json, pretty, pretty && this.io.stdoutColor ? this.style : undefined))
+      return
+    }
+    const run = this.jq.run(json)
+    this.io.stdout.write(jqText(run.results, this.io.stdoutIsTTY))
+    for (const message of run.messages) this.out.notice(message)
+    if (run.error) throw run.error
   }
 
   /** Runs the command and renders what it returned; every failure goes through `catch`. */
@@ -85,6 +122,22 @@ export abstract class BaseCommand extends Command {
   private async renderResult(result: StreamedList<unknown> | UnknownOutcome<unknown> | Finished<unknown>): Promise<void> {
     switch (result.kind) {
       case 'stream': {
+        if (this.jq) {
+          // jq sees the whole {"items":[…]}: every page is collected first (with the progress
+          // line on a terminal); an error ends the command before anything is printed
+          const items: unknown[] = []
+          const progress = new Progress(this.io, (n) => `fetched ${n.toLocaleString('en-US')} ${result.noun}…`)
+          try {
+            for await (const page of result.pages) {
+              items.push(...page.items)
+              progress.update(items.length)
+            }
+          } finally {
+            progress.clear()
+          }
+          this.logJson({items})
+          return
+        }
         const mode = this.jsonEnabled() || result.format === 'json' ? 'json' : this.io.stdoutIsTTY ? 'tty' : 'tsv'
         const outcome = await writeStream(result, {io: this.io, mode, style: this.style, width: this.io.stdoutColumns, now: Date.now()})
         if (outcome.error) {
@@ -96,7 +149,11 @@ export abstract class BaseCommand extends Command {
         return
       }
       case 'unknown-outcome': {
-        if (this.jsonEnabled()) this.logJson(result.document)
+        if (this.jq) {
+          // as without --json: the error line on stderr; the data (the document) through jq on stdout
+          this.present(result.error)
+          this.logJson(result.document)
+        } else if (this.jsonEnabled()) this.logJson(result.document)
         else {
           this.present(result.error)
           if ('listError' in result.recent) this.out.warning(`could not list them either: ${result.recent.listError.message}`)
@@ -117,7 +174,7 @@ export abstract class BaseCommand extends Command {
 
   /** Writes an error the contract's way (the one presenter). */
   protected present(error: AmctlError): void {
-    presentError(error, this.io, {json: this.jsonEnabled(), style: this.errStyle})
+    presentError(error, this.io, {json: this.jsonEnabled() && !this.jqGiven, style: this.errStyle})
   }
 
   override async catch(err: Error & {oclif?: {exit?: number}}): Promise<never> {

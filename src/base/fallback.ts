@@ -3,6 +3,7 @@ import {ExitCode, UsageError} from '../core/errors.js'
 import {io} from '../output/io.js'
 import {presentError} from '../output/present.js'
 import {palette} from '../output/style.js'
+import {jqInArgv} from './flags.js'
 import {toAmctlError} from './parse-errors.js'
 
 /**
@@ -24,7 +25,8 @@ export function reportFailure(error: unknown, argv: string[]): number {
   if (e?.code === 'EEXIT' && typeof e.oclif?.exit === 'number') return e.oclif.exit
   const failure = toAmctlError(error)
   const out = io()
-  presentError(failure, out, {json: argv.includes('--json'), style: palette(false)})
+  // --jq implies --json for data only: errors show as without --json
+  presentError(failure, out, {json: argv.includes('--json') && !jqInArgv(argv), style: palette(false)})
   if (process.env.AMCTL_DEBUG === '1' && error instanceof Error && error.stack) out.stderr.write(`${error.stack}\n`)
   return failure.exitCode ?? ExitCode.failure
 }

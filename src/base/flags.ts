@@ -3,12 +3,34 @@ import {Flags} from '@oclif/core'
 /**
  * Every flag that more than one command takes, defined once. Commands take the groups they use:
  * an org-scoped API command all of `orgFlags`, `runs fork` (no org in its path) `requestFlags`,
- * `auth token` and `auth logout` (no request) `serverFlags`, the config commands `profileFlags`.
+ * `auth token` and `auth logout` (no request) `serverFlags`, the config commands `profileFlags`,
+ * `dev server` `outputFlags`. Every group holds `outputFlags`, as every command has --json.
  */
 
 const GLOBAL = 'GLOBAL'
 
+/** What every command with --json takes (oclif adds --json through `enableJsonFlag`; this description wins). */
+export const outputFlags = {
+  json: Flags.boolean({description: 'print one JSON document on stdout, errors too', helpGroup: GLOBAL}),
+  jq: Flags.string({
+    description:
+      'print the output through a jq expression, like --json | jq -r -c EXPR (with --all or --paginate every page is held in memory first)',
+    helpValue: 'EXPR',
+    helpGroup: GLOBAL,
+  }),
+}
+
+/**
+ * Whether --jq is among the arguments (before a `--`): it implies --json for the output, and
+ * makes errors show as without --json even when the arguments do not parse.
+ */
+export function jqInArgv(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--')
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--jq' || arg.startsWith('--jq='))
+}
+
 export const profileFlags = {
+  ...outputFlags,
   profile: Flags.string({description: 'named profile in the config [env: AMCTL_PROFILE] (default "default")', helpGroup: GLOBAL, helpValue: 'NAME'}),
 }
 

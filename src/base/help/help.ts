@@ -150,7 +150,9 @@ export default class AmctlHelp extends Help {
   private globalFlagLines(): string[] {
     const rows = globalFlagRows(this.config.commands)
     const width = Math.max(...rows.map(([n]) => n.length))
-    return rows.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`)
+    return rows.flatMap(([name, what]) =>
+      wrap(what, this.opts.maxWidth - width - 4).map((line, i) => `  ${(i === 0 ? name : '').padEnd(width)}  ${line}`),
+    )
   }
 }
 

@@ -52,10 +52,6 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
       throw error
     }
 
-    // with --json: one compact line, so a script can read it while the server keeps running
-    const data = this.jsonEnabled()
-      ? [JSON.stringify({baseUrl: server.url, orgs: server.orgs, users: server.users})]
-      : [server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))]
     const hints = [
       `amctl dev server listening on ${server.url} (state: ${flags.data ?? `in memory, seed ${flags.seed}`})`,
       `Log in:  ${this.config.bin} auth login --base-url ${server.url}`,
@@ -63,7 +59,15 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
       ...(isLoopbackHost(flags.host) ? [] : [`warning: ${flags.host} is not a loopback address: anyone who reaches it can use the /_dev/ test hooks, which need no token`]),
       'Press Ctrl-C to stop',
     ]
-    this.io.stdout.write(`${data.join('\n')}\n`)
+    try {
+      // with --json: one compact line, so a script can read it while the server keeps running
+      if (this.jsonEnabled()) this.logJson({baseUrl: server.url, orgs: server.orgs, users: server.users}, {compact: true})
+      else this.io.stdout.write(`${[server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))].join('\n')}\n`)
+    } catch (error) {
+      // a --jq error ends the command: the server must not keep the process alive
+      await server.close()
+      throw error
+    }
     this.io.stderr.write(`${hints.join('\n')}\n`)
 
     await untilSignal()
