@@ -6,11 +6,13 @@ import type {Services} from './context.js'
 import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
 import {DeviceFlow} from './device-flow.js'
 import {Faults} from './faults.js'
+import {hostCheck} from './guard.js'
 import {createHttpServer} from './http-server.js'
 import {Persistence} from './persistence.js'
 import {RateLimiter} from './rate-limit.js'
 import {RequestLog} from './request-log.js'
 import {buildRouter} from './routes/index.js'
+import {RequestBodies, SchemaSet} from './schema.js'
 import {seedState} from './seed.js'
 import type {UserRecord} from './state.js'
 import {Store} from './store.js'
@@ -64,6 +66,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   check(Number.isFinite(deviceInterval) && deviceInterval >= 0, `device interval must be a non-negative number, got ${deviceInterval}`)
   check(Number.isFinite(deviceExpiresIn) && deviceExpiresIn > 0, `device expiry must be a positive number, got ${deviceExpiresIn}`)
 
+  // the document's request bodies are compiled before the server listens
+  const bodies = new RequestBodies(new SchemaSet())
   const store = dataFile === undefined ? new Store(seedState(seed)) : loadOrSeed(dataFile, seed)
   const persistence =
     dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), (error) => log?.(`could not write ${dataFile}: ${error.message}`))
@@ -83,7 +87,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     limiter: new RateLimiter(rateLimit),
     baseUrl: () => url,
   }
-  const http = createHttpServer({router: buildRouter(), services, persistence, log})
+  let hostAllowed: (header: string | undefined) => boolean = () => false
+  const http = createHttpServer({router: buildRouter(), services, bodies, hostAllowed: (header) => hostAllowed(header), persistence, log})
   await new Promise<void>((resolve, reject) => {
     http.server.once('error', reject)
     http.server.listen(port, host, () => {
@@ -93,6 +98,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   })
   const actualPort = (http.server.address() as AddressInfo).port
   url = `http://${urlHost(host)}:${actualPort}`
+  hostAllowed = hostCheck(host, actualPort)
   return {
     url,
     port: actualPort,

@@ -11,3 +11,6 @@ export type ApproveMode = (typeof APPROVE_MODES)[number]
 
 /** Whether only this machine can reach `host` (elsewhere, anyone could use the token-less /_dev/ hooks). */
 export {isLoopbackHost} from '../contract/vocabulary.js'
+
+/** Where the test hooks live (dev server only; not part of the API). */
+export const HOOKS_PREFIX = '/_dev'

@@ -89,7 +89,7 @@ describe('amctl dev server', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'amctl-cmd-')), 'state.json')
     const cmd = run(['--port', '0', '--data', file])
     const url = await cmd.ready()
-    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', body: JSON.stringify({credits: 7})})
+    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', headers: {'content-type': 'application/json'}, body: JSON.stringify({credits: 7})})
     await cmd.stop()
     expect(JSON.parse(readFileSync(file, 'utf8')).orgs[0].credits).toBe(7)
   })

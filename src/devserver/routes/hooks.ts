@@ -1,7 +1,8 @@
 import type {ApiRouter, RequestContext} from '../context.js'
 import {notFound} from '../errors.js'
-import {compile} from '../faults.js'
 import {mintToken} from '../auth.js'
+import {HOOKS_PREFIX} from '../options.js'
+import {compilePattern} from '../pattern.js'
 import {json} from '../reply.js'
 import type {OrgRecord, UserRecord} from '../state.js'
 import {parseObjectBody, requireBoolean, requireInteger, requireNumber, requireObject, requireString} from '../validate.js'
@@ -13,7 +14,7 @@ import {orgRef} from '../views.js'
  * device approvals.
  */
 
-export const HOOKS_PREFIX = '/_dev'
+export {HOOKS_PREFIX} from '../options.js'
 const MAX_BULK_RUNS = 1_000_000
 const BULK_STATUSES = ['succeeded', 'failed', 'succeeded', 'cancelled'] as const
 
@@ -35,7 +36,7 @@ export function registerHooks(router: ApiRouter): void {
 
   router.open('GET', `${p}/requests`, ({services, query}) => {
     const path = query.get('path')
-    return json({items: services.requests.list(query.get('method'), path === null ? null : compile(path, 'path'))})
+    return json({items: services.requests.list(query.get('method'), path === null ? null : compilePattern(path, 'path'))})
   })
   router.open(
     'DELETE',
@@ -101,20 +102,30 @@ export function registerHooks(router: ApiRouter): void {
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})
   })
 
-  router.open('POST', `${p}/device/approve`, (ctx) => {
-    const body = parseObjectBody(ctx.rawBody)
-    const userCode = requireString(body, 'userCode')
-    const {store, device} = ctx.services
-    const user = body.email === undefined ? store.state.users[0] : userOf(ctx, requireString(body, 'email'))
-    if (user === undefined) throw notFound('no users to approve as')
-    device.approve(userCode, user)
-    return json({userCode, approved: true, email: user.email})
-  }, quiet)
-  router.open('POST', `${p}/device/deny`, (ctx) => {
-    const userCode = requireString(parseObjectBody(ctx.rawBody), 'userCode')
-    ctx.services.device.deny(userCode)
-    return json({userCode, denied: true})
-  }, quiet)
+  router.open(
+    'POST',
+    `${p}/device/approve`,
+    (ctx) => {
+      const body = parseObjectBody(ctx.rawBody)
+      const userCode = requireString(body, 'userCode')
+      const {store, device} = ctx.services
+      const user = body.email === undefined ? store.state.users[0] : userOf(ctx, requireString(body, 'email'))
+      if (user === undefined) throw notFound('no users to approve as')
+      device.approve(userCode, user)
+      return json({userCode, approved: true, email: user.email})
+    },
+    quiet,
+  )
+  router.open(
+    'POST',
+    `${p}/device/deny`,
+    (ctx) => {
+      const userCode = requireString(parseObjectBody(ctx.rawBody), 'userCode')
+      ctx.services.device.deny(userCode)
+      return json({userCode, denied: true})
+    },
+    quiet,
+  )
 }
 
 function orgOf(ctx: RequestContext): OrgRecord {
