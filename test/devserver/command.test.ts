@@ -1,11 +1,19 @@
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import DevServerCommand from '../../src/commands/dev/server.js'
 import {startDevServer} from '../../src/devserver/index.js'
-import {ORGS, USERS} from '../../src/devserver/seed.js'
+import {ORGS, USERS, seedState} from '../../src/devserver/seed.js'
 import {sleep} from './helpers.js'
+
+const dirs: string[] = []
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amctl-cmd-'))
+  dirs.push(dir)
+  return join(dir, 'state.json')
+}
+const json = {'content-type': 'application/json'}
 
 /** Runs `amctl dev server` in-process; `stop()` delivers SIGTERM the way the OS would reach its handler. */
 function run(argv: string[]) {
@@ -37,6 +45,7 @@ function run(argv: string[]) {
 afterEach(() => {
   vi.restoreAllMocks()
   process.exitCode = 0
+  for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
 })
 
 describe('amctl dev server', () => {
@@ -86,12 +95,53 @@ describe('amctl dev server', () => {
   })
 
   it('writes --data on stop', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'amctl-cmd-')), 'state.json')
+    const file = tempFile()
     const cmd = run(['--port', '0', '--data', file])
     const url = await cmd.ready()
-    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', headers: {'content-type': 'application/json'}, body: JSON.stringify({credits: 7})})
+    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', headers: json, body: JSON.stringify({credits: 7})})
     await cmd.stop()
     expect(JSON.parse(readFileSync(file, 'utf8')).orgs[0].credits).toBe(7)
+  })
+
+  it('refuses a --data file of the wrong shape with exit 2 naming what is wrong, before it listens', async () => {
+    const file = tempFile()
+    const state: any = seedState('empty')
+    state.users = {ada: true}
+    writeFileSync(file, JSON.stringify(state))
+    const probe = await startDevServer({port: 0, seed: 'empty'})
+    const port = probe.port
+    await probe.close()
+    const cmd = run(['--port', String(port), '--data', file])
+    expect(await cmd.done).toBe(2)
+    expect(cmd.stderr()).toBe(`error: ${file} is not usable dev server state: users must be an array, got an object (invalid_request)\n`)
+    expect(cmd.stdout()).toBe('')
+    await expect(fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).rejects.toThrow()
+  })
+
+  it('refuses a --data file another server holds with exit 2, naming the lock', async () => {
+    const file = tempFile()
+    const holder = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    try {
+      const cmd = run(['--port', '0', '--data', file])
+      expect(await cmd.done).toBe(2)
+      expect(cmd.stderr()).toMatch(new RegExp(`^error: ${file} is in use by another amctl dev server \\(process ${process.pid} .*; lock ${file}\\.lock\\)`))
+    } finally {
+      await holder.close()
+    }
+  })
+
+  it('reports a failed write on stderr at once, and exits 1 when the write at shutdown fails', async () => {
+    const file = tempFile()
+    const cmd = run(['--port', '0', '--data', file])
+    const url = await cmd.ready()
+    rmSync(file)
+    mkdirSync(join(file, 'blocker'), {recursive: true})
+    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', headers: json, body: JSON.stringify({credits: 3})})
+    for (let i = 0; i < 100 && !cmd.stderr().includes('warning: could not write'); i += 1) await sleep(5)
+    expect(cmd.stderr()).toContain(`warning: could not write ${file}: `)
+    process.emit('SIGTERM', 'SIGTERM')
+    expect(await cmd.done).toBe(1)
+    expect(cmd.stderr()).toMatch(new RegExp(`\nerror: could not write ${file} on shutdown, the latest changes are lost: .*\\(write_failed\\)\n$`))
   })
 
   it.each([
@@ -109,7 +159,7 @@ describe('amctl dev server', () => {
   })
 
   it('refuses a --data file that is not dev server state with exit 2', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'amctl-cmd-')), 'state.json')
+    const file = tempFile()
     writeFileSync(file, 'not json')
     const cmd = run(['--port', '0', '--data', file])
     expect(await cmd.done).toBe(2)

@@ -3,13 +3,15 @@ import {BaseCommand} from '../../base/base-command.js'
 import {AmctlError, UsageError} from '../../core/errors.js'
 import type {DevServer} from '../../devserver/index.js'
 import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, isLoopbackHost} from '../../devserver/options.js'
+import {terminalSafe} from '../../output/sanitize.js'
 
 export default class DevServerCommand extends BaseCommand {
   static override summary = 'Run the local control plane (a dev server for the API) until Ctrl-C'
 
   static override description = `Serves every endpoint of the API under /api/v1 from a seeded, in-memory state (or --data FILE), \
 for trying the CLI and testing scripts offline. stdout: the base URL on the first line, then one line per seeded \
-organization (slug, public ID, name; tab-separated) — or one JSON line with --json. Test hooks live under /_dev/.`
+organization (slug, public ID, name; tab-separated) — or one JSON line with --json. Test hooks live under /_dev/. \
+--data FILE is locked while the server runs (a second server on it exits 2).`
 
   static override examples = [
     {description: 'Start on port 4010 and log in against it', command: '<%= config.bin %> <%= command.id %>\n<%= config.bin %> auth login --base-url http://127.0.0.1:4010'},
@@ -21,7 +23,7 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
   static override flags = {
     port: Flags.integer({description: 'port to listen on (0 picks a free one)', default: DEFAULT_PORT, min: 0, max: 65_535}),
     host: Flags.string({description: 'address to listen on', default: DEFAULT_HOST}),
-    data: Flags.string({description: 'keep state in this file across restarts', helpValue: 'FILE'}),
+    data: Flags.string({description: 'keep state in this file across restarts (locked while in use)', helpValue: 'FILE'}),
     seed: Flags.option({description: 'initial data when there is no state file', options: SEED_KINDS, default: 'default'})(),
     'rate-limit': Flags.integer({description: 'requests per second per token (0 = unlimited)', min: 0, helpValue: 'N'}),
     approve: Flags.option({description: 'device-flow logins: approved at once, or by hand at <url>/device', options: APPROVE_MODES, default: 'auto'})(),
@@ -32,6 +34,9 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
     const {flags} = await this.parse(DevServerCommand)
     // the server is loaded only here, never by the other commands
     const {DevServerOptionError, startDevServer} = await import('../../devserver/index.js')
+    const stderr = (line: string): void => {
+      this.io.stderr.write(`${terminalSafe(line)}\n`)
+    }
     let server: DevServer
     try {
       server = await startDevServer({
@@ -41,7 +46,8 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
         seed: flags.seed,
         rateLimit: flags['rate-limit'] ?? 0,
         approve: flags.approve,
-        log: flags.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+        log: flags.verbose ? stderr : undefined,
+        warn: (line) => stderr(`warning: ${line}`),
       })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
@@ -67,7 +73,11 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
     this.io.stderr.write(`${hints.join('\n')}\n`)
 
     await untilSignal()
-    await server.close()
+    try {
+      await server.close()
+    } catch (error) {
+      throw new AmctlError(`could not write ${flags.data} on shutdown, the latest changes are lost: ${(error as Error).message}`, {code: 'write_failed', exitCode: 1})
+    }
   }
 }
 
