@@ -8,11 +8,12 @@ import {DeviceFlow} from './device-flow.js'
 import {Faults} from './faults.js'
 import {hostCheck} from './guard.js'
 import {createHttpServer} from './http-server.js'
-import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
+import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RUN_SECONDS, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
 import {Persistence} from './persistence.js'
 import {RateLimiter} from './rate-limit.js'
 import {RequestLog} from './request-log.js'
 import {buildRouter} from './routes/index.js'
+import {RunLifecycle} from './runs.js'
 import {RequestBodies, SchemaSet} from './schema.js'
 import {seedState} from './seed.js'
 import type {UserRecord} from './state.js'
@@ -38,6 +39,10 @@ export interface DevServerOptions {
   deviceInterval?: number
   /** seconds a device code lives (default 600) */
   deviceExpiresIn?: number
+  /** seconds a launched or forked run takes from `queued` to its outcome (default 10; 0 = at once) */
+  runSeconds?: number
+  /** the clock of the run lifecycle (tests pass their own); default Date.now */
+  now?: () => number
   /** receives one line per request (and internal errors) */
   log?: (line: string) => void
   /** receives what the operator must see at once, e.g. a failed write of `dataFile` */
@@ -64,13 +69,14 @@ const CLI_TOKEN_DAYS = 90
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const {port = DEFAULT_PORT, host = DEFAULT_HOST, seed = 'default', rateLimit = 0, approve = 'auto'} = options
-  const {deviceInterval = 1, deviceExpiresIn = 600, dataFile, log, warn} = options
+  const {deviceInterval = 1, deviceExpiresIn = 600, runSeconds = DEFAULT_RUN_SECONDS, now = Date.now, dataFile, log, warn} = options
   check(Number.isInteger(port) && port >= 0 && port <= 65_535, `port must be an integer from 0 to 65535, got ${port}`)
   check(SEED_KINDS.includes(seed), `seed must be one of ${SEED_KINDS.join(', ')}, got ${seed}`)
   check(Number.isInteger(rateLimit) && rateLimit >= 0, `rate limit must be a non-negative integer, got ${rateLimit}`)
   check(APPROVE_MODES.includes(approve), `approve must be one of ${APPROVE_MODES.join(', ')}, got ${approve}`)
   check(Number.isFinite(deviceInterval) && deviceInterval >= 0, `device interval must be a non-negative number, got ${deviceInterval}`)
   check(Number.isFinite(deviceExpiresIn) && deviceExpiresIn > 0, `device expiry must be a positive number, got ${deviceExpiresIn}`)
+  check(Number.isFinite(runSeconds) && runSeconds >= 0, `run seconds must be a non-negative number, got ${runSeconds}`)
 
   // everything the file and the document decide is checked before the server listens
   const schemas = new SchemaSet()
@@ -80,6 +86,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     const store = dataFile === undefined ? new Store(seedState(seed)) : loadOrSeed(dataFile, seed, schemas)
     const persistence =
       dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), (error) => warn?.(`could not write ${dataFile}: ${error.message}`))
+    const runs = new RunLifecycle(runSeconds, now)
 
     let url = ''
     const services: Services = {
@@ -94,6 +101,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       faults: new Faults(),
       requests: new RequestLog(),
       limiter: new RateLimiter(rateLimit),
+      runs,
       baseUrl: () => url,
     }
     let hostAllowed: (header: string | undefined) => boolean = () => false

@@ -8,6 +8,8 @@ export const SEED_KINDS = ['default', 'empty'] as const
 export type SeedKind = (typeof SEED_KINDS)[number]
 export const APPROVE_MODES = ['auto', 'manual'] as const
 export type ApproveMode = (typeof APPROVE_MODES)[number]
+/** Seconds a launched or forked run takes from `queued` to its outcome. */
+export const DEFAULT_RUN_SECONDS = 10
 
 /** Whether only this machine can reach `host` (elsewhere, anyone could use the token-less /_dev/ hooks). */
 export {isLoopbackHost} from '../contract/vocabulary.js'

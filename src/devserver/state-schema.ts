@@ -61,6 +61,15 @@ export const STATE_SCHEMA: Record<string, unknown> = object({
     additionalProperties: object({id: string, name: string, userId: string, hash: string, createdAt: string, expiresAt: nullableString}),
   },
   runs: {type: 'object', additionalProperties: {type: 'array', items: ref('Run')}},
+  runPlans: {
+    type: 'object',
+    additionalProperties: object({
+      runningAt: string,
+      finishedAt: string,
+      outcome: {enum: ['succeeded', 'failed', 'cancelled']},
+      score: {type: ['number', 'null']},
+    }),
+  },
   evalSets: owned(ref('EvalSet')),
   connections: owned(ref('Connection')),
   connectionSecrets: {type: 'object', additionalProperties: string},

@@ -4,7 +4,8 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import DevServerCommand from '../../src/commands/dev/server.js'
 import {startDevServer} from '../../src/devserver/index.js'
-import {ORGS, USERS, seedState} from '../../src/devserver/seed.js'
+import {outcomeOf} from '../../src/devserver/runs.js'
+import {ORGS, USERS, seedState, seededRunId} from '../../src/devserver/seed.js'
 import {sleep} from './helpers.js'
 
 const dirs: string[] = []
@@ -101,6 +102,16 @@ describe('amctl dev server', () => {
     await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', headers: json, body: JSON.stringify({credits: 7})})
     await cmd.stop()
     expect(JSON.parse(readFileSync(file, 'utf8')).orgs[0].credits).toBe(7)
+  })
+
+  it('--run-seconds 0: a launched run has finished in the answer that launched it', async () => {
+    const cmd = run(['--port', '0', '--run-seconds', '0'])
+    const url = await cmd.ready()
+    const {token} = (await (await fetch(`${url}/_dev/tokens`, {method: 'POST', headers: json, body: JSON.stringify({email: USERS.ada.email})})).json()) as {token: string}
+    const auth = {authorization: `Bearer ${token}`, ...json}
+    const fork = (await (await fetch(`${url}/api/v1/runs/${seededRunId('acme', 1)}/fork`, {method: 'POST', headers: auth, body: '{}'})).json()) as {id: string; status: string}
+    await cmd.stop()
+    expect(fork.status).toBe(outcomeOf(fork.id).outcome)
   })
 
   it('refuses a --data file of the wrong shape with exit 2 naming what is wrong, before it listens', async () => {

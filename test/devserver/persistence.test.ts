@@ -123,6 +123,19 @@ describe('--data FILE', () => {
       await again.close()
     }
   })
+
+  it('reads a file written before runs moved on their own (no runPlans)', async () => {
+    const file = tempFile()
+    const {runPlans: _plans, ...older} = seedState('default')
+    writeFileSync(file, JSON.stringify(older))
+    const server = await startTestServer({dataFile: file})
+    try {
+      const ada = await server.token(USERS.ada.email)
+      expect((await server.api('GET', '/orgs/acme/runs?limit=1', {token: ada})).status).toBe(200)
+    } finally {
+      await server.close()
+    }
+  })
 })
 
 describe('--data FILE: its shape is checked before the server listens', () => {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base/base-command.js'
 import {AmctlError, UsageError} from '../../core/errors.js'
 import type {DevServer} from '../../devserver/index.js'
-import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, isLoopbackHost} from '../../devserver/options.js'
+import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RUN_SECONDS, SEED_KINDS, isLoopbackHost} from '../../devserver/options.js'
 import {terminalSafe} from '../../output/sanitize.js'
 
 export default class DevServerCommand extends BaseCommand {
@@ -11,12 +11,17 @@ export default class DevServerCommand extends BaseCommand {
   static override description = `Serves every endpoint of the API under /api/v1 from a seeded, in-memory state (or --data FILE), \
 for trying the CLI and testing scripts offline. stdout: the base URL on the first line, then one line per seeded \
 organization (slug, public ID, name; tab-separated) — or one JSON line with --json. Test hooks live under /_dev/. \
---data FILE is locked while the server runs (a second server on it exits 2).`
+--data FILE is locked while the server runs (a second server on it exits 2).
+
+Launched and forked runs move on their own: queued, then running, then succeeded, failed or cancelled after \
+--run-seconds (0: at once), with an outcome and score fixed by the run's ID. Seeded runs keep their statuses. \
+PATCH /_dev/runs/RUN_ID with {"status","score"} sets a run by hand.`
 
   static override examples = [
     {description: 'Start on port 4010 and log in against it', command: '<%= config.bin %> <%= command.id %>\n<%= config.bin %> auth login --base-url http://127.0.0.1:4010'},
     {description: 'Start on a free port and capture its URL', command: 'url=$(<%= config.bin %> <%= command.id %> --port 0 | head -n1)'},
     {description: 'Keep state across restarts, approve device logins by hand', command: '<%= config.bin %> <%= command.id %> --data ./amctl-dev.json --approve manual'},
+    {description: 'Runs finish as soon as they are launched', command: '<%= config.bin %> <%= command.id %> --run-seconds 0'},
     {description: 'Describe the server as JSON, with a rate limit of 5 requests per second per token', command: '<%= config.bin %> <%= command.id %> --json --rate-limit 5'},
   ]
 
@@ -26,6 +31,7 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
     data: Flags.string({description: 'keep state in this file across restarts (locked while in use)', helpValue: 'FILE'}),
     seed: Flags.option({description: 'initial data when there is no state file', options: SEED_KINDS, default: 'default'})(),
     'rate-limit': Flags.integer({description: 'requests per second per token (0 = unlimited)', min: 0, helpValue: 'N'}),
+    'run-seconds': Flags.integer({description: 'seconds a launched run takes to finish (0 = at once)', min: 0, default: DEFAULT_RUN_SECONDS, helpValue: 'N'}),
     approve: Flags.option({description: 'device-flow logins: approved at once, or by hand at <url>/device', options: APPROVE_MODES, default: 'auto'})(),
     verbose: Flags.boolean({description: 'log each request to stderr'}),
   }
@@ -45,6 +51,7 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
         dataFile: flags.data,
         seed: flags.seed,
         rateLimit: flags['rate-limit'] ?? 0,
+        runSeconds: flags['run-seconds'],
         approve: flags.approve,
         log: flags.verbose ? stderr : undefined,
         warn: (line) => stderr(`warning: ${line}`),

@@ -26,12 +26,13 @@ export function registerEvalSets(router: ApiRouter): void {
 
   router.operation('runEvalSet', (ctx) => {
     const org = requireOrg(ctx)
-    const {store} = ctx.services
+    const {store, runs} = ctx.services
     const evalSet = ownedItem(store, 'evalSets', 'eval set', ctx.params.evalSetId, org)
     requireCredits(org)
     const targets = (Array.isArray(evalSet.targets) ? evalSet.targets : []).filter(isObject).slice(0, MAX_RUNS_PER_LAUNCH)
     const batchId = store.newId('bat')
-    const launched = store.addRuns(
+    const launched = runs.launch(
+      store,
       org.publicId,
       (targets.length > 0 ? targets : [{}]).map((target) => ({
         status: 'queued',

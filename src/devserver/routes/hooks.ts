@@ -1,5 +1,5 @@
 import type {ApiRouter, RequestContext} from '../context.js'
-import {notFound} from '../errors.js'
+import {invalid, notFound} from '../errors.js'
 import {mintToken} from '../auth.js'
 import {HOOKS_PREFIX} from '../options.js'
 import {compilePattern} from '../pattern.js'
@@ -10,8 +10,8 @@ import {orgRef} from '../views.js'
 
 /**
  * Test hooks under `/_dev/` (dev server only; no auth; not in the OpenAPI document; not in the
- * request log): faults, the request log, tokens, memberships, organization state, bulk runs,
- * device approvals.
+ * request log): faults, the request log, tokens, memberships, organization state, bulk runs, a
+ * run's status and score, device approvals.
  */
 
 export {HOOKS_PREFIX} from '../options.js'
@@ -98,8 +98,23 @@ export function registerHooks(router: ApiRouter): void {
         model: null,
         score: null,
       })),
+      ctx.services.runs.now(),
     )
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})
+  })
+
+  router.open('PATCH', `${p}/runs/:runId`, (ctx) => {
+    const {store, runs} = ctx.services
+    const found = store.findRun(ctx.params.runId)
+    if (found === undefined) throw notFound(`run "${ctx.params.runId}" not found`)
+    const body = parseObjectBody(ctx.rawBody)
+    const other = Object.keys(body).find((member) => member !== 'status' && member !== 'score')
+    if (other !== undefined) throw invalid(`${other} cannot be set here: only a run's status and score`)
+    const changes: {status?: string; score?: number | null} = {}
+    if (body.status !== undefined) changes.status = requireString(body, 'status')
+    if (body.score === null) changes.score = null
+    else if (body.score !== undefined) changes.score = requireNumber(body, 'score', 0, 1)
+    return json(runs.pin(store.state, found.run, changes))
   })
 
   router.open(

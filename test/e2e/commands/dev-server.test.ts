@@ -110,4 +110,17 @@ describe('amctl dev server (subprocess)', () => {
     expect(await interrupt(server)).toEqual({code: 0, signal: null})
     expect(lines(server.stdout())).toEqual([server.firstLine])
   })
+
+  it('launched runs move on to their outcome with --run-seconds, as amctl sees them', async () => {
+    const server = await startServer(['--run-seconds', '0'])
+    const minted = await fetch(`${server.firstLine}/_dev/tokens`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{"email":"ada@example.com"}'})
+    const env = {AMCTL_BASE_URL: server.firstLine, AMCTL_TOKEN: ((await minted.json()) as {token: string}).token}
+    const launched = await runBin(['evals', 'run', 'es_acme_search', '--org', 'acme', '--json'], {env})
+    expect(launched.exitCode, launched.stderr).toBe(0)
+    const {runIds} = JSON.parse(launched.stdout) as {runIds: string[]}
+    const listed = await runBin(['runs', 'list', '--org', 'acme', '--limit', String(runIds.length), '--json'], {env})
+    const statuses = (JSON.parse(listed.stdout).items as {status: string}[]).map((run) => run.status)
+    for (const status of statuses) expect(['succeeded', 'failed', 'cancelled']).toContain(status)
+    expect(await interrupt(server)).toEqual({code: 0, signal: null})
+  })
 })
