@@ -2,6 +2,7 @@ import type {AddressInfo} from 'node:net'
 import type {OrgRef} from '../contract/types.js'
 import {writeFileAtomic} from '../core/fs-atomic.js'
 import {mintToken} from './auth.js'
+import {catalog, type OrgCatalog} from './catalog.js'
 import type {Services} from './context.js'
 import {DataFileLock, DataFileLocked, removeLeftoverTemps} from './data-file.js'
 import {DeviceFlow} from './device-flow.js'
@@ -55,6 +56,8 @@ export interface DevServer {
   port: number
   orgs: OrgRef[]
   users: UserRecord[]
+  /** the IDs to try each command with, per organization, as they stand at start */
+  catalog: OrgCatalog[]
   /**
    * stops accepting, cuts open connections, writes pending state and releases `dataFile`;
    * rejects when that last write fails
@@ -121,6 +124,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       port: actualPort,
       orgs: store.state.orgs.map(orgRef),
       users: store.state.users.map(userRef),
+      catalog: catalog(store.state, runs),
       close: () => http.close().finally(() => lock?.release()),
     }
   } catch (error) {
@@ -177,4 +181,5 @@ function urlHost(host: string): string {
 }
 
 export {seedState} from './seed.js'
+export type {OrgCatalog} from './catalog.js'
 export {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, isLoopbackHost, type ApproveMode, type SeedKind} from './options.js'

@@ -2,10 +2,11 @@ import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import DevServerCommand from '../../src/commands/dev/server.js'
+import DevServerCommand, {hookExample} from '../../src/commands/dev/server.js'
 import {startDevServer} from '../../src/devserver/index.js'
+import {HOOKS} from '../../src/devserver/options.js'
 import {outcomeOf} from '../../src/devserver/runs.js'
-import {ORGS, USERS, seedState, seededRunId} from '../../src/devserver/seed.js'
+import {CONNECTIONS, EVAL_SETS, EXPERIMENTS, MCP_SERVERS, OPTIMIZATIONS, ORGS, TAGS, USERS, VARIANTS, VISIBILITY_PROMPTS, seedState, seededRunId} from '../../src/devserver/seed.js'
 import {sleep} from './helpers.js'
 
 const dirs: string[] = []
@@ -104,6 +105,37 @@ describe('amctl dev server', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).orgs[0].credits).toBe(7)
   })
 
+  it('lists on stderr the seeded IDs a newcomer needs', async () => {
+    const cmd = run(['--port', '0'])
+    await cmd.ready()
+    await cmd.stop()
+    const err = cmd.stderr()
+    expect(err).toContain('acme (org_01J9ACME0000000000000000, Acme Corp; Optimizations enabled)')
+    expect(err).toContain('globex (org_01J9GLOBEX00000000000000, Globex Corporation; Optimizations not enabled)')
+    const ids = [
+      ...Object.values(EVAL_SETS),
+      ...Object.values(CONNECTIONS),
+      seededRunId('acme', 260),
+      seededRunId('globex', 40),
+      ...Object.values(VISIBILITY_PROMPTS),
+      ...Object.values(EXPERIMENTS),
+      ...Object.values(VARIANTS),
+      `${OPTIMIZATIONS.acmeCheckout} (propose works)`,
+      `${OPTIMIZATIONS.globexDocs} (propose answers 403)`,
+      ...Object.values(MCP_SERVERS).map((server) => server.id),
+      ...Object.values(TAGS),
+    ]
+    for (const id of ids) expect(err, id).toContain(id)
+    expect(cmd.stdout()).not.toContain(EVAL_SETS.acmeCheckout)
+  })
+
+  it('lists no IDs with --seed empty', async () => {
+    const cmd = run(['--port', '0', '--seed', 'empty'])
+    await cmd.ready()
+    await cmd.stop()
+    expect(cmd.stderr()).not.toContain('Seeded IDs')
+  })
+
   it('--run-seconds 0: a launched run has finished in the answer that launched it', async () => {
     const cmd = run(['--port', '0', '--run-seconds', '0'])
     const url = await cmd.ready()
@@ -188,8 +220,18 @@ describe('amctl dev server', () => {
     }
   })
 
-  it('has a summary and examples', () => {
+  it('has a summary, and its help documents every /_dev/ hook with an example', () => {
     expect(DevServerCommand.summary).toBeTruthy()
-    expect(DevServerCommand.examples.length).toBeGreaterThanOrEqual(2)
+    for (const hook of HOOKS) {
+      expect(DevServerCommand.description, hook.path).toContain(`  ${hook.method} /_dev${hook.path}: ${hook.summary}`)
+      const {command, description} = hookExample(hook)
+      const example = (DevServerCommand.examples as {command: string; description: string}[]).find((each) => each.command === command)
+      expect(example?.description, hook.path).toContain(description)
+    }
+    expect(DevServerCommand.description).toContain('* stands for any characters')
+    expect(DevServerCommand.description).toContain('--run-seconds')
+    // the idiom that returns: `url=$(amctl dev server --port 0 | head -n1)` never does
+    expect(JSON.stringify(DevServerCommand.examples)).not.toContain('| head')
+    expect(JSON.stringify(DevServerCommand.examples)).toContain('exec 3< <(<%= config.bin %> <%= command.id %> --port 0); read -r url <&3')
   })
 })

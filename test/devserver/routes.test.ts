@@ -2,7 +2,7 @@ import {readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ROUTES} from '../../src/contract/routes.js'
-import {HOOKS_PREFIX} from '../../src/devserver/options.js'
+import {HOOKS, HOOKS_PREFIX} from '../../src/devserver/options.js'
 import {buildRouter} from '../../src/devserver/routes/index.js'
 import {operations} from './helpers.js'
 
@@ -24,6 +24,11 @@ describe('the dev server registers', () => {
       const route = routes.find(({handler}) => handler.operationId === operation.operationId)!
       expect(route.handler.auth, operation.operationId).toBe(!(Array.isArray(operation.security) && operation.security.length === 0))
     }
+  })
+
+  it('exactly the /_dev/ hooks that `amctl dev server --help` documents', () => {
+    const hooks = routes.filter(({pattern}) => pattern.startsWith(`${HOOKS_PREFIX}/`)).map(({method, pattern}) => `${method} ${pattern}`)
+    expect(hooks.sort()).toEqual(HOOKS.map((hook) => `${hook.method} ${HOOKS_PREFIX}${hook.path}`).sort())
   })
 })
 

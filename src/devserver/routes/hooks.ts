@@ -11,7 +11,7 @@ import {orgRef} from '../views.js'
 /**
  * Test hooks under `/_dev/` (dev server only; no auth; not in the OpenAPI document; not in the
  * request log): faults, the request log, tokens, memberships, organization state, bulk runs, a
- * run's status and score, device approvals.
+ * run's status and score, device approvals. src/devserver/options.ts `HOOKS` documents them.
  */
 
 export {HOOKS_PREFIX} from '../options.js'
