@@ -90,14 +90,16 @@ export class ApiRouter extends Router<Handler> {
   operation<Id extends OperationId>(id: Id, run: (ctx: OperationContext<Id>) => Result, options: RouteOptions = {}): this {
     if (isOpen(id)) throw new Error(`operation ${id} needs no token in the OpenAPI document: register it with openOperation`)
     const {method, path} = ROUTES[id]
-    return this.add(method, routePattern(path), {auth: true, operationId: id, run: run as (ctx: AuthedContext) => Result, persist: options.persist ?? method !== 'GET'})
+    const persist = options.persist ?? method !== 'GET'
+    return this.add(method, routePattern(path), {auth: true, operationId: id, run: run as (ctx: AuthedContext) => Result, persist})
   }
 
   /** An operation the document lets anyone call (`security: []`). */
   openOperation<Id extends OperationId>(id: Id, run: (ctx: OpenOperationContext<Id>) => Result, options: RouteOptions = {}): this {
     if (!isOpen(id)) throw new Error(`operation ${id} needs a token in the OpenAPI document: register it with operation`)
     const {method, path} = ROUTES[id]
-    return this.add(method, routePattern(path), {auth: false, operationId: id, run: run as (ctx: RequestContext) => Result, persist: options.persist ?? method !== 'GET'})
+    const persist = options.persist ?? method !== 'GET'
+    return this.add(method, routePattern(path), {auth: false, operationId: id, run: run as (ctx: RequestContext) => Result, persist})
   }
 
   authed(method: string, pattern: string, run: (ctx: AuthedContext) => Result, options: RouteOptions = {}): this {

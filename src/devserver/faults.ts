@@ -80,7 +80,9 @@ export class Faults {
    * counts it (whether or not its probability fires); a rule with no matches left is dropped.
    */
   pick(method: string, path: string): FaultAction | undefined {
-    const active = this.rules.find(({rule, path: matches}) => (rule.match.method === undefined || rule.match.method === method) && (matches === null || matches(path)))
+    const active = this.rules.find(
+      ({rule, path: matches}) => (rule.match.method === undefined || rule.match.method === method) && (matches === null || matches(path)),
+    )
     if (active === undefined) return undefined
     const {rule, random} = active
     if (rule.remaining !== null) {

@@ -47,7 +47,8 @@ export function hookRefusal(headers: IncomingHttpHeaders, rawBody: string): ApiE
   }
   const type = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   if (rawBody !== '' && type !== 'application/json') {
-    return new ApiError('invalid_request', `/_dev/ hooks take JSON bodies: send Content-Type: application/json (got ${JSON.stringify(type || 'none')})`, {}, 415)
+    const message = `/_dev/ hooks take JSON bodies: send Content-Type: application/json (got ${JSON.stringify(type || 'none')})`
+    return new ApiError('invalid_request', message, {}, 415)
   }
   return undefined
 }

@@ -87,8 +87,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const lock = dataFile === undefined ? undefined : lockDataFile(dataFile, log)
   try {
     const store = dataFile === undefined ? new Store(seedState(seed)) : loadOrSeed(dataFile, seed, schemas)
-    const persistence =
-      dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), (error) => warn?.(`could not write ${dataFile}: ${error.message}`))
+    const failedWrite = (error: Error): void => warn?.(`could not write ${dataFile}: ${error.message}`)
+    const persistence = dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), failedWrite)
     const runs = new RunLifecycle(runSeconds, now)
 
     let url = ''

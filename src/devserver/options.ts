@@ -44,7 +44,8 @@ export const HOOKS: readonly HookDoc[] = [
     details:
       'body: match {method, path (a pattern)}, count (requests it takes; absent: until cleared), probability (0-1) and seed, ' +
       'actions (one picked per request): {type:"status", status, code, message, headers, body, contentType}, {type:"latency", ms}, ' +
-      '{type:"drop-before"} (cut before the work), {type:"drop-after"} (cut after the work is committed), {type:"truncate"} (half the answer)',
+      '{type:"drop-before"} (cut before the work), {type:"drop-after"} (cut after the work is committed), ' +
+      '{type:"truncate"} (half the answer)',
     example: '{"count":2,"actions":[{"type":"status","status":503}]}',
   },
   {method: 'GET', path: '/faults', summary: 'list the fault rules and how often each hit'},
@@ -58,17 +59,35 @@ export const HOOKS: readonly HookDoc[] = [
   },
   {method: 'DELETE', path: '/requests', summary: 'empty the request log'},
   {method: 'POST', path: '/tokens', summary: 'mint a token for a user', details: 'body: {email}', example: '{"email":"ada@example.com"}'},
-  {method: 'DELETE', path: '/orgs/:org/members/:email', summary: 'remove a membership', details: "that user's tokens lose the organization at once"},
+  {
+    method: 'DELETE',
+    path: '/orgs/:org/members/:email',
+    summary: 'remove a membership',
+    details: "that user's tokens lose the organization at once",
+  },
   {method: 'POST', path: '/orgs/:org/members/:email', summary: 'add a membership'},
-  {method: 'GET', path: '/orgs/:org', summary: 'read an organization', details: 'members, capabilities, credits, provider key, repositories, personas, run count'},
+  {
+    method: 'GET',
+    path: '/orgs/:org',
+    summary: 'read an organization',
+    details: 'members, capabilities, credits, provider key, repositories, personas, run count',
+  },
   {
     method: 'PATCH',
     path: '/orgs/:org',
     summary: "set an organization's capability, credits or provider key",
-    details: 'body: {capabilities: {optimizations}, credits, providerKey}; no credits: launches answer 402; no provider key: previews answer 409',
+    details:
+      'body: {capabilities: {optimizations}, credits, providerKey}; no credits: launches answer 402; ' +
+      'no provider key: previews answer 409',
     example: '{"capabilities":{"optimizations":true},"credits":500}',
   },
-  {method: 'POST', path: '/orgs/:org/runs', summary: 'add finished runs to the run list', details: 'body: {count} (up to 1,000,000)', example: '{"count":1000}'},
+  {
+    method: 'POST',
+    path: '/orgs/:org/runs',
+    summary: 'add finished runs to the run list',
+    details: 'body: {count} (up to 1,000,000)',
+    example: '{"count":1000}',
+  },
   {
     method: 'PATCH',
     path: '/runs/:runId',
@@ -83,7 +102,13 @@ export const HOOKS: readonly HookDoc[] = [
     details: 'body: {userCode, email (default: the first user)}',
     example: '{"userCode":"BCDF-GHJK"}',
   },
-  {method: 'POST', path: '/device/deny', summary: 'deny a waiting device login', details: 'body: {userCode}', example: '{"userCode":"BCDF-GHJK"}'},
+  {
+    method: 'POST',
+    path: '/device/deny',
+    summary: 'deny a waiting device login',
+    details: 'body: {userCode}',
+    example: '{"userCode":"BCDF-GHJK"}',
+  },
 ]
 
 /** The syntax of `match.path` and `?path=`, for the help. */

@@ -22,7 +22,10 @@ export function compilePattern(source: string, member: string): PathMatcher {
   if (source.length > MAX_PATTERN_LENGTH) throw invalid(`${member} must be at most ${MAX_PATTERN_LENGTH} characters, got ${source.length}`)
   const regexOnly = REGEX_ONLY.exec(source)?.[0] ?? (source.includes('.*') ? '.*' : undefined)
   if (regexOnly !== undefined) {
-    throw invalid(`${member} is a path pattern, not a regular expression: only ^ (start), $ (end) and * (any characters) are special; "${regexOnly}" is not allowed`)
+    throw invalid(
+      `${member} is a path pattern, not a regular expression: only ^ (start), $ (end) and * (any characters) are special; ` +
+        `"${regexOnly}" is not allowed`,
+    )
   }
   const atStart = source.startsWith('^')
   const atEnd = source.endsWith('$') && source.length > (atStart ? 1 : 0)

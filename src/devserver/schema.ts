@@ -58,9 +58,12 @@ export function schemaErrorText(errors: ErrorObject[] | null | undefined, root: 
     case 'exclusiveMaximum':
       return `${member} must be ${bounds(schema)}${got}`
     case 'minLength':
-      return params.limit === 1 ? `${member} must be a non-empty string${got}` : `${member} must be at least ${String(params.limit)} characters long${got}`
+      if (params.limit === 1) return `${member} must be a non-empty string${got}`
+      return `${member} must be at least ${String(params.limit)} characters long${got}`
     case 'pattern':
-      return `${member} must be ${typeof schema.description === 'string' ? schema.description.replace(/\.$/, '') : `a string matching ${String(params.pattern)}`}${got}`
+      // the schema's description says what the pattern means better than the pattern does
+      if (typeof schema.description === 'string') return `${member} must be ${schema.description.replace(/\.$/, '')}${got}`
+      return `${member} must be a string matching ${String(params.pattern)}${got}`
     case 'false schema':
       // the document marks read-only members of a request body with the schema `false`
       return `${member} is read-only`

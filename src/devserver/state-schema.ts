@@ -77,7 +77,15 @@ export const STATE_SCHEMA: Record<string, unknown> = object({
     object({id: string, name: string, kind: {enum: ['preference', 'visibility']}, prompt: string, scenarioIds: strings, ...runSettings}),
   ),
   scenarios: owned(
-    object({id: string, visibilityPromptId: string, repository: string, persona: string, personaId: string, createdAt: string, ...runSettings}),
+    object({
+      id: string,
+      visibilityPromptId: string,
+      repository: string,
+      persona: string,
+      personaId: string,
+      createdAt: string,
+      ...runSettings,
+    }),
   ),
   experiments: owned(
     object({

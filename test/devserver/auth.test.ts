@@ -115,7 +115,10 @@ describe('routing and bodies', () => {
 describe('retired routes', () => {
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
   // spec endpoint rule 4; the upgrade messages are the document's
-  const RETIRED_ROUTES = ['presets', 'cycles', 'scenarios', 'schedules'].map((segment) => ({segment, message: doc.paths[`/orgs/{org}/${segment}`].description}))
+  const RETIRED_ROUTES = ['presets', 'cycles', 'scenarios', 'schedules'].map((segment) => ({
+    segment,
+    message: doc.paths[`/orgs/{org}/${segment}`].description,
+  }))
   const paths = RETIRED_ROUTES.flatMap(({segment}) => [`/orgs/acme/${segment}`, `/orgs/acme/${segment}/x1`, `/${segment}`, `/${segment}/x1/deeper`])
 
   it('need a valid token first (401)', async () => {

@@ -30,7 +30,7 @@ describe('request bodies are checked against the OpenAPI document', () => {
     ['POST', '/tokens', {expiresIn: '30d'}, 'name is required'],
     ['POST', '/tokens', {name: 'ci', expiresIn: '2w'}, 'expiresIn must be <N>d with N from 1 to 3650 (days), got string "2w"'],
     ['POST', '/tokens', {name: 'ci', expiresIn: '3651d'}, 'expiresIn must be <N>d with N from 1 to 3650 (days), got string "3651d"'],
-    ['POST', `/orgs/acme/visibility-prompts/${VISIBILITY_PROMPTS.acmePreference}/scenarios`, {repository: 'acme/storefront'}, 'persona is required'],
+    ['POST', `/orgs/acme/visibility-prompts/${VISIBILITY_PROMPTS.acmePreference}/scenarios`, {repository: 'a/b'}, 'persona is required'],
     ['POST', `/orgs/acme/optimizations/${OPTIMIZATIONS.acmeCheckout}/chat`, {message: 7}, 'message must be a string, got number 7'],
   ])('%s %s %j: 400 "%s"', async (method, path, body, message) => {
     expect(expectError(await f.server.api(method, path, {token: f.ada, body}), 400, 'invalid_request')).toBe(message)
@@ -46,7 +46,8 @@ describe('request bodies are checked against the OpenAPI document', () => {
 
   it('keeps the rules the document cannot state: the connection must exist in this organization', async () => {
     const answer = await f.server.api('PATCH', checkout, {token: f.ada, body: {connectionIds: [CONNECTIONS.globexSlack]}})
-    expect(expectError(answer, 400, 'invalid_request')).toBe(`connectionIds: connection "${CONNECTIONS.globexSlack}" does not exist in organization acme`)
+    const message = `connectionIds: connection "${CONNECTIONS.globexSlack}" does not exist in organization acme`
+    expect(expectError(answer, 400, 'invalid_request')).toBe(message)
   })
 
   it('checks the token first: without one the answer is 401 whatever the body', async () => {

@@ -6,7 +6,20 @@ import DevServerCommand, {hookExample} from '../../src/commands/dev/server.js'
 import {startDevServer} from '../../src/devserver/index.js'
 import {HOOKS} from '../../src/devserver/options.js'
 import {outcomeOf} from '../../src/devserver/runs.js'
-import {CONNECTIONS, EVAL_SETS, EXPERIMENTS, MCP_SERVERS, OPTIMIZATIONS, ORGS, TAGS, USERS, VARIANTS, VISIBILITY_PROMPTS, seedState, seededRunId} from '../../src/devserver/seed.js'
+import {
+  CONNECTIONS,
+  EVAL_SETS,
+  EXPERIMENTS,
+  MCP_SERVERS,
+  OPTIMIZATIONS,
+  ORGS,
+  TAGS,
+  USERS,
+  VARIANTS,
+  VISIBILITY_PROMPTS,
+  seedState,
+  seededRunId,
+} from '../../src/devserver/seed.js'
 import {sleep} from './helpers.js'
 
 const dirs: string[] = []
@@ -139,9 +152,11 @@ describe('amctl dev server', () => {
   it('--run-seconds 0: a launched run has finished in the answer that launched it', async () => {
     const cmd = run(['--port', '0', '--run-seconds', '0'])
     const url = await cmd.ready()
-    const {token} = (await (await fetch(`${url}/_dev/tokens`, {method: 'POST', headers: json, body: JSON.stringify({email: USERS.ada.email})})).json()) as {token: string}
+    const minted = await fetch(`${url}/_dev/tokens`, {method: 'POST', headers: json, body: JSON.stringify({email: USERS.ada.email})})
+    const {token} = (await minted.json()) as {token: string}
     const auth = {authorization: `Bearer ${token}`, ...json}
-    const fork = (await (await fetch(`${url}/api/v1/runs/${seededRunId('acme', 1)}/fork`, {method: 'POST', headers: auth, body: '{}'})).json()) as {id: string; status: string}
+    const forked = await fetch(`${url}/api/v1/runs/${seededRunId('acme', 1)}/fork`, {method: 'POST', headers: auth, body: '{}'})
+    const fork = (await forked.json()) as {id: string; status: string}
     await cmd.stop()
     expect(fork.status).toBe(outcomeOf(fork.id).outcome)
   })
@@ -167,7 +182,8 @@ describe('amctl dev server', () => {
     try {
       const cmd = run(['--port', '0', '--data', file])
       expect(await cmd.done).toBe(2)
-      expect(cmd.stderr()).toMatch(new RegExp(`^error: ${file} is in use by another amctl dev server \\(process ${process.pid} .*; lock ${file}\\.lock\\)`))
+      const refusal = `^error: ${file} is in use by another amctl dev server \\(process ${process.pid} .*; lock ${file}\\.lock\\)`
+      expect(cmd.stderr()).toMatch(new RegExp(refusal))
     } finally {
       await holder.close()
     }
@@ -184,7 +200,8 @@ describe('amctl dev server', () => {
     expect(cmd.stderr()).toContain(`warning: could not write ${file}: `)
     process.emit('SIGTERM', 'SIGTERM')
     expect(await cmd.done).toBe(1)
-    expect(cmd.stderr()).toMatch(new RegExp(`\nerror: could not write ${file} on shutdown, the latest changes are lost: .*\\(write_failed\\)\n$`))
+    const failure = `\nerror: could not write ${file} on shutdown, the latest changes are lost: .*\\(write_failed\\)\n$`
+    expect(cmd.stderr()).toMatch(new RegExp(failure))
   })
 
   it.each([

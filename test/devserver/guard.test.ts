@@ -16,7 +16,8 @@ function send(url: string, method: string, path: string, headers: Record<string,
       res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
       res.on('end', () => {
         const isJson = (res.headers['content-type'] ?? '').startsWith('application/json')
-        resolve({status: res.statusCode ?? 0, headers: new Headers(res.headers as Record<string, string>), text, body: isJson ? JSON.parse(text) : undefined})
+        const headers = new Headers(res.headers as Record<string, string>)
+        resolve({status: res.statusCode ?? 0, headers, text, body: isJson ? JSON.parse(text) : undefined})
       })
     })
     req.on('error', reject)
@@ -56,7 +57,8 @@ describe('the Host header (DNS rebinding)', () => {
   it('a rebound page cannot mint a token: nothing is done, and nothing is logged', async () => {
     await f.server.call('DELETE', '/_dev/requests')
     const host = `evil.example:${portOf(f.server.url)}`
-    const minted = await send(f.server.url, 'POST', '/_dev/tokens', {host, origin: `http://${host}`, 'content-type': 'application/json'}, '{"email":"ada@example.com"}')
+    const headers = {host, origin: `http://${host}`, 'content-type': 'application/json'}
+    const minted = await send(f.server.url, 'POST', '/_dev/tokens', headers, '{"email":"ada@example.com"}')
     expect(minted.text).not.toContain('svc_')
     expectError(minted, 403, 'forbidden')
     expectError(await send(f.server.url, 'GET', '/api/v1/me', {host, authorization: `Bearer ${f.ada}`}), 403, 'forbidden')
@@ -103,7 +105,8 @@ describe('the /_dev/ hooks refuse web pages', () => {
   )
 
   it('take application/json with parameters, and bodiless requests without a type', async () => {
-    const answer = await send(f.server.url, 'POST', '/_dev/tokens', {...own(), 'content-type': 'Application/JSON; charset=utf-8'}, '{"email":"ada@example.com"}')
+    const headers = {...own(), 'content-type': 'Application/JSON; charset=utf-8'}
+    const answer = await send(f.server.url, 'POST', '/_dev/tokens', headers, '{"email":"ada@example.com"}')
     expect(answer.status).toBe(200)
     expect((await send(f.server.url, 'DELETE', '/_dev/faults', {host: hostOf(f.server.url)})).status).toBe(200)
   })

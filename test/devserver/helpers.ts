@@ -117,7 +117,9 @@ export function findOperation(method: string, path: string): {template: string; 
     if (operation !== undefined) return {template, operation, item}
   }
   // the document's `Retired` tag: retired paths answer the same on every path below them
-  const below = templates.find(({template, item}) => item.get?.tags?.includes('Retired') && new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/`).test(relative))
+  const below = templates.find(
+    ({template, item}) => item.get?.tags?.includes('Retired') && new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/`).test(relative),
+  )
   const operation = below?.item[method.toLowerCase()]
   return operation === undefined ? undefined : {template: below!.template, operation, item: below!.item}
 }

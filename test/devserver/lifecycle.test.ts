@@ -60,7 +60,8 @@ describe('launched runs move on their own', () => {
     const time = clock()
     const {server, ada} = await start({runSeconds: 0, now: time.now})
     const fork = await server.api('POST', `/runs/${seededRunId('acme', 10)}/fork`, {token: ada, body: {}})
-    expect(fork.body).toMatchObject({forkedFrom: seededRunId('acme', 10), status: outcomeOf(fork.body.id).outcome, score: outcomeOf(fork.body.id).score})
+    const {outcome, score} = outcomeOf(fork.body.id)
+    expect(fork.body).toMatchObject({forkedFrom: seededRunId('acme', 10), status: outcome, score})
     const launched = await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}})
     const runs = await runsById(server, ada, launched.body.runIds)
     for (const id of launched.body.runIds) expect(runs[id].status).toBe(outcomeOf(id).outcome)
@@ -76,7 +77,8 @@ describe('launched runs move on their own', () => {
     }
     expect(results[0]).toEqual(results[1])
     // and the outcomes differ from run to run: not everything succeeds
-    expect(new Set(Array.from({length: 50}, (_, n) => outcomeOf(`run_${n}`).outcome))).toEqual(new Set(['succeeded', 'failed', 'cancelled']))
+    const outcomes = new Set(Array.from({length: 50}, (_, n) => outcomeOf(`run_${n}`).outcome))
+    expect(outcomes).toEqual(new Set(['succeeded', 'failed', 'cancelled']))
   })
 
   it('keep moving across a restart with --data: the plan is in the file, nothing ticks', async () => {
@@ -123,10 +125,12 @@ describe('PATCH /_dev/runs/{runId}', () => {
   it('keeps what the run shows now for what is not given, takes any status, and a null score', async () => {
     const time = clock()
     const {server, ada} = await start({runSeconds: 10, now: time.now})
-    const [id] = (await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}})).body.runIds as string[]
+    const launched = await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}})
+    const [id] = launched.body.runIds as string[]
     time.advance(3)
     expect((await server.call('PATCH', `/_dev/runs/${id}`, {body: {score: 0.5}})).body).toMatchObject({status: 'running', score: 0.5})
-    expect((await server.call('PATCH', `/_dev/runs/${id}`, {body: {status: 'paused', score: null}})).body).toMatchObject({status: 'paused', score: null})
+    const paused = await server.call('PATCH', `/_dev/runs/${id}`, {body: {status: 'paused', score: null}})
+    expect(paused.body).toMatchObject({status: 'paused', score: null})
     expect((await runsById(server, ada, [id]))[id]).toMatchObject({status: 'paused', score: null})
     const seeded = await server.call('PATCH', `/_dev/runs/${seededRunId('globex', 1)}`, {body: {status: 'cancelled'}})
     expect(seeded.body).toMatchObject({id: seededRunId('globex', 1), status: 'cancelled'})
@@ -139,7 +143,8 @@ describe('PATCH /_dev/runs/{runId}', () => {
     [{status: 'succeeded', createdAt: 'x'}, 'createdAt cannot be set here'],
   ])('refuses %j with 400', async (body, message) => {
     const {server} = await start({})
-    expect(expectError(await server.call('PATCH', `/_dev/runs/${seededRunId('acme', 1)}`, {body}), 400, 'invalid_request')).toContain(message)
+    const answer = await server.call('PATCH', `/_dev/runs/${seededRunId('acme', 1)}`, {body})
+    expect(expectError(answer, 400, 'invalid_request')).toContain(message)
   })
 
   it('answers 404 for a run that does not exist', async () => {

@@ -150,7 +150,10 @@ describe('--data FILE: its shape is checked before the server listens', () => {
     ['counter must be an integer, got string "7"', (s: any) => (s.counter = '7')],
     ['runs.org_01J9ACME0000000000000000[0].status is required', (s: any) => delete s.runs.org_01J9ACME0000000000000000[0].status],
     ['tokens is required', (s: any) => delete s.tokens],
-    ['evalSets.es_acme_checkout.item.cadence must be one of NONE, DAILY, WEEKLY, MONTHLY, got string "HOURLY"', (s: any) => (s.evalSets.es_acme_checkout.item.cadence = 'HOURLY')],
+    [
+      'evalSets.es_acme_checkout.item.cadence must be one of NONE, DAILY, WEEKLY, MONTHLY, got string "HOURLY"',
+      (s: any) => (s.evalSets.es_acme_checkout.item.cadence = 'HOURLY'),
+    ],
   ])('refuses a file where %s', async (message, change) => {
     const file = tempFile()
     writeFileSync(file, broken(change))
@@ -172,7 +175,8 @@ describe('--data FILE is locked while a server uses it', () => {
       const error = await startDevServer({port: 0, dataFile: file}).catch((caught: unknown) => caught)
       expect(error).toBeInstanceOf(DevServerOptionError)
       expect((error as Error).message).toBe(
-        `${file} is in use by another amctl dev server (process ${process.pid} on ${hostname()} since ${lock.startedAt}; lock ${file}.lock); stop that server first`,
+        `${file} is in use by another amctl dev server (process ${process.pid} on ${hostname()} since ${lock.startedAt}; ` +
+          `lock ${file}.lock); stop that server first`,
       )
     } finally {
       await first.close()

@@ -46,7 +46,9 @@ describe('src/devserver', () => {
 
   it('spells no API path in its code', () => {
     const files = (dir: string): string[] =>
-      readdirSync(dir, {withFileTypes: true}).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]))
+      readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+      )
     const offenders: string[] = []
     for (const file of files('src/devserver').filter((name) => name.endsWith('.ts'))) {
       for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {

@@ -43,6 +43,11 @@ export function hookExample(hook: HookDoc): {description: string; command: strin
   return {description, command: oneLine.length <= EXAMPLE_WIDTH ? oneLine : `body='${hook.example}';\n${curl} --json "$body"`}
 }
 
+/** The help's list of hooks: one line each. */
+const HOOK_LINES = HOOKS.map(({method, path, summary, details}) => {
+  return `  ${method} ${HOOKS_PREFIX}${path}: ${summary}${details === undefined ? '' : ` (${details})`}`
+}).join('\n')
+
 export default class DevServerCommand extends BaseCommand {
   static override summary = 'Run the local control plane (a dev server for the API) until Ctrl-C'
 
@@ -58,11 +63,14 @@ It answers only requests whose Host is the address it listens on (or localhost w
 reach it through DNS rebinding. --data FILE is locked while the server runs (a second server on it exits 2).
 
 Test hooks (no token; refused from another Origin, and bodies must be Content-Type: application/json):
-${HOOKS.map((hook) => `  ${hook.method} ${HOOKS_PREFIX}${hook.path}: ${hook.summary}${hook.details === undefined ? '' : ` (${hook.details})`}`).join('\n')}
+${HOOK_LINES}
 ${PATTERN_SYNTAX}`
 
   static override examples = [
-    {description: `Start on port 4010, then log in from another terminal: <%= config.bin %> auth login --base-url ${EXAMPLE_URL}`, command: '<%= config.bin %> <%= command.id %>'},
+    {
+      description: `Start on port 4010, then log in from another terminal: <%= config.bin %> auth login --base-url ${EXAMPLE_URL}`,
+      command: '<%= config.bin %> <%= command.id %>',
+    },
     {
       description: 'In a script: start on a free port and read its URL from the first line into $url (`kill $!` stops the server)',
       command: 'exec 3< <(<%= config.bin %> <%= command.id %> --port 0); read -r url <&3',
@@ -72,7 +80,8 @@ ${PATTERN_SYNTAX}`
     {description: 'Describe the server as JSON, with a rate limit of 5 requests per second per token', command: '<%= config.bin %> <%= command.id %> --json --rate-limit 5'},
     ...HOOKS.map((hook, i) => {
       const example = hookExample(hook)
-      return i === 0 ? {...example, description: `Test hooks, with url=${EXAMPLE_URL} (or the URL the server printed) and curl 7.82 or later. ${example.description}`} : example
+      const intro = `Test hooks, with url=${EXAMPLE_URL} (or the URL the server printed) and curl 7.82 or later.`
+      return i === 0 ? {...example, description: `${intro} ${example.description}`} : example
     }),
   ]
 
@@ -82,7 +91,12 @@ ${PATTERN_SYNTAX}`
     data: Flags.string({description: 'keep state in this file across restarts (locked while in use)', helpValue: 'FILE'}),
     seed: Flags.option({description: 'initial data when there is no state file', options: SEED_KINDS, default: 'default'})(),
     'rate-limit': Flags.integer({description: 'requests per second per token (0 = unlimited)', min: 0, helpValue: 'N'}),
-    'run-seconds': Flags.integer({description: 'seconds a launched run takes to finish (0 = at once)', min: 0, default: DEFAULT_RUN_SECONDS, helpValue: 'N'}),
+    'run-seconds': Flags.integer({
+      description: 'seconds a launched run takes to finish (0 = at once)',
+      min: 0,
+      default: DEFAULT_RUN_SECONDS,
+      helpValue: 'N',
+    }),
     approve: Flags.option({description: 'device-flow logins: approved at once, or by hand at <url>/device', options: APPROVE_MODES, default: 'auto'})(),
     verbose: Flags.boolean({description: 'log each request to stderr'}),
   }
@@ -136,7 +150,8 @@ ${PATTERN_SYNTAX}`
     try {
       await server.close()
     } catch (error) {
-      throw new AmctlError(`could not write ${flags.data} on shutdown, the latest changes are lost: ${(error as Error).message}`, {code: 'write_failed', exitCode: 1})
+      const message = `could not write ${flags.data} on shutdown, the latest changes are lost: ${(error as Error).message}`
+      throw new AmctlError(message, {code: 'write_failed', exitCode: 1})
     }
   }
 }
@@ -154,7 +169,7 @@ export function seededIds(orgs: readonly OrgCatalog[]): string[] {
     row('connections', org.connections)
     row('runs', org.runs.map((run) => `${run.id} (${run.status})`))
     row('prompts', org.prompts.map((prompt) => `${prompt.id} (${prompt.kind})`))
-    row('experiments', org.experiments.map((experiment) => `${experiment.id} (${experiment.status}; variants ${experiment.variants.join(', ')})`))
+    row('experiments', org.experiments.map(({id, status, variants}) => `${id} (${status}; variants ${variants.join(', ')})`))
     row('optimizations', org.optimizations.map((id) => `${id} (${org.optimizationsEnabled ? 'propose works' : 'propose answers 403'})`))
     row('MCP servers', org.mcpServers.map((server) => `${server.id} (${server.name})`))
     row('tags', org.tags.map((tag) => `${tag.id} (${tag.name})`))

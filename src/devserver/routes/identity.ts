@@ -22,7 +22,8 @@ export function registerIdentity(router: ApiRouter): void {
     // the document states the form (`<N>d`); the bounds are the vocabulary's
     const days = expiryDays(body.expiresIn)
     if (days === undefined) {
-      throw invalid(`expiresIn must be <N>d with N from ${TOKEN_EXPIRY_DAYS.min} to ${TOKEN_EXPIRY_DAYS.max} (days), got ${describeValue(body.expiresIn)}`)
+      const {min, max} = TOKEN_EXPIRY_DAYS
+      throw invalid(`expiresIn must be <N>d with N from ${min} to ${max} (days), got ${describeValue(body.expiresIn)}`)
     }
     const expiresAt = new Date(Date.now() + days * DAY_MS).toISOString()
     const {token, record} = mintToken(services.store, principal.user.id, body.name, expiresAt)

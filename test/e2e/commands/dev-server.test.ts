@@ -41,7 +41,13 @@ function bash(script: string, env: Record<string, string> = {}) {
   const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: {PATH: `${amctlOnPath()}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: 'off', ...env},
+    env: {
+      PATH: `${amctlOnPath()}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? '',
+      AMCTL_CONFIG_DIR: configDir,
+      AMCTL_KEYCHAIN: 'off',
+      ...env,
+    },
   })
   return {code: result.status, stdout: result.stdout, stderr: result.stderr}
 }
@@ -193,7 +199,8 @@ curl -s "$url/api/v1/openapi.json" > /dev/null || echo stopped`
 
   it('launched runs move on to their outcome with --run-seconds, as amctl sees them', async () => {
     const server = await startServer(['--run-seconds', '0'])
-    const minted = await fetch(`${server.firstLine}/_dev/tokens`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{"email":"ada@example.com"}'})
+    const headers = {'content-type': 'application/json'}
+    const minted = await fetch(`${server.firstLine}/_dev/tokens`, {method: 'POST', headers, body: '{"email":"ada@example.com"}'})
     const env = {AMCTL_BASE_URL: server.firstLine, AMCTL_TOKEN: ((await minted.json()) as {token: string}).token}
     const launched = await runBin(['evals', 'run', 'es_acme_search', '--org', 'acme', '--json'], {env})
     expect(launched.exitCode, launched.stderr).toBe(0)
