@@ -348,706 +348,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/orgs/{org}/presets": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        get: operations["retiredPresetsOrgGet"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        put: operations["retiredPresetsOrgPut"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        post: operations["retiredPresetsOrgPost"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        delete: operations["retiredPresetsOrgDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        patch: operations["retiredPresetsOrgPatch"];
-        trace?: never;
-    };
-    "/orgs/{org}/presets/{presetId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        get: operations["retiredPresetsOrgItemGet"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        put: operations["retiredPresetsOrgItemPut"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        post: operations["retiredPresetsOrgItemPost"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        delete: operations["retiredPresetsOrgItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        patch: operations["retiredPresetsOrgItemPatch"];
-        trace?: never;
-    };
-    "/presets": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        get: operations["retiredPresetsGet"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        put: operations["retiredPresetsPut"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        post: operations["retiredPresetsPost"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        delete: operations["retiredPresetsDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        patch: operations["retiredPresetsPatch"];
-        trace?: never;
-    };
-    "/presets/{presetId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        get: operations["retiredPresetsItemGet"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        put: operations["retiredPresetsItemPut"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        post: operations["retiredPresetsItemPost"];
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        delete: operations["retiredPresetsItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: presets
-         * @deprecated
-         * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-         */
-        patch: operations["retiredPresetsItemPatch"];
-        trace?: never;
-    };
-    "/orgs/{org}/cycles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredCyclesOrgGet"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredCyclesOrgPut"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredCyclesOrgPost"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredCyclesOrgDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredCyclesOrgPatch"];
-        trace?: never;
-    };
-    "/orgs/{org}/cycles/{cycleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredCyclesOrgItemGet"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredCyclesOrgItemPut"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredCyclesOrgItemPost"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredCyclesOrgItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredCyclesOrgItemPatch"];
-        trace?: never;
-    };
-    "/cycles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredCyclesGet"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredCyclesPut"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredCyclesPost"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredCyclesDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredCyclesPatch"];
-        trace?: never;
-    };
-    "/cycles/{cycleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredCyclesItemGet"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredCyclesItemPut"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredCyclesItemPost"];
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredCyclesItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: cycles
-         * @deprecated
-         * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredCyclesItemPatch"];
-        trace?: never;
-    };
-    "/orgs/{org}/scenarios": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        get: operations["retiredScenariosOrgGet"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        put: operations["retiredScenariosOrgPut"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        post: operations["retiredScenariosOrgPost"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        delete: operations["retiredScenariosOrgDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        patch: operations["retiredScenariosOrgPatch"];
-        trace?: never;
-    };
-    "/orgs/{org}/scenarios/{scenarioId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        get: operations["retiredScenariosOrgItemGet"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        put: operations["retiredScenariosOrgItemPut"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        post: operations["retiredScenariosOrgItemPost"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        delete: operations["retiredScenariosOrgItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        patch: operations["retiredScenariosOrgItemPatch"];
-        trace?: never;
-    };
-    "/scenarios": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        get: operations["retiredScenariosGet"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        put: operations["retiredScenariosPut"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        post: operations["retiredScenariosPost"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        delete: operations["retiredScenariosDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        patch: operations["retiredScenariosPatch"];
-        trace?: never;
-    };
-    "/scenarios/{scenarioId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        get: operations["retiredScenariosItemGet"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        put: operations["retiredScenariosItemPut"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        post: operations["retiredScenariosItemPost"];
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        delete: operations["retiredScenariosItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: scenarios
-         * @deprecated
-         * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-         */
-        patch: operations["retiredScenariosItemPatch"];
-        trace?: never;
-    };
-    "/orgs/{org}/schedules": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredSchedulesOrgGet"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredSchedulesOrgPut"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredSchedulesOrgPost"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredSchedulesOrgDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredSchedulesOrgPatch"];
-        trace?: never;
-    };
-    "/orgs/{org}/schedules/{scheduleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredSchedulesOrgItemGet"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredSchedulesOrgItemPut"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredSchedulesOrgItemPost"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredSchedulesOrgItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredSchedulesOrgItemPatch"];
-        trace?: never;
-    };
-    "/schedules": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredSchedulesGet"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredSchedulesPut"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredSchedulesPost"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredSchedulesDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredSchedulesPatch"];
-        trace?: never;
-    };
-    "/schedules/{scheduleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        get: operations["retiredSchedulesItemGet"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        put: operations["retiredSchedulesItemPut"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        post: operations["retiredSchedulesItemPost"];
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        delete: operations["retiredSchedulesItemDelete"];
-        options?: never;
-        head?: never;
-        /**
-         * Retired: schedules
-         * @deprecated
-         * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-         */
-        patch: operations["retiredSchedulesItemPatch"];
-        trace?: never;
-    };
+    /**
+     * Retired: presets
+     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
+     */
+    "/orgs/{org}/presets": components["pathItems"]["RetiredOrgCollection"];
+    /**
+     * Retired: presets
+     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
+     */
+    "/orgs/{org}/presets/{retiredId}": components["pathItems"]["RetiredOrgItem"];
+    /**
+     * Retired: presets
+     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
+     */
+    "/presets": components["pathItems"]["RetiredCollection"];
+    /**
+     * Retired: presets
+     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
+     */
+    "/presets/{retiredId}": components["pathItems"]["RetiredItem"];
+    /**
+     * Retired: cycles
+     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/orgs/{org}/cycles": components["pathItems"]["RetiredOrgCollection"];
+    /**
+     * Retired: cycles
+     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/orgs/{org}/cycles/{retiredId}": components["pathItems"]["RetiredOrgItem"];
+    /**
+     * Retired: cycles
+     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/cycles": components["pathItems"]["RetiredCollection"];
+    /**
+     * Retired: cycles
+     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/cycles/{retiredId}": components["pathItems"]["RetiredItem"];
+    /**
+     * Retired: scenarios
+     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
+     */
+    "/orgs/{org}/scenarios": components["pathItems"]["RetiredOrgCollection"];
+    /**
+     * Retired: scenarios
+     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
+     */
+    "/orgs/{org}/scenarios/{retiredId}": components["pathItems"]["RetiredOrgItem"];
+    /**
+     * Retired: scenarios
+     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
+     */
+    "/scenarios": components["pathItems"]["RetiredCollection"];
+    /**
+     * Retired: scenarios
+     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
+     */
+    "/scenarios/{retiredId}": components["pathItems"]["RetiredItem"];
+    /**
+     * Retired: schedules
+     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/orgs/{org}/schedules": components["pathItems"]["RetiredOrgCollection"];
+    /**
+     * Retired: schedules
+     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/orgs/{org}/schedules/{retiredId}": components["pathItems"]["RetiredOrgItem"];
+    /**
+     * Retired: schedules
+     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/schedules": components["pathItems"]["RetiredCollection"];
+    /**
+     * Retired: schedules
+     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
+     */
+    "/schedules/{retiredId}": components["pathItems"]["RetiredItem"];
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1162,13 +542,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A partial eval configuration. Omitted members keep their stored values; any array supplied replaces the stored selection; other members are stored as given. */
+        /** @description A partial eval configuration. Omitted members keep their stored values; any array supplied replaces the stored selection; other members are stored as given. id, createdAt and updatedAt are read-only. */
         EvalSetPatch: {
+            name?: string;
             /** @enum {string} */
             cadence?: "NONE" | "DAILY" | "WEEKLY" | "MONTHLY";
             samplesPerTarget?: number;
             /** @description IDs from the connections collection of the same organization; [] clears the selection. */
             connectionIds?: string[];
+            id?: never;
+            createdAt?: never;
+            updatedAt?: never;
         } & {
             [key: string]: unknown;
         };
@@ -1185,7 +569,7 @@ export interface components {
         CreateTokenBody: {
             name: string;
             /**
-             * @description <N>d, N from 1 to 3650 (days).
+             * @description <N>d with N from 1 to 3650 (days)
              * @example 30d
              */
             expiresIn: string;
@@ -1349,6 +733,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Retired route (`forbidden`): the message is the upgrade message in the path's description. */
+        Retired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description Organization slug or organization public ID. */
@@ -1375,10 +768,423 @@ export interface components {
         cursor: string;
         /** @description Poll the device-authorization request with this code instead of starting one. */
         deviceCode: string;
+        /** @description ID of the retired resource. */
+        retiredId: string;
     };
     requestBodies: never;
     headers: never;
-    pathItems: never;
+    pathItems: {
+        RetiredCollection: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @deprecated */
+            get: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            put: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            post: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            delete: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            options?: never;
+            head?: never;
+            /** @deprecated */
+            patch: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            trace?: never;
+        };
+        RetiredItem: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description ID of the retired resource. */
+                    retiredId: components["parameters"]["retiredId"];
+                };
+                cookie?: never;
+            };
+            /** @deprecated */
+            get: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            put: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            post: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            delete: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            options?: never;
+            head?: never;
+            /** @deprecated */
+            patch: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            trace?: never;
+        };
+        RetiredOrgCollection: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Organization slug or organization public ID. */
+                    org: components["parameters"]["org"];
+                };
+                cookie?: never;
+            };
+            /** @deprecated */
+            get: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            put: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            post: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            delete: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            options?: never;
+            head?: never;
+            /** @deprecated */
+            patch: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            trace?: never;
+        };
+        RetiredOrgItem: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Organization slug or organization public ID. */
+                    org: components["parameters"]["org"];
+                    /** @description ID of the retired resource. */
+                    retiredId: components["parameters"]["retiredId"];
+                };
+                cookie?: never;
+            };
+            /** @deprecated */
+            get: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            put: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            post: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            /** @deprecated */
+            delete: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            options?: never;
+            head?: never;
+            /** @deprecated */
+            patch: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path: {
+                        /** @description Organization slug or organization public ID. */
+                        org: components["parameters"]["org"];
+                        /** @description ID of the retired resource. */
+                        retiredId: components["parameters"]["retiredId"];
+                    };
+                    cookie?: never;
+                };
+                requestBody?: never;
+                responses: {
+                    401: components["responses"]["Unauthorized"];
+                    403: components["responses"]["Retired"];
+                    default: components["responses"]["Error"];
+                };
+            };
+            trace?: never;
+        };
+    };
 }
 export type $defs = Record<string, never>;
 export interface operations {
@@ -2001,2626 +1807,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsOrgItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredPresetsItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                presetId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesOrgItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredCyclesItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                cycleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosOrgItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredScenariosItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scenarioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesOrgItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Organization slug or organization public ID. */
-                org: components["parameters"]["org"];
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesItemGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesItemPut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesItemPost: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesItemDelete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    retiredSchedulesItemPatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the retired resource. */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["Unauthorized"];
-            /** @description Retired route: the upgrade message names what replaced it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "code": "forbidden",
-                     *         "message": "Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             default: components["responses"]["Error"];
         };
     };

@@ -51,6 +51,11 @@ export const STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   rate_limited: 429,
 }
 
+/** The code an error answer with `status` carries (the first listed for it: 409 is `conflict`), if the API has one. */
+export function apiCodeForStatus(status: number): ApiErrorCode | undefined {
+  return API_ERROR_CODES.find((code) => STATUS_BY_CODE[code] === status)
+}
+
 /** The exit codes of contract 1.5. */
 export const ExitCode = {
   ok: 0,

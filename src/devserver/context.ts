@@ -1,10 +1,15 @@
 import type {IncomingHttpHeaders} from 'node:http'
+import type {operations} from '../contract/openapi-types.js'
+import {ROUTES, type OperationId} from '../contract/routes.js'
+import type {JsonObject} from '../contract/types.js'
 import type {DeviceFlow} from './device-flow.js'
 import type {Faults} from './faults.js'
+import {documentOperations, routePattern} from './openapi.js'
 import type {RateLimiter} from './rate-limit.js'
 import type {Reply} from './reply.js'
 import type {RequestLog} from './request-log.js'
 import {Router} from './router.js'
+import type {RunLifecycle} from './runs.js'
 import type {TokenRecord, UserRecord} from './state.js'
 import type {Store} from './store.js'
 
@@ -17,6 +22,8 @@ export interface Services {
   faults: Faults
   requests: RequestLog
   limiter: RateLimiter
+  /** the run lifecycle: the time now, and how long a launched run takes */
+  runs: RunLifecycle
   /** base URL of the running server (no trailing slash) */
   baseUrl: () => string
 }
@@ -29,6 +36,8 @@ export interface RequestContext {
   params: Record<string, string>
   headers: IncomingHttpHeaders
   rawBody: string
+  /** an operation's body, parsed and checked against the OpenAPI document (`{}` elsewhere) */
+  body: JsonObject
   services: Services
 }
 
@@ -42,20 +51,57 @@ export interface AuthedContext extends RequestContext {
   principal: Principal
 }
 
+/** The JSON body of an operation, as the OpenAPI document describes it. */
+export type BodyOf<Id extends OperationId> = operations[Id] extends {requestBody?: {content: {'application/json': infer B}}} ? B : never
+
+export type OperationContext<Id extends OperationId> = AuthedContext & {body: BodyOf<Id>}
+export type OpenOperationContext<Id extends OperationId> = RequestContext & {body: BodyOf<Id>}
+
 type Result = Reply | Promise<Reply>
 
 /**
  * A route's handler. `persist`: whether a success changes the stored state (and so is written
- * to `--data`); by default every method but GET does.
+ * to `--data`); by default every method but GET does. `operationId`: the API operation it
+ * answers, whose request body the server checks against the document before running it.
  */
-export type Handler = {persist: boolean} & ({auth: false; run: (ctx: RequestContext) => Result} | {auth: true; run: (ctx: AuthedContext) => Result})
+export type Handler = {persist: boolean; operationId?: OperationId} & (
+  | {auth: false; run: (ctx: RequestContext) => Result}
+  | {auth: true; run: (ctx: AuthedContext) => Result}
+)
 
 export interface RouteOptions {
   persist?: boolean
 }
 
-/** Routes that need a bearer token (`authed`) and routes that do not (`open`). */
+/** Whether the document lets an operation be called without a token (`security: []`). */
+function isOpen(id: OperationId): boolean {
+  const found = documentOperations.find(({operation}) => operation.operationId === id)
+  if (found === undefined) throw new Error(`operation ${id} is not in the OpenAPI document`)
+  return Array.isArray(found.operation.security) && found.operation.security.length === 0
+}
+
+/**
+ * Routes of the API's operations (by operationId: method and path come from src/contract/routes.ts,
+ * whether they need a token from the document), and other routes that need a bearer token
+ * (`authed`) or not (`open`).
+ */
 export class ApiRouter extends Router<Handler> {
+  /** An operation that needs a bearer token. */
+  operation<Id extends OperationId>(id: Id, run: (ctx: OperationContext<Id>) => Result, options: RouteOptions = {}): this {
+    if (isOpen(id)) throw new Error(`operation ${id} needs no token in the OpenAPI document: register it with openOperation`)
+    const {method, path} = ROUTES[id]
+    const persist = options.persist ?? method !== 'GET'
+    return this.add(method, routePattern(path), {auth: true, operationId: id, run: run as (ctx: AuthedContext) => Result, persist})
+  }
+
+  /** An operation the document lets anyone call (`security: []`). */
+  openOperation<Id extends OperationId>(id: Id, run: (ctx: OpenOperationContext<Id>) => Result, options: RouteOptions = {}): this {
+    if (!isOpen(id)) throw new Error(`operation ${id} needs a token in the OpenAPI document: register it with operation`)
+    const {method, path} = ROUTES[id]
+    const persist = options.persist ?? method !== 'GET'
+    return this.add(method, routePattern(path), {auth: false, operationId: id, run: run as (ctx: RequestContext) => Result, persist})
+  }
+
   authed(method: string, pattern: string, run: (ctx: AuthedContext) => Result, options: RouteOptions = {}): this {
     return this.add(method, pattern, {auth: true, run, persist: options.persist ?? method !== 'GET'})
   }

@@ -1,24 +1,14 @@
-import {type ApiErrorCode, STATUS_BY_CODE} from '../contract/vocabulary.js'
+import {STATUS_CODES} from 'node:http'
+import {type ApiErrorCode, STATUS_BY_CODE, apiCodeForStatus} from '../contract/vocabulary.js'
 import type {ErrorEnvelope} from '../contract/types.js'
 
-const CODE_BY_STATUS: Readonly<Record<number, string>> = {
-  400: 'invalid_request',
-  401: 'unauthorized',
-  402: 'insufficient_credits',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'invalid_request',
-  429: 'rate_limited',
-  500: 'internal_error',
-  502: 'bad_gateway',
-  503: 'service_unavailable',
-  504: 'gateway_timeout',
-}
-
-/** The code an error answer with `status` carries when nothing more specific is known. */
+/**
+ * The code an error answer with `status` carries when nothing more specific is known: the API's
+ * own code for it, else the status's name (`503` → `service_unavailable`).
+ */
 export function codeForStatus(status: number): string {
-  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request')
+  const name = STATUS_CODES[status]
+  return apiCodeForStatus(status) ?? (name === undefined ? `http_${status}` : name.toLowerCase().replace(/[^a-z0-9]+/g, '_'))
 }
 
 /** The one error envelope: `{"error":{"code","message"}}`. */

@@ -1,5 +1,6 @@
 import type {JsonObject} from '../contract/types.js'
 import {ApiError, invalid} from './errors.js'
+import {compilePattern, type PathMatcher} from './pattern.js'
 import {describeValue, isObject, optionalString, requireInteger, requireNumber, requireObject, requireOneOf} from './validate.js'
 
 /** Injected faults (`/_dev/faults`): which requests they hit and what happens to them. */
@@ -35,7 +36,7 @@ export interface FaultRule {
 
 interface ActiveRule {
   rule: FaultRule
-  path: RegExp | null
+  path: PathMatcher | null
   random: () => number
 }
 
@@ -47,7 +48,7 @@ export class Faults {
     const match = body.match === undefined ? {} : requireObject(body, 'match')
     const method = optionalString(match, 'method')?.toUpperCase()
     const pathSource = optionalString(match, 'path')
-    const path = pathSource === undefined ? null : compile(pathSource, 'match.path')
+    const path = pathSource === undefined ? null : compilePattern(pathSource, 'match.path')
     const remaining = body.count === undefined ? null : requireInteger(body, 'count', 1, Number.MAX_SAFE_INTEGER)
     const probability = body.probability === undefined ? 1 : requireNumber(body, 'probability', 0, 1)
     const seed = body.seed === undefined ? 1 : requireInteger(body, 'seed', -(2 ** 31), 2 ** 32)
@@ -79,7 +80,9 @@ export class Faults {
    * counts it (whether or not its probability fires); a rule with no matches left is dropped.
    */
   pick(method: string, path: string): FaultAction | undefined {
-    const active = this.rules.find(({rule, path: regex}) => (rule.match.method === undefined || rule.match.method === method) && (regex === null || regex.test(path)))
+    const active = this.rules.find(
+      ({rule, path: matches}) => (rule.match.method === undefined || rule.match.method === method) && (matches === null || matches(path)),
+    )
     if (active === undefined) return undefined
     const {rule, random} = active
     if (rule.remaining !== null) {
@@ -89,14 +92,6 @@ export class Faults {
     if (random() >= rule.probability) return undefined
     rule.hits += 1
     return rule.actions[Math.floor(random() * rule.actions.length)]
-  }
-}
-
-export function compile(source: string, member: string): RegExp {
-  try {
-    return new RegExp(source)
-  } catch (error) {
-    throw invalid(`${member} is not a valid regular expression: ${(error as Error).message}`)
   }
 }
 

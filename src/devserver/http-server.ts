@@ -4,12 +4,18 @@ import {authenticate} from './auth.js'
 import type {ApiRouter, RequestContext, Services} from './context.js'
 import {ApiError, codeForStatus, envelope, notFound} from './errors.js'
 import type {FaultAction} from './faults.js'
+import {hookRefusal, hostRefused} from './guard.js'
 import type {Persistence} from './persistence.js'
 import {HTML_TYPE, errorReply, json, type Reply} from './reply.js'
+import {redactTarget} from './request-log.js'
+import {HOOKS_PREFIX} from './options.js'
+import type {RequestBodies} from './schema.js'
 
 /**
- * The request pipeline: read the body, apply an injected fault, route, authenticate,
- * rate-limit, run the handler, persist, answer. Handlers never touch the socket.
+ * The request pipeline: read the body, refuse a foreign Host (and, for /_dev/, a foreign Origin
+ * or a body that is not JSON), apply an injected fault, route, authenticate, rate-limit, check
+ * an operation's body against the OpenAPI document, run the handler, persist, answer. Handlers
+ * never touch the socket.
  */
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024
@@ -17,6 +23,9 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024
 export interface HttpServerDeps {
   router: ApiRouter
   services: Services
+  bodies: RequestBodies
+  /** whether a request's Host header names this server */
+  hostAllowed: (host: string | undefined) => boolean
   persistence: Persistence | undefined
   log: ((line: string) => void) | undefined
 }
@@ -32,7 +41,7 @@ interface Outcome {
 }
 
 export function createHttpServer(deps: HttpServerDeps): HttpServer {
-  const {router, services, persistence, log} = deps
+  const {router, services, bodies, hostAllowed, persistence, log} = deps
   const sleepers = new Set<() => void>()
   let closing: Promise<void> | undefined
 
@@ -57,15 +66,18 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
       const match = router.match(method, path)
       if (match === undefined) throw notFound(`no route for ${method} ${path}`)
       const {handler, params} = match
-      const ctx: RequestContext = {method, path, query, params, headers: req.headers, rawBody, services}
-      if (!handler.auth) return {reply: await handler.run(ctx), persist: handler.persist}
+      const read = (): RequestContext => {
+        const body = handler.operationId === undefined ? {} : bodies.read(handler.operationId, rawBody)
+        return {method, path, query, params, headers: req.headers, rawBody, body, services}
+      }
+      if (!handler.auth) return {reply: await handler.run(read()), persist: handler.persist}
       const principal = authenticate(services.store, req.headers.authorization)
       services.limiter.check(principal.token.hash)
-      return {reply: await handler.run({...ctx, principal}), persist: handler.persist}
+      return {reply: await handler.run({...read(), principal}), persist: handler.persist}
     } catch (error) {
       if (error instanceof ApiError) return {reply: errorReply(error), persist: false}
       log?.(`internal error on ${method} ${path}: ${(error as Error).stack ?? String(error)}`)
-      return {reply: json(envelope('internal_error', `internal error: ${(error as Error).message}`), 500), persist: false}
+      return {reply: json(envelope(codeForStatus(500), `internal error: ${(error as Error).message}`), 500), persist: false}
     }
   }
 
@@ -73,19 +85,33 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
     const started = performance.now()
     const method = req.method ?? 'GET'
     const target = req.url ?? '/'
+    const shown = redactTarget(target)
     const q = target.indexOf('?')
     const path = q === -1 ? target : target.slice(0, q)
     const query = new URLSearchParams(q === -1 ? '' : target.slice(q + 1))
-    const isHook = path === '/_dev' || path.startsWith('/_dev/')
-    const entry = isHook ? undefined : services.requests.start(method, target, req.headers.authorization !== undefined)
+    const isHook = path === HOOKS_PREFIX || path.startsWith(`${HOOKS_PREFIX}/`)
     const requestId = `req_${randomBytes(8).toString('hex')}`
-    const finish = (status: number | null, fault: FaultAction | undefined): void => {
-      if (entry !== undefined) entry.status = status
-      const ms = Math.round(performance.now() - started)
-      log?.(`${method} ${target} ${status ?? 'dropped'} ${ms}ms${fault === undefined ? '' : ` [fault: ${fault.type}]`}`)
+    const rawBody = await readBody(req)
+    const logLine = (status: number | null, note = ''): void => {
+      log?.(`${method} ${shown} ${status ?? 'dropped'} ${Math.round(performance.now() - started)}ms${note}`)
     }
 
-    const rawBody = await readBody(req)
+    // before anything is logged or done: not this server's name, or a web page at the hooks
+    const refusal = !hostAllowed(req.headers.host)
+      ? hostRefused(req.headers.host, services.baseUrl())
+      : isHook
+        ? hookRefusal(req.headers, rawBody ?? '')
+        : undefined
+    if (refusal !== undefined) {
+      send(res, errorReply(refusal), requestId)
+      return logLine(refusal.status, ' [refused]')
+    }
+
+    const entry = isHook ? undefined : services.requests.start(method, shown, req.headers.authorization !== undefined)
+    const finish = (status: number | null, fault: FaultAction | undefined): void => {
+      if (entry !== undefined) entry.status = status
+      logLine(status, fault === undefined ? '' : ` [fault: ${fault.type}]`)
+    }
     const fault = isHook ? undefined : services.faults.pick(method, path)
     if (entry !== undefined && fault !== undefined) entry.fault = fault.type
     if (fault?.type === 'status') {

@@ -2,15 +2,20 @@ import type {AddressInfo} from 'node:net'
 import type {OrgRef} from '../contract/types.js'
 import {writeFileAtomic} from '../core/fs-atomic.js'
 import {mintToken} from './auth.js'
+import {catalog, type OrgCatalog} from './catalog.js'
 import type {Services} from './context.js'
-import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
+import {DataFileLock, DataFileLocked, removeLeftoverTemps} from './data-file.js'
 import {DeviceFlow} from './device-flow.js'
 import {Faults} from './faults.js'
+import {hostCheck} from './guard.js'
 import {createHttpServer} from './http-server.js'
+import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RUN_SECONDS, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
 import {Persistence} from './persistence.js'
 import {RateLimiter} from './rate-limit.js'
 import {RequestLog} from './request-log.js'
 import {buildRouter} from './routes/index.js'
+import {RunLifecycle} from './runs.js'
+import {RequestBodies, SchemaSet} from './schema.js'
 import {seedState} from './seed.js'
 import type {UserRecord} from './state.js'
 import {Store} from './store.js'
@@ -23,7 +28,7 @@ export interface DevServerOptions {
   port?: number
   /** default 127.0.0.1 */
   host?: string
-  /** keep state in this file across restarts */
+  /** keep state in this file across restarts (locked while the server runs) */
   dataFile?: string
   /** default `default` */
   seed?: SeedKind
@@ -35,8 +40,14 @@ export interface DevServerOptions {
   deviceInterval?: number
   /** seconds a device code lives (default 600) */
   deviceExpiresIn?: number
+  /** seconds a launched or forked run takes from `queued` to its outcome (default 10; 0 = at once) */
+  runSeconds?: number
+  /** the clock of the run lifecycle (tests pass their own); default Date.now */
+  now?: () => number
   /** receives one line per request (and internal errors) */
   log?: (line: string) => void
+  /** receives what the operator must see at once, e.g. a failed write of `dataFile` */
+  warn?: (line: string) => void
 }
 
 export interface DevServer {
@@ -45,60 +56,80 @@ export interface DevServer {
   port: number
   orgs: OrgRef[]
   users: UserRecord[]
-  /** stops accepting, cuts open connections, writes pending state */
+  /** the IDs to try each command with, per organization, as they stand at start */
+  catalog: OrgCatalog[]
+  /**
+   * stops accepting, cuts open connections, writes pending state and releases `dataFile`;
+   * rejects when that last write fails
+   */
   close(): Promise<void>
 }
 
-/** A bad option or data file: the caller's input, not a server failure. */
+/** A bad option or data file (or one another server holds): the caller's input, not a server failure. */
 export class DevServerOptionError extends Error {}
 
 const CLI_TOKEN_DAYS = 90
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const {port = DEFAULT_PORT, host = DEFAULT_HOST, seed = 'default', rateLimit = 0, approve = 'auto'} = options
-  const {deviceInterval = 1, deviceExpiresIn = 600, dataFile, log} = options
+  const {deviceInterval = 1, deviceExpiresIn = 600, runSeconds = DEFAULT_RUN_SECONDS, now = Date.now, dataFile, log, warn} = options
   check(Number.isInteger(port) && port >= 0 && port <= 65_535, `port must be an integer from 0 to 65535, got ${port}`)
   check(SEED_KINDS.includes(seed), `seed must be one of ${SEED_KINDS.join(', ')}, got ${seed}`)
   check(Number.isInteger(rateLimit) && rateLimit >= 0, `rate limit must be a non-negative integer, got ${rateLimit}`)
   check(APPROVE_MODES.includes(approve), `approve must be one of ${APPROVE_MODES.join(', ')}, got ${approve}`)
   check(Number.isFinite(deviceInterval) && deviceInterval >= 0, `device interval must be a non-negative number, got ${deviceInterval}`)
   check(Number.isFinite(deviceExpiresIn) && deviceExpiresIn > 0, `device expiry must be a positive number, got ${deviceExpiresIn}`)
+  check(Number.isFinite(runSeconds) && runSeconds >= 0, `run seconds must be a non-negative number, got ${runSeconds}`)
 
-  const store = dataFile === undefined ? new Store(seedState(seed)) : loadOrSeed(dataFile, seed)
-  const persistence =
-    dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), (error) => log?.(`could not write ${dataFile}: ${error.message}`))
+  // everything the file and the document decide is checked before the server listens
+  const schemas = new SchemaSet()
+  const bodies = new RequestBodies(schemas)
+  const lock = dataFile === undefined ? undefined : lockDataFile(dataFile, log)
+  try {
+    const store = dataFile === undefined ? new Store(seedState(seed)) : loadOrSeed(dataFile, seed, schemas)
+    const failedWrite = (error: Error): void => warn?.(`could not write ${dataFile}: ${error.message}`)
+    const persistence = dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), failedWrite)
+    const runs = new RunLifecycle(runSeconds, now)
 
-  let url = ''
-  const services: Services = {
-    store,
-    device: new DeviceFlow({
-      approve,
-      interval: deviceInterval,
-      expiresIn: deviceExpiresIn,
-      autoUser: () => store.state.users[0],
-      issue: (user) => mintToken(store, user.id, 'amctl CLI', new Date(Date.now() + CLI_TOKEN_DAYS * 86_400_000).toISOString()).token,
-    }),
-    faults: new Faults(),
-    requests: new RequestLog(),
-    limiter: new RateLimiter(rateLimit),
-    baseUrl: () => url,
-  }
-  const http = createHttpServer({router: buildRouter(), services, persistence, log})
-  await new Promise<void>((resolve, reject) => {
-    http.server.once('error', reject)
-    http.server.listen(port, host, () => {
-      http.server.off('error', reject)
-      resolve()
+    let url = ''
+    const services: Services = {
+      store,
+      device: new DeviceFlow({
+        approve,
+        interval: deviceInterval,
+        expiresIn: deviceExpiresIn,
+        autoUser: () => store.state.users[0],
+        issue: (user) => mintToken(store, user.id, 'amctl CLI', new Date(Date.now() + CLI_TOKEN_DAYS * 86_400_000).toISOString()).token,
+      }),
+      faults: new Faults(),
+      requests: new RequestLog(),
+      limiter: new RateLimiter(rateLimit),
+      runs,
+      baseUrl: () => url,
+    }
+    let hostAllowed: (header: string | undefined) => boolean = () => false
+    const http = createHttpServer({router: buildRouter(), services, bodies, hostAllowed: (header) => hostAllowed(header), persistence, log})
+    await new Promise<void>((resolve, reject) => {
+      http.server.once('error', reject)
+      http.server.listen(port, host, () => {
+        http.server.off('error', reject)
+        resolve()
+      })
     })
-  })
-  const actualPort = (http.server.address() as AddressInfo).port
-  url = `http://${urlHost(host)}:${actualPort}`
-  return {
-    url,
-    port: actualPort,
-    orgs: store.state.orgs.map(orgRef),
-    users: store.state.users.map(userRef),
-    close: () => http.close(),
+    const actualPort = (http.server.address() as AddressInfo).port
+    url = `http://${urlHost(host)}:${actualPort}`
+    hostAllowed = hostCheck(host, actualPort)
+    return {
+      url,
+      port: actualPort,
+      orgs: store.state.orgs.map(orgRef),
+      users: store.state.users.map(userRef),
+      catalog: catalog(store.state, runs),
+      close: () => http.close().finally(() => lock?.release()),
+    }
+  } catch (error) {
+    lock?.release()
+    throw error
   }
 }
 
@@ -106,8 +137,20 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new DevServerOptionError(message)
 }
 
-/** State from `file` when it exists; otherwise the seed, written there at once. */
-function loadOrSeed(file: string, seed: SeedKind): Store {
+function lockDataFile(file: string, log: ((line: string) => void) | undefined): DataFileLock {
+  let lock: DataFileLock
+  try {
+    lock = DataFileLock.acquire(file)
+  } catch (error) {
+    if (error instanceof DataFileLocked) throw new DevServerOptionError(error.message)
+    throw new DevServerOptionError(`cannot lock ${file}: ${(error as Error).message}`)
+  }
+  for (const name of removeLeftoverTemps(file)) log?.(`removed ${name}, left by an interrupted write`)
+  return lock
+}
+
+/** State from `file` when it exists (its shape checked); otherwise the seed, written there at once. */
+function loadOrSeed(file: string, seed: SeedKind, schemas: SchemaSet): Store {
   let text: string | undefined
   try {
     text = Persistence.read(file)
@@ -116,11 +159,15 @@ function loadOrSeed(file: string, seed: SeedKind): Store {
   }
   if (text === undefined) {
     const store = new Store(seedState(seed))
-    writeFileAtomic(file, store.serialize())
+    try {
+      writeFileAtomic(file, store.serialize())
+    } catch (error) {
+      throw new DevServerOptionError(`cannot write ${file}: ${(error as Error).message}`)
+    }
     return store
   }
   try {
-    return Store.parse(text)
+    return Store.parse(text, schemas)
   } catch (error) {
     throw new DevServerOptionError(`${file} is not usable dev server state: ${(error as Error).message}`)
   }
@@ -134,4 +181,5 @@ function urlHost(host: string): string {
 }
 
 export {seedState} from './seed.js'
+export type {OrgCatalog} from './catalog.js'
 export {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, SEED_KINDS, isLoopbackHost, type ApproveMode, type SeedKind} from './options.js'

@@ -34,24 +34,29 @@ export class Persistence {
     this.timer.unref()
   }
 
-  /** Writes now if anything changed since the last write. */
-  flush(): void {
+  /** Writes now if anything changed since the last write; a failure is reported (and answered). */
+  flush(): Error | undefined {
     clearTimeout(this.timer)
     this.timer = undefined
-    if (!this.dirty) return
+    if (!this.dirty) return undefined
     this.dirty = false
     const started = Date.now()
+    let failure: Error | undefined
     try {
       writeFileAtomic(this.file, this.snapshot())
     } catch (error) {
       this.dirty = true
-      this.onError(error as Error)
+      failure = error as Error
+      this.onError(failure)
     }
     this.lastWriteMs = Date.now() - started
+    return failure
   }
 
+  /** The last write; throws when it fails, so the changes it held are not lost in silence. */
   close(): void {
-    this.flush()
+    const failure = this.flush()
     this.closed = true
+    if (failure !== undefined) throw failure
   }
 }

@@ -1,9 +1,12 @@
+import {DEVICE_CODE_PARAM} from '../contract/vocabulary.js'
+import type {PathMatcher} from './pattern.js'
+
 /** The log `GET /_dev/requests` reads: what was asked and answered, never a credential. */
 
 export interface RequestLogEntry {
   seq: number
   method: string
-  /** path with the query string */
+  /** path with the query string, the device code redacted */
   path: string
   /** null when the connection was dropped without an answer */
   status: number | null
@@ -35,11 +38,31 @@ export class RequestLog {
     return entry
   }
 
-  list(method: string | null, path: RegExp | null): RequestLogEntry[] {
-    return this.entries.filter((entry) => (method === null || entry.method === method.toUpperCase()) && (path === null || path.test(entry.path)))
+  list(method: string | null, path: PathMatcher | null): RequestLogEntry[] {
+    return this.entries.filter((entry) => (method === null || entry.method === method.toUpperCase()) && (path === null || path(entry.path)))
   }
 
   clear(): void {
     this.entries = []
   }
+}
+
+export const REDACTED = 'REDACTED'
+
+/**
+ * A request target as logs show it: the device code of a login poll (a credential until it is
+ * used) redacted, however its name is encoded; every other byte as it came.
+ */
+export function redactTarget(target: string): string {
+  const q = target.indexOf('?')
+  if (q === -1) return target
+  const pairs = target
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=')
+      const name = new URLSearchParams(`${eq === -1 ? pair : pair.slice(0, eq)}=`).keys().next().value
+      return name === DEVICE_CODE_PARAM ? `${eq === -1 ? pair : pair.slice(0, eq)}=${REDACTED}` : pair
+    })
+  return `${target.slice(0, q + 1)}${pairs.join('&')}`
 }

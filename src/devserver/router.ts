@@ -24,6 +24,11 @@ export class Router<H> {
     return this
   }
 
+  /** Every route, in the order added: method, pattern and handler. */
+  list(): {method: string; pattern: string; handler: H}[] {
+    return this.routes.map((route) => ({method: route.method, pattern: `/${route.segments.join('/')}`, handler: route.handler}))
+  }
+
   /** The first route (in the order added) matching method and path, else undefined. */
   match(method: string, path: string): RouteMatch<H> | undefined {
     const segments = split(path)

@@ -205,6 +205,7 @@ export function seedState(kind: SeedKind): State {
     orgs: [acme, globex],
     tokens: {},
     runs: {},
+    runPlans: {},
     evalSets: {},
     connections: {},
     connectionSecrets: {},

@@ -42,6 +42,16 @@ export interface TokenRecord {
   expiresAt: string | null
 }
 
+/** How a launched or forked run moves on its own (src/devserver/runs.ts), fixed when it is created. */
+export interface RunPlan {
+  /** when it leaves `queued` for `running` */
+  runningAt: string
+  /** when it reaches its outcome */
+  finishedAt: string
+  outcome: 'succeeded' | 'failed' | 'cancelled'
+  score: number | null
+}
+
 /** A resource and the organization that owns it. */
 export interface Owned<T> {
   orgId: string
@@ -145,6 +155,8 @@ export interface State {
   tokens: Record<string, TokenRecord>
   /** by organization public ID, oldest first (the list answers them newest first) */
   runs: Record<string, Run[]>
+  /** by run ID: the runs still moving on their own (absent from files written before runs moved) */
+  runPlans: Record<string, RunPlan>
   evalSets: Record<string, Owned<EvalSet>>
   connections: Record<string, Owned<Connection>>
   /** by connection ID; server-side only, never part of any answer */

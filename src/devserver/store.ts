@@ -8,6 +8,8 @@ import {
   type State,
   type UserRecord,
 } from './state.js'
+import {schemaErrorText, type SchemaSet} from './schema.js'
+import {STATE_SCHEMA} from './state-schema.js'
 import {isObject} from './validate.js'
 
 export interface RunLocation {
@@ -29,10 +31,14 @@ export class Store {
   }
 
   /** Reads a state file's text; throws an Error naming what is wrong. */
-  static parse(text: string): Store {
+  static parse(text: string, schemas: SchemaSet): Store {
     const value: unknown = JSON.parse(text)
     if (!isObject(value) || value.format !== STATE_FORMAT) throw new Error(`not a dev server state file (format is not "${STATE_FORMAT}")`)
     if (value.version !== STATE_VERSION) throw new Error(`unsupported state version ${JSON.stringify(value.version)} (expected ${STATE_VERSION})`)
+    // files written before runs moved on their own have no plans
+    value.runPlans ??= {}
+    const validate = schemas.compile(STATE_SCHEMA)
+    if (!validate(value)) throw new Error(schemaErrorText(validate.errors, 'the state'))
     return new Store(value as unknown as State)
   }
 
@@ -74,10 +80,10 @@ export class Store {
   }
 
   /** Appends runs (newest last); `createdAt` never goes backwards within an organization. */
-  addRuns(orgId: string, fields: readonly NewRun[]): Run[] {
+  addRuns(orgId: string, fields: readonly NewRun[], at = Date.now()): Run[] {
     const runs = (this.state.runs[orgId] ??= [])
     const last = runs.at(-1)?.createdAt
-    const now = new Date().toISOString()
+    const now = new Date(at).toISOString()
     const createdAt = last !== undefined && last > now ? last : now
     const added = fields.map((field): Run => ({id: this.newId('run'), createdAt, ...field}))
     for (const run of added) {

@@ -1,24 +1,38 @@
 import type {JsonObject} from '../contract/types.js'
+import {jsonDepth} from '../core/http/response.js'
 import {invalid} from './errors.js'
 
 /**
- * The one body-validation helper: parses the raw body, insists on an object, and checks
- * members, each failure a 400 `invalid_request` naming the member.
+ * Body helpers: parsing (with a depth limit) for every body, and member checks for the /_dev/
+ * hooks, which the OpenAPI document does not describe (API bodies are checked against the
+ * document: ./schema.ts). Each failure is a 400 `invalid_request` naming the member.
  */
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Parses a request body that must be a JSON object; an empty body counts as `{}`. */
-export function parseObjectBody(raw: string): JsonObject {
-  if (raw.trim() === '') return {}
-  let value: unknown
+/**
+ * Deepest nesting of arrays and objects a request body may have. Every stored value is written
+ * to `--data` and answered with JSON.stringify, which recurses: one body nested 20,000 deep
+ * would make every later write and answer of that state fail.
+ */
+export const MAX_BODY_DEPTH = 64
+
+/** Parses a JSON request body (not empty), refusing one nested deeper than MAX_BODY_DEPTH. */
+export function parseJsonBody(raw: string): unknown {
+  if (jsonDepth(raw) > MAX_BODY_DEPTH) throw invalid(`request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`)
   try {
-    value = JSON.parse(raw)
+    return JSON.parse(raw)
   } catch (error) {
     throw invalid(`malformed JSON body: ${(error as Error).message}`)
   }
+}
+
+/** Parses a request body that must be a JSON object; an empty body counts as `{}`. */
+export function parseObjectBody(raw: string): JsonObject {
+  if (raw.trim() === '') return {}
+  const value = parseJsonBody(raw)
   if (!isObject(value)) throw invalid(`request body must be a JSON object, got ${describeValue(value)}`)
   return value
 }
@@ -69,14 +83,6 @@ export function requireOneOf<T extends string>(body: JsonObject, member: string,
     throw invalid(`${member} must be one of ${allowed.join(', ')}, got ${describeValue(value)}`)
   }
   return value as T
-}
-
-export function requireStringArray(body: JsonObject, member: string): string[] {
-  const value = body[member]
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item !== '')) {
-    throw invalid(`${member} must be an array of non-empty strings, got ${describeValue(value)}`)
-  }
-  return value as string[]
 }
 
 export function requireObject(body: JsonObject, member: string): JsonObject {

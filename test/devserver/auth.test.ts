@@ -1,9 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {retiredRoutes} from '../../src/devserver/routes/retired.js'
-
-const RETIRED_ROUTES = retiredRoutes()
 import {EVAL_SETS, ORGS, USERS} from '../../src/devserver/seed.js'
-import {expectError, useSeededServer} from './helpers.js'
+import {doc, expectError, useSeededServer} from './helpers.js'
 
 const f = useSeededServer()
 
@@ -117,6 +114,11 @@ describe('routing and bodies', () => {
 
 describe('retired routes', () => {
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+  // spec endpoint rule 4; the upgrade messages are the document's
+  const RETIRED_ROUTES = ['presets', 'cycles', 'scenarios', 'schedules'].map((segment) => ({
+    segment,
+    message: doc.paths[`/orgs/{org}/${segment}`].description,
+  }))
   const paths = RETIRED_ROUTES.flatMap(({segment}) => [`/orgs/acme/${segment}`, `/orgs/acme/${segment}/x1`, `/${segment}`, `/${segment}/x1/deeper`])
 
   it('need a valid token first (401)', async () => {
@@ -125,6 +127,7 @@ describe('retired routes', () => {
 
   it('answer every method with 403 forbidden and the upgrade message', async () => {
     for (const {segment, message} of RETIRED_ROUTES) {
+      expect(message).toMatch(/retired in API 0\.14/)
       for (const path of paths.filter((p) => p.includes(`/${segment}`))) {
         for (const method of [...methods, 'OPTIONS']) {
           const answer = await f.server.call(method, `/api/v1${path}`, {token: f.ada, unchecked: method === 'OPTIONS'})

@@ -1,11 +1,34 @@
-import {readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import DevServerCommand from '../../src/commands/dev/server.js'
+import DevServerCommand, {hookExample} from '../../src/commands/dev/server.js'
 import {startDevServer} from '../../src/devserver/index.js'
-import {ORGS, USERS} from '../../src/devserver/seed.js'
+import {HOOKS} from '../../src/devserver/options.js'
+import {outcomeOf} from '../../src/devserver/runs.js'
+import {
+  CONNECTIONS,
+  EVAL_SETS,
+  EXPERIMENTS,
+  MCP_SERVERS,
+  OPTIMIZATIONS,
+  ORGS,
+  TAGS,
+  USERS,
+  VARIANTS,
+  VISIBILITY_PROMPTS,
+  seedState,
+  seededRunId,
+} from '../../src/devserver/seed.js'
 import {sleep} from './helpers.js'
-import {tempDir} from '../helpers/temp.js'
+
+const dirs: string[] = []
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amctl-cmd-'))
+  dirs.push(dir)
+  return join(dir, 'state.json')
+}
+const json = {'content-type': 'application/json'}
 
 /** Runs `amctl dev server` in-process; `stop()` delivers SIGTERM the way the OS would reach its handler. */
 function run(argv: string[]) {
@@ -37,6 +60,7 @@ function run(argv: string[]) {
 afterEach(() => {
   vi.restoreAllMocks()
   process.exitCode = 0
+  for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
 })
 
 describe('amctl dev server', () => {
@@ -86,12 +110,98 @@ describe('amctl dev server', () => {
   })
 
   it('writes --data on stop', async () => {
-    const file = join(tempDir('amctl-cmd-'), 'state.json')
+    const file = tempFile()
     const cmd = run(['--port', '0', '--data', file])
     const url = await cmd.ready()
-    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', body: JSON.stringify({credits: 7})})
+    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', headers: json, body: JSON.stringify({credits: 7})})
     await cmd.stop()
     expect(JSON.parse(readFileSync(file, 'utf8')).orgs[0].credits).toBe(7)
+  })
+
+  it('lists on stderr the seeded IDs a newcomer needs', async () => {
+    const cmd = run(['--port', '0'])
+    await cmd.ready()
+    await cmd.stop()
+    const err = cmd.stderr()
+    expect(err).toContain('acme (org_01J9ACME0000000000000000, Acme Corp; Optimizations enabled)')
+    expect(err).toContain('globex (org_01J9GLOBEX00000000000000, Globex Corporation; Optimizations not enabled)')
+    const ids = [
+      ...Object.values(EVAL_SETS),
+      ...Object.values(CONNECTIONS),
+      seededRunId('acme', 260),
+      seededRunId('globex', 40),
+      ...Object.values(VISIBILITY_PROMPTS),
+      ...Object.values(EXPERIMENTS),
+      ...Object.values(VARIANTS),
+      `${OPTIMIZATIONS.acmeCheckout} (propose works)`,
+      `${OPTIMIZATIONS.globexDocs} (propose answers 403)`,
+      ...Object.values(MCP_SERVERS).map((server) => server.id),
+      ...Object.values(TAGS),
+    ]
+    for (const id of ids) expect(err, id).toContain(id)
+    expect(cmd.stdout()).not.toContain(EVAL_SETS.acmeCheckout)
+  })
+
+  it('lists no IDs with --seed empty', async () => {
+    const cmd = run(['--port', '0', '--seed', 'empty'])
+    await cmd.ready()
+    await cmd.stop()
+    expect(cmd.stderr()).not.toContain('Seeded IDs')
+  })
+
+  it('--run-seconds 0: a launched run has finished in the answer that launched it', async () => {
+    const cmd = run(['--port', '0', '--run-seconds', '0'])
+    const url = await cmd.ready()
+    const minted = await fetch(`${url}/_dev/tokens`, {method: 'POST', headers: json, body: JSON.stringify({email: USERS.ada.email})})
+    const {token} = (await minted.json()) as {token: string}
+    const auth = {authorization: `Bearer ${token}`, ...json}
+    const forked = await fetch(`${url}/api/v1/runs/${seededRunId('acme', 1)}/fork`, {method: 'POST', headers: auth, body: '{}'})
+    const fork = (await forked.json()) as {id: string; status: string}
+    await cmd.stop()
+    expect(fork.status).toBe(outcomeOf(fork.id).outcome)
+  })
+
+  it('refuses a --data file of the wrong shape with exit 2 naming what is wrong, before it listens', async () => {
+    const file = tempFile()
+    const state: any = seedState('empty')
+    state.users = {ada: true}
+    writeFileSync(file, JSON.stringify(state))
+    const probe = await startDevServer({port: 0, seed: 'empty'})
+    const port = probe.port
+    await probe.close()
+    const cmd = run(['--port', String(port), '--data', file])
+    expect(await cmd.done).toBe(2)
+    expect(cmd.stderr()).toBe(`error: ${file} is not usable dev server state: users must be an array, got an object (invalid_request)\n`)
+    expect(cmd.stdout()).toBe('')
+    await expect(fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`)).rejects.toThrow()
+  })
+
+  it('refuses a --data file another server holds with exit 2, naming the lock', async () => {
+    const file = tempFile()
+    const holder = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    try {
+      const cmd = run(['--port', '0', '--data', file])
+      expect(await cmd.done).toBe(2)
+      const refusal = `^error: ${file} is in use by another amctl dev server \\(process ${process.pid} .*; lock ${file}\\.lock\\)`
+      expect(cmd.stderr()).toMatch(new RegExp(refusal))
+    } finally {
+      await holder.close()
+    }
+  })
+
+  it('reports a failed write on stderr at once, and exits 1 when the write at shutdown fails', async () => {
+    const file = tempFile()
+    const cmd = run(['--port', '0', '--data', file])
+    const url = await cmd.ready()
+    rmSync(file)
+    mkdirSync(join(file, 'blocker'), {recursive: true})
+    await fetch(`${url}/_dev/orgs/acme`, {method: 'PATCH', headers: json, body: JSON.stringify({credits: 3})})
+    for (let i = 0; i < 100 && !cmd.stderr().includes('warning: could not write'); i += 1) await sleep(5)
+    expect(cmd.stderr()).toContain(`warning: could not write ${file}: `)
+    process.emit('SIGTERM', 'SIGTERM')
+    expect(await cmd.done).toBe(1)
+    const failure = `\nerror: could not write ${file} on shutdown, the latest changes are lost: .*\\(write_failed\\)\n$`
+    expect(cmd.stderr()).toMatch(new RegExp(failure))
   })
 
   it.each([
@@ -109,7 +219,7 @@ describe('amctl dev server', () => {
   })
 
   it('refuses a --data file that is not dev server state with exit 2', async () => {
-    const file = join(tempDir('amctl-cmd-'), 'state.json')
+    const file = tempFile()
     writeFileSync(file, 'not json')
     const cmd = run(['--port', '0', '--data', file])
     expect(await cmd.done).toBe(2)
@@ -127,8 +237,18 @@ describe('amctl dev server', () => {
     }
   })
 
-  it('has a summary and examples', () => {
+  it('has a summary, and its help documents every /_dev/ hook with an example', () => {
     expect(DevServerCommand.summary).toBeTruthy()
-    expect(DevServerCommand.examples.length).toBeGreaterThanOrEqual(2)
+    for (const hook of HOOKS) {
+      expect(DevServerCommand.description, hook.path).toContain(`  ${hook.method} /_dev${hook.path}: ${hook.summary}`)
+      const {command, description} = hookExample(hook)
+      const example = (DevServerCommand.examples as {command: string; description: string}[]).find((each) => each.command === command)
+      expect(example?.description, hook.path).toContain(description)
+    }
+    expect(DevServerCommand.description).toContain('* stands for any characters')
+    expect(DevServerCommand.description).toContain('--run-seconds')
+    // the idiom that returns: `url=$(amctl dev server --port 0 | head -n1)` never does
+    expect(JSON.stringify(DevServerCommand.examples)).not.toContain('| head')
+    expect(JSON.stringify(DevServerCommand.examples)).toContain('exec 3< <(<%= config.bin %> <%= command.id %> --port 0); read -r url <&3')
   })
 })

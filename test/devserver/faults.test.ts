@@ -16,7 +16,7 @@ const raw = (method: string, path: string, body?: unknown) =>
   fetch(`${f.server.url}/api/v1${path}`, {method, headers: {authorization: `Bearer ${f.ada}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
 const runCount = async () => (await f.server.call('GET', '/_dev/orgs/acme')).body.runCount as number
 const launch = () => raw('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {})
-const LAUNCH_PATH = '/eval-sets/.*/run$'
+const LAUNCH_PATH = '/eval-sets/*/run$'
 
 describe('status faults', () => {
   it('answer the next N matching requests with the status and the default envelope, then stop', async () => {
@@ -33,12 +33,24 @@ describe('status faults', () => {
     expect((await f.server.call('GET', '/_dev/faults')).body.items).toEqual([])
   })
 
+  it.each([
+    [400, 'invalid_request'],
+    [402, 'insufficient_credits'],
+    [409, 'conflict'],
+    [429, 'rate_limited'],
+    [418, 'i_m_a_teapot'],
+    [504, 'gateway_timeout'],
+  ])('answer %i with the code the vocabulary gives that status (%s), else its HTTP name', async (status, code) => {
+    await fault({match: {path: '^/api/v1/me$'}, count: 1, actions: [{type: 'status', status}]})
+    expect(await (await raw('GET', '/me')).json()).toEqual({error: {code, message: `injected fault: HTTP ${status}`}})
+  })
+
   it('do not do the work', async () => {
     await fault({match: {path: LAUNCH_PATH}, count: 1, actions: [{type: 'status', status: 500}]})
     const before = await runCount()
     const res = await launch()
     expect(res.status).toBe(500)
-    expect(((await res.json()) as {error: {code: string}}).error.code).toBe('internal_error')
+    expect(((await res.json()) as {error: {code: string}}).error.code).toBe('internal_server_error')
     expect(await runCount()).toBe(before)
   })
 
@@ -124,6 +136,8 @@ describe('fault rules', () => {
     [{actions: [{type: 'latency'}]}, 'actions[0].ms'],
     [{actions: [{type: 'status', status: 503, headers: {'Retry-After': 1}}]}, 'actions[0].headers.Retry-After'],
     [{match: {path: '('}, actions: [{type: 'drop-before'}]}, 'match.path'],
+    [{match: {path: '(a+)+$'}, actions: [{type: 'drop-before'}]}, 'match.path is a path pattern, not a regular expression'],
+    [{match: {path: 'x'.repeat(501)}, actions: [{type: 'drop-before'}]}, 'match.path must be at most 500 characters'],
     [{count: 0, actions: [{type: 'drop-before'}]}, 'count'],
     [{probability: 2, actions: [{type: 'drop-before'}]}, 'probability'],
   ])('refuses %j with 400 naming %s', async (rule, member) => {
@@ -160,7 +174,7 @@ describe('the request log', () => {
     expect(log.text).not.toContain('svc_')
   })
 
-  it('filters by method and path regex, and refuses a bad regex', async () => {
+  it('filters by method and path pattern, and refuses a regular expression', async () => {
     await f.server.call('DELETE', '/_dev/requests')
     await f.server.api('GET', '/me', {token: f.ada})
     await f.server.api('POST', '/tokens', {token: f.ada, body: {name: 'x', expiresIn: '1d'}})
@@ -169,6 +183,8 @@ describe('the request log', () => {
     const me = await f.server.call('GET', `/_dev/requests?path=${encodeURIComponent('^/api/v1/me')}`)
     expect(me.body.items).toHaveLength(1)
     expectError(await f.server.call('GET', '/_dev/requests?path=%28'), 400, 'invalid_request')
+    const regex = await f.server.call('GET', `/_dev/requests?path=${encodeURIComponent('/me/.*')}`)
+    expect(expectError(regex, 400, 'invalid_request')).toContain('path is a path pattern')
     const all = await f.server.call('GET', '/_dev/requests')
     expect(all.text).not.toContain('svc_')
   })

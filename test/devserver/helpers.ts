@@ -88,40 +88,58 @@ function validatorFor(schema: Json): ValidateFunction {
   return validate
 }
 
+function resolve(node: Json): Json {
+  if (node?.$ref === undefined) return node
+  return resolve(node.$ref.slice(2).split('/').reduce((into: Json, part: string) => into?.[part], doc))
+}
+
 const templates = Object.keys(doc.paths).map((template) => ({
   template,
+  // a shared path item (`$ref`) carries this path's summary and description beside the reference
+  item: {...resolve(doc.paths[template]), ...doc.paths[template]},
   regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
   literals: template.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).length,
 }))
 
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'options', 'head', 'trace']
+
+/** Every operation of the document, shared path items resolved. */
+export const operations = templates.flatMap(({template, item}) =>
+  METHODS.filter((method) => item[method] !== undefined).map((method) => ({template, method, operation: item[method] as Json, item})),
+)
+
 /** The operation of the document for a method and a request path (with /api/v1, maybe a query). */
-export function findOperation(method: string, path: string): {template: string; operation: Json} | undefined {
+export function findOperation(method: string, path: string): {template: string; operation: Json; item: Json} | undefined {
   const relative = path.split('?')[0].slice(API_PREFIX.length)
   const matches = templates.filter(({regex}) => regex.test(relative)).sort((a, b) => b.literals - a.literals)
-  for (const {template} of matches) {
-    const operation = doc.paths[template][method.toLowerCase()]
-    if (operation !== undefined) return {template, operation}
+  for (const {template, item} of matches) {
+    const operation = item[method.toLowerCase()]
+    if (operation !== undefined) return {template, operation, item}
   }
-  return undefined
+  // the document's `Retired` tag: retired paths answer the same on every path below them
+  const below = templates.find(
+    ({template, item}) => item.get?.tags?.includes('Retired') && new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/`).test(relative),
+  )
+  const operation = below?.item[method.toLowerCase()]
+  return operation === undefined ? undefined : {template: below!.template, operation, item: below!.item}
 }
 
-function resolve(node: Json): Json {
-  if (node?.$ref === undefined) return node
-  const [, kind, name] = /^#\/components\/(\w+)\/(.+)$/.exec(node.$ref) ?? []
-  return resolve(doc.components[kind][name])
-}
-
-/** Throws unless the answer is what the document says this operation answers with this status. */
+/**
+ * Throws unless the answer is what the document says this operation answers with this status:
+ * a documented status (or `default`) with a JSON schema the body meets. A path the document does
+ * not have may only answer 404 with the error envelope.
+ */
 export function checkAgainstDocument(method: string, path: string, answer: Answer): void {
   const found = findOperation(method, path)
   let schema: Json
   if (found === undefined) {
-    if (answer.status < 400) throw new Error(`${method} ${path} answered ${answer.status} but the document has no such operation`)
+    if (answer.status !== 404) throw new Error(`${method} ${path} answered ${answer.status} but the document has no such operation`)
     schema = doc.components.schemas.Error
   } else {
     const response = resolve(found.operation.responses[String(answer.status)] ?? found.operation.responses.default)
     if (response === undefined) throw new Error(`${method} ${found.template}: status ${answer.status} is not documented`)
     schema = response.content?.['application/json']?.schema
+    if (schema === undefined) throw new Error(`${method} ${found.template}: status ${answer.status} has no JSON schema in the document`)
   }
   if (answer.body === undefined) throw new Error(`${method} ${path} answered ${answer.status} without a JSON body: ${answer.text.slice(0, 200)}`)
   const validate = validatorFor(schema)

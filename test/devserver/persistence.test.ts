@@ -1,12 +1,27 @@
-import {existsSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {spawnSync} from 'node:child_process'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {hostname, tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
 import {DevServerOptionError, startDevServer} from '../../src/devserver/index.js'
-import {EVAL_SETS, RUN_COUNTS, TAGS, USERS} from '../../src/devserver/seed.js'
+import {EVAL_SETS, RUN_COUNTS, TAGS, USERS, seedState} from '../../src/devserver/seed.js'
 import {expectError, sleep, startTestServer} from './helpers.js'
-import {tempDir} from '../helpers/temp.js'
 
-const tempFile = () => join(tempDir('amctl-devserver-'), 'state.json')
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
+})
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amctl-devserver-'))
+  dirs.push(dir)
+  return join(dir, 'state.json')
+}
+
+/** Waits (a few hundred ms at most) until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i += 1) await sleep(5)
+  expect(done()).toBe(true)
+}
 
 describe('--data FILE', () => {
   it('seeds and writes the file when it does not exist, private to the user', async () => {
@@ -107,5 +122,114 @@ describe('--data FILE', () => {
     } finally {
       await again.close()
     }
+  })
+
+  it('reads a file written before runs moved on their own (no runPlans)', async () => {
+    const file = tempFile()
+    const {runPlans: _plans, ...older} = seedState('default')
+    writeFileSync(file, JSON.stringify(older))
+    const server = await startTestServer({dataFile: file})
+    try {
+      const ada = await server.token(USERS.ada.email)
+      expect((await server.api('GET', '/orgs/acme/runs?limit=1', {token: ada})).status).toBe(200)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('--data FILE: its shape is checked before the server listens', () => {
+  const broken = (change: (state: any) => void) => {
+    const state: any = seedState('default')
+    change(state)
+    return JSON.stringify(state)
+  }
+
+  it.each([
+    ['orgs[0].members must be an array, got string "usr_ada"', (s: any) => (s.orgs[0].members = 'usr_ada')],
+    ['counter must be an integer, got string "7"', (s: any) => (s.counter = '7')],
+    ['runs.org_01J9ACME0000000000000000[0].status is required', (s: any) => delete s.runs.org_01J9ACME0000000000000000[0].status],
+    ['tokens is required', (s: any) => delete s.tokens],
+    [
+      'evalSets.es_acme_checkout.item.cadence must be one of NONE, DAILY, WEEKLY, MONTHLY, got string "HOURLY"',
+      (s: any) => (s.evalSets.es_acme_checkout.item.cadence = 'HOURLY'),
+    ],
+  ])('refuses a file where %s', async (message, change) => {
+    const file = tempFile()
+    writeFileSync(file, broken(change))
+    const error = await startDevServer({port: 0, dataFile: file}).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(DevServerOptionError)
+    expect((error as Error).message).toBe(`${file} is not usable dev server state: ${message}`)
+    // refused before listening, and the file is free again
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+})
+
+describe('--data FILE is locked while a server uses it', () => {
+  it('a second server on the same file is refused, naming the holder and the lock; it is free again after close', async () => {
+    const file = tempFile()
+    const first = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    try {
+      const lock = JSON.parse(readFileSync(`${file}.lock`, 'utf8'))
+      expect(lock).toMatchObject({pid: process.pid, host: hostname()})
+      const error = await startDevServer({port: 0, dataFile: file}).catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(DevServerOptionError)
+      expect((error as Error).message).toBe(
+        `${file} is in use by another amctl dev server (process ${process.pid} on ${hostname()} since ${lock.startedAt}; ` +
+          `lock ${file}.lock); stop that server first`,
+      )
+    } finally {
+      await first.close()
+    }
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    const again = await startDevServer({port: 0, dataFile: file})
+    await again.close()
+  })
+
+  it('takes over the lock of a process that is gone (a crash, kill -9)', async () => {
+    const file = tempFile()
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {encoding: 'utf8'})
+    writeFileSync(`${file}.lock`, JSON.stringify({pid: Number(gone.stdout), host: hostname(), startedAt: '2020-01-01T00:00:00.000Z'}))
+    const server = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid)
+    await server.close()
+  })
+
+  it('releases the lock when the server cannot listen', async () => {
+    const file = tempFile()
+    const other = await startDevServer({port: 0, seed: 'empty'})
+    try {
+      await expect(startDevServer({port: other.port, dataFile: file})).rejects.toMatchObject({code: 'EADDRINUSE'})
+      expect(existsSync(`${file}.lock`)).toBe(false)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('removes the temp files interrupted writes left, and nothing else', async () => {
+    const file = tempFile()
+    const dir = dirname(file)
+    writeFileSync(join(dir, 'state.json.4242.m0abc12xyz.tmp'), '{"half": ')
+    writeFileSync(join(dir, 'state.json.bak'), 'kept')
+    writeFileSync(join(dir, 'other.json.4242.m0abc12xyz.tmp'), 'kept')
+    const server = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    await server.close()
+    expect(readdirSync(dir).sort()).toEqual(['other.json.4242.m0abc12xyz.tmp', 'state.json', 'state.json.bak'])
+  })
+})
+
+describe('--data FILE: failed writes are not silent', () => {
+  it('reports a failed write at once, and the final write at close rejects', async () => {
+    const file = tempFile()
+    const warnings: string[] = []
+    const server = await startTestServer({dataFile: file, warn: (line) => warnings.push(line)})
+    // a non-empty directory where the file was: the atomic rename over it fails
+    rmSync(file)
+    mkdirSync(join(file, 'blocker'), {recursive: true})
+    await server.call('PATCH', '/_dev/orgs/acme', {body: {credits: 5}})
+    await until(() => warnings.length > 0)
+    expect(warnings[0]).toMatch(new RegExp(`^could not write ${file}: `))
+    await expect(server.close()).rejects.toThrow()
+    expect(existsSync(`${file}.lock`)).toBe(false)
   })
 })

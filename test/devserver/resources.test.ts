@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {
   CONNECTIONS,
+  EVAL_SETS,
   EXPERIMENTS,
   MCP_SERVERS,
   OPTIMIZATIONS,
@@ -184,6 +185,17 @@ describe('deleting MCP servers and tags', () => {
     expect((await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeFlaky}`, {token: f.ada})).body).toMatchObject({deleted: true, id: TAGS.acmeFlaky})
     expectError(await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeFlaky}`, {token: f.ada}), 404, 'not_found')
     expectError(await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.globexBeta}`, {token: f.ada}), 403, 'forbidden')
+  })
+
+  it('takes a deleted tag out of the eval sets that select it, and only that tag', async () => {
+    const checkout = `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}`
+    await f.server.api('PATCH', checkout, {token: f.ada, body: {tagIds: [TAGS.acmeNightly, 'tag_kept']}})
+    await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: f.ada, body: {tagIds: [TAGS.acmeNightly]}})
+    await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeNightly}`, {token: f.ada})
+    expect((await f.server.api('PATCH', checkout, {token: f.ada, body: {}})).body.tagIds).toEqual(['tag_kept'])
+    expect((await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: f.ada, body: {}})).body.tagIds).toEqual([])
+    const globex = await f.server.api('PATCH', `/orgs/globex/eval-sets/${EVAL_SETS.globexOnboarding}`, {token: f.ada, body: {}})
+    expect(globex.body.tagIds).toEqual([TAGS.globexBeta])
   })
 })
 

@@ -1,4 +1,4 @@
-import {API_PREFIX, type Page} from '../../contract/vocabulary.js'
+import type {Page} from '../../contract/vocabulary.js'
 import type {Connection} from '../../contract/types.js'
 import {requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
@@ -7,7 +7,7 @@ import {json} from '../reply.js'
 /** Credentials area: connection metadata (identity, allowed hosts). Secrets live elsewhere in the state and never leave it. */
 
 export function registerConnections(router: ApiRouter): void {
-  router.authed('GET', `${API_PREFIX}/orgs/:org/connections`, (ctx) => {
+  router.operation('listConnections', (ctx) => {
     const org = requireOrg(ctx)
     const items = Object.values(ctx.services.store.state.connections)
       .filter((owned) => owned.orgId === org.publicId)

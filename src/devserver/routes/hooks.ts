@@ -1,7 +1,8 @@
 import type {ApiRouter, RequestContext} from '../context.js'
-import {notFound} from '../errors.js'
-import {compile} from '../faults.js'
+import {invalid, notFound} from '../errors.js'
 import {mintToken} from '../auth.js'
+import {HOOKS_PREFIX} from '../options.js'
+import {compilePattern} from '../pattern.js'
 import {json} from '../reply.js'
 import type {OrgRecord, UserRecord} from '../state.js'
 import {parseObjectBody, requireBoolean, requireInteger, requireNumber, requireObject, requireString} from '../validate.js'
@@ -9,11 +10,11 @@ import {orgRef} from '../views.js'
 
 /**
  * Test hooks under `/_dev/` (dev server only; no auth; not in the OpenAPI document; not in the
- * request log): faults, the request log, tokens, memberships, organization state, bulk runs,
- * device approvals.
+ * request log): faults, the request log, tokens, memberships, organization state, bulk runs, a
+ * run's status and score, device approvals. src/devserver/options.ts `HOOKS` documents them.
  */
 
-export const HOOKS_PREFIX = '/_dev'
+export {HOOKS_PREFIX} from '../options.js'
 const MAX_BULK_RUNS = 1_000_000
 const BULK_STATUSES = ['succeeded', 'failed', 'succeeded', 'cancelled'] as const
 
@@ -35,7 +36,7 @@ export function registerHooks(router: ApiRouter): void {
 
   router.open('GET', `${p}/requests`, ({services, query}) => {
     const path = query.get('path')
-    return json({items: services.requests.list(query.get('method'), path === null ? null : compile(path, 'path'))})
+    return json({items: services.requests.list(query.get('method'), path === null ? null : compilePattern(path, 'path'))})
   })
   router.open(
     'DELETE',
@@ -97,24 +98,49 @@ export function registerHooks(router: ApiRouter): void {
         model: null,
         score: null,
       })),
+      ctx.services.runs.now(),
     )
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})
   })
 
-  router.open('POST', `${p}/device/approve`, (ctx) => {
+  router.open('PATCH', `${p}/runs/:runId`, (ctx) => {
+    const {store, runs} = ctx.services
+    const found = store.findRun(ctx.params.runId)
+    if (found === undefined) throw notFound(`run "${ctx.params.runId}" not found`)
     const body = parseObjectBody(ctx.rawBody)
-    const userCode = requireString(body, 'userCode')
-    const {store, device} = ctx.services
-    const user = body.email === undefined ? store.state.users[0] : userOf(ctx, requireString(body, 'email'))
-    if (user === undefined) throw notFound('no users to approve as')
-    device.approve(userCode, user)
-    return json({userCode, approved: true, email: user.email})
-  }, quiet)
-  router.open('POST', `${p}/device/deny`, (ctx) => {
-    const userCode = requireString(parseObjectBody(ctx.rawBody), 'userCode')
-    ctx.services.device.deny(userCode)
-    return json({userCode, denied: true})
-  }, quiet)
+    const other = Object.keys(body).find((member) => member !== 'status' && member !== 'score')
+    if (other !== undefined) throw invalid(`${other} cannot be set here: only a run's status and score`)
+    const changes: {status?: string; score?: number | null} = {}
+    if (body.status !== undefined) changes.status = requireString(body, 'status')
+    if (body.score === null) changes.score = null
+    else if (body.score !== undefined) changes.score = requireNumber(body, 'score', 0, 1)
+    return json(runs.pin(store.state, found.run, changes))
+  })
+
+  router.open(
+    'POST',
+    `${p}/device/approve`,
+    (ctx) => {
+      const body = parseObjectBody(ctx.rawBody)
+      const userCode = requireString(body, 'userCode')
+      const {store, device} = ctx.services
+      const user = body.email === undefined ? store.state.users[0] : userOf(ctx, requireString(body, 'email'))
+      if (user === undefined) throw notFound('no users to approve as')
+      device.approve(userCode, user)
+      return json({userCode, approved: true, email: user.email})
+    },
+    quiet,
+  )
+  router.open(
+    'POST',
+    `${p}/device/deny`,
+    (ctx) => {
+      const userCode = requireString(parseObjectBody(ctx.rawBody), 'userCode')
+      ctx.services.device.deny(userCode)
+      return json({userCode, denied: true})
+    },
+    quiet,
+  )
 }
 
 function orgOf(ctx: RequestContext): OrgRecord {

@@ -1,4 +1,3 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {json} from '../reply.js'
@@ -6,7 +5,7 @@ import {json} from '../reply.js'
 /** MCP servers area: deleting a server by ID or by name. */
 
 export function registerMcpServers(router: ApiRouter): void {
-  router.authed('DELETE', `${API_PREFIX}/orgs/:org/mcp-servers/:ref`, (ctx) => {
+  router.operation('deleteMcpServer', (ctx) => {
     const org = requireOrg(ctx)
     const {store} = ctx.services
     const {ref} = ctx.params

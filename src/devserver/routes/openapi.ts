@@ -1,4 +1,3 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
 import type {ApiRouter} from '../context.js'
 import {openapiDocument} from '../openapi.js'
 import {json} from '../reply.js'
@@ -7,5 +6,5 @@ import {json} from '../reply.js'
 
 export function registerOpenApi(router: ApiRouter): void {
   const reply = json(openapiDocument)
-  router.open('GET', `${API_PREFIX}/openapi.json`, () => reply)
+  router.openOperation('getOpenApi', () => reply)
 }

@@ -1,46 +1,38 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
-import type {ChatBody} from '../../contract/types.js'
 import {requireOptimizations, requireProviderKey} from '../account.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter, AuthedContext} from '../context.js'
 import {json} from '../reply.js'
 import type {Optimization, Round, Trial} from '../state.js'
-import {parseObjectBody, requireString} from '../validate.js'
 
 /** Optimizations area: previewing the current round, proposing trials, the chat channel. */
 
 const IDEAS = ['Tighten the system prompt', 'Add a worked example to the skill', 'Pin the MCP tool list', 'Raise samples for noisy targets']
 
 export function registerOptimizations(router: ApiRouter): void {
-  const base = `${API_PREFIX}/orgs/:org/optimizations/:climbId`
-
-  router.authed('POST', `${base}/rounds/current/preview`, (ctx) => {
+  router.operation('previewOptimizationRound', (ctx) => {
     const {org, optimization} = resolve(ctx)
-    const options = parseObjectBody(ctx.rawBody)
     requireProviderKey(org)
     const round = currentRound(optimization)
     return json({
       optimizationId: optimization.id,
       round: {number: round.number, status: round.status, trials: round.trials.length},
       suggestions: ideasFor(round, 2),
-      options,
+      options: ctx.body,
     })
   })
 
-  router.authed('POST', `${base}/propose`, (ctx) => {
+  router.operation('proposeOptimizationTrials', (ctx) => {
     const {org, optimization} = resolve(ctx)
-    const options = parseObjectBody(ctx.rawBody)
     requireOptimizations(org)
     const round = currentRound(optimization)
     const trials = ideasFor(round, 2).map((description): Trial => ({id: ctx.services.store.newId('trial'), description, status: 'proposed'}))
     round.trials.push(...trials)
-    return json({optimizationId: optimization.id, round: round.number, trials, options})
+    return json({optimizationId: optimization.id, round: round.number, trials, options: ctx.body})
   })
 
-  router.authed('POST', `${base}/chat`, (ctx) => {
+  router.operation('chatOptimization', (ctx) => {
     const {optimization} = resolve(ctx)
-    const raw = parseObjectBody(ctx.rawBody)
-    const body: ChatBody = {message: requireString(raw, 'message')}
+    const {body} = ctx
     const at = new Date().toISOString()
     const round = currentRound(optimization)
     optimization.chat.push(

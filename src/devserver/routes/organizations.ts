@@ -1,9 +1,7 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
 import {requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {json} from '../reply.js'
 import type {OwnedCollection} from '../state.js'
-import {parseObjectBody} from '../validate.js'
 import {orgRef} from '../views.js'
 
 /** Organizations area: the summary and the implementation doc. */
@@ -11,7 +9,7 @@ import {orgRef} from '../views.js'
 const COUNTED: readonly OwnedCollection[] = ['evalSets', 'connections', 'visibilityPrompts', 'experiments', 'optimizations', 'mcpServers', 'tags']
 
 export function registerOrganizations(router: ApiRouter): void {
-  router.authed('GET', `${API_PREFIX}/orgs/:org/summary`, (ctx) => {
+  router.operation('getOrgSummary', (ctx) => {
     const org = requireOrg(ctx)
     const {store} = ctx.services
     const runs = store.runsOf(org.publicId)
@@ -30,9 +28,9 @@ export function registerOrganizations(router: ApiRouter): void {
     })
   })
 
-  router.authed('PUT', `${API_PREFIX}/orgs/:org/implementation-doc`, (ctx) => {
+  router.operation('setImplementationDoc', (ctx) => {
     const org = requireOrg(ctx)
-    org.implementationDoc = {...parseObjectBody(ctx.rawBody), updatedAt: new Date().toISOString()}
+    org.implementationDoc = {...ctx.body, updatedAt: new Date().toISOString()}
     return json(org.implementationDoc)
   })
 }

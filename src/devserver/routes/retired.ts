@@ -1,31 +1,35 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
 import type {ApiRouter} from '../context.js'
 import {forbidden} from '../errors.js'
-import {openapiDocument} from '../openapi.js'
+import {documentOperations, RETIRED_TAG, routePattern} from '../openapi.js'
 
 /**
- * Retired routes (spec endpoint rule 4), as the OpenAPI document describes them (operations
- * tagged `Retired`, the upgrade message as their description): any method, with or without the
- * organization prefix and below, answers 403 with that message.
+ * Retired routes (spec endpoint rule 4), as the OpenAPI document describes them: the paths whose
+ * operations are tagged `Retired`, the upgrade message as the path's description. Any method on
+ * such a path, or below it, answers 403 with that message.
  */
-export function retiredRoutes(): {segment: string; message: string}[] {
+export interface RetiredRoute {
+  /** path template relative to /api/v1, e.g. `/orgs/{org}/presets` */
+  path: string
+  message: string
+}
+
+export function retiredRoutes(): RetiredRoute[] {
   const found = new Map<string, string>()
-  for (const [path, item] of Object.entries(openapiDocument.paths)) {
-    for (const operation of Object.values(item as Record<string, {tags?: string[]; description?: string}>)) {
-      if (!operation.tags?.includes('Retired') || operation.description === undefined) continue
-      const segment = path.replace(/^\/orgs\/\{org\}/, '').split('/')[1]
-      found.set(segment, operation.description)
-    }
+  for (const {path, operation, entry} of documentOperations) {
+    if (!operation.tags?.includes(RETIRED_TAG)) continue
+    if (entry.description === undefined) throw new Error(`retired path ${path} has no upgrade message (description)`)
+    found.set(path, entry.description)
   }
-  return [...found].map(([segment, message]) => ({segment, message}))
+  const paths = [...found.keys()]
+  // `/presets/{retiredId}` is already below `/presets`
+  return paths.filter((path) => !paths.some((other) => path.startsWith(`${other}/`))).map((path) => ({path, message: found.get(path)!}))
 }
 
 export function registerRetired(router: ApiRouter): void {
-  for (const {segment, message} of retiredRoutes()) {
+  for (const {path, message} of retiredRoutes()) {
     const retired = (): never => {
       throw forbidden(message)
     }
-    router.authed('*', `${API_PREFIX}/orgs/:org/${segment}/*`, retired, {persist: false})
-    router.authed('*', `${API_PREFIX}/${segment}/*`, retired, {persist: false})
+    router.authed('*', `${routePattern(path)}/*`, retired, {persist: false})
   }
 }

@@ -1,30 +1,29 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
 import {requireCredits} from '../account.js'
 import {requireMember, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {notFound} from '../errors.js'
 import {pageNewestFirst} from '../pagination.js'
 import {json} from '../reply.js'
-import {parseObjectBody} from '../validate.js'
 
-/** Runs area: the newest-first run list and forking. */
+/** Runs area: the newest-first run list (each run as it stands now) and forking. */
 
 export function registerRuns(router: ApiRouter): void {
-  router.authed('GET', `${API_PREFIX}/orgs/:org/runs`, (ctx) => {
+  router.operation('listRuns', (ctx) => {
     const org = requireOrg(ctx)
-    return json(pageNewestFirst(ctx.services.store.runsOf(org.publicId), org.publicId, ctx.query))
+    const {store, runs} = ctx.services
+    const page = pageNewestFirst(store.runsOf(org.publicId), org.publicId, ctx.query)
+    return json({...page, items: page.items.map((run) => runs.view(store.state, run))})
   })
 
-  router.authed('POST', `${API_PREFIX}/runs/:runId/fork`, (ctx) => {
-    const {store} = ctx.services
+  router.operation('forkRun', (ctx) => {
+    const {store, runs} = ctx.services
     const source = store.findRun(ctx.params.runId)
     const org = source === undefined ? undefined : store.orgByRef(source.orgId)
     if (source === undefined || org === undefined) throw notFound(`run "${ctx.params.runId}" not found`)
     requireMember(ctx, org)
-    const options = parseObjectBody(ctx.rawBody)
     requireCredits(org)
     const {run} = source
-    const [fork] = store.addRuns(org.publicId, [
+    const [fork] = runs.launch(store, org.publicId, [
       {
         status: 'queued',
         evalSetId: run.evalSetId,
@@ -33,7 +32,7 @@ export function registerRuns(router: ApiRouter): void {
         agent: run.agent,
         model: run.model,
         score: null,
-        ...(Object.keys(options).length > 0 ? {forkOptions: options} : {}),
+        ...(Object.keys(ctx.body).length > 0 ? {forkOptions: ctx.body} : {}),
       },
     ])
     return json(fork)

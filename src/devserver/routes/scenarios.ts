@@ -1,21 +1,17 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
-import type {ScenarioBody} from '../../contract/types.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {conflict, invalid} from '../errors.js'
 import {json} from '../reply.js'
 import type {Scenario} from '../state.js'
-import {parseObjectBody, requireString} from '../validate.js'
 
 /** Agent Preference area: repository/persona scenarios, owned by a preference prompt. */
 
 export function registerScenarios(router: ApiRouter): void {
-  router.authed('POST', `${API_PREFIX}/orgs/:org/visibility-prompts/:visibilityPromptId/scenarios`, (ctx) => {
+  router.operation('createScenario', (ctx) => {
     const org = requireOrg(ctx)
     const {store} = ctx.services
     const prompt = ownedItem(store, 'visibilityPrompts', 'visibility prompt', ctx.params.visibilityPromptId, org)
-    const raw = parseObjectBody(ctx.rawBody)
-    const body: ScenarioBody = {repository: requireString(raw, 'repository'), persona: requireString(raw, 'persona')}
+    const {body} = ctx
     if (prompt.kind !== 'preference') throw invalid(`visibility prompt "${prompt.id}" is not a preference prompt; scenarios belong to preference prompts`)
     if (!org.repositories.includes(body.repository)) {
       throw invalid(`repository "${body.repository}" is not accessible to organization ${org.slug}`)

@@ -1,16 +1,18 @@
-import {API_PREFIX} from '../../contract/vocabulary.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {json} from '../reply.js'
 
-/** Tags area: deleting a tag. */
+/** Tags area: deleting a tag, which also leaves every eval set that selected it. */
 
 export function registerTags(router: ApiRouter): void {
-  router.authed('DELETE', `${API_PREFIX}/orgs/:org/tags/:tagId`, (ctx) => {
+  router.operation('deleteTag', (ctx) => {
     const org = requireOrg(ctx)
     const {store} = ctx.services
     const tag = ownedItem(store, 'tags', 'tag', ctx.params.tagId, org)
     store.remove('tags', tag.id)
+    for (const {orgId, item} of Object.values(store.state.evalSets)) {
+      if (orgId === org.publicId && Array.isArray(item.tagIds)) item.tagIds = item.tagIds.filter((id) => id !== tag.id)
+    }
     return json({deleted: true, id: tag.id, name: tag.name})
   })
 }

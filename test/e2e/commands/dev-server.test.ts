@@ -1,5 +1,9 @@
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
+import {type ChildProcessWithoutNullStreams, spawn, spawnSync} from 'node:child_process'
+import {chmodSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
+import {HOOKS} from '../../../src/devserver/options.js'
 import {BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
 import {lines} from './util.js'
 
@@ -15,9 +19,58 @@ interface Server {
 }
 
 const started: Server[] = []
+const dirs: string[] = []
 afterEach(() => {
   for (const server of started.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL')
+  for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
 })
+
+/** A directory holding an `amctl` that runs the built CLI, for shell snippets as a user types them. */
+function amctlOnPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'amctl-bin-'))
+  dirs.push(dir)
+  writeFileSync(join(dir, 'amctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`)
+  chmodSync(join(dir, 'amctl'), 0o755)
+  return dir
+}
+
+/** Runs a snippet with bash -e, amctl on PATH, in a private config dir. */
+function bash(script: string, env: Record<string, string> = {}) {
+  const configDir = freshConfigDir()
+  dirs.push(configDir)
+  const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: {
+      PATH: `${amctlOnPath()}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? '',
+      AMCTL_CONFIG_DIR: configDir,
+      AMCTL_KEYCHAIN: 'off',
+      ...env,
+    },
+  })
+  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
+}
+
+/**
+ * The examples of `amctl dev server --help` exactly as it prints them (80 columns, no TTY): a
+ * description, then the command as a user would copy it, `$ ` prompt removed.
+ */
+async function helpExamples(): Promise<{description: string; command: string}[]> {
+  const help = await runBin(['dev', 'server', '--help'])
+  expect(help.exitCode, help.stderr).toBe(0)
+  const blocks = help.stdout.split('\nEXAMPLES\n')[1].split(/\n\n/)
+  const examples: {description: string; command: string}[] = []
+  for (let i = 0; i + 1 < blocks.length; i += 2) {
+    const description = blocks[i].replace(/\s+/g, ' ').trim()
+    const command = blocks[i + 1]
+      .split('\n')
+      .map((line) => line.replace(/^ {4}(\$ )?/, ''))
+      .join('\n')
+    examples.push({description, command})
+  }
+  return examples
+}
 
 function startServer(extra: string[] = []): Promise<Server> {
   const child = spawn(process.execPath, [BIN, 'dev', 'server', '--port', '0', '--seed', 'default', ...extra], {
@@ -109,5 +162,52 @@ describe('amctl dev server (subprocess)', () => {
 
     expect(await interrupt(server)).toEqual({code: 0, signal: null})
     expect(lines(server.stdout())).toEqual([server.firstLine])
+  })
+
+  it('the help\'s idiom for scripts returns: it reads the URL while the server runs, and `kill $!` stops it', async () => {
+    const idiom = (await helpExamples()).find((example) => example.command.startsWith('exec 3<'))!
+    expect(idiom.description).toContain('`kill $!` stops the server')
+    const script = `${idiom.command}
+echo "url=$url"
+curl -fsS "$url/api/v1/openapi.json" > /dev/null && echo served
+pid=$!
+kill $!
+while kill -0 "$pid" 2> /dev/null; do sleep 0.05; done
+curl -s "$url/api/v1/openapi.json" > /dev/null || echo stopped`
+    const result = bash(script)
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/^url=http:\/\/127\.0\.0\.1:\d+\nserved\nstopped\n$/)
+  })
+
+  it('every /_dev/ hook example of the help works against the server, pasted as the help prints it', async () => {
+    const server = await startServer(['--approve', 'manual'])
+    const hooks = (await helpExamples()).filter((example) => example.description.includes('/_dev/'))
+    expect(hooks).toHaveLength(HOOKS.length)
+    for (const example of hooks) {
+      let {command} = example
+      if (command.includes('/_dev/device/')) {
+        // a login waiting for approval, with the code the example shows replaced by its own
+        const start = (await (await fetch(`${server.firstLine}/api/v1/cli/token`, {method: 'POST'})).json()) as {userCode: string}
+        command = command.replace('BCDF-GHJK', start.userCode)
+      }
+      const result = bash(command, {url: server.firstLine})
+      expect(result.code, `${example.description}\n${command}\n${result.stderr}`).toBe(0)
+      expect(JSON.parse(result.stdout), command).toBeTypeOf('object')
+    }
+    expect(await interrupt(server)).toEqual({code: 0, signal: null})
+  })
+
+  it('launched runs move on to their outcome with --run-seconds, as amctl sees them', async () => {
+    const server = await startServer(['--run-seconds', '0'])
+    const headers = {'content-type': 'application/json'}
+    const minted = await fetch(`${server.firstLine}/_dev/tokens`, {method: 'POST', headers, body: '{"email":"ada@example.com"}'})
+    const env = {AMCTL_BASE_URL: server.firstLine, AMCTL_TOKEN: ((await minted.json()) as {token: string}).token}
+    const launched = await runBin(['evals', 'run', 'es_acme_search', '--org', 'acme', '--json'], {env})
+    expect(launched.exitCode, launched.stderr).toBe(0)
+    const {runIds} = JSON.parse(launched.stdout) as {runIds: string[]}
+    const listed = await runBin(['runs', 'list', '--org', 'acme', '--limit', String(runIds.length), '--json'], {env})
+    const statuses = (JSON.parse(listed.stdout).items as {status: string}[]).map((run) => run.status)
+    for (const status of statuses) expect(['succeeded', 'failed', 'cancelled']).toContain(status)
+    expect(await interrupt(server)).toEqual({code: 0, signal: null})
   })
 })

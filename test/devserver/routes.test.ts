@@ -1,0 +1,62 @@
+import {readFileSync, readdirSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {ROUTES} from '../../src/contract/routes.js'
+import {HOOKS, HOOKS_PREFIX} from '../../src/devserver/options.js'
+import {buildRouter} from '../../src/devserver/routes/index.js'
+import {operations} from './helpers.js'
+
+const routes = buildRouter().list()
+
+describe('the dev server registers', () => {
+  it('each operation of src/contract/routes.ts once, at its method and path', () => {
+    for (const [id, {method, path}] of Object.entries(ROUTES)) {
+      const registered = routes.filter(({handler}) => handler.operationId === id)
+      expect(registered, id).toHaveLength(1)
+      expect(registered[0].method).toBe(method)
+      expect(registered[0].pattern).toBe(`/api/v1${path.replace(/\{(\w+)\}/g, ':$1')}`)
+    }
+    expect(routes.filter(({handler}) => handler.operationId !== undefined)).toHaveLength(Object.keys(ROUTES).length)
+  })
+
+  it('a token check exactly where the document does not say `security: []`', () => {
+    for (const {operation} of operations.filter(({operation}) => operation.operationId !== undefined)) {
+      const route = routes.find(({handler}) => handler.operationId === operation.operationId)!
+      expect(route.handler.auth, operation.operationId).toBe(!(Array.isArray(operation.security) && operation.security.length === 0))
+    }
+  })
+
+  it('exactly the /_dev/ hooks that `amctl dev server --help` documents', () => {
+    const hooks = routes.filter(({pattern}) => pattern.startsWith(`${HOOKS_PREFIX}/`)).map(({method, pattern}) => `${method} ${pattern}`)
+    expect(hooks.sort()).toEqual(HOOKS.map((hook) => `${hook.method} ${HOOKS_PREFIX}${hook.path}`).sort())
+  })
+})
+
+describe('src/devserver', () => {
+  it('registers API routes only through the operations and the retired paths of the document', () => {
+    const retired = operations.filter(({operation}) => operation.tags?.includes('Retired')).map(({template}) => template)
+    for (const {pattern, handler} of routes.filter((route) => route.pattern.startsWith('/api/v1/'))) {
+      if (handler.operationId !== undefined) continue
+      const template = pattern.slice('/api/v1'.length).replace(/\/\*$/, '').replace(/:(\w+)/g, '{$1}')
+      expect(retired, pattern).toContain(template)
+    }
+    const other = routes.filter((route) => !route.pattern.startsWith('/api/v1/') && !route.pattern.startsWith(`${HOOKS_PREFIX}/`))
+    expect(other.map(({method, pattern}) => `${method} ${pattern}`)).toEqual(['GET /device', 'POST /device'])
+  })
+
+  it('spells no API path in its code', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, {withFileTypes: true}).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+      )
+    const offenders: string[] = []
+    for (const file of files('src/devserver').filter((name) => name.endsWith('.ts'))) {
+      for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
+        const code = line.trim()
+        if (code.startsWith('*') || code.startsWith('/*') || code.startsWith('//')) continue
+        if (code.includes('/api/v1') || code.includes('${API_PREFIX}/')) offenders.push(`${file}:${i + 1}: ${code}`)
+      }
+    }
+    expect(offenders).toEqual([])
+  })
+})
