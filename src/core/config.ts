@@ -2,7 +2,7 @@ import {homedir} from 'node:os'
 import {join} from 'node:path'
 import {UsageError} from './errors.js'
 import {idProblem, isLoopbackHost} from '../contract/vocabulary.js'
-import {isJsonObject, readJsonFile, updateJsonFile, wrongShapeError} from './fs-atomic.js'
+import {isJsonObject, readJsonFile, statOrUndefined, updateJsonFile, wrongShapeError} from './fs-atomic.js'
 
 /**
  * Config and profiles (cli-contract.md 1.2). The file is `config.json` in the config directory
@@ -114,6 +114,31 @@ function readConfigFile(file: string): ConfigFile {
 }
 
 /**
+ * Problems with who can reach the local state (contract 1.2): the config directory writable by
+ * group or others, credentials.json readable by them. Only looks (stat); creates and changes
+ * nothing. No modes on Windows.
+ */
+export function localStateWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (process.platform === 'win32') return []
+  const dir = configDir(env)
+  const warnings: string[] = []
+  const dirStat = statOrUndefined(dir)
+  if (dirStat?.isDirectory() && dirStat.mode & 0o022) {
+    warnings.push(`the config directory ${dir} can be written by group or others (mode ${octal(dirStat.mode)}); run: chmod 700 ${dir}`)
+  }
+  const credentials = join(dir, 'credentials.json')
+  const credStat = statOrUndefined(credentials)
+  if (credStat?.isFile() && credStat.mode & 0o044) {
+    warnings.push(`${credentials} can be read by group or others (mode ${octal(credStat.mode)}); run: chmod 600 ${credentials}`)
+  }
+  return warnings
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0')
+}
+
+/**
  * The profiles in `<config dir>/config.json`. Opening reads the file, if there is one, and
  * nothing else: no directory is created and no mode changed, so reading commands work in a
  * read-only or absent config directory. A write creates the directory (0700) when missing
@@ -130,7 +155,9 @@ export class ConfigStore {
     private content: ConfigFile,
   ) {}
 
-  static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
+  /** Reads the config; `warn` hears about a config directory or credentials file open to others. */
+  static async open(env: NodeJS.ProcessEnv = process.env, opts: {warn?: (message: string) => void} = {}): Promise<ConfigStore> {
+    for (const warning of localStateWarnings(env)) opts.warn?.(warning)
     const file = join(configDir(env), 'config.json')
     return new ConfigStore(file, readConfigFile(file))
   }

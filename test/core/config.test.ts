@@ -19,6 +19,7 @@ import {
   assertProfileName,
   configDir,
   ConfigStore,
+  localStateWarnings,
   normalizeBaseUrl,
   normalizeConfigValue,
 } from '../../src/core/config.js'
@@ -307,5 +308,45 @@ describe('ConfigStore: a symbolic link to config.json', () => {
     expect(lstatSync(join(dir, 'config.json')).isSymbolicLink()).toBe(true)
     expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({profiles: {default: {org: 'other'}}})
     expect(readdirSync(dir)).toEqual(['config.json'])
+  })
+})
+
+describe.skipIf(process.platform === 'win32')('localStateWarnings', () => {
+  function state(dirMode: number, credentialsMode?: number): string {
+    const dir = join(tempRoot(), 'amctl')
+    mkdirSync(dir)
+    chmodSync(dir, dirMode)
+    if (credentialsMode !== undefined) {
+      writeFileSync(join(dir, 'credentials.json'), '{}')
+      chmodSync(join(dir, 'credentials.json'), credentialsMode)
+    }
+    return dir
+  }
+
+  it('says nothing for a plain 0755 directory with 0600 files, a private one, or none', () => {
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: state(0o755, 0o600)})).toEqual([])
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: state(0o700, 0o600)})).toEqual([])
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: join(tempRoot(), 'absent')})).toEqual([])
+  })
+
+  it.each(['0777', '0775', '0757', '1777'])('names a directory others can write (%s)', (octal) => {
+    const dirMode = parseInt(octal, 8)
+    const dir = state(dirMode)
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([
+      `the config directory ${dir} can be written by group or others (mode ${octal}); run: chmod 700 ${dir}`,
+    ])
+    expect(mode(dir)).toBe(dirMode & 0o777)
+  })
+
+  it.each(['0644', '0640', '0604'])('names a credentials.json others can read (%s)', (octal) => {
+    const dir = state(0o700, parseInt(octal, 8))
+    const file = join(dir, 'credentials.json')
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([
+      `${file} can be read by group or others (mode ${octal}); run: chmod 600 ${file}`,
+    ])
+  })
+
+  it('gives both when both are open', () => {
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: state(0o777, 0o644)})).toHaveLength(2)
   })
 })

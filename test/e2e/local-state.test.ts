@@ -17,8 +17,9 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type BinOptions, runBin} from '../helpers/bin.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 
-// The local state (contract 1.2, 1.3) through the built CLI: the config directory's mode,
-// stored tokens held to the token form, config files of the wrong shape, and reading commands where the directory is absent, read-only or impossible.
+// The local state (contract 1.2, 1.3) through the built CLI: the config directory's mode, the
+// warnings about one open to others, stored tokens held to the token form, config files of the
+// wrong shape, and reading commands where the directory is absent, read-only or impossible.
 // Tests run as root here, which ignores permission bits: "cannot be created" uses /proc, where
 // even root cannot make a directory, and the EACCES cases run only for other users.
 
@@ -64,6 +65,8 @@ function existingDir(dirMode: number, files: Record<string, string> = {}): strin
 const amctl = (argv: string[], configDir: string, opts: BinOptions = {}) =>
   runBin(argv, {...opts, env: {AMCTL_CONFIG_DIR: configDir, ...opts.env}})
 
+const warnings = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('warning:'))
+
 describe('the config directory', () => {
   it('is created 0700 (and the file 0600) when amctl creates it', async () => {
     const dir = join(tempRoot(), 'nested', 'amctl')
@@ -73,14 +76,35 @@ describe('the config directory', () => {
     expect(mode(join(dir, 'config.json'))).toBe(0o600)
   })
 
-  it('that exists keeps its mode (0755)', async () => {
+  it('that exists keeps its mode: a plain 0755 directory with 0600 files draws no warning', async () => {
     const dir = existingDir(0o755)
     expect(await amctl(['config', 'set', 'org', 'acme'], dir)).toMatchObject({exitCode: 0, stderr: ''})
     expect(await amctl(['config', 'list'], dir)).toMatchObject({exitCode: 0, stdout: 'org\tacme\n', stderr: ''})
     expect(mode(dir)).toBe(0o755)
-    const open = existingDir(0o777)
-    expect(await amctl(['config', 'set', 'org', 'acme'], open)).toMatchObject({exitCode: 0})
-    expect(mode(open)).toBe(0o777)
+  })
+
+  it('writable by others is named in one warning line, and not changed', async () => {
+    const dir = existingDir(0o777)
+    const list = await amctl(['config', 'list'], dir)
+    expect(list.exitCode).toBe(0)
+    const warning = `warning: the config directory ${dir} can be written by group or others (mode 0777); run: chmod 700 ${dir}`
+    expect(warnings(list.stderr)).toEqual([warning])
+    const set = await amctl(['config', 'set', 'org', 'acme'], dir)
+    expect(set.exitCode).toBe(0)
+    expect(warnings(set.stderr)).toHaveLength(1)
+    expect(mode(dir)).toBe(0o777)
+  })
+
+  it('a credentials.json others can read is named once, even when the store and the token both look', async () => {
+    const dir = existingDir(0o700)
+    const file = join(dir, 'credentials.json')
+    writeFileSync(file, JSON.stringify({version: 1, tokens: {[`default@${server.url}`]: {token: GOOD}}}))
+    chmodSync(file, 0o644)
+    const status = await amctl(['auth', 'status', '--json'], dir, {env: {AMCTL_BASE_URL: server.url}})
+    expect(status.exitCode).toBe(0)
+    expect(JSON.parse(status.stdout)).toMatchObject({tokenSource: 'file'})
+    expect(warnings(status.stderr)).toEqual([`warning: ${file} can be read by group or others (mode 0644); run: chmod 600 ${file}`])
+    expect(mode(file)).toBe(0o644)
   })
 })
 
