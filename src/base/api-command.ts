@@ -16,7 +16,13 @@ export abstract class ApiCommand extends BaseCommand {
   override async init(): Promise<void> {
     await super.init()
     const {flags} = await this.parse(this.ctor)
-    this.ctx = new CommandContext(flags as GlobalFlags, {io: this.io, env: process.env, version: this.config.version, errStyle: this.errStyle})
+    this.ctx = new CommandContext(flags as GlobalFlags, {
+      io: this.io,
+      env: process.env,
+      version: this.config.version,
+      errStyle: this.errStyle,
+      warn: (message) => this.out.warning(message),
+    })
   }
 
   override async finally(err: Error | undefined): Promise<void> {

@@ -9,6 +9,6 @@ export abstract class ConfigCommand extends BaseCommand {
 
   protected async open(flags: {profile?: string}): Promise<{store: ConfigStore; profile: string}> {
     const profile = resolveProfile(flags)
-    return {store: await ConfigStore.open(), profile}
+    return {store: await ConfigStore.open(process.env, {warn: (message) => this.out.warning(message)}), profile}
   }
 }

@@ -1,6 +1,6 @@
 import type {Me} from '../contract/types.js'
 import {findToken, type FoundToken} from '../core/auth/credentials.js'
-import {ConfigStore} from '../core/config.js'
+import {ConfigStore, localStateWarnings} from '../core/config.js'
 import {NotLoggedInError, UsageError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import {type GlobalFlags, resolveSettings, type Settings} from '../core/settings.js'
@@ -15,6 +15,8 @@ export interface ContextOptions {
   version: string
   /** dims --verbose lines on stderr */
   errStyle: Style
+  /** prints one `warning:` line on stderr (the renderer's) */
+  warn: (message: string) => void
 }
 
 /**
@@ -29,6 +31,7 @@ export class CommandContext {
   private clientP?: Promise<HttpClient>
   private orgP?: Promise<string>
   private httpLoaded = false
+  private readonly warned = new Set<string>()
 
   constructor(
     private readonly flags: GlobalFlags,
@@ -45,8 +48,15 @@ export class CommandContext {
 
   /** The config store (opened once). */
   store(): Promise<ConfigStore> {
-    this.storeP ??= ConfigStore.open(this.env)
+    this.storeP ??= ConfigStore.open(this.env, {warn: (message) => this.warn(message)})
     return this.storeP
+  }
+
+  /** Each warning once per run. */
+  private warn(message: string): void {
+    if (this.warned.has(message)) return
+    this.warned.add(message)
+    this.opts.warn(message)
   }
 
   /** The settings by the contract's precedence; the config file is read only when flags and environment leave a gap. */
@@ -65,6 +75,8 @@ export class CommandContext {
   token(): Promise<FoundToken> {
     this.tokenP ??= (async () => {
       const {profile, baseUrl} = await this.settings()
+      // a stored token is about to be read: say if the local state is open to others
+      if (!this.env.AMCTL_TOKEN) for (const warning of localStateWarnings(this.env)) this.warn(warning)
       const found = await findToken(profile, baseUrl, this.env)
       if (!found) throw new NotLoggedInError(`not logged in to ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
       return found

@@ -1,14 +1,13 @@
 import {homedir} from 'node:os'
 import {join} from 'node:path'
-import type Conf from 'conf'
-import {corruptFileError, UsageError} from './errors.js'
+import {UsageError} from './errors.js'
 import {idProblem, isLoopbackHost} from '../contract/vocabulary.js'
-import {ensurePrivateDir, withFileLock} from './fs-atomic.js'
+import {isJsonObject, readJsonFile, statOrUndefined, updateJsonFile, wrongShapeError} from './fs-atomic.js'
 
 /**
- * Config and profiles (cli-contract.md 1.2). The file is `config.json` in the config directory,
- * kept by `conf` (atomic writes, mode 0600) as `{"profiles":{"<name>":{"base-url","org"}}}`.
- * `conf` is imported only when a command opens the store.
+ * Config and profiles (cli-contract.md 1.2). The file is `config.json` in the config directory
+ * (where `conf` would put it for `amctl`, without the `-nodejs` suffix), written atomically with
+ * mode 0600 as `{"profiles":{"<name>":{"base-url","org"}}}`.
  */
 
 export const CONFIG_KEYS = ['base-url', 'org'] as const
@@ -89,46 +88,89 @@ export function normalizeConfigValue(key: ConfigKey, value: string): string {
   return org
 }
 
-interface Store {
-  profiles?: Record<string, ProfileValues>
+/** `{"profiles": {"<name>": {"<key>": "<value>"}}}`; other members (a newer amctl's) are kept as they are. */
+interface ConfigFile {
+  profiles?: Record<string, Record<string, string>>
+  [member: string]: unknown
 }
 
-export class ConfigStore {
-  private constructor(private readonly conf: Conf<Store>) {}
-
-  static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
-    const dir = configDir(env)
-    ensurePrivateDir(dir)
-    const {default: ConfClass} = await import('conf')
-    try {
-      const conf = new ConfClass<Store>({
-        projectName: 'amctl',
-        projectSuffix: '',
-        cwd: dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-      })
-      return new ConfigStore(conf)
-    } catch (error) {
-      // conf leaves an unreadable file alone; say which file it is instead of a bare parse error
-      if (!(error instanceof SyntaxError)) throw error
-      const file = join(dir, 'config.json')
-      throw corruptFileError(file, error)
+/** Reads config.json and checks its shape; a file that is not amctl's is an error, never merged into. */
+function readConfigFile(file: string): ConfigFile {
+  const content = readJsonFile(file)
+  if (content === undefined) return {}
+  if (!isJsonObject(content)) throw wrongShapeError(file, 'expected a JSON object')
+  const {profiles} = content
+  if (profiles === undefined) return content
+  if (!isJsonObject(profiles)) throw wrongShapeError(file, '"profiles" must be an object of profiles')
+  for (const [name, values] of Object.entries(profiles)) {
+    if (!isJsonObject(values)) throw wrongShapeError(file, `profile ${JSON.stringify(name)} must be an object of settings`)
+    for (const [key, value] of Object.entries(values)) {
+      if (typeof value !== 'string') {
+        throw wrongShapeError(file, `${JSON.stringify(key)} of profile ${JSON.stringify(name)} must be a string`)
+      }
     }
   }
+  return content as ConfigFile
+}
 
-  get path(): string {
-    return this.conf.path
+/**
+ * Problems with who can reach the local state (contract 1.2): the config directory writable by
+ * group or others, credentials.json readable by them. Only looks (stat); creates and changes
+ * nothing. No modes on Windows.
+ */
+export function localStateWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (process.platform === 'win32') return []
+  const dir = configDir(env)
+  const warnings: string[] = []
+  const dirStat = statOrUndefined(dir)
+  if (dirStat?.isDirectory() && dirStat.mode & 0o022) {
+    warnings.push(`the config directory ${dir} can be written by group or others (mode ${octal(dirStat.mode)}); run: chmod 700 ${dir}`)
+  }
+  const credentials = join(dir, 'credentials.json')
+  const credStat = statOrUndefined(credentials)
+  if (credStat?.isFile() && credStat.mode & 0o044) {
+    warnings.push(`${credentials} can be read by group or others (mode ${octal(credStat.mode)}); run: chmod 600 ${credentials}`)
+  }
+  return warnings
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0')
+}
+
+/**
+ * The profiles in `<config dir>/config.json`. Opening reads the file, if there is one, and
+ * nothing else: no directory is created and no mode changed, so reading commands work in a
+ * read-only or absent config directory. A write creates the directory (0700) when missing
+ * and rewrites the file atomically (0600) under a lock.
+ *
+ * Not `conf`: its constructor creates the directory on a read of a missing file, its writes
+ * (through `atomically`) retry a refused write for a second and create parents 0777, and the
+ * bundle could load it only asynchronously; config.json and credentials.json share one reader
+ * and one writer instead (./fs-atomic.ts).
+ */
+export class ConfigStore {
+  private constructor(
+    readonly path: string,
+    private content: ConfigFile,
+  ) {}
+
+  /** Reads the config; `warn` hears about a config directory or credentials file open to others. */
+  static async open(env: NodeJS.ProcessEnv = process.env, opts: {warn?: (message: string) => void} = {}): Promise<ConfigStore> {
+    for (const warning of localStateWarnings(env)) opts.warn?.(warning)
+    const file = join(configDir(env), 'config.json')
+    return new ConfigStore(file, readConfigFile(file))
   }
 
+  /** The known settings of a profile (a copy). */
   profile(name: string): ProfileValues {
-    return {...this.conf.get('profiles')?.[name]}
+    const known: ProfileValues = {}
+    for (const [key, value] of Object.entries(profileIn(this.content, name))) if (isConfigKey(key)) known[key] = value
+    return known
   }
 
   profileNames(): string[] {
-    return Object.keys(this.conf.get('profiles') ?? {})
+    return Object.keys(this.content.profiles ?? {})
   }
 
   get(profile: string, key: ConfigKey): string | undefined {
@@ -151,18 +193,19 @@ export class ConfigStore {
     return had
   }
 
-  /**
-   * Read-modify-write under a lock file: conf reads the file afresh on every access, so another
-   * amctl process's change written meanwhile (a concurrent login to another profile) is kept.
-   */
-  private update(profile: string, change: (values: ProfileValues) => void): void {
-    withFileLock(this.conf.path, () => {
-      const profiles = {...this.conf.get('profiles')}
-      const values = {...profiles[profile]}
+  private update(profile: string, change: (values: Record<string, string>) => void): void {
+    this.content = updateJsonFile(this.path, readConfigFile, (content) => {
+      const profiles = {...content.profiles}
+      const values = {...profileIn(content, profile)}
       change(values)
       if (Object.keys(values).length === 0) delete profiles[profile]
       else profiles[profile] = values
-      this.conf.set('profiles', profiles)
+      return {...content, profiles}
     })
   }
+}
+
+function profileIn(content: ConfigFile, name: string): Record<string, string> {
+  const profiles = content.profiles ?? {}
+  return Object.hasOwn(profiles, name) ? profiles[name] : {}
 }

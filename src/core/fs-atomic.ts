@@ -1,6 +1,27 @@
-import {chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync} from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeSync,
+} from 'node:fs'
 import {dirname} from 'node:path'
-import {AmctlError} from './errors.js'
+import {AmctlError, corruptFileError} from './errors.js'
+
+/**
+ * The file system under amctl's own files (config.json, credentials.json, the dev server's
+ * data file): directories created private and never re-moded, JSON read without side effects,
+ * atomic writes through symbolic links, a lock for read-modify-write, and failures as one line
+ * naming the path.
+ */
 
 const LOCK_WAIT_MS = 5000
 const LOCK_STALE_MS = 10_000
@@ -9,10 +30,57 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
+function errnoOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code
+}
+
+/**
+ * A failed file-system call as one line: `cannot <action> <path>: permission denied (EACCES)`.
+ * The words are libuv's own (`EACCES: permission denied, open '…'`), so no table of errnos here.
+ */
+export function fileSystemError(action: string, path: string, error: unknown): AmctlError {
+  if (error instanceof AmctlError) return error
+  const code = errnoOf(error)
+  const message = String((error as Error)?.message ?? error)
+  const words = code ? new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1] : undefined
+  const why = code ? `${words ?? message} (${code})` : message
+  return new AmctlError(`cannot ${action} ${path}: ${why}`, {code: 'file_error', exitCode: 1, cause: error})
+}
+
+/** A file of amctl's own that parses but is not what amctl wrote: exit 1, naming the file. */
+export function wrongShapeError(file: string, problem: string): AmctlError {
+  return new AmctlError(`${file} is corrupt: ${problem}; fix or delete it`, {code: 'invalid_config', exitCode: 1})
+}
+
+/**
+ * The parsed content of a JSON file, or undefined when there is no file (nor directory). Reads
+ * only: nothing is created, no mode is changed. A symbolic link is followed.
+ */
+export function readJsonFile(file: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return undefined
+    throw fileSystemError('read', file, error)
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw corruptFileError(file, error)
+  }
+}
+
+/** Whether `value` is a JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /**
  * Runs `change` while holding `<file>.lock` (created exclusively; one left behind by a crashed
  * process is taken over after 10 s), so that read-modify-write cycles of concurrent amctl
- * processes on the same file never lose each other's changes.
+ * processes on the same file never lose each other's changes. Only "the lock exists" is waited
+ * on; any other failure to create it (read-only, missing directory, /proc) is reported at once.
  */
 export function withFileLock<T>(file: string, change: () => T): T {
   const lock = `${file}.lock`
@@ -22,7 +90,7 @@ export function withFileLock<T>(file: string, change: () => T): T {
       closeSync(openSync(lock, 'wx', 0o600))
       break
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      if (errnoOf(error) !== 'EEXIST') throw fileSystemError('create', lock, error)
       try {
         if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, {force: true})
       } catch {
@@ -40,21 +108,65 @@ export function withFileLock<T>(file: string, change: () => T): T {
 }
 
 /**
- * Creates `dir` (and parents) and makes sure `dir` itself has `mode`, even when it already
- * existed with a looser one.
+ * Creates `dir` with `mode` (the umask can only narrow it), and its missing parents, when it
+ * does not exist. A directory that exists is left exactly as it is: never chmod-ed (it may be a
+ * shared directory such as /tmp). Failures are an AmctlError naming the directory.
+ *
+ * Hand-written instead of `mkdirSync(dir, {recursive: true})`: Node's recursive mkdir never
+ * returns when mkdir answers ENOENT under a parent that exists, as /proc does (`/proc/self/x`).
  */
 export function ensurePrivateDir(dir: string, mode = 0o700): void {
-  mkdirSync(dir, {recursive: true, mode})
-  if ((statSync(dir).mode & 0o777) !== mode) chmodSync(dir, mode)
+  try {
+    mkdirSync(dir, {mode})
+  } catch (error) {
+    const code = errnoOf(error)
+    if (code === 'EEXIST' && statOrUndefined(dir)?.isDirectory()) return
+    const parent = dirname(dir)
+    // ENOENT means a parent is missing, unless it exists: then this file system cannot hold the directory
+    if (code !== 'ENOENT' || parent === dir || statOrUndefined(parent) !== undefined) throw fileSystemError('create directory', dir, error)
+    ensurePrivateDir(parent, mode)
+    try {
+      mkdirSync(dir, {mode})
+    } catch (again) {
+      if (!(errnoOf(again) === 'EEXIST' && statOrUndefined(dir)?.isDirectory())) throw fileSystemError('create directory', dir, again)
+    }
+  }
+}
+
+/** The stat of `path` (following links), or undefined when it cannot be had. */
+export function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Where a write of `file` lands: the file itself, or the final target when it is a symbolic
+ * link (so a link into a dotfiles repository stays a link). A link to nothing is refused.
+ */
+function writeTarget(file: string): string {
+  try {
+    return realpathSync(file)
+  } catch (error) {
+    if (errnoOf(error) !== 'ENOENT') throw error
+    if (lstatSync(file, {throwIfNoEntry: false})?.isSymbolicLink()) {
+      throw new AmctlError(`cannot write ${file}: it is a symbolic link to a missing file`, {code: 'file_error', exitCode: 1})
+    }
+    return file
+  }
 }
 
 /**
  * Writes `data` to `file` so that a reader (or a crash) only ever sees the old content or the
- * new one: write a temp file beside it with the final mode, fsync, then rename over.
+ * new one: write a temp file beside it with the final mode, fsync, then rename over. A symbolic
+ * link is followed: its target is replaced, the link stays. Throws the file system's own error.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
+  const target = writeTarget(file)
   // unique enough with the pid; 'wx' refuses to reuse a name anyway (node:crypto costs start-up)
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`
+  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`
   let fd: number | undefined
   try {
     fd = openSync(tmp, 'wx', mode)
@@ -65,7 +177,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     closeSync(fd)
     fd = undefined
     chmodSync(tmp, mode) // the umask may have narrowed or (never) widened it
-    renameSync(tmp, file)
+    renameSync(tmp, target)
   } catch (error) {
     if (fd !== undefined) closeSync(fd)
     rmSync(tmp, {force: true})
@@ -73,7 +185,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   }
   try {
     // make the rename itself durable
-    const dfd = openSync(dirname(file), 'r')
+    const dfd = openSync(dirname(target), 'r')
     try {
       fsyncSync(dfd)
     } finally {
@@ -82,4 +194,23 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   } catch {
     // some filesystems refuse fsync on a directory; the rename is still atomic
   }
+}
+
+/**
+ * Read-modify-write of one of amctl's JSON files: creates its directory (0700) when missing,
+ * then, under the lock, reads the file afresh (so another process's change written meanwhile is
+ * kept), lets `change` compute the new content from it, and writes that atomically with mode
+ * 0600. Returns the new content.
+ */
+export function updateJsonFile<T>(file: string, read: (file: string) => T, change: (content: T) => T): T {
+  ensurePrivateDir(dirname(file))
+  return withFileLock(file, () => {
+    const next = change(read(file))
+    try {
+      writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o600)
+    } catch (error) {
+      throw fileSystemError('write', file, error)
+    }
+    return next
+  })
 }

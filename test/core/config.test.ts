@@ -1,19 +1,48 @@
-import {mkdirSync, readFileSync, statSync, chmodSync} from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {
   assertConfigKey,
   assertProfileName,
   configDir,
   ConfigStore,
+  localStateWarnings,
   normalizeBaseUrl,
   normalizeConfigValue,
 } from '../../src/core/config.js'
 import {UsageError} from '../../src/core/errors.js'
-import {tempDir} from '../helpers/temp.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
-const freshDir = () => join(tempDir('amctl-config-'), 'nested', 'amctl')
+const made: string[] = []
+const tempRoot = () => {
+  const d = mkdtempSync(join(tmpdir(), 'amctl-config-'))
+  made.push(d)
+  return d
+}
+const freshDir = () => join(tempRoot(), 'nested', 'amctl')
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, {recursive: true, force: true})
+})
+/** A config directory holding config.json with `content`. */
+function withConfig(content: string): string {
+  const dir = join(tempRoot(), 'amctl')
+  mkdirSync(dir)
+  writeFileSync(join(dir, 'config.json'), content, {mode: 0o600})
+  return dir
+}
 
 function usageError(fn: () => unknown): UsageError {
   try {
@@ -115,22 +144,58 @@ describe('configDir', () => {
 })
 
 describe('ConfigStore', () => {
-  it('writes config.json (0600) in AMCTL_CONFIG_DIR, created 0700', async () => {
+  it('writes config.json (0600) in AMCTL_CONFIG_DIR, created 0700 (with its parents) on the first write', async () => {
     const dir = freshDir()
     const store = await ConfigStore.open({AMCTL_CONFIG_DIR: dir})
+    const old = process.umask(0o000)
+    try {
+      store.set('default', 'org', 'acme')
+    } finally {
+      process.umask(old)
+    }
     expect(mode(dir)).toBe(0o700)
-    store.set('default', 'org', 'acme')
+    expect(mode(join(dir, '..'))).toBe(0o700)
     expect(store.path).toBe(join(dir, 'config.json'))
     expect(mode(store.path)).toBe(0o600)
     expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({profiles: {default: {org: 'acme'}}})
   })
 
-  it('tightens an existing directory that is too open', async () => {
+  it('opening reads only: a missing directory is not created, and the store is empty', async () => {
+    const dir = freshDir()
+    const store = await ConfigStore.open({AMCTL_CONFIG_DIR: dir})
+    expect(store.profile('default')).toEqual({})
+    expect(store.profileNames()).toEqual([])
+    expect(existsSync(join(dir, '..'))).toBe(false)
+  })
+
+  // /sys refuses mkdir at once (EPERM, EACCES or EROFS), even to root; /proc, where Node's own
+  // recursive mkdir never returns, is tried in a child process (fs-atomic.test.ts, e2e/local-state.test.ts)
+  it.runIf(process.platform === 'linux')('reads where the directory cannot be created (/sys/amctl); a write says why', async () => {
+    const store = await ConfigStore.open({AMCTL_CONFIG_DIR: '/sys/amctl'})
+    expect(store.get('default', 'org')).toBeUndefined()
+    const why = /^cannot create directory \/sys\/amctl: [a-z -]+ \((EPERM|EACCES|EROFS)\)$/
+    expect(() => store.set('default', 'org', 'acme')).toThrow(expect.objectContaining({exitCode: 1, message: expect.stringMatching(why)}))
+  })
+
+  it.each(['0755', '0777'])('never changes the mode of a directory that exists (%s), on a read or a write', async (octal) => {
+    const existing = parseInt(octal, 8)
     const dir = freshDir()
     mkdirSync(dir, {recursive: true})
-    chmodSync(dir, 0o755)
-    await ConfigStore.open({AMCTL_CONFIG_DIR: dir})
-    expect(mode(dir)).toBe(0o700)
+    chmodSync(dir, existing)
+    const store = await ConfigStore.open({AMCTL_CONFIG_DIR: dir})
+    store.set('default', 'org', 'acme')
+    expect(mode(dir)).toBe(existing)
+    expect(mode(store.path)).toBe(0o600)
+  })
+
+  it('a config.json that is a directory is one line naming it', async () => {
+    const dir = freshDir()
+    mkdirSync(join(dir, 'config.json'), {recursive: true})
+    await expect(ConfigStore.open({AMCTL_CONFIG_DIR: dir})).rejects.toMatchObject({
+      exitCode: 1,
+      code: 'file_error',
+      message: `cannot read ${join(dir, 'config.json')}: illegal operation on a directory (EISDIR)`,
+    })
   })
 
   it('sets, gets, unsets and lists per profile', async () => {
@@ -164,5 +229,124 @@ describe('ConfigStore', () => {
     const store = await ConfigStore.open({AMCTL_CONFIG_DIR: freshDir()})
     store.set('prod.eu', 'org', 'acme')
     expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({profiles: {'prod.eu': {org: 'acme'}}})
+  })
+})
+
+describe('ConfigStore: a file of the wrong shape is corrupt, never merged into', () => {
+  it.each([
+    ['a string', '"text"', 'expected a JSON object'],
+    ['an array', '[]', 'expected a JSON object'],
+    ['null', 'null', 'expected a JSON object'],
+    ['profiles as a string', '{"profiles":"x"}', '"profiles" must be an object of profiles'],
+    ['profiles as an array', '{"profiles":[]}', '"profiles" must be an object of profiles'],
+    ['a profile that is a string', '{"profiles":{"default":"x"}}', 'profile "default" must be an object of settings'],
+    ['a profile that is an array', '{"profiles":{"default":["org"]}}', 'profile "default" must be an object of settings'],
+    ['a number value', '{"profiles":{"default":{"org":5}}}', '"org" of profile "default" must be a string'],
+    ['a null value', '{"profiles":{"prod":{"base-url":null}}}', '"base-url" of profile "prod" must be a string'],
+    ['an object value', '{"profiles":{"default":{"org":{"slug":"a"}}}}', '"org" of profile "default" must be a string'],
+  ])('%s: opening fails (exit 1) naming the file', async (_, content, problem) => {
+    const dir = withConfig(content)
+    const file = join(dir, 'config.json')
+    await expect(ConfigStore.open({AMCTL_CONFIG_DIR: dir})).rejects.toMatchObject({
+      exitCode: 1,
+      code: 'invalid_config',
+      message: `${file} is corrupt: ${problem}; fix or delete it`,
+    })
+    expect(readFileSync(file, 'utf8')).toBe(content)
+  })
+
+  it('a write finds a file gone bad since it was opened, and leaves it alone', async () => {
+    const dir = freshDir()
+    const store = await ConfigStore.open({AMCTL_CONFIG_DIR: dir})
+    store.set('default', 'org', 'acme')
+    writeFileSync(store.path, '{"profiles":"x"}')
+    expect(() => store.set('default', 'org', 'other')).toThrow(expect.objectContaining({exitCode: 1, code: 'invalid_config'}))
+    expect(() => store.unset('default', 'org')).toThrow(/is corrupt/)
+    expect(readFileSync(store.path, 'utf8')).toBe('{"profiles":"x"}')
+    expect(readdirSync(dir)).toEqual(['config.json'])
+  })
+
+  it('invalid JSON is corrupt too, naming the file', async () => {
+    const dir = withConfig('{"profiles": {')
+    await expect(ConfigStore.open({AMCTL_CONFIG_DIR: dir})).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(/config\.json is not valid JSON/),
+    })
+  })
+
+  it('keeps members and keys it does not know on a write, and shows only the known keys', async () => {
+    const dir = withConfig('{"profiles":{"default":{"org":"acme","colour":"blue"}},"newer":{"x":1}}')
+    const store = await ConfigStore.open({AMCTL_CONFIG_DIR: dir})
+    expect(store.profile('default')).toEqual({org: 'acme'})
+    store.set('default', 'base-url', 'https://api.example.com')
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({
+      profiles: {default: {org: 'acme', colour: 'blue', 'base-url': 'https://api.example.com'}},
+      newer: {x: 1},
+    })
+  })
+
+  it('a profile named like an Object member is just a profile', async () => {
+    const store = await ConfigStore.open({AMCTL_CONFIG_DIR: freshDir()})
+    expect(store.profile('constructor')).toEqual({})
+    store.set('constructor', 'org', 'acme')
+    expect(store.get('constructor', 'org')).toBe('acme')
+  })
+})
+
+describe('ConfigStore: a symbolic link to config.json', () => {
+  it('is followed for reads, and a write replaces its target, keeping the link', async () => {
+    const root = tempRoot()
+    mkdirSync(join(root, 'dotfiles'))
+    const target = join(root, 'dotfiles', 'amctl.json')
+    writeFileSync(target, '{"profiles":{"default":{"org":"acme"}}}', {mode: 0o600})
+    const dir = join(root, 'amctl')
+    mkdirSync(dir)
+    symlinkSync(target, join(dir, 'config.json'))
+    const store = await ConfigStore.open({AMCTL_CONFIG_DIR: dir})
+    expect(store.get('default', 'org')).toBe('acme')
+    store.set('default', 'org', 'other')
+    expect(lstatSync(join(dir, 'config.json')).isSymbolicLink()).toBe(true)
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({profiles: {default: {org: 'other'}}})
+    expect(readdirSync(dir)).toEqual(['config.json'])
+  })
+})
+
+describe.skipIf(process.platform === 'win32')('localStateWarnings', () => {
+  function state(dirMode: number, credentialsMode?: number): string {
+    const dir = join(tempRoot(), 'amctl')
+    mkdirSync(dir)
+    chmodSync(dir, dirMode)
+    if (credentialsMode !== undefined) {
+      writeFileSync(join(dir, 'credentials.json'), '{}')
+      chmodSync(join(dir, 'credentials.json'), credentialsMode)
+    }
+    return dir
+  }
+
+  it('says nothing for a plain 0755 directory with 0600 files, a private one, or none', () => {
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: state(0o755, 0o600)})).toEqual([])
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: state(0o700, 0o600)})).toEqual([])
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: join(tempRoot(), 'absent')})).toEqual([])
+  })
+
+  it.each(['0777', '0775', '0757', '1777'])('names a directory others can write (%s)', (octal) => {
+    const dirMode = parseInt(octal, 8)
+    const dir = state(dirMode)
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([
+      `the config directory ${dir} can be written by group or others (mode ${octal}); run: chmod 700 ${dir}`,
+    ])
+    expect(mode(dir)).toBe(dirMode & 0o777)
+  })
+
+  it.each(['0644', '0640', '0604'])('names a credentials.json others can read (%s)', (octal) => {
+    const dir = state(0o700, parseInt(octal, 8))
+    const file = join(dir, 'credentials.json')
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([
+      `${file} can be read by group or others (mode ${octal}); run: chmod 600 ${file}`,
+    ])
+  })
+
+  it('gives both when both are open', () => {
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: state(0o777, 0o644)})).toHaveLength(2)
   })
 })

@@ -1,14 +1,47 @@
 import {spawn} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {describe, expect, it} from 'vitest'
-import {ensurePrivateDir, writeFileAtomic} from '../../src/core/fs-atomic.js'
+import {afterEach, describe, expect, it} from 'vitest'
+import {isAmctlError} from '../../src/core/errors.js'
+import {ensurePrivateDir, fileSystemError, readJsonFile, updateJsonFile, withFileLock, writeFileAtomic} from '../../src/core/fs-atomic.js'
 import {ROOT} from '../helpers/cli.js'
-import {tempDir} from '../helpers/temp.js'
 
 const mode = (p: string) => statSync(p).mode & 0o777
-const dir = () => tempDir('amctl-atomic-')
+const made: string[] = []
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'amctl-atomic-'))
+  made.push(d)
+  return d
+}
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, {recursive: true, force: true})
+})
+const onLinux = process.platform === 'linux'
+
+/** What a call threw, checked to be amctl's one-line error. */
+function failure(fn: () => unknown): {message: string; code: string; exitCode: number} {
+  try {
+    fn()
+  } catch (error) {
+    expect(isAmctlError(error), String(error)).toBe(true)
+    return error as {message: string; code: string; exitCode: number}
+  }
+  throw new Error('expected a failure')
+}
 const isRoot = process.getuid?.() === 0
 const DIST_ATOMIC = join(ROOT, 'dist', 'core', 'fs-atomic.js')
 
@@ -86,18 +119,164 @@ describe('writeFileAtomic', () => {
   )
 })
 
-describe('ensurePrivateDir', () => {
-  it('creates missing parents and the directory with 0700', () => {
-    const target = join(dir(), 'a', 'b')
-    ensurePrivateDir(target)
-    expect(mode(target)).toBe(0o700)
+describe('writeFileAtomic through a symbolic link', () => {
+  it('replaces the target and keeps the link', () => {
+    const d = dir()
+    mkdirSync(join(d, 'dotfiles'))
+    const target = join(d, 'dotfiles', 'config.json')
+    writeFileSync(target, 'old', {mode: 0o600})
+    const link = join(d, 'config.json')
+    symlinkSync(target, link)
+    writeFileAtomic(link, 'new')
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readFileSync(target, 'utf8')).toBe('new')
+    expect(mode(target)).toBe(0o600)
+    expect(readdirSync(join(d, 'dotfiles'))).toEqual(['config.json'])
   })
 
-  it('tightens an existing directory', () => {
-    const target = join(dir(), 'open')
-    mkdirSync(target, {mode: 0o777})
-    chmodSync(target, 0o777)
-    ensurePrivateDir(target)
+  it('refuses a link to a missing file, naming the link', () => {
+    const d = dir()
+    const link = join(d, 'config.json')
+    symlinkSync(join(d, 'nowhere', 'config.json'), link)
+    expect(failure(() => writeFileAtomic(link, 'x')).message).toBe(`cannot write ${link}: it is a symbolic link to a missing file`)
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+  })
+})
+
+describe('ensurePrivateDir', () => {
+  it('creates missing parents and the directory with 0700, whatever the umask', () => {
+    const target = join(dir(), 'a', 'b')
+    const old = process.umask(0o000)
+    try {
+      ensurePrivateDir(target)
+    } finally {
+      process.umask(old)
+    }
     expect(mode(target)).toBe(0o700)
+    expect(mode(join(target, '..'))).toBe(0o700)
+  })
+
+  it.each(['0755', '0777', '0750'])('never changes the mode of a directory that exists (%s)', (octal) => {
+    const existing = parseInt(octal, 8)
+    const target = join(dir(), 'shared')
+    mkdirSync(target)
+    chmodSync(target, existing)
+    ensurePrivateDir(target)
+    expect(mode(target)).toBe(existing)
+  })
+
+  it('a file in the way is one line naming it', () => {
+    const file = join(dir(), 'amctl')
+    writeFileSync(file, '')
+    const e = failure(() => ensurePrivateDir(file))
+    expect(e).toMatchObject({exitCode: 1, message: `cannot create directory ${file}: file already exists (EEXIST)`})
+    const sub = join(file, 'sub')
+    expect(failure(() => ensurePrivateDir(sub)).message).toBe(`cannot create directory ${sub}: not a directory (ENOTDIR)`)
+  })
+
+  it.runIf(onLinux && existsSync(DIST_ATOMIC))('fails at once where mkdir answers ENOENT under a parent (/proc; needs dist/)', async () => {
+    // Node's own recursive mkdir never returns here: run it in a child with a time limit
+    const script = `
+      import {ensurePrivateDir} from ${JSON.stringify(pathToFileURL(DIST_ATOMIC).href)}
+      try { ensurePrivateDir('/proc/self/amctl/x') } catch (e) { process.stdout.write(e.message) }
+    `
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])))
+    clearTimeout(killer)
+    const expected = 'cannot create directory /proc/self/amctl: no such file or directory (ENOENT)'
+    expect({code, signal, out}).toEqual({code: 0, signal: null, out: expected})
+  })
+})
+
+describe('withFileLock', () => {
+  it('runs the change and removes the lock', () => {
+    const file = join(dir(), 'config.json')
+    expect(withFileLock(file, () => existsSync(`${file}.lock`))).toBe(true)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  it('reports a lock that cannot be created at once, naming it (no waiting but on EEXIST)', () => {
+    const file = join(dir(), 'missing', 'config.json')
+    let ran = false
+    const e = failure(() =>
+      withFileLock(file, () => {
+        ran = true
+      }),
+    )
+    expect(e).toMatchObject({message: `cannot create ${file}.lock: no such file or directory (ENOENT)`, code: 'file_error', exitCode: 1})
+    expect(ran).toBe(false)
+  })
+})
+
+describe('readJsonFile', () => {
+  it('is undefined for a missing file or directory, and creates nothing', () => {
+    const missing = join(dir(), 'nope', 'config.json')
+    expect(readJsonFile(missing)).toBeUndefined()
+    expect(existsSync(join(missing, '..'))).toBe(false)
+  })
+
+  it('parses a file, following a symbolic link', () => {
+    const d = dir()
+    writeFileSync(join(d, 'real.json'), '{"a":1}')
+    symlinkSync(join(d, 'real.json'), join(d, 'config.json'))
+    expect(readJsonFile(join(d, 'config.json'))).toEqual({a: 1})
+  })
+
+  it('invalid JSON is corrupt (exit 1) naming the file', () => {
+    const file = join(dir(), 'config.json')
+    writeFileSync(file, '{"profiles": {')
+    const e = failure(() => readJsonFile(file))
+    expect(e).toMatchObject({code: 'invalid_config', exitCode: 1})
+    expect(e.message.startsWith(`${file} is not valid JSON`)).toBe(true)
+  })
+
+  it('a directory where the file should be is one line naming it', () => {
+    const file = join(dir(), 'config.json')
+    mkdirSync(file)
+    expect(failure(() => readJsonFile(file)).message).toBe(`cannot read ${file}: illegal operation on a directory (EISDIR)`)
+  })
+})
+
+describe('fileSystemError', () => {
+  const errno = (code: string, text: string) => Object.assign(new Error(`${code}: ${text}, open '/x/y'`), {code})
+  it.each([
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'operation not permitted'],
+    ['ENOSPC', 'no space left on device'],
+    ['EROFS', 'read-only file system'],
+    ['EISDIR', 'illegal operation on a directory'],
+    ['ENOTDIR', 'not a directory'],
+  ])('says what failed for %s in the words of the system', (code, text) => {
+    const e = fileSystemError('write', '/cfg/config.json', errno(code, text))
+    expect(e).toMatchObject({message: `cannot write /cfg/config.json: ${text} (${code})`, code: 'file_error', exitCode: 1})
+  })
+
+  it('keeps an error without an errno as it is said', () => {
+    expect(fileSystemError('write', '/f', new Error('boom')).message).toBe('cannot write /f: boom')
+  })
+})
+
+describe('updateJsonFile', () => {
+  it('creates the directory 0700, writes 0600 and leaves no lock or temp file', () => {
+    const d = join(dir(), 'cfg')
+    const file = join(d, 'state.json')
+    const result = updateJsonFile(file, (f) => (readJsonFile(f) ?? {n: 0}) as {n: number}, (c) => ({n: c.n + 1}))
+    expect(result).toEqual({n: 1})
+    expect(updateJsonFile(file, (f) => readJsonFile(f) as {n: number}, (c) => ({n: c.n + 1}))).toEqual({n: 2})
+    expect(mode(d)).toBe(0o700)
+    expect(mode(file)).toBe(0o600)
+    expect(readdirSync(d)).toEqual(['state.json'])
+  })
+
+  it('a failed read leaves the file as it was and releases the lock', () => {
+    const d = dir()
+    const file = join(d, 'state.json')
+    writeFileSync(file, 'not json')
+    expect(failure(() => updateJsonFile(file, readJsonFile, () => ({}))).code).toBe('invalid_config')
+    expect(readFileSync(file, 'utf8')).toBe('not json')
+    expect(readdirSync(d)).toEqual(['state.json'])
   })
 })

@@ -167,15 +167,18 @@ describe('the credentials file fallback is private', () => {
     expect(readdirSync(configDir).sort()).toEqual(['config.json', 'credentials.json'])
   })
 
-  it('a config directory that exists with a loose mode is tightened to 0700', async () => {
+  it('a config directory that exists keeps its mode (never chmod-ed); one others can write draws a warning', async () => {
     const token = await freshToken()
-    const configDir = join(freshConfigDir(), 'loose')
-    mkdirSync(configDir, {mode: 0o755})
-    chmodSync(configDir, 0o755)
-    const r = await e2e.current.amctl(['auth', 'login', '--with-token', '--insecure-storage'], {configDir, as: null, input: token})
-    expect(r.exitCode, r.stderr).toBe(0)
-    expect(mode(configDir)).toBe(0o700)
-    expect(mode(join(configDir, 'credentials.json'))).toBe(0o600)
+    for (const [name, dirMode, warnings] of [['plain', 0o755, 0], ['open', 0o777, 1]] as const) {
+      const configDir = join(freshConfigDir(), name)
+      mkdirSync(configDir, {mode: dirMode})
+      chmodSync(configDir, dirMode)
+      const r = await e2e.current.amctl(['auth', 'login', '--with-token', '--insecure-storage'], {configDir, as: null, input: token})
+      expect(r.exitCode, r.stderr).toBe(0)
+      expect(mode(configDir)).toBe(dirMode)
+      expect(mode(join(configDir, 'credentials.json'))).toBe(0o600)
+      expect(r.stderr.split('\n').filter((line) => line.startsWith(`warning: the config directory ${configDir}`))).toHaveLength(warnings)
+    }
   })
 })
 

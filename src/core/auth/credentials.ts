@@ -1,6 +1,8 @@
 import {fileStore} from './file-store.js'
 import {keychain, KeychainUnavailable} from './keychain.js'
-import {assertTokenForm} from './token.js'
+import {TOKEN_PREFIX} from '../../contract/vocabulary.js'
+import {NotLoggedInError} from '../errors.js'
+import {assertTokenForm, isTokenForm} from './token.js'
 
 /**
  * Credential resolution (cli-contract.md 1.3): AMCTL_TOKEN → OS keychain → credentials file.
@@ -25,12 +27,22 @@ export async function findToken(profile: string, baseUrl: string, env: NodeJS.Pr
   const account = accountFor(profile, baseUrl)
   try {
     const token = await keychain.get(account)
-    if (token) return {token, source: 'keychain'}
+    if (token) return stored(token, 'keychain', account)
   } catch (error) {
     if (!(error instanceof KeychainUnavailable)) throw error
   }
   const token = fileStore.get(account, env)
-  return token ? {token, source: 'file'} : undefined
+  return token ? stored(token, 'file', account) : undefined
+}
+
+/** A stored token is held to the token form like any other; one that fails it is never sent (exit 3). */
+function stored(token: string, source: 'keychain' | 'file', account: string): FoundToken {
+  if (!isTokenForm(token)) {
+    const where = source === 'keychain' ? 'the OS keychain' : 'credentials.json'
+    const form = `a token starts with "${TOKEN_PREFIX}" and has no whitespace or control characters`
+    throw new NotLoggedInError(`the token stored in ${where} for ${account} is malformed (${form})`)
+  }
+  return {token, source}
 }
 
 export interface StoreResult {

@@ -1,21 +1,21 @@
-import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {configDir} from '../config.js'
-import {corruptFileError} from '../errors.js'
-import {ensurePrivateDir, withFileLock, writeFileAtomic} from '../fs-atomic.js'
+import {isJsonObject, readJsonFile, updateJsonFile, wrongShapeError} from '../fs-atomic.js'
 
 /**
- * The file fallback: `<config dir>/credentials.json`, mode 0600 in a 0700 directory, written
- * atomically under a short lock so that concurrent logins never lose each other's entries.
+ * The file fallback: `<config dir>/credentials.json`, mode 0600 (in a directory created 0700),
+ * written atomically under a short lock so that concurrent logins never lose each other's
+ * entries. A read creates nothing; a file of another shape is an error, never overwritten.
  */
 
 interface Entry {
   token: string
-  storedAt: string
+  storedAt?: string
 }
 interface FileShape {
   version: 1
   tokens: Record<string, Entry>
+  [member: string]: unknown
 }
 
 export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -23,44 +23,42 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function read(file: string): FileShape {
-  if (!existsSync(file)) return {version: 1, tokens: {}}
-  let parsed: Partial<FileShape>
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<FileShape>
-  } catch (error) {
-    throw corruptFileError(file, error)
+  const content = readJsonFile(file)
+  if (content === undefined) return {version: 1, tokens: {}}
+  if (!isJsonObject(content)) throw wrongShapeError(file, 'expected a JSON object')
+  const {version} = content
+  if (version !== undefined && version !== 1) throw wrongShapeError(file, `unknown version ${JSON.stringify(version)}`)
+  const tokens = content.tokens ?? {}
+  if (!isJsonObject(tokens)) throw wrongShapeError(file, '"tokens" must be an object')
+  for (const [account, entry] of Object.entries(tokens)) {
+    if (!isJsonObject(entry) || typeof entry.token !== 'string') {
+      throw wrongShapeError(file, `the entry for ${JSON.stringify(account)} has no token`)
+    }
   }
-  // any other shape (null, an array, a string …) holds no tokens
-  const tokens = (parsed as Partial<FileShape> | null)?.tokens
-  return {version: 1, tokens: tokens && typeof tokens === 'object' && !Array.isArray(tokens) ? tokens : {}}
+  return {...content, version: 1, tokens: tokens as Record<string, Entry>}
 }
 
-/** Runs `change` on the file's content under an exclusive lock file, then writes it atomically. */
-function update(file: string, change: (shape: FileShape) => void): void {
-  ensurePrivateDir(join(file, '..'))
-  withFileLock(file, () => {
-    const shape = read(file)
-    change(shape)
-    writeFileAtomic(file, `${JSON.stringify(shape, null, 2)}\n`, 0o600)
-  })
+function entryOf(shape: FileShape, account: string): Entry | undefined {
+  return Object.hasOwn(shape.tokens, account) ? shape.tokens[account] : undefined
 }
 
 export const fileStore = {
   path: credentialsPath,
   get(account: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-    return read(credentialsPath(env)).tokens[account]?.token
+    return entryOf(read(credentialsPath(env)), account)?.token
   },
   set(account: string, token: string, env: NodeJS.ProcessEnv = process.env): void {
-    update(credentialsPath(env), (shape) => {
-      shape.tokens[account] = {token, storedAt: new Date().toISOString()}
-    })
+    const entry: Entry = {token, storedAt: new Date().toISOString()}
+    updateJsonFile(credentialsPath(env), read, (shape) => ({...shape, tokens: {...shape.tokens, [account]: entry}}))
   },
-  /** Returns whether an entry was removed. */
+  /** Returns whether an entry was removed; without one, nothing is written (or created). */
   delete(account: string, env: NodeJS.ProcessEnv = process.env): boolean {
     const file = credentialsPath(env)
-    if (!existsSync(file) || !(account in read(file).tokens)) return false
-    update(file, (shape) => {
-      delete shape.tokens[account]
+    if (entryOf(read(file), account) === undefined) return false
+    updateJsonFile(file, read, (shape) => {
+      const tokens = {...shape.tokens}
+      delete tokens[account]
+      return {...shape, tokens}
     })
     return true
   },

@@ -1,8 +1,8 @@
-import {readFileSync, statSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeytarModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
-import {tempDir} from '../../helpers/temp.js'
 
 const kt = vi.hoisted(() => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[]}) as FakeKeytar)
 vi.mock('@napi-rs/keyring/keytar.js', () => fakeKeytarModule(kt))
@@ -25,12 +25,14 @@ beforeEach(() => {
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0
-  env = {AMCTL_CONFIG_DIR: join(tempDir('amctl-cred-'), 'cfg')}
+  env = {AMCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'amctl-cred-')), 'cfg')}
 })
 afterEach(() => {
   vi.useRealTimers()
+  rmSync(join(env.AMCTL_CONFIG_DIR, '..'), {recursive: true, force: true})
 })
 
+const FORM = 'a token starts with "svc_" and has no whitespace or control characters'
 const inKeychain = (account = ACCOUNT) => kt.store.get(`amctl/${account}`)
 
 describe('accountFor', () => {
@@ -70,6 +72,32 @@ describe('findToken: AMCTL_TOKEN → keychain → file', () => {
     expect(await findToken('default', 'https://other.example', env)).toBeUndefined()
     // a path prefix does not change the account
     expect(await findToken('default', `${BASE}/prefix`, env)).toEqual({token: 'svc_default', source: 'keychain'})
+  })
+
+  it.each(['svc_', 'ghp_abcdef', 'svc_two words', 'svc_line\nbreak', 'svc_\u001b[31mred', ' svc_padded'])(
+    'a stored token of the wrong form (%j) is never returned: exit 3, naming where it is, not what it is',
+    async (bad) => {
+      kt.store.set(`amctl/${ACCOUNT}`, bad)
+      const fromKeychain = await findToken('default', BASE, env).catch((error: unknown) => error)
+      expect(fromKeychain).toMatchObject({
+        code: 'unauthorized',
+        exitCode: 3,
+        hint: 'run `amctl auth login`',
+        message: `the token stored in the OS keychain for ${ACCOUNT} is malformed (${FORM})`,
+      })
+      kt.store.clear()
+      fileStore.set(ACCOUNT, bad, env)
+      const fromFile = await findToken('default', BASE, env).catch((error: unknown) => error)
+      const message = `the token stored in credentials.json for ${ACCOUNT} is malformed (${FORM})`
+      expect(fromFile).toMatchObject({code: 'unauthorized', exitCode: 3, message})
+      if (bad.length > 4) expect((fromFile as Error).message).not.toContain(bad.slice(4))
+    },
+  )
+
+  it('a bad keychain token is not passed over for the file', async () => {
+    kt.store.set(`amctl/${ACCOUNT}`, 'not-a-token')
+    fileStore.set(ACCOUNT, 'svc_good', env)
+    await expect(findToken('default', BASE, env)).rejects.toMatchObject({exitCode: 3})
   })
 
   it('falls back to the file when the keychain refuses', async () => {

@@ -1,14 +1,35 @@
 import {spawn} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {credentialsPath, fileStore} from '../../../src/core/auth/file-store.js'
 import {ROOT} from '../../helpers/cli.js'
-import {tempDir} from '../../helpers/temp.js'
 
 const mode = (p: string) => statSync(p).mode & 0o777
-const freshEnv = () => ({AMCTL_CONFIG_DIR: join(tempDir('amctl-creds-'), 'cfg')})
+const made: string[] = []
+const freshEnv = () => {
+  const root = mkdtempSync(join(tmpdir(), 'amctl-creds-'))
+  made.push(root)
+  return {AMCTL_CONFIG_DIR: join(root, 'cfg')}
+}
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, {recursive: true, force: true})
+})
 const isRoot = process.getuid?.() === 0
 const DIST_FILE_STORE = join(ROOT, 'dist', 'core', 'auth', 'file-store.js')
 
@@ -44,18 +65,44 @@ describe('fileStore', () => {
     expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
   })
 
-  it('delete without a file is a no-op', () => {
+  it('get and delete without a file are no-ops that create nothing', () => {
     const env = freshEnv()
+    expect(fileStore.get('a', env)).toBeUndefined()
     expect(fileStore.delete('a', env)).toBe(false)
-    expect(existsSync(credentialsPath(env))).toBe(false)
+    expect(existsSync(env.AMCTL_CONFIG_DIR)).toBe(false)
   })
 
-  it('tightens a config directory that was too open', () => {
+  it('delete of an account that is not there writes nothing', () => {
     const env = freshEnv()
-    mkdirSync(env.AMCTL_CONFIG_DIR, {recursive: true, mode: 0o755})
-    chmodSync(env.AMCTL_CONFIG_DIR, 0o755)
     fileStore.set('a', 'svc_a', env)
-    expect(mode(env.AMCTL_CONFIG_DIR)).toBe(0o700)
+    const before = statSync(credentialsPath(env)).mtimeMs
+    chmodSync(credentialsPath(env), 0o400)
+    expect(fileStore.delete('b', env)).toBe(false)
+    expect(statSync(credentialsPath(env)).mtimeMs).toBe(before)
+    expect(mode(credentialsPath(env))).toBe(0o400)
+  })
+
+  it.each(['0755', '0777'])('never changes the mode of a config directory that exists (%s)', (octal) => {
+    const existing = parseInt(octal, 8)
+    const env = freshEnv()
+    mkdirSync(env.AMCTL_CONFIG_DIR, {recursive: true})
+    chmodSync(env.AMCTL_CONFIG_DIR, existing)
+    fileStore.set('a', 'svc_a', env)
+    expect(mode(env.AMCTL_CONFIG_DIR)).toBe(existing)
+    expect(mode(credentialsPath(env))).toBe(0o600)
+  })
+
+  it('a symbolic link is followed: read through it, and a write replaces its target and keeps the link', () => {
+    const env = freshEnv()
+    const target = join(env.AMCTL_CONFIG_DIR, '..', 'elsewhere.json')
+    mkdirSync(env.AMCTL_CONFIG_DIR)
+    writeFileSync(target, '{"version":1,"tokens":{"a":{"token":"svc_a"}}}', {mode: 0o600})
+    symlinkSync(target, credentialsPath(env))
+    expect(fileStore.get('a', env)).toBe('svc_a')
+    fileStore.set('b', 'svc_b', env)
+    expect(lstatSync(credentialsPath(env)).isSymbolicLink()).toBe(true)
+    expect(Object.keys(JSON.parse(readFileSync(target, 'utf8')).tokens)).toEqual(['a', 'b'])
+    expect(mode(target)).toBe(0o600)
   })
 
   it('a corrupt file is an error naming it (exit 1), and is not overwritten', () => {
@@ -70,14 +117,36 @@ describe('fileStore', () => {
     expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
   })
 
-  it.each(['null', '[]', '"text"', '{"tokens": 5}', '{"tokens": []}'])('a file holding %s has no tokens and no crash', (content) => {
+  it.each([
+    ['null', 'expected a JSON object'],
+    ['[]', 'expected a JSON object'],
+    ['"text"', 'expected a JSON object'],
+    ['{"tokens": 5}', '"tokens" must be an object'],
+    ['{"tokens": []}', '"tokens" must be an object'],
+    ['{"tokens": {"a": "svc_a"}}', 'the entry for "a" has no token'],
+    ['{"tokens": {"a": {"token": 5}}}', 'the entry for "a" has no token'],
+    ['{"version": 2, "tokens": {}}', 'unknown version 2'],
+  ])('a file holding %s is corrupt (exit 1, naming it) and never overwritten', (content, problem) => {
     const env = freshEnv()
     mkdirSync(env.AMCTL_CONFIG_DIR, {recursive: true})
-    writeFileSync(credentialsPath(env), content, {mode: 0o600})
-    expect(fileStore.get('a', env)).toBeUndefined()
-    expect(fileStore.delete('a', env)).toBe(false)
-    fileStore.set('a', 'svc_a', env)
-    expect(fileStore.get('a', env)).toBe('svc_a')
+    const file = credentialsPath(env)
+    writeFileSync(file, content, {mode: 0o600})
+    const message = `${file} is corrupt: ${problem}; fix or delete it`
+    const corrupt = expect.objectContaining({exitCode: 1, code: 'invalid_config', message})
+    expect(() => fileStore.get('a', env)).toThrow(corrupt)
+    expect(() => fileStore.delete('a', env)).toThrow(corrupt)
+    expect(() => fileStore.set('a', 'svc_a', env)).toThrow(corrupt)
+    expect(readFileSync(file, 'utf8')).toBe(content)
+    expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
+  })
+
+  it('keeps members it does not know on a write', () => {
+    const env = freshEnv()
+    mkdirSync(env.AMCTL_CONFIG_DIR, {recursive: true})
+    writeFileSync(credentialsPath(env), '{"version":1,"tokens":{"a":{"token":"svc_a","note":"ci"}},"extra":true}', {mode: 0o600})
+    fileStore.set('b', 'svc_b', env)
+    const shape = JSON.parse(readFileSync(credentialsPath(env), 'utf8'))
+    expect(shape).toMatchObject({version: 1, extra: true, tokens: {a: {token: 'svc_a', note: 'ci'}, b: {token: 'svc_b'}}})
   })
 
   it('breaks a stale lock left by a crashed process', () => {
