@@ -113,17 +113,34 @@ try {
   row('`amctl --help` vs `node -e 0`', compare([node, bin, '--help'], [node, '-e', '0'], env), 2.5)
   row(
     '`amctl runs list --json --limit 50` vs one `fetch`',
-    compare([node, bin, 'runs', 'list', '--json', '--limit', '50', '--org', 'acme'], [node, join(root, 'bench', 'floor-fetch.mjs'), `${runsUrl('acme')}?limit=50`], env),
+    compare(
+      [node, bin, 'runs', 'list', '--json', '--limit', '50', '--org', 'acme'],
+      [node, join(root, 'bench', 'floor-fetch.mjs'), `${runsUrl('acme')}?limit=50`],
+      env,
+    ),
     1.8,
   )
 
   console.error(`  paging ${BIG.toLocaleString('en-US')} runs, ${ALL_REPS} alternating repetitions…`)
   const all = (org) => [node, bin, 'runs', 'list', '--all', '--json', '--limit', String(PAGE), '--org', org]
-  const big = compare(all('globex'), [node, join(root, 'bench', 'floor-paginate.mjs'), runsUrl('globex'), String(PAGE)], env, {reps: ALL_REPS, warmup: 1, rss: true})
-  row(`\`amctl runs list --all --json\` over ${BIG.toLocaleString('en-US')} runs vs an undici cursor loop`, big, 1.25, {amctlRssMb: big.aRss, floorRssMb: big.bRss})
+  const big = compare(all('globex'), [node, join(root, 'bench', 'floor-paginate.mjs'), runsUrl('globex'), String(PAGE)], env, {
+    reps: ALL_REPS,
+    warmup: 1,
+    rss: true,
+  })
+  row(`\`amctl runs list --all --json\` over ${BIG.toLocaleString('en-US')} runs vs an undici cursor loop`, big, 1.25, {
+    amctlRssMb: big.aRss,
+    floorRssMb: big.bRss,
+  })
   const small = compare(all('acme'), all('acme'), env, {reps: ALL_REPS, warmup: 1, rss: true})
   const smallRss = median([small.aRss, small.bRss])
-  results.push({figure: `peak RSS of \`--all\` over ${BIG.toLocaleString('en-US')} runs`, value: big.aRss, unit: 'MB', target: 120, pass: !(big.aRss > 120)})
+  results.push({
+    figure: `peak RSS of \`--all\` over ${BIG.toLocaleString('en-US')} runs`,
+    value: big.aRss,
+    unit: 'MB',
+    target: 120,
+    pass: !(big.aRss > 120),
+  })
   const growth = (big.aRss - smallRss) / smallRss
   results.push({
     figure: `RSS at ${BIG.toLocaleString('en-US')} runs vs at ${SMALL.toLocaleString('en-US')}`,
@@ -135,9 +152,19 @@ try {
   })
 
   console.error('  loading the dev server: GET a page of 200 runs, 16 connections, 5 s…')
-  const load = spawnSync(node, [join(root, 'bench', 'load.mjs'), `${runsUrl('globex')}?limit=200`, quick ? '2' : '5', '16'], {env, encoding: 'utf8'})
+  const load = spawnSync(node, [join(root, 'bench', 'load.mjs'), `${runsUrl('globex')}?limit=200`, quick ? '2' : '5', '16'], {
+    env,
+    encoding: 'utf8',
+  })
   const l = JSON.parse(load.stdout)
-  results.push({figure: 'dev server: `GET …/runs?limit=200` under load', value: l.rps, unit: 'req/s', detail: `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, ${l.errors} errors`, target: null, pass: l.errors === 0})
+  results.push({
+    figure: 'dev server: `GET …/runs?limit=200` under load',
+    value: l.rps,
+    unit: 'req/s',
+    detail: `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, ${l.errors} errors`,
+    target: null,
+    pass: l.errors === 0,
+  })
 } finally {
   server.kill('SIGINT')
 }
@@ -153,10 +180,14 @@ const lines = [
 for (const r of results) {
   if (r.ratio !== undefined) {
     const rss = r.amctlRssMb ? ` (peak RSS ${r.amctlRssMb.toFixed(0)} MB vs ${r.floorRssMb.toFixed(0)} MB)` : ''
-    lines.push(`| ${r.figure} | ${r.amctlMs.toFixed(1)} ms${rss} | ${r.floorMs.toFixed(1)} ms | ${r.ratio.toFixed(2)}× | ≤ ${r.target}× | ${r.pass ? '✓' : '✗'} |`)
+    lines.push(
+      `| ${r.figure} | ${r.amctlMs.toFixed(1)} ms${rss} | ${r.floorMs.toFixed(1)} ms | ${r.ratio.toFixed(2)}× | ≤ ${r.target}× | ${r.pass ? '✓' : '✗'} |`,
+    )
   } else {
     const value = Number.isNaN(r.value) ? 'n/a' : `${r.value.toFixed(r.unit === 'req/s' ? 0 : 1)} ${r.unit}`
-    lines.push(`| ${r.figure} | ${value}${r.detail ? ` (${r.detail})` : ''} | | | ${r.target === null ? 'none yet' : `≤ ${r.target} ${r.unit}`} | ${r.pass ? '✓' : '✗'} |`)
+    lines.push(
+      `| ${r.figure} | ${value}${r.detail ? ` (${r.detail})` : ''} | | | ${r.target === null ? 'none yet' : `≤ ${r.target} ${r.unit}`} | ${r.pass ? '✓' : '✗'} |`,
+    )
   }
 }
 const md = `${lines.join('\n')}\n`

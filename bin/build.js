@@ -4,7 +4,7 @@
 // dist/amctl.cjs   the whole CLI as one CommonJS bundle: @oclif/core, every command (as the
 //                  COMMANDS map of oclif's "explicit" command discovery), the help class, and —
 //                  behind dynamic import(), evaluated only when a command needs them — undici,
-//                  conf, chalk and the local control plane. One file instead of hundreds of
+//                  chalk and the local control plane. One file instead of hundreds of
 //                  modules to resolve, and CommonJS so bin/run.js can load it with a V8 code cache.
 // dist/amctl.cjs.cache  that code cache, made by running `amctl --help` once after the build.
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
@@ -200,13 +200,18 @@ function swapIn(staged, target) {
 swapIn(dist, finalDist)
 
 // the code cache: one run that loads the bundle and draws the root help
-const warm = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {stdio: 'ignore', env: {...process.env, AMCTL_CODE_CACHE: 'write'}})
+const warm = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {
+  stdio: 'ignore',
+  env: {...process.env, AMCTL_CODE_CACHE: 'write'},
+})
 if (warm.status !== 0) throw new Error('the freshly built CLI failed to run `--help`')
 
 const outputs = [...Object.entries(cli.metafile.outputs), ...Object.entries(loose.metafile.outputs), ...Object.entries(jq.metafile.outputs)]
 outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`
-console.log(`built ${commands.length} commands into ${relative(process.cwd(), finalDist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`)
+console.log(
+  `built ${commands.length} commands into ${relative(process.cwd(), finalDist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`,
+)
 if (analyze) {
   const inputs = Object.entries(cli.metafile.outputs)[0][1].inputs
   const byPackage = new Map()

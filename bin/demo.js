@@ -120,5 +120,7 @@ try {
   rmSync(work, {recursive: true, force: true})
 }
 
-console.log(failed === 0 ? paint('32', '\n✓ demo finished: every command behaved as documented') : paint('31', `\n✗ ${failed} step(s) did not`))
+console.log(
+  failed === 0 ? paint('32', '\n✓ demo finished: every command behaved as documented') : paint('31', `\n✗ ${failed} step(s) did not`),
+)
 process.exit(failed === 0 ? 0 : 1)

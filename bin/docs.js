@@ -36,7 +36,8 @@ try {
   const readmePath = join(root, 'README.md')
   writeFileSync(readmePath, readmeWithTopics(readFileSync(readmePath, 'utf8')))
   const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-  const date = execFileSync('git', ['log', '-1', '--format=%cs'], {cwd: root, encoding: 'utf8'}).trim() || new Date().toISOString().slice(0, 10)
+  const date =
+    execFileSync('git', ['log', '-1', '--format=%cs'], {cwd: root, encoding: 'utf8'}).trim() || new Date().toISOString().slice(0, 10)
   mkdirSync(join(root, 'man'), {recursive: true})
   writeFileSync(join(root, 'man', 'amctl.1'), manPage(manifest, date))
   console.log('wrote README.md help topics and man/amctl.1')

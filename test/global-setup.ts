@@ -18,7 +18,9 @@ export default function setup(): () => void {
     rmSync(root, {recursive: true, force: true})
     if (left.length > 0) {
       // a thrown error here is only logged by vitest: set the exit code so the run fails
-      process.stderr.write(`\nFAIL the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in their temp root: ${left.slice(0, 12).join(', ')}\n`)
+      process.stderr.write(
+        `\nFAIL the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in their temp root: ${left.slice(0, 12).join(', ')}\n`,
+      )
       process.exitCode = 1
     }
   }

@@ -16,7 +16,9 @@ describe('README.md command reference', () => {
     )
     const generated = stdout.replace(/^replacing <!-- \w+ --> in .*\n/gm, '')
     const section = (text: string) => text.slice(text.indexOf('<!-- commands -->'), text.indexOf('<!-- commandsstop -->'))
-    expect(section(readFileSync(join(ROOT, 'README.md'), 'utf8')), 'README command reference is stale: run `npm run docs`').toBe(section(generated))
+    expect(section(readFileSync(join(ROOT, 'README.md'), 'utf8')), 'README command reference is stale: run `npm run docs`').toBe(
+      section(generated),
+    )
   })
 
   it('every command has a summary and at least two examples', () => {

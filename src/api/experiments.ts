@@ -9,7 +9,12 @@ export function launchExperiment(client: HttpClient, org: string, experimentId: 
 
 /** `GET /orgs/{org}/experiments/{experimentId}/variants/{variantId}/content` */
 export function getVariantContent(client: HttpClient, org: string, experimentId: string, variantId: string): Promise<JsonObject> {
-  return call(client, 'getVariantContent', {org, experimentId, variantId}, {
-    resource: {kind: 'variant', id: variantId, label: `variant "${variantId}" of experiment "${experimentId}"`},
-  })
+  return call(
+    client,
+    'getVariantContent',
+    {org, experimentId, variantId},
+    {
+      resource: {kind: 'variant', id: variantId, label: `variant "${variantId}" of experiment "${experimentId}"`},
+    },
+  )
 }

@@ -30,7 +30,12 @@ export function operationPath<Id extends OperationId>(id: Id, params: ParamsOf<I
  * JSON object. A 404 names the resource asked for, unless the server's message already names
  * what is missing (it may be the organization, not the resource).
  */
-export async function call<Id extends OperationId, T = JsonObject>(client: HttpClient, id: Id, params: ParamsOf<Id>, opts: CallOptions = {}): Promise<T> {
+export async function call<Id extends OperationId, T = JsonObject>(
+  client: HttpClient,
+  id: Id,
+  params: ParamsOf<Id>,
+  opts: CallOptions = {},
+): Promise<T> {
   const path = operationPath(id, params, opts.query)
   try {
     return await client.json<T>({method: ROUTES[id].method, path, body: opts.body, auth: opts.auth})
@@ -43,5 +48,9 @@ export function namingResource(error: unknown, resource: Resource): unknown {
   if (!isAmctlError(error) || error.code !== 'not_found' || error.status === undefined) return error
   const {kind, id, label} = resource
   if (error.message.includes(id) || /"[^"]+"/.test(error.message)) return error
-  return new ApiError(`${label ?? `${kind} "${id}"`} not found: ${error.message}`, {code: error.code, status: error.status, requestId: error.requestId})
+  return new ApiError(`${label ?? `${kind} "${id}"`} not found: ${error.message}`, {
+    code: error.code,
+    status: error.status,
+    requestId: error.requestId,
+  })
 }

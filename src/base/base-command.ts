@@ -72,7 +72,8 @@ export abstract class BaseCommand extends Command {
   protected async confirmDelete(what: string, yes: boolean): Promise<void> {
     if (yes) return
     if (!canPrompt(this.io)) throw new UsageError(`refusing to delete ${what} without --yes: there is no terminal to confirm on`)
-    if (!(await confirm(this.io, `Delete ${what}?`))) throw new AmctlError('deletion cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
+    if (!(await confirm(this.io, `Delete ${what}?`)))
+      throw new AmctlError('deletion cancelled', {code: 'cancelled', exitCode: ExitCode.usage})
   }
 
   /** --jq was given: it implies --json for the output, and errors show as without --json. */

@@ -112,7 +112,10 @@ export class CommandContext {
       const me: Me = await getMe(await this.http())
       const orgs = me.orgs
       if (orgs.length === 1 && orgs[0].slug) return orgs[0].slug
-      const which = orgs.length === 0 ? 'you belong to no organization' : `you belong to ${orgs.length} organizations (${orgs.map((o) => o.slug).join(', ')})`
+      const which =
+        orgs.length === 0
+          ? 'you belong to no organization'
+          : `you belong to ${orgs.length} organizations (${orgs.map((o) => o.slug).join(', ')})`
       throw new UsageError(`${which}: pass --org or run \`amctl config set org <slug>\``)
     })()
     return this.orgP

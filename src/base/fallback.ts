@@ -12,10 +12,16 @@ import {toAmctlError} from './parse-errors.js'
  */
 
 /** `command_not_found`: exit 2 with "did you mean" from the commands oclif knows. */
-export const commandNotFound: Hook<'command_not_found'> = async function ({id, config}) {
+export const commandNotFound: Hook<'command_not_found'> = async ({id, config}) => {
   const wanted = id.replaceAll(':', ' ')
-  const near = closest(wanted, [...config.commandIDs, ...config.topics.map((t) => t.name)].map((c) => c.replaceAll(':', ' ')))
-  throw new UsageError(`unknown command "${wanted}"`, near ? `did you mean \`amctl ${near}\`? (see \`amctl --help\`)` : 'see `amctl --help` for the commands')
+  const near = closest(
+    wanted,
+    [...config.commandIDs, ...config.topics.map((t) => t.name)].map((c) => c.replaceAll(':', ' ')),
+  )
+  throw new UsageError(
+    `unknown command "${wanted}"`,
+    near ? `did you mean \`amctl ${near}\`? (see \`amctl --help\`)` : 'see `amctl --help` for the commands',
+  )
 }
 
 /** An error that reached bin/run.js: presented like any other; returns the exit code. */

@@ -31,7 +31,11 @@ export function jqInArgv(argv: readonly string[]): boolean {
 
 export const profileFlags = {
   ...outputFlags,
-  profile: Flags.string({description: 'named profile in the config [env: AMCTL_PROFILE] (default "default")', helpGroup: GLOBAL, helpValue: 'NAME'}),
+  profile: Flags.string({
+    description: 'named profile in the config [env: AMCTL_PROFILE] (default "default")',
+    helpGroup: GLOBAL,
+    helpValue: 'NAME',
+  }),
 }
 
 /** Which server, and so which stored token. */
@@ -43,7 +47,11 @@ export const serverFlags = {
 /** Commands that send requests. */
 export const requestFlags = {
   ...serverFlags,
-  timeout: Flags.string({description: 'per-request timeout in seconds [env: AMCTL_TIMEOUT] (default 30)', helpGroup: GLOBAL, helpValue: 'SECONDS'}),
+  timeout: Flags.string({
+    description: 'per-request timeout in seconds [env: AMCTL_TIMEOUT] (default 30)',
+    helpGroup: GLOBAL,
+    helpValue: 'SECONDS',
+  }),
   verbose: Flags.boolean({description: 'log each request to stderr [env: AMCTL_DEBUG=1]', helpGroup: GLOBAL}),
 }
 
@@ -62,7 +70,13 @@ export const bodyFlags = {
     description: 'body field key=value, typed: true, false, null, numbers, JSON arrays/objects; @file reads a file',
     helpGroup: 'BODY',
   }),
-  'raw-field': Flags.string({char: 'f', multiple: true, multipleNonGreedy: true, description: 'body field key=value, always a string', helpGroup: 'BODY'}),
+  'raw-field': Flags.string({
+    char: 'f',
+    multiple: true,
+    multipleNonGreedy: true,
+    description: 'body field key=value, always a string',
+    helpGroup: 'BODY',
+  }),
   input: Flags.string({description: 'the whole JSON object body from FILE, or - for stdin', helpValue: 'FILE|-', helpGroup: 'BODY'}),
 }
 

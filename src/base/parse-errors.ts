@@ -33,7 +33,8 @@ function missingFlags(e: ParseErrorShape): string[] {
     .map(([name]) => `--${name}`)
 }
 
-const ANSI = new RegExp(String.raw`\u001B\[[0-9;]*m`, 'g')
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour sequence starts with ESC
+const ANSI = /\u001B\[[0-9;]*m/g
 
 /** Any thrown value as an AmctlError: oclif's parse errors are usage errors (exit 2). */
 export function toAmctlError(err: unknown): AmctlError {

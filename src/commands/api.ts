@@ -10,7 +10,8 @@ import {assertNoDotSegments, fieldsAsQuery, fillOrg, normalizeApiPath, parseHead
 
 export default class Api extends ApiCommand {
   static override summary = 'Send any request to the API and print the response'
-  static override description = `The escape hatch for the functional areas without a command, like \`gh api\`. PATH is relative to /api/v1 (a leading /api/v1 is accepted) and may carry a query string; {org} in it is replaced by the resolved organization.
+  static override description =
+    `The escape hatch for the functional areas without a command, like \`gh api\`. PATH is relative to /api/v1 (a leading /api/v1 is accepted) and may carry a query string; {org} in it is replaced by the resolved organization.
 
 The method is GET, or POST when a body is given (-F, -f, --input); -X chooses another. With -X GET the -F/-f fields are sent as query parameters. The response body is printed as it came: JSON as JSON (pretty on a terminal, compact otherwise), anything else as text. -i also prints the status line and headers; --silent prints no body. --paginate follows nextCursor and prints one {"items":[…]} with every page's items.`
 
@@ -52,7 +53,13 @@ The method is GET, or POST when a body is given (-F, -f, --input); -X chooses an
     const client = await this.ctx.http()
 
     if (flags.paginate) {
-      const list: StreamedList<unknown> = {kind: 'stream', pages: rawPages(client, path, headers), columns: [], noun: 'items', format: 'json'}
+      const list: StreamedList<unknown> = {
+        kind: 'stream',
+        pages: rawPages(client, path, headers),
+        columns: [],
+        noun: 'items',
+        format: 'json',
+      }
       return list
     }
     const response = await rawRequest(client, {method, path, body, headers})

@@ -16,7 +16,7 @@ export const TOKEN_PREFIX = 'svc_'
 
 /** A token: `svc_` and more, with no whitespace or control characters (contract 1.3). */
 export function isTokenForm(token: string): boolean {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
   return token.startsWith(TOKEN_PREFIX) && token.length > TOKEN_PREFIX.length && !/[\s\u0000-\u001F\u007F-\u009F]/.test(token)
 }
 
@@ -136,7 +136,7 @@ export const TERMINAL_RUN_STATUSES: readonly string[] = ['succeeded', 'failed', 
 export function idProblem(value: string): string | undefined {
   if (value === '') return 'must not be empty'
   if (value === '.' || value === '..') return `cannot be "${value}"`
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
   if (/[\u0000-\u001F\u007F-\u009F]/.test(value)) return 'must not contain control characters'
   return undefined
 }

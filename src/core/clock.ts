@@ -1,19 +1,27 @@
+import {setTimeout as delay} from 'node:timers/promises'
+
 /**
- * Time, as amctl waits for it: retry back-off, device-flow polling, waiting for runs. Commands
- * and the HTTP client ask `clock()`; tests install a clock whose sleeps return at once (and whose
- * `now` moves on by what was slept) with `setClock`, like the streams with `setIO`.
+ * Time, as amctl waits for it: retry back-off, device-flow polling, waiting for runs. Code asks
+ * `clock()`; tests install a clock whose sleeps take no real time (test/helpers/fake-clock.ts)
+ * with `setClock`, like the streams with `setIO`.
  */
 export interface Clock {
+  /** monotonic milliseconds */
   now(): number
-  sleep(ms: number): Promise<void>
+  /** resolves after `ms`, or at once when `signal` aborts (the caller looks at the signal) */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
-const system: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    delay(ms, undefined, {signal}).then(
+      () => undefined,
+      () => undefined,
+    ),
 }
 
-let current: Clock = system
+let current: Clock = systemClock
 
 export function clock(): Clock {
   return current
@@ -21,19 +29,5 @@ export function clock(): Clock {
 
 /** For tests: replace the clock (undefined restores the real one). */
 export function setClock(next: Clock | undefined): void {
-  current = next ?? system
-}
-
-/** A clock for tests: sleeping returns at once and moves `now` on; `slept` records each wait. */
-export function instantClock(start = Date.now()): Clock & {slept: number[]} {
-  let at = start
-  const slept: number[] = []
-  return {
-    slept,
-    now: () => at,
-    sleep: async (ms) => {
-      slept.push(ms)
-      at += ms
-    },
-  }
+  current = next ?? systemClock
 }

@@ -72,7 +72,11 @@ export function isAmctlError(error: unknown): error is AmctlError {
 
 /** A file of amctl's own (config, credentials) that does not parse: exit 1, naming the file. */
 export function corruptFileError(file: string, cause: unknown): AmctlError {
-  return new AmctlError(`${file} is not valid JSON (${(cause as Error).message}); fix or delete it`, {code: 'invalid_config', exitCode: 1, cause})
+  return new AmctlError(`${file} is not valid JSON (${(cause as Error).message}); fix or delete it`, {
+    code: 'invalid_config',
+    exitCode: 1,
+    cause,
+  })
 }
 
 /** Invalid usage or input found locally, before any request: exit 2, code invalid_request. */

@@ -60,7 +60,13 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
       sleepers.add(cancel)
     })
 
-  async function dispatch(req: IncomingMessage, method: string, path: string, query: URLSearchParams, rawBody: string | undefined): Promise<Outcome> {
+  async function dispatch(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    rawBody: string | undefined,
+  ): Promise<Outcome> {
     try {
       if (rawBody === undefined) throw new ApiError('invalid_request', `request body too large (limit ${MAX_BODY_BYTES} bytes)`, {}, 413)
       const match = router.match(method, path)

@@ -14,7 +14,9 @@ export class RateLimiter {
       this.windows.set(key, window)
     }
     if (window.count >= this.perSecond) {
-      throw new ApiError('rate_limited', `rate limit of ${this.perSecond} requests per second exceeded; retry after 1 second`, {'Retry-After': '1'})
+      throw new ApiError('rate_limited', `rate limit of ${this.perSecond} requests per second exceeded; retry after 1 second`, {
+        'Retry-After': '1',
+      })
     }
     window.count += 1
   }

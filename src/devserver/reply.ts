@@ -1,4 +1,4 @@
-import {ApiError, envelope} from './errors.js'
+import {type ApiError, envelope} from './errors.js'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 export const HTML_TYPE = 'text/html; charset=utf-8'

@@ -307,14 +307,26 @@ export function seedState(kind: SeedKind): State {
   })
   state.experiments = {
     ...owned(a, [
-      experiment(EXPERIMENTS.acmeOnboarding, 'Onboarding guide wording', [VARIANTS.acmeOnboardingControl, VARIANTS.acmeOnboardingConcise], null),
+      experiment(
+        EXPERIMENTS.acmeOnboarding,
+        'Onboarding guide wording',
+        [VARIANTS.acmeOnboardingControl, VARIANTS.acmeOnboardingConcise],
+        null,
+      ),
       experiment(EXPERIMENTS.acmePricing, 'Pricing page copy', [VARIANTS.acmePricingA, VARIANTS.acmePricingB], at(600)),
     ]),
-    ...owned(g, [experiment(EXPERIMENTS.globexDocs, 'Docs with examples', [VARIANTS.globexDocsControl, VARIANTS.globexDocsExamples], null)]),
+    ...owned(g, [
+      experiment(EXPERIMENTS.globexDocs, 'Docs with examples', [VARIANTS.globexDocsControl, VARIANTS.globexDocsExamples], null),
+    ]),
   }
   state.variants = {
     ...owned(a, [
-      variant(VARIANTS.acmeOnboardingControl, EXPERIMENTS.acmeOnboarding, 'control', '# Getting started\n\nInstall the SDK, then call `init()`.'),
+      variant(
+        VARIANTS.acmeOnboardingControl,
+        EXPERIMENTS.acmeOnboarding,
+        'control',
+        '# Getting started\n\nInstall the SDK, then call `init()`.',
+      ),
       variant(VARIANTS.acmeOnboardingConcise, EXPERIMENTS.acmeOnboarding, 'concise', '# Start\n\n`npm i @acme/sdk && acme init`'),
       variant(VARIANTS.acmePricingA, EXPERIMENTS.acmePricing, 'a', 'Simple pricing: pay per run.'),
       variant(VARIANTS.acmePricingB, EXPERIMENTS.acmePricing, 'b', 'Pay only for what your agents use.'),

@@ -1,13 +1,5 @@
 import type {Run} from '../contract/types.js'
-import {
-  STATE_FORMAT,
-  STATE_VERSION,
-  type OrgRecord,
-  type Owned,
-  type OwnedCollection,
-  type State,
-  type UserRecord,
-} from './state.js'
+import {STATE_FORMAT, STATE_VERSION, type OrgRecord, type Owned, type OwnedCollection, type State, type UserRecord} from './state.js'
 import {schemaErrorText, type SchemaSet} from './schema.js'
 import {STATE_SCHEMA} from './state-schema.js'
 import {isObject} from './validate.js'
@@ -34,7 +26,8 @@ export class Store {
   static parse(text: string, schemas: SchemaSet): Store {
     const value: unknown = JSON.parse(text)
     if (!isObject(value) || value.format !== STATE_FORMAT) throw new Error(`not a dev server state file (format is not "${STATE_FORMAT}")`)
-    if (value.version !== STATE_VERSION) throw new Error(`unsupported state version ${JSON.stringify(value.version)} (expected ${STATE_VERSION})`)
+    if (value.version !== STATE_VERSION)
+      throw new Error(`unsupported state version ${JSON.stringify(value.version)} (expected ${STATE_VERSION})`)
     // files written before runs moved on their own have no plans
     value.runPlans ??= {}
     const validate = schemas.compile(STATE_SCHEMA)
@@ -81,7 +74,8 @@ export class Store {
 
   /** Appends runs (newest last); `createdAt` never goes backwards within an organization. */
   addRuns(orgId: string, fields: readonly NewRun[], at = Date.now()): Run[] {
-    const runs = (this.state.runs[orgId] ??= [])
+    this.state.runs[orgId] ??= []
+    const runs = this.state.runs[orgId]
     const last = runs.at(-1)?.createdAt
     const now = new Date(at).toISOString()
     const createdAt = last !== undefined && last > now ? last : now

@@ -13,7 +13,9 @@ export function normalizeApiPath(input: string): string {
   const path = input.trim()
   if (path === '') throw new UsageError('PATH must not be empty; e.g. /me or /orgs/{org}/runs')
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-    throw new UsageError(`PATH is relative to ${API_PREFIX} on the configured server, got a full URL "${path}"; use --base-url to pick the server`)
+    throw new UsageError(
+      `PATH is relative to ${API_PREFIX} on the configured server, got a full URL "${path}"; use --base-url to pick the server`,
+    )
   }
   const withSlash = path.startsWith('/') ? path : `/${path}`
   const stripped =
@@ -65,7 +67,7 @@ export function parseHeaders(lines: string[]): Record<string, string> {
     const name = colon > 0 ? line.slice(0, colon).trim() : ''
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H expects 'Name: value', got ${JSON.stringify(line)}`)
     const value = line.slice(colon + 1).trim()
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
     if (/[\u0000-\u0008\u000A-\u001F\u007F]/.test(value)) {
       throw new UsageError(`-H ${name}: the value must not hold CR, LF or other control characters, got ${JSON.stringify(value)}`)
     }

@@ -32,7 +32,9 @@ export function parseJsonObject(text: string, label: string): JsonObject {
     throw new UsageError(`${label} is not valid JSON: ${problem} at line ${line}, column ${column}`)
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError(`${label} must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`)
+    throw new UsageError(
+      `${label} must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    )
   }
   return value as JsonObject
 }

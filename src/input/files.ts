@@ -1,5 +1,6 @@
 import {constants, createReadStream, openSync} from 'node:fs'
 import {stat} from 'node:fs/promises'
+import type {Stats} from 'node:fs'
 import type {Readable} from 'node:stream'
 import {UsageError} from '../core/errors.js'
 
@@ -37,7 +38,7 @@ export async function readStream(stream: Readable, label: string, what: string):
 export async function readText(source: string, stdin: Readable, label: string): Promise<string> {
   if (source === '-') return readStream(stdin, label, 'standard input')
   const cannot = (why: string) => new UsageError(`${label}: cannot read "${source}" (${why})`)
-  let info
+  let info: Stats
   try {
     info = await stat(source)
   } catch (error) {

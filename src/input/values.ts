@@ -31,7 +31,8 @@ export function parseExpiry(label: string, value: string): string {
   const text = value.trim()
   if (!/^\d+d$/.test(text)) throw new UsageError(`${label} must be a number of days written as <N>d (e.g. 30d), got "${value}"`)
   const days = expiryDays(text.replace(/^0+(?=\d)/, ''))
-  if (days === undefined) throw new UsageError(`${label} must be from ${TOKEN_EXPIRY_DAYS.min}d to ${TOKEN_EXPIRY_DAYS.max}d, got "${value}"`)
+  if (days === undefined)
+    throw new UsageError(`${label} must be from ${TOKEN_EXPIRY_DAYS.min}d to ${TOKEN_EXPIRY_DAYS.max}d, got "${value}"`)
   return `${days}d`
 }
 

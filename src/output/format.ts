@@ -26,10 +26,14 @@ export function tsvColumns<T>(columns: readonly Column<T>[]): Column<T>[] {
 
 /** The columns of a table for these rows: the extra ones only when some row has a value. */
 export function ttyColumns<T>(columns: readonly Column<T>[], rows: readonly T[]): Column<T>[] {
-  return columns.filter((c) => !c.extra || rows.some((row) => {
-    const value = c.get(row)
-    return value !== undefined && value !== null && value !== ''
-  }))
+  return columns.filter(
+    (c) =>
+      !c.extra ||
+      rows.some((row) => {
+        const value = c.get(row)
+        return value !== undefined && value !== null && value !== ''
+      }),
+  )
 }
 
 /** A value as cell text: empty for null, arrays of scalars joined, other objects as compact JSON. */
@@ -117,7 +121,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function keyValue(obj: Record<string, unknown>, style: Style, indent = ''): string {
   const entries = Object.entries(obj)
-  const isBlock = (value: unknown) => (isPlainObject(value) && Object.keys(value).length > 0) || (typeof value === 'string' && value.includes('\n'))
+  const isBlock = (value: unknown) =>
+    (isPlainObject(value) && Object.keys(value).length > 0) || (typeof value === 'string' && value.includes('\n'))
   // keys of values on their own line are aligned; a block's key stands alone
   const width = Math.max(0, ...entries.filter(([, v]) => !isBlock(v)).map(([k]) => terminalSafe(k).length))
   let out = ''
@@ -127,7 +132,10 @@ export function keyValue(obj: Record<string, unknown>, style: Style, indent = ''
       out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${keyValue(value, style, `${indent}  `)}`
     } else if (typeof value === 'string' && value.includes('\n')) {
       const block = terminalSafe(value.replace(/\r\n/g, '\n'), {multiline: true}).replace(/\n+$/, '')
-      out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${block.split('\n').map((l) => `${indent}  ${l}`.trimEnd()).join('\n')}\n`
+      out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${block
+        .split('\n')
+        .map((l) => `${indent}  ${l}`.trimEnd())
+        .join('\n')}\n`
     } else {
       out += `${indent}${label}  ${terminalSafe(cellText(value, ', '))}\n`.replace(/ +\n$/, '\n')
     }
@@ -148,10 +156,13 @@ export function jsonText(value: unknown, pretty: boolean, style?: Style): string
 const JSON_TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b/g
 
 function colourJson(text: string, style: Style): string {
-  return text.replace(JSON_TOKEN, (match, string: string | undefined, colon: string | undefined, number: string | undefined, literal: string | undefined) => {
-    if (string !== undefined) return colon === undefined ? style.green(string) : style.blue(string) + colon
-    if (number !== undefined) return style.cyan(number)
-    if (literal !== undefined) return style.yellow(literal)
-    return match
-  })
+  return text.replace(
+    JSON_TOKEN,
+    (match, string: string | undefined, colon: string | undefined, number: string | undefined, literal: string | undefined) => {
+      if (string !== undefined) return colon === undefined ? style.green(string) : style.blue(string) + colon
+      if (number !== undefined) return style.cyan(number)
+      if (literal !== undefined) return style.yellow(literal)
+      return match
+    },
+  )
 }

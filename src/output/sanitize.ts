@@ -4,13 +4,13 @@
  */
 
 // C0 controls, DEL and C1 controls (U+0080–U+009F, which some terminals take as CSI, OSC …)
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
 const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g
 // the same, but a newline is kept (a multi-line value shown as a block on a terminal)
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
 const CONTROLS_BUT_NEWLINE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/g
 
-function escape(c: string): string {
+function visible(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 }
 
@@ -19,7 +19,7 @@ function escape(c: string): string {
  * cursor, set the window title or clear the screen. `multiline` keeps newlines.
  */
 export function terminalSafe(text: string, opts: {multiline?: boolean} = {}): string {
-  return text.replace(opts.multiline ? CONTROLS_BUT_NEWLINE : CONTROLS, escape)
+  return text.replace(opts.multiline ? CONTROLS_BUT_NEWLINE : CONTROLS, visible)
 }
 
 /**
@@ -27,7 +27,7 @@ export function terminalSafe(text: string, opts: {multiline?: boolean} = {}): st
  * carriage return become `\\`, `\t`, `\n`, `\r`; other controls `\u00XX`.
  */
 export function tsvEscape(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
   return text.replace(/[\\\u0000-\u001F\u007F-\u009F]/g, (c) => {
     switch (c) {
       case '\\':
@@ -39,7 +39,7 @@ export function tsvEscape(text: string): string {
       case '\r':
         return '\\r'
       default:
-        return escape(c)
+        return visible(c)
     }
   })
 }

@@ -64,14 +64,17 @@ export async function writeStream<T>(list: StreamedList<T>, target: StreamTarget
           for (const item of page.items) assertRow(item)
           shown = ttyColumns(list.columns, page.items)
         }
-        const rows = shown ? page.items.map((item) => ttyCells(item, shown!, target.style, target.now)) : []
-        let chunk = ''
-        if (!widths && shown) {
-          widths = fitWidths(shown, columnWidths(shown, rows), target.width)
-          chunk += `${headerLine(shown, widths, target.style)}\n`
+        if (shown) {
+          const columns = shown
+          const rows = page.items.map((item) => ttyCells(item, columns, target.style, target.now))
+          let chunk = ''
+          if (!widths) {
+            widths = fitWidths(columns, columnWidths(columns, rows), target.width)
+            chunk += `${headerLine(columns, widths, target.style)}\n`
+          }
+          for (const row of rows) chunk += `${rowLine(row, widths)}\n`
+          await write(io.stdout, chunk)
         }
-        for (const row of rows) chunk += `${rowLine(row, widths!)}\n`
-        await write(io.stdout, chunk)
       } else {
         let chunk = ''
         for (const item of page.items) chunk += tsvRow(item, fields)

@@ -57,7 +57,12 @@ export function fitWidths(columns: readonly TableColumn[], widths: readonly numb
 
 /** The header line. */
 export function headerLine(columns: readonly TableColumn[], widths: readonly number[], style: Style): string {
-  return style.bold(line(columns.map((c) => ({text: c.header})), widths))
+  return style.bold(
+    line(
+      columns.map((c) => ({text: c.header})),
+      widths,
+    ),
+  )
 }
 
 /** One row, each cell cut to its width and padded; trailing blanks trimmed. */
@@ -71,7 +76,8 @@ function line(cells: readonly TableCell[], widths: readonly number[]): string {
   for (let i = 0; i <= last; i++) {
     const text = truncate(cells[i].text, widths[i])
     const padded = i === last ? text : text + ' '.repeat(Math.max(0, widths[i] - displayWidth(text)))
-    out += (i === 0 ? '' : GUTTER) + (cells[i].paint ? cells[i].paint!(padded) : padded)
+    const paint = cells[i].paint
+    out += (i === 0 ? '' : GUTTER) + (paint ? paint(padded) : padded)
   }
   return out.trimEnd()
 }
@@ -91,7 +97,6 @@ export function truncate(text: string, width: number): string {
 }
 
 // ASCII is the common case: its width is its length (string-width is ~50× slower per call)
-// eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\u0020-\u007E]*$/
 function displayWidth(text: string): number {
   return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text)

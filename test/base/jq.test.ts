@@ -93,7 +93,10 @@ describe('--jq', () => {
 
   it('an expression that does not compile exits 2 before any request', async () => {
     api.routes.set('GET /orgs/acme/runs', {items: [run(1)]})
-    for (const argv of [['--jq', '.items[] |'], ['--json', '--jq', '.items[] |']]) {
+    for (const argv of [
+      ['--jq', '.items[] |'],
+      ['--json', '--jq', '.items[] |'],
+    ]) {
       const r = await runCommand(RunsList, argv, {env: api.env()})
       expect(r.exitCode).toBe(2)
       expect(r.stdout).toBe('')
@@ -131,7 +134,10 @@ describe('--jq', () => {
       if (!req.path.includes('cursor')) return sendJson(res, 200, {items: [run(1)], nextCursor: 'c1'})
       sendJson(res, 403, {error: {code: 'forbidden', message: 'membership removed'}})
     })
-    for (const argv of [['--jq', '.items[].id'], ['--json', '--jq', '.items[].id']]) {
+    for (const argv of [
+      ['--jq', '.items[].id'],
+      ['--json', '--jq', '.items[].id'],
+    ]) {
       const r = await runCommand(RunsList, ['--org', 'acme', '--all', ...argv], {env: api.env()})
       expect(r).toMatchObject({exitCode: 4, stdout: '', stderr: 'error: membership removed (forbidden, HTTP 403)\n'})
     }
@@ -139,7 +145,11 @@ describe('--jq', () => {
 
   it('a failing command: the one-line error on stderr, nothing on stdout, even with --json', async () => {
     api.routes.set('GET /orgs/acme/summary', (_req, res) => sendJson(res, 403, {error: {code: 'forbidden', message: 'not a member'}}))
-    for (const argv of [['--jq', '.'], ['--json', '--jq', '.'], ['--jq', '.', '--json']]) {
+    for (const argv of [
+      ['--jq', '.'],
+      ['--json', '--jq', '.'],
+      ['--jq', '.', '--json'],
+    ]) {
       const r = await runCommand(OrgsSummary, ['--org', 'acme', ...argv], {env: api.env()})
       expect(r).toMatchObject({exitCode: 4, stdout: '', stderr: 'error: not a member (forbidden, HTTP 403)\n'})
     }
@@ -190,7 +200,9 @@ describe('--jq', () => {
     const commands = await Promise.all(files.map(async (file) => ({file, Cmd: (await import(file)).default as CommandShape})))
     const withJson = commands.filter(({Cmd}) => Cmd.enableJsonFlag)
     const named = (path: string) => join(ROOT, 'src', 'commands', path)
-    expect(withJson.map(({file}) => file)).toEqual(expect.arrayContaining([named('dev/server.ts'), named('config/set.ts'), named('api.ts')]))
+    expect(withJson.map(({file}) => file)).toEqual(
+      expect.arrayContaining([named('dev/server.ts'), named('config/set.ts'), named('api.ts')]),
+    )
     const flagsOf = (Cmd: CommandShape) => ({...Cmd.baseFlags, ...Cmd.flags})
     expect(withJson.filter(({Cmd}) => !('jq' in flagsOf(Cmd))).map(({file}) => file)).toEqual([])
   })

@@ -13,15 +13,22 @@ symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
 afterAll(() => rmSync(copy, {recursive: true, force: true}))
 
 function build(): Promise<number | null> {
-  return new Promise((resolve) => spawn(process.execPath, [join(copy, 'bin', 'build.js')], {cwd: copy, stdio: 'ignore'}).on('close', resolve))
+  return new Promise((resolve) =>
+    spawn(process.execPath, [join(copy, 'bin', 'build.js')], {cwd: copy, stdio: 'ignore'}).on('close', resolve),
+  )
 }
 
-const amctl = (...argv: string[]) => spawnSync(process.execPath, [join(copy, 'bin', 'run.js'), ...argv], {encoding: 'utf8', env: {PATH: process.env.PATH}})
+const amctl = (...argv: string[]) =>
+  spawnSync(process.execPath, [join(copy, 'bin', 'run.js'), ...argv], {encoding: 'utf8', env: {PATH: process.env.PATH}})
 
 describe('bin/build.js', () => {
   it('two builds at once both succeed and leave one working dist/, with no staging directory behind', async () => {
     expect(await Promise.all([build(), build()])).toEqual([0, 0])
-    expect(readdirSync(copy).filter((name) => name.startsWith('dist')).sort()).toEqual(['dist'])
+    expect(
+      readdirSync(copy)
+        .filter((name) => name.startsWith('dist'))
+        .sort(),
+    ).toEqual(['dist'])
     const help = amctl('runs', 'list', '--help')
     expect(help.status).toBe(0)
     expect(help.stdout).toContain('List runs of the organization')

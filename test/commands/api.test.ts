@@ -77,7 +77,11 @@ describe('api', () => {
 
   it('-X GET sends -F/-f fields as query parameters: typed values as JSON text, strings as they are', async () => {
     api.routes.set('GET /orgs/acme/runs', {items: []})
-    const r = await runCommand(Api, ['-X', 'GET', '/orgs/acme/runs?x=0', '-F', 'limit=2', '-F', 'all=true', '-F', 'ids=[1,"a"]', '-f', 'cursor=a b&c'], {env: api.env()})
+    const r = await runCommand(
+      Api,
+      ['-X', 'GET', '/orgs/acme/runs?x=0', '-F', 'limit=2', '-F', 'all=true', '-F', 'ids=[1,"a"]', '-f', 'cursor=a b&c'],
+      {env: api.env()},
+    )
     expect(r.exitCode).toBe(0)
     const [req] = api.requests()
     expect(req.method).toBe('GET')

@@ -18,14 +18,15 @@ import {tempDir} from '../helpers/temp.js'
  */
 const EVIL = 'x\u001b[2J\u001b]0;pwned\u0007\u009b31my'
 const SAFE = 'x\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31my'
-// eslint-disable-next-line no-control-regex
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 
 const api = useFakeApi()
-const evil = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: Recorded, res: ServerResponse) => {
-  res.writeHead(status, {'content-type': 'application/json', ...headers})
-  res.end(JSON.stringify(body))
-}
+const evil =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (_req: Recorded, res: ServerResponse) => {
+    res.writeHead(status, {'content-type': 'application/json', ...headers})
+    res.end(JSON.stringify(body))
+  }
 
 describe('server text on a terminal is written visibly, never obeyed', () => {
   it('the error line: an envelope message', async () => {
@@ -64,7 +65,10 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
     // a raw server: Node's own would refuse to send such a header
     const raw = createServer((socket) =>
       socket.once('data', () =>
-        socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: a\x9b2Jb\x85c\r\nContent-Length: 2\r\n\r\n{}', 'latin1'),
+        socket.end(
+          'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: a\x9b2Jb\x85c\r\nContent-Length: 2\r\n\r\n{}',
+          'latin1',
+        ),
       ),
     )
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve))
@@ -95,7 +99,8 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
   it('the device code and the approval URL', async () => {
     let polls = 0
     api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) => {
-      if (!req.path.includes('deviceCode')) return sendJson(res, 200, {deviceCode: 'dc', userCode: EVIL, verificationUri: `https://x.example/${EVIL}`, interval: 1})
+      if (!req.path.includes('deviceCode'))
+        return sendJson(res, 200, {deviceCode: 'dc', userCode: EVIL, verificationUri: `https://x.example/${EVIL}`, interval: 1})
       polls += 1
       sendJson(res, 200, {token: 'svc_device_token_1234'})
     })

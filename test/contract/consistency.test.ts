@@ -27,7 +27,12 @@ const schemas = doc.components.schemas
 
 function resolve(node: Json): Json {
   if (node?.$ref === undefined) return node
-  return resolve(node.$ref.slice(2).split('/').reduce((into: Json, part: string) => into?.[part], doc))
+  return resolve(
+    node.$ref
+      .slice(2)
+      .split('/')
+      .reduce((into: Json, part: string) => into?.[part], doc),
+  )
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
@@ -57,7 +62,7 @@ describe('ROUTES and the document', () => {
     expect(operations.length - live.length).toBeGreaterThan(0)
   })
 
-  it('agree on the prefix: the document\'s server is /api/v1', () => {
+  it("agree on the prefix: the document's server is /api/v1", () => {
     expect(doc.servers[0].url).toBe(API_PREFIX)
   })
 })

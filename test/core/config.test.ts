@@ -96,11 +96,14 @@ describe('normalizeBaseUrl', () => {
     expect(usageError(() => normalizeBaseUrl(input)).message).toMatch(why)
   })
 
-  it.each(['https://ada:s3cr3t@api.example.com', 'https://ada:s3cr3t@', 'nope://ada:s3cr3t@x y'])('never echoes the password of %j', (input) => {
-    const message = usageError(() => normalizeBaseUrl(input)).message
-    expect(message).not.toContain('s3cr3t')
-    expect(message).not.toContain('ada')
-  })
+  it.each(['https://ada:s3cr3t@api.example.com', 'https://ada:s3cr3t@', 'nope://ada:s3cr3t@x y'])(
+    'never echoes the password of %j',
+    (input) => {
+      const message = usageError(() => normalizeBaseUrl(input)).message
+      expect(message).not.toContain('s3cr3t')
+      expect(message).not.toContain('ada')
+    },
+  )
 
   it('names where the value came from', () => {
     expect(usageError(() => normalizeBaseUrl('http://x.example', '--base-url')).message).toMatch(/^--base-url "http:\/\/x.example"/)

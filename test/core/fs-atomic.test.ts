@@ -263,9 +263,19 @@ describe('updateJsonFile', () => {
   it('creates the directory 0700, writes 0600 and leaves no lock or temp file', () => {
     const d = join(dir(), 'cfg')
     const file = join(d, 'state.json')
-    const result = updateJsonFile(file, (f) => (readJsonFile(f) ?? {n: 0}) as {n: number}, (c) => ({n: c.n + 1}))
+    const result = updateJsonFile(
+      file,
+      (f) => (readJsonFile(f) ?? {n: 0}) as {n: number},
+      (c) => ({n: c.n + 1}),
+    )
     expect(result).toEqual({n: 1})
-    expect(updateJsonFile(file, (f) => readJsonFile(f) as {n: number}, (c) => ({n: c.n + 1}))).toEqual({n: 2})
+    expect(
+      updateJsonFile(
+        file,
+        (f) => readJsonFile(f) as {n: number},
+        (c) => ({n: c.n + 1}),
+      ),
+    ).toEqual({n: 2})
     expect(mode(d)).toBe(0o700)
     expect(mode(file)).toBe(0o600)
     expect(readdirSync(d)).toEqual(['state.json'])

@@ -85,7 +85,9 @@ describe('organizations and membership', () => {
 
 describe('routing and bodies', () => {
   it('answers 404 not_found for an unknown route, under /api/v1 and elsewhere', async () => {
-    expect(expectError(await f.server.api('GET', '/orgs/acme/widgets', {token: f.ada}), 404, 'not_found')).toContain('/api/v1/orgs/acme/widgets')
+    expect(expectError(await f.server.api('GET', '/orgs/acme/widgets', {token: f.ada}), 404, 'not_found')).toContain(
+      '/api/v1/orgs/acme/widgets',
+    )
     expectError(await f.server.api('DELETE', '/orgs/acme/runs', {token: f.ada}), 404, 'not_found')
     expectError(await f.server.call('GET', '/nothing-here'), 404, 'not_found')
     expectError(await f.server.call('GET', '/_dev/nothing-here'), 404, 'not_found')
@@ -93,11 +95,17 @@ describe('routing and bodies', () => {
 
   it('answers 400 for malformed JSON and for a body that is not an object', async () => {
     const path = `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`
-    expect(expectError(await f.server.api('PATCH', path, {token: f.ada, raw: '{"cadence": '}), 400, 'invalid_request')).toContain('malformed JSON')
+    expect(expectError(await f.server.api('PATCH', path, {token: f.ada, raw: '{"cadence": '}), 400, 'invalid_request')).toContain(
+      'malformed JSON',
+    )
     for (const raw of ['[]', '"DAILY"', '42', 'null', 'true']) {
       expect(expectError(await f.server.api('PATCH', path, {token: f.ada, raw}), 400, 'invalid_request')).toContain('must be a JSON object')
     }
-    expectError(await f.server.api('POST', '/orgs/acme/experiments/exp_acme_onboarding/launch', {token: f.ada, raw: '[1]'}), 400, 'invalid_request')
+    expectError(
+      await f.server.api('POST', '/orgs/acme/experiments/exp_acme_onboarding/launch', {token: f.ada, raw: '[1]'}),
+      400,
+      'invalid_request',
+    )
   })
 
   it('answers HEAD like GET, without a body', async () => {
@@ -119,7 +127,12 @@ describe('retired routes', () => {
     segment,
     message: doc.paths[`/orgs/{org}/${segment}`].description,
   }))
-  const paths = RETIRED_ROUTES.flatMap(({segment}) => [`/orgs/acme/${segment}`, `/orgs/acme/${segment}/x1`, `/${segment}`, `/${segment}/x1/deeper`])
+  const paths = RETIRED_ROUTES.flatMap(({segment}) => [
+    `/orgs/acme/${segment}`,
+    `/orgs/acme/${segment}/x1`,
+    `/${segment}`,
+    `/${segment}/x1/deeper`,
+  ])
 
   it('need a valid token first (401)', async () => {
     for (const path of paths) for (const method of methods) expectError(await f.server.api(method, path), 401, 'unauthorized')
@@ -138,7 +151,10 @@ describe('retired routes', () => {
   })
 
   it('leave scenarios under a preference prompt alone', async () => {
-    const answer = await f.server.api('POST', '/orgs/acme/visibility-prompts/vp_missing/scenarios', {token: f.ada, body: {repository: 'a/b', persona: 'p'}})
+    const answer = await f.server.api('POST', '/orgs/acme/visibility-prompts/vp_missing/scenarios', {
+      token: f.ada,
+      body: {repository: 'a/b', persona: 'p'},
+    })
     expectError(answer, 404, 'not_found')
   })
 })

@@ -87,7 +87,11 @@ describe('amctl dev server', () => {
     const lines = cmd.stdout().trim().split('\n')
     expect(lines).toHaveLength(1)
     const printed = JSON.parse(lines[0])
-    expect(printed).toEqual({baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), orgs: [ORGS.acme, ORGS.globex], users: [USERS.ada, USERS.grace]})
+    expect(printed).toEqual({
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      orgs: [ORGS.acme, ORGS.globex],
+      users: [USERS.ada, USERS.grace],
+    })
   })
 
   it('logs each request to stderr with --verbose, never the token', async () => {

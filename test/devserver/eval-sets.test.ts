@@ -22,7 +22,11 @@ describe('PATCH /orgs/{org}/eval-sets/{evalSetId}', () => {
     expect(answer.body.updatedAt > answer.body.createdAt).toBe(true)
 
     const second = await patch({samplesPerTarget: 1})
-    expect(second.body).toMatchObject({cadence: 'WEEKLY', samplesPerTarget: 1, connectionIds: [CONNECTIONS.acmeStripe, CONNECTIONS.acmeGithub]})
+    expect(second.body).toMatchObject({
+      cadence: 'WEEKLY',
+      samplesPerTarget: 1,
+      connectionIds: [CONNECTIONS.acmeStripe, CONNECTIONS.acmeGithub],
+    })
   })
 
   it('accepts the bounds and every cadence', async () => {
@@ -35,7 +39,12 @@ describe('PATCH /orgs/{org}/eval-sets/{evalSetId}', () => {
     expect((await patch({connectionIds: []})).body.connectionIds).toEqual([])
     const answer = await patch({skillIds: ['sk_new'], targets: [{agent: 'codex', model: 'gpt-5'}], notes: {owner: 'ada'}})
     expect(answer.body).toMatchObject({skillIds: ['sk_new'], targets: [{agent: 'codex', model: 'gpt-5'}], notes: {owner: 'ada'}})
-    await patch({targets: [{agent: 'claude-code', model: 'claude-sonnet-4-5'}, {agent: 'codex', model: 'gpt-5'}]})
+    await patch({
+      targets: [
+        {agent: 'claude-code', model: 'claude-sonnet-4-5'},
+        {agent: 'codex', model: 'gpt-5'},
+      ],
+    })
   })
 
   it.each([
@@ -81,7 +90,8 @@ describe('POST /orgs/{org}/eval-sets/{evalSetId}/run', () => {
     expect(answer.body.runIds.length).toBeLessThanOrEqual(3)
     const list = await f.server.api('GET', `/orgs/acme/runs?limit=${answer.body.runIds.length}`, {token: f.ada})
     expect(list.body.items.map((run: any) => run.id).sort()).toEqual([...answer.body.runIds].sort())
-    for (const run of list.body.items) expect(run).toMatchObject({status: 'queued', evalSetId: EVAL_SETS.acmeCheckout, batchId: answer.body.batchIds[0]})
+    for (const run of list.body.items)
+      expect(run).toMatchObject({status: 'queued', evalSetId: EVAL_SETS.acmeCheckout, batchId: answer.body.batchIds[0]})
   })
 
   it('launches three runs for the three-target eval', async () => {
@@ -96,7 +106,11 @@ describe('POST /orgs/{org}/eval-sets/{evalSetId}/run', () => {
     } finally {
       await f.server.call('PATCH', '/_dev/orgs/acme', {body: {credits: 1000}})
     }
-    expectError(await f.server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.globexOnboarding}/run`, {token: f.ada, body: {}}), 403, 'forbidden')
+    expectError(
+      await f.server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.globexOnboarding}/run`, {token: f.ada, body: {}}),
+      403,
+      'forbidden',
+    )
     expectError(await f.server.api('POST', '/orgs/acme/eval-sets/es_nope/run', {token: f.ada, body: {}}), 404, 'not_found')
     expectError(await f.server.api('POST', `${checkout}/run`, {token: f.ada, raw: '[]'}), 400, 'invalid_request')
   })

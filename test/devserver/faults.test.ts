@@ -13,14 +13,22 @@ const fault = async (rule: unknown) => {
   return answer.body
 }
 const raw = (method: string, path: string, body?: unknown) =>
-  fetch(`${f.server.url}/api/v1${path}`, {method, headers: {authorization: `Bearer ${f.ada}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+  fetch(`${f.server.url}/api/v1${path}`, {
+    method,
+    headers: {authorization: `Bearer ${f.ada}`, 'content-type': 'application/json'},
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 const runCount = async () => (await f.server.call('GET', '/_dev/orgs/acme')).body.runCount as number
 const launch = () => raw('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {})
 const LAUNCH_PATH = '/eval-sets/*/run$'
 
 describe('status faults', () => {
   it('answer the next N matching requests with the status and the default envelope, then stop', async () => {
-    const rule = await fault({match: {method: 'get', path: '^/api/v1/me$'}, count: 2, actions: [{type: 'status', status: 503, headers: {'Retry-After': '1'}}]})
+    const rule = await fault({
+      match: {method: 'get', path: '^/api/v1/me$'},
+      count: 2,
+      actions: [{type: 'status', status: 503, headers: {'Retry-After': '1'}}],
+    })
     expect(rule).toMatchObject({match: {method: 'GET', path: '^/api/v1/me$'}, remaining: 2, probability: 1})
     for (let i = 0; i < 2; i += 1) {
       const res = await raw('GET', '/me')
@@ -54,8 +62,12 @@ describe('status faults', () => {
     expect(await runCount()).toBe(before)
   })
 
-  it('can carry a code and message, or a raw body such as a proxy\'s HTML page', async () => {
-    await fault({match: {path: '/summary$'}, count: 1, actions: [{type: 'status', status: 429, code: 'rate_limited', message: 'slow down'}]})
+  it("can carry a code and message, or a raw body such as a proxy's HTML page", async () => {
+    await fault({
+      match: {path: '/summary$'},
+      count: 1,
+      actions: [{type: 'status', status: 429, code: 'rate_limited', message: 'slow down'}],
+    })
     expect(await (await raw('GET', '/orgs/acme/summary')).json()).toEqual({error: {code: 'rate_limited', message: 'slow down'}})
     const page = '<html><body><h1>502 Bad Gateway</h1></body></html>'
     await fault({match: {path: '/summary$'}, count: 1, actions: [{type: 'status', status: 502, body: page}]})
@@ -80,7 +92,15 @@ describe('probability and seed', () => {
   }
 
   it('hit a deterministic share of requests, and pick among actions deterministically', async () => {
-    const rule = {match: {path: '^/api/v1/me$'}, probability: 0.5, seed: 42, actions: [{type: 'status', status: 502}, {type: 'status', status: 504}]}
+    const rule = {
+      match: {path: '^/api/v1/me$'},
+      probability: 0.5,
+      seed: 42,
+      actions: [
+        {type: 'status', status: 502},
+        {type: 'status', status: 504},
+      ],
+    }
     await fault(rule)
     const first = await statuses()
     await f.server.call('DELETE', '/_dev/faults')

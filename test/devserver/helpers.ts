@@ -90,7 +90,12 @@ function validatorFor(schema: Json): ValidateFunction {
 
 function resolve(node: Json): Json {
   if (node?.$ref === undefined) return node
-  return resolve(node.$ref.slice(2).split('/').reduce((into: Json, part: string) => into?.[part], doc))
+  return resolve(
+    node.$ref
+      .slice(2)
+      .split('/')
+      .reduce((into: Json, part: string) => into?.[part], doc),
+  )
 }
 
 const templates = Object.keys(doc.paths).map((template) => ({
@@ -141,10 +146,13 @@ export function checkAgainstDocument(method: string, path: string, answer: Answe
     schema = response.content?.['application/json']?.schema
     if (schema === undefined) throw new Error(`${method} ${found.template}: status ${answer.status} has no JSON schema in the document`)
   }
-  if (answer.body === undefined) throw new Error(`${method} ${path} answered ${answer.status} without a JSON body: ${answer.text.slice(0, 200)}`)
+  if (answer.body === undefined)
+    throw new Error(`${method} ${path} answered ${answer.status} without a JSON body: ${answer.text.slice(0, 200)}`)
   const validate = validatorFor(schema)
   if (!validate(answer.body)) {
-    throw new Error(`${method} ${path} → ${answer.status} does not match the document: ${ajv.errorsText(validate.errors)}\n${answer.text.slice(0, 500)}`)
+    throw new Error(
+      `${method} ${path} → ${answer.status} does not match the document: ${ajv.errorsText(validate.errors)}\n${answer.text.slice(0, 500)}`,
+    )
   }
 }
 

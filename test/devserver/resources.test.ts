@@ -59,7 +59,10 @@ describe('scenarios under a preference prompt', () => {
   const path = `/orgs/acme/visibility-prompts/${VISIBILITY_PROMPTS.acmePreference}/scenarios`
 
   it('creates a scenario that inherits the prompt settings', async () => {
-    const answer = await f.server.api('POST', path, {token: f.ada, body: {repository: REPOSITORIES.acme[0], persona: PERSONAS.acme[0].name}})
+    const answer = await f.server.api('POST', path, {
+      token: f.ada,
+      body: {repository: REPOSITORIES.acme[0], persona: PERSONAS.acme[0].name},
+    })
     expect(answer.status).toBe(200)
     expect(answer.body).toMatchObject({
       visibilityPromptId: VISIBILITY_PROMPTS.acmePreference,
@@ -76,7 +79,11 @@ describe('scenarios under a preference prompt', () => {
   })
 
   it('refuses a duplicate pair with 409', async () => {
-    expectError(await f.server.api('POST', path, {token: f.ada, body: {repository: REPOSITORIES.acme[0], persona: PERSONAS.acme[0].id}}), 409, 'conflict')
+    expectError(
+      await f.server.api('POST', path, {token: f.ada, body: {repository: REPOSITORIES.acme[0], persona: PERSONAS.acme[0].id}}),
+      409,
+      'conflict',
+    )
   })
 
   it.each([
@@ -92,9 +99,15 @@ describe('scenarios under a preference prompt', () => {
   it('refuses a prompt that is not a preference prompt (400), a missing one (404), a foreign one (403)', async () => {
     const body = {repository: 'acme/storefront', persona: 'new-developer'}
     const plain = `/orgs/acme/visibility-prompts/${VISIBILITY_PROMPTS.acmeVisibility}/scenarios`
-    expect(expectError(await f.server.api('POST', plain, {token: f.ada, body}), 400, 'invalid_request')).toContain('not a preference prompt')
+    expect(expectError(await f.server.api('POST', plain, {token: f.ada, body}), 400, 'invalid_request')).toContain(
+      'not a preference prompt',
+    )
     expectError(await f.server.api('POST', '/orgs/acme/visibility-prompts/vp_nope/scenarios', {token: f.ada, body}), 404, 'not_found')
-    expectError(await f.server.api('POST', `/orgs/acme/visibility-prompts/${VISIBILITY_PROMPTS.globexPreference}/scenarios`, {token: f.ada, body}), 403, 'forbidden')
+    expectError(
+      await f.server.api('POST', `/orgs/acme/visibility-prompts/${VISIBILITY_PROMPTS.globexPreference}/scenarios`, {token: f.ada, body}),
+      403,
+      'forbidden',
+    )
   })
 })
 
@@ -111,7 +124,11 @@ describe('experiments', () => {
   it('answers 402 at zero credits', async () => {
     await f.server.call('PATCH', '/_dev/orgs/globex', {body: {credits: 0}})
     try {
-      expectError(await f.server.api('POST', `/orgs/globex/experiments/${EXPERIMENTS.globexDocs}/launch`, {token: f.grace}), 402, 'insufficient_credits')
+      expectError(
+        await f.server.api('POST', `/orgs/globex/experiments/${EXPERIMENTS.globexDocs}/launch`, {token: f.grace}),
+        402,
+        'insufficient_credits',
+      )
     } finally {
       await f.server.call('PATCH', '/_dev/orgs/globex', {body: {credits: ORG_SETTINGS.globex.credits}})
     }
@@ -166,7 +183,11 @@ describe('optimizations', () => {
 
   it('answers 404/403 for missing/foreign optimizations', async () => {
     expectError(await f.server.api('POST', '/orgs/acme/optimizations/opt_nope/propose', {token: f.ada}), 404, 'not_found')
-    expectError(await f.server.api('POST', `/orgs/acme/optimizations/${OPTIMIZATIONS.globexDocs}/chat`, {token: f.ada, body: {message: 'x'}}), 403, 'forbidden')
+    expectError(
+      await f.server.api('POST', `/orgs/acme/optimizations/${OPTIMIZATIONS.globexDocs}/chat`, {token: f.ada, body: {message: 'x'}}),
+      403,
+      'forbidden',
+    )
   })
 })
 
@@ -182,7 +203,10 @@ describe('deleting MCP servers and tags', () => {
   })
 
   it('deletes a tag, then answers 404', async () => {
-    expect((await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeFlaky}`, {token: f.ada})).body).toMatchObject({deleted: true, id: TAGS.acmeFlaky})
+    expect((await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeFlaky}`, {token: f.ada})).body).toMatchObject({
+      deleted: true,
+      id: TAGS.acmeFlaky,
+    })
     expectError(await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeFlaky}`, {token: f.ada}), 404, 'not_found')
     expectError(await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.globexBeta}`, {token: f.ada}), 403, 'forbidden')
   })

@@ -37,7 +37,10 @@ describe('src/devserver', () => {
     const retired = operations.filter(({operation}) => operation.tags?.includes('Retired')).map(({template}) => template)
     for (const {pattern, handler} of routes.filter((route) => route.pattern.startsWith('/api/v1/'))) {
       if (handler.operationId !== undefined) continue
-      const template = pattern.slice('/api/v1'.length).replace(/\/\*$/, '').replace(/:(\w+)/g, '{$1}')
+      const template = pattern
+        .slice('/api/v1'.length)
+        .replace(/\/\*$/, '')
+        .replace(/:(\w+)/g, '{$1}')
       expect(retired, pattern).toContain(template)
     }
     const other = routes.filter((route) => !route.pattern.startsWith('/api/v1/') && !route.pattern.startsWith(`${HOOKS_PREFIX}/`))
@@ -54,7 +57,7 @@ describe('src/devserver', () => {
       for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
         const code = line.trim()
         if (code.startsWith('*') || code.startsWith('/*') || code.startsWith('//')) continue
-        if (code.includes('/api/v1') || code.includes('${API_PREFIX}/')) offenders.push(`${file}:${i + 1}: ${code}`)
+        if (code.includes('/api/v1') || code.includes(`${'$'}{API_PREFIX}/`)) offenders.push(`${file}:${i + 1}: ${code}`)
       }
     }
     expect(offenders).toEqual([])

@@ -24,7 +24,9 @@ describe('GET /orgs/{org}/runs', () => {
     const answer = await f.server.api('GET', '/orgs/acme/runs', {token: f.ada})
     expect(answer.body.items).toHaveLength(50)
     expect(answer.body.items[0]).toMatchObject({id: seededRunId('acme', RUN_COUNTS.acme), status: 'queued', forkedFrom: null})
-    expect(Object.keys(answer.body.items[0])).toEqual(expect.arrayContaining(['id', 'status', 'evalSetId', 'batchId', 'createdAt', 'forkedFrom']))
+    expect(Object.keys(answer.body.items[0])).toEqual(
+      expect.arrayContaining(['id', 'status', 'evalSetId', 'batchId', 'createdAt', 'forkedFrom']),
+    )
     expect(typeof answer.body.nextCursor).toBe('string')
   })
 
@@ -51,7 +53,9 @@ describe('GET /orgs/{org}/runs', () => {
   })
 
   it.each(['0', '201', 'abc', '-1', '1.5', '', '10abc'])('refuses limit=%s with 400', async (limit) => {
-    expect(expectError(await f.server.api('GET', `/orgs/acme/runs?limit=${limit}`, {token: f.ada}), 400, 'invalid_request')).toContain('limit')
+    expect(expectError(await f.server.api('GET', `/orgs/acme/runs?limit=${limit}`, {token: f.ada}), 400, 'invalid_request')).toContain(
+      'limit',
+    )
   })
 
   it('accepts limit 1 and 200', async () => {
@@ -78,18 +82,25 @@ describe('GET /orgs/{org}/runs', () => {
     // full pages from the top, the middle and the bottom of the list
     const cursorAt = (position: number) => Buffer.from(`${ORGS.globex.publicId}:${position}`).toString('base64url')
     for (const position of [100_040, 50_000, 201]) {
-      const answer = await fetch(`${f.server.url}/api/v1/orgs/globex/runs?limit=200&cursor=${cursorAt(position)}`, {headers: {authorization: `Bearer ${f.ada}`}})
+      const answer = await fetch(`${f.server.url}/api/v1/orgs/globex/runs?limit=200&cursor=${cursorAt(position)}`, {
+        headers: {authorization: `Bearer ${f.ada}`},
+      })
       expect(((await answer.json()) as {items: unknown[]}).items).toHaveLength(200)
     }
   })
 })
 
 describe('POST /runs/{runId}/fork', () => {
-  it('creates a run in the source run\'s organization, on top of the list, with forkedFrom', async () => {
+  it("creates a run in the source run's organization, on top of the list, with forkedFrom", async () => {
     const source = seededRunId('globex', 3)
     const answer = await f.server.api('POST', `/runs/${source}/fork`, {token: f.grace, body: {reason: 'retry'}})
     expect(answer.status).toBe(200)
-    expect(answer.body).toMatchObject({status: 'queued', forkedFrom: source, evalSetId: EVAL_SETS.globexOnboarding, forkOptions: {reason: 'retry'}})
+    expect(answer.body).toMatchObject({
+      status: 'queued',
+      forkedFrom: source,
+      evalSetId: EVAL_SETS.globexOnboarding,
+      forkOptions: {reason: 'retry'},
+    })
     const top = await f.server.api('GET', '/orgs/globex/runs?limit=1', {token: f.grace})
     expect(top.body.items[0]).toEqual(answer.body)
   })
@@ -101,7 +112,9 @@ describe('POST /runs/{runId}/fork', () => {
 
   it('answers 403 to a non-member, 404 for a missing run, 400 for a body that is not an object', async () => {
     expectError(await f.server.api('POST', `/runs/${seededRunId('acme', 1)}/fork`, {token: f.grace, body: {}}), 403, 'forbidden')
-    expect(expectError(await f.server.api('POST', '/runs/run_nope/fork', {token: f.ada, body: {}}), 404, 'not_found')).toBe('run "run_nope" not found')
+    expect(expectError(await f.server.api('POST', '/runs/run_nope/fork', {token: f.ada, body: {}}), 404, 'not_found')).toBe(
+      'run "run_nope" not found',
+    )
     expectError(await f.server.api('POST', `/runs/${seededRunId('acme', 1)}/fork`, {token: f.ada, raw: '"x"'}), 400, 'invalid_request')
   })
 

@@ -73,14 +73,18 @@ describe('POST /cli/token with --approve manual', () => {
   const start = async () => (await manual.api('POST', '/cli/token', {body: {}})).body
   const poll = async (code: string) => (await manual.api('POST', `/cli/token?deviceCode=${code}`, {body: {}})).body
 
-  it('stays pending until approved through the hook, then answers the chosen user\'s token', async () => {
+  it("stays pending until approved through the hook, then answers the chosen user's token", async () => {
     const flow = await start()
     expect(flow.interval).toBe(0.05)
     expect(await poll(flow.deviceCode)).toEqual({status: 'pending'})
     expect(await poll(flow.deviceCode)).toEqual({status: 'pending'})
-    const approved = await manual.call('POST', '/_dev/device/approve', {body: {userCode: flow.userCode.toLowerCase(), email: USERS.grace.email}})
+    const approved = await manual.call('POST', '/_dev/device/approve', {
+      body: {userCode: flow.userCode.toLowerCase(), email: USERS.grace.email},
+    })
     expect(approved.status).toBe(200)
-    expect(expectError(await manual.call('POST', '/_dev/device/approve', {body: {userCode: flow.userCode}}), 409, 'conflict')).toContain('approved')
+    expect(expectError(await manual.call('POST', '/_dev/device/approve', {body: {userCode: flow.userCode}}), 409, 'conflict')).toContain(
+      'approved',
+    )
     const granted = await poll(flow.deviceCode)
     expect((await manual.api('GET', '/me', {token: granted.token})).body.email).toBe(USERS.grace.email)
     // the device code is used up: the user code is gone too
@@ -113,10 +117,16 @@ describe('POST /cli/token with --approve manual', () => {
     expect(page.text).toContain('is waiting for approval')
     expect(page.text).toContain(USERS.ada.email)
     const form = new URLSearchParams({userCode: flow.userCode, email: USERS.ada.email, decision: 'approve'}).toString()
-    const cross = await manual.call('POST', '/device', {raw: form, headers: {'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example'}})
+    const cross = await manual.call('POST', '/device', {
+      raw: form,
+      headers: {'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example'},
+    })
     expect(cross.status).toBe(403)
     expect(await poll(flow.deviceCode)).toEqual({status: 'pending'})
-    const done = await manual.call('POST', '/device', {raw: form, headers: {'content-type': 'application/x-www-form-urlencoded', origin: manual.url}})
+    const done = await manual.call('POST', '/device', {
+      raw: form,
+      headers: {'content-type': 'application/x-www-form-urlencoded', origin: manual.url},
+    })
     expect(done.status).toBe(200)
     expect(done.text).toContain('Approved')
     expect((await poll(flow.deviceCode)).token).toMatch(/^svc_/)

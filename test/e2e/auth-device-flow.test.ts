@@ -14,7 +14,13 @@ let polls = 0
 beforeAll(async () => {
   server = await startServer((req, res) => {
     if (req.method === 'POST' && req.path === '/api/v1/cli/token') {
-      return sendJson(res, 200, {deviceCode: 'dev_secret_code', userCode: 'WXYZ-1234', verificationUri: `${server.url}/device`, interval: 0.05, expiresIn: 60})
+      return sendJson(res, 200, {
+        deviceCode: 'dev_secret_code',
+        userCode: 'WXYZ-1234',
+        verificationUri: `${server.url}/device`,
+        interval: 0.05,
+        expiresIn: 60,
+      })
     }
     if (req.method === 'POST' && req.path === '/api/v1/cli/token?deviceCode=dev_secret_code') {
       polls++

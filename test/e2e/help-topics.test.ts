@@ -22,8 +22,21 @@ describe('amctl --help', () => {
       '$ amctl auth login --base-url http://127.0.0.1:4010',
       '$ amctl runs list --org acme',
     ])
-    expect(lines(section('CORE COMMANDS')).map((l) => l.trim().split(/\s+/)[0])).toEqual(['auth', 'evals', 'runs', 'optimizations', 'experiments'])
-    expect(lines(section('ADMINISTRATION COMMANDS')).map((l) => l.trim().split(/\s+/)[0])).toEqual(['tokens', 'orgs', 'connections', 'mcp-servers', 'tags', 'scenarios'])
+    expect(lines(section('CORE COMMANDS')).map((l) => l.trim().split(/\s+/)[0])).toEqual([
+      'auth',
+      'evals',
+      'runs',
+      'optimizations',
+      'experiments',
+    ])
+    expect(lines(section('ADMINISTRATION COMMANDS')).map((l) => l.trim().split(/\s+/)[0])).toEqual([
+      'tokens',
+      'orgs',
+      'connections',
+      'mcp-servers',
+      'tags',
+      'scenarios',
+    ])
     expect(lines(section('TOOLS')).map((l) => l.trim().split(/\s+/)[0])).toEqual(expect.arrayContaining(['api', 'config', 'dev']))
     expect(lines(section('HELP TOPICS')).map((l) => l.trim().split(/\s+/)[0])).toEqual(['environment', 'exit-codes', 'formatting'])
     expect(section('GLOBAL FLAGS')).toMatch(/--org ORG .*\n.*--base-url URL/)
@@ -32,7 +45,9 @@ describe('amctl --help', () => {
 
   it('a command usage names its own flags and [GLOBAL FLAGS], and REQUEST says what it sends', async () => {
     const r = await runBin(['runs', 'fork', '--help'])
-    const usageText = r.stdout.slice(r.stdout.indexOf('USAGE\n'), r.stdout.indexOf('\n\n', r.stdout.indexOf('USAGE\n'))).replace(/\s+/g, ' ')
+    const usageText = r.stdout
+      .slice(r.stdout.indexOf('USAGE\n'), r.stdout.indexOf('\n\n', r.stdout.indexOf('USAGE\n')))
+      .replace(/\s+/g, ' ')
     expect(usageText).toBe('USAGE $ amctl runs fork RUN_ID [-F <value>]... [-f <value>]... [--input FILE|-] [GLOBAL FLAGS]')
     expect(r.stdout).toContain('REQUEST\n  POST /api/v1/runs/{runId}/fork\n')
     const usage = r.stdout.slice(r.stdout.indexOf('USAGE'), r.stdout.indexOf('ARGUMENTS'))
@@ -54,14 +69,19 @@ describe('amctl help <topic>', () => {
 
   it('environment lists every variable the README lists', async () => {
     const r = await runBin(['help', 'environment'])
-    const section = readme.slice(readme.indexOf('<!-- help:environment -->'), readme.indexOf('<!-- help:end -->', readme.indexOf('<!-- help:environment -->')))
+    const section = readme.slice(
+      readme.indexOf('<!-- help:environment -->'),
+      readme.indexOf('<!-- help:end -->', readme.indexOf('<!-- help:environment -->')),
+    )
     for (const [, variable] of section.matchAll(/^\| `([^`]+)`/gm)) expect(r.stdout).toContain(variable)
     expect(r.stdout).toContain('AMCTL_TOKEN')
   })
 
   it('exit-codes has every code of the contract, 0 to 11 and 130', async () => {
     const r = await runBin(['help', 'exit-codes'])
-    const codes = lines(r.stdout).map((l) => /^ {2}(\d+)\s/.exec(l)?.[1]).filter(Boolean)
+    const codes = lines(r.stdout)
+      .map((l) => /^ {2}(\d+)\s/.exec(l)?.[1])
+      .filter(Boolean)
     expect(codes).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '130'])
   })
 })

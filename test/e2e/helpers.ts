@@ -20,7 +20,15 @@ export interface FaultRule {
   probability?: number
   seed?: number
   actions: Array<
-    | {type: 'status'; status: number; code?: string; message?: string; headers?: Record<string, string>; body?: string; contentType?: string}
+    | {
+        type: 'status'
+        status: number
+        code?: string
+        message?: string
+        headers?: Record<string, string>
+        body?: string
+        contentType?: string
+      }
     | {type: 'latency'; ms: number}
     | {type: 'drop-before'}
     | {type: 'drop-after'}

@@ -10,7 +10,9 @@ import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 
 async function probe(): Promise<string | undefined> {
   try {
-    const mod = (await import('@napi-rs/keyring/keytar.js')) as {default?: typeof import('@napi-rs/keyring/keytar.js')} & typeof import('@napi-rs/keyring/keytar.js')
+    const mod = (await import('@napi-rs/keyring/keytar.js')) as {
+      default?: typeof import('@napi-rs/keyring/keytar.js')
+    } & typeof import('@napi-rs/keyring/keytar.js')
     const keytar = mod.default ?? mod
     const round = (async () => {
       await keytar.setPassword('amctl-probe', 'probe', 'svc_probe')
@@ -28,7 +30,9 @@ async function probe(): Promise<string | undefined> {
 const unavailable = await probe()
 const required = process.env.AMCTL_REQUIRE_KEYCHAIN === '1'
 if (unavailable && !required) {
-  console.warn(`[keychain test] SKIPPED: no usable OS keychain here (${unavailable}). .ci/run runs it inside dbus-run-session with gnome-keyring.`)
+  console.warn(
+    `[keychain test] SKIPPED: no usable OS keychain here (${unavailable}). .ci/run runs it inside dbus-run-session with gnome-keyring.`,
+  )
 }
 
 const TOKEN = 'svc_keychain_roundtrip_7c1e'

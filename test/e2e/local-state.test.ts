@@ -115,7 +115,10 @@ describe('a stored token of the wrong form', () => {
     const content = JSON.stringify({version: 1, tokens: {[account]: {token: 'svc_has a space'}}})
     writeFileSync(join(dir, 'credentials.json'), content, {mode: 0o600})
     const before = server.requests.length
-    for (const argv of [['auth', 'status'], ['connections', 'list', '--org', 'acme']]) {
+    for (const argv of [
+      ['auth', 'status'],
+      ['connections', 'list', '--org', 'acme'],
+    ]) {
       const result = await amctl(argv, dir, {env: {AMCTL_BASE_URL: server.url}})
       expect(result.exitCode, result.stderr).toBe(3)
       const form = 'a token starts with "svc_" and has no whitespace or control characters'
@@ -151,7 +154,10 @@ describe('a config file of the wrong shape', () => {
   it('a config.json that is a directory is one line naming it, not an unexpected failure', async () => {
     const dir = existingDir(0o700)
     mkdirSync(join(dir, 'config.json'))
-    for (const argv of [['config', 'list'], ['config', 'set', 'org', 'acme']]) {
+    for (const argv of [
+      ['config', 'list'],
+      ['config', 'set', 'org', 'acme'],
+    ]) {
       const result = await amctl(argv, dir)
       const stderr = `error: cannot read ${join(dir, 'config.json')}: illegal operation on a directory (EISDIR) (file_error)\n`
       expect(result).toMatchObject({exitCode: 1, stderr})

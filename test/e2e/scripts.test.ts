@@ -43,10 +43,13 @@ describe('a closed pipe (`amctl … | head -1`)', () => {
 })
 
 describe('-h is --help everywhere', () => {
-  it.each([[['-h']], [['runs', '-h']], [['runs', 'list', '-h']], [['api', '-h']], [['evals', 'update', '-h']], [['dev', 'server', '-h']]])('%j prints the help', async (argv) => {
-    const [h, help] = await Promise.all([e2e.current.amctl(argv), e2e.current.amctl(argv.map((a) => (a === '-h' ? '--help' : a)))])
-    expect(h.exitCode).toBe(0)
-    expect(h.stdout).toBe(help.stdout)
-    expect(lines(h.stdout).length).toBeGreaterThan(3)
-  })
+  it.each([[['-h']], [['runs', '-h']], [['runs', 'list', '-h']], [['api', '-h']], [['evals', 'update', '-h']], [['dev', 'server', '-h']]])(
+    '%j prints the help',
+    async (argv) => {
+      const [h, help] = await Promise.all([e2e.current.amctl(argv), e2e.current.amctl(argv.map((a) => (a === '-h' ? '--help' : a)))])
+      expect(h.exitCode).toBe(0)
+      expect(h.stdout).toBe(help.stdout)
+      expect(lines(h.stdout).length).toBeGreaterThan(3)
+    },
+  )
 })

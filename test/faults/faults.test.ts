@@ -149,7 +149,9 @@ describe('evals run when the connection drops after the launch is committed', ()
         // human: the runs on stdout (TSV, ID first), the error and the explanation on stderr
         shownIds = lines(r.stdout).map((line) => line.split('\t')[0])
         const err = lines(r.stderr)
-        expect(err[0]).toMatch(/^error: POST .*\/run was sent but no answer came .*the server may have accepted the request; check before retrying \(outcome_unknown\)$/)
+        expect(err[0]).toMatch(
+          /^error: POST .*\/run was sent but no answer came .*the server may have accepted the request; check before retrying \(outcome_unknown\)$/,
+        )
         expect(r.stderr).toContain(`check whether the launch of ${ID} is among them`)
         expect(r.stderr).not.toMatch(STACK_FRAME)
       }
@@ -185,7 +187,11 @@ describe('retries of POST: only when the server provably did not take it', () =>
   it('429 with Retry-After is retried and the launch happens once', async () => {
     const {current} = e2e
     const ID = EVAL_SETS.acmeSearch
-    await current.fault({match: {method: 'POST', path: `/eval-sets/${ID}/run$`}, count: 1, actions: [{type: 'status', status: 429, headers: {'Retry-After': '1'}}]})
+    await current.fault({
+      match: {method: 'POST', path: `/eval-sets/${ID}/run$`},
+      count: 1,
+      actions: [{type: 'status', status: 429, headers: {'Retry-After': '1'}}],
+    })
     const before = await runCount(current, 'acme')
     await current.clearRequests()
     const r = await current.amctl(['evals', 'run', ID, '--org', 'acme', '--json'])
@@ -200,7 +206,11 @@ describe('retries of POST: only when the server provably did not take it', () =>
 
   it('429 on tokens create is retried; the new token is printed once', async () => {
     const {current} = e2e
-    await current.fault({match: {method: 'POST', path: '^/api/v1/tokens$'}, count: 1, actions: [{type: 'status', status: 429, headers: {'Retry-After': '1'}}]})
+    await current.fault({
+      match: {method: 'POST', path: '^/api/v1/tokens$'},
+      count: 1,
+      actions: [{type: 'status', status: 429, headers: {'Retry-After': '1'}}],
+    })
     await current.clearRequests()
     const r = await current.amctl(['tokens', 'create', '--name', 'retried', '--expires', '1d', '--json'])
     expect(r.exitCode, r.stderr).toBe(0)
@@ -246,7 +256,11 @@ describe('retries of POST: only when the server provably did not take it', () =>
       expect(received).toEqual([{method: 'POST', url: '/api/v1/orgs/acme/eval-sets/es_1/run'}])
       expect(oneJson(r)).toEqual({batchIds: ['bat_1'], runIds: ['run_1', 'run_2']})
     } finally {
-      await new Promise<void>((resolve) => (server ? (server.closeAllConnections(), server.close(() => resolve())) : resolve()))
+      await new Promise<void>((resolve) => {
+        if (!server) return resolve()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
     }
   })
 
@@ -268,7 +282,11 @@ describe('retries of GET: up to the limit, then the last error', () => {
   // four one-shot rules, each with its own message: the error shown must be the fourth
   const failFourTimes = async (status: number) => {
     for (let n = 1; n <= ATTEMPTS; n++) {
-      await e2e.current.fault({match: {method: 'GET', path: '/summary$'}, count: 1, actions: [{type: 'status', status, message: `failure ${n} of ${ATTEMPTS}`}]})
+      await e2e.current.fault({
+        match: {method: 'GET', path: '/summary$'},
+        count: 1,
+        actions: [{type: 'status', status, message: `failure ${n} of ${ATTEMPTS}`}],
+      })
     }
   }
 
@@ -329,7 +347,21 @@ describe.concurrent('a server that accepts the connection and never answers (--t
     ['evals run', ['evals', 'run', EVAL_SETS.acmeCheckout, '--org', 'acme']],
     ['runs fork', ['runs', 'fork', 'run_acme_0001']],
     ['experiments launch', ['experiments', 'launch', EXPERIMENTS.acmeOnboarding, '--org', 'acme']],
-    ['scenarios create', ['scenarios', 'create', '--prompt', VISIBILITY_PROMPTS.acmePreference, '--repository', REPOSITORIES.acme[0], '--persona', PERSONAS.acme[0].name, '--org', 'acme']],
+    [
+      'scenarios create',
+      [
+        'scenarios',
+        'create',
+        '--prompt',
+        VISIBILITY_PROMPTS.acmePreference,
+        '--repository',
+        REPOSITORIES.acme[0],
+        '--persona',
+        PERSONAS.acme[0].name,
+        '--org',
+        'acme',
+      ],
+    ],
     ['optimizations preview', ['optimizations', 'preview', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
     ['optimizations propose', ['optimizations', 'propose', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
     ['optimizations chat', ['optimizations', 'chat', OPTIMIZATIONS.acmeCheckout, '--message', 'hello', '--org', 'acme']],
@@ -351,44 +383,57 @@ describe.concurrent('a server that accepts the connection and never answers (--t
     return {server, seen}
   }
   const run = (url: string, argv: string[]): Promise<BinResult> =>
-    runBin([...argv, '--timeout', String(TIMEOUT_S)], {env: {AMCTL_BASE_URL: url, AMCTL_TOKEN: 'svc_hanging_server_0001'}, timeoutMs: 90_000})
+    runBin([...argv, '--timeout', String(TIMEOUT_S)], {
+      env: {AMCTL_BASE_URL: url, AMCTL_TOKEN: 'svc_hanging_server_0001'},
+      timeoutMs: 90_000,
+    })
   const timings: Record<string, number> = {}
 
-  it.each(IDEMPOTENT)('%s: retried on timeout, then exit 1', async (name, argv, method) => {
-    const {server, seen} = await hangingServer()
-    try {
-      const r = await run(server.url, argv)
-      timings[name] = round(r.ms)
-      fig.set('timeoutMs', {...timings})
-      const line = expectOneErrorLine(r, 1)
-      expect(line).toMatch(new RegExp(`no answer within ${TIMEOUT_S} s \\(network_error\\)$`))
-      expect(seen.map((s) => s.method)).toEqual(Array(ATTEMPTS).fill(method))
-      expect(r.ms).toBeLessThan(idempotentBound)
-    } finally {
-      await server.close()
-    }
-  }, 120_000)
+  it.each(IDEMPOTENT)(
+    '%s: retried on timeout, then exit 1',
+    async (name, argv, method) => {
+      const {server, seen} = await hangingServer()
+      try {
+        const r = await run(server.url, argv)
+        timings[name] = round(r.ms)
+        fig.set('timeoutMs', {...timings})
+        const line = expectOneErrorLine(r, 1)
+        expect(line).toMatch(new RegExp(`no answer within ${TIMEOUT_S} s \\(network_error\\)$`))
+        expect(seen.map((s) => s.method)).toEqual(Array(ATTEMPTS).fill(method))
+        expect(r.ms).toBeLessThan(idempotentBound)
+      } finally {
+        await server.close()
+      }
+    },
+    120_000,
+  )
 
-  it.each(POSTS)('%s: sent once, never resent, exit 9', async (name, argv) => {
-    const {server, seen} = await hangingServer()
-    try {
-      const r = await run(server.url, argv)
-      timings[name] = round(r.ms)
-      fig.set('timeoutMs', {...timings})
-      expect(r.signal).toBeNull()
-      expect(r.stderr).not.toMatch(STACK_FRAME)
-      const errors = lines(r.stderr).filter((line) => line.startsWith('error: '))
-      expect(errors).toHaveLength(1)
-      expect(errors[0]).toMatch(/was sent but no answer came \(no answer within 1 s\): the server may have accepted the request; check before retrying \(outcome_unknown\)$/)
-      expect(r.exitCode).toBe(9)
-      expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1)
-      // evals run then tries to list the newest runs (a GET, retried): that may take its own timeouts
-      const bound = name === 'evals run' ? TIMEOUT_S * 1000 + idempotentBound : TIMEOUT_S * 1000 + MARGIN_MS
-      expect(r.ms).toBeLessThan(bound)
-    } finally {
-      await server.close()
-    }
-  }, 120_000)
+  it.each(POSTS)(
+    '%s: sent once, never resent, exit 9',
+    async (name, argv) => {
+      const {server, seen} = await hangingServer()
+      try {
+        const r = await run(server.url, argv)
+        timings[name] = round(r.ms)
+        fig.set('timeoutMs', {...timings})
+        expect(r.signal).toBeNull()
+        expect(r.stderr).not.toMatch(STACK_FRAME)
+        const errors = lines(r.stderr).filter((line) => line.startsWith('error: '))
+        expect(errors).toHaveLength(1)
+        expect(errors[0]).toMatch(
+          /was sent but no answer came \(no answer within 1 s\): the server may have accepted the request; check before retrying \(outcome_unknown\)$/,
+        )
+        expect(r.exitCode).toBe(9)
+        expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1)
+        // evals run then tries to list the newest runs (a GET, retried): that may take its own timeouts
+        const bound = name === 'evals run' ? TIMEOUT_S * 1000 + idempotentBound : TIMEOUT_S * 1000 + MARGIN_MS
+        expect(r.ms).toBeLessThan(bound)
+      } finally {
+        await server.close()
+      }
+    },
+    120_000,
+  )
 })
 
 describe('a proxy that drops every CONNECT (HTTPS_PROXY)', () => {
@@ -406,22 +451,33 @@ describe('a proxy that drops every CONNECT (HTTPS_PROXY)', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
     return `http://127.0.0.1:${(proxy.address() as {port: number}).port}`
   }
-  afterEach(() => new Promise<void>((resolve) => (proxy ? (proxy.closeAllConnections(), proxy.close(() => resolve())) : resolve())))
+  afterEach(
+    () =>
+      new Promise<void>((resolve) => {
+        if (!proxy) return resolve()
+        proxy.closeAllConnections()
+        proxy.close(() => resolve())
+      }),
+  )
 
   it.each([
     ['GET', ['orgs', 'summary', '--org', 'acme'], 1],
     ['POST', ['evals', 'run', 'es_1', '--org', 'acme'], 1],
-  ] as Array<[string, string[], number]>)('%s ends within --timeout with exit 1, "no connection"', async (method, argv, exit) => {
-    const url = await proxyUrl()
-    connects = 0
-    const r = await runBin([...argv, '--timeout', '1'], {
-      env: {AMCTL_BASE_URL: 'https://api.example.com', AMCTL_TOKEN: 'svc_proxy_drops_connect1', HTTPS_PROXY: url},
-      timeoutMs: 60_000,
-    })
-    fig.set(`proxyDropsConnect${method}`, {exitCode: r.exitCode, ms: round(r.ms), proxyConnects: connects})
-    const line = expectOneErrorLine(r, exit)
-    expect(line).toMatch(/could not reach the server: no connection within 1 s \(network_error\)$/)
-    expect(connects).toBeGreaterThan(0)
-    expect(r.ms).toBeLessThan((method === 'GET' ? ATTEMPTS * 1000 + 3500 : 1000) + 20_000)
-  }, 90_000)
+  ] as Array<[string, string[], number]>)(
+    '%s ends within --timeout with exit 1, "no connection"',
+    async (method, argv, exit) => {
+      const url = await proxyUrl()
+      connects = 0
+      const r = await runBin([...argv, '--timeout', '1'], {
+        env: {AMCTL_BASE_URL: 'https://api.example.com', AMCTL_TOKEN: 'svc_proxy_drops_connect1', HTTPS_PROXY: url},
+        timeoutMs: 60_000,
+      })
+      fig.set(`proxyDropsConnect${method}`, {exitCode: r.exitCode, ms: round(r.ms), proxyConnects: connects})
+      const line = expectOneErrorLine(r, exit)
+      expect(line).toMatch(/could not reach the server: no connection within 1 s \(network_error\)$/)
+      expect(connects).toBeGreaterThan(0)
+      expect(r.ms).toBeLessThan((method === 'GET' ? ATTEMPTS * 1000 + 3500 : 1000) + 20_000)
+    },
+    90_000,
+  )
 })

@@ -28,7 +28,11 @@ export interface Section {
 }
 
 /** The figures of one test file. */
-export function figures(section: string): {set(key: string, value: Figure): void; add(key: string, by?: number): void; get(key: string): Figure | undefined} {
+export function figures(section: string): {
+  set(key: string, value: Figure): void
+  add(key: string, by?: number): void
+  get(key: string): Figure | undefined
+} {
   const dir = figuresDir()
   const file = join(dir, `${section}.json`)
   const data: Section = {section, updatedAt: new Date().toISOString(), figures: {}}

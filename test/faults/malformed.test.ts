@@ -14,10 +14,12 @@ const TEN_MB = 10 * 1024 * 1024
 const BIG = Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(TEN_MB, 'x'), Buffer.from('"}')])
 
 type Answer = (res: ServerResponse) => void
-const plain = (status: number, contentType: string | undefined, body: string | Buffer): Answer => (res) => {
-  res.writeHead(status, contentType === undefined ? {} : {'content-type': contentType})
-  res.end(body)
-}
+const plain =
+  (status: number, contentType: string | undefined, body: string | Buffer): Answer =>
+  (res) => {
+    res.writeHead(status, contentType === undefined ? {} : {'content-type': contentType})
+    res.end(body)
+  }
 
 interface Case {
   name: string
@@ -35,20 +37,87 @@ interface Case {
   says: RegExp
 }
 
-const HTML_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
+const HTML_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
 const BAD = /\(bad_response(, HTTP \d{3})?\)$/
 
 const CASES: Case[] = [
-  {name: 'an HTML 502 page from a proxy', answer: plain(502, 'text/html', HTML_502), object: 1, list: 1, post: 1, rows: true, says: /HTTP 502 with a body that is not the error envelope: <html> .*502 Bad Gateway.* \(bad_response, HTTP 502\)$/},
-  {name: 'an HTML 404 page (no envelope: the status decides)', answer: plain(404, 'text/html', '<h1>Not Found</h1>'), object: 5, list: 5, post: 5, says: /HTTP 404 .*\(bad_response, HTTP 404\)$/},
-  {name: 'truncated JSON', answer: plain(200, 'application/json', '{"items":[{"id":"run_1","status":"succ'), object: 1, list: 1, post: 1, rows: true, says: /not valid JSON.*\(bad_response\)$/},
-  {name: 'an empty body with 200', answer: plain(200, 'application/json', ''), object: 1, list: 1, post: 1, says: /empty body.*\(bad_response\)$/},
+  {
+    name: 'an HTML 502 page from a proxy',
+    answer: plain(502, 'text/html', HTML_502),
+    object: 1,
+    list: 1,
+    post: 1,
+    rows: true,
+    says: /HTTP 502 with a body that is not the error envelope: <html> .*502 Bad Gateway.* \(bad_response, HTTP 502\)$/,
+  },
+  {
+    name: 'an HTML 404 page (no envelope: the status decides)',
+    answer: plain(404, 'text/html', '<h1>Not Found</h1>'),
+    object: 5,
+    list: 5,
+    post: 5,
+    says: /HTTP 404 .*\(bad_response, HTTP 404\)$/,
+  },
+  {
+    name: 'truncated JSON',
+    answer: plain(200, 'application/json', '{"items":[{"id":"run_1","status":"succ'),
+    object: 1,
+    list: 1,
+    post: 1,
+    rows: true,
+    says: /not valid JSON.*\(bad_response\)$/,
+  },
+  {
+    name: 'an empty body with 200',
+    answer: plain(200, 'application/json', ''),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /empty body.*\(bad_response\)$/,
+  },
   {name: 'an empty body with 200 and no content type', answer: plain(200, undefined, ''), object: 1, list: 1, post: 1, says: BAD},
-  {name: 'a JSON array', answer: plain(200, 'application/json', '[1,2,3]'), object: 1, list: 1, post: 1, says: /expected a JSON object, got an array.*\(bad_response\)$/},
-  {name: 'a JSON string', answer: plain(200, 'application/json', '"ok"'), object: 1, list: 1, post: 1, says: /expected a JSON object.*\(bad_response\)$/},
-  {name: 'JSON null', answer: plain(200, 'application/json', 'null'), object: 1, list: 1, post: 1, says: /expected a JSON object, got null.*\(bad_response\)$/},
-  {name: 'a JSON number', answer: plain(200, 'application/json', '42'), object: 1, list: 1, post: 1, says: /expected a JSON object.*\(bad_response\)$/},
-  {name: 'a 10 MB body (with Content-Length)', answer: plain(200, 'application/json', BIG), object: 1, list: 1, post: 1, rows: true, says: /larger than 8 MiB.*\(bad_response\)$/},
+  {
+    name: 'a JSON array',
+    answer: plain(200, 'application/json', '[1,2,3]'),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /expected a JSON object, got an array.*\(bad_response\)$/,
+  },
+  {
+    name: 'a JSON string',
+    answer: plain(200, 'application/json', '"ok"'),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /expected a JSON object.*\(bad_response\)$/,
+  },
+  {
+    name: 'JSON null',
+    answer: plain(200, 'application/json', 'null'),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /expected a JSON object, got null.*\(bad_response\)$/,
+  },
+  {
+    name: 'a JSON number',
+    answer: plain(200, 'application/json', '42'),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /expected a JSON object.*\(bad_response\)$/,
+  },
+  {
+    name: 'a 10 MB body (with Content-Length)',
+    answer: plain(200, 'application/json', BIG),
+    object: 1,
+    list: 1,
+    post: 1,
+    rows: true,
+    says: /larger than 8 MiB.*\(bad_response\)$/,
+  },
   {
     name: 'a 10 MB body (chunked, no length)',
     answer: (res) => {
@@ -61,14 +130,61 @@ const CASES: Case[] = [
     post: 1,
     says: /larger than 8 MiB.*\(bad_response\)$/,
   },
-  {name: 'JSON sent as text/plain', answer: plain(200, 'text/plain', '{"items":[]}'), object: 1, list: 1, post: 1, says: /expected a JSON response, got text\/plain.*\(bad_response\)$/},
-  {name: 'JSON sent as text/html', answer: plain(200, 'text/html; charset=utf-8', '{"items":[]}'), object: 1, list: 1, post: 1, says: /expected a JSON response, got text\/html.*\(bad_response\)$/},
-  {name: 'an error envelope with the wrong types', answer: plain(400, 'application/json', '{"error":{"code":7,"message":["x"]}}'), object: 2, list: 2, post: 2, says: /not the error envelope.*\(bad_response, HTTP 400\)$/},
-  {name: 'a 500 with a 1 MB one-line text body', answer: plain(500, 'text/plain', 'E'.repeat(1024 * 1024)), object: 1, list: 1, post: 1, says: /\(bad_response, HTTP 500\)$/},
+  {
+    name: 'JSON sent as text/plain',
+    answer: plain(200, 'text/plain', '{"items":[]}'),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /expected a JSON response, got text\/plain.*\(bad_response\)$/,
+  },
+  {
+    name: 'JSON sent as text/html',
+    answer: plain(200, 'text/html; charset=utf-8', '{"items":[]}'),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /expected a JSON response, got text\/html.*\(bad_response\)$/,
+  },
+  {
+    name: 'an error envelope with the wrong types',
+    answer: plain(400, 'application/json', '{"error":{"code":7,"message":["x"]}}'),
+    object: 2,
+    list: 2,
+    post: 2,
+    says: /not the error envelope.*\(bad_response, HTTP 400\)$/,
+  },
+  {
+    name: 'a 500 with a 1 MB one-line text body',
+    answer: plain(500, 'text/plain', 'E'.repeat(1024 * 1024)),
+    object: 1,
+    list: 1,
+    post: 1,
+    says: /\(bad_response, HTTP 500\)$/,
+  },
   // list pages: an object, but not a page
-  {name: 'a list page without "items"', answer: plain(200, 'application/json', '{"data":[]}'), list: 1, rows: true, says: /items.*\(bad_response\)$/},
-  {name: 'a list page whose "items" is not an array', answer: plain(200, 'application/json', '{"items":"none"}'), list: 1, rows: true, says: /items.*\(bad_response\)$/},
-  {name: 'a list page with null and non-object items', answer: plain(200, 'application/json', '{"items":[null,5,"x"]}'), list: 1, allJson: null, rows: true, says: /item.*\(bad_response\)$/},
+  {
+    name: 'a list page without "items"',
+    answer: plain(200, 'application/json', '{"data":[]}'),
+    list: 1,
+    rows: true,
+    says: /items.*\(bad_response\)$/,
+  },
+  {
+    name: 'a list page whose "items" is not an array',
+    answer: plain(200, 'application/json', '{"items":"none"}'),
+    list: 1,
+    rows: true,
+    says: /items.*\(bad_response\)$/,
+  },
+  {
+    name: 'a list page with null and non-object items',
+    answer: plain(200, 'application/json', '{"items":[null,5,"x"]}'),
+    list: 1,
+    allJson: null,
+    rows: true,
+    says: /item.*\(bad_response\)$/,
+  },
 ]
 
 const COMMANDS = {
@@ -116,17 +232,20 @@ describe('a malformed response ends in one error line, never a crash or a hang',
     expect(line.length).toBeLessThan(600) // the body is quoted, not dumped
   })
 
-  it.each(CASES.filter((c) => c.list !== undefined && c.allJson !== null))('$name → runs list --all --json prints the error document (nothing was listed yet)', async ({answer, list}) => {
-    current = answer
-    const r = await amctl([...COMMANDS.list, '--all', '--json'])
-    record(r)
-    expect(r.signal).toBeNull()
-    expect(r.stderr).toBe('')
-    const doc = JSON.parse(r.stdout)
-    // the first page is the bad one: no items were written, so the error is the only document
-    expect(doc).toEqual({error: expect.objectContaining({code: 'bad_response'})})
-    expect(r.exitCode).toBe(list)
-  })
+  it.each(CASES.filter((c) => c.list !== undefined && c.allJson !== null))(
+    '$name → runs list --all --json prints the error document (nothing was listed yet)',
+    async ({answer, list}) => {
+      current = answer
+      const r = await amctl([...COMMANDS.list, '--all', '--json'])
+      record(r)
+      expect(r.signal).toBeNull()
+      expect(r.stderr).toBe('')
+      const doc = JSON.parse(r.stdout)
+      // the first page is the bad one: no items were written, so the error is the only document
+      expect(doc).toEqual({error: expect.objectContaining({code: 'bad_response'})})
+      expect(r.exitCode).toBe(list)
+    },
+  )
 
   it('a body cut off mid-way (Content-Length not reached): GET exits 1, POST exits 9 (it was sent)', async () => {
     current = (res) => {

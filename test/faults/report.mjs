@@ -55,7 +55,7 @@ const row = (area, figure, value) => rows.push(`| ${area} | ${figure} | ${value}
 if (existsSync(RESULTS)) {
   const r = JSON.parse(readFileSync(RESULTS, 'utf8'))
   const files = r.testResults ?? []
-  const ms = files.reduce((a, t) => Math.max(a, (t.endTime ?? 0)), 0) - files.reduce((a, t) => Math.min(a, t.startTime ?? Infinity), Infinity)
+  const ms = files.reduce((a, t) => Math.max(a, t.endTime ?? 0), 0) - files.reduce((a, t) => Math.min(a, t.startTime ?? Infinity), Infinity)
   row('suite', 'tests passed / failed', `${n(r.numPassedTests)} / ${n(r.numFailedTests)} (${files.length} files, ${s(ms)})`)
 }
 
@@ -63,13 +63,21 @@ if (existsSync(RESULTS)) {
 const rl = get('faults.runsList')
 if (rl) {
   row('runs list --all --json, 30 % faults', 'runs listed / on the server', `${n(rl.received)} / ${n(rl.runs)} (pages of ${rl.pageSize})`)
-  row('', 'faults injected (503 / 429 Retry-After: 1 / dropped)', `${n(rl.faultsInjected)} of ${n(rl.requests)} requests, ${pct(rl.faultRate)} (${rl.faults503} / ${rl.faults429} / ${rl.faultsDropped})`)
+  row(
+    '',
+    'faults injected (503 / 429 Retry-After: 1 / dropped)',
+    `${n(rl.faultsInjected)} of ${n(rl.requests)} requests, ${pct(rl.faultRate)} (${rl.faults503} / ${rl.faults429} / ${rl.faultsDropped})`,
+  )
   row('', 'items lost / duplicated', `${n(rl.lost)} / ${n(rl.duplicated)}`)
   row('', 'exit code, time', `${n(rl.exitCode)}, ${s(rl.ms)}`)
 }
 const da = get('faults.dropAfterLaunch')
 if (da) {
-  row('evals run, connection dropped after the launch', 'invocations / launches the server saw', `${n(da.invocations)} / ${n(da.launchesSeenByServer)}`)
+  row(
+    'evals run, connection dropped after the launch',
+    'invocations / launches the server saw',
+    `${n(da.invocations)} / ${n(da.launchesSeenByServer)}`,
+  )
   row('', 'double launches', n(da.doubleLaunches))
   row('', 'runs created (runs per launch × invocations)', `${n(da.runCountGrowth)} (${da.runsPerLaunch} × ${da.invocations})`)
   row('', 'exited 9 / showed the launched runs', `${n(da.exit9)} / ${n(da.newestRunsShown)}`)
@@ -77,9 +85,15 @@ if (da) {
 const p429 = get('faults.post429')
 if (p429) row('POST retries', '429 + Retry-After: attempts, exit', `${n(p429.attempts)}, ${n(p429.exitCode)}`)
 const pr = get('faults.postRefused')
-if (pr) row('', 'refused before sending: refused attempts, requests received, exit', `${n(pr.refusedAttempts)}, ${n(pr.requestsReceived)}, ${n(pr.exitCode)}`)
+if (pr)
+  row(
+    '',
+    'refused before sending: refused attempts, requests received, exit',
+    `${n(pr.refusedAttempts)}, ${n(pr.requestsReceived)}, ${n(pr.exitCode)}`,
+  )
 const gets = ['502', '503', '504', '429'].map((st) => [st, get(`faults.get${st}`)]).filter(([, v]) => v)
-if (gets.length) row('GET retries exhausted', 'status: attempts → exit', gets.map(([st, v]) => `${st}: ${v.attempts} → ${v.exitCode}`).join(', '))
+if (gets.length)
+  row('GET retries exhausted', 'status: attempts → exit', gets.map(([st, v]) => `${st}: ${v.attempts} → ${v.exitCode}`).join(', '))
 const tm = get('faults.timeoutMs')
 if (tm) {
   const idem = Object.entries(tm).filter(([k]) => /\((GET|PATCH|DELETE)\)$/.test(k))
@@ -87,7 +101,11 @@ if (tm) {
   const range = (list) => (list.length ? `${s(Math.min(...list.map(([, v]) => v)))} – ${s(Math.max(...list.map(([, v]) => v)))}` : '—')
   row('server never answers, --timeout 1', `GET/PATCH/DELETE (4 attempts, exit 1): ${idem.length} commands`, range(idem))
   const evalsRun = posts.find(([k]) => k === 'evals run')
-  row('', `POST (1 attempt, exit 9): ${posts.length} commands`, `${range(posts.filter(([k]) => k !== 'evals run'))}${evalsRun ? `; evals run ${s(evalsRun[1])} (then lists runs)` : ''}`)
+  row(
+    '',
+    `POST (1 attempt, exit 9): ${posts.length} commands`,
+    `${range(posts.filter(([k]) => k !== 'evals run'))}${evalsRun ? `; evals run ${s(evalsRun[1])} (then lists runs)` : ''}`,
+  )
 }
 const pg = get('faults.proxyDropsConnectGET')
 const pp = get('faults.proxyDropsConnectPOST')
@@ -96,7 +114,11 @@ if (pg || pp) row('', 'proxy dropping every CONNECT: GET, POST (exit 1 each)', `
 // malformed
 const mr = get('malformed.responses')
 if (mr) {
-  row('malformed responses', `command runs (${n(mr.answers)} kinds of answer; GET object, GET list, --all rows, --all --json, POST)`, n(mr.cases))
+  row(
+    'malformed responses',
+    `command runs (${n(mr.answers)} kinds of answer; GET object, GET list, --all rows, --all --json, POST)`,
+    n(mr.cases),
+  )
   row('', 'crashes (stack trace, "unexpected failure") / hangs', `${n(mr.crashes)} / ${n(mr.hangs)}`)
   row('', 'slowest (a 502 is retried 4 times)', s(mr.slowestMs))
 }
@@ -118,21 +140,34 @@ if (vb) {
 const fm = get('secrets.fileModes')
 if (fm) row('', 'config dir / credentials.json / config.json modes', `${fm.dir} / ${fm.credentials} / ${fm.config}`)
 if (get('secrets.redirectsRefused') !== undefined) {
-  row('', 'cross-origin redirects refused / requests that reached the other origin', `${n(get('secrets.redirectsRefused'))} / ${n(get('secrets.requestsAtOtherOrigin'))}`)
+  row(
+    '',
+    'cross-origin redirects refused / requests that reached the other origin',
+    `${n(get('secrets.redirectsRefused'))} / ${n(get('secrets.requestsAtOtherOrigin'))}`,
+  )
 }
 const cl = get('secrets.concurrentLogins')
 if (cl) {
   row('', 'concurrent logins: rounds, processes', `${n(cl.rounds)}, ${n(cl.processes)}`)
-  row('', 'unreadable files / lost profiles / lost credentials / leftover lock or temp files', `${n(cl.unreadableFiles)} / ${n(cl.lostProfiles)} / ${n(cl.lostCredentials)} / ${n(cl.leftoverFiles)}`)
+  row(
+    '',
+    'unreadable files / lost profiles / lost credentials / leftover lock or temp files',
+    `${n(cl.unreadableFiles)} / ${n(cl.lostProfiles)} / ${n(cl.lostCredentials)} / ${n(cl.leftoverFiles)}`,
+  )
 }
 
 // signals
 const sig = Object.entries(f.signals ?? {})
-if (sig.length) row('Ctrl-C (SIGINT)', 'exit codes; time to exit', `${sig.map(([, v]) => v.exitCode).join(', ')}; ${sig.map(([, v]) => `${v.msFromSigintToExit} ms`).join(', ')}`)
+if (sig.length)
+  row(
+    'Ctrl-C (SIGINT)',
+    'exit codes; time to exit',
+    `${sig.map(([, v]) => v.exitCode).join(', ')}; ${sig.map(([, v]) => `${v.msFromSigintToExit} ms`).join(', ')}`,
+  )
 
 if (rows.length === 0) {
   process.stdout.write(`No figures in ${DIR}: run \`npm run test:faults\` (or \`npx vitest run test/faults\`) first.\n`)
 } else {
-  process.stdout.write(['| area | figure | value |', '|---|---|---|', ...rows].join('\n') + '\n')
+  process.stdout.write(`${['| area | figure | value |', '|---|---|---|', ...rows].join('\n')}\n`)
 }
 process.exitCode = exitCode

@@ -1,7 +1,18 @@
 import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {EVAL_SETS, EXPERIMENTS, MCP_SERVERS, OPTIMIZATIONS, PERSONAS, REPOSITORIES, TAGS, USERS, VARIANTS, VISIBILITY_PROMPTS} from '../../src/devserver/seed.js'
+import {
+  EVAL_SETS,
+  EXPERIMENTS,
+  MCP_SERVERS,
+  OPTIMIZATIONS,
+  PERSONAS,
+  REPOSITORIES,
+  TAGS,
+  USERS,
+  VARIANTS,
+  VISIBILITY_PROMPTS,
+} from '../../src/devserver/seed.js'
 import {useE2E} from '../e2e/helpers.js'
 import {type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
 import {sendJson, startServer} from '../helpers/http-server.js'
@@ -48,7 +59,17 @@ describe('the token appears in no output, with --verbose, but where the contract
     ['runs', 'fork', 'run_acme_0001', '-F', 'note=leak-check'],
     ['evals', 'update', EVAL_SETS.acmeSearch, '--samples', '4', '--cadence', 'weekly', ...ORG],
     ['evals', 'run', EVAL_SETS.acmeSearch, ...ORG],
-    ['scenarios', 'create', '--prompt', VISIBILITY_PROMPTS.acmePreference, '--repository', REPOSITORIES.acme[0], '--persona', PERSONAS.acme[0].name, ...ORG],
+    [
+      'scenarios',
+      'create',
+      '--prompt',
+      VISIBILITY_PROMPTS.acmePreference,
+      '--repository',
+      REPOSITORIES.acme[0],
+      '--persona',
+      PERSONAS.acme[0].name,
+      ...ORG,
+    ],
     ['experiments', 'launch', EXPERIMENTS.acmeOnboarding, ...ORG],
     ['experiments', 'variant-content', EXPERIMENTS.acmeOnboarding, VARIANTS.acmeOnboardingControl, ...ORG],
     ['optimizations', 'preview', OPTIMIZATIONS.acmeCheckout, ...ORG],
@@ -87,7 +108,9 @@ describe('the token appears in no output, with --verbose, but where the contract
       await e2e.current.amctl(['orgs', 'summary', ...ORG, '--verbose'], {env: {AMCTL_TOKEN: unknown}}),
       await e2e.current.amctl(['orgs', 'summary', ...ORG], {env: {AMCTL_TOKEN: unknown, AMCTL_DEBUG: '1'}}),
       await e2e.current.amctl(['evals', 'run', 'es_missing', ...ORG], {env: {AMCTL_TOKEN: token, AMCTL_DEBUG: '1'}}),
-      await e2e.current.amctl(['orgs', 'summary', ...ORG, '--timeout', '0.5'], {env: {AMCTL_TOKEN: token, AMCTL_DEBUG: '1', AMCTL_BASE_URL: 'http://127.0.0.1:9'}}),
+      await e2e.current.amctl(['orgs', 'summary', ...ORG, '--timeout', '0.5'], {
+        env: {AMCTL_TOKEN: token, AMCTL_DEBUG: '1', AMCTL_BASE_URL: 'http://127.0.0.1:9'},
+      }),
     ]
     await e2e.current.clearFaults()
     for (const r of runs) checked(r, token, unknown)
@@ -138,10 +161,17 @@ describe('the token appears in no output, with --verbose, but where the contract
   it('tokens create prints the new token once, and never the token it authenticated with', async () => {
     const token = await freshToken()
     for (const json of [false, true]) {
-      const r = await e2e.current.amctl(['tokens', 'create', '--name', 'leak-check', '--expires', '1d', '--verbose', ...(json ? ['--json'] : [])], {env: {AMCTL_TOKEN: token}})
+      const r = await e2e.current.amctl(
+        ['tokens', 'create', '--name', 'leak-check', '--expires', '1d', '--verbose', ...(json ? ['--json'] : [])],
+        {env: {AMCTL_TOKEN: token}},
+      )
       checked(r, token)
       expect(r.exitCode, r.stderr).toBe(0)
-      const created = json ? (JSON.parse(r.stdout).token as string) : lines(r.stdout).find((line) => line.startsWith('token\t'))!.split('\t')[1]
+      const created = json
+        ? (JSON.parse(r.stdout).token as string)
+        : lines(r.stdout)
+            .find((line) => line.startsWith('token\t'))!
+            .split('\t')[1]
       expect(created).toMatch(/^svc_/)
       expect(created).not.toBe(token)
       expect(count(r.stdout, created)).toBe(1)
@@ -161,7 +191,11 @@ describe('the credentials file fallback is private', () => {
     const r = await e2e.current.amctl(['auth', 'login', '--with-token'], {configDir, as: null, input: token})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/keychain is not available .* stored in .*credentials\.json \(mode 0600\)/)
-    const modes = {dir: mode(configDir), credentials: mode(join(configDir, 'credentials.json')), config: mode(join(configDir, 'config.json'))}
+    const modes = {
+      dir: mode(configDir),
+      credentials: mode(join(configDir, 'credentials.json')),
+      config: mode(join(configDir, 'config.json')),
+    }
     fig.set('fileModes', {dir: modes.dir.toString(8), credentials: modes.credentials.toString(8), config: modes.config.toString(8)})
     expect(modes).toEqual({dir: 0o700, credentials: 0o600, config: 0o600})
     expect(readdirSync(configDir).sort()).toEqual(['config.json', 'credentials.json'])
@@ -169,7 +203,10 @@ describe('the credentials file fallback is private', () => {
 
   it('a config directory that exists keeps its mode (never chmod-ed); one others can write draws a warning', async () => {
     const token = await freshToken()
-    for (const [name, dirMode, warnings] of [['plain', 0o755, 0], ['open', 0o777, 1]] as const) {
+    for (const [name, dirMode, warnings] of [
+      ['plain', 0o755, 0],
+      ['open', 0o777, 1],
+    ] as const) {
       const configDir = join(freshConfigDir(), name)
       mkdirSync(configDir, {mode: dirMode})
       chmodSync(configDir, dirMode)
@@ -211,7 +248,9 @@ describe('the token is not sent after a redirect to another origin', () => {
       expect(api.requests).toHaveLength(1)
       expect(api.requests[0].headers.authorization).toBe(`Bearer ${TOKEN}`)
       expect(other.requests).toEqual([])
-      expect(expectOneErrorLine(r, 1)).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+, another origin; amctl does not follow it with your token \(bad_response, HTTP 30\d\)$/)
+      expect(expectOneErrorLine(r, 1)).toMatch(
+        /redirected to http:\/\/127\.0\.0\.1:\d+, another origin; amctl does not follow it with your token \(bad_response, HTTP 30\d\)$/,
+      )
     } finally {
       await close()
     }
@@ -261,7 +300,9 @@ describe('concurrent auth login --with-token never corrupts or loses the config 
   async function round({profiles, tokens}: Round): Promise<void> {
     const configDir = freshConfigDir()
     const results = await Promise.all(
-      profiles.map((profile, i) => e2e.current.amctl(['auth', 'login', '--with-token', '--profile', profile], {configDir, as: null, input: `${tokens[i]}\n`})),
+      profiles.map((profile, i) =>
+        e2e.current.amctl(['auth', 'login', '--with-token', '--profile', profile], {configDir, as: null, input: `${tokens[i]}\n`}),
+      ),
     )
     const read = (name: string): any => {
       try {
@@ -320,7 +361,8 @@ describe('concurrent auth login --with-token never corrupts or loses the config 
     const second = e2e.current.amctl(['auth', 'login', '--with-token', '--profile', 'second'], {configDir, as: null, input: token})
     // its token is stored (credentials.json has its own lock) …
     const credentials = join(configDir, 'credentials.json')
-    for (let i = 0; i < 200 && !readFileSync(credentials, 'utf8').includes('second@'); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    for (let i = 0; i < 200 && !readFileSync(credentials, 'utf8').includes('second@'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50))
     expect(readFileSync(credentials, 'utf8')).toContain('second@')
     // … but config.json is left alone while the lock is held
     await new Promise((resolve) => setTimeout(resolve, 1000))

@@ -16,7 +16,11 @@ afterEach(async () => {
 })
 
 /** Sends SIGINT once `ready(stdout)` holds; measures how long the process took to end after it. */
-function interruptWhen(ready: (stdout: string) => boolean): {onSpawn: (child: ChildProcess) => void; sentAt: () => number | undefined; exitMs: () => number | null} {
+function interruptWhen(ready: (stdout: string) => boolean): {
+  onSpawn: (child: ChildProcess) => void
+  sentAt: () => number | undefined
+  exitMs: () => number | null
+} {
   let sentAt: number | undefined
   let closedAt: number | undefined
   return {
@@ -42,21 +46,28 @@ describe('SIGINT during runs list --all', () => {
   it.each([
     ['--json', ['--json'], (out: string) => out.includes('"id"')],
     ['rows', [], (out: string) => out.includes('run_')],
-  ] as Array<[string, string[], (out: string) => boolean]>)('%s: after the first page arrived → exit 130, no stack trace', async (name, extra, ready) => {
-    // every page takes 300 ms: the walk of ~300 runs by 10 would take ~9 s
-    await e2e.current.fault({match: {method: 'GET', path: '/orgs/acme/runs$'}, actions: [{type: 'latency', ms: 300}]})
-    const interrupt = interruptWhen(ready)
-    const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme', '--all', '--limit', '10', ...extra], {onSpawn: interrupt.onSpawn, timeoutMs: 60_000})
-    const sentAt = interrupt.sentAt()
-    const pages = (await e2e.current.requests({path: '/orgs/acme/runs'})).length
-    fig.set(`runsListAll ${name}`, {exitCode: r.exitCode, msFromSigintToExit: interrupt.exitMs(), pagesRequested: pages})
-    expect(sentAt, 'no page arrived before the time limit').toBeDefined()
-    expect(r.signal).toBeNull()
-    expect(r.exitCode).toBe(130)
-    expect(r.stderr).not.toMatch(STACK_FRAME)
-    expect(r.stderr).not.toContain('unexpected failure')
-    expect(pages).toBeLessThan(30) // it stopped walking
-  }, 90_000)
+  ] as Array<[string, string[], (out: string) => boolean]>)(
+    '%s: after the first page arrived → exit 130, no stack trace',
+    async (name, extra, ready) => {
+      // every page takes 300 ms: the walk of ~300 runs by 10 would take ~9 s
+      await e2e.current.fault({match: {method: 'GET', path: '/orgs/acme/runs$'}, actions: [{type: 'latency', ms: 300}]})
+      const interrupt = interruptWhen(ready)
+      const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme', '--all', '--limit', '10', ...extra], {
+        onSpawn: interrupt.onSpawn,
+        timeoutMs: 60_000,
+      })
+      const sentAt = interrupt.sentAt()
+      const pages = (await e2e.current.requests({path: '/orgs/acme/runs'})).length
+      fig.set(`runsListAll ${name}`, {exitCode: r.exitCode, msFromSigintToExit: interrupt.exitMs(), pagesRequested: pages})
+      expect(sentAt, 'no page arrived before the time limit').toBeDefined()
+      expect(r.signal).toBeNull()
+      expect(r.exitCode).toBe(130)
+      expect(r.stderr).not.toMatch(STACK_FRAME)
+      expect(r.stderr).not.toContain('unexpected failure')
+      expect(pages).toBeLessThan(30) // it stopped walking
+    },
+    90_000,
+  )
 })
 
 describe('SIGINT while a request waits for an answer', () => {

@@ -1,7 +1,8 @@
 import {Config, Errors} from '@oclif/core'
 import {PassThrough, Readable} from 'node:stream'
 import {fileURLToPath} from 'node:url'
-import {type Clock, instantClock, setClock} from '../../src/core/clock.js'
+import {type Clock, clock, setClock, systemClock} from '../../src/core/clock.js'
+import {fakeClock} from './fake-clock.js'
 import {setIO} from '../../src/output/io.js'
 
 /**
@@ -27,7 +28,7 @@ export interface RunOptions {
   stderrTTY?: boolean
   /** the terminal's width (tables are fitted to it) */
   columns?: number
-  /** 'real' waits for real; by default sleeps (back-off, polling) return at once */
+  /** 'real' waits for real; by default (unless a test installed its own) sleeps take no real time */
   clock?: 'real' | Clock
 }
 
@@ -66,7 +67,8 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     stderrColor: false,
     stdoutColumns: opts.columns,
   })
-  if (opts.clock !== 'real') setClock(opts.clock ?? instantClock())
+  const ownClock = opts.clock !== 'real' && (opts.clock !== undefined || clock() === systemClock)
+  if (ownClock) setClock(opts.clock === undefined || opts.clock === 'real' ? fakeClock() : opts.clock)
   const saved: Record<string, string | undefined> = {}
   for (const [key, value] of Object.entries(opts.env ?? {})) {
     saved[key] = process.env[key]
@@ -86,7 +88,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
       else process.env[key] = value
     }
     setIO(undefined)
-    setClock(undefined)
+    if (ownClock) setClock(undefined)
   }
   await new Promise((resolve) => setImmediate(resolve))
   return {stdout: out(), stderr: err(), exitCode, result}

@@ -1,4 +1,4 @@
-import type {Clock} from '../../src/commands/runs/shared/clock.js'
+import type {Clock} from '../../src/core/clock.js'
 
 /**
  * A clock for waits under test: `sleep` moves `now` forward by the time asked at once (after

@@ -87,7 +87,12 @@ describe('Ctrl-C while a FIFO waits for its writer', () => {
     const fifo = join(dir, 'pipe')
     execFileSync('mkfifo', [fifo])
     const child = spawn(process.execPath, [BIN, 'runs', 'fork', 'run_1', '-F', `note=@${fifo}`], {
-      env: {PATH: process.env.PATH, AMCTL_TOKEN: 'svc_test_token_1234', AMCTL_CONFIG_DIR: join(dir, 'config'), AMCTL_BASE_URL: 'http://127.0.0.1:9'},
+      env: {
+        PATH: process.env.PATH,
+        AMCTL_TOKEN: 'svc_test_token_1234',
+        AMCTL_CONFIG_DIR: join(dir, 'config'),
+        AMCTL_BASE_URL: 'http://127.0.0.1:9',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     onTestFinished(() => void child.kill('SIGKILL'))

@@ -32,9 +32,12 @@ describe('parseExpiry', () => {
 })
 
 describe('requireId (contract 3: the server decides whether an ID exists)', () => {
-  it.each(['run_01HX', ' ', 'a b', 'a/b', 'a?b', 'a#b', 'a%b', 'a\\b', '...', 'café', '日本', '.x', 'x.'])('accepts %j as it is', (value) => {
-    expect(requireId('RUN_ID', value)).toBe(value)
-  })
+  it.each(['run_01HX', ' ', 'a b', 'a/b', 'a?b', 'a#b', 'a%b', 'a\\b', '...', 'café', '日本', '.x', 'x.'])(
+    'accepts %j as it is',
+    (value) => {
+      expect(requireId('RUN_ID', value)).toBe(value)
+    },
+  )
   it.each(['', '.', '..', 'a\nb', 'a\tb', 'esc\u001b[2J', 'del\u007f', 'c1\u009b'])('refuses %j', (value) => {
     refused(() => requireId('RUN_ID', value), /^RUN_ID /)
   })

@@ -25,10 +25,14 @@ const plain = palette(false)
 const NOW = Date.parse('2026-11-23T12:00:00Z')
 
 function table<T>(rows: T[], columns: Column<T>[], style = plain, width?: number): string {
-  return renderTable(columns, rows.map((row) => ttyCells(row, columns, style, NOW)), style, width)
+  return renderTable(
+    columns,
+    rows.map((row) => ttyCells(row, columns, style, NOW)),
+    style,
+    width,
+  )
 }
 
-// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 
 describe('text from the server on a terminal (contract 1.4)', () => {

@@ -84,7 +84,7 @@ describe('compileJq(…).run: results as `jq -r -c` prints them', () => {
 })
 
 describe('errors', () => {
-  it('an expression that does not compile is a usage error (exit 2) with jq\'s message on one line', async () => {
+  it("an expression that does not compile is a usage error (exit 2) with jq's message on one line", async () => {
     expect(await compileError('.items[] |')).toEqual({
       message: '--jq: syntax error, unexpected end of file at <top-level>, line 1, column 10',
       code: 'invalid_request',

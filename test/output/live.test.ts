@@ -38,11 +38,21 @@ describe('LiveView', () => {
     const io = terminal()
     const view = new LiveView(io, MARKED)
     const yellow = (t: string) => `<y>${t}</y>`
-    const rows = [[{text: 'run_1'}, {text: 'queued', paint: yellow}], [{text: 'run_22'}, {text: 'running'}]]
+    const rows = [
+      [{text: 'run_1'}, {text: 'queued', paint: yellow}],
+      [{text: 'run_22'}, {text: 'running'}],
+    ]
     view.draw(COLUMNS, rows, {text: '0 of 2', paint: MARKED.dim})
     await settle()
     expect(io.err()).toBe('<b>RUN     STATUS</b>\nrun_1   <y>queued</y>\nrun_22  running\n<dim>0 of 2</dim>\n')
-    view.draw(COLUMNS, [[{text: 'run_1'}, {text: 'succeeded'}], [{text: 'run_22'}, {text: 'running'}]], {text: '1 of 2'})
+    view.draw(
+      COLUMNS,
+      [
+        [{text: 'run_1'}, {text: 'succeeded'}],
+        [{text: 'run_22'}, {text: 'running'}],
+      ],
+      {text: '1 of 2'},
+    )
     await settle()
     const second = io.err().slice('<b>RUN     STATUS</b>\nrun_1   <y>queued</y>\nrun_22  running\n<dim>0 of 2</dim>\n'.length)
     expect(second.match(UP_AND_ERASE)?.[1]).toBe('4')
@@ -85,7 +95,11 @@ describe('LiveView', () => {
     view.draw(COLUMNS, [long], {text: 'a footer that is much longer than thirty columns'})
     view.clear()
     await settle()
-    const lines = io.err().replace(/\u001B\[\d+F\u001B\[J/g, '').split('\n').filter(Boolean)
+    const lines = io
+      .err()
+      .replace(/\u001B\[\d+F\u001B\[J/g, '')
+      .split('\n')
+      .filter(Boolean)
     for (const line of lines) expect(line.replace(/<\/?\w+>/g, '').length, line).toBeLessThanOrEqual(29)
     expect(lines[1]).toBe('run_with_a_very_lon…  <y>running</y>')
 
@@ -94,7 +108,11 @@ describe('LiveView', () => {
     small.draw(COLUMNS, [long])
     small.clear()
     await settle()
-    for (const line of narrow.err().replace(/\u001B\[\d+F\u001B\[J/g, '').split('\n').filter(Boolean)) {
+    for (const line of narrow
+      .err()
+      .replace(/\u001B\[\d+F\u001B\[J/g, '')
+      .split('\n')
+      .filter(Boolean)) {
       expect(line, 'no colour codes in a line cut to the width').not.toMatch(/</)
       expect(line.length).toBeLessThanOrEqual(11)
     }

@@ -15,7 +15,7 @@ const COLUMNS: Column<Row>[] = [
 
 /** stdout and stderr both terminals, written into one transcript in order. */
 function terminalIO(): IO & {transcript: [stream: 'out' | 'err', text: string][]} {
-  const transcript: [('out' | 'err'), string][] = []
+  const transcript: ['out' | 'err', string][] = []
   const sink = (name: 'out' | 'err') => {
     const stream = new PassThrough()
     const write = stream.write.bind(stream)
@@ -43,7 +43,13 @@ async function* pagesOf(count: number, failAt?: number): AsyncGenerator<Page<Row
   for (let p = 0; p < count; p++) {
     if (p === failAt) throw new BadResponseError('page broke')
     vi.setSystemTime(Date.now() + 500) // each page later than the last, so progress redraws
-    yield {items: [{id: `r${p}a`, name: 'a'}, {id: `r${p}b`, name: 'b'}], nextCursor: `c${p}`}
+    yield {
+      items: [
+        {id: `r${p}a`, name: 'a'},
+        {id: `r${p}b`, name: 'b'},
+      ],
+      nextCursor: `c${p}`,
+    }
   }
 }
 
@@ -57,7 +63,10 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
   it('erases the progress line before every batch of rows, and at the end', async () => {
     vi.useFakeTimers({toFake: ['Date']})
     const io = terminalIO()
-    const outcome = await writeStream({kind: 'stream', pages: pagesOf(4), columns: COLUMNS, noun: 'rows'}, {io, mode: 'tty', style: palette(false), now: 0})
+    const outcome = await writeStream(
+      {kind: 'stream', pages: pagesOf(4), columns: COLUMNS, noun: 'rows'},
+      {io, mode: 'tty', style: palette(false), now: 0},
+    )
     expect(outcome).toEqual({count: 8, errorWritten: false})
     let progressShown = false
     for (const [stream, text] of io.transcript) {
@@ -71,7 +80,10 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
   it('erases it when a page fails, before the error is reported', async () => {
     vi.useFakeTimers({toFake: ['Date']})
     const io = terminalIO()
-    const outcome = await writeStream({kind: 'stream', pages: pagesOf(4, 2), columns: COLUMNS, noun: 'rows'}, {io, mode: 'tty', style: palette(false), now: 0})
+    const outcome = await writeStream(
+      {kind: 'stream', pages: pagesOf(4, 2), columns: COLUMNS, noun: 'rows'},
+      {io, mode: 'tty', style: palette(false), now: 0},
+    )
     expect(outcome.error?.message).toBe('page broke')
     expect(io.transcript.at(-1)).toEqual(['err', ERASE])
   })
@@ -91,7 +103,10 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
       await gate // the next page is slow to come …
       yield {items: [{id: 'r2', name: 'b'}]}
     }
-    const writing = writeStream({kind: 'stream', pages: pages(), columns: COLUMNS, noun: 'rows'}, {io, mode: 'tty', style: palette(false), now: 0})
+    const writing = writeStream(
+      {kind: 'stream', pages: pages(), columns: COLUMNS, noun: 'rows'},
+      {io, mode: 'tty', style: palette(false), now: 0},
+    )
     await shown
     expect(io.transcript.at(-1)?.[1]).toContain('fetched 1 rows')
     // … and the process ends meanwhile (Ctrl-C, a closed pipe): the exit listeners run

@@ -128,7 +128,8 @@ export default class AmctlHelp extends Help {
     const entries = new Map<string, string>()
     for (const topic of config.topics) if (!topic.name.includes(':') && !topic.hidden) entries.set(topic.name, topic.description ?? '')
     for (const command of config.commands) {
-      if (!command.id.includes(':') && !command.hidden) entries.set(command.id, command.summary ?? command.description?.split('\n')[0] ?? '')
+      if (!command.id.includes(':') && !command.hidden)
+        entries.set(command.id, command.summary ?? command.description?.split('\n')[0] ?? '')
     }
     const nameWidth = Math.max(...[...entries.keys()].map((n) => n.length), ...HELP_TOPICS.map((t) => t.name.length))
     const placed = new Set<string>()
@@ -137,12 +138,17 @@ export default class AmctlHelp extends Help {
       const names = group.names.filter((n) => entries.has(n))
       if (group.title === 'TOOLS') names.push(...[...entries.keys()].filter((n) => !GROUPS.some((g) => g.names.includes(n))).sort())
       if (names.length === 0) continue
-      out.push(group.title, ...names.map((n) => line(n, entries.get(n)!)), '')
+      out.push(group.title, ...names.map((n) => line(n, entries.get(n) ?? '')), '')
       for (const n of names) placed.add(n)
     }
     out.push('HELP TOPICS', ...HELP_TOPICS.map((t) => line(t.name, t.summary)), '')
     out.push('GLOBAL FLAGS', ...this.globalFlagLines(), '')
-    out.push(...wrap(`Use \`${config.bin} <topic> --help\` for a topic's commands, \`${config.bin} help exit-codes\` for what scripts can rely on.`, this.opts.maxWidth))
+    out.push(
+      ...wrap(
+        `Use \`${config.bin} <topic> --help\` for a topic's commands, \`${config.bin} help exit-codes\` for what scripts can rely on.`,
+        this.opts.maxWidth,
+      ),
+    )
     return out.join('\n')
   }
 
@@ -155,4 +161,3 @@ export default class AmctlHelp extends Help {
     )
   }
 }
-

@@ -21,7 +21,12 @@ function commandSection(command: Command.Cached): string {
   const id = command.id.replaceAll(':', ' ')
   const out = [`### ${code(`amctl ${usageLine(command as Command.Loadable).replace(/^\S+( \S+)?/, id)}`)}`, '']
   if (command.summary) out.push(`${resolve(command.summary, id)}.`.replace(/\.\.$/, '.'), '')
-  if (command.description) out.push(...resolve(command.description, id).split('\n\n').map((p) => `${p.replaceAll('\n', ' ')}\n`))
+  if (command.description)
+    out.push(
+      ...resolve(command.description, id)
+        .split('\n\n')
+        .map((p) => `${p.replaceAll('\n', ' ')}\n`),
+    )
   const own = Object.entries(command.flags ?? {}).filter(([name, f]) => !f.hidden && f.helpGroup !== 'GLOBAL' && name !== 'json')
   if (own.length > 0) {
     out.push('Flags:', '')
@@ -68,7 +73,9 @@ export function manMarkdown(manifest: ManifestLike): string {
     '',
   ]
   for (const group of GROUPS) {
-    const inGroup = commands.filter((c) => group.names.includes(topicOf(c)) || (group.title === 'TOOLS' && !GROUPS.some((g) => g.names.includes(topicOf(c)))))
+    const inGroup = commands.filter(
+      (c) => group.names.includes(topicOf(c)) || (group.title === 'TOOLS' && !GROUPS.some((g) => g.names.includes(topicOf(c)))),
+    )
     if (inGroup.length === 0) continue
     out.push(`### ${group.title}`, '')
     for (const command of inGroup.sort((a, b) => a.id.localeCompare(b.id))) out.push(commandSection(command))

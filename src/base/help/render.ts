@@ -20,10 +20,16 @@ function blockText(block: Block, width: number): string {
   const indent = '  '
   switch (block.kind) {
     case 'text':
-      return wrap(block.text, width - indent.length).map((l) => indent + l).join('\n')
+      return wrap(block.text, width - indent.length)
+        .map((l) => indent + l)
+        .join('\n')
     case 'list':
       return block.items
-        .map((item) => wrap(item, width - indent.length - 2).map((l, i) => `${indent}${i === 0 ? '- ' : '  '}${l}`).join('\n'))
+        .map((item) =>
+          wrap(item, width - indent.length - 2)
+            .map((l, i) => `${indent}${i === 0 ? '- ' : '  '}${l}`)
+            .join('\n'),
+        )
         .join('\n')
     case 'table': {
       // the first column aligned; the others joined and wrapped beside it
@@ -33,7 +39,9 @@ function blockText(block: Block, width: number): string {
         const [head, ...tail] = cells
         const body = tail.filter((c) => c !== '').map((c, i) => (i === 0 ? c : `(${c})`))
         const lines = wrap(body.join(' '), Math.max(20, rest))
-        return (lines.length === 0 ? [''] : lines).map((l, i) => `${indent}${(i === 0 ? head : '').padEnd(first)}  ${l}`.trimEnd()).join('\n')
+        return (lines.length === 0 ? [''] : lines)
+          .map((l, i) => `${indent}${(i === 0 ? head : '').padEnd(first)}  ${l}`.trimEnd())
+          .join('\n')
       }
       return [row(block.headers.map((h) => h.toUpperCase())), ...block.rows.map(row)].join('\n')
     }

@@ -70,7 +70,11 @@ export const EXIT_CODES: Topic = {
       headers: ['exit', 'when', 'error code'],
       rows: [
         [String(ExitCode.ok), 'success', ''],
-        [String(ExitCode.failure), 'unexpected: a network failure, a 5xx, an answer that is not the JSON expected', 'bad_response, network_error'],
+        [
+          String(ExitCode.failure),
+          'unexpected: a network failure, a 5xx, an answer that is not the JSON expected',
+          'bad_response, network_error',
+        ],
         [String(ExitCode.usage), 'invalid usage or input, found before any request; or invalid_request from the server', 'invalid_request'],
         [String(ExitCode.auth), 'not logged in, a missing or rejected token', 'unauthorized'],
         [String(ExitCode.forbidden), 'access denied, a retired route, a capability not enabled', 'forbidden'],
@@ -96,7 +100,9 @@ export const FORMATTING: Topic = {
   title: 'Output formats',
   summary: 'Tables, tab-separated rows, --json and --jq',
   blocks: [
-    text('stdout carries only data; messages, notices, warnings, progress and hints go to stderr, so `x=$(amctl …)` captures the data alone.'),
+    text(
+      'stdout carries only data; messages, notices, warnings, progress and hints go to stderr, so `x=$(amctl …)` captures the data alone.',
+    ),
     {
       kind: 'list',
       items: [

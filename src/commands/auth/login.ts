@@ -22,15 +22,22 @@ export interface LoginResult {
 export default class AuthLogin extends ApiCommand {
   static override summary = 'Log in to the control plane and store the token'
   static operations: OperationId[] = ['createCliToken', 'getMe']
-  static override description = `Without flags, asks the server for a login and follows its device flow: a one-time code is shown, the approval page opens in a browser when there is a terminal, and amctl waits until the login is approved.
+  static override description =
+    `Without flags, asks the server for a login and follows its device flow: a one-time code is shown, the approval page opens in a browser when there is a terminal, and amctl waits until the login is approved.
 
 With --with-token, reads a token (svc_…) from standard input instead, for CI.
 
 The token goes to the OS keychain, or, when no keychain is usable (or with --insecure-storage), to credentials.json (mode 0600) in the config directory. A base URL given by flag or environment is saved in the profile.`
 
   static override examples = [
-    {description: 'Log in to the local control plane (amctl dev server)', command: '<%= config.bin %> <%= command.id %> --base-url http://127.0.0.1:4010'},
-    {description: 'Log in from CI with a token on stdin', command: 'echo "$AMCTL_CI_TOKEN" | <%= config.bin %> <%= command.id %> --with-token'},
+    {
+      description: 'Log in to the local control plane (amctl dev server)',
+      command: '<%= config.bin %> <%= command.id %> --base-url http://127.0.0.1:4010',
+    },
+    {
+      description: 'Log in from CI with a token on stdin',
+      command: 'echo "$AMCTL_CI_TOKEN" | <%= config.bin %> <%= command.id %> --with-token',
+    },
   ]
 
   static override baseFlags = requestFlags

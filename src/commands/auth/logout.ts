@@ -4,7 +4,8 @@ import {removeToken, type TokenSource} from '../../core/auth/credentials.js'
 
 export default class AuthLogout extends ApiCommand {
   static override summary = 'Remove the stored token of the profile'
-  static override description = 'Deletes the token from the OS keychain and the credentials file. No request is sent; AMCTL_TOKEN, if set, is not affected.'
+  static override description =
+    'Deletes the token from the OS keychain and the credentials file. No request is sent; AMCTL_TOKEN, if set, is not affected.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile staging']
 
   static override baseFlags = serverFlags

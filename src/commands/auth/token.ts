@@ -4,8 +4,12 @@ import type {TokenSource} from '../../core/auth/credentials.js'
 
 export default class AuthToken extends ApiCommand {
   static override summary = 'Print the token amctl uses (for export AMCTL_TOKEN=$(amctl auth token))'
-  static override description = 'Prints the token that commands would send: AMCTL_TOKEN if set, else the stored one. No request is sent. Exits 3 when there is none.'
-  static override examples = ['export AMCTL_TOKEN=$(<%= config.bin %> <%= command.id %>)', '<%= config.bin %> <%= command.id %> --profile staging']
+  static override description =
+    'Prints the token that commands would send: AMCTL_TOKEN if set, else the stored one. No request is sent. Exits 3 when there is none.'
+  static override examples = [
+    'export AMCTL_TOKEN=$(<%= config.bin %> <%= command.id %>)',
+    '<%= config.bin %> <%= command.id %> --profile staging',
+  ]
 
   static override baseFlags = serverFlags
 

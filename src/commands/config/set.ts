@@ -4,7 +4,8 @@ import {assertConfigKey, CONFIG_KEYS, normalizeConfigValue} from '../../core/con
 
 export default class ConfigSet extends ConfigCommand {
   static override summary = 'Set a config value in a profile'
-  static override description = `Keys: ${CONFIG_KEYS.join(', ')}. A base-url must be https (http only for 127.0.0.1, ::1 and localhost); a trailing / is dropped and a path prefix is kept.`
+  static override description =
+    `Keys: ${CONFIG_KEYS.join(', ')}. A base-url must be https (http only for 127.0.0.1, ::1 and localhost); a trailing / is dropped and a path prefix is kept.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> org acme',
     '<%= config.bin %> <%= command.id %> base-url https://api.example.com --profile prod',

@@ -75,9 +75,15 @@ ${PATTERN_SYNTAX}`
       description: 'In a script: start on a free port and read its URL from the first line into $url (`kill $!` stops the server)',
       command: 'exec 3< <(<%= config.bin %> <%= command.id %> --port 0); read -r url <&3',
     },
-    {description: 'Keep state across restarts, approve device logins by hand', command: '<%= config.bin %> <%= command.id %> --data ./amctl-dev.json --approve manual'},
+    {
+      description: 'Keep state across restarts, approve device logins by hand',
+      command: '<%= config.bin %> <%= command.id %> --data ./amctl-dev.json --approve manual',
+    },
     {description: 'Runs finish as soon as they are launched', command: '<%= config.bin %> <%= command.id %> --run-seconds 0'},
-    {description: 'Describe the server as JSON, with a rate limit of 5 requests per second per token', command: '<%= config.bin %> <%= command.id %> --json --rate-limit 5'},
+    {
+      description: 'Describe the server as JSON, with a rate limit of 5 requests per second per token',
+      command: '<%= config.bin %> <%= command.id %> --json --rate-limit 5',
+    },
     ...HOOKS.map((hook, i) => {
       const example = hookExample(hook)
       const intro = `Test hooks, with url=${EXAMPLE_URL} (or the URL the server printed) and curl 7.82 or later.`
@@ -97,7 +103,11 @@ ${PATTERN_SYNTAX}`
       default: DEFAULT_RUN_SECONDS,
       helpValue: 'N',
     }),
-    approve: Flags.option({description: 'device-flow logins: approved at once, or by hand at <url>/device', options: APPROVE_MODES, default: 'auto'})(),
+    approve: Flags.option({
+      description: 'device-flow logins: approved at once, or by hand at <url>/device',
+      options: APPROVE_MODES,
+      default: 'auto',
+    })(),
     verbose: Flags.boolean({description: 'log each request to stderr'}),
   }
 
@@ -124,7 +134,10 @@ ${PATTERN_SYNTAX}`
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'EADDRINUSE') {
-        throw new AmctlError(`port ${flags.port} is already in use on ${flags.host} (use --port 0 for a free one)`, {code: 'address_in_use', exitCode: 1})
+        throw new AmctlError(`port ${flags.port} is already in use on ${flags.host} (use --port 0 for a free one)`, {
+          code: 'address_in_use',
+          exitCode: 1,
+        })
       }
       if (error instanceof DevServerOptionError) throw new UsageError(error.message)
       throw error
@@ -133,8 +146,12 @@ ${PATTERN_SYNTAX}`
     const hints = [
       `amctl dev server listening on ${server.url} (state: ${flags.data ?? `in memory, seed ${flags.seed}`})`,
       `Log in:  ${this.config.bin} auth login --base-url ${server.url}`,
-      flags.approve === 'manual' ? `Approve device logins at ${server.url}/device` : `Device logins are approved at once as ${server.users[0]?.email}`,
-      ...(isLoopbackHost(flags.host) ? [] : [`warning: ${flags.host} is not a loopback address: anyone who reaches it can use the /_dev/ test hooks, which need no token`]),
+      flags.approve === 'manual'
+        ? `Approve device logins at ${server.url}/device`
+        : `Device logins are approved at once as ${server.users[0]?.email}`,
+      ...(isLoopbackHost(flags.host)
+        ? []
+        : [`warning: ${flags.host} is not a loopback address: anyone who reaches it can use the /_dev/ test hooks, which need no token`]),
       ...seededIds(server.catalog),
       `Test hooks: ${server.url}${HOOKS_PREFIX}/… (see ${this.config.bin} dev server --help)`,
       'Press Ctrl-C to stop',
@@ -171,12 +188,30 @@ export function seededIds(orgs: readonly OrgCatalog[]): string[] {
     lines.push(`  ${org.slug} (${org.publicId}, ${org.name}; Optimizations ${org.optimizationsEnabled ? 'enabled' : 'not enabled'})`)
     row('eval sets', org.evalSets)
     row('connections', org.connections)
-    row('runs', org.runs.map((run) => `${run.id} (${run.status})`))
-    row('prompts', org.prompts.map((prompt) => `${prompt.id} (${prompt.kind})`))
-    row('experiments', org.experiments.map(({id, status, variants}) => `${id} (${status}; variants ${variants.join(', ')})`))
-    row('optimizations', org.optimizations.map((id) => `${id} (${org.optimizationsEnabled ? 'propose works' : 'propose answers 403'})`))
-    row('MCP servers', org.mcpServers.map((server) => `${server.id} (${server.name})`))
-    row('tags', org.tags.map((tag) => `${tag.id} (${tag.name})`))
+    row(
+      'runs',
+      org.runs.map((run) => `${run.id} (${run.status})`),
+    )
+    row(
+      'prompts',
+      org.prompts.map((prompt) => `${prompt.id} (${prompt.kind})`),
+    )
+    row(
+      'experiments',
+      org.experiments.map(({id, status, variants}) => `${id} (${status}; variants ${variants.join(', ')})`),
+    )
+    row(
+      'optimizations',
+      org.optimizations.map((id) => `${id} (${org.optimizationsEnabled ? 'propose works' : 'propose answers 403'})`),
+    )
+    row(
+      'MCP servers',
+      org.mcpServers.map((server) => `${server.id} (${server.name})`),
+    )
+    row(
+      'tags',
+      org.tags.map((tag) => `${tag.id} (${tag.name})`),
+    )
   }
   return lines
 }

@@ -51,14 +51,20 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
         error,
         recent: listError
           ? {listError}
-          : {title: `The newest runs of ${org}: check whether the launch of ${id} is among them before retrying`, items: recentRuns, columns: RUN_COLUMNS},
+          : {
+              title: `The newest runs of ${org}: check whether the launch of ${id} is among them before retrying`,
+              items: recentRuns,
+              columns: RUN_COLUMNS,
+            },
         document: {outcome: 'unknown', recentRuns, error: error.toDocument().error},
       }
     }
     const {batchIds = [], runIds = []} = launch.result
     // with --wait, stdout holds the runs at the end (like `runs watch`); the launch is told on stderr
     if (!options) this.out.object(launch.result)
-    this.out.notice(`Launched eval set ${id}: ${batchIds.length} batch${batchIds.length === 1 ? '' : 'es'}, ${runIds.length} run${runIds.length === 1 ? '' : 's'}`)
+    this.out.notice(
+      `Launched eval set ${id}: ${batchIds.length} batch${batchIds.length === 1 ? '' : 'es'}, ${runIds.length} run${runIds.length === 1 ? '' : 's'}`,
+    )
     if (!options) {
       if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: ${againCommand(runIds, org, flags)}`, 'dim'))
       return launch.result

@@ -24,7 +24,11 @@ export default class EvalsUpdate extends ApiCommand {
   static override flags = {
     cadence: Flags.string({description: `${CADENCES.join(', ')} (case-insensitive)`}),
     samples: Flags.string({description: `samples per target, ${SAMPLES.min}–${SAMPLES.max}`}),
-    connection: Flags.string({description: 'connection ID (repeatable): replaces the connections', multiple: true, multipleNonGreedy: true}),
+    connection: Flags.string({
+      description: 'connection ID (repeatable): replaces the connections',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     'clear-connections': Flags.boolean({description: 'remove every connection (sends connectionIds: [])'}),
     set: Flags.string({description: 'any other member as KEY=JSON (repeatable)', multiple: true, multipleNonGreedy: true}),
   }

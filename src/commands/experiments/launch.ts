@@ -10,7 +10,8 @@ import type {OperationId} from '../../contract/routes.js'
 export default class ExperimentsLaunch extends ApiCommand {
   static override summary = 'Launch an experiment'
   static operations: OperationId[] = ['launchExperiment']
-  static override description = 'Launches the experiment with an optional free-form body of options ({} when none is given). An experiment launches once: a second launch exits 6 (conflict).'
+  static override description =
+    'Launches the experiment with an optional free-form body of options ({} when none is given). An experiment launches once: a second launch exits 6 (conflict).'
   static override examples = [
     '<%= config.bin %> <%= command.id %> exp_acme_onboarding --org acme',
     '<%= config.bin %> <%= command.id %> exp_acme_onboarding --org acme -F trafficPercent=25 -f note="first wave"',

@@ -11,7 +11,7 @@ export default class ExperimentsVariantContent extends ApiCommand {
   static override description = 'Prints the variant content; multi-line text is shown as a block on a terminal.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> exp_acme_onboarding var_acme_onboarding_concise --org acme',
-    "<%= config.bin %> <%= command.id %> exp_acme_onboarding var_acme_onboarding_concise --org acme --jq .body",
+    '<%= config.bin %> <%= command.id %> exp_acme_onboarding var_acme_onboarding_concise --org acme --jq .body',
   ]
 
   static override args = {

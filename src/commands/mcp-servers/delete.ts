@@ -10,7 +10,10 @@ export default class McpServersDelete extends ApiCommand {
   static override summary = 'Delete an MCP server'
   static operations: OperationId[] = ['deleteMcpServer']
   static override description = 'Asks for confirmation on a terminal; elsewhere --yes is required.'
-  static override examples = ['<%= config.bin %> <%= command.id %> mcp_acme_filesystem --org acme', '<%= config.bin %> <%= command.id %> mcp_acme_github --org acme --yes']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> mcp_acme_filesystem --org acme',
+    '<%= config.bin %> <%= command.id %> mcp_acme_github --org acme --yes',
+  ]
 
   static override args = {ref: Args.string({description: 'ID or name of the MCP server', required: true})}
   static override flags = {yes: yesFlag}

@@ -10,7 +10,8 @@ import type {OperationId} from '../../contract/routes.js'
 export default class OptimizationsChat extends ApiCommand {
   static override summary = 'Send a message to the chat channel of an optimization'
   static operations: OperationId[] = ['chatOptimization']
-  static override description = 'Sends the message and shows the reply. --message - reads the message from stdin (one trailing newline removed).'
+  static override description =
+    'Sends the message and shows the reply. --message - reads the message from stdin (one trailing newline removed).'
   static override examples = [
     '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --message "Why did the last trial regress?"',
     'echo "Focus on refunds next" | <%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --message -',
@@ -24,7 +25,10 @@ export default class OptimizationsChat extends ApiCommand {
   async run(): Promise<JsonObject> {
     const {args, flags} = await this.parse(OptimizationsChat)
     const id = requireId('CLIMB_ID', args.climb_id)
-    const message = requireText('--message', flags.message === '-' ? chompNewline(await readText('-', this.io.stdin, '--message')) : flags.message)
+    const message = requireText(
+      '--message',
+      flags.message === '-' ? chompNewline(await readText('-', this.io.stdin, '--message')) : flags.message,
+    )
     const answer = await sendChat(await this.ctx.http(), await this.ctx.org(), id, {message})
     showChat(this.out, answer)
     return answer

@@ -11,8 +11,12 @@ import type {OperationId} from '../../contract/routes.js'
 export default class OptimizationsPreview extends ApiCommand {
   static override summary = 'Preview the current round of an optimization'
   static operations: OperationId[] = ['previewOptimizationRound']
-  static override description = 'Shows what the current round would try, with an optional free-form body of options ({} when none is given). Needs a model-provider key for the organization (exit 8 without one).'
-  static override examples = ['<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme', '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme -F maxTrials=3 --json']
+  static override description =
+    'Shows what the current round would try, with an optional free-form body of options ({} when none is given). Needs a model-provider key for the organization (exit 8 without one).'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme',
+    '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme -F maxTrials=3 --json',
+  ]
 
   static override args = {climb_id: Args.string({description: 'ID of the optimization', required: true})}
   static override flags = {...bodyFlags}

@@ -11,8 +11,12 @@ import type {OperationId} from '../../contract/routes.js'
 export default class OptimizationsPropose extends ApiCommand {
   static override summary = 'Propose trials for an optimization'
   static operations: OperationId[] = ['proposeOptimizationTrials']
-  static override description = 'Proposes the next trials of the current round, with an optional free-form body of options ({} when none is given). Needs the Optimizations capability: without it the server answers 403 and amctl exits 4 saying it must be enabled for the organization.'
-  static override examples = ['<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme', "<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --jq '.trials[].description'"]
+  static override description =
+    'Proposes the next trials of the current round, with an optional free-form body of options ({} when none is given). Needs the Optimizations capability: without it the server answers 403 and amctl exits 4 saying it must be enabled for the organization.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme',
+    "<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --jq '.trials[].description'",
+  ]
 
   static override args = {climb_id: Args.string({description: 'ID of the optimization', required: true})}
   static override flags = {...bodyFlags}

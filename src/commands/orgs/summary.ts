@@ -7,7 +7,10 @@ export default class OrgsSummary extends ApiCommand {
   static override summary = 'Show the summary of the organization'
   static operations: OperationId[] = ['getOrgSummary']
   static override description = 'Members, credits, capabilities and how many of each resource the organization has.'
-  static override examples = ['<%= config.bin %> <%= command.id %> --org acme', '<%= config.bin %> <%= command.id %> --org acme --jq .counts.runs']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --org acme',
+    '<%= config.bin %> <%= command.id %> --org acme --jq .counts.runs',
+  ]
 
   async run(): Promise<JsonObject> {
     await this.parse(OrgsSummary)

@@ -10,7 +10,8 @@ import type {OperationId} from '../../contract/routes.js'
 export default class RunsFork extends ApiCommand {
   static override summary = 'Fork a run into a new run'
   static operations: OperationId[] = ['forkRun']
-  static override description = 'Starts a new run from an existing one, with an optional free-form body of options ({} when none is given). A run ID is not scoped by an organization, so --org is not needed. If the request was sent and no answer came, it is not sent again: exit 9.'
+  static override description =
+    'Starts a new run from an existing one, with an optional free-form body of options ({} when none is given). A run ID is not scoped by an organization, so --org is not needed. If the request was sent and no answer came, it is not sent again: exit 9.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> run_acme_0001',
     '<%= config.bin %> <%= command.id %> run_acme_0001 -F samplesPerTarget=3 -f note="rerun with more samples"',

@@ -13,14 +13,21 @@ import {shellLine} from './shared/shell.js'
 export default class RunsList extends ApiCommand {
   static override summary = 'List runs of the organization, newest first'
   static operations: OperationId[] = ['listRuns']
-  static override description = `--limit is the page size (${PAGE_LIMIT.min}–${PAGE_LIMIT.max}; the server's default when not given). --cursor continues from a nextCursor value.
+  static override description =
+    `--limit is the page size (${PAGE_LIMIT.min}–${PAGE_LIMIT.max}; the server's default when not given). --cursor continues from a nextCursor value.
 
 --all follows nextCursor to the end (from --cursor or the start) and streams: runs are written as each page arrives, so memory stays flat whatever the count; with --json the output is one {"items":[…]} document. If a page fails midway, that document is closed as {"items":[…],"error":{…}} and the exit code is the error's.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --org acme --limit 5',
-    {description: 'Count every run of the organization', command: "<%= config.bin %> <%= command.id %> --org acme --all --jq '.items | length'"},
-    {description: 'Only the failed runs, as IDs', command: '<%= config.bin %> <%= command.id %> --org acme --all | awk \'$2 == "failed" {print $1}\''},
+    {
+      description: 'Count every run of the organization',
+      command: "<%= config.bin %> <%= command.id %> --org acme --all --jq '.items | length'",
+    },
+    {
+      description: 'Only the failed runs, as IDs',
+      command: '<%= config.bin %> <%= command.id %> --org acme --all | awk \'$2 == "failed" {print $1}\'',
+    },
   ]
 
   static override flags = {
@@ -39,7 +46,8 @@ export default class RunsList extends ApiCommand {
 
     const page = await listRuns(client, org, {limit, cursor})
     this.out.list(page.items, RUN_COLUMNS)
-    if (page.nextCursor && this.io.stderrIsTTY) this.out.notice(styled(`more: ${await this.moreCommand(page.nextCursor, limit)} (or --all)`, 'dim'))
+    if (page.nextCursor && this.io.stderrIsTTY)
+      this.out.notice(styled(`more: ${await this.moreCommand(page.nextCursor, limit)} (or --all)`, 'dim'))
     return page
   }
 

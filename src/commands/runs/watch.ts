@@ -12,7 +12,8 @@ import type {OperationId} from '../../contract/routes.js'
 export default class RunsWatch extends ApiCommand {
   static override summary = 'Wait until runs finish; exit 0 only when all of them succeeded'
   static operations: OperationId[] = ['listRuns']
-  static override description = `Polls the organization's run list (every --interval seconds, newest first, only as far as the watched runs) until every run is succeeded, failed or cancelled, then prints the runs in their last known state, in the order given, as \`runs list\` does (a table, tab-separated rows, or {"items":[…]} with --json). While it waits, stderr shows a live view on a terminal, or one line per status change elsewhere.
+  static override description =
+    `Polls the organization's run list (every --interval seconds, newest first, only as far as the watched runs) until every run is succeeded, failed or cancelled, then prints the runs in their last known state, in the order given, as \`runs list\` does (a table, tab-separated rows, or {"items":[…]} with --json). While it waits, stderr shows a live view on a terminal, or one line per status change elsewhere.
 
 Exit codes: 0 every run succeeded (and met --min-score); 10 some run failed, was cancelled, or scored below --min-score (or has no score); 11 --wait-timeout came first (the runs are still printed); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs.
 

@@ -8,7 +8,8 @@ import type {OperationId} from '../../contract/routes.js'
 export default class ScenariosCreate extends ApiCommand {
   static override summary = 'Add a repository/persona scenario to a preference prompt'
   static operations: OperationId[] = ['createScenario']
-  static override description = "The scenario inherits the prompt's agents, models, skills, MCP servers, credentials, cadence and samples. The repository must be accessible to the organization."
+  static override description =
+    "The scenario inherits the prompt's agents, models, skills, MCP servers, credentials, cadence and samples. The repository must be accessible to the organization."
   static override examples = [
     '<%= config.bin %> <%= command.id %> --org acme --prompt vp_acme_payments_pref --repository acme/storefront --persona new-developer',
     '<%= config.bin %> <%= command.id %> --org acme --prompt vp_acme_payments_pref --repository acme/payments-api --persona security-reviewer --json',

@@ -10,7 +10,10 @@ export default class TagsDelete extends ApiCommand {
   static override summary = 'Delete a tag'
   static operations: OperationId[] = ['deleteTag']
   static override description = 'Asks for confirmation on a terminal; elsewhere --yes is required.'
-  static override examples = ['<%= config.bin %> <%= command.id %> tag_acme_flaky --org acme', '<%= config.bin %> <%= command.id %> tag_acme_nightly --org acme --yes']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> tag_acme_flaky --org acme',
+    '<%= config.bin %> <%= command.id %> tag_acme_nightly --org acme --yes',
+  ]
 
   static override args = {tag_id: Args.string({description: 'ID of the tag', required: true})}
   static override flags = {yes: yesFlag}

@@ -20,7 +20,10 @@ export default class TokensCreate extends ApiCommand {
   static override baseFlags = requestFlags
   static override flags = {
     name: Flags.string({description: 'name of the token', required: true}),
-    expires: Flags.string({description: `lifetime as <N>d, N from ${TOKEN_EXPIRY_DAYS.min} to ${TOKEN_EXPIRY_DAYS.max} (e.g. 30d)`, required: true}),
+    expires: Flags.string({
+      description: `lifetime as <N>d, N from ${TOKEN_EXPIRY_DAYS.min} to ${TOKEN_EXPIRY_DAYS.max} (e.g. 30d)`,
+      required: true,
+    }),
   }
 
   async run(): Promise<CreatedToken> {

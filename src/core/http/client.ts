@@ -106,7 +106,9 @@ export class HttpClient {
         throw failureError(method, url, failed)
       }
       const requestId = raw.headers['x-request-id']
-      this.log(`← ${raw.status} ${method} ${redactUrl(url)} ${ms(started)} attempt ${attempt}${requestId ? ` request-id ${requestId}` : ''}`)
+      this.log(
+        `← ${raw.status} ${method} ${redactUrl(url)} ${ms(started)} attempt ${attempt}${requestId ? ` request-id ${requestId}` : ''}`,
+      )
 
       if (raw.status >= 300 && raw.status < 400 && raw.headers.location !== undefined) {
         ;({url, method} = this.redirectTarget(url, method, raw, ++redirects))
@@ -143,9 +145,12 @@ export class HttpClient {
     try {
       target = new URL(raw.headers.location, url)
     } catch {
-      throw new BadResponseError(`the server answered ${raw.status} with a Location that is not a URL: ${JSON.stringify(raw.headers.location.slice(0, 200))}`, {
-        status: raw.status,
-      })
+      throw new BadResponseError(
+        `the server answered ${raw.status} with a Location that is not a URL: ${JSON.stringify(raw.headers.location.slice(0, 200))}`,
+        {
+          status: raw.status,
+        },
+      )
     }
     if (target.origin !== this.origin) {
       throw new BadResponseError(`the server redirected to ${target.origin}, another origin; amctl does not follow it with your token`, {

@@ -22,8 +22,12 @@ const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: 10_000}}
 
 export function dispatcherFor(origin: string): Dispatcher {
   if (override) return override
-  if (isLoopbackHost(new URL(origin).hostname)) return (direct ??= new AgentClass(OPTIONS))
-  return (proxied ??= new EnvHttpProxyAgentClass(OPTIONS))
+  if (isLoopbackHost(new URL(origin).hostname)) {
+    direct ??= new AgentClass(OPTIONS)
+    return direct
+  }
+  proxied ??= new EnvHttpProxyAgentClass(OPTIONS)
+  return proxied
 }
 
 /** For tests: route every request through `dispatcher` (undefined restores the default). */

@@ -65,7 +65,13 @@ export function classifyFailure(error: unknown, timeoutMs: number): AttemptFailu
     // before a connection: like a connect timeout, nothing was written (a GET is retried, a POST exits 1)
     return error.sent
       ? {failure: {kind: 'timeout'}, sent: true, permanent: false, message: `no answer within ${timeoutMs / 1000} s`, cause: error}
-      : {failure: {kind: 'network', refused: false}, sent: false, permanent: false, message: `no connection within ${timeoutMs / 1000} s`, cause: error}
+      : {
+          failure: {kind: 'network', refused: false},
+          sent: false,
+          permanent: false,
+          message: `no connection within ${timeoutMs / 1000} s`,
+          cause: error,
+        }
   }
   const base = error instanceof Error ? error.message : String(error)
   const proxy = PROXY_REFUSED.exec(base)

@@ -15,7 +15,9 @@ export interface PageOptions {
 export async function getPage<T>(client: HttpClient, path: string, headers?: Record<string, string>): Promise<Page<T>> {
   const page = await client.json<Page<T>>({method: 'GET', path, headers})
   if (!Array.isArray(page.items)) {
-    throw new BadResponseError(`expected a page with an "items" array from GET ${path.split('?')[0]}, got ${'items' in page ? typeof page.items : 'no "items"'}`)
+    throw new BadResponseError(
+      `expected a page with an "items" array from GET ${path.split('?')[0]}, got ${'items' in page ? typeof page.items : 'no "items"'}`,
+    )
   }
   return page
 }

@@ -1,4 +1,4 @@
-import {AmctlError, ApiError, BadResponseError, oneLine} from '../errors.js'
+import {type AmctlError, ApiError, BadResponseError, oneLine} from '../errors.js'
 import type {RawResponse} from './transport.js'
 
 /** Reading an answer: the error envelope into a typed error, a success body into its data. */
@@ -20,7 +20,8 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
       else if (c === 0x22) inString = false
     } else if (c === 0x22) inString = true
     else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth)

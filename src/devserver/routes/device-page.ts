@@ -58,12 +58,18 @@ function page(ctx: RequestContext, userCode: string, error: string | null, statu
   const {device, store} = ctx.services
   const pending = userCode === '' ? undefined : device.pending(userCode)
   const state =
-    userCode === '' ? '' : pending === undefined ? `<p>No login is waiting for code <code>${escape(userCode)}</code>.</p>` : `<p>Code <code>${escape(userCode)}</code> is waiting for approval.</p>`
-  const users = store.state.users.map((user) => `<option value="${escape(user.email)}">${escape(user.name)} &lt;${escape(user.email)}&gt;</option>`).join('')
+    userCode === ''
+      ? ''
+      : pending === undefined
+        ? `<p>No login is waiting for code <code>${escapeHtml(userCode)}</code>.</p>`
+        : `<p>Code <code>${escapeHtml(userCode)}</code> is waiting for approval.</p>`
+  const users = store.state.users
+    .map((user) => `<option value="${escapeHtml(user.email)}">${escapeHtml(user.name)} &lt;${escapeHtml(user.email)}&gt;</option>`)
+    .join('')
   return html(
-    layout(`${error === null ? '' : `<p class="error">${escape(error)}</p>`}${state}
+    layout(`${error === null ? '' : `<p class="error">${escapeHtml(error)}</p>`}${state}
 <form method="post" action="/device">
-  <label>Code <input name="userCode" value="${escape(userCode)}" autocomplete="off" required></label>
+  <label>Code <input name="userCode" value="${escapeHtml(userCode)}" autocomplete="off" required></label>
   <label>Sign in as <select name="email">${users}</select></label>
   <button name="decision" value="approve">Approve</button>
   <button name="decision" value="deny">Deny</button>
@@ -73,7 +79,7 @@ function page(ctx: RequestContext, userCode: string, error: string | null, statu
 }
 
 function done(message: string): Reply {
-  return html(layout(`<p>${escape(message)}</p>`))
+  return html(layout(`<p>${escapeHtml(message)}</p>`))
 }
 
 function layout(body: string): string {
@@ -85,6 +91,6 @@ ${body}
 </body></html>`
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }

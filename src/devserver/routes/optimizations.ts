@@ -25,7 +25,9 @@ export function registerOptimizations(router: ApiRouter): void {
     const {org, optimization} = resolve(ctx)
     requireOptimizations(org)
     const round = currentRound(optimization)
-    const trials = ideasFor(round, 2).map((description): Trial => ({id: ctx.services.store.newId('trial'), description, status: 'proposed'}))
+    const trials = ideasFor(round, 2).map(
+      (description): Trial => ({id: ctx.services.store.newId('trial'), description, status: 'proposed'}),
+    )
     round.trials.push(...trials)
     return json({optimizationId: optimization.id, round: round.number, trials, options: ctx.body})
   })

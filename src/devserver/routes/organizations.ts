@@ -6,7 +6,15 @@ import {orgRef} from '../views.js'
 
 /** Organizations area: the summary and the implementation doc. */
 
-const COUNTED: readonly OwnedCollection[] = ['evalSets', 'connections', 'visibilityPrompts', 'experiments', 'optimizations', 'mcpServers', 'tags']
+const COUNTED: readonly OwnedCollection[] = [
+  'evalSets',
+  'connections',
+  'visibilityPrompts',
+  'experiments',
+  'optimizations',
+  'mcpServers',
+  'tags',
+]
 
 export function registerOrganizations(router: ApiRouter): void {
   router.operation('getOrgSummary', (ctx) => {

@@ -22,7 +22,9 @@ export function retiredRoutes(): RetiredRoute[] {
   }
   const paths = [...found.keys()]
   // `/presets/{retiredId}` is already below `/presets`
-  return paths.filter((path) => !paths.some((other) => path.startsWith(`${other}/`))).map((path) => ({path, message: found.get(path)!}))
+  return paths
+    .filter((path) => !paths.some((other) => path.startsWith(`${other}/`)))
+    .map((path) => ({path, message: found.get(path) ?? ''}))
 }
 
 export function registerRetired(router: ApiRouter): void {

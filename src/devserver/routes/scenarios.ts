@@ -12,7 +12,8 @@ export function registerScenarios(router: ApiRouter): void {
     const {store} = ctx.services
     const prompt = ownedItem(store, 'visibilityPrompts', 'visibility prompt', ctx.params.visibilityPromptId, org)
     const {body} = ctx
-    if (prompt.kind !== 'preference') throw invalid(`visibility prompt "${prompt.id}" is not a preference prompt; scenarios belong to preference prompts`)
+    if (prompt.kind !== 'preference')
+      throw invalid(`visibility prompt "${prompt.id}" is not a preference prompt; scenarios belong to preference prompts`)
     if (!org.repositories.includes(body.repository)) {
       throw invalid(`repository "${body.repository}" is not accessible to organization ${org.slug}`)
     }

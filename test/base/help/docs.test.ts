@@ -30,10 +30,10 @@ describe('generated documents', () => {
 
   it.runIf(existsSync('/usr/bin/groff'))('renders with groff -man, every command in it', () => {
     // groff shows bold as a character, a backspace and the character again: read it without
-    const text = execFileSync('groff', ['-man', '-Tutf8', join(ROOT, 'man', 'amctl.1')], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']}).replace(
-      /.\u0008/g,
-      '',
-    )
+    const text = execFileSync('groff', ['-man', '-Tutf8', join(ROOT, 'man', 'amctl.1')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).replace(/.\u0008/g, '')
     expect(text).toMatch(/^AMCTL\(1\)/m)
     for (const heading of ['NAME', 'SYNOPSIS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS']) expect(text).toContain(heading)
     for (const id of Object.keys(manifest.commands)) expect(text.replace(/\s+/g, ' ')).toContain(`amctl ${id.replaceAll(':', ' ')}`)

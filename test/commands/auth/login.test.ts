@@ -119,7 +119,13 @@ describe('auth login (device flow)', () => {
     let polls = 0
     api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) => {
       if (!req.path.includes('deviceCode=')) {
-        return sendJson(res, 200, {deviceCode: DEVICE_CODE, userCode: 'WXYZ-1234', verificationUri: 'https://app.example/device', interval: 0.01, expiresIn: 60})
+        return sendJson(res, 200, {
+          deviceCode: DEVICE_CODE,
+          userCode: 'WXYZ-1234',
+          verificationUri: 'https://app.example/device',
+          interval: 0.01,
+          expiresIn: 60,
+        })
       }
       polls++
       sendJson(res, 200, polls < 2 ? {status: 'pending'} : {token: GRANTED})
@@ -148,7 +154,13 @@ describe('auth login (device flow)', () => {
 
   it('a denied login is exit 3 and stores nothing', async () => {
     api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) =>
-      sendJson(res, 200, req.path.includes('deviceCode=') ? {status: 'denied'} : {deviceCode: 'd', userCode: 'U', verificationUri: 'https://x.example', interval: 0.01}),
+      sendJson(
+        res,
+        200,
+        req.path.includes('deviceCode=')
+          ? {status: 'denied'}
+          : {deviceCode: 'd', userCode: 'U', verificationUri: 'https://x.example', interval: 0.01},
+      ),
     )
     const r = await runCommand(AuthLogin, ['--json'], {env: env()})
     expect(r.exitCode).toBe(3)

@@ -1,6 +1,6 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import EvalsRun from '../../../src/commands/evals/run.js'
-import {setClock} from '../../../src/commands/runs/shared/clock.js'
+import {setClock} from '../../../src/core/clock.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {json, useFakeApi} from '../../helpers/fake-api.js'
@@ -149,7 +149,10 @@ describe('evals run --wait (contract 5)', () => {
   it('Ctrl-C: exit 130 and the command that watches the launched runs again', async () => {
     progress({run_2: 'running', run_3: 'running'})
     const baseline = process.listeners('SIGINT')
-    clock.onSleep = () => process.listeners('SIGINT').filter((l) => !baseline.includes(l))[0]?.('SIGINT')
+    clock.onSleep = () =>
+      process
+        .listeners('SIGINT')
+        .filter((l) => !baseline.includes(l))[0]?.('SIGINT')
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {env: api.env()})
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')

@@ -6,7 +6,9 @@ import {json, useFakeApi} from '../../helpers/fake-api.js'
 const api = useFakeApi({
   'PATCH /orgs/acme/eval-sets/es_1': (req: {body: string}, res: import('node:http').ServerResponse) => {
     res.writeHead(200, {'content-type': 'application/json'})
-    res.end(JSON.stringify({id: 'es_1', name: 'Checkout', cadence: 'DAILY', samplesPerTarget: 1, connectionIds: [], ...JSON.parse(req.body)}))
+    res.end(
+      JSON.stringify({id: 'es_1', name: 'Checkout', cadence: 'DAILY', samplesPerTarget: 1, connectionIds: [], ...JSON.parse(req.body)}),
+    )
   },
 })
 const update = (...args: string[]) => runCommand(EvalsUpdate, ['es_1', '--org', 'acme', ...args], {env: api.env()})

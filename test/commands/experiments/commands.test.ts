@@ -30,7 +30,12 @@ describe('experiments launch', () => {
   })
 
   it('-F with a bad value exits 2 with no request', async () => {
-    for (const args of [['-F', 'noequals'], ['-F', '=x'], ['-F', 'k={bad'], ['-F', 'k=@/nonexistent/file']]) {
+    for (const args of [
+      ['-F', 'noequals'],
+      ['-F', '=x'],
+      ['-F', 'k={bad'],
+      ['-F', 'k=@/nonexistent/file'],
+    ]) {
       const r = await runCommand(Launch, ['exp_1', '--org', 'acme', ...args], {env: api.env()})
       expect(r.exitCode, args.join(' ')).toBe(2)
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)

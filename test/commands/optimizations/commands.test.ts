@@ -38,17 +38,23 @@ describe('optimizations preview / propose / chat', () => {
     expect(api.requests()).toHaveLength(0)
   })
 
-  it.each(['capability missing', 'Forbidden', 'you shall not pass'])('a 403 from propose (%j) keeps the message and hints that Optimizations must be enabled (exit 4)', async (message) => {
-    api.routes.set('POST /orgs/acme/optimizations/cl_1/propose', forbidden(message))
-    const r = await runCommand(Propose, ['cl_1', '--org', 'acme'], {env: api.env()})
-    expect(r.exitCode).toBe(4)
-    expect(r.stderr).toBe(
-      `error: ${message} (forbidden, HTTP 403)\nhint: Optimizations must be enabled for the organization "acme" to propose trials; an administrator can enable it\n`,
-    )
-  })
+  it.each(['capability missing', 'Forbidden', 'you shall not pass'])(
+    'a 403 from propose (%j) keeps the message and hints that Optimizations must be enabled (exit 4)',
+    async (message) => {
+      api.routes.set('POST /orgs/acme/optimizations/cl_1/propose', forbidden(message))
+      const r = await runCommand(Propose, ['cl_1', '--org', 'acme'], {env: api.env()})
+      expect(r.exitCode).toBe(4)
+      expect(r.stderr).toBe(
+        `error: ${message} (forbidden, HTTP 403)\nhint: Optimizations must be enabled for the organization "acme" to propose trials; an administrator can enable it\n`,
+      )
+    },
+  )
 
   it('a retired route answer (403) shows the upgrade message verbatim', async () => {
-    api.routes.set('POST /orgs/acme/optimizations/cl_1/rounds/current/preview', forbidden('Cycles were retired in API 0.14; use optimizations rounds'))
+    api.routes.set(
+      'POST /orgs/acme/optimizations/cl_1/rounds/current/preview',
+      forbidden('Cycles were retired in API 0.14; use optimizations rounds'),
+    )
     const r = await runCommand(Preview, ['cl_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(4)
     expect(r.stderr).toBe('error: Cycles were retired in API 0.14; use optimizations rounds (forbidden, HTTP 403)\n')

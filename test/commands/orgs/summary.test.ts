@@ -9,7 +9,7 @@ const api = useFakeApi({'GET /orgs/acme/summary': SUMMARY, 'GET /orgs/org_1/summ
 describe('orgs summary', () => {
   it('sends GET /orgs/{org}/summary and renders key/value, key<TAB>value, or the object as-is', async () => {
     const tty = await runCommand(OrgsSummary, ['--org', 'acme'], {tty: true, env: api.env()})
-    expect(tty.stdout).toMatch(/^org:\n  slug:  acme\n  name:  Acme\n/m)
+    expect(tty.stdout).toMatch(/^org:\n {2}slug: {2}acme\n {2}name: {2}Acme\n/m)
     expect(tty.stdout).toMatch(/^runs:\s+260$/m)
     const piped = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env()})
     expect(piped.stdout).toBe('org\t{"slug":"acme","name":"Acme"}\nruns\t260\ncapabilities\t{"optimizations":true}\n')

@@ -46,10 +46,40 @@ describe('runs fork', () => {
     writeFileSync(input, '{"a": 1, "keep": "yes"}')
     await runCommand(
       RunsFork,
-      ['run_1', '--input', input, '-F', 'a=2', '-F', 'flag=true', '-F', 'none=null', '-F', 'list=[1,"x"]', '-F', 'obj={"k":1}', '-F', 'note=@' + note, '-F', 'word=hello', '-f', 'num=42'],
+      [
+        'run_1',
+        '--input',
+        input,
+        '-F',
+        'a=2',
+        '-F',
+        'flag=true',
+        '-F',
+        'none=null',
+        '-F',
+        'list=[1,"x"]',
+        '-F',
+        'obj={"k":1}',
+        '-F',
+        `note=@${note}`,
+        '-F',
+        'word=hello',
+        '-f',
+        'num=42',
+      ],
       {env: api.env()},
     )
-    expect(json(api.requests()[0])).toEqual({a: 2, keep: 'yes', flag: true, none: null, list: [1, 'x'], obj: {k: 1}, note: 'from a file', word: 'hello', num: '42'})
+    expect(json(api.requests()[0])).toEqual({
+      a: 2,
+      keep: 'yes',
+      flag: true,
+      none: null,
+      list: [1, 'x'],
+      obj: {k: 1},
+      note: 'from a file',
+      word: 'hello',
+      num: '42',
+    })
   })
 
   it('reads --input - from stdin', async () => {

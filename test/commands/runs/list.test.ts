@@ -4,7 +4,13 @@ import {runCommand} from '../../helpers/cli.js'
 import {useFakeApi} from '../../helpers/fake-api.js'
 import {sendJson} from '../../helpers/http-server.js'
 
-const run = (i: number) => ({id: `run_${i}`, status: 'succeeded', evalSetId: 'es_1', batchId: 'b_1', createdAt: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`})
+const run = (i: number) => ({
+  id: `run_${i}`,
+  status: 'succeeded',
+  evalSetId: 'es_1',
+  batchId: 'b_1',
+  createdAt: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`,
+})
 const api = useFakeApi()
 
 /** Three pages of 2 runs: cursors c1, c2, then none. */
@@ -61,7 +67,9 @@ describe('runs list', () => {
       env: api.env({AMCTL_BASE_URL: undefined}),
     })
     expect(r.exitCode, r.stderr).toBe(0)
-    expect(r.stderr).toContain(`more: amctl runs list --cursor 'c'\\''1 x' --limit 1 --org acme --profile staging --base-url ${api.server.url} (or --all)`)
+    expect(r.stderr).toContain(
+      `more: amctl runs list --cursor 'c'\\''1 x' --limit 1 --org acme --profile staging --base-url ${api.server.url} (or --all)`,
+    )
     const piped = await runCommand(RunsList, ['--org', 'acme'], {env: api.env()})
     expect(piped.stderr).toBe('')
   })
@@ -81,7 +89,12 @@ describe('runs list', () => {
   it('--all piped writes TSV rows of every page; on a TTY one header', async () => {
     paged()
     const piped = await runCommand(RunsList, ['--org', 'acme', '--all'], {env: api.env()})
-    expect(piped.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['run_1', 'run_2', 'run_3', 'run_4', 'run_5', 'run_6'])
+    expect(
+      piped.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['run_1', 'run_2', 'run_3', 'run_4', 'run_5', 'run_6'])
     const tty = await runCommand(RunsList, ['--org', 'acme', '--all'], {tty: true, env: api.env()})
     expect(tty.stdout.match(/^ID /gm)).toHaveLength(1)
     expect(tty.stdout.trim().split('\n')).toHaveLength(7)
@@ -111,7 +124,9 @@ describe('runs list', () => {
     for (const tty of [true, false]) {
       const r = await runCommand(RunsList, ['--org', 'acme'], {tty, env: api.env()})
       expect(r.exitCode).toBe(1)
-      expect(r.stderr).toMatch(/^error: expected a page with an "items" array from GET \/orgs\/acme\/runs, got no "items" \(bad_response\)\n$/)
+      expect(r.stderr).toMatch(
+        /^error: expected a page with an "items" array from GET \/orgs\/acme\/runs, got no "items" \(bad_response\)\n$/,
+      )
     }
   })
 

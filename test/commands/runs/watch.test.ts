@@ -1,5 +1,5 @@
-import {afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
-import {setClock} from '../../../src/commands/runs/shared/clock.js'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {setClock} from '../../../src/core/clock.js'
 import RunsWatch from '../../../src/commands/runs/watch.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
@@ -11,8 +11,6 @@ import {sendJson} from '../../helpers/http-server.js'
 const api = useFakeApi()
 let clock: FakeClock
 let sigintListeners = 0
-// the config library (conf, through when-exit) adds a SIGINT listener of its own when it loads
-beforeAll(() => import('conf'))
 beforeEach(() => {
   sigintListeners = process.listenerCount('SIGINT')
   clock = fakeClock()
@@ -65,7 +63,11 @@ describe('runs watch: polling on the wire', () => {
   it('one GET ?limit=200 per poll when every watched run is on the first page', async () => {
     serveRuns(
       [['r3', 'r2', 'r1']],
-      [{r1: 'queued', r2: 'running'}, {r1: 'running', r2: 'running'}, {r1: 'succeeded:0.9', r2: 'succeeded:0.8'}],
+      [
+        {r1: 'queued', r2: 'running'},
+        {r1: 'running', r2: 'running'},
+        {r1: 'succeeded:0.9', r2: 'succeeded:0.8'},
+      ],
     )
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(0)
@@ -75,7 +77,11 @@ describe('runs watch: polling on the wire', () => {
 
   it('follows nextCursor only until every unfinished watched run was seen in this poll', async () => {
     serveRuns(
-      [['r6', 'r5'], ['r4', 'r3'], ['r2', 'r1']],
+      [
+        ['r6', 'r5'],
+        ['r4', 'r3'],
+        ['r2', 'r1'],
+      ],
       [{r5: 'running', r3: 'running'}, {r5: 'running', r3: 'succeeded'}, {r5: 'succeeded'}],
     )
     const r = await runCommand(RunsWatch, ['r5', 'r3', '--org', 'acme', '--interval', '2'], {env: api.env()})
@@ -125,7 +131,11 @@ describe('runs watch: polling on the wire', () => {
 })
 
 describe('runs watch: output and exit codes', () => {
-  const TIMELINE: Timeline = [{r1: 'queued', r2: 'queued'}, {r1: 'running', r2: 'queued'}, {r1: 'succeeded:0.9', r2: 'failed'}]
+  const TIMELINE: Timeline = [
+    {r1: 'queued', r2: 'queued'},
+    {r1: 'running', r2: 'queued'},
+    {r1: 'succeeded:0.9', r2: 'failed'},
+  ]
 
   it('piped: one stderr line per status change, then a summary; stdout the runs as TSV rows in the order given; exit 10', async () => {
     serveRuns([['r2', 'r1']], TIMELINE)
@@ -155,7 +165,13 @@ describe('runs watch: output and exit codes', () => {
   })
 
   it('on a terminal: a live view on stderr redrawn in place and erased, a summary, and a table on stdout', async () => {
-    serveRuns([['r2', 'r1']], [{r1: 'queued', r2: 'running'}, {r1: 'succeeded:0.9', r2: 'succeeded:0.75'}])
+    serveRuns(
+      [['r2', 'r1']],
+      [
+        {r1: 'queued', r2: 'running'},
+        {r1: 'succeeded:0.9', r2: 'succeeded:0.75'},
+      ],
+    )
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--interval', '3'], {env: api.env(), tty: true})
     expect(r.exitCode).toBe(0)
     const frames = r.stderr.split(ERASE)
@@ -294,10 +310,7 @@ describe('runs watch: bad input exits 2 before any request', () => {
   })
 })
 
-/**
- * Ctrl-C as the command's own listener gets it. Not process.emit('SIGINT'): the config
- * library's exit hook (when-exit) listens too, and re-raises a real SIGINT at the test process.
- */
+/** Ctrl-C as the command's own listener gets it (not process.emit('SIGINT'), which any other listener would get too). */
 function pressCtrlC(): void {
   const added = process.listeners('SIGINT').filter((listener) => !baseline.includes(listener))
   expect(added, 'the wait listens for SIGINT while it runs').toHaveLength(1)
@@ -321,9 +334,7 @@ describe('runs watch: Ctrl-C', () => {
     expect(r.stdout).toBe('')
     const frames = r.stderr.split(ERASE)
     expect(frames.length).toBeGreaterThan(1)
-    expect(frames.at(-1)).toBe(
-      `${AGAIN} amctl runs watch r1 --org acme --base-url ${api.server.url} --interval 2 --min-score 0.5\n`,
-    )
+    expect(frames.at(-1)).toBe(`${AGAIN} amctl runs watch r1 --org acme --base-url ${api.server.url} --interval 2 --min-score 0.5\n`)
     expect(paths()).toHaveLength(2) // at 0 and 2 s; Ctrl-C at the 4th second
   })
 

@@ -7,7 +7,11 @@ const api = useFakeApi({'POST /orgs/acme/visibility-prompts/vp_1/scenarios': {id
 
 describe('scenarios create', () => {
   it('sends POST …/visibility-prompts/{id}/scenarios with {repository, persona}', async () => {
-    const r = await runCommand(ScenariosCreate, ['--prompt', 'vp_1', '--repository', 'acme/web', '--persona', 'buyer', '--org', 'acme', '--json'], {env: api.env()})
+    const r = await runCommand(
+      ScenariosCreate,
+      ['--prompt', 'vp_1', '--repository', 'acme/web', '--persona', 'buyer', '--org', 'acme', '--json'],
+      {env: api.env()},
+    )
     expect(r.exitCode).toBe(0)
     expect(api.requests()[0]).toMatchObject({method: 'POST', path: '/api/v1/orgs/acme/visibility-prompts/vp_1/scenarios'})
     expect(json(api.requests()[0])).toEqual({repository: 'acme/web', persona: 'buyer'})

@@ -82,7 +82,11 @@ describe('tokens create', () => {
   })
 
   it('missing --name or --expires, or an empty name, is exit 2 and no request', async () => {
-    for (const argv of [['--expires', '30d'], ['--name', 'ci'], ['--name', '  ', '--expires', '30d']]) {
+    for (const argv of [
+      ['--expires', '30d'],
+      ['--name', 'ci'],
+      ['--name', '  ', '--expires', '30d'],
+    ]) {
       const r = await runCommand(TokensCreate, argv, {env: api.env()})
       expect(r.exitCode, argv.join(' ')).toBe(2)
     }
@@ -100,14 +104,18 @@ describe('tokens create', () => {
 
   it('not logged in: exit 3 and no request', async () => {
     const dir = tempDir('amctl-tc-')
-    const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env({AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: dir})})
+    const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {
+      env: api.env({AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: dir}),
+    })
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toContain('hint: run `amctl auth login`')
     expect(api.requests()).toHaveLength(0)
   })
 
   it('a rejected token is exit 3 with the hint', async () => {
-    api.routes.set('POST /tokens', (_req: Recorded, res: ServerResponse) => sendJson(res, 401, {error: {code: 'unauthorized', message: 'token expired'}}))
+    api.routes.set('POST /tokens', (_req: Recorded, res: ServerResponse) =>
+      sendJson(res, 401, {error: {code: 'unauthorized', message: 'token expired'}}),
+    )
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env()})
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toBe('error: token expired (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
@@ -123,7 +131,9 @@ describe('tokens create', () => {
   })
 
   it('a 503 is not retried (POST), exit 1', async () => {
-    api.routes.set('POST /tokens', (_req: Recorded, res: ServerResponse) => sendJson(res, 503, {error: {code: 'unavailable', message: 'maintenance'}}))
+    api.routes.set('POST /tokens', (_req: Recorded, res: ServerResponse) =>
+      sendJson(res, 503, {error: {code: 'unavailable', message: 'maintenance'}}),
+    )
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env()})
     expect(r.exitCode).toBe(1)
     expect(r.stderr).toBe('error: maintenance (unavailable, HTTP 503)\n')

@@ -63,7 +63,10 @@ describe('findToken: AMCTL_TOKEN → keychain → file', () => {
   it('an empty AMCTL_TOKEN counts as unset; a malformed one is exit 2', async () => {
     kt.store.set(`amctl/${ACCOUNT}`, 'svc_k')
     expect(await findToken('default', BASE, {...env, AMCTL_TOKEN: ''})).toEqual({token: 'svc_k', source: 'keychain'})
-    await expect(findToken('default', BASE, {...env, AMCTL_TOKEN: 'not a token'})).rejects.toMatchObject({exitCode: 2, message: expect.stringMatching(/^AMCTL_TOKEN/)})
+    await expect(findToken('default', BASE, {...env, AMCTL_TOKEN: 'not a token'})).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^AMCTL_TOKEN/),
+    })
   })
 
   it('keeps profiles and servers apart', async () => {

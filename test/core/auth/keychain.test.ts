@@ -7,7 +7,9 @@ vi.mock('@napi-rs/keyring/keytar.js', () => fakeKeytarModule(kt))
 // these tests opt in to the keychain (test/setup.ts turns it off for every other file)
 delete process.env.AMCTL_KEYCHAIN
 
-const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainTimedOut} = await import('../../../src/core/auth/keychain.js')
+const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainTimedOut} = await import(
+  '../../../src/core/auth/keychain.js'
+)
 
 afterAll(() => {
   process.env.AMCTL_KEYCHAIN = 'off'

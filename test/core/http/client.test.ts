@@ -109,7 +109,9 @@ describe('request headers', () => {
 describe('retries', () => {
   it('GET 503 ×4 → 4 attempts, then exit 1 with the last error', async () => {
     for (let i = 1; i <= 4; i++) {
-      api().intercept({path: '/api/v1/me', method: 'GET'}).reply(503, envelope('unavailable', `busy ${i}`), {headers: JSON_HEADERS})
+      api()
+        .intercept({path: '/api/v1/me', method: 'GET'})
+        .reply(503, envelope('unavailable', `busy ${i}`), {headers: JSON_HEADERS})
     }
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(calls()).toHaveLength(4)
@@ -118,10 +120,7 @@ describe('retries', () => {
   })
 
   it('GET 429 ×4 → exit 7 rate_limited', async () => {
-    api()
-      .intercept({path: '/api/v1/me', method: 'GET'})
-      .reply(429, envelope('rate_limited', 'slow down'), {headers: JSON_HEADERS})
-      .times(4)
+    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(429, envelope('rate_limited', 'slow down'), {headers: JSON_HEADERS}).times(4)
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(calls()).toHaveLength(4)
     expect(e).toMatchObject({code: 'rate_limited', status: 429, exitCode: 7})
@@ -232,7 +231,9 @@ describe('waiting between attempts', () => {
   })
 
   it('honours Retry-After in seconds', async () => {
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(429, envelope('rate_limited', 'x'), {headers: {...JSON_HEADERS, 'retry-after': '3'}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(429, envelope('rate_limited', 'x'), {headers: {...JSON_HEADERS, 'retry-after': '3'}})
     api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, {}, {headers: JSON_HEADERS})
     await client().json({method: 'GET', path: '/me'})
     expect(waits).toEqual([3000])
@@ -240,7 +241,9 @@ describe('waiting between attempts', () => {
 
   it('honours Retry-After as an HTTP date', async () => {
     const at = new Date(Date.now() + 10_000).toUTCString()
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(503, '', {headers: {'retry-after': at}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(503, '', {headers: {'retry-after': at}})
     api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, {}, {headers: JSON_HEADERS})
     await client().json({method: 'GET', path: '/me'})
     expect(waits).toHaveLength(1)
@@ -250,14 +253,19 @@ describe('waiting between attempts', () => {
   })
 
   it('caps a long Retry-After at 60 s', async () => {
-    api().intercept({path: '/api/v1/t', method: 'POST'}).reply(429, '', {headers: {'retry-after': '3600'}})
+    api()
+      .intercept({path: '/api/v1/t', method: 'POST'})
+      .reply(429, '', {headers: {'retry-after': '3600'}})
     api().intercept({path: '/api/v1/t', method: 'POST'}).reply(201, {}, {headers: JSON_HEADERS})
     await client().json({method: 'POST', path: '/t', body: {}})
     expect(waits).toEqual([60_000])
   })
 
   it('waits the backoff when it is larger than Retry-After', async () => {
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(429, '', {headers: {'retry-after': '0'}}).times(3)
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(429, '', {headers: {'retry-after': '0'}})
+      .times(3)
     api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, {}, {headers: JSON_HEADERS})
     await client().json({method: 'GET', path: '/me'})
     expect(waits).toEqual([250, 500, 1000])
@@ -315,7 +323,10 @@ describe('error responses', () => {
 
   it('an HTML 502 page → bad_response with the status and ≤200 chars of the body on one line', async () => {
     const html = `<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n${'<p>upstream is down</p>\n'.repeat(30)}</body></html>`
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(502, html, {headers: {'content-type': 'text/html'}}).times(4)
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(502, html, {headers: {'content-type': 'text/html'}})
+      .times(4)
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(calls()).toHaveLength(4)
     expect(e).toMatchObject({code: 'bad_response', status: 502, exitCode: 1})
@@ -335,7 +346,9 @@ describe('error responses', () => {
     [409, 6],
     [418, 1],
   ])('a non-envelope %i body → bad_response, exit by status (%i)', async (status, exit) => {
-    api().intercept({path: '/api/v1/x', method: 'POST'}).reply(status, 'Request rejected by the firewall', {headers: {'content-type': 'text/plain'}})
+    api()
+      .intercept({path: '/api/v1/x', method: 'POST'})
+      .reply(status, 'Request rejected by the firewall', {headers: {'content-type': 'text/plain'}})
     const e = await failure(client().json({method: 'POST', path: '/x', body: {}}))
     expect(e).toMatchObject({code: 'bad_response', status, exitCode: exit})
     expect(e.message).toContain('Request rejected by the firewall')
@@ -370,7 +383,9 @@ describe('malformed success responses', () => {
 
   it('a body over 8 MiB is refused as bad_response (announced by content-length)', async () => {
     const big = `{"x":"${'a'.repeat(MAX_BODY_BYTES)}"}`
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, big, {headers: {...JSON_HEADERS, 'content-length': String(big.length)}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(200, big, {headers: {...JSON_HEADERS, 'content-length': String(big.length)}})
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).toContain('8 MiB')
@@ -392,7 +407,9 @@ describe('malformed success responses', () => {
   })
 
   it("expect:'any' returns text as text and JSON as JSON", async () => {
-    api().intercept({path: '/api/v1/doc', method: 'GET'}).reply(200, '# Title\nbody', {headers: {'content-type': 'text/markdown'}})
+    api()
+      .intercept({path: '/api/v1/doc', method: 'GET'})
+      .reply(200, '# Title\nbody', {headers: {'content-type': 'text/markdown'}})
     api().intercept({path: '/api/v1/list', method: 'GET'}).reply(200, '[1,2]', {headers: JSON_HEADERS})
     expect(await client().json({method: 'GET', path: '/doc', expect: 'any'})).toBe('# Title\nbody')
     expect(await client().json({method: 'GET', path: '/list', expect: 'any'})).toEqual([1, 2])
@@ -406,7 +423,9 @@ describe('malformed success responses', () => {
   })
 
   it('returns status, headers and request id with the data', async () => {
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, {a: 1}, {headers: {...JSON_HEADERS, 'x-request-id': 'req_9'}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(200, {a: 1}, {headers: {...JSON_HEADERS, 'x-request-id': 'req_9'}})
     const res = await client().send({method: 'GET', path: '/me'})
     expect(res).toMatchObject({status: 200, data: {a: 1}, requestId: 'req_9', contentType: 'application/json'})
   })
@@ -414,7 +433,9 @@ describe('malformed success responses', () => {
 
 describe('redirects', () => {
   it('follows a same-origin 307 keeping method, body and token', async () => {
-    api().intercept({path: '/api/v1/old', method: 'POST'}).reply(307, '', {headers: {location: '/api/v1/new'}})
+    api()
+      .intercept({path: '/api/v1/old', method: 'POST'})
+      .reply(307, '', {headers: {location: '/api/v1/new'}})
     api().intercept({path: '/api/v1/new', method: 'POST'}).reply(201, {moved: true}, {headers: JSON_HEADERS})
     expect(await client().json({method: 'POST', path: '/old', body: {a: 1}})).toEqual({moved: true})
     const [first, second] = calls()
@@ -426,7 +447,9 @@ describe('redirects', () => {
   })
 
   it.each([301, 302, 307, 308])('does not follow a %i to another origin, which never sees the token', async (status) => {
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(status, '', {headers: {location: `${EVIL}/steal`}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(status, '', {headers: {location: `${EVIL}/steal`}})
     agent.get(EVIL).intercept({path: '/steal', method: 'GET'}).reply(200, {stolen: true}, {headers: JSON_HEADERS})
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
@@ -438,28 +461,37 @@ describe('redirects', () => {
   })
 
   it('treats http:// on the same host as another origin', async () => {
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(302, '', {headers: {location: 'http://api.test/api/v1/me'}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(302, '', {headers: {location: 'http://api.test/api/v1/me'}})
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(e.code).toBe('bad_response')
     expect(calls()).toHaveLength(1)
   })
 
   it('does not turn a POST into a GET on a 302/303', async () => {
-    api().intercept({path: '/api/v1/x', method: 'POST'}).reply(303, '', {headers: {location: '/api/v1/y'}})
+    api()
+      .intercept({path: '/api/v1/x', method: 'POST'})
+      .reply(303, '', {headers: {location: '/api/v1/y'}})
     const e = await failure(client().json({method: 'POST', path: '/x', body: {}}))
     expect(e.code).toBe('bad_response')
     expect(calls()).toHaveLength(1)
   })
 
   it('a Location that is not a URL is bad_response (exit 1), not an unexpected failure', async () => {
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(302, '', {headers: {location: 'http://[::1'}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(302, '', {headers: {location: 'http://[::1'}})
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1, status: 302})
     expect(e.message).toBe('the server answered 302 with a Location that is not a URL: "http://[::1"')
   })
 
   it('stops a redirect loop', async () => {
-    api().intercept({path: '/api/v1/loop', method: 'GET'}).reply(302, '', {headers: {location: '/api/v1/loop'}}).persist()
+    api()
+      .intercept({path: '/api/v1/loop', method: 'GET'})
+      .reply(302, '', {headers: {location: '/api/v1/loop'}})
+      .persist()
     const e = await failure(client().json({method: 'GET', path: '/loop'}))
     expect(e).toMatchObject({code: 'bad_response'})
     expect(e.message).toContain('redirects')
@@ -489,7 +521,9 @@ describe('answers a renderer could not walk', () => {
 describe('verbose log', () => {
   it('shows method, URL, status, ms and attempt, never the token', async () => {
     api().intercept({path: '/api/v1/me', method: 'GET'}).reply(503, '', {})
-    api().intercept({path: '/api/v1/me', method: 'GET'}).reply(200, {}, {headers: {...JSON_HEADERS, 'x-request-id': 'req_7'}})
+    api()
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(200, {}, {headers: {...JSON_HEADERS, 'x-request-id': 'req_7'}})
     await client().json({method: 'GET', path: '/me'})
     const text = logs.join('\n')
     expect(text).not.toContain(TOKEN)
@@ -508,9 +542,15 @@ describe('verbose log', () => {
 
   it('shows a deviceCode query value as [redacted], in the log and in errors', async () => {
     const code = 'dev_SECRET_code_123'
-    api().intercept({path: `/api/v1/cli/token?deviceCode=${code}`, method: 'POST'}).reply(200, {status: 'pending'}, {headers: JSON_HEADERS})
-    api().intercept({path: `/api/v1/cli/token?deviceCode=${code}`, method: 'POST'}).reply(200, '<html>oops</html>', {headers: {'content-type': 'text/html'}})
-    api().intercept({path: `/api/v1/cli/token?deviceCode=${code}`, method: 'POST'}).replyWithError(resetAfterSend())
+    api()
+      .intercept({path: `/api/v1/cli/token?deviceCode=${code}`, method: 'POST'})
+      .reply(200, {status: 'pending'}, {headers: JSON_HEADERS})
+    api()
+      .intercept({path: `/api/v1/cli/token?deviceCode=${code}`, method: 'POST'})
+      .reply(200, '<html>oops</html>', {headers: {'content-type': 'text/html'}})
+    api()
+      .intercept({path: `/api/v1/cli/token?deviceCode=${code}`, method: 'POST'})
+      .replyWithError(resetAfterSend())
     const c = client()
     const spec = {method: 'POST' as const, path: `/cli/token?deviceCode=${code}`, body: {}, auth: false}
     await c.json(spec)

@@ -23,7 +23,10 @@ describe('dispatcher', () => {
   it('setDispatcher routes every client request through the given dispatcher', async () => {
     const mock = new MockAgent()
     mock.disableNetConnect()
-    mock.get('https://api.test').intercept({path: '/api/v1/me', method: 'GET'}).reply(200, {via: 'mock'}, {headers: {'content-type': 'application/json'}})
+    mock
+      .get('https://api.test')
+      .intercept({path: '/api/v1/me', method: 'GET'})
+      .reply(200, {via: 'mock'}, {headers: {'content-type': 'application/json'}})
     setDispatcher(mock)
     expect(dispatcherFor('https://api.test')).toBe(mock)
     const client = new HttpClient({baseUrl: 'https://api.test', timeoutMs: 1000, userAgent: 'amctl/test'})
@@ -87,7 +90,13 @@ describe('dispatcher', () => {
       await closeDispatcher()
       const port = new URL(upstream.url).port
       for (const base of [upstream.url, `http://localhost:${port}`]) {
-        const client = new HttpClient({baseUrl: base, timeoutMs: 2000, userAgent: 'amctl/test', token: async () => 'svc_loop', sleep: async () => {}})
+        const client = new HttpClient({
+          baseUrl: base,
+          timeoutMs: 2000,
+          userAgent: 'amctl/test',
+          token: async () => 'svc_loop',
+          sleep: async () => {},
+        })
         expect(await client.json({method: 'GET', path: '/me'})).toEqual({direct: true})
       }
       expect(upstream.requests).toHaveLength(2)

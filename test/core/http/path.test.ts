@@ -25,7 +25,9 @@ describe('segment / routePath (contract 3: every ID is exactly one path segment)
     expect(url.pathname).toBe('/api/v1/runs/r%3Fadmin%3D1%23x%2F..%2Fy/fork')
     expect(url.search).toBe('')
     expect(url.hash).toBe('')
-    expect(routePath('getVariantContent', {org: 'acme/x', experimentId: 'e 1', variantId: 'v%'})).toBe('/orgs/acme%2Fx/experiments/e%201/variants/v%25/content')
+    expect(routePath('getVariantContent', {org: 'acme/x', experimentId: 'e 1', variantId: 'v%'})).toBe(
+      '/orgs/acme%2Fx/experiments/e%201/variants/v%25/content',
+    )
   })
 
   it.each(['.', '..', '', 'a\u0000b', 'tab\there', 'esc\u001b[2J', 'c1\u009b'])('refuses %j with a usage error (exit 2)', (value) => {

@@ -35,7 +35,9 @@ describe('amctl api', () => {
       () => e2e.current.amctl(['api', '/orgs/{org}/summary'], {as: 'grace'}),
     ])
     expectOk(r)
-    expect(reqs).toEqual(sorted([`GET ${API}/orgs/org_01J9GLOBEX00000000000000/runs?limit=2`, `GET ${API}/me`, `GET ${API}/orgs/globex/summary`]))
+    expect(reqs).toEqual(
+      sorted([`GET ${API}/orgs/org_01J9GLOBEX00000000000000/runs?limit=2`, `GET ${API}/me`, `GET ${API}/orgs/globex/summary`]),
+    )
     const doc = jsonDoc(r)
     expect(doc.items.map((run: {id: string}) => run.id)).toEqual(['run_globex_0040', 'run_globex_0039'])
     expect(typeof doc.nextCursor).toBe('string')
@@ -45,7 +47,20 @@ describe('amctl api', () => {
 
   it('-X PATCH with -F/-f: typed fields; the change is stored', async () => {
     const [r, reqs] = await requestsOf(e2e.current, () =>
-      e2e.current.amctl(['api', '-X', 'PATCH', '/orgs/{org}/eval-sets/es_acme_search', '--org', 'acme', '-F', 'samplesPerTarget=7', '-F', 'tagIds=["tag_acme_nightly"]', '-f', 'name=42']),
+      e2e.current.amctl([
+        'api',
+        '-X',
+        'PATCH',
+        '/orgs/{org}/eval-sets/es_acme_search',
+        '--org',
+        'acme',
+        '-F',
+        'samplesPerTarget=7',
+        '-F',
+        'tagIds=["tag_acme_nightly"]',
+        '-f',
+        'name=42',
+      ]),
     )
     expectOk(r)
     expect(reqs).toEqual([`PATCH ${API}/orgs/acme/eval-sets/es_acme_search`])
@@ -64,7 +79,9 @@ describe('amctl api', () => {
   })
 
   it('--paginate follows nextCursor and prints one {"items":[…]} with every page', async () => {
-    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['api', '/orgs/{org}/runs?limit=15', '--paginate'], {as: 'grace'}))
+    const [r, reqs] = await requestsOf(e2e.current, () =>
+      e2e.current.amctl(['api', '/orgs/{org}/runs?limit=15', '--paginate'], {as: 'grace'}),
+    )
     expectOk(r)
     const doc = jsonDoc(r)
     expect(Object.keys(doc)).toEqual(['items'])
@@ -81,7 +98,11 @@ describe('amctl api', () => {
   it('--paginate failing midway: the document is closed with the error; without --json the message is on stderr too', async () => {
     const fail = async () => {
       await e2e.current.fault({match: {method: 'GET', path: '/orgs/globex/runs$'}, count: 1, actions: [{type: 'latency', ms: 1}]})
-      await e2e.current.fault({match: {method: 'GET', path: '/orgs/globex/runs$'}, count: 1, actions: [{type: 'status', status: 500, message: 'storage hiccup'}]})
+      await e2e.current.fault({
+        match: {method: 'GET', path: '/orgs/globex/runs$'},
+        count: 1,
+        actions: [{type: 'status', status: 500, message: 'storage hiccup'}],
+      })
     }
     try {
       await fail()
@@ -105,7 +126,11 @@ describe('amctl api', () => {
   })
 
   it('a response that is not JSON is printed as text', async () => {
-    await e2e.current.fault({match: {method: 'GET', path: '/me$'}, count: 1, actions: [{type: 'status', status: 200, body: 'plain text, no newline', contentType: 'text/plain'}]})
+    await e2e.current.fault({
+      match: {method: 'GET', path: '/me$'},
+      count: 1,
+      actions: [{type: 'status', status: 200, body: 'plain text, no newline', contentType: 'text/plain'}],
+    })
     const r = await e2e.current.amctl(['api', '/me'])
     expectOk(r)
     expect(r.stdout).toBe('plain text, no newline\n')
@@ -119,7 +144,14 @@ describe('amctl api', () => {
       [['https://evil.example/api/v1/me'], /^PATH is relative to \/api\/v1 on the configured server/],
       [['/orgs/acme/tags/x', '-X', 'DELETE', '--input', '-'], /^--input \(stdin\) is empty/],
     ]
-    const [results, reqs] = await requestsOfAll(e2e.current, cases.map(([argv]) => () => e2e.current.amctl(['api', ...argv])))
+    const [results, reqs] = await requestsOfAll(
+      e2e.current,
+      cases.map(
+        ([argv]) =>
+          () =>
+            e2e.current.amctl(['api', ...argv]),
+      ),
+    )
     cases.forEach(([argv, message], i) => {
       const said = expectError(results[i], 2, 'invalid_request')
       if (typeof message === 'string') expect(said, argv.join(' ')).toBe(message)
@@ -129,7 +161,7 @@ describe('amctl api', () => {
   })
 
   it.each(['/orgs/acme/presets', '/orgs/{org}/cycles/cyc_1', '/orgs/acme/scenarios', '/schedules/sch_1'])(
-    'retired route %s: 403, exit 4, the server\'s upgrade message verbatim',
+    "retired route %s: 403, exit 4, the server's upgrade message verbatim",
     async (path) => {
       const concrete = path.replace('{org}', 'acme')
       const {status, body} = await direct(e2e.current, 'GET', `${API}${concrete}`)

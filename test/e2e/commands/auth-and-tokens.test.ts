@@ -25,7 +25,12 @@ describe('amctl auth login (device flow) / status / token / logout', () => {
     expect(log[0]).toMatchObject({method: 'POST', path: `${API}/cli/token`, authorization: 'absent', status: 200})
     const polls = log.slice(1, -1)
     expect(polls.length).toBeGreaterThanOrEqual(1)
-    for (const poll of polls) expect(poll).toMatchObject({method: 'POST', authorization: 'absent', path: expect.stringMatching(/^\/api\/v1\/cli\/token\?deviceCode=[\w-]+$/)})
+    for (const poll of polls)
+      expect(poll).toMatchObject({
+        method: 'POST',
+        authorization: 'absent',
+        path: expect.stringMatching(/^\/api\/v1\/cli\/token\?deviceCode=[\w-]+$/),
+      })
     expect(log.at(-1)).toMatchObject({method: 'GET', path: `${API}/me`, authorization: 'present'})
     expect(reqs).toHaveLength(log.length)
 
@@ -97,7 +102,9 @@ describe('amctl auth login (device flow) / status / token / logout', () => {
   })
 
   it('login --with-token refuses a token of the wrong form before any request (exit 2)', async () => {
-    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['auth', 'login', '--with-token'], {as: null, input: 'ghp_notours\n'}))
+    const [r, reqs] = await requestsOf(e2e.current, () =>
+      e2e.current.amctl(['auth', 'login', '--with-token'], {as: null, input: 'ghp_notours\n'}),
+    )
     expect(expectError(r, 2, 'invalid_request')).toMatch(/^the token read from stdin is not a valid token/)
     expect(reqs).toEqual([])
   })
@@ -120,7 +127,7 @@ describe('tokens and AMCTL_TOKEN', () => {
     expect(jsonDoc(status)).toMatchObject({user: {email: 'ada@example.com'}, tokenSource: 'env', token: `svc_…${out.token.slice(-4)}`})
   })
 
-  it('tokens create --json: the API object; grace\'s token authenticates as grace', async () => {
+  it("tokens create --json: the API object; grace's token authenticates as grace", async () => {
     const r = await e2e.current.amctl(['tokens', 'create', '--name', 'deploy', '--expires', '3650d', '--json'], {as: 'grace'})
     expectOk(r, 'warning: store it now: it cannot be shown again\n')
     const doc = jsonDoc(r)
@@ -137,9 +144,13 @@ describe('tokens and AMCTL_TOKEN', () => {
     ]
     const [results, reqs] = await requestsOfAll(
       e2e.current,
-      cases.map(([expires]) => () => e2e.current.amctl(['tokens', 'create', '--name', 'ci', '--expires', expires])),
+      cases.map(
+        ([expires]) =>
+          () =>
+            e2e.current.amctl(['tokens', 'create', '--name', 'ci', '--expires', expires]),
+      ),
     )
-    cases.forEach(([, message], i) => expect(expectError(results[i], 2, 'invalid_request')).toBe(message))
+    for (const [i, [, message]] of cases.entries()) expect(expectError(results[i], 2, 'invalid_request')).toBe(message)
     expect(reqs).toEqual([])
   })
 

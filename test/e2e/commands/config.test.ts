@@ -70,13 +70,14 @@ describe('amctl config', () => {
     expect(jsonDoc(list)).toEqual({})
   })
 
-  it('the profile\'s org is used; AMCTL_ORG beats it; --org beats both', async () => {
+  it("the profile's org is used; AMCTL_ORG beats it; --org beats both", async () => {
     const configDir = freshConfigDir()
     expectOk(await e2e.current.amctl(['config', 'set', 'org', 'globex'], {configDir}))
     const [[fromProfile, fromEnv, fromFlag, other], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['orgs', 'summary', '--json'], {configDir}),
       () => e2e.current.amctl(['orgs', 'summary', '--json'], {configDir, env: {AMCTL_ORG: 'acme'}}),
-      () => e2e.current.amctl(['orgs', 'summary', '--org', 'org_01J9GLOBEX00000000000000', '--json'], {configDir, env: {AMCTL_ORG: 'acme'}}),
+      () =>
+        e2e.current.amctl(['orgs', 'summary', '--org', 'org_01J9GLOBEX00000000000000', '--json'], {configDir, env: {AMCTL_ORG: 'acme'}}),
       // another profile (AMCTL_PROFILE) has no org → GET /me, exit 2 for ada
       () => e2e.current.amctl(['orgs', 'summary'], {configDir, env: {AMCTL_PROFILE: 'empty'}}),
     ])
@@ -89,11 +90,16 @@ describe('amctl config', () => {
     expect(expectError(other, 2, 'invalid_request')).toContain('pass --org')
     // no GET /me but the one of the org-less profile: the org was known to the others
     expect(reqs).toEqual(
-      sorted([`GET ${API}/orgs/globex/summary`, `GET ${API}/orgs/acme/summary`, `GET ${API}/orgs/org_01J9GLOBEX00000000000000/summary`, `GET ${API}/me`]),
+      sorted([
+        `GET ${API}/orgs/globex/summary`,
+        `GET ${API}/orgs/acme/summary`,
+        `GET ${API}/orgs/org_01J9GLOBEX00000000000000/summary`,
+        `GET ${API}/me`,
+      ]),
     )
   })
 
-  it('the profile\'s base-url is used when no flag or env gives one, with its path prefix kept', async () => {
+  it("the profile's base-url is used when no flag or env gives one, with its path prefix kept", async () => {
     const configDir = freshConfigDir()
     expectOk(await e2e.current.amctl(['config', 'set', 'base-url', `${e2e.current.url}/`], {configDir}))
     const [ok, r1] = await requestsOf(e2e.current, () =>

@@ -31,7 +31,9 @@ describe('amctl connections list', () => {
     expectOk(r)
     expect(reqs).toEqual(sorted([`GET ${API}/orgs/${GLOBEX_ID}/connections`, `GET ${API}/me`, `GET ${API}/orgs/globex/connections`]))
     const doc = jsonDoc(r)
-    expect(doc).toEqual({items: [{id: 'conn_globex_slack', name: 'Slack workspace', allowedHosts: ['slack.com'], createdAt: '2025-01-01T00:00:00.000Z'}]})
+    expect(doc).toEqual({
+      items: [{id: 'conn_globex_slack', name: 'Slack workspace', allowedHosts: ['slack.com'], createdAt: '2025-01-01T00:00:00.000Z'}],
+    })
     expectNoSecret(r.stdout)
     expect(jsonDoc(bySlug)).toEqual(doc)
   })

@@ -8,18 +8,22 @@ const e2e = useE2E()
 const tagCount = async (org: string) => (await direct(e2e.current, 'GET', `${API}/orgs/${org}/summary`)).body.counts.tags as number
 
 describe('amctl tags delete', () => {
-  it('refused before sending (no --yes, no terminal: exit 2); another org\'s tag (exit 4); an ID is one percent-encoded segment', async () => {
+  it("refused before sending (no --yes, no terminal: exit 2); another org's tag (exit 4); an ID is one percent-encoded segment", async () => {
     const odd = 'tag&x=1+ü:@'
     const [[noYes, other, encoded], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['tags', 'delete', 'tag_acme_flaky', '--org', 'acme']),
       () => e2e.current.amctl(['tags', 'delete', 'tag_acme_nightly', '--org', 'globex', '--yes']),
       () => e2e.current.amctl(['tags', 'delete', odd, '--org', 'acme', '--yes']),
     ])
-    expect(expectError(noYes, 2, 'invalid_request')).toBe('refusing to delete tag tag_acme_flaky without --yes: there is no terminal to confirm on')
+    expect(expectError(noYes, 2, 'invalid_request')).toBe(
+      'refusing to delete tag tag_acme_flaky without --yes: there is no terminal to confirm on',
+    )
     expect(expectError(other, 4, 'forbidden', 403)).toBe('tag "tag_acme_nightly" belongs to another organization')
     expect(expectError(encoded, 5, 'not_found', 404)).toBe(`tag "${odd}" not found`)
     // nothing from the refused one
-    expect(reqs).toEqual(sorted([`DELETE ${API}/orgs/globex/tags/tag_acme_nightly`, `DELETE ${API}/orgs/acme/tags/tag%26x%3D1%2B%C3%BC%3A%40`]))
+    expect(reqs).toEqual(
+      sorted([`DELETE ${API}/orgs/globex/tags/tag_acme_nightly`, `DELETE ${API}/orgs/acme/tags/tag%26x%3D1%2B%C3%BC%3A%40`]),
+    )
     expect(await tagCount('acme')).toBe(2)
   })
 
@@ -32,7 +36,9 @@ describe('amctl tags delete', () => {
     expect(lines(human.stdout)).toEqual(['deleted\ttrue', 'id\ttag_acme_flaky', 'name\tflaky'])
     expectOk(json, 'Deleted tag tag_globex_beta\n')
     expect(jsonDoc(json)).toEqual({deleted: true, id: 'tag_globex_beta', name: 'beta'})
-    expect(reqs).toEqual(sorted([`DELETE ${API}/orgs/acme/tags/tag_acme_flaky`, `GET ${API}/me`, `DELETE ${API}/orgs/globex/tags/tag_globex_beta`]))
+    expect(reqs).toEqual(
+      sorted([`DELETE ${API}/orgs/acme/tags/tag_acme_flaky`, `GET ${API}/me`, `DELETE ${API}/orgs/globex/tags/tag_globex_beta`]),
+    )
     expect(await tagCount('acme')).toBe(1)
 
     const [[again, againJson], againReqs] = await requestsOfAll(e2e.current, [
@@ -41,7 +47,9 @@ describe('amctl tags delete', () => {
     ])
     expect(expectError(again, 5, 'not_found', 404)).toBe('tag "tag_acme_flaky" not found')
     expect(expectJsonError(againJson, 5, 'not_found', 404).message).toBe('tag "tag_globex_beta" not found')
-    expect(againReqs).toEqual(sorted([`DELETE ${API}/orgs/acme/tags/tag_acme_flaky`, `GET ${API}/me`, `DELETE ${API}/orgs/globex/tags/tag_globex_beta`]))
+    expect(againReqs).toEqual(
+      sorted([`DELETE ${API}/orgs/acme/tags/tag_acme_flaky`, `GET ${API}/me`, `DELETE ${API}/orgs/globex/tags/tag_globex_beta`]),
+    )
   })
 })
 

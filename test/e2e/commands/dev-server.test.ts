@@ -21,7 +21,8 @@ interface Server {
 const started: Server[] = []
 const dirs: string[] = []
 afterEach(() => {
-  for (const server of started.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL')
+  for (const server of started.splice(0))
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL')
   for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
 })
 
@@ -79,7 +80,9 @@ function startServer(extra: string[] = []): Promise<Server> {
   })
   let out = ''
   let err = ''
-  const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signal) => resolve({code, signal})))
+  const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) =>
+    child.on('close', (code, signal) => resolve({code, signal})),
+  )
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no first line from the dev server within 15 s; stderr: ${err}`)), 15_000)
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')))
@@ -164,7 +167,7 @@ describe('amctl dev server (subprocess)', () => {
     expect(lines(server.stdout())).toEqual([server.firstLine])
   })
 
-  it('the help\'s idiom for scripts returns: it reads the URL while the server runs, and `kill $!` stops it', async () => {
+  it("the help's idiom for scripts returns: it reads the URL while the server runs, and `kill $!` stops it", async () => {
     const idiom = (await helpExamples()).find((example) => example.command.startsWith('exec 3<'))!
     expect(idiom.description).toContain('`kill $!` stops the server')
     const script = `${idiom.command}

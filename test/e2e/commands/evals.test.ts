@@ -24,7 +24,14 @@ describe('amctl evals update', () => {
     expectOk(r)
     expect(reqs).toEqual([PATCH_SEARCH])
     const out = tsvObject(r.stdout)
-    expect(out).toMatchObject({id: 'es_acme_search', name: 'Product search', cadence: 'WEEKLY', samplesPerTarget: '5', connectionIds: '[]', skillIds: '[]'})
+    expect(out).toMatchObject({
+      id: 'es_acme_search',
+      name: 'Product search',
+      cadence: 'WEEKLY',
+      samplesPerTarget: '5',
+      connectionIds: '[]',
+      skillIds: '[]',
+    })
     expect(out.targets).toBe(
       '[{"agent":"claude-code","model":"claude-sonnet-4-5"},{"agent":"codex","model":"gpt-5"},{"agent":"cursor-agent","model":"gemini-2.5-pro"}]',
     )
@@ -37,9 +44,20 @@ describe('amctl evals update', () => {
   it('--json with --connection (repeated) and --set: arrays replace, other members are stored', async () => {
     const [r, reqs] = await requestsOf(e2e.current, () =>
       e2e.current.amctl([
-        'evals', 'update', 'es_acme_search', '--org', 'org_01J9ACME0000000000000000',
-        '--connection', 'conn_acme_stripe', '--connection', 'conn_acme_github',
-        '--set', 'skillIds=["sk_acme_refunds"]', '--set', 'description="nightly smoke"', '--json',
+        'evals',
+        'update',
+        'es_acme_search',
+        '--org',
+        'org_01J9ACME0000000000000000',
+        '--connection',
+        'conn_acme_stripe',
+        '--connection',
+        'conn_acme_github',
+        '--set',
+        'skillIds=["sk_acme_refunds"]',
+        '--set',
+        'description="nightly smoke"',
+        '--json',
       ]),
     )
     expectOk(r)
@@ -66,14 +84,21 @@ describe('amctl evals update', () => {
     const cases: Array<[string[], string | RegExp]> = [
       [['--samples', '51'], '--samples must be from 1 to 50, got 51'],
       [['--cadence', 'hourly'], '--cadence must be one of NONE, DAILY, WEEKLY, MONTHLY (any case), got "hourly"'],
-      [['--connection', 'conn_acme_github', '--clear-connections'], '--connection and --clear-connections contradict each other; give one of them'],
+      [
+        ['--connection', 'conn_acme_github', '--clear-connections'],
+        '--connection and --clear-connections contradict each other; give one of them',
+      ],
       [[], 'nothing to change: give --cadence, --samples, --connection, --clear-connections or --set'],
       [['--set', 'skillIds=[sk_1]'], /^--set skillIds: the value is not valid JSON \(unexpected "s" at line 1, column 2\)/],
     ]
     // no --org either: the checks come before org resolution (GET /me)
     const [results, reqs] = await requestsOfAll(
       e2e.current,
-      cases.map(([flags]) => () => e2e.current.amctl(['evals', 'update', 'es_acme_checkout', ...flags])),
+      cases.map(
+        ([flags]) =>
+          () =>
+            e2e.current.amctl(['evals', 'update', 'es_acme_checkout', ...flags]),
+      ),
     )
     cases.forEach(([flags, message], i) => {
       const said = expectError(results[i], 2, 'invalid_request')
@@ -83,15 +108,24 @@ describe('amctl evals update', () => {
     expect(reqs).toEqual([])
   })
 
-  it('the server\'s validation: a connection of another org is a 400 (exit 2), nothing stored', async () => {
-    const r = await e2e.current.amctl(['evals', 'update', 'es_acme_checkout', '--org', 'acme', '--connection', 'conn_globex_slack', '--json'])
+  it("the server's validation: a connection of another org is a 400 (exit 2), nothing stored", async () => {
+    const r = await e2e.current.amctl([
+      'evals',
+      'update',
+      'es_acme_checkout',
+      '--org',
+      'acme',
+      '--connection',
+      'conn_globex_slack',
+      '--json',
+    ])
     expect(expectJsonError(r, 2, 'invalid_request', 400).message).toBe(
       'connectionIds: connection "conn_globex_slack" does not exist in organization acme',
     )
     expect((await readBack('es_acme_checkout')).connectionIds).toEqual(['conn_acme_github'])
   })
 
-  it('an unknown eval set: exit 5 naming it (update and run); another org\'s: exit 4; an unknown org: exit 5 naming the org', async () => {
+  it("an unknown eval set: exit 5 naming it (update and run); another org's: exit 4; an unknown org: exit 5 naming the org", async () => {
     const [[missing, missingRun, other, noOrg], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['evals', 'update', 'es_nope', '--org', 'acme', '--samples', '3']),
       () => e2e.current.amctl(['evals', 'run', 'es_nope', '--org', 'acme']),
@@ -127,7 +161,12 @@ describe('amctl evals run', () => {
     const batchId = JSON.parse(out[0].split('\t')[1])[0]
 
     const list = jsonDoc(await e2e.current.amctl(['runs', 'list', '--org', 'acme', '--limit', '5', '--json']))
-    expect(list.items.slice(0, 2).map((run: {id: string}) => run.id).sort()).toEqual([...runIds].sort())
+    expect(
+      list.items
+        .slice(0, 2)
+        .map((run: {id: string}) => run.id)
+        .sort(),
+    ).toEqual([...runIds].sort())
     for (const run of list.items.slice(0, 2)) expect(run).toMatchObject({evalSetId: 'es_acme_checkout', batchId, status: 'queued'})
   })
 
@@ -156,7 +195,9 @@ describe('amctl evals run', () => {
   it('sent but no answer (connection dropped after the launch was committed): not resubmitted, newest runs listed, exit 9', async () => {
     await e2e.current.fault({match: {method: 'POST', path: '/eval-sets/es_acme_checkout/run$'}, count: 1, actions: [{type: 'drop-after'}]})
     try {
-      const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--json']))
+      const [r, reqs] = await requestsOf(e2e.current, () =>
+        e2e.current.amctl(['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--json']),
+      )
       expect(r.exitCode).toBe(9)
       expect(reqs).toEqual([`POST ${API}/orgs/acme/eval-sets/es_acme_checkout/run`, `GET ${API}/orgs/acme/runs?limit=10`])
       const doc = jsonDoc(r)

@@ -36,7 +36,11 @@ describe('amctl experiments launch', () => {
     expect(jsonDoc(r)).toMatchObject({id: 'exp_globex_docs', status: 'launched', launchOptions: {}})
     expect(expectError(missing, 5, 'not_found', 404)).toBe('experiment "exp_nope" not found')
     expect(reqs).toEqual(
-      sorted([`GET ${API}/me`, `POST ${API}/orgs/globex/experiments/exp_globex_docs/launch`, `POST ${API}/orgs/acme/experiments/exp_nope/launch`]),
+      sorted([
+        `GET ${API}/me`,
+        `POST ${API}/orgs/globex/experiments/exp_globex_docs/launch`,
+        `POST ${API}/orgs/acme/experiments/exp_nope/launch`,
+      ]),
     )
   })
 })
@@ -44,7 +48,10 @@ describe('amctl experiments launch', () => {
 describe('amctl experiments variant-content', () => {
   it('GETs the content; piped key<TAB>value with newlines escaped as \\n; --json keeps them', async () => {
     const argv = ['experiments', 'variant-content', 'exp_acme_onboarding', 'var_acme_onboarding_concise', '--org', 'acme']
-    const [[r, json], reqs] = await requestsOfAll(e2e.current, [() => e2e.current.amctl(argv), () => e2e.current.amctl([...argv, '--json'])])
+    const [[r, json], reqs] = await requestsOfAll(e2e.current, [
+      () => e2e.current.amctl(argv),
+      () => e2e.current.amctl([...argv, '--json']),
+    ])
     const path = `GET ${API}/orgs/acme/experiments/exp_acme_onboarding/variants/var_acme_onboarding_concise/content`
     expect(reqs).toEqual([path, path])
     expectOk(r)
@@ -79,7 +86,9 @@ describe('amctl experiments variant-content', () => {
       e2e.current.amctl(['experiments', 'variant-content', 'exp_acme_onboarding', '../../tags/tag_acme_flaky?x=1#y', '--org', 'acme']),
     )
     expect(expectError(r, 5, 'not_found', 404)).toContain('../../tags/tag_acme_flaky?x=1#y')
-    expect(reqs).toEqual([`GET ${API}/orgs/acme/experiments/exp_acme_onboarding/variants/..%2F..%2Ftags%2Ftag_acme_flaky%3Fx%3D1%23y/content`])
+    expect(reqs).toEqual([
+      `GET ${API}/orgs/acme/experiments/exp_acme_onboarding/variants/..%2F..%2Ftags%2Ftag_acme_flaky%3Fx%3D1%23y/content`,
+    ])
   })
 
   it('"." and ".." are refused before any request (URL parsers fold them even encoded)', async () => {

@@ -7,7 +7,9 @@ import {expectError} from './util.js'
 
 // Every command's --help, from the built CLI: its summary and an EXAMPLES section.
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, {summary?: string; examples?: unknown[]}>}
+const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
+  commands: Record<string, {summary?: string; examples?: unknown[]}>
+}
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
 async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -27,12 +29,37 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>
 describe('--help', () => {
   it('every command of the manifest shows its summary, usage and an EXAMPLES section', async () => {
     const ids = Object.keys(manifest.commands).sort()
-    expect(ids).toEqual(expect.arrayContaining([
-      'api', 'auth:login', 'auth:logout', 'auth:status', 'auth:token', 'config:get', 'config:list', 'config:set', 'config:unset',
-      'connections:list', 'dev:server', 'evals:run', 'evals:update', 'experiments:launch', 'experiments:variant-content',
-      'mcp-servers:delete', 'optimizations:chat', 'optimizations:preview', 'optimizations:propose', 'orgs:implementation-doc:set',
-      'orgs:summary', 'runs:fork', 'runs:list', 'runs:watch', 'scenarios:create', 'tags:delete', 'tokens:create',
-    ]))
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'api',
+        'auth:login',
+        'auth:logout',
+        'auth:status',
+        'auth:token',
+        'config:get',
+        'config:list',
+        'config:set',
+        'config:unset',
+        'connections:list',
+        'dev:server',
+        'evals:run',
+        'evals:update',
+        'experiments:launch',
+        'experiments:variant-content',
+        'mcp-servers:delete',
+        'optimizations:chat',
+        'optimizations:preview',
+        'optimizations:propose',
+        'orgs:implementation-doc:set',
+        'orgs:summary',
+        'runs:fork',
+        'runs:list',
+        'runs:watch',
+        'scenarios:create',
+        'tags:delete',
+        'tokens:create',
+      ]),
+    )
     const results = await pool(ids, 3, async (id) => ({id, result: await runBin([...id.split(':'), '--help'])}))
     for (const {id, result} of results) {
       const words = id.split(':').join(' ')

@@ -34,7 +34,12 @@ describe('journey: login → configure → launch → fork → optimize → CI t
     )
     expectOk(update)
     expect(updateReqs).toEqual([`PATCH ${API}/orgs/acme/eval-sets/es_acme_checkout`])
-    expect(jsonDoc(update)).toMatchObject({cadence: 'WEEKLY', samplesPerTarget: 5, connectionIds: ['conn_acme_github'], skillIds: ['sk_acme_checkout_flow', 'sk_acme_refunds']})
+    expect(jsonDoc(update)).toMatchObject({
+      cadence: 'WEEKLY',
+      samplesPerTarget: 5,
+      connectionIds: ['conn_acme_github'],
+      skillIds: ['sk_acme_checkout_flow', 'sk_acme_refunds'],
+    })
 
     // 5. launch it
     const launch = await amctl(['evals', 'run', 'es_acme_checkout', '--json'])
@@ -47,7 +52,12 @@ describe('journey: login → configure → launch → fork → optimize → CI t
     expectOk(list)
     const rows = lines(list.stdout).map((line) => line.split('\t'))
     expect(rows).toHaveLength(5)
-    expect(rows.slice(0, 2).map((row) => row[0]).sort()).toEqual([...runIds].sort())
+    expect(
+      rows
+        .slice(0, 2)
+        .map((row) => row[0])
+        .sort(),
+    ).toEqual([...runIds].sort())
     for (const row of rows.slice(0, 2)) expect(row.slice(1, 3)).toEqual(['queued', 'es_acme_checkout'])
     expect(rows[2][0]).toBe('run_acme_0260')
 
@@ -66,7 +76,9 @@ describe('journey: login → configure → launch → fork → optimize → CI t
     expect(jsonDoc(propose).trials).toHaveLength(2)
 
     // 9. ask about them, the message from stdin
-    const chat = await amctl(['optimizations', 'chat', 'opt_acme_checkout', '--message', '-', '--json'], {input: 'Which trial should run first?\n'})
+    const chat = await amctl(['optimizations', 'chat', 'opt_acme_checkout', '--message', '-', '--json'], {
+      input: 'Which trial should run first?\n',
+    })
     expectOk(chat)
     expect(jsonDoc(chat).messages[0]).toMatchObject({role: 'user', content: 'Which trial should run first?'})
 

@@ -20,7 +20,20 @@ describe('amctl optimizations preview', () => {
       () => e2e.current.amctl(['optimizations', 'preview', 'opt_acme_checkout', '--org', 'acme']),
       () =>
         e2e.current.amctl([
-          'optimizations', 'preview', 'opt_acme_checkout', '--org', 'acme', '--input', file, '-F', 'maxTrials=3', '-F', `note=@${join(dir, 'note.md')}`, '-F', 'tags=["a",1]', '--json',
+          'optimizations',
+          'preview',
+          'opt_acme_checkout',
+          '--org',
+          'acme',
+          '--input',
+          file,
+          '-F',
+          'maxTrials=3',
+          '-F',
+          `note=@${join(dir, 'note.md')}`,
+          '-F',
+          'tags=["a",1]',
+          '--json',
         ]),
     ])
     expect(reqs).toEqual([`POST ${BASE}/rounds/current/preview`, `POST ${BASE}/rounds/current/preview`])
@@ -59,20 +72,23 @@ describe('amctl optimizations propose', () => {
   })
 
   it('globex (no capability): exit 4, "Optimizations must be enabled for the organization"', async () => {
-    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['optimizations', 'propose', 'opt_globex_docs', '--org', 'globex']))
+    const [r, reqs] = await requestsOf(e2e.current, () =>
+      e2e.current.amctl(['optimizations', 'propose', 'opt_globex_docs', '--org', 'globex']),
+    )
     expectError(r, 4, 'forbidden', 403)
     expect(r.stderr).toContain('\nhint: Optimizations must be enabled for the organization "globex" to propose trials')
     expect(reqs).toEqual([`POST ${API}/orgs/globex/optimizations/opt_globex_docs/propose`])
   })
 
-  it('any other 403 keeps the server\'s reason as the error, with the capability as the hint (contract 3)', async () => {
+  it("any other 403 keeps the server's reason as the error, with the capability as the hint (contract 3)", async () => {
     const [[other, member]] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['optimizations', 'propose', 'opt_acme_checkout', '--org', 'globex']),
       () => e2e.current.amctl(['optimizations', 'propose', 'opt_acme_checkout', '--org', 'acme'], {as: 'grace'}),
     ])
     expect(expectError(other, 4, 'forbidden', 403)).toBe('optimization "opt_acme_checkout" belongs to another organization')
     expect(expectError(member, 4, 'forbidden', 403)).toBe('grace@example.com is not a member of organization acme')
-    for (const r of [other, member]) expect(r.stderr).toMatch(/\nhint: Optimizations must be enabled for the organization "\w+" to propose trials/)
+    for (const r of [other, member])
+      expect(r.stderr).toMatch(/\nhint: Optimizations must be enabled for the organization "\w+" to propose trials/)
   })
 
   it('turning the capability on makes the same command succeed', async () => {
@@ -108,7 +124,9 @@ describe('amctl optimizations chat', () => {
   })
 
   it('--message - reads stdin, one trailing newline removed', async () => {
-    const r = await e2e.current.amctl(['optimizations', 'chat', 'opt_acme_checkout', '--org', 'acme', '-m', '-', '--json'], {input: 'line one\nline two\n'})
+    const r = await e2e.current.amctl(['optimizations', 'chat', 'opt_acme_checkout', '--org', 'acme', '-m', '-', '--json'], {
+      input: 'line one\nline two\n',
+    })
     expectOk(r)
     const doc = jsonDoc(r)
     expect(doc.messages.at(-2)).toMatchObject({role: 'user', content: 'line one\nline two'})

@@ -97,7 +97,9 @@ describe('amctl orgs implementation-doc set', () => {
     const dir = freshConfigDir()
     const file = join(dir, 'impl.json')
     writeFileSync(file, JSON.stringify({language: 'typescript', sdk: {name: '@acme/sdk', version: '2.1.0'}}, null, 2))
-    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['orgs', 'implementation-doc', 'set', '--input', file, '--org', 'acme']))
+    const [r, reqs] = await requestsOf(e2e.current, () =>
+      e2e.current.amctl(['orgs', 'implementation-doc', 'set', '--input', file, '--org', 'acme']),
+    )
     expectOk(r)
     expect(reqs).toEqual([`PUT ${API}/orgs/acme/implementation-doc`])
     const out = lines(r.stdout)
@@ -111,8 +113,12 @@ describe('amctl orgs implementation-doc set', () => {
 
   it('--input - reads stdin (--json prints the stored doc); invalid JSON (line and column) or a non-object: exit 2, nothing sent', async () => {
     const [[ok, bad, arr], reqs] = await requestsOfAll(e2e.current, [
-      () => e2e.current.amctl(['orgs', 'implementation-doc', 'set', '--input', '-', '--org', ACME_ID, '--json'], {input: '{"framework":"next"}\n'}),
-      () => e2e.current.amctl(['orgs', 'implementation-doc', 'set', '--input', '-', '--org', 'acme'], {input: '{\n  "a": 1,\n  "b": tru\n}\n'}),
+      () =>
+        e2e.current.amctl(['orgs', 'implementation-doc', 'set', '--input', '-', '--org', ACME_ID, '--json'], {
+          input: '{"framework":"next"}\n',
+        }),
+      () =>
+        e2e.current.amctl(['orgs', 'implementation-doc', 'set', '--input', '-', '--org', 'acme'], {input: '{\n  "a": 1,\n  "b": tru\n}\n'}),
       () => e2e.current.amctl(['orgs', 'implementation-doc', 'set', '--input', '-', '--org', 'acme', '--json'], {input: '[1,2]'}),
     ])
     expectOk(ok)

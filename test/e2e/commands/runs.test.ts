@@ -79,7 +79,9 @@ describe('amctl runs list', () => {
   it('--all --limit 7: many pages, each cursor followed once, same items', async () => {
     const pages = await walk(7)
     expect(pages.length).toBeGreaterThan(30)
-    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['runs', 'list', '--org', 'acme', '--all', '--limit', '7', '--json']))
+    const [r, reqs] = await requestsOf(e2e.current, () =>
+      e2e.current.amctl(['runs', 'list', '--org', 'acme', '--all', '--limit', '7', '--json']),
+    )
     expectOk(r)
     const ids = jsonDoc(r).items.map((run: Run) => run.id)
     expect(ids).toHaveLength(runCount)
@@ -105,7 +107,7 @@ describe('amctl runs list', () => {
     expect(lines(piped.stdout)).toEqual(rest.map(tsv))
   })
 
-  it('a bad --limit exits 2 before any request; a bad cursor is the server\'s 400 (exit 2)', async () => {
+  it("a bad --limit exits 2 before any request; a bad cursor is the server's 400 (exit 2)", async () => {
     const [[r, bad], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['runs', 'list', '--org', 'acme', '--limit', '201']),
       () => e2e.current.amctl(['runs', 'list', '--org', 'acme', '--cursor', 'bm9wZQ', '--json']),
@@ -120,14 +122,20 @@ describe('amctl runs list --all: a page failing midway', () => {
   // the first two page requests pass (rule 1 takes them), the third answers 500 (rule 2)
   async function failThirdPage(): Promise<void> {
     await e2e.current.fault({match: {method: 'GET', path: '/orgs/acme/runs$'}, count: 2, actions: [{type: 'latency', ms: 1}]})
-    await e2e.current.fault({match: {method: 'GET', path: '/orgs/acme/runs$'}, count: 1, actions: [{type: 'status', status: 500, message: 'storage hiccup'}]})
+    await e2e.current.fault({
+      match: {method: 'GET', path: '/orgs/acme/runs$'},
+      count: 1,
+      actions: [{type: 'status', status: 500, message: 'storage hiccup'}],
+    })
   }
 
   it('--json: the document is closed as {"items":[…],"error":{…}}, still one JSON document; exit 1', async () => {
     const byHand = (await walk(100)).flatMap((p) => p.items.map((run) => run.id)).slice(0, 200)
     await failThirdPage()
     try {
-      const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['runs', 'list', '--org', 'acme', '--all', '--limit', '100', '--json']))
+      const [r, reqs] = await requestsOf(e2e.current, () =>
+        e2e.current.amctl(['runs', 'list', '--org', 'acme', '--all', '--limit', '100', '--json']),
+      )
       expect(r.exitCode).toBe(1)
       expect(r.stderr).toBe('')
       const doc = jsonDoc(r)
@@ -167,7 +175,10 @@ describe('amctl runs fork', () => {
   })
 
   it('--json with -F/-f: the body reaches the server (kept as forkOptions)', async () => {
-    const r = await e2e.current.amctl(['runs', 'fork', 'run_acme_0150', '-F', 'samplesPerTarget=3', '-F', 'dry=false', '-f', 'note=007', '--json'], {as: 'ada'})
+    const r = await e2e.current.amctl(
+      ['runs', 'fork', 'run_acme_0150', '-F', 'samplesPerTarget=3', '-F', 'dry=false', '-f', 'note=007', '--json'],
+      {as: 'ada'},
+    )
     expectOk(r)
     const fork = jsonDoc(r)
     expect(fork).toMatchObject({forkedFrom: 'run_acme_0150', forkOptions: {samplesPerTarget: 3, dry: false, note: '007'}})
@@ -175,7 +186,7 @@ describe('amctl runs fork', () => {
     expect(body.items[0].id).toBe(fork.id)
   })
 
-  it('an unknown run: exit 5 naming it; another org\'s run: exit 4; bad --input JSON: exit 2 with line and column, nothing sent', async () => {
+  it("an unknown run: exit 5 naming it; another org's run: exit 4; bad --input JSON: exit 2 with line and column, nothing sent", async () => {
     const [[missing, other, bad], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['runs', 'fork', 'run_acme_9999']),
       () => e2e.current.amctl(['runs', 'fork', 'run_acme_0001'], {as: 'grace'}),

@@ -9,7 +9,18 @@ const PROMPT = 'vp_acme_payments_pref'
 
 describe('amctl scenarios create', () => {
   it('POST under the prompt; piped key<TAB>value with what it inherits; a duplicate is a conflict (exit 6)', async () => {
-    const argv = ['scenarios', 'create', '--org', 'acme', '--prompt', PROMPT, '--repository', 'acme/storefront', '--persona', 'new-developer']
+    const argv = [
+      'scenarios',
+      'create',
+      '--org',
+      'acme',
+      '--prompt',
+      PROMPT,
+      '--repository',
+      'acme/storefront',
+      '--persona',
+      'new-developer',
+    ]
     const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(argv))
     expectOk(r)
     expect(reqs).toEqual([`POST ${API}/orgs/acme/visibility-prompts/${PROMPT}/scenarios`])
@@ -37,17 +48,69 @@ describe('amctl scenarios create', () => {
 
   it('--json: the scenario as the API returned it (persona by ID accepted)', async () => {
     const r = await e2e.current.amctl([
-      'scenarios', 'create', '--org', 'acme', '--prompt', PROMPT, '--repository', 'acme/payments-api', '--persona', 'per_acme_security_reviewer', '--json',
+      'scenarios',
+      'create',
+      '--org',
+      'acme',
+      '--prompt',
+      PROMPT,
+      '--repository',
+      'acme/payments-api',
+      '--persona',
+      'per_acme_security_reviewer',
+      '--json',
     ])
     expectOk(r)
-    expect(jsonDoc(r)).toMatchObject({repository: 'acme/payments-api', persona: 'security-reviewer', visibilityPromptId: PROMPT, cadence: 'DAILY', samplesPerTarget: 4})
+    expect(jsonDoc(r)).toMatchObject({
+      repository: 'acme/payments-api',
+      persona: 'security-reviewer',
+      visibilityPromptId: PROMPT,
+      cadence: 'DAILY',
+      samplesPerTarget: 4,
+    })
   })
 
-  it('the server\'s refusals: a repository the org cannot reach, a non-preference prompt (exit 2); an unknown prompt (exit 5)', async () => {
+  it("the server's refusals: a repository the org cannot reach, a non-preference prompt (exit 2); an unknown prompt (exit 5)", async () => {
     const [[repo, kind, missing]] = await requestsOfAll(e2e.current, [
-      () => e2e.current.amctl(['scenarios', 'create', '--org', 'acme', '--prompt', PROMPT, '--repository', 'globex/hammock-service', '--persona', 'new-developer']),
-      () => e2e.current.amctl(['scenarios', 'create', '--org', 'acme', '--prompt', 'vp_acme_brand_visibility', '--repository', 'acme/storefront', '--persona', 'new-developer']),
-      () => e2e.current.amctl(['scenarios', 'create', '--org', 'acme', '--prompt', 'vp_nope', '--repository', 'acme/storefront', '--persona', 'new-developer']),
+      () =>
+        e2e.current.amctl([
+          'scenarios',
+          'create',
+          '--org',
+          'acme',
+          '--prompt',
+          PROMPT,
+          '--repository',
+          'globex/hammock-service',
+          '--persona',
+          'new-developer',
+        ]),
+      () =>
+        e2e.current.amctl([
+          'scenarios',
+          'create',
+          '--org',
+          'acme',
+          '--prompt',
+          'vp_acme_brand_visibility',
+          '--repository',
+          'acme/storefront',
+          '--persona',
+          'new-developer',
+        ]),
+      () =>
+        e2e.current.amctl([
+          'scenarios',
+          'create',
+          '--org',
+          'acme',
+          '--prompt',
+          'vp_nope',
+          '--repository',
+          'acme/storefront',
+          '--persona',
+          'new-developer',
+        ]),
     ])
     expect(expectError(repo, 2, 'invalid_request', 400)).toBe('repository "globex/hammock-service" is not accessible to organization acme')
     expect(expectError(kind, 2, 'invalid_request', 400)).toContain('is not a preference prompt')
@@ -57,7 +120,19 @@ describe('amctl scenarios create', () => {
   it('a missing required flag or an empty persona: exit 2, nothing sent', async () => {
     const [[r, empty], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['scenarios', 'create', '--org', 'acme', '--prompt', PROMPT, '--repository', 'acme/storefront']),
-      () => e2e.current.amctl(['scenarios', 'create', '--org', 'acme', '--prompt', PROMPT, '--repository', 'acme/storefront', '--persona', ' ']),
+      () =>
+        e2e.current.amctl([
+          'scenarios',
+          'create',
+          '--org',
+          'acme',
+          '--prompt',
+          PROMPT,
+          '--repository',
+          'acme/storefront',
+          '--persona',
+          ' ',
+        ]),
     ])
     expect(expectError(r, 2, 'invalid_request')).toBe('missing required flag --persona')
     expect(expectError(empty, 2, 'invalid_request')).toBe('--persona must not be empty')

@@ -51,7 +51,12 @@ export function expectError(result: BinResult, exit: number, code: string, statu
 }
 
 /** A failure in --json mode: the error document is the only thing on stdout, stderr empty. */
-export function expectJsonError(result: BinResult, exit: number, code: string, status?: number): {code: string; message: string; status?: number} {
+export function expectJsonError(
+  result: BinResult,
+  exit: number,
+  code: string,
+  status?: number,
+): {code: string; message: string; status?: number} {
   expect(result.exitCode, `exit code; stdout: ${result.stdout}`).toBe(exit)
   expect(result.stderr).toBe('')
   const doc = jsonDoc(result)
@@ -88,7 +93,13 @@ export async function requestsOfAll<T>(e2e: E2E, fns: Array<() => Promise<T>>): 
 export const sorted = (items: string[]): string[] => [...items].sort()
 
 /** Direct HTTP to the dev server (the test's oracle, not the system under test). */
-export async function direct(e2e: E2E, method: string, path: string, who: 'ada' | 'grace' = 'ada', body?: unknown): Promise<{status: number; body: any}> {
+export async function direct(
+  e2e: E2E,
+  method: string,
+  path: string,
+  who: 'ada' | 'grace' = 'ada',
+  body?: unknown,
+): Promise<{status: number; body: any}> {
   const res = await fetch(`${e2e.url}${path}`, {
     method,
     headers: {authorization: `Bearer ${await e2e.token(who)}`, ...(body === undefined ? {} : {'content-type': 'application/json'})},

@@ -169,9 +169,7 @@ describe('Ctrl-C while waiting', () => {
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')
     expect(r.stderr).not.toMatch(STACK_FRAME)
-    expect(lines(r.stderr).at(-1)).toBe(
-      `${AGAIN} amctl runs watch run_acme_0260 --org acme --interval 1 --wait-timeout 0`,
-    )
+    expect(lines(r.stderr).at(-1)).toBe(`${AGAIN} amctl runs watch run_acme_0260 --org acme --interval 1 --wait-timeout 0`)
   })
 
   it('evals run --wait with the org from the config: exit 130, the launched runs named in the line', async () => {

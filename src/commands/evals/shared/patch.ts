@@ -14,7 +14,11 @@ export interface EvalUpdateFlags {
 }
 
 /** Members with a flag of their own: `--set` may not write them. */
-const OWN_FLAG: Record<string, string> = {cadence: '--cadence', samplesPerTarget: '--samples', connectionIds: '--connection/--clear-connections'}
+const OWN_FLAG: Record<string, string> = {
+  cadence: '--cadence',
+  samplesPerTarget: '--samples',
+  connectionIds: '--connection/--clear-connections',
+}
 
 /** The PATCH body `evals update` sends: only what was given, checked before any request. */
 export function evalSetPatch(flags: EvalUpdateFlags): EvalSetPatch {
@@ -45,7 +49,9 @@ export function evalSetPatch(flags: EvalUpdateFlags): EvalSetPatch {
       value = JSON.parse(text)
     } catch {
       const {line, column, problem} = locateJsonError(text)
-      throw new UsageError(`--set ${key}: the value is not valid JSON (${problem} at line ${line}, column ${column}); quote strings, e.g. ${key}='"text"'`)
+      throw new UsageError(
+        `--set ${key}: the value is not valid JSON (${problem} at line ${line}, column ${column}); quote strings, e.g. ${key}='"text"'`,
+      )
     }
     setMember(patch, key, value)
   }

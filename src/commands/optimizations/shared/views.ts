@@ -20,7 +20,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** A round (its number, status …) as key/values, then its trials as a table. */
 export function showRound(out: Renderer, answer: JsonObject): void {
-  if (!out.tty) return out.object(answer)
+  if (!out.tty) {
+    out.object(answer)
+    return
+  }
   const {trials, ...rest} = answer
   out.object(rest)
   if (Array.isArray(trials) && trials.every(isObject)) {
@@ -31,9 +34,15 @@ export function showRound(out: Renderer, answer: JsonObject): void {
 
 /** The chat channel: the assistant's latest reply as text. */
 export function showChat(out: Renderer, answer: JsonObject): void {
-  if (!out.tty) return out.object(answer)
+  if (!out.tty) {
+    out.object(answer)
+    return
+  }
   const messages = Array.isArray(answer.messages) ? answer.messages.filter(isObject) : []
   const reply = [...messages].reverse().find((m) => m.role === 'assistant' && typeof m.content === 'string')
-  if (reply === undefined) return out.object(answer)
+  if (reply === undefined) {
+    out.object(answer)
+    return
+  }
   out.block(reply.content as string)
 }

@@ -74,7 +74,11 @@ export class WatchState {
 
   /** The IDs a poll still looks for: every run not finished yet. */
   pending(): Set<string> {
-    return new Set(this.entries().filter((w) => !isFinished(w.run)).map((w) => w.id))
+    return new Set(
+      this.entries()
+        .filter((w) => !isFinished(w.run))
+        .map((w) => w.id),
+    )
   }
 
   /** Takes what a poll found for the pending runs; returns the status changes. */
@@ -99,8 +103,8 @@ export class WatchState {
   failures(): Array<{id: string; reason: string}> {
     const out: Array<{id: string; reason: string}> = []
     for (const w of this.watched.values()) {
-      if (!isFinished(w.run)) continue
-      const reason = shortfall(w.run!, this.rules.minScore)
+      if (w.run === undefined || !isFinished(w.run)) continue
+      const reason = shortfall(w.run, this.rules.minScore)
       if (reason !== undefined) out.push({id: w.id, reason})
     }
     return out

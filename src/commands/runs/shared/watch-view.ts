@@ -61,7 +61,10 @@ export class WatchView {
   }
 
   polled(state: WatchState, changes: RunChange[]): void {
-    if (this.live) return this.draw(this.live, state)
+    if (this.live) {
+      this.draw(this.live, state)
+      return
+    }
     for (const change of changes) {
       const tail = isFinished(change.run) && typeof change.run.score === 'number' ? ` (score ${score(change.run.score)})` : ''
       const move = change.from === undefined ? change.to : `${change.from} → ${change.to}`
@@ -81,7 +84,10 @@ export class WatchView {
     const took = shortDuration((outcome.endedAt - outcome.startedAt) / 1000)
     const failures = state.failures().map((f) => `${f.id} ${f.reason}`)
     const unfinished = state.unfinished().map((w) => `${w.id} ${w.run ? statusText(w.run) : 'not found yet'}`)
-    if (total === 0) return this.out.notice('no runs to wait for')
+    if (total === 0) {
+      this.out.notice('no runs to wait for')
+      return
+    }
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
@@ -114,12 +120,14 @@ export class WatchView {
 
   private draw(live: LiveView, state: WatchState): void {
     const now = this.now()
-    const rows = state.entries().map((w): LiveCell[] => [
-      {text: w.id},
-      w.run ? {text: statusText(w.run), paint: statusColour(statusText(w.run), this.errStyle)} : {text: '…', paint: this.errStyle.dim},
-      {text: this.elapsed(w, now)},
-      {text: w.run ? score(w.run.score) : ''},
-    ])
+    const rows = state
+      .entries()
+      .map((w): LiveCell[] => [
+        {text: w.id},
+        w.run ? {text: statusText(w.run), paint: statusColour(statusText(w.run), this.errStyle)} : {text: '…', paint: this.errStyle.dim},
+        {text: this.elapsed(w, now)},
+        {text: w.run ? score(w.run.score) : ''},
+      ])
     const done = state.entries().length - state.unfinished().length
     const limit = this.options.timeoutS > 0 ? ` of ${roundDuration(this.options.timeoutS)}` : ''
     const took = shortDuration((now - this.startedAt) / 1000)

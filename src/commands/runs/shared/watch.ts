@@ -1,5 +1,5 @@
 import {AmctlError, ExitCode} from '../../../core/errors.js'
-import type {Clock} from './clock.js'
+import type {Clock} from '../../../core/clock.js'
 import type {PollResult} from './poll.js'
 import {type RunChange, type Verdict, type WatchRules, WatchState} from './watch-state.js'
 

@@ -4,8 +4,17 @@ import type {Run} from '../../../../src/contract/types.js'
 import type {Page} from '../../../../src/contract/vocabulary.js'
 
 const CREATED = '2026-01-01T00:00:00Z'
-const run = (id: string, status = 'running'): Run =>
-  ({id, status, evalSetId: 'es_1', batchId: null, createdAt: CREATED, forkedFrom: null, agent: null, model: null, score: null})
+const run = (id: string, status = 'running'): Run => ({
+  id,
+  status,
+  evalSetId: 'es_1',
+  batchId: null,
+  createdAt: CREATED,
+  forkedFrom: null,
+  agent: null,
+  model: null,
+  score: null,
+})
 
 /** Pages of the given IDs, newest first; `pulled` records each page handed out (one request each). */
 function list(pages: string[][]): {pages: AsyncIterable<Page<Run>>; pulled: number[]} {

@@ -36,16 +36,40 @@ describe('run statuses (contract 5)', () => {
 
 describe('the wait state machine', () => {
   it.each([
-    [['queued', 'running', 'succeeded'], [undefined, undefined, 'passed']],
-    [['queued', 'succeeded'], [undefined, 'passed']],
+    [
+      ['queued', 'running', 'succeeded'],
+      [undefined, undefined, 'passed'],
+    ],
+    [
+      ['queued', 'succeeded'],
+      [undefined, 'passed'],
+    ],
     [['succeeded'], ['passed']],
-    [['queued', 'running', 'failed'], [undefined, undefined, 'not-passed']],
-    [['running', 'cancelled'], [undefined, 'not-passed']],
-    [['queued', 'paused', 'running', 'succeeded'], [undefined, undefined, undefined, 'passed']],
-    [['queued', 'queued', 'queued'], [undefined, undefined, undefined]],
+    [
+      ['queued', 'running', 'failed'],
+      [undefined, undefined, 'not-passed'],
+    ],
+    [
+      ['running', 'cancelled'],
+      [undefined, 'not-passed'],
+    ],
+    [
+      ['queued', 'paused', 'running', 'succeeded'],
+      [undefined, undefined, undefined, 'passed'],
+    ],
+    [
+      ['queued', 'queued', 'queued'],
+      [undefined, undefined, undefined],
+    ],
     // a finished run is final: what a later poll says of it is not read
-    [['succeeded', 'failed'], ['passed', 'passed']],
-    [['failed', 'running', 'succeeded'], ['not-passed', 'not-passed', 'not-passed']],
+    [
+      ['succeeded', 'failed'],
+      ['passed', 'passed'],
+    ],
+    [
+      ['failed', 'running', 'succeeded'],
+      ['not-passed', 'not-passed', 'not-passed'],
+    ],
   ])('%j → %j', (statuses, verdicts) => {
     expect(sequence(statuses)).toEqual(verdicts)
   })
@@ -59,10 +83,7 @@ describe('the wait state machine', () => {
     expect(state.apply(found(run('r1', 'queued'), run('r2', 'running', 0.3)), 1000)).toEqual([])
     expect(state.runs()[1].score).toBe(0.3) // the last known state is kept even without a change
     const changes = state.apply(found(run('r1', 'weird-state'), run('r2', 'succeeded', 0.5)), 2000)
-    expect(changes.map((c) => `${c.id} ${c.from} → ${c.to}`)).toEqual([
-      'r1 queued → weird-state',
-      'r2 running → succeeded',
-    ])
+    expect(changes.map((c) => `${c.id} ${c.from} → ${c.to}`)).toEqual(['r1 queued → weird-state', 'r2 running → succeeded'])
   })
 
   it('pending holds the runs not finished, unknown statuses included', () => {
@@ -86,7 +107,10 @@ describe('the wait state machine', () => {
   })
 
   it('without --fail-fast, a failed run waits for the others; with it, the wait ends at once', () => {
-    for (const [failFast, verdict] of [[false, undefined], [true, 'not-passed']] as const) {
+    for (const [failFast, verdict] of [
+      [false, undefined],
+      [true, 'not-passed'],
+    ] as const) {
       const state = new WatchState(['r1', 'r2'], {failFast})
       state.apply(found(run('r1', 'failed'), run('r2', 'running')), 0)
       expect(state.verdict()).toBe(verdict)

@@ -5,8 +5,17 @@ import type {Run} from '../../../../src/contract/types.js'
 import {AmctlError} from '../../../../src/core/errors.js'
 import {fakeClock} from '../../../helpers/fake-clock.js'
 
-const run = (id: string, status: string, score: number | null = null): Run =>
-  ({id, status, evalSetId: null, batchId: null, createdAt: '2026-01-01T00:00:00Z', forkedFrom: null, agent: null, model: null, score})
+const run = (id: string, status: string, score: number | null = null): Run => ({
+  id,
+  status,
+  evalSetId: null,
+  batchId: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  forkedFrom: null,
+  agent: null,
+  model: null,
+  score,
+})
 
 const OPTIONS: WatchOptions = {intervalS: 5, timeoutS: 3600, failFast: false}
 
@@ -33,11 +42,7 @@ function scripted(script: Array<Record<string, string>>): {poll: WatchHooks['pol
 describe('watchRuns: the wait loop', () => {
   it('polls at once, then every interval, until every run finished; asks only for the runs not finished', async () => {
     const clock = fakeClock()
-    const {poll, asked} = scripted([
-      {a: 'queued', b: 'queued'},
-      {a: 'running', b: 'succeeded'},
-      {a: 'succeeded'},
-    ])
+    const {poll, asked} = scripted([{a: 'queued', b: 'queued'}, {a: 'running', b: 'succeeded'}, {a: 'succeeded'}])
     const ticks: number[] = []
     const outcome = await watchRuns(['a', 'b'], OPTIONS, {poll, clock, listName: 'the runs of acme', onTick: () => ticks.push(clock.now())})
     expect(outcome).toMatchObject({end: 'passed', polls: 3})
