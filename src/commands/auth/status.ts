@@ -20,7 +20,7 @@ export default class AuthStatus extends ApiCommand {
   static override description = 'Checks the token with the server. Exits 3 when there is no token or the server rejects it.'
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
-    {description: 'Check a CI token from the environment', command: 'AMCTL_TOKEN=svc_… <%= config.bin %> <%= command.id %> --json'},
+    {description: 'Check the token a CI job uses', command: 'AMCTL_TOKEN="$AMCTL_CI_TOKEN" <%= config.bin %> <%= command.id %> --json'},
   ]
 
   async run(): Promise<StatusResult> {

@@ -24,7 +24,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     {
       description: 'Launch an eval set and wait for its runs, at most 15 minutes, each scoring at least 0.4',
       command:
-        "<%= config.bin %> evals run es_acme_checkout --org acme --json | jq -r '.runIds[]' | " +
+        "<%= config.bin %> evals run es_acme_checkout --org acme --jq '.runIds[]' | " +
         '<%= config.bin %> <%= command.id %> - --org acme --wait-timeout 15m --min-score 0.4',
     },
   ]
