@@ -13,8 +13,6 @@ import type {RunLifecycle} from './runs.js'
 import type {TokenRecord, UserRecord} from './state.js'
 import type {Store} from './store.js'
 
-export {APPROVE_MODES, type ApproveMode} from './options.js'
-
 /** Everything a handler can reach. */
 export interface Services {
   store: Store

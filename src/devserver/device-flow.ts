@@ -1,6 +1,6 @@
 import {randomBytes, randomInt} from 'node:crypto'
 import type {CliTokenDeviceStart, CliTokenGranted, CliTokenPoll} from '../contract/types.js'
-import type {ApproveMode} from './context.js'
+import type {ApproveMode} from './options.js'
 import {conflict, invalid, notFound} from './errors.js'
 import type {UserRecord} from './state.js'
 
