@@ -15,13 +15,12 @@
 // (A B A B …) after a warm-up and compares medians of wall time; peak RSS comes from
 // /usr/bin/time -f %M (Debian package "time").
 
-import {spawn, spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync} from 'node:fs'
-import {cpus, loadavg, release, tmpdir, totalmem} from 'node:os'
+import {spawnSync} from 'node:child_process'
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {cpus, loadavg, release, totalmem} from 'node:os'
 import {dirname, join} from 'node:path'
-import {request as httpRequest} from 'node:http'
-import {createInterface} from 'node:readline'
 import {fileURLToPath} from 'node:url'
+import {devServer, hasTime, median, node, world} from './harness.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -34,59 +33,19 @@ const ALL_REPS = quick ? 2 : 5
 const BIG = 100_000
 const SMALL = 10_000
 const WATCHED = 20
-const TIME = '/usr/bin/time'
-const node = process.execPath
 const bin = join(root, 'bin', 'run.cjs')
-const devNull = openSync('/dev/null', 'w')
 
 if (!existsSync(join(root, 'dist', 'amctl.cjs'))) {
   console.error('dist/ is missing: run `npm run build` first')
   process.exit(1)
 }
-const hasTime = existsSync(TIME)
-if (!hasTime) console.error(`note: ${TIME} not found (Debian package "time"): peak RSS figures are skipped`)
+if (!hasTime) console.error('note: /usr/bin/time not found (Debian package "time"): peak RSS figures are skipped')
 const gh = spawnSync('gh', ['--version'], {encoding: 'utf8'})
 const ghVersion = gh.status === 0 ? gh.stdout.split('\n')[0] : undefined
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-
-const work = mkdtempSync(join(tmpdir(), 'amctl-bench-'))
-const home = join(work, 'home')
-mkdirSync(home)
-/** The clean environment every measured process gets. */
-const clean = {PATH: process.env.PATH, HOME: home}
-
-/** Runs argv once, stdout to /dev/null; wall ms, and peak RSS in MB when asked. */
-function once(argv, {rss = false, okStatus = [0]} = {}) {
-  const [cmd, rest] = rss && hasTime ? [TIME, ['-f', '%M', ...argv]] : [argv[0], argv.slice(1)]
-  const started = process.hrtime.bigint()
-  const r = spawnSync(cmd, rest, {env: clean, stdio: ['ignore', devNull, 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024})
-  const ms = Number(process.hrtime.bigint() - started) / 1e6
-  if (!okStatus.includes(r.status)) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`)
-  const mb = rss && hasTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : Number.NaN
-  return {ms, mb}
-}
-
-/** Alternates A and B `reps` times each after a warm-up: medians of wall time and peak RSS. */
-function compare(a, b, {reps = REPS, warmup = WARMUP, rss = false} = {}) {
-  for (let i = 0; i < warmup; i++) {
-    once(a)
-    once(b)
-  }
-  const A = []
-  const B = []
-  for (let i = 0; i < reps; i++) {
-    A.push(once(a, {rss}))
-    B.push(once(b, {rss}))
-  }
-  const ms = (xs) => median(xs.map((x) => x.ms))
-  const mb = (xs) => median(xs.map((x) => x.mb))
-  return {a: ms(A), b: ms(B), aRss: mb(A), bRss: mb(B)}
-}
+const w = world()
+const {once} = w
+const compare = (a, b, opts = {}) => w.compare(a, b, {reps: REPS, warmup: WARMUP, ...opts})
 
 const results = []
 const say = (line) => console.error(`  ${line}`)
@@ -103,47 +62,11 @@ function valueRow(figure, value, unit, target, detail) {
   say(`${figure}: ${Number.isNaN(value) ? 'n/a' : value.toFixed(1)} ${unit}${detail ? ` (${detail})` : ''} (target ≤ ${target} ${unit})`)
 }
 
-// --- the local control plane, in its own process, seeded with SMALL runs in acme, BIG in globex
-const server = spawn(node, [bin, 'dev', 'server', '--port', '0', '--json'], {
-  env: {...clean, HOME: join(work, 'server')},
-  stdio: ['ignore', 'pipe', 'ignore'],
-})
-const {baseUrl} = JSON.parse(await new Promise((resolve) => createInterface({input: server.stdout}).once('line', resolve)))
-/** One JSON request to the dev server, on a connection of its own. */
-function call(method, path, {body, token} = {}) {
-  return new Promise((resolve, reject) => {
-    const headers = {'content-type': 'application/json', ...(token ? {authorization: `Bearer ${token}`} : {})}
-    const req = httpRequest(baseUrl + path, {method, headers, agent: false}, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => {
-        text += chunk
-      })
-      res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode}`))))
-    })
-    req.on('error', reject)
-    req.end(body && JSON.stringify(body))
-  })
-}
-const hook = (method, path, body) => call(method, path, {body})
+// --- the local control plane, in its own process, with SMALL runs in acme, BIG in globex
 const load = loadavg()
+const server = await devServer(bin, w.clean, {acme: SMALL, globex: BIG})
+const {baseUrl, token, call, hook} = server
 try {
-  for (const [org, count] of [
-    ['acme', SMALL],
-    ['globex', BIG],
-  ]) {
-    const {runCount} = await hook('GET', `/_dev/orgs/${org}`)
-    if (count > runCount) await hook('POST', `/_dev/orgs/${org}/runs`, {count: count - runCount})
-  }
-  const {token} = await hook('POST', '/_dev/tokens', {email: 'ada@example.com'})
-
-  // log in as a user would: the token stored (credentials.json: no keychain in a clean
-  // environment), base-url and org in config.json
-  const login = spawnSync(node, [bin, 'auth', 'login', '--base-url', baseUrl, '--with-token'], {env: clean, input: token, encoding: 'utf8'})
-  if (login.status !== 0) throw new Error(`auth login failed: ${login.stderr}`)
-  const orgSet = spawnSync(node, [bin, 'config', 'set', 'org', 'acme'], {env: clean, encoding: 'utf8'})
-  if (orgSet.status !== 0) throw new Error(`config set org failed: ${orgSet.stderr}`)
-
   const amctl = (...argv) => [node, bin, ...argv]
   const nodeE0 = [node, '-e', '0']
   const api = (path) => [node, join(root, 'bench', 'floor-http.cjs'), `${baseUrl}/api/v1${path}`, token]
@@ -229,7 +152,7 @@ try {
     node,
     [join(root, 'bench', 'load.mjs'), `${baseUrl}/api/v1/orgs/globex/runs?limit=200`, quick ? '2' : '5', '16'],
     {
-      env: {...clean, AMCTL_TOKEN: token},
+      env: {...w.clean, AMCTL_TOKEN: token},
       encoding: 'utf8',
     },
   )
@@ -244,9 +167,8 @@ try {
     gross: l.errors > 0,
   })
 } finally {
-  server.kill('SIGINT')
-  await new Promise((resolve) => server.once('exit', resolve))
-  rmSync(work, {recursive: true, force: true})
+  await server.stop()
+  w.remove()
 }
 
 // --- report
