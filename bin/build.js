@@ -35,6 +35,8 @@ const finalDist = join(root, 'dist')
 const dist = join(root, `dist.${process.pid}.tmp`)
 process.on('exit', () => rmSync(dist, {recursive: true, force: true}))
 const analyze = process.argv.includes('--analyze')
+// --sourcemap: dist/amctl.cjs.map beside the bundle (bench/profile.mjs attributes time with it)
+const sourcemap = process.argv.includes('--sourcemap')
 // --without NAME,…: leave out pieces of the start-up machinery (bin/startup.cjs), to measure them
 const withoutAt = process.argv.indexOf('--without')
 const without = new Set(withoutAt < 0 ? [] : process.argv[withoutAt + 1].split(','))
@@ -119,6 +121,7 @@ const cli = await build({
   ...startup.BUILD_OPTIONS,
   // indentation and line breaks are a third of the bundle, read on every run; names stay
   minifyWhitespace: !without.has('minify-whitespace'),
+  sourcemap: sourcemap ? 'external' : false,
 })
 const devserver = await build({
   ...shared,

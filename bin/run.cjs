@@ -36,7 +36,7 @@ if (argv.length === 1 && argv[0] === '--version') {
   })
   // npm checks "engines" at install; oclif's own check would load semver on every run
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
-  const bundle = require('./startup.cjs').loadBundle(require('node:path').join(__dirname, '..', 'dist', 'amctl.cjs'))
+  const bundle = require('./startup.cjs').loadBundle(require('node:path').join(__dirname, '..', 'dist', 'amctl.cjs'), argv)
   const cli = bundle.exports
   const main = async () => {
     try {

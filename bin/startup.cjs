@@ -49,7 +49,24 @@ function cacheDir(env = process.env) {
 // V8 checks a cache only against the source's length, the V8 version and flags, so two builds
 // of the same length must never share one.
 const BUILD_MARK = '//# amctl-build '
-const KEPT_CACHES = 4
+// cache files kept in the directory (the most recently written): a few commands of this build
+// and of another install side by side
+const KEPT_CACHES = 24
+
+/**
+ * Which cache a run uses: its command's words ("runs-list"), or "help" for any help. A cache
+ * holds the functions the run that made it compiled; one per command keeps each warm for its
+ * command (a shared one would hold only the first command's, ~3 ms of config list's start).
+ */
+function cacheSlug(argv) {
+  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) return 'help'
+  const words = []
+  for (const arg of argv) {
+    if (!/^[a-z][a-z-]{0,31}$/.test(arg) || words.length === 2) break
+    words.push(arg)
+  }
+  return words.join('-') || 'other'
+}
 
 /**
  * Loads dist/amctl.cjs, the whole CLI in one CommonJS file (bin/build.js), so that it is not
@@ -57,17 +74,17 @@ const KEPT_CACHES = 4
  *
  * Node >= 22.1: `module.enableCompileCache()` in <cache dir>/compile-cache, then an ordinary
  * require(). Node 20 has no such thing: the bundle is compiled with vm.Script and a V8 code
- * cache in <cache dir>/code-cache, named by the bundle's build mark and the Node version. V8
- * rejects a cache that does not fit; a missing or rejected one is written (atomically) once the
- * command has run, so it holds the functions the command compiled too. A cache that cannot be
- * written (read-only home, full disk) costs nothing but the speed. The module is registered in
- * require's cache, so oclif's own require() of the bundle gets this instance.
+ * cache in <cache dir>/code-cache, named by the bundle's build mark, the command (cacheSlug)
+ * and the Node version. V8 rejects a cache that does not fit; a missing or rejected one is
+ * written (atomically) once the command has run, so it holds the functions the command compiled
+ * too. A cache that cannot be written (read-only home, full disk) costs nothing but the speed.
+ * The module is registered in require's cache, so oclif's own require() of the bundle gets this
+ * instance.
  *
- * Bench rows: `amctl --help`, `config list`, `auth token`, `runs list` (roughly 10 ms each: the
- * bundle is 2 MB; compiling what --help runs takes longer than running it).
- * AMCTL_CODE_CACHE=off loads without a cache (for measuring).
+ * Bench rows: every row but --version (~15 ms each: compiling what --help runs takes longer
+ * than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
  */
-function loadBundle(file, env = process.env) {
+function loadBundle(file, argv = [], env = process.env) {
   const Module = require('node:module')
   const off = env.AMCTL_CODE_CACHE === 'off'
   if (typeof Module.enableCompileCache === 'function') {
@@ -80,8 +97,20 @@ function loadBundle(file, env = process.env) {
   const mark = source.lastIndexOf(BUILD_MARK)
   const build = mark < 0 ? undefined : source.slice(mark + BUILD_MARK.length).trim()
   const dir = join(cacheDir(env), 'code-cache')
-  const name = build && `amctl-${build}-node${process.versions.node}-${process.arch}.bin`
-  const cached = off || !name ? undefined : readOwnFile(join(dir, name))
+  // V8 rejects a cache made under other flags. An API command sets --liftoff-only when undici
+  // loads (below), so its cache, made at exit, is named for that flag, and the next run of the
+  // command sets the flag before compiling to use it: its cache then holds undici and all.
+  const base = build && `amctl-${build}-${cacheSlug(argv)}`
+  const named = (liftoff) => `${base}${liftoff ? '-liftoff' : ''}-node${process.versions.node}-${process.arch}.bin`
+  let liftoff = false
+  let cached
+  if (!off && base) {
+    cached = readOwnFile(join(dir, named(true)))
+    if (cached) {
+      liftoff = true
+      setLiftoffOnly()
+    } else cached = readOwnFile(join(dir, named(false)))
+  }
   const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cached})
   const module = new Module(file, undefined)
   module.filename = file
@@ -89,17 +118,24 @@ function loadBundle(file, env = process.env) {
   Module._cache[file] = module
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file))
   module.loaded = true
-  let pending = !off && name !== undefined && (cached === undefined || script.cachedDataRejected === true)
+  let pending = !off && base !== undefined && (cached === undefined || script.cachedDataRejected === true)
+  // undici is about to set --liftoff-only: a cache made from now on is one for that flag
+  process[BEFORE_V8_FLAGS] = () => {
+    if (liftoff) return
+    liftoff = true
+    pending = !off && base !== undefined
+  }
   const save = () => {
     if (!pending) return
     pending = false
+    const name = named(liftoff)
     try {
       mkdirSync(dir, {recursive: true, mode: 0o700})
       const tmp = join(dir, `${name}.${process.pid}.tmp`)
       writeFileSync(tmp, script.createCachedData(), {mode: 0o600})
       renameSync(tmp, join(dir, name))
-      // other builds' caches: the few most recently written stay (two installs of amctl side by
-      // side must not evict each other's on every run)
+      // the most recently written stay: old builds' caches go, two installs of amctl side by
+      // side keep theirs
       const others = readdirSync(dir)
         .filter((f) => f.startsWith('amctl-') && f.endsWith('.bin') && f !== name)
         .map((f) => ({f, at: statSync(join(dir, f)).mtimeMs}))
@@ -109,9 +145,6 @@ function loadBundle(file, env = process.env) {
       // a read-only or full cache directory: run without the cache
     }
   }
-  // V8 rejects a cache made under other flags: one made after undici's --liftoff-only (below)
-  // would never be accepted by the next start, which begins without it
-  process[BEFORE_V8_FLAGS] = save
   return {exports: module.exports, save}
 }
 
@@ -349,9 +382,13 @@ ${Object.entries(UNDICI_PARTS)
   .join('\n')}`
 }
 
-/** Runs in the bundle when undici loads: the code cache is saved first (see loadBundle). */
+/**
+ * --liftoff-only (see slimUndici). In the bundle, when undici loads, the loader is told first
+ * (BEFORE_V8_FLAGS: the code cache it makes is then one for this flag); the loader sets it
+ * itself before compiling the bundle when its cache was made with it.
+ */
 function setLiftoffOnly(key) {
-  const before = process[Symbol.for(key)]
+  const before = key && process[Symbol.for(key)]
   if (typeof before === 'function') before()
   require('node:v8').setFlagsFromString('--liftoff-only')
 }
@@ -482,6 +519,7 @@ function pieceNames() {
 
 module.exports = {
   cacheDir,
+  cacheSlug,
   loadBundle,
   BUILD_MARK,
   BUILD_OPTIONS,

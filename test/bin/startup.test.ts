@@ -113,11 +113,14 @@ describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V
     expect((await amctl(['--help'], {HOME: home})).status).toBe(0)
     const [file] = cacheFiles(cacheDir())
     const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(startup.BUILD_MARK.length)
-    expect(file).toBe(`amctl-${mark}-node${process.versions.node}-${process.arch}.bin`)
+    expect(file).toBe(`amctl-${mark}-help-node${process.versions.node}-${process.arch}.bin`)
     expect(statSync(join(cacheDir(), file)).mode & 0o777).toBe(0o600)
     const written = statSync(join(cacheDir(), file)).mtimeMs
-    expect((await amctl(['config', 'list'], {HOME: home})).status).toBe(0)
+    expect((await amctl(['runs', 'list', '--help'], {HOME: home})).status).toBe(0)
     expect(statSync(join(cacheDir(), file)).mtimeMs, 'V8 accepted the cache: it was not written again').toBe(written)
+    // another command: a cache of its own
+    expect((await amctl(['config', 'list'], {HOME: home})).status).toBe(0)
+    expect(cacheFiles(cacheDir()).sort()).toEqual([file, file.replace('-help-', '-config-list-')].sort())
     expect(readdirSync(join(ROOT, 'dist')).sort()).toEqual(before)
   })
 
@@ -187,6 +190,21 @@ describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V
       expect(r.stderr).not.toMatch(/dynamic import|import\(\)/i)
       expect(r.status).toBe(3)
     }
+  })
+})
+
+describe('which cache a run uses', () => {
+  it('one per command, one for any help', () => {
+    expect(startup.cacheSlug([])).toBe('help')
+    expect(startup.cacheSlug(['--help'])).toBe('help')
+    expect(startup.cacheSlug(['runs', 'list', '-h'])).toBe('help')
+    expect(startup.cacheSlug(['help', 'runs'])).toBe('help')
+    expect(startup.cacheSlug(['runs', 'list', '--json', '--limit', '50'])).toBe('runs-list')
+    expect(startup.cacheSlug(['orgs', 'implementation-doc', 'set'])).toBe('orgs-implementation-doc')
+    expect(startup.cacheSlug(['runs', 'watch', 'run_acme_0001'])).toBe('runs-watch')
+    expect(startup.cacheSlug(['api', '/me'])).toBe('api')
+    expect(startup.cacheSlug(['--json'])).toBe('other')
+    expect(startup.cacheSlug(['../../etc/passwd'])).toBe('other')
   })
 })
 
