@@ -181,13 +181,14 @@ const BUILD_OPTIONS = {
 const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
 
 /**
- * Built-ins that @oclif/core and its dependencies require at load time but use only on some
- * paths (running a shell, reading a line, timing): the bundle gets a stand-in that loads the real
- * module on first use. Its keys and its __esModule are the real module's (read here, at build
- * time), so copying them or asking for a default export (esbuild's and tsc's interop) does not
- * load it. Bench rows: `--help`, `config list`, `auth token` (~3 ms together).
+ * Built-ins that @oclif/core requires at load time but uses only on some paths (running a shell,
+ * reading a line, timing): the bundle gets a stand-in that loads the real module on first use.
+ * Its keys and its __esModule are the real module's (read here, at build time), so copying them
+ * or asking for a default export (esbuild's and tsc's interop) does not load it.
+ * Bench rows: `--help`, `config list`, `auth token` (~2 ms of CPU together; child_process loads
+ * net too).
  */
-const LAZY_BUILTINS = ['child_process', 'readline', 'perf_hooks', 'tty']
+const LAZY_BUILTINS = ['child_process', 'readline', 'perf_hooks']
 
 function lazyBuiltins(without) {
   const names = LAZY_BUILTINS.filter((n) => !without.has(`lazy:${n}`))
@@ -234,11 +235,8 @@ const LAZY_PACKAGES = {
   // Bench rows: every row but --version (~1.5 ms).
   'wsl-utils': {eager: {isWsl: 'is-wsl'}},
   // oclif's command discovery by file pattern, unused with the explicit COMMANDS map (fdir,
-  // picomatch). Bench rows: every row but --version (~1.5 ms).
+  // picomatch). Bench rows: every row but --version (~1 ms).
   tinyglobby: {},
-  // 47 KB of spinner frames, for oclif's ux.action spinner, which amctl does not use.
-  // Bench rows: every row but --version.
-  'cli-spinners': {},
   // oclif's logger, which makes a debugger at every start and for every command: with DEBUG
   // unset every debugger is off, so a silent one is made instead and debug, supports-color and
   // tty (with net and stream) are not loaded. With DEBUG set, the real ones.

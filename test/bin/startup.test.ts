@@ -291,15 +291,6 @@ describe('lazy stand-ins for packages (each export of the real one, which is eva
     expect(evaluated()).toBe(true)
   })
 
-  it('cli-spinners', async () => {
-    const {standIn, evaluated} = await bundledStandIn('cli-spinners')
-    const real = require(require.resolve('cli-spinners', {paths: [ROOT]}))
-    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
-    expect(evaluated()).toBe(false)
-    expect(standIn.dots).toEqual(real.dots)
-    expect(evaluated()).toBe(true)
-  })
-
   it('supports-color', async () => {
     const {standIn, evaluated} = await bundledStandIn('supports-color')
     const real = require(require.resolve('supports-color', {paths: [ROOT]}))
@@ -330,14 +321,7 @@ describe('lazy stand-ins for packages (each export of the real one, which is eva
   })
 
   it('every package listed has a test here', () => {
-    expect(Object.keys(startup.LAZY_PACKAGES).sort()).toEqual([
-      'cli-spinners',
-      'debug',
-      'string-width',
-      'supports-color',
-      'tinyglobby',
-      'wsl-utils',
-    ])
+    expect(Object.keys(startup.LAZY_PACKAGES).sort()).toEqual(['debug', 'string-width', 'supports-color', 'tinyglobby', 'wsl-utils'])
   })
 })
 
