@@ -7,14 +7,15 @@
 //
 // PIECE is a name bin/startup.cjs knows (lazy:tty, slim-undici, liftoff, edit:undici, …),
 // minify-whitespace, or code-cache (the same build with AMCTL_CODE_CACHE=off). Without PIECE,
-// every one. Prints, per piece and command, the median wall time with and without it.
+// every one. Prints, per piece and command, the median CPU time (user + system, as the process
+// itself counts it at exit: on a busy machine steadier than wall time) with and without it.
 
 import {spawnSync} from 'node:child_process'
-import {cpSync, mkdirSync, symlinkSync} from 'node:fs'
+import {cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {devServer, node, world} from './harness.mjs'
+import {devServer, median, node, world} from './harness.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const startup = createRequire(import.meta.url)(join(root, 'bin', 'startup.cjs'))
@@ -37,6 +38,31 @@ function buildCopy(name, without) {
 }
 
 const full = buildCopy('full')
+// each measured process writes its own CPU time at exit
+const cpuFile = join(w.work, 'cpu.txt')
+const cpuHook = join(w.work, 'cpu.cjs')
+writeFileSync(
+  cpuHook,
+  `process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(${JSON.stringify(cpuFile)}, String(u.user + u.system)) })\n`,
+)
+const cpu = (argv, env) => {
+  w.once([node, '--require', cpuHook, ...argv], {env})
+  return Number(readFileSync(cpuFile, 'utf8')) / 1000
+}
+/** Alternates A and B after a warm-up: median CPU ms of each. */
+const compareCpu = (a, b, bEnv) => {
+  for (let i = 0; i < 3; i++) {
+    cpu(a, {})
+    cpu(b, bEnv)
+  }
+  const A = []
+  const B = []
+  for (let i = 0; i < reps; i++) {
+    A.push(cpu(a, {}))
+    B.push(cpu(b, bEnv))
+  }
+  return {a: median(A), b: median(B)}
+}
 const server = await devServer(full, w.clean, {acme: 10_000})
 const commands = [['--help'], ['config', 'list'], ['runs', 'list', '--json', '--limit', '50']]
 try {
@@ -46,7 +72,7 @@ try {
     const bin = piece === 'code-cache' ? full : buildCopy(piece.replace(/\W/g, '-'), piece)
     const cells = commands.map((argv) => {
       const bEnv = piece === 'code-cache' ? {AMCTL_CODE_CACHE: 'off'} : {}
-      const r = w.compare([node, full, ...argv], [node, bin, ...argv], {reps, warmup: 3, bEnv})
+      const r = compareCpu([full, ...argv], [bin, ...argv], bEnv)
       return `${r.a.toFixed(1)} → ${r.b.toFixed(1)} ms (${r.b - r.a >= 0 ? '+' : ''}${(r.b - r.a).toFixed(1)})`
     })
     console.log(`| without ${piece} | ${cells.join(' | ')} |`)
