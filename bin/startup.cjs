@@ -181,14 +181,14 @@ const BUILD_OPTIONS = {
 const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
 
 /**
- * Built-ins that @oclif/core requires at load time but uses only on some paths (running a shell,
- * reading a line, timing): the bundle gets a stand-in that loads the real module on first use.
- * Its keys and its __esModule are the real module's (read here, at build time), so copying them
- * or asking for a default export (esbuild's and tsc's interop) does not load it.
- * Bench rows: `--help`, `config list`, `auth token` (~2 ms of CPU together; child_process loads
- * net too).
+ * Built-ins that @oclif/core requires at load time but uses only on some paths: child_process
+ * (it runs a shell only to ask Windows which one), which loads net and its streams with it. The
+ * bundle gets a stand-in that loads the real module on first use. Its keys and its __esModule are
+ * the real module's (read here, at build time), so copying them or asking for a default export
+ * (esbuild's and tsc's interop) does not load it. (readline, perf_hooks and tty had stand-ins
+ * too, measured to buy nothing: bench/ablate.mjs.) Bench rows: every row but --version (~1 ms).
  */
-const LAZY_BUILTINS = ['child_process', 'readline', 'perf_hooks']
+const LAZY_BUILTINS = ['child_process']
 
 function lazyBuiltins(without) {
   const names = LAZY_BUILTINS.filter((n) => !without.has(`lazy:${n}`))

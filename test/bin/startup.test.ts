@@ -85,7 +85,7 @@ describe('the bundle', () => {
 })
 
 describe('what a run loads (a dependency that starts requiring these at load time shows here)', () => {
-  const LAZY = ['child_process', 'readline', 'perf_hooks', 'tty', 'net', 'v8', 'http', 'http2', 'tls', 'crypto', 'worker_threads']
+  const LAZY = ['child_process', 'tty', 'net', 'v8', 'http', 'http2', 'tls', 'crypto', 'worker_threads']
 
   it('--version: no module, vm or fs/promises', () => {
     const loaded = builtinsLoaded(['--version'])
