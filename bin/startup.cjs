@@ -9,9 +9,10 @@
 //   loadBundle        dist/amctl.cjs with a code cache in the user's cache directory
 // At build time (bin/build.js, esbuild):
 //   BUILD_OPTIONS     no import() left in the bundle (Node 20 and the code cache)
-//   plugins()         oclif's autocomplete commands by path (deep imports); lazy stand-ins for built-ins and packages whose load-time work most
+//   plugins()         lazy stand-ins for built-ins and packages whose load-time work most
 //                     commands never use; undici by its parts, and --liftoff-only when it loads;
 //                     source edits of dependencies (EDITS)
+//   DEEP_IMPORTS      dependency internals src/ imports by file, at their pinned version
 // Each build-time piece has a name; `node bin/build.js --without NAME,…` leaves it out.
 
 const {
@@ -395,31 +396,11 @@ function setLiftoffOnly(key) {
  * oclif's help and autocomplete commands are amctl's own (src/commands/help.ts,
  * src/commands/autocomplete/), bundled rather than loaded as plugins: a plugin is a package.json
  * and a manifest read on every run (~6 ms), and its commands, loaded from node_modules, import a
- * second @oclif/core. plugin-autocomplete exports none of its commands: the bundle imports them
- * by path, which its package.json "exports" forbids, so they are resolved here (exact version).
+ * second @oclif/core. plugin-autocomplete exports none of its commands: src/commands/autocomplete/
+ * imports them by file, at this exact version (test/bin/startup.test.ts checks the pin).
  * Bench rows: every row but --version.
  */
 const DEEP_IMPORTS = {'@oclif/plugin-autocomplete': {version: '3.2.56', under: 'lib/commands/autocomplete/'}}
-
-function deepImports() {
-  const names = Object.keys(DEEP_IMPORTS)
-  return {
-    name: 'deep-imports',
-    setup(b) {
-      b.onResolve({filter: new RegExp(`^(${names.join('|')})/`)}, (args) => {
-        const name = names.find((n) => args.path.startsWith(`${n}/`))
-        const {version, under} = DEEP_IMPORTS[name]
-        const rest = args.path.slice(name.length + 1)
-        const dir = packageDir(name)
-        const found = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
-        if (found !== version)
-          return {errors: [{text: `bin/startup.cjs: ${args.path} is imported from ${name}@${version}, found ${found}`}]}
-        if (!rest.startsWith(under)) return {errors: [{text: `bin/startup.cjs: ${args.path} is not under ${name}/${under}`}]}
-        return {path: join(dir, rest)}
-      })
-    },
-  }
-}
 
 /**
  * Source edits of dependencies, each where a dependency does costly work amctl never needs. An
@@ -501,7 +482,7 @@ function packageDir(name) {
  * edit:<package>.
  */
 function plugins(without = new Set()) {
-  return [deepImports(), lazyBuiltins(without), lazyPackages(without), slimUndici(without), dependencyEdits(without)]
+  return [lazyBuiltins(without), lazyPackages(without), slimUndici(without), dependencyEdits(without)]
 }
 
 /** Every name `plugins()` accepts in `without`. */

@@ -1,5 +1,5 @@
 // @oclif/plugin-autocomplete's internals: see ./index.ts
-import Create from '@oclif/plugin-autocomplete/lib/commands/autocomplete/create.js'
+import Create from '../../../node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/create.js'
 
 /** Writes the completion scripts `amctl autocomplete` sets up (run by it, hidden). */
 export default class AutocompleteCreate extends Create {

@@ -1,5 +1,5 @@
 // @oclif/plugin-autocomplete's internals: see ./index.ts
-import Script from '@oclif/plugin-autocomplete/lib/commands/autocomplete/script.js'
+import Script from '../../../node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/script.js'
 
 /** Prints the line a shell's profile sources for completion (used by the setup, hidden). */
 export default class AutocompleteScript extends Script {
