@@ -176,7 +176,7 @@ const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} c
 const lines = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}${quick ? ' (quick run)' : ''}; load average ${load[0].toFixed(1)} at the start.`,
   '',
-  '| figure | floor | amctl | floor | ratio | target | |',
+  '| figure | floor | amctl | the floor | ratio | target | |',
   '|---|---|---|---|---|---|---|',
 ]
 for (const r of results) {
