@@ -1,16 +1,17 @@
-// Floor for `amctl runs list --all --json`: a minimal undici cursor loop over the same server,
-// writing the same bytes ({"items":[…]} with every item, compact), with back-pressure.
+// Floor of `amctl runs list --all --json`: a minimal undici cursor loop over the same server
+// (the same requests: the server's page size, then the cursor it returns), writing the same
+// bytes ({"items":[…]} with every item, compact) with back-pressure.
+//   node bench/floor-paginate.mjs URL TOKEN
 import {request} from 'undici'
 
-const [url, limit] = process.argv.slice(2)
+const [url, token] = process.argv.slice(2)
 const write = (text) => (process.stdout.write(text) ? undefined : new Promise((resolve) => process.stdout.once('drain', resolve)))
 let cursor
 let first = true
 await write('{"items":[')
 do {
-  const query = new URLSearchParams({limit})
-  if (cursor) query.set('cursor', cursor)
-  const res = await request(`${url}?${query}`, {headers: {authorization: `Bearer ${process.env.AMCTL_TOKEN}`}})
+  const res = await request(cursor ? `${url}?${new URLSearchParams({cursor})}` : url, {headers: {authorization: `Bearer ${token}`}})
+  if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${await res.body.text()}`)
   const page = await res.body.json()
   let chunk = ''
   for (const item of page.items) {

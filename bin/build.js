@@ -2,24 +2,32 @@
 // Builds dist/ from src/ with esbuild. Type checking is tsc's job (`npm run typecheck`).
 //
 // dist/amctl.cjs   the whole CLI as one CommonJS bundle: @oclif/core, every command (as the
-//                  COMMANDS map of oclif's "explicit" command discovery), the help class, and —
-//                  behind dynamic import(), evaluated only when a command needs them — undici,
-//                  chalk and the local control plane. One file instead of hundreds of
-//                  modules to resolve, and CommonJS so bin/run.js can load it with a V8 code cache.
-// dist/amctl.cjs.cache  that code cache, made by running `amctl --help` once after the build.
+//                  COMMANDS map of oclif's "explicit" command discovery, each command's module
+//                  evaluated only when oclif asks for that command), oclif's help and
+//                  autocomplete commands, the help class, and behind dynamic import() —
+//                  evaluated only when a command needs them — undici, chalk and the local
+//                  control plane. One file instead of hundreds of modules to resolve, and
+//                  CommonJS so bin/run.cjs can load it with a code cache (bin/startup.cjs).
+//                  Its last line is its build mark: a hash of its content.
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
 //                  the bundle so that no other command reads or compiles it; the bundle's
 //                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
 // dist/<module>.js a few modules that scripts and tests load by path (ESM, each self-contained).
+//
+// Nothing machine-specific goes into dist/ (the code cache lives in the user's cache directory),
+// so the same sources build the same dist/.
 
 import {build} from 'esbuild'
 import {spawnSync} from 'node:child_process'
 import {chmodSync, copyFileSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {createHash} from 'node:crypto'
 import {createRequire} from 'node:module'
 import {dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+const startup = require('./startup.cjs')
 const src = join(root, 'src')
 const finalDist = join(root, 'dist')
 // Everything is built into a directory of this build's own and then swapped in whole, so two
@@ -27,6 +35,14 @@ const finalDist = join(root, 'dist')
 const dist = join(root, `dist.${process.pid}.tmp`)
 process.on('exit', () => rmSync(dist, {recursive: true, force: true}))
 const analyze = process.argv.includes('--analyze')
+// --sourcemap: dist/amctl.cjs.map beside the bundle (bench/profile.mjs attributes time with it)
+const sourcemap = process.argv.includes('--sourcemap')
+// --without NAME,…: leave out pieces of the start-up machinery (bin/startup.cjs), to measure them
+const withoutAt = process.argv.indexOf('--without')
+const without = new Set(withoutAt < 0 ? [] : process.argv[withoutAt + 1].split(','))
+for (const name of without) {
+  if (![...startup.pieceNames(), 'minify-whitespace'].includes(name)) throw new Error(`--without: unknown piece ${name}`)
+}
 
 // command files: src/commands/<topic>/<verb>.ts; a topic's `shared/` folder holds its helpers
 function files(dir) {
@@ -39,44 +55,37 @@ function files(dir) {
     })
 }
 
-// the COMMANDS map: src/commands/runs/list.ts is "runs:list"
-const commands = files(join(src, 'commands')).map((file, i) => ({
-  id: relative(join(src, 'commands'), file).replace(/\.ts$/, '').split(sep).join(':'),
-  name: `Command${i}`,
-  path: `./${relative(src, file).split(sep).join('/').replace(/\.ts$/, '.js')}`,
+// The bundle's exports, each a getter that evaluates its module on first use: oclif reads `run`
+// and `flush` (bin/run.cjs), the help class for help only, the hook for an unknown command only,
+// and in the COMMANDS map (oclif's "explicit" command discovery: src/commands/runs/list.ts is
+// "runs:list") the one command it runs; the manifest describes the others. So `--help` evaluates
+// no command and `config list` neither the help nor another command.
+const commands = files(join(src, 'commands')).map((file) => ({
+  // (a topic's index.ts is the topic's own command, as oclif has it: autocomplete/index.ts is "autocomplete")
+  id: relative(join(src, 'commands'), file)
+    .replace(/\.ts$/, '')
+    .split(sep)
+    .filter((part, i, parts) => !(part === 'index' && i === parts.length - 1 && i > 0))
+    .join(':'),
+  expr: `require('./${relative(src, file).split(sep).join('/').replace(/\.ts$/, '.js')}').default`,
 }))
-const entry = [
-  "export {flush, run} from '@oclif/core'",
-  "export {commandNotFound, reportFailure} from './base/fallback.js'",
-  "export {default as AmctlHelp} from './base/help/help.js'",
-  ...commands.map((c) => `import ${c.name} from '${c.path}'`),
-  `export const COMMANDS = {${commands.map((c) => `'${c.id}': ${c.name}`).join(', ')}}`,
-].join('\n')
-
-// Built-ins that @oclif/core and debug require at load time but use only on some paths (running
-// a shell, reading stdin, timing, colour detection): the bundle gets a stand-in that loads the
-// real module on first use. Node compiles these on demand, ~12 ms of every start together.
-const LAZY_BUILTINS = ['child_process', 'readline', 'perf_hooks', 'tty']
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(b) {
-    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`)
-    b.onResolve({filter}, (args) => ({path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin'}))
-    b.onLoad({filter: /.*/, namespace: 'lazy-builtin'}, (args) => ({
-      contents: `let real
-const name = 'node:${args.path}'
-const load = () => (real ??= require(name))
-module.exports = new Proxy({}, {
-  get: (_, key) => load()[key],
-  has: (_, key) => key in load(),
-  ownKeys: () => Reflect.ownKeys(load()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const d = Object.getOwnPropertyDescriptor(load(), key)
-    return d && {...d, configurable: true}
+const entry = `module.exports = {
+  get run() { return require('@oclif/core/run').run },
+  get flush() { return require('@oclif/core/flush').flush },
+  get commandNotFound() { return require('./base/fallback.js').commandNotFound },
+  get reportFailure() { return require('./base/fallback.js').reportFailure },
+  get AmctlHelp() { return require('./base/help/help.js').default },
+  COMMANDS: {
+${commands.map((g) => `    get '${g.id}'() { return ${g.expr} },`).join('\n')}
   },
-})`,
-      loader: 'js',
-    }))
+}`
+
+// the local control plane (`amctl dev server`): dist/devserver.cjs, apart from the bundle so that
+// no other command reads it (a quarter of the CLI's code, with ajv and the OpenAPI document)
+const devServer = {
+  name: 'dev-server',
+  setup(b) {
+    b.onResolve({filter: /[\\/]devserver[\\/]index\.js$/}, () => ({path: './devserver.cjs', external: true}))
   },
 }
 
@@ -108,14 +117,21 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [lazyBuiltins, jqEngine],
-  // ESM sources read import.meta.url; in the bundle it is the bundle's own URL
-  define: {'import.meta.url': '__amctlUrl'},
-  banner: {js: "const __amctlUrl = require('node:url').pathToFileURL(__filename).href;"},
+  plugins: [...startup.plugins(without), jqEngine, devServer],
+  ...startup.BUILD_OPTIONS,
+  // indentation and line breaks are a third of the bundle, read on every run; names stay
+  minifyWhitespace: !without.has('minify-whitespace'),
+  sourcemap: sourcemap ? 'external' : false,
+})
+const devserver = await build({
+  ...shared,
+  entryPoints: [join(src, 'devserver', 'index.ts')],
+  outfile: join(dist, 'devserver.cjs'),
+  format: 'cjs',
 })
 const loose = await build({
   ...shared,
-  entryPoints: ['devserver/index.ts', 'devserver/seed.ts', 'core/fs-atomic.ts', 'core/auth/file-store.ts'].map((p) => join(src, p)),
+  entryPoints: ['devserver/seed.ts', 'core/fs-atomic.ts', 'core/auth/file-store.ts'].map((p) => join(src, p)),
   outdir: dist,
   outbase: src,
   format: 'esm',
@@ -141,31 +157,20 @@ const jq = await build({
   // third-party code read only when --jq is given: a third of the size, less to parse
   minify: true,
 })
-const require = createRequire(import.meta.url)
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
 chmodSync(join(dist, 'jq.wasm'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
 if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
-// Node 20 loses the vm dynamic-import callback of functions restored from a code cache ("A
-// dynamic import callback was not specified"), so the bundle never calls import() itself:
-// bin/run.js provides globalThis.__amctlImport from its own ES module context. The calls left
-// are oclif's loading of ESM plugins (`amctl help`, `amctl autocomplete`), lilconfig's, keytar's.
-let routed = 0
-const routedSource = readFileSync(join(dist, 'amctl.cjs'), 'utf8').replace(/\bawait import\(/g, () => {
-  routed++
-  return 'await (globalThis.__amctlImport ?? ((specifier) => import(specifier)))('
-})
-if (routed < 4) throw new Error(`expected oclif's, lilconfig's and keytar's dynamic imports in the bundle, found ${routed}`)
-writeFileSync(join(dist, 'amctl.cjs'), routedSource)
-
-// bin/run.js reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be pure
-// ASCII. esbuild escapes strings but copies some regex literals verbatim: escape what is left.
+// bin/startup.cjs reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be
+// pure ASCII. esbuild escapes strings but copies some regex literals verbatim: escape what is left.
 const bundlePath = join(dist, 'amctl.cjs')
 // (per UTF-16 code unit: a surrogate pair becomes two escapes, as JavaScript reads them)
 const ascii = readFileSync(bundlePath, 'utf8').replace(/[^\0-\x7F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII')
-writeFileSync(bundlePath, ascii)
+// the build mark, the key of the user's code cache: what the bundle holds, not when it was built
+const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
+writeFileSync(bundlePath, `${ascii}${startup.BUILD_MARK}${mark}\n`)
 
 // --version's second line: the commit and its date when built from a git checkout (the commit's
 // date, not the build's, so the same sources build the same dist/)
@@ -199,14 +204,19 @@ function swapIn(staged, target) {
 }
 swapIn(dist, finalDist)
 
-// the code cache: one run that loads the bundle and draws the root help
-const warm = spawnSync(process.execPath, [join(root, 'bin', 'run.js'), '--help'], {
+// the built CLI draws its help (without a code cache: the build writes nothing outside dist/)
+const smoke = spawnSync(process.execPath, [join(root, 'bin', 'run.cjs'), '--help'], {
   stdio: 'ignore',
-  env: {...process.env, AMCTL_CODE_CACHE: 'write'},
+  env: {...process.env, AMCTL_CODE_CACHE: 'off'},
 })
-if (warm.status !== 0) throw new Error('the freshly built CLI failed to run `--help`')
+if (smoke.status !== 0) throw new Error('the freshly built CLI failed to run `--help`')
 
-const outputs = [...Object.entries(cli.metafile.outputs), ...Object.entries(loose.metafile.outputs), ...Object.entries(jq.metafile.outputs)]
+const outputs = [
+  ...Object.entries(cli.metafile.outputs),
+  ...Object.entries(devserver.metafile.outputs),
+  ...Object.entries(loose.metafile.outputs),
+  ...Object.entries(jq.metafile.outputs),
+]
 outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`
 console.log(

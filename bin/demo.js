@@ -13,7 +13,7 @@ import {createInterface} from 'node:readline'
 import {fileURLToPath} from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bin = join(root, 'bin', 'run.js')
+const bin = join(root, 'bin', 'run.cjs')
 const tty = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR
 const paint = (code, text) => (tty ? `\u001B[${code}m${text}\u001B[0m` : text)
 

@@ -8,7 +8,7 @@ import {toAmctlError} from './parse-errors.js'
 
 /**
  * What happens outside a command: an unknown command (oclif's `command_not_found` hook) and any
- * failure that reaches bin/run.js before a command ran. Both end in the one presenter.
+ * failure that reaches bin/run.cjs before a command ran. Both end in the one presenter.
  */
 
 /** `command_not_found`: exit 2 with "did you mean" from the commands oclif knows. */
@@ -24,7 +24,7 @@ export const commandNotFound: Hook<'command_not_found'> = async ({id, config}) =
   )
 }
 
-/** An error that reached bin/run.js: presented like any other; returns the exit code. */
+/** An error that reached bin/run.cjs: presented like any other; returns the exit code. */
 export function reportFailure(error: unknown, argv: string[]): number {
   const e = error as {code?: string; oclif?: {exit?: number}}
   // a command already presented its own error and threw oclif's ExitError with the code

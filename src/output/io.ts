@@ -25,19 +25,49 @@ export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv = process.en
   return isTTY
 }
 
+/**
+ * The process's streams, each looked at when first asked for: Node builds a stream on first use
+ * (stdin's loads net or fs streams), and most commands never read stdin.
+ */
 function systemIO(): IO {
-  const stdoutIsTTY = Boolean(process.stdout.isTTY)
-  const stderrIsTTY = Boolean(process.stderr.isTTY)
+  const once = <T>(get: () => T): (() => T) => {
+    let value: {v: T} | undefined
+    return () => {
+      value ??= {v: get()}
+      return value.v
+    }
+  }
+  const stdoutIsTTY = once(() => Boolean(process.stdout.isTTY))
+  const stderrIsTTY = once(() => Boolean(process.stderr.isTTY))
+  const stdinIsTTY = once(() => Boolean(process.stdin.isTTY))
   return {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
-    stdoutIsTTY,
-    stderrIsTTY,
-    stdoutColor: colorAllowed(stdoutIsTTY),
-    stderrColor: colorAllowed(stderrIsTTY),
-    stdoutColumns: stdoutIsTTY ? process.stdout.columns : undefined,
+    get stdin() {
+      return process.stdin
+    },
+    get stdout() {
+      return process.stdout
+    },
+    get stderr() {
+      return process.stderr
+    },
+    get stdinIsTTY() {
+      return stdinIsTTY()
+    },
+    get stdoutIsTTY() {
+      return stdoutIsTTY()
+    },
+    get stderrIsTTY() {
+      return stderrIsTTY()
+    },
+    get stdoutColor() {
+      return colorAllowed(stdoutIsTTY())
+    },
+    get stderrColor() {
+      return colorAllowed(stderrIsTTY())
+    },
+    get stdoutColumns() {
+      return stdoutIsTTY() ? process.stdout.columns : undefined
+    },
   }
 }
 

@@ -8,7 +8,7 @@ import type {Style} from './style.js'
  * The one error presenter (contract 1.5): with `--json` the error document is the only thing on
  * stdout; otherwise one `error: <message> (<code>, HTTP <status>)` line on stderr and at most one
  * `hint:` line. Every string is made terminal-safe (contract 1.4): a server's message cannot
- * move the cursor or set the window title. The base command and bin/run.js both end here.
+ * move the cursor or set the window title. The base command and bin/run.cjs both end here.
  */
 
 /** The hint an error earns when it carries none: 401 and no stored token say how to log in. */

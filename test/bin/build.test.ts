@@ -19,7 +19,7 @@ function build(): Promise<number | null> {
 }
 
 const amctl = (...argv: string[]) =>
-  spawnSync(process.execPath, [join(copy, 'bin', 'run.js'), ...argv], {encoding: 'utf8', env: {PATH: process.env.PATH}})
+  spawnSync(process.execPath, [join(copy, 'bin', 'run.cjs'), ...argv], {encoding: 'utf8', env: {PATH: process.env.PATH}})
 
 describe('bin/build.js', () => {
   it('two builds at once both succeed and leave one working dist/, with no staging directory behind', async () => {

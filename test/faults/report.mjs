@@ -4,7 +4,7 @@
 //   node test/faults/report.mjs --run   clear the figures, run `vitest run test/faults`, print the table
 //   node test/faults/report.mjs         print the table of the last run (npm test runs the suite too)
 //
-// `npm run test:faults` is the first form. It tests the built CLI (bin/run.js → dist/): build
+// `npm run test:faults` is the first form. It tests the built CLI (bin/run.cjs → dist/): build
 // first (`npm run build`). The figures are written by the tests themselves (test/faults/figures.ts)
 // to $FAULT_FIGURES_DIR, else .faults/ in the project (git-ignored).
 import {spawnSync} from 'node:child_process'

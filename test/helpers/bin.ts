@@ -4,7 +4,7 @@ import {ROOT} from './cli.js'
 import {tempDir} from './temp.js'
 
 /**
- * Runs the built CLI (bin/run.js) as a subprocess, without a TTY, with a clean environment:
+ * Runs the built CLI (bin/run.cjs) as a subprocess, without a TTY, with a clean environment:
  * only PATH/HOME plus what the test passes (a fresh AMCTL_CONFIG_DIR unless given).
  */
 
@@ -26,7 +26,7 @@ export interface BinOptions {
   closeStdout?: 'line' | 'chunk'
 }
 
-export const BIN = join(ROOT, 'bin', 'run.js')
+export const BIN = join(ROOT, 'bin', 'run.cjs')
 
 /** A config directory of its own (removed when the test file ends). */
 export function freshConfigDir(): string {

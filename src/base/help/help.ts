@@ -1,4 +1,6 @@
-import {type Command, CommandHelp, Help} from '@oclif/core'
+import type {Command} from '@oclif/core'
+// the help module alone: the index would evaluate all of oclif (parser, flags, …) for --help
+import {CommandHelp, Help} from '@oclif/core/help'
 import {API_PREFIX} from '../../contract/vocabulary.js'
 import {type OperationId, ROUTES} from '../../contract/routes.js'
 import {topicText, wrap} from './render.js'
@@ -72,7 +74,39 @@ export function globalFlagRows(commands: readonly Pick<Command.Cached, 'id' | 'f
   return rows
 }
 
+/** ejs's escaping of `<%= … %>` output. */
+const XML_ESCAPES: Record<string, string> = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;'}
+const SIMPLE_TEMPLATE = /<%=\s*(config\.bin|command\.id)\s*%>/g
+
+/**
+ * oclif renders every summary, description and example through ejs, and ejs compiles each
+ * template into a new function: more than the rest of drawing a command's help. amctl's help
+ * texts use two placeholders, `<%= config.bin %>` and `<%= command.id %>`, filled in here as
+ * ejs would (escaped); a string without a template is left as it is, any other goes to ejs.
+ * Bench rows: `--help`, `runs list --help`.
+ */
+export function fastRender(
+  render: (input: string) => string,
+  context: {config: {bin: string}; command?: {id: string}},
+): (input: string) => string {
+  return (input) => {
+    if (!input.includes('<%')) return input
+    let unknown = false
+    const out = input.replace(SIMPLE_TEMPLATE, (_, name: string) => {
+      const value = name === 'config.bin' ? context.config.bin : context.command?.id
+      if (value === undefined) unknown = true
+      return String(value).replace(/[&<>"']/g, (c) => XML_ESCAPES[c])
+    })
+    return unknown || out.includes('<%') ? render(input) : out
+  }
+}
+
 class AmctlCommandHelp extends CommandHelp {
+  constructor(...args: ConstructorParameters<typeof CommandHelp>) {
+    super(...args)
+    this.render = fastRender(this.render, this)
+  }
+
   protected override defaultUsage(): string {
     return usageLine(this.command)
   }
@@ -96,10 +130,7 @@ export default class AmctlHelp extends Help {
 
   constructor(...args: ConstructorParameters<typeof Help>) {
     super(...args)
-    // oclif renders every summary and description through ejs, which costs more than the rest of
-    // drawing the root help: only strings that hold a template go through it
-    const render = this.render
-    this.render = (input: string) => (input.includes('<%') ? render(input) : input)
+    this.render = fastRender(this.render, {config: this.config})
   }
 
   override async showHelp(argv: string[]): Promise<void> {
@@ -107,6 +138,12 @@ export default class AmctlHelp extends Help {
     const topic = words.length === 1 ? findTopic(words[0]) : undefined
     if (topic) {
       this.log(topicText(topic, this.opts.maxWidth))
+      return
+    }
+    // `amctl help --help` is about the help command (oclif would take "help" for no subject)
+    const help = words.length === 1 && words[0] === 'help' && argv.length > 1 ? this.config.findCommand('help') : undefined
+    if (help) {
+      await this.showCommandHelp(help)
       return
     }
     await super.showHelp(argv)

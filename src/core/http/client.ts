@@ -92,13 +92,13 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse
       const started = performance.now()
-      this.log(`→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
+      this.log(() => `→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
       try {
         raw = await sendAttempt({url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher})
       } catch (error) {
         if (isAmctlError(error)) throw error
         const failed = classifyFailure(error, this.opts.timeoutMs)
-        this.log(`✗ ${method} ${redactUrl(url)} ${failed.message} ${ms(started)} attempt ${attempt}`)
+        this.log(() => `✗ ${method} ${redactUrl(url)} ${failed.message} ${ms(started)} attempt ${attempt}`)
         if (!failed.permanent && attempt <= MAX_RETRIES && shouldRetry(method, failed.failure)) {
           await this.wait(attempt, undefined, failed.message)
           continue
@@ -107,7 +107,7 @@ export class HttpClient {
       }
       const requestId = raw.headers['x-request-id']
       this.log(
-        `← ${raw.status} ${method} ${redactUrl(url)} ${ms(started)} attempt ${attempt}${requestId ? ` request-id ${requestId}` : ''}`,
+        () => `← ${raw.status} ${method} ${redactUrl(url)} ${ms(started)} attempt ${attempt}${requestId ? ` request-id ${requestId}` : ''}`,
       )
 
       if (raw.status >= 300 && raw.status < 400 && raw.headers.location !== undefined) {
@@ -167,12 +167,13 @@ export class HttpClient {
 
   private async wait(retry: number, retryAfterMs: number | undefined, why: string): Promise<void> {
     const waitMs = retryDelayMs(retry, retryAfterMs, this.opts.random)
-    this.log(`… ${why}: retry ${retry} of ${MAX_RETRIES} in ${waitMs} ms`)
+    this.log(() => `… ${why}: retry ${retry} of ${MAX_RETRIES} in ${waitMs} ms`)
     await (this.opts.sleep ?? clock().sleep)(waitMs)
   }
 
-  private log(line: string): void {
-    this.opts.log?.(line)
+  /** A --verbose line, made only when someone reads it (every page of --all would make two). */
+  private log(line: () => string): void {
+    if (this.opts.log) this.opts.log(line())
   }
 }
 

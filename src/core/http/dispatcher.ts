@@ -1,12 +1,6 @@
-import type {Agent, Dispatcher, EnvHttpProxyAgent} from 'undici'
-import api from 'undici/lib/api/index.js'
-import AgentClass from 'undici/lib/dispatcher/agent.js'
-import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
-import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js'
+// The bundle's undici is its Agent and EnvHttpProxyAgent alone, loaded by path (bin/startup.cjs)
+import {Agent, type Dispatcher, EnvHttpProxyAgent} from 'undici'
 import {isLoopbackHost} from '../../contract/vocabulary.js'
-
-// What undici's index does: every dispatcher gets request(), connect() (proxies tunnel with it) …
-Object.assign(DispatcherClass.prototype, api)
 
 /**
  * The process's keep-alive dispatchers (contract 1.6): remote hosts through
@@ -23,10 +17,10 @@ const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: 10_000}}
 export function dispatcherFor(origin: string): Dispatcher {
   if (override) return override
   if (isLoopbackHost(new URL(origin).hostname)) {
-    direct ??= new AgentClass(OPTIONS)
+    direct ??= new Agent(OPTIONS)
     return direct
   }
-  proxied ??= new EnvHttpProxyAgentClass(OPTIONS)
+  proxied ??= new EnvHttpProxyAgent(OPTIONS)
   return proxied
 }
 

@@ -30,7 +30,7 @@ export interface WaitTarget {
  * The wait of `runs watch` and `evals run --wait` (contract 5): polls the organization's run
  * list (the largest page the API allows, then only as far as needed) until the runs finish,
  * showing progress on stderr. Ctrl-C (a SIGINT listener for the duration of the wait, so
- * bin/run.js leaves it to us) erases the live view, says how to watch again and exits 130; the
+ * bin/run.cjs leaves it to us) erases the live view, says how to watch again and exits 130; the
  * runs go on.
  */
 export async function waitForRuns(ids: readonly string[], options: WatchOptions, target: WaitTarget): Promise<WatchOutcome> {

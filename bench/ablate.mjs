@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// What each piece of the start-up machinery (bin/startup.cjs) buys: for each piece, amctl built
+// without it (`node bin/build.js --without PIECE`, in a copy of the project) against amctl built
+// with everything, alternating, in the clean environment of `npm run bench`.
+//
+//   node bench/ablate.mjs [--reps N] [PIECE …]
+//
+// PIECE is a name bin/startup.cjs knows (lazy:tty, slim-undici, liftoff, edit:undici, …),
+// minify-whitespace, or code-cache (the same build with AMCTL_CODE_CACHE=off). Without PIECE,
+// every one. Prints, per piece and command, the median CPU time (user + system, as the process
+// itself counts it at exit: on a busy machine steadier than wall time) with and without it.
+
+import {spawnSync} from 'node:child_process'
+import {cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {devServer, median, node, world} from './harness.mjs'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const startup = createRequire(import.meta.url)(join(root, 'bin', 'startup.cjs'))
+const args = process.argv.slice(2)
+const repsAt = args.indexOf('--reps')
+const reps = repsAt < 0 ? 20 : Number(args[repsAt + 1])
+const named = args.filter((a, i) => !a.startsWith('--') && i !== repsAt + 1)
+const pieces = named.length > 0 ? named : ['code-cache', ...startup.pieceNames(), 'minify-whitespace']
+
+const w = world()
+/** The project copied (sources, bin/, manifest; node_modules linked) and built without `without`. */
+function buildCopy(name, without) {
+  const dir = join(w.work, name)
+  mkdirSync(dir)
+  for (const entry of ['bin', 'src', 'package.json', 'oclif.manifest.json']) cpSync(join(root, entry), join(dir, entry), {recursive: true})
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
+  const r = spawnSync(node, [join(dir, 'bin', 'build.js'), ...(without ? ['--without', without] : [])], {cwd: dir, encoding: 'utf8'})
+  if (r.status !== 0) throw new Error(`build ${name} failed: ${r.stderr}`)
+  return join(dir, 'bin', 'run.cjs')
+}
+
+const full = buildCopy('full')
+// each measured process writes its own CPU time at exit
+const cpuFile = join(w.work, 'cpu.txt')
+const cpuHook = join(w.work, 'cpu.cjs')
+writeFileSync(
+  cpuHook,
+  `process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(${JSON.stringify(cpuFile)}, String(u.user + u.system)) })\n`,
+)
+const cpu = (argv, env) => {
+  w.once([node, '--require', cpuHook, ...argv], {env})
+  return Number(readFileSync(cpuFile, 'utf8')) / 1000
+}
+/** Alternates A and B after a warm-up: median CPU ms of each. */
+const compareCpu = (a, b, bEnv) => {
+  for (let i = 0; i < 3; i++) {
+    cpu(a, {})
+    cpu(b, bEnv)
+  }
+  const A = []
+  const B = []
+  for (let i = 0; i < reps; i++) {
+    A.push(cpu(a, {}))
+    B.push(cpu(b, bEnv))
+  }
+  return {a: median(A), b: median(B)}
+}
+const server = await devServer(full, w.clean, {acme: 10_000})
+const commands = [['--help'], ['config', 'list'], ['runs', 'list', '--json', '--limit', '50']]
+try {
+  console.log(`| piece | ${commands.map((c) => `\`amctl ${c.join(' ')}\``).join(' | ')} |`)
+  console.log(`|---|${commands.map(() => '---').join('|')}|`)
+  for (const piece of pieces) {
+    const bin = piece === 'code-cache' ? full : buildCopy(piece.replace(/\W/g, '-'), piece)
+    const cells = commands.map((argv) => {
+      const bEnv = piece === 'code-cache' ? {AMCTL_CODE_CACHE: 'off'} : {}
+      const r = compareCpu([full, ...argv], [bin, ...argv], bEnv)
+      return `${r.a.toFixed(1)} → ${r.b.toFixed(1)} ms (${r.b - r.a >= 0 ? '+' : ''}${(r.b - r.a).toFixed(1)})`
+    })
+    console.log(`| without ${piece} | ${cells.join(' | ')} |`)
+  }
+} finally {
+  await server.stop()
+  w.remove()
+}

@@ -1,0 +1,118 @@
+// What bench/run.mjs and bench/ablate.mjs share: the clean environment, alternating medians, and
+// the local control plane with amctl logged in to it.
+
+import {spawn, spawnSync} from 'node:child_process'
+import {existsSync, mkdirSync, mkdtempSync, openSync, rmSync} from 'node:fs'
+import {request as httpRequest} from 'node:http'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {createInterface} from 'node:readline'
+
+export const node = process.execPath
+const TIME = '/usr/bin/time'
+export const hasTime = existsSync(TIME)
+const devNull = openSync('/dev/null', 'w')
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/**
+ * A bench world: a temp HOME that every measured process gets as its whole environment with
+ * PATH (as `env -i PATH=$PATH HOME=$tmp` would), and helpers that run commands in it.
+ */
+export function world() {
+  const work = mkdtempSync(join(tmpdir(), 'amctl-bench-'))
+  const home = join(work, 'home')
+  mkdirSync(home)
+  const clean = {PATH: process.env.PATH, HOME: home}
+
+  /** Runs argv once, stdout to /dev/null: wall ms, and peak RSS in MB when asked. */
+  function once(argv, {rss = false, okStatus = [0], env = {}} = {}) {
+    const [cmd, rest] = rss && hasTime ? [TIME, ['-f', '%M', ...argv]] : [argv[0], argv.slice(1)]
+    const started = process.hrtime.bigint()
+    const r = spawnSync(cmd, rest, {
+      env: {...clean, ...env},
+      stdio: ['ignore', devNull, 'pipe'],
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    })
+    const ms = Number(process.hrtime.bigint() - started) / 1e6
+    if (!okStatus.includes(r.status)) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`)
+    const mb = rss && hasTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : Number.NaN
+    return {ms, mb}
+  }
+
+  /** Alternates A and B `reps` times each after a warm-up: medians of wall time and peak RSS. */
+  function compare(a, b, {reps, warmup, rss = false, bEnv = {}}) {
+    for (let i = 0; i < warmup; i++) {
+      once(a)
+      once(b, {env: bEnv})
+    }
+    const A = []
+    const B = []
+    for (let i = 0; i < reps; i++) {
+      A.push(once(a, {rss}))
+      B.push(once(b, {rss, env: bEnv}))
+    }
+    const ms = (xs) => median(xs.map((x) => x.ms))
+    const mb = (xs) => median(xs.map((x) => x.mb))
+    return {a: ms(A), b: ms(B), aRss: mb(A), bRss: mb(B)}
+  }
+
+  return {work, home, clean, once, compare, remove: () => rmSync(work, {recursive: true, force: true})}
+}
+
+/**
+ * `amctl dev server` (of the CLI at `bin`) in its own process, seeded with `runs` ({org: count}),
+ * and amctl logged in to it in `clean`'s HOME as a user would be: the token stored (in
+ * credentials.json: a clean environment has no keychain), base-url and org in config.json.
+ */
+export async function devServer(bin, clean, runs) {
+  const server = spawn(node, [bin, 'dev', 'server', '--port', '0', '--json'], {
+    env: {...clean, HOME: join(clean.HOME, '..', 'server')},
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
+  const {baseUrl} = JSON.parse(await new Promise((resolve) => createInterface({input: server.stdout}).once('line', resolve)))
+  /** One JSON request, on a connection of its own (a kept-alive one may be closed under it). */
+  const call = (method, path, {body, token} = {}) =>
+    new Promise((resolve, reject) => {
+      const headers = {'content-type': 'application/json', ...(token ? {authorization: `Bearer ${token}`} : {})}
+      const req = httpRequest(baseUrl + path, {method, headers, agent: false}, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => {
+          text += chunk
+        })
+        res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode}`))))
+      })
+      req.on('error', reject)
+      req.end(body && JSON.stringify(body))
+    })
+  const hook = (method, path, body) => call(method, path, {body})
+  const stop = async () => {
+    server.kill('SIGINT')
+    await new Promise((resolve) => server.once('exit', resolve))
+  }
+  try {
+    for (const [org, count] of Object.entries(runs)) {
+      const {runCount} = await hook('GET', `/_dev/orgs/${org}`)
+      if (count > runCount) await hook('POST', `/_dev/orgs/${org}/runs`, {count: count - runCount})
+    }
+    const {token} = await hook('POST', '/_dev/tokens', {email: 'ada@example.com'})
+    const login = spawnSync(node, [bin, 'auth', 'login', '--base-url', baseUrl, '--with-token'], {
+      env: clean,
+      input: token,
+      encoding: 'utf8',
+    })
+    if (login.status !== 0) throw new Error(`auth login failed: ${login.stderr}`)
+    const org = spawnSync(node, [bin, 'config', 'set', 'org', 'acme'], {env: clean, encoding: 'utf8'})
+    if (org.status !== 0) throw new Error(`config set org failed: ${org.stderr}`)
+    return {baseUrl, token, call, hook, stop}
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}

@@ -1,0 +1,517 @@
+'use strict'
+// amctl's start-up machinery: everything amctl does beyond ordinary Node loading, in one place,
+// each piece with the `npm run bench` row it buys. test/bin/startup.test.ts fails loudly when a
+// Node or dependency update breaks one; the dependencies whose internals are used here are pinned
+// to exact versions in package.json. `node bench/ablate.mjs` measures each piece by building
+// without it (the README's "Performance" section has the figures).
+//
+// At run time (bin/run.cjs):
+//   loadBundle        dist/amctl.cjs with a code cache in the user's cache directory
+// At build time (bin/build.js, esbuild):
+//   BUILD_OPTIONS     no import() left in the bundle (Node 20 and the code cache)
+//   plugins()         lazy stand-ins for built-ins and packages whose load-time work most
+//                     commands never use; undici by its parts, and --liftoff-only when it loads;
+//                     source edits of dependencies (EDITS)
+//   DEEP_IMPORTS      dependency internals src/ imports by file, at their pinned version
+// Each build-time piece has a name; `node bin/build.js --without NAME,…` leaves it out.
+
+const {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs')
+const {dirname, join} = require('node:path')
+
+// ---------------------------------------------------------------------------------------------
+// Run time
+
+/**
+ * The user's cache directory for amctl, as oclif's `config.cacheDir` finds it (autocomplete
+ * keeps its files there too): AMCTL_CACHE_DIR, else ~/Library/Caches/amctl on macOS, else
+ * $XDG_CACHE_HOME/amctl, %LOCALAPPDATA%\amctl on Windows, ~/.cache/amctl.
+ */
+function cacheDir(env = process.env) {
+  if (env.AMCTL_CACHE_DIR) return env.AMCTL_CACHE_DIR
+  const home = env.HOME || env.USERPROFILE || require('node:os').homedir()
+  if (process.platform === 'darwin') return join(home, 'Library', 'Caches', 'amctl')
+  const base = env.XDG_CACHE_HOME || (process.platform === 'win32' && env.LOCALAPPDATA) || join(home, '.cache')
+  return join(base, 'amctl')
+}
+
+// The last line of the bundle names its content (bin/build.js writes it): the code cache's key.
+// V8 checks a cache only against the source's length, the V8 version and flags, so two builds
+// of the same length must never share one.
+const BUILD_MARK = '//# amctl-build '
+// cache files kept in the directory (the most recently written): a few commands of this build
+// and of another install side by side
+const KEPT_CACHES = 24
+
+/**
+ * Which cache a run uses: its command's words ("runs-list"), or "help" for any help. A cache
+ * holds the functions the run that made it compiled; one per command keeps each warm for its
+ * command (a shared one would hold only the first command's, ~3 ms of config list's start).
+ */
+function cacheSlug(argv) {
+  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) return 'help'
+  const words = []
+  for (const arg of argv) {
+    if (!/^[a-z][a-z-]{0,31}$/.test(arg) || words.length === 2) break
+    words.push(arg)
+  }
+  return words.join('-') || 'other'
+}
+
+/**
+ * Loads dist/amctl.cjs, the whole CLI in one CommonJS file (bin/build.js), so that it is not
+ * parsed and compiled again on every run.
+ *
+ * Node >= 22.1: `module.enableCompileCache()` in <cache dir>/compile-cache, then an ordinary
+ * require(). Node 20 has no such thing: the bundle is compiled with vm.Script and a V8 code
+ * cache in <cache dir>/code-cache, named by the bundle's build mark, the command (cacheSlug)
+ * and the Node version. V8 rejects a cache that does not fit; a missing or rejected one is
+ * written (atomically) once the command has run, so it holds the functions the command compiled
+ * too. A cache that cannot be written (read-only home, full disk) costs nothing but the speed.
+ * The module is registered in require's cache, so oclif's own require() of the bundle gets this
+ * instance.
+ *
+ * Bench rows: every row but --version (~15 ms each: compiling what --help runs takes longer
+ * than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
+ */
+function loadBundle(file, argv = [], env = process.env) {
+  const Module = require('node:module')
+  const off = env.AMCTL_CODE_CACHE === 'off'
+  if (typeof Module.enableCompileCache === 'function') {
+    if (!off) Module.enableCompileCache(join(cacheDir(env), 'compile-cache'))
+    return {exports: require(file), save() {}}
+  }
+  const vm = require('node:vm')
+  // esbuild writes ASCII only (bin/build.js escapes what is left): latin1 needs no UTF-8 decoding
+  const source = readFileSync(file, 'latin1')
+  const mark = source.lastIndexOf(BUILD_MARK)
+  const build = mark < 0 ? undefined : source.slice(mark + BUILD_MARK.length).trim()
+  const dir = join(cacheDir(env), 'code-cache')
+  // V8 rejects a cache made under other flags. An API command sets --liftoff-only when undici
+  // loads (below), so its cache, made at exit, is named for that flag, and the next run of the
+  // command sets the flag before compiling to use it: its cache then holds undici and all.
+  const base = build && `amctl-${build}-${cacheSlug(argv)}`
+  const named = (liftoff) => `${base}${liftoff ? '-liftoff' : ''}-node${process.versions.node}-${process.arch}.bin`
+  let liftoff = false
+  let cached
+  if (!off && base) {
+    cached = readOwnFile(join(dir, named(true)))
+    if (cached) {
+      liftoff = true
+      setLiftoffOnly()
+    } else cached = readOwnFile(join(dir, named(false)))
+  }
+  const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cached})
+  const module = new Module(file, undefined)
+  module.filename = file
+  module.paths = Module._nodeModulePaths(dirname(file))
+  Module._cache[file] = module
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file))
+  module.loaded = true
+  let pending = !off && base !== undefined && (cached === undefined || script.cachedDataRejected === true)
+  // undici is about to set --liftoff-only: a cache made from now on is one for that flag
+  process[BEFORE_V8_FLAGS] = () => {
+    if (liftoff) return
+    liftoff = true
+    pending = !off && base !== undefined
+  }
+  const save = () => {
+    if (!pending) return
+    pending = false
+    const name = named(liftoff)
+    try {
+      mkdirSync(dir, {recursive: true, mode: 0o700})
+      const tmp = join(dir, `${name}.${process.pid}.tmp`)
+      writeFileSync(tmp, script.createCachedData(), {mode: 0o600})
+      renameSync(tmp, join(dir, name))
+      // the most recently written stay: old builds' caches go, two installs of amctl side by
+      // side keep theirs
+      const others = readdirSync(dir)
+        .filter((f) => f.startsWith('amctl-') && f.endsWith('.bin') && f !== name)
+        .map((f) => ({f, at: statSync(join(dir, f)).mtimeMs}))
+        .sort((a, b) => b.at - a.at)
+      for (const {f} of others.slice(KEPT_CACHES - 1)) rmSync(join(dir, f), {force: true})
+    } catch {
+      // a read-only or full cache directory: run without the cache
+    }
+  }
+  return {exports: module.exports, save}
+}
+
+/**
+ * The file's content if it exists and only its owner, the user running amctl, can write it (V8
+ * runs what a code cache holds: one planted by someone else is never used); else undefined.
+ */
+function readOwnFile(path) {
+  let fd
+  try {
+    fd = openSync(path, 'r')
+    const stat = fstatSync(fd)
+    if (typeof process.getuid === 'function' && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)) return undefined
+    return readFileSync(fd)
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Build time
+
+/** esbuild options the bundle needs (see the comment at the top). */
+const BUILD_OPTIONS = {
+  // Node 20 loses the vm dynamic-import callback of functions restored from a code cache ("A
+  // dynamic import callback was not specified"): esbuild turns every import() into require().
+  // None of the bundle's import() loads an ES module: the jq engine, the keychain module and
+  // oclif's loading of the bundle itself are CommonJS.
+  supported: {'dynamic-import': false},
+}
+
+const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
+
+/**
+ * Built-ins that @oclif/core requires at load time but uses only on some paths: child_process
+ * (it runs a shell only to ask Windows which one), which loads net and its streams with it. The
+ * bundle gets a stand-in that loads the real module on first use. Its keys and its __esModule are
+ * the real module's (read here, at build time), so copying them or asking for a default export
+ * (esbuild's and tsc's interop) does not load it. (readline, perf_hooks and tty had stand-ins
+ * too, measured to buy nothing: bench/ablate.mjs.) Bench rows: every row but --version (~1 ms).
+ */
+const LAZY_BUILTINS = ['child_process']
+
+function lazyBuiltins(without) {
+  const names = LAZY_BUILTINS.filter((n) => !without.has(`lazy:${n}`))
+  const filter = new RegExp(`^(node:)?(${names.join('|')})$`)
+  return {
+    name: 'lazy-builtins',
+    setup(b) {
+      b.onResolve({filter}, (args) => ({path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin'}))
+      b.onLoad({filter: /.*/, namespace: 'lazy-builtin'}, (args) => ({contents: lazyBuiltinSource(args.path), loader: 'js'}))
+    },
+  }
+}
+
+function lazyBuiltinSource(name) {
+  const keys = Reflect.ownKeys(require(`node:${name}`)).filter((k) => typeof k === 'string')
+  // (a require() of a variable: esbuild leaves it to Node instead of resolving it to this stand-in)
+  return `let real
+const name = 'node:${name}'
+const load = () => (real ??= require(name))
+const keys = ${JSON.stringify(keys)}
+module.exports = new Proxy({}, {
+  get: (_, key) => (key === '__esModule' ? undefined : load()[key]),
+  set: (_, key, value) => Reflect.set(load(), key, value),
+  has: (_, key) => key in load(),
+  ownKeys: () => [...keys],
+  getOwnPropertyDescriptor: (_, key) => (keys.includes(key) ? {configurable: true, enumerable: true, writable: true, value: undefined} : undefined),
+})`
+}
+
+/**
+ * Packages whose module top level does work most commands never need: the bundle evaluates them
+ * when one of their functions is first called. Only the copy at the top of node_modules is
+ * replaced (a dependency may use another major of the same package). Every export must be a
+ * function (called through a wrapper) or be listed in `eager` (taken from a cheaper module); the
+ * build fails otherwise.
+ */
+const LAZY_PACKAGES = {
+  // builds an Intl.Segmenter and compiles Unicode-property regexes (\p{RGI_Emoji}) when loaded,
+  // ~12 ms, for a function amctl's tables call only on non-ASCII text.
+  // Bench rows: `config list`, `auth token`, `runs list` (every command that renders).
+  'string-width': {},
+  // oclif's Config.load asks it whether this is WSL (is-wsl answers that), which loads
+  // child_process, PowerShell helpers and fs/promises for functions only Windows paths use.
+  // Bench rows: every row but --version (~1.5 ms).
+  'wsl-utils': {eager: {isWsl: 'is-wsl'}},
+  // oclif's command discovery by file pattern, unused with the explicit COMMANDS map (fdir,
+  // picomatch). Bench rows: every row but --version (~1 ms).
+  tinyglobby: {},
+  // oclif's logger, which makes a debugger at every start and for every command: with DEBUG
+  // unset every debugger is off, so a silent one is made instead and debug, supports-color and
+  // tty (with net and stream) are not loaded. With DEBUG set, the real ones.
+  // Bench rows: every row but --version (~2 ms).
+  debug: {quiet: true},
+  // oclif's theme asks it about colour only when a theme sets a colour (amctl sets none); loading
+  // it asks tty, which loads net and stream. Bench rows: every row but --version (~1.5 ms).
+  'supports-color': {},
+}
+
+function lazyPackages(without) {
+  const names = Object.keys(LAZY_PACKAGES).filter((n) => !without.has(`lazy:${n}`))
+  const filter = new RegExp(`^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`)
+  const root = join(__dirname, '..')
+  return {
+    name: 'lazy-packages',
+    setup(b) {
+      b.onResolve({filter}, async (args) => {
+        // the stand-in's own import of the package resolves as usual
+        if (args.pluginData?.real) return undefined
+        const resolved = await b.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, pluginData: {real: true}})
+        const top = await b.resolve(args.path, {kind: 'require-call', resolveDir: root, pluginData: {real: true}})
+        if (resolved.errors.length > 0 || resolved.path !== top.path) return undefined
+        return {path: args.path, namespace: 'lazy-package'}
+      })
+      b.onLoad({filter: /.*/, namespace: 'lazy-package'}, async (args) => ({
+        contents: await lazyPackageSource(args.path),
+        loader: 'js',
+        resolveDir: root,
+        pluginData: {real: true},
+      }))
+      // the stand-in's imports: the real package, resolved as if from the project root
+      b.onResolve({filter: /.*/, namespace: 'lazy-package'}, async (args) => {
+        const r = await b.resolve(args.path, {kind: args.kind, resolveDir: root, pluginData: {real: true}})
+        return r.errors.length > 0 ? {errors: r.errors} : {path: r.path, namespace: 'file'}
+      })
+    },
+  }
+}
+
+/** The stand-in's source: each export of the real module, by its shape at build time. */
+async function lazyPackageSource(name) {
+  const {eager = {}} = LAZY_PACKAGES[name]
+  const file = require.resolve(name, {paths: [join(__dirname, '..')]})
+  const load = `let real\nconst load = () => (real ??= require(${JSON.stringify(name)}))`
+  if (isCommonJS(file)) {
+    // every property a getter of the real module's, the module itself callable if it is
+    const real = require(file)
+    const callable = typeof real === 'function'
+    const keys = Object.keys(real).filter((k) => !(callable && k === 'prototype'))
+    const call = LAZY_PACKAGES[name].quiet ? QUIET_DEBUG : 'function (...args) { return load().apply(this, args) }'
+    return `${load}
+const standIn = ${callable ? call : '{}'}
+for (const key of ${JSON.stringify(keys)}) Object.defineProperty(standIn, key, {get: () => load()[key], set: (value) => { load()[key] = value }, enumerable: true, configurable: true})
+${real.__esModule ? "Object.defineProperty(standIn, '__esModule', {value: true})\n" : ''}module.exports = standIn`
+  }
+  // an ES module: live bindings cannot wait, so every export must be a function (or eager)
+  const real = await import(require('node:url').pathToFileURL(file).href)
+  const lines = [load]
+  for (const key of Object.keys(real)) {
+    if (eager[key]) lines.push(`export {default as ${key}} from ${JSON.stringify(eager[key])}`)
+    else if (typeof real[key] !== 'function') throw new Error(`bin/startup.cjs: ${name} exports ${key}, which is not a function`)
+    else if (key === 'default') lines.push('export default function (...args) { return load().default.apply(this, args) }')
+    else lines.push(`export function ${key}(...args) { return load().${key}.apply(this, args) }`)
+  }
+  return lines.join('\n')
+}
+
+// debug's createDebug(namespace) with DEBUG unset: a debugger that is off, as debug's own would be
+const QUIET_DEBUG = `function createDebug(namespace) {
+  if (process.env.DEBUG) return load()(namespace)
+  const off = () => {}
+  return Object.assign(off, {
+    namespace,
+    enabled: false,
+    useColors: false,
+    color: 0,
+    diff: 0,
+    log: () => {},
+    destroy: () => false,
+    extend: (sub, delimiter = ':') => createDebug(namespace + delimiter + sub),
+  })
+}`
+
+function isCommonJS(file) {
+  if (file.endsWith('.cjs')) return true
+  if (file.endsWith('.mjs')) return false
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type !== 'module'
+    if (dirname(dir) === dir) return true
+  }
+}
+
+/**
+ * undici by its parts. Its index also loads fetch, WebSocket, EventSource, cookies, the mock
+ * agents and every request API, and through globalThis.Headers Node's own copy of undici; amctl
+ * uses Agent (and, for remote hosts, EnvHttpProxyAgent) with request() (proxies tunnel with
+ * connect()). The bundle's `undici` is those parts (lib/dispatcher/*, lib/api/*: undici's
+ * internals, hence the exact version pin), put together the way undici's index does, with
+ * EnvHttpProxyAgent (and with it the proxy and SOCKS agents) loaded on first use.
+ * Bench rows: `runs list --json --limit 50`, `orgs summary --json` (~6 ms).
+ *
+ * And V8's baseline WebAssembly compiler only (--liftoff-only), set when undici loads: undici
+ * parses HTTP with WebAssembly; V8 would optimize it again in the background, and Node waits
+ * for that before exiting (~80 ms of CPU and wall time after every API command's output).
+ * Baseline code is plenty. Bench rows: the same.
+ */
+const UNDICI_PARTS = {
+  Agent: 'undici/lib/dispatcher/agent.js',
+  EnvHttpProxyAgent: 'undici/lib/dispatcher/env-http-proxy-agent.js',
+}
+const UNDICI_API = {request: 'undici/lib/api/api-request.js', connect: 'undici/lib/api/api-connect.js'}
+
+function slimUndici(without) {
+  const slim = !without.has('slim-undici')
+  const liftoff = !without.has('liftoff')
+  return {
+    name: 'slim-undici',
+    setup(b) {
+      b.onResolve({filter: /^undici$/}, (args) =>
+        args.namespace === 'slim-undici' ? undefined : {path: 'undici', namespace: 'slim-undici'},
+      )
+      b.onLoad({filter: /.*/, namespace: 'slim-undici'}, () => ({
+        contents: `${liftoff ? `${setLiftoffOnly.toString()}\nsetLiftoffOnly(${JSON.stringify(BEFORE_V8_FLAGS.description)})\n` : ''}${slim ? slimUndiciSource() : "module.exports = require('undici')"}`,
+        loader: 'js',
+        resolveDir: join(__dirname, '..'),
+      }))
+    },
+  }
+}
+
+function slimUndiciSource() {
+  const text = JSON.stringify
+  return `const Dispatcher = require('undici/lib/dispatcher/dispatcher.js')
+// what undici's index does: every dispatcher gets the request APIs
+${Object.entries(UNDICI_API)
+  .map(([name, path]) => `Dispatcher.prototype.${name} = require(${text(path)})`)
+  .join('\n')}
+${Object.entries(UNDICI_PARTS)
+  .map(([name, path]) => `Object.defineProperty(exports, ${text(name)}, {enumerable: true, get: () => require(${text(path)})})`)
+  .join('\n')}`
+}
+
+/**
+ * --liftoff-only (see slimUndici). In the bundle, when undici loads, the loader is told first
+ * (BEFORE_V8_FLAGS: the code cache it makes is then one for this flag); the loader sets it
+ * itself before compiling the bundle when its cache was made with it.
+ */
+function setLiftoffOnly(key) {
+  const before = key && process[Symbol.for(key)]
+  if (typeof before === 'function') before()
+  require('node:v8').setFlagsFromString('--liftoff-only')
+}
+
+/**
+ * oclif's help and autocomplete commands are amctl's own (src/commands/help.ts,
+ * src/commands/autocomplete/), bundled rather than loaded as plugins: a plugin is a package.json
+ * and a manifest read on every run (~6 ms), and its commands, loaded from node_modules, import a
+ * second @oclif/core. plugin-autocomplete exports none of its commands: src/commands/autocomplete/
+ * imports them by file, at this exact version (test/bin/startup.test.ts checks the pin).
+ * Bench rows: every row but --version.
+ */
+const DEEP_IMPORTS = {'@oclif/plugin-autocomplete': {version: '3.2.56', under: 'lib/commands/autocomplete/'}}
+
+/**
+ * Source edits of dependencies, each where a dependency does costly work amctl never needs. An
+ * edit applies to every bundled copy of the package at that exact version; the build fails when
+ * its text is not found in one of them, or when no such copy is bundled.
+ */
+const EDITS = [
+  // Plugin.load sorts the commands with localeCompare: its first call loads ICU's collation
+  // data, ~6 ms of every start. amctl's command IDs are lowercase ASCII words joined by ':' and
+  // '-', which compare the same by code unit. (@oclif/core is pinned to this exact version.)
+  // Bench rows: every row but --version.
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/config/plugin.js',
+    from: '.sort((a, b) => a.id.localeCompare(b.id));',
+    to: '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));',
+  },
+  // undici's client loads its HTTP/2 half at once, and with it node:http2, tls and crypto
+  // (~8 ms); amctl never negotiates HTTP/2 (undici's allowH2 is off), so it loads on first use.
+  // Bench rows: `runs list --json --limit 50`, `orgs summary --json`.
+  {
+    package: 'undici',
+    version: '7.30.2',
+    file: 'lib/dispatcher/client.js',
+    from: "const connectH2 = require('./client-h2.js')",
+    to: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+  },
+  // string-width 4 (oclif's help wraps every section with it) replaces emoji first, and the
+  // first match compiles emoji-regex's pattern, ~3 ms; printable ASCII is as wide as it is long.
+  // Bench row: `runs list --help`.
+  {
+    package: 'string-width',
+    version: '4.2.3',
+    file: 'index.js',
+    from: "\tstring = string.replace(emojiRegex(), '  ');",
+    to: "\tif (/^[\\x20-\\x7E]*$/.test(string)) {\n\t\treturn string.length;\n\t}\n\n\tstring = string.replace(emojiRegex(), '  ');",
+  },
+]
+
+function dependencyEdits(without) {
+  const edits = EDITS.filter((e) => !without.has(`edit:${e.package}`))
+  const applied = new Set()
+  const files = edits.map((e) => `${e.package}/${e.file}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('/', '[\\\\/]'))
+  return {
+    name: 'dependency-edits',
+    setup(b) {
+      b.onLoad({filter: new RegExp(`[\\\\/]node_modules[\\\\/](${files.join('|')})$`)}, (args) => {
+        const edit = edits.find((e) => args.path.endsWith(join('node_modules', e.package, e.file)))
+        const pkg = JSON.parse(readFileSync(join(args.path.slice(0, -edit.file.length), 'package.json'), 'utf8'))
+        if (pkg.version !== edit.version) return undefined
+        const source = readFileSync(args.path, 'utf8')
+        if (!source.includes(edit.from)) throw new Error(`bin/startup.cjs: ${args.path} no longer contains ${edit.from}`)
+        applied.add(edit)
+        return {contents: source.replace(edit.from, edit.to), loader: 'js'}
+      })
+      b.onEnd((result) => {
+        if (result.errors.length > 0) return
+        for (const edit of edits) if (!applied.has(edit)) throw new Error(`bin/startup.cjs: no ${edit.package}@${edit.version} was bundled`)
+      })
+    },
+  }
+}
+
+/** The directory of an installed package (whatever its "exports" allow). */
+function packageDir(name) {
+  let dir = dirname(require.resolve(name))
+  while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== name) {
+    const up = dirname(dir)
+    if (up === dir) throw new Error(`no package.json of ${name}`)
+    dir = up
+  }
+  return dir
+}
+
+/**
+ * The esbuild plugins of the pieces above. `without`: names of pieces to leave out, for
+ * measuring what each buys (bench/ablate.mjs): lazy:<built-in or package>, slim-undici, liftoff,
+ * edit:<package>.
+ */
+function plugins(without = new Set()) {
+  return [lazyBuiltins(without), lazyPackages(without), slimUndici(without), dependencyEdits(without)]
+}
+
+/** Every name `plugins()` accepts in `without`. */
+function pieceNames() {
+  return [
+    ...LAZY_BUILTINS.map((n) => `lazy:${n}`),
+    ...Object.keys(LAZY_PACKAGES).map((n) => `lazy:${n}`),
+    'slim-undici',
+    'liftoff',
+    ...EDITS.map((e) => `edit:${e.package}`),
+  ]
+}
+
+module.exports = {
+  cacheDir,
+  cacheSlug,
+  loadBundle,
+  BUILD_MARK,
+  BUILD_OPTIONS,
+  LAZY_BUILTINS,
+  LAZY_PACKAGES,
+  UNDICI_PARTS,
+  UNDICI_API,
+  plugins,
+  pieceNames,
+  DEEP_IMPORTS,
+  EDITS,
+  packageDir,
+  lazyBuiltinSource,
+  lazyPackageSource,
+  slimUndiciSource,
+}

@@ -1,0 +1,392 @@
+import {build, type Plugin} from 'esbuild'
+import {spawnSync} from 'node:child_process'
+import {createHash} from 'node:crypto'
+import {chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {useE2E} from '../e2e/helpers.js'
+import {runBin} from '../helpers/bin.js'
+import {ROOT} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp.js'
+
+// bin/startup.cjs: the start-up machinery. Every piece of it leans on how Node, V8 or a dependency
+// behaves today; these tests fail loudly when an update changes that. No timings: what each
+// piece buys is measured by `npm run bench` and `node bench/ablate.mjs`.
+
+const require = createRequire(import.meta.url)
+const startup = require(join(ROOT, 'bin', 'startup.cjs'))
+const BIN = join(ROOT, 'bin', 'run.cjs')
+const BUNDLE = join(ROOT, 'dist', 'amctl.cjs')
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+const nodeHasCompileCache = typeof (require('node:module') as {enableCompileCache?: unknown}).enableCompileCache === 'function'
+
+/** The built amctl in a clean environment (PATH, HOME and what the test gives). */
+async function amctl(argv: string[], env: Record<string, string>) {
+  const r = await runBin(argv, {env})
+  return {status: r.exitCode, stdout: r.stdout, stderr: r.stderr}
+}
+
+/** The built-in modules a run of amctl loaded (stdout and stderr to files, so no tty or net of its own). */
+function builtinsLoaded(argv: string[], env: Record<string, string> = {}): string[] {
+  const dir = tempDir('amctl-startup-mods-')
+  const record = join(dir, 'record.cjs')
+  const list = join(dir, 'modules.txt')
+  writeFileSync(
+    record,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))\n`,
+  )
+  const out = join(dir, 'out.txt')
+  const fd = openSync(out, 'w')
+  const home = env.HOME ?? tempDir('amctl-startup-home-')
+  // twice: the second run is the one measured, with its code cache
+  for (let i = 0; i < 2; i++) {
+    const r = spawnSync(process.execPath, ['--require', record, BIN, ...argv], {
+      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_KEYCHAIN: 'off', ...env},
+      stdio: ['ignore', fd, fd],
+    })
+    expect(r.status, readFileSync(out, 'utf8')).toBe(0)
+  }
+  closeSync(fd)
+  return readFileSync(list, 'utf8')
+    .split('\n')
+    .filter((m) => m.startsWith('NativeModule ') && !m.startsWith('NativeModule internal/'))
+    .map((m) => m.slice('NativeModule '.length))
+}
+
+function cacheFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.bin'))
+  } catch {
+    return []
+  }
+}
+
+describe('the bundle', () => {
+  const source = readFileSync(BUNDLE, 'latin1')
+
+  it('calls no import() (Node 20 loses its callback in code restored from a cache)', () => {
+    // (the text "import()" may appear inside a string)
+    expect(source.match(/(?<!["'`$])\bimport\s*\(/g) ?? []).toEqual([])
+  })
+
+  it('is ASCII and ends with its build mark, the hash of what comes before it', () => {
+    expect(/[^\0-\x7F]/.test(source)).toBe(false)
+    const at = source.lastIndexOf(startup.BUILD_MARK)
+    expect(at).toBeGreaterThan(0)
+    const mark = source.slice(at + startup.BUILD_MARK.length).trim()
+    expect(mark).toBe(createHash('sha256').update(source.slice(0, at)).digest('hex').slice(0, 16))
+  })
+
+  it('the build puts no code cache and nothing machine-specific into dist/', () => {
+    expect(readdirSync(join(ROOT, 'dist')).filter((f) => /cache|\.bin$/.test(f))).toEqual([])
+  })
+})
+
+describe('what a run loads (a dependency that starts requiring these at load time shows here)', () => {
+  const LAZY = ['child_process', 'tty', 'net', 'v8', 'http', 'http2', 'tls', 'crypto', 'worker_threads']
+
+  it('--version: no module, vm or fs/promises', () => {
+    const loaded = builtinsLoaded(['--version'])
+    for (const name of ['module', 'vm', 'fs/promises', ...LAZY]) expect(loaded, name).not.toContain(name)
+  })
+
+  it('--help and config list: none of the built-ins only some commands use', () => {
+    for (const argv of [['--help'], ['config', 'list']]) {
+      const loaded = builtinsLoaded(argv)
+      for (const name of LAZY) expect(loaded, `${argv.join(' ')}: ${name}`).not.toContain(name)
+    }
+  })
+})
+
+describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V8 cache)', () => {
+  const e2e = useE2E()
+  let home: string
+  beforeAll(() => {
+    home = tempDir('amctl-startup-home-')
+  })
+  const cacheDir = () => join(home, '.cache', 'amctl', 'code-cache')
+
+  it('is written under $HOME/.cache/amctl (never into dist/), then used as it is', async () => {
+    const before = readdirSync(join(ROOT, 'dist')).sort()
+    expect((await amctl(['--help'], {HOME: home})).status).toBe(0)
+    const [file] = cacheFiles(cacheDir())
+    const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(startup.BUILD_MARK.length)
+    expect(file).toBe(`amctl-${mark}-help-node${process.versions.node}-${process.arch}.bin`)
+    expect(statSync(join(cacheDir(), file)).mode & 0o777).toBe(0o600)
+    const written = statSync(join(cacheDir(), file)).mtimeMs
+    expect((await amctl(['runs', 'list', '--help'], {HOME: home})).status).toBe(0)
+    expect(statSync(join(cacheDir(), file)).mtimeMs, 'V8 accepted the cache: it was not written again').toBe(written)
+    // another command: a cache of its own
+    expect((await amctl(['config', 'list'], {HOME: home})).status).toBe(0)
+    expect(cacheFiles(cacheDir()).sort()).toEqual([file, file.replace('-help-', '-config-list-')].sort())
+    expect(readdirSync(join(ROOT, 'dist')).sort()).toEqual(before)
+  })
+
+  it('follows XDG_CACHE_HOME and AMCTL_CACHE_DIR; AMCTL_CODE_CACHE=off writes none', async () => {
+    const xdg = tempDir('amctl-startup-xdg-')
+    expect((await amctl(['--help'], {HOME: home, XDG_CACHE_HOME: xdg})).status).toBe(0)
+    expect(cacheFiles(join(xdg, 'amctl', 'code-cache'))).toHaveLength(1)
+    const own = tempDir('amctl-startup-own-')
+    expect((await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: own})).status).toBe(0)
+    expect(cacheFiles(join(own, 'code-cache'))).toHaveLength(1)
+    const none = tempDir('amctl-startup-none-')
+    expect((await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: none, AMCTL_CODE_CACHE: 'off'})).status).toBe(0)
+    expect(cacheFiles(join(none, 'code-cache'))).toEqual([])
+  })
+
+  it('an API command keeps the cache V8 accepts (undici sets --liftoff-only only after it was saved)', async () => {
+    const dir = tempDir('amctl-startup-api-')
+    const env = {
+      HOME: home,
+      AMCTL_CACHE_DIR: dir,
+      AMCTL_BASE_URL: e2e.current.url,
+      AMCTL_TOKEN: await e2e.current.token(),
+      AMCTL_ORG: 'acme',
+    }
+    const first = await amctl(['runs', 'list', '--json', '--limit', '1'], env)
+    expect(first.status, first.stderr).toBe(0)
+    const [file] = cacheFiles(join(dir, 'code-cache'))
+    const written = statSync(join(dir, 'code-cache', file)).mtimeMs
+    for (const argv of [['runs', 'list', '--json', '--limit', '1'], ['--help']]) {
+      const again = await amctl(argv, env)
+      expect(again.status, again.stderr).toBe(0)
+      expect(statSync(join(dir, 'code-cache', file)).mtimeMs, `${argv.join(' ')}: cache accepted`).toBe(written)
+    }
+  })
+
+  it('a cache others could have written is not used but replaced; a corrupt one is replaced', async () => {
+    const dir = tempDir('amctl-startup-bad-')
+    expect((await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
+    const [file] = cacheFiles(join(dir, 'code-cache'))
+    const path = join(dir, 'code-cache', file)
+    const good = readFileSync(path)
+    chmodSync(path, 0o666)
+    const planted = await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})
+    expect(planted.status).toBe(0)
+    expect(statSync(path).mode & 0o777).toBe(0o600)
+    writeFileSync(path, Buffer.alloc(good.length, 7))
+    const corrupt = await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})
+    expect(corrupt.status).toBe(0)
+    expect(corrupt.stdout).toContain('GETTING STARTED')
+    expect(readFileSync(path).equals(Buffer.alloc(good.length, 7))).toBe(false)
+  })
+
+  it('a cache directory that cannot be written costs nothing but the speed', async () => {
+    const dir = tempDir('amctl-startup-ro-')
+    mkdirSync(join(dir, 'code-cache'), {mode: 0o500})
+    const r = await amctl(['config', 'list', '--json'], {HOME: home, AMCTL_CACHE_DIR: dir})
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe('')
+    chmodSync(join(dir, 'code-cache'), 0o700)
+  })
+
+  it('the keychain module loads from a cached bundle (require, not import())', async () => {
+    const dir = tempDir('amctl-startup-kc-')
+    const env = {HOME: home, AMCTL_CACHE_DIR: dir, AMCTL_KEYCHAIN: '', AMCTL_BASE_URL: e2e.current.url}
+    for (let i = 0; i < 2; i++) {
+      const r = await amctl(['auth', 'token'], env)
+      expect(r.stderr).not.toMatch(/dynamic import|import\(\)/i)
+      expect(r.status).toBe(3)
+    }
+  })
+})
+
+describe('which cache a run uses', () => {
+  it('one per command, one for any help', () => {
+    expect(startup.cacheSlug([])).toBe('help')
+    expect(startup.cacheSlug(['--help'])).toBe('help')
+    expect(startup.cacheSlug(['runs', 'list', '-h'])).toBe('help')
+    expect(startup.cacheSlug(['help', 'runs'])).toBe('help')
+    expect(startup.cacheSlug(['runs', 'list', '--json', '--limit', '50'])).toBe('runs-list')
+    expect(startup.cacheSlug(['orgs', 'implementation-doc', 'set'])).toBe('orgs-implementation-doc')
+    expect(startup.cacheSlug(['runs', 'watch', 'run_acme_0001'])).toBe('runs-watch')
+    expect(startup.cacheSlug(['api', '/me'])).toBe('api')
+    expect(startup.cacheSlug(['--json'])).toBe('other')
+    expect(startup.cacheSlug(['../../etc/passwd'])).toBe('other')
+  })
+})
+
+describe('lazy stand-ins for built-ins', () => {
+  it.each(startup.LAZY_BUILTINS as string[])('node:%s: the real module, loaded on first use, with its keys', (name) => {
+    const real = require(`node:${name}`)
+    const module = {exports: {} as Record<string, unknown>}
+    new Function('module', 'require', startup.lazyBuiltinSource(name))(module, require)
+    const standIn = module.exports
+    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
+    expect(standIn.__esModule).toBeUndefined()
+    const key = Object.keys(real).find((k) => typeof real[k] === 'function') as string
+    expect(standIn[key]).toBe(real[key])
+  })
+})
+
+/**
+ * Bundles `require(name)` with the start-up plugins and a marker on the real package's files,
+ * runs it, and returns the module with a probe saying whether the real package was evaluated.
+ */
+async function bundledStandIn(name: string): Promise<{standIn: any; evaluated: () => boolean}> {
+  const dir = tempDir('amctl-startup-lazy-')
+  const outfile = join(dir, 'out.cjs')
+  const marker = `__amctlEvaluated_${name.replace(/\W/g, '_')}`
+  const realDir = startup.packageDir(name)
+  await build({
+    stdin: {contents: `module.exports = require(${JSON.stringify(name)})`, resolveDir: ROOT, loader: 'js'},
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'marker',
+        setup(b) {
+          b.onLoad({filter: /\.(c|m)?js$/}, (args): {contents: string; loader: 'js'} | undefined => {
+            if (!args.path.startsWith(`${realDir}/`) || args.path.slice(realDir.length).includes('node_modules')) return undefined
+            const contents = readFileSync(args.path, 'utf8')
+            // (a marker first, after any 'use strict' the module starts with)
+            return {contents: `globalThis.${marker} = true;\n${contents}`, loader: 'js'}
+          })
+        },
+      } satisfies Plugin,
+      // (without the source edits, which expect the whole CLI to be bundled)
+      ...startup.plugins(new Set((startup.pieceNames() as string[]).filter((n) => n.startsWith('edit:')))),
+    ],
+  })
+  delete (globalThis as Record<string, unknown>)[marker]
+  const standIn = require(outfile)
+  return {standIn, evaluated: () => (globalThis as Record<string, unknown>)[marker] === true}
+}
+
+describe('lazy stand-ins for packages (each export of the real one, which is evaluated on first use)', () => {
+  const importReal = async (name: string) => {
+    const file = require.resolve(name, {paths: [ROOT]})
+    return import(pathToFileURL(file).href)
+  }
+
+  it('string-width', async () => {
+    const {standIn, evaluated} = await bundledStandIn('string-width')
+    expect(evaluated()).toBe(false)
+    const real = (await importReal('string-width')).default
+    expect(standIn.default('日本 abc')).toBe(real('日本 abc'))
+    expect(evaluated()).toBe(true)
+  })
+
+  it('wsl-utils: isWsl from is-wsl at once, the rest on first use', async () => {
+    const {standIn, evaluated} = await bundledStandIn('wsl-utils')
+    const real = await importReal('wsl-utils')
+    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
+    expect(standIn.isWsl).toBe(real.isWsl)
+    expect(evaluated()).toBe(false)
+    expect(standIn.isUncPath('\\\\server\\share')).toBe(real.isUncPath('\\\\server\\share'))
+    expect(evaluated()).toBe(true)
+  })
+
+  it('tinyglobby', async () => {
+    const {standIn, evaluated} = await bundledStandIn('tinyglobby')
+    const real = require(require.resolve('tinyglobby', {paths: [ROOT]}))
+    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
+    expect(evaluated()).toBe(false)
+    expect(standIn.globSync(['package.json'], {cwd: ROOT})).toEqual(real.globSync(['package.json'], {cwd: ROOT}))
+    expect(evaluated()).toBe(true)
+  })
+
+  it('supports-color', async () => {
+    const {standIn, evaluated} = await bundledStandIn('supports-color')
+    const real = require(require.resolve('supports-color', {paths: [ROOT]}))
+    expect(evaluated()).toBe(false)
+    expect(standIn.stdout).toEqual(real.stdout)
+    expect(evaluated()).toBe(true)
+  })
+
+  it('debug: without DEBUG a debugger that is off and debug never evaluated; with DEBUG the real one', async () => {
+    const saved = process.env.DEBUG
+    try {
+      delete process.env.DEBUG
+      const {standIn, evaluated} = await bundledStandIn('debug')
+      const off = standIn('amctl:test')
+      expect(off.enabled).toBe(false)
+      expect(off.namespace).toBe('amctl:test')
+      expect(off.extend('child').namespace).toBe('amctl:test:child')
+      off('nothing to say')
+      expect(evaluated()).toBe(false)
+      process.env.DEBUG = 'amctl:*'
+      const on = standIn('amctl:test')
+      expect(evaluated()).toBe(true)
+      expect(on.enabled).toBe(true)
+    } finally {
+      if (saved === undefined) delete process.env.DEBUG
+      else process.env.DEBUG = saved
+    }
+  })
+
+  it('every package listed has a test here', () => {
+    expect(Object.keys(startup.LAZY_PACKAGES).sort()).toEqual(['debug', 'string-width', 'supports-color', 'tinyglobby', 'wsl-utils'])
+  })
+})
+
+describe('dependency internals: pinned, and still what the edits and imports expect', () => {
+  const installed = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
+
+  type Edit = {package: string; version: string; file: string; from: string}
+  it.each((startup.EDITS as Edit[]).map((e) => ({name: e.package, e})))('edit of $name: the pinned version holds the text', ({e}) => {
+    // every copy at the edited version (nested ones included) holds the text
+    const copies = spawnSync('find', ['node_modules', '-path', `*node_modules/${e.package}/package.json`], {cwd: ROOT, encoding: 'utf8'})
+      .stdout.trim()
+      .split('\n')
+      .map((p) => join(ROOT, p, '..'))
+      .filter((dir) => installed(dir) === e.version)
+    expect(copies.length, `no ${e.package}@${e.version} installed`).toBeGreaterThan(0)
+    for (const dir of copies) expect(readFileSync(join(dir, e.file), 'utf8')).toContain(e.from)
+    // a dependency of amctl's own, at the edited version, is pinned to it exactly
+    if (installed(startup.packageDir(e.package)) === e.version)
+      expect(pkg.dependencies[e.package], 'exact pin in package.json').toBe(e.version)
+  })
+
+  it("oclif's command sort: amctl's command IDs sort the same by code unit as by localeCompare", () => {
+    const ids = Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)
+    const byLocale = [...ids].sort((a, b) => a.localeCompare(b))
+    const byCodeUnit = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    expect(byCodeUnit).toEqual(byLocale)
+  })
+
+  it('string-width 4 with its ASCII shortcut measures as before', () => {
+    const edit = startup.EDITS.find((e: {package: string}) => e.package === 'string-width')
+    const dir = join(ROOT, 'node_modules', '@oclif', 'core', 'node_modules', 'string-width')
+    const source = readFileSync(join(dir, 'index.js'), 'utf8')
+    const load = (text: string) => {
+      const module = {exports: {} as unknown}
+      new Function('module', 'exports', 'require', text)(module, module.exports, createRequire(join(dir, 'index.js')))
+      return module.exports as (s: string) => number
+    }
+    const original = load(source)
+    const edited = load(source.replace(edit.from, edit.to))
+    const samples = ['', 'runs list', '\u001b[1mbold\u001b[22m', 'naïve', '日本語', 'a\u0301', '👍 ok', '\t tab', '#️⃣ *️⃣ 0️⃣']
+    for (let c = 0x20; c < 0x7f; c++) samples.push(String.fromCharCode(c), String.fromCharCode(c).repeat(3))
+    for (const s of samples) expect(edited(s), JSON.stringify(s)).toBe(original(s))
+  })
+
+  it("undici's client: the HTTP/2 half is only ever called", () => {
+    const source = readFileSync(join(startup.packageDir('undici'), 'lib', 'dispatcher', 'client.js'), 'utf8')
+    expect(source.match(/\bconnectH2\b(?!\()/g)).toEqual(['connectH2'])
+  })
+
+  it("undici by its parts is undici's index: the same classes, the same request API", () => {
+    const undici = require(require.resolve('undici', {paths: [ROOT]}))
+    const part = (path: string) => require(require.resolve(path, {paths: [ROOT]}))
+    for (const [name, path] of Object.entries(startup.UNDICI_PARTS as Record<string, string>)) expect(part(path), name).toBe(undici[name])
+    for (const [name, path] of Object.entries(startup.UNDICI_API as Record<string, string>)) {
+      expect(part(path), name).toBe(undici.Dispatcher.prototype[name])
+    }
+    expect(installed(startup.packageDir('undici'))).toBe(pkg.dependencies.undici)
+  })
+
+  it("plugin-autocomplete's commands: the pinned version, where the bundle imports them", () => {
+    for (const [name, {version, under}] of Object.entries(startup.DEEP_IMPORTS as Record<string, {version: string; under: string}>)) {
+      const dir = startup.packageDir(name)
+      expect(installed(dir)).toBe(version)
+      expect(pkg.dependencies[name]).toBe(version)
+      for (const file of ['index.js', 'create.js', 'script.js']) expect(statSync(join(dir, under, file)).isFile()).toBe(true)
+    }
+  })
+})
