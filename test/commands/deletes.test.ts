@@ -2,12 +2,15 @@ import {describe, expect, it} from 'vitest'
 import McpServersDelete from '../../src/commands/mcp-servers/delete.js'
 import TagsDelete from '../../src/commands/tags/delete.js'
 import {runCommand} from '../helpers/cli.js'
-import {useFakeApi} from '../helpers/fake-api.js'
+import {reply, useFakeApi} from '../helpers/fake-api.js'
 
-const api = useFakeApi({
-  'DELETE /orgs/acme/tags/tag_1': {deleted: true, id: 'tag_1'},
-  'DELETE /orgs/acme/mcp-servers/docs': {deleted: true, ref: 'docs'},
-})
+const api = useFakeApi(
+  {
+    'DELETE /orgs/acme/tags/tag_1': {deleted: true, id: 'tag_1'},
+    'DELETE /orgs/acme/mcp-servers/docs': {deleted: true, ref: 'docs'},
+  },
+  {me: false},
+)
 
 describe.each([
   ['tags delete', TagsDelete, 'tag_1', 'tag', '/api/v1/orgs/acme/tags/tag_1'],
@@ -39,9 +42,8 @@ describe.each([
   })
 
   it('the second delete answers 404 → exit 5', async () => {
-    api.routes.set(`DELETE ${path.replace('/api/v1', '')}`, (_q: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(404, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'not_found', message: 'already deleted'}}))
+    api.stub(`DELETE ${path.replace('/api/v1', '')}`, () => {
+      return reply(404, JSON.stringify({error: {code: 'not_found', message: 'already deleted'}}), {'content-type': 'application/json'})
     })
     const r = await runCommand(Cmd, [id, '--yes', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(5)

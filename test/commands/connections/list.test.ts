@@ -7,7 +7,7 @@ const items = [
   {id: 'conn_gh', name: 'GitHub', allowedHosts: ['api.github.com', 'github.com']},
   {id: 'conn_st', name: 'Stripe\tlive', allowedHosts: ['api.stripe.com']},
 ]
-const api = useFakeApi({'GET /orgs/acme/connections': {items}})
+const api = useFakeApi({'GET /orgs/acme/connections': {items}}, {me: false})
 
 describe('connections list', () => {
   it('sends GET /orgs/{org}/connections; table with id, name, allowed hosts', async () => {

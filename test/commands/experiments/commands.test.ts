@@ -2,12 +2,15 @@ import {describe, expect, it} from 'vitest'
 import Launch from '../../../src/commands/experiments/launch.js'
 import VariantContent from '../../../src/commands/experiments/variant-content.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, useFakeApi} from '../../helpers/fake-api.js'
+import {json, reply, useFakeApi} from '../../helpers/fake-api.js'
 
-const api = useFakeApi({
-  'POST /orgs/acme/experiments/exp_1/launch': {id: 'exp_1', status: 'running'},
-  'GET /orgs/acme/experiments/exp_1/variants/var_b/content': {variantId: 'var_b', content: '# B\nline two'},
-})
+const api = useFakeApi(
+  {
+    'POST /orgs/acme/experiments/exp_1/launch': {id: 'exp_1', status: 'running'},
+    'GET /orgs/acme/experiments/exp_1/variants/var_b/content': {variantId: 'var_b', content: '# B\nline two'},
+  },
+  {me: false},
+)
 
 describe('experiments launch', () => {
   it('sends POST …/experiments/{id}/launch with {} or the given body', async () => {
@@ -20,9 +23,10 @@ describe('experiments launch', () => {
   })
 
   it('a second launch (409) exits 6', async () => {
-    api.routes.set('POST /orgs/acme/experiments/exp_1/launch', (_q: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(409, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'conflict', message: 'experiment "exp_1" was already launched'}}))
+    api.stub('POST /orgs/acme/experiments/exp_1/launch', () => {
+      return reply(409, JSON.stringify({error: {code: 'conflict', message: 'experiment "exp_1" was already launched'}}), {
+        'content-type': 'application/json',
+      })
     })
     const r = await runCommand(Launch, ['exp_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(6)
@@ -52,9 +56,8 @@ describe('experiments variant-content', () => {
   })
 
   it('names the variant and experiment in a 404', async () => {
-    api.routes.set('GET /orgs/acme/experiments/exp_1/variants/var_z/content', (_q: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(404, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'not_found', message: 'not found'}}))
+    api.stub('GET /orgs/acme/experiments/exp_1/variants/var_z/content', () => {
+      return reply(404, JSON.stringify({error: {code: 'not_found', message: 'not found'}}), {'content-type': 'application/json'})
     })
     const r = await runCommand(VariantContent, ['exp_1', 'var_z', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(5)

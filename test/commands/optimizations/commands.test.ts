@@ -3,16 +3,18 @@ import Chat from '../../../src/commands/optimizations/chat.js'
 import Preview from '../../../src/commands/optimizations/preview.js'
 import Propose from '../../../src/commands/optimizations/propose.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, useFakeApi} from '../../helpers/fake-api.js'
+import {json, reply, useFakeApi} from '../../helpers/fake-api.js'
 
-const api = useFakeApi({
-  'POST /orgs/acme/optimizations/cl_1/rounds/current/preview': {round: 2},
-  'POST /orgs/acme/optimizations/cl_1/propose': {proposalId: 'p_1'},
-  'POST /orgs/acme/optimizations/cl_1/chat': {reply: 'hello'},
-})
-const forbidden = (message: string) => (_q: unknown, res: import('node:http').ServerResponse) => {
-  res.writeHead(403, {'content-type': 'application/json'})
-  res.end(JSON.stringify({error: {code: 'forbidden', message}}))
+const api = useFakeApi(
+  {
+    'POST /orgs/acme/optimizations/cl_1/rounds/current/preview': {round: 2},
+    'POST /orgs/acme/optimizations/cl_1/propose': {proposalId: 'p_1'},
+    'POST /orgs/acme/optimizations/cl_1/chat': {reply: 'hello'},
+  },
+  {me: false},
+)
+const forbidden = (message: string) => () => {
+  return reply(403, JSON.stringify({error: {code: 'forbidden', message}}), {'content-type': 'application/json'})
 }
 
 describe('optimizations preview / propose / chat', () => {
@@ -41,7 +43,7 @@ describe('optimizations preview / propose / chat', () => {
   it.each(['capability missing', 'Forbidden', 'you shall not pass'])(
     'a 403 from propose (%j) keeps the message and hints that Optimizations must be enabled (exit 4)',
     async (message) => {
-      api.routes.set('POST /orgs/acme/optimizations/cl_1/propose', forbidden(message))
+      api.stub('POST /orgs/acme/optimizations/cl_1/propose', forbidden(message))
       const r = await runCommand(Propose, ['cl_1', '--org', 'acme'], {env: api.env()})
       expect(r.exitCode).toBe(4)
       expect(r.stderr).toBe(
@@ -51,7 +53,7 @@ describe('optimizations preview / propose / chat', () => {
   )
 
   it('a retired route answer (403) shows the upgrade message verbatim', async () => {
-    api.routes.set(
+    api.stub(
       'POST /orgs/acme/optimizations/cl_1/rounds/current/preview',
       forbidden('Cycles were retired in API 0.14; use optimizations rounds'),
     )

@@ -3,7 +3,10 @@ import ScenariosCreate from '../../../src/commands/scenarios/create.js'
 import {runCommand} from '../../helpers/cli.js'
 import {json, useFakeApi} from '../../helpers/fake-api.js'
 
-const api = useFakeApi({'POST /orgs/acme/visibility-prompts/vp_1/scenarios': {id: 'sc_1', repository: 'acme/web', persona: 'buyer'}})
+const api = useFakeApi(
+  {'POST /orgs/acme/visibility-prompts/vp_1/scenarios': {id: 'sc_1', repository: 'acme/web', persona: 'buyer'}},
+  {me: false},
+)
 
 describe('scenarios create', () => {
   it('sends POST …/visibility-prompts/{id}/scenarios with {repository, persona}', async () => {

@@ -6,7 +6,7 @@ import {runCommand} from '../../../helpers/cli.js'
 import {json, useFakeApi} from '../../../helpers/fake-api.js'
 import {tempDir} from '../../../helpers/temp.js'
 
-const api = useFakeApi({'PUT /orgs/acme/implementation-doc': {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}})
+const api = useFakeApi({'PUT /orgs/acme/implementation-doc': {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}}, {me: false})
 
 describe('orgs implementation-doc set', () => {
   it('sends PUT /orgs/{org}/implementation-doc with the object from the file', async () => {
