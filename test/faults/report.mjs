@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The reliability figures of amctl as a markdown table (README, "Reliability").
 //
-//   node test/faults/report.mjs --run   clear the figures, run `vitest run test/faults`, print the table
+//   node test/faults/report.mjs --run   clear the figures, run `vitest run --project faults`, print the table
 //   node test/faults/report.mjs         print the table of the last run (npm test runs the suite too)
 //
-// `npm run test:faults` is the first form. It tests the built CLI (bin/run.js → dist/): build
-// first (`npm run build`). The figures are written by the tests themselves (test/faults/figures.ts)
+// `npm run test:faults` is the first form. It tests the built CLI (bin/run.js → dist/), which the
+// test run's global setup builds first. The figures are written by the tests themselves (test/faults/figures.ts)
 // to $FAULT_FIGURES_DIR, else .faults/ in the project (git-ignored).
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync} from 'node:fs'
@@ -21,7 +21,7 @@ if (process.argv.includes('--run')) {
   rmSync(DIR, {recursive: true, force: true})
   mkdirSync(DIR, {recursive: true})
   const vitest = join(ROOT, 'node_modules', '.bin', 'vitest')
-  const run = spawnSync(vitest, ['run', 'test/faults', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}`], {
+  const run = spawnSync(vitest, ['run', '--project', 'faults', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}`], {
     cwd: ROOT,
     stdio: 'inherit',
     env: {...process.env, FAULT_FIGURES_DIR: DIR},
