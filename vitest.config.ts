@@ -26,7 +26,8 @@ export default defineConfig({
     projects: [
       {test: {...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: [...BUILT, 'test/faults/**']}},
       {test: {...shared, name: 'e2e', include: BUILT}},
-      {test: {...shared, name: 'faults', include: ['test/faults/**/*.test.ts']}},
+      // its timeout cases run side by side (describe.concurrent): all of them at once
+      {test: {...shared, name: 'faults', include: ['test/faults/**/*.test.ts'], maxConcurrency: 20}},
     ],
   },
 })

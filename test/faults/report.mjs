@@ -69,7 +69,7 @@ if (rl) {
     `${n(rl.faultsInjected)} of ${n(rl.requests)} requests, ${pct(rl.faultRate)} (${rl.faults503} / ${rl.faults429} / ${rl.faultsDropped})`,
   )
   row('', 'items lost / duplicated', `${n(rl.lost)} / ${n(rl.duplicated)}`)
-  row('', 'exit code, time', `${n(rl.exitCode)}, ${s(rl.ms)}`)
+  row('', 'exit code, time (its retry waits counted, not waited: a fake clock)', `${n(rl.exitCode)}, ${s(rl.ms)}`)
 }
 const da = get('faults.dropAfterLaunch')
 if (da) {

@@ -1,6 +1,8 @@
 import {Config, Errors} from '@oclif/core'
 import {PassThrough, Readable} from 'node:stream'
-import {fileURLToPath} from 'node:url'
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import {type Clock, clock, setClock, systemClock} from '../../src/core/clock.js'
 import {fakeClock} from './fake-clock.js'
 import {setIO} from '../../src/output/io.js'
@@ -92,4 +94,19 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   }
   await new Promise((resolve) => setImmediate(resolve))
   return {stdout: out(), stderr: err(), exitCode, result}
+}
+
+/**
+ * Runs `amctl <argv>` in-process: the command is found in src/commands by the words of argv (the
+ * longest match), then run with `runCommand`. For suites that test what the built CLI does but
+ * would otherwise wait for real (retry back-off: the clock is a fake one unless given).
+ */
+export async function runArgv(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+  for (let words = Math.min(3, argv.length); words >= 1; words--) {
+    const file = join(ROOT, 'src', 'commands', ...argv.slice(0, words)) + '.ts'
+    if (!existsSync(file)) continue
+    const {default: Cmd} = (await import(pathToFileURL(file).href)) as {default: CommandClass}
+    return runCommand(Cmd, argv.slice(words), opts)
+  }
+  throw new Error(`no command in src/commands for: ${argv.join(' ')}`)
 }
