@@ -156,7 +156,11 @@ export function oneJson(result: BinResult): any {
  * `amctl <argv>` in this process with `env` (see E2E.inProcess); also for servers of a test's
  * own. `ms` is the real time plus the fake clock's sleeps: what a user would wait.
  */
-export async function runInProcess(argv: string[], env: Record<string, string | undefined>, clock: FakeClock = fakeClock()): Promise<InProcessResult> {
+export async function runInProcess(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  clock: FakeClock = fakeClock(),
+): Promise<InProcessResult> {
   const started = performance.now()
   const r = await runArgv(argv, {env, clock})
   const sleeps = [...clock.sleeps]

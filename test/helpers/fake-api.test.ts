@@ -17,7 +17,8 @@ afterEach(() => {
   api.stop()
 })
 
-const client = () => new HttpClient({baseUrl: ORIGIN, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => TOKEN})
+const client = () =>
+  new HttpClient({baseUrl: ORIGIN, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => TOKEN, sleep: async () => {}})
 
 describe('fake API', () => {
   it('answers a stub and records the request as sent', async () => {
@@ -26,6 +27,7 @@ describe('fake API', () => {
     expect(res).toMatchObject({status: 201, data: {id: 't1'}, requestId: 'req_1', contentType: 'application/json'})
     expect(api.requests()).toEqual([
       {
+        origin: ORIGIN,
         method: 'POST',
         path: '/api/v1/tokens?x=1',
         headers: expect.objectContaining({authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json'}),
@@ -51,7 +53,14 @@ describe('fake API', () => {
     api.stub('GET /used', {})
     api.stub('DELETE /orgs/acme/tags/t1', reply(204))
     await client().json({method: 'GET', path: '/used'})
-    expect(api.verify()).toEqual(['stub never used: DELETE /orgs/acme/tags/t1'])
+    expect(api.verify()).toEqual([`stub never used: DELETE ${ORIGIN}:443/api/v1/orgs/acme/tags/t1`])
+  })
+
+  it('verifies the interceptors of a raw nock scope too', async () => {
+    api.scope().get('/api/v1/thing').times(4).reply(503).get('/api/v1/thing').reply(200, {ok: true})
+    await failure(client().json({method: 'GET', path: '/thing'}))
+    expect(api.requests().map((r) => r.path)).toEqual(Array(4).fill('/api/v1/thing'))
+    expect(api.verify()).toEqual([`stub never used: GET ${ORIGIN}:443/api/v1/thing`])
   })
 
   it('reports a request that matched no stub', async () => {

@@ -20,6 +20,8 @@ export const TOKEN = 'svc_unit_test_token_abcd'
 export const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}]}
 
 export interface Recorded {
+  /** scheme, host and port */
+  origin: string
   method: string
   /** path and query as sent */
   path: string
@@ -52,6 +54,11 @@ export interface FakeApi {
   url: string
   /** registers a stub for this test: it must be used before the test ends */
   stub(key: string, route: Route, opts?: StubOptions): void
+  /**
+   * a nock scope for what a stub cannot say (answers in sequence with `.times`, `replyWithError`,
+   * `.delay`); its requests are recorded and its interceptors verified like stubs
+   */
+  scope(origin?: string): nock.Scope
   /** requests since the test began, in order, unmatched ones included */
   requests(): Recorded[]
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>
@@ -60,10 +67,7 @@ export interface FakeApi {
 }
 
 interface Entry {
-  key: string
   interceptor: nock.Interceptor
-  used: boolean
-  required: boolean
 }
 
 /** What undici reports when the connection drops after the request was written (throw it from a route). */
@@ -87,13 +91,13 @@ export function reply(status: number, body?: unknown, headers?: Record<string, s
   return new Reply(status, body, headers)
 }
 
-async function record(req: Request): Promise<Recorded> {
+function recorded(req: Request, body: string): Recorded {
   const url = new URL(req.url)
   const headers: Record<string, string> = {}
   req.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value
   })
-  return {method: req.method, path: url.pathname + url.search, headers, body: req.body === null ? '' : await req.clone().text()}
+  return {origin: url.origin, method: req.method, path: url.pathname + url.search, headers, body}
 }
 
 function toReply(route: Route, req: Recorded): Reply | Promise<Reply> {
@@ -123,35 +127,41 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
   const all: Record<string, Route> = {...(opts.me === false ? {} : {'GET /me': ME}), ...defaults}
   const entries = new Map<string, Entry>()
   const defaultsUsed = new Set<string>()
-  let recorded: Recorded[] = []
+  let requests: Recorded[] = []
   let unmatched: string[] = []
   const onNoMatch = (req: Request): void => {
-    const url = new URL(req.url)
-    unmatched.push(`${req.method} ${url.origin}${url.pathname}${url.search}`)
-    recorded.push({method: req.method, path: url.pathname + url.search, headers: {}, body: ''})
+    const r = recorded(req, '')
+    unmatched.push(`${r.method} ${r.origin}${r.path}`)
+    requests.push(r)
   }
+  const seen = new WeakMap<Request, Recorded>()
+  const scope = (origin = ORIGIN): nock.Scope =>
+    nock(origin).on('request', (req: Request, _interceptor: unknown, body: string) => {
+      const r = recorded(req, body)
+      seen.set(req, r)
+      requests.push(r)
+    })
 
   const add = (key: string, route: Route, required: boolean, {origin = ORIGIN, delayMs}: StubOptions = {}): void => {
     const [method, path] = key.split(' ')
     const known = entries.get(`${origin} ${key}`)
     if (known) nock.removeInterceptor(known.interceptor)
-    const interceptor = nock(origin).persist().intercept(`/api/v1${path}`, method).query(true)
-    const entry: Entry = {key, interceptor, used: false, required}
-    entries.set(`${origin} ${key}`, entry)
+    const interceptor = scope(origin).persist().intercept(`/api/v1${path}`, method).query(true)
+    entries.set(`${origin} ${key}`, {interceptor})
+    // a default is optional per test (nock leaves it out of pendingMocks); its use is counted per file
+    if (!required) interceptor.optionally()
     if (delayMs !== undefined) interceptor.delay(delayMs)
     interceptor.reply(async (req: Request) => {
-      const r = await record(req)
-      recorded.push(r)
-      entry.used = true
       if (!required) defaultsUsed.add(key)
-      return serialize(await toReply(route, r))
+      return serialize(await toReply(route, seen.get(req) ?? recorded(req, '')))
     })
   }
 
   return {
     url: ORIGIN,
     stub: (key, route, stubOpts) => add(key, route, true, stubOpts),
-    requests: () => recorded,
+    scope,
+    requests: () => requests,
     passthrough: () => setDispatcher(undefined),
     env: (extra = {}) => ({AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: ORIGIN, ...extra}),
     start() {
@@ -161,13 +171,13 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
       setDispatcher(getGlobalDispatcher())
     },
     reset() {
-      recorded = []
+      requests = []
       unmatched = []
       setDispatcher(getGlobalDispatcher())
       for (const [key, route] of Object.entries(all)) add(key, route, false)
     },
     verify() {
-      const unused = [...entries.values()].filter((e) => e.required && !e.used).map((e) => e.key)
+      const unused = nock.pendingMocks()
       const stray = unmatched
       unmatched = []
       entries.clear()
