@@ -135,3 +135,15 @@ describe('api', () => {
     expect(r.stderr).toBe('error: no route GET /nowhere (not_found, HTTP 404)\n')
   })
 })
+
+describe('api: typed result and renderer', () => {
+  it('returns the answer; JSON goes to the renderer as a value, text as a block', async () => {
+    const json = await runCommand(Api, ['/orgs/acme/summary'], {env: api.env()})
+    expect(json.result).toEqual({runs: 3})
+    expect(json.rendered).toEqual([{method: 'json', value: {runs: 3}}])
+    api.stub('GET /motd', reply(200, 'hello\n', {'content-type': 'text/plain'}))
+    const text = await runCommand(Api, ['/motd'], {env: api.env()})
+    expect(text.result).toBe('hello\n')
+    expect(text.rendered).toEqual([{method: 'block', value: 'hello\n'}])
+  })
+})

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import McpServersDelete from '../../src/commands/mcp-servers/delete.js'
 import TagsDelete from '../../src/commands/tags/delete.js'
 import {runCommand} from '../helpers/cli.js'
-import {reply, useFakeApi} from '../helpers/fake-api.js'
+import {envelope, useFakeApi} from '../helpers/fake-api.js'
 
 const api = useFakeApi(
   {
@@ -42,11 +42,20 @@ describe.each([
   })
 
   it('the second delete answers 404 → exit 5', async () => {
-    api.stub(`DELETE ${path.replace('/api/v1', '')}`, () => {
-      return reply(404, JSON.stringify({error: {code: 'not_found', message: 'already deleted'}}), {'content-type': 'application/json'})
-    })
+    api.stub(`DELETE ${path.replace('/api/v1', '')}`, () => envelope(404, 'not_found', 'already deleted'))
     const r = await runCommand(Cmd, [id, '--yes', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toBe(`error: ${kind} "${id}" not found: already deleted (not_found, HTTP 404)\n`)
+  })
+})
+
+describe('deletes: typed result and renderer', () => {
+  it('returns what the server answered; the notice, then the object', async () => {
+    const r = await runCommand(TagsDelete, ['tag_1', '--yes', '--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual({deleted: true, id: 'tag_1'})
+    expect(r.rendered).toEqual([
+      {method: 'notice', text: 'Deleted tag tag_1'},
+      {method: 'object', value: {deleted: true, id: 'tag_1'}},
+    ])
   })
 })

@@ -173,3 +173,11 @@ describe('auth login (device flow)', () => {
     expect(r.stderr).toMatch(/^error: .*"hello".* \(bad_response\)\n$/)
   })
 })
+
+describe('auth login: typed result and renderer', () => {
+  it('returns the user and where the token went; the renderer gets the logged-in notice', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token', '--insecure-storage'], {env: env(), stdin: `${GOOD}\n`})
+    expect(r.result).toEqual({user: ME, tokenSource: 'file', baseUrl: api.url, profile: 'default'})
+    expect(r.rendered).toEqual([{method: 'notice', text: 'Logged in as ada@acme.test (acme)'}])
+  })
+})

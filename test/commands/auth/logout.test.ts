@@ -52,3 +52,15 @@ describe('auth logout', () => {
     expect(r.stdout + r.stderr).not.toContain('svc_env_3333')
   })
 })
+
+describe('auth logout: typed result and renderer', () => {
+  it('returns what was removed; the renderer gets the notice and the warning', async () => {
+    fileStore.set(`default@${base}`, 'svc_default_1111', {AMCTL_CONFIG_DIR: dir})
+    const r = await runCommand(AuthLogout, [], {env: {AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: base, AMCTL_TOKEN: 'svc_env_3333'}})
+    expect(r.result).toEqual({baseUrl: base, profile: 'default', removed: ['file']})
+    expect(r.rendered).toEqual([
+      {method: 'notice', text: `Logged out of ${base} (removed from file)`},
+      {method: 'warning', text: 'AMCTL_TOKEN is still set in the environment'},
+    ])
+  })
+})

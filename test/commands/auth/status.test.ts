@@ -60,3 +60,23 @@ describe('auth status', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
   })
 })
+
+describe('auth status: typed result and renderer', () => {
+  it('returns the user and token facts; the renderer gets one object for people', async () => {
+    const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: api.url}})
+    expect(r.result).toEqual({user: ME, tokenSource: 'env', baseUrl: api.url, profile: 'default', org: 'acme', token: 'svc_…1234'})
+    expect(r.rendered).toEqual([
+      {
+        method: 'object',
+        value: {
+          user: 'Ada <ada@acme.test>',
+          'base URL': api.url,
+          profile: 'default',
+          org: 'acme',
+          token: 'svc_…1234',
+          'token storage': 'env (AMCTL_TOKEN)',
+        },
+      },
+    ])
+  })
+})

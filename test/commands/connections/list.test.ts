@@ -27,3 +27,11 @@ describe('connections list', () => {
     expect(JSON.parse(r.stdout)).toEqual({items})
   })
 })
+
+describe('connections list: typed result and renderer', () => {
+  it('returns the page and hands its items to the renderer as a list', async () => {
+    const r = await runCommand(ConnectionsList, ['--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual({items})
+    expect(r.rendered).toEqual([{method: 'list', rows: items, columns: ['ID', 'NAME', 'ALLOWED HOSTS']}])
+  })
+})

@@ -3,7 +3,7 @@ import EvalsRun from '../../../src/commands/evals/run.js'
 import {setClock} from '../../../src/core/clock.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
-import {dropConnection, json, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {dropConnection, envelope, json, reply, useFakeApi} from '../../helpers/fake-api.js'
 
 const runs = [{id: 'run_2', status: 'queued', evalSetId: 'es_1', batchId: 'b_1', createdAt: '2026-01-02T00:00:00Z'}]
 const api = useFakeApi(
@@ -46,11 +46,7 @@ describe('evals run', () => {
   })
 
   it('402 insufficient_credits exits 8', async () => {
-    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
-      return reply(402, JSON.stringify({error: {code: 'insufficient_credits', message: 'no credits left'}}), {
-        'content-type': 'application/json',
-      })
-    })
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => envelope(402, 'insufficient_credits', 'no credits left'))
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(8)
     expect(r.stderr).toBe('error: no credits left (insufficient_credits, HTTP 402)\n')
@@ -184,5 +180,30 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(api.requests()).toEqual([])
+  })
+})
+
+describe('evals run: typed result and renderer', () => {
+  it('returns the launch; the renderer gets it as an object, then the notice', async () => {
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3']})
+    expect(r.rendered).toEqual([
+      {method: 'object', value: {batchIds: ['b_1'], runIds: ['run_2', 'run_3']}},
+      {method: 'notice', text: 'Launched eval set es_1: 1 batch, 2 runs'},
+    ])
+  })
+
+  it('a dropped launch returns the unknown outcome with the newest runs (exit 9)', async () => {
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      throw dropConnection()
+    })
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(9)
+    expect(r.result).toMatchObject({
+      kind: 'unknown-outcome',
+      error: {code: 'outcome_unknown'},
+      recent: {items: runs},
+      document: {outcome: 'unknown', recentRuns: runs},
+    })
   })
 })

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import EvalsUpdate from '../../../src/commands/evals/update.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, json, reply, useFakeApi} from '../../helpers/fake-api.js'
 
 const api = useFakeApi(
   {
@@ -68,13 +68,18 @@ describe('evals update', () => {
   })
 
   it('a 400 from the server exits 2 with its message', async () => {
-    api.stub('PATCH /orgs/acme/eval-sets/es_1', () => {
-      return reply(400, JSON.stringify({error: {code: 'invalid_request', message: 'connection "c9" is not in this organization'}}), {
-        'content-type': 'application/json',
-      })
-    })
+    api.stub('PATCH /orgs/acme/eval-sets/es_1', () => envelope(400, 'invalid_request', 'connection "c9" is not in this organization'))
     const r = await update('--connection', 'c9')
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toBe('error: connection "c9" is not in this organization (invalid_request, HTTP 400)\n')
+  })
+})
+
+describe('evals update: typed result and renderer', () => {
+  it('returns the updated eval set and hands it to the renderer as an object', async () => {
+    const r = await update('--samples', '2')
+    const updated = {id: 'es_1', name: 'Checkout', cadence: 'DAILY', samplesPerTarget: 2, connectionIds: []}
+    expect(r.result).toEqual(updated)
+    expect(r.rendered).toEqual([{method: 'object', value: updated}])
   })
 })

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import Launch from '../../../src/commands/experiments/launch.js'
 import VariantContent from '../../../src/commands/experiments/variant-content.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, json, useFakeApi} from '../../helpers/fake-api.js'
 
 const api = useFakeApi(
   {
@@ -23,11 +23,7 @@ describe('experiments launch', () => {
   })
 
   it('a second launch (409) exits 6', async () => {
-    api.stub('POST /orgs/acme/experiments/exp_1/launch', () => {
-      return reply(409, JSON.stringify({error: {code: 'conflict', message: 'experiment "exp_1" was already launched'}}), {
-        'content-type': 'application/json',
-      })
-    })
+    api.stub('POST /orgs/acme/experiments/exp_1/launch', () => envelope(409, 'conflict', 'experiment "exp_1" was already launched'))
     const r = await runCommand(Launch, ['exp_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(6)
     expect(r.stderr).toBe('error: experiment "exp_1" was already launched (conflict, HTTP 409)\n')
@@ -56,9 +52,7 @@ describe('experiments variant-content', () => {
   })
 
   it('names the variant and experiment in a 404', async () => {
-    api.stub('GET /orgs/acme/experiments/exp_1/variants/var_z/content', () => {
-      return reply(404, JSON.stringify({error: {code: 'not_found', message: 'not found'}}), {'content-type': 'application/json'})
-    })
+    api.stub('GET /orgs/acme/experiments/exp_1/variants/var_z/content', () => envelope(404, 'not_found', 'not found'))
     const r = await runCommand(VariantContent, ['exp_1', 'var_z', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toContain('variant "var_z" of experiment "exp_1" not found')
@@ -69,5 +63,20 @@ describe('experiments variant-content', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toBe('error: missing argument VARIANT_ID (invalid_request)\n')
     expect(api.requests()).toHaveLength(0)
+  })
+})
+
+describe('experiments: typed results and renderer', () => {
+  it('launch returns the experiment and hands it to the renderer as an object', async () => {
+    const r = await runCommand(Launch, ['exp_1', '--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual({id: 'exp_1', status: 'running'})
+    expect(r.rendered).toEqual([{method: 'object', value: {id: 'exp_1', status: 'running'}}])
+  })
+
+  it('variant-content returns the content and hands it to the renderer as an object', async () => {
+    const content = {variantId: 'var_b', content: '# B\nline two'}
+    const r = await runCommand(VariantContent, ['exp_1', 'var_b', '--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual(content)
+    expect(r.rendered).toEqual([{method: 'object', value: content}])
   })
 })

@@ -3,7 +3,7 @@ import Chat from '../../../src/commands/optimizations/chat.js'
 import Preview from '../../../src/commands/optimizations/preview.js'
 import Propose from '../../../src/commands/optimizations/propose.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, json, useFakeApi} from '../../helpers/fake-api.js'
 
 const api = useFakeApi(
   {
@@ -13,9 +13,7 @@ const api = useFakeApi(
   },
   {me: false},
 )
-const forbidden = (message: string) => () => {
-  return reply(403, JSON.stringify({error: {code: 'forbidden', message}}), {'content-type': 'application/json'})
-}
+const forbidden = (message: string) => () => envelope(403, 'forbidden', message)
 
 describe('optimizations preview / propose / chat', () => {
   it('send the contract requests', async () => {
@@ -60,5 +58,40 @@ describe('optimizations preview / propose / chat', () => {
     const r = await runCommand(Preview, ['cl_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(4)
     expect(r.stderr).toBe('error: Cycles were retired in API 0.14; use optimizations rounds (forbidden, HTTP 403)\n')
+  })
+})
+
+describe('optimizations: typed results and renderer', () => {
+  it('preview returns the round; piped, the renderer gets it as one object', async () => {
+    const r = await runCommand(Preview, ['cl_1', '--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual({round: 2})
+    expect(r.rendered).toEqual([{method: 'object', value: {round: 2}}])
+  })
+
+  it('on a terminal a round is its key/values, then its trials as a list', async () => {
+    const trials = [{id: 't1', status: 'done', description: 'faster checkout'}]
+    api.stub('POST /orgs/acme/optimizations/cl_1/propose', {round: 3, trials})
+    const r = await runCommand(Propose, ['cl_1', '--org', 'acme'], {env: api.env(), tty: true})
+    expect(r.result).toEqual({round: 3, trials})
+    expect(r.rendered).toEqual([
+      {method: 'object', value: {round: 3}},
+      {method: 'text', value: ''},
+      {method: 'list', rows: trials, columns: ['TRIAL', 'STATUS', 'DESCRIPTION']},
+    ])
+    expect(r.stdout).toMatch(/^TRIAL\s+STATUS\s+DESCRIPTION\nt1\s+done\s+faster checkout\n$/m)
+  })
+
+  it("chat on a terminal hands the assistant's latest reply to the renderer as a block", async () => {
+    const answer = {
+      messages: [
+        {role: 'user', content: 'why?'},
+        {role: 'assistant', content: 'because\nof caching'},
+      ],
+    }
+    api.stub('POST /orgs/acme/optimizations/cl_1/chat', answer)
+    const r = await runCommand(Chat, ['cl_1', '--org', 'acme', '--message', 'why?'], {env: api.env(), tty: true})
+    expect(r.result).toEqual(answer)
+    expect(r.rendered).toEqual([{method: 'block', value: 'because\nof caching'}])
+    expect(r.stdout).toBe('because\nof caching\n')
   })
 })

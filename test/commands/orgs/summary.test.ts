@@ -37,3 +37,13 @@ describe('orgs summary', () => {
     expect(r.stderr).toBe('')
   })
 })
+
+describe('orgs summary: typed result and renderer', () => {
+  it('returns the summary and hands it to the renderer as one object, in every mode', async () => {
+    for (const argv of [[], ['--json']]) {
+      const r = await runCommand(OrgsSummary, ['--org', 'acme', ...argv], {env: api.env()})
+      expect(r.result).toEqual(SUMMARY)
+      expect(r.rendered).toEqual([{method: 'object', value: SUMMARY}])
+    }
+  })
+})

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import RunsFork from '../../../src/commands/runs/fork.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, reply, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 
 const api = useFakeApi({'POST /runs/run_1/fork': {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}}, {me: false})
@@ -126,11 +126,18 @@ describe('runs fork', () => {
   })
 
   it('names the run in a 404', async () => {
-    api.stub('POST /runs/run_missing/fork', () => {
-      return reply(404, JSON.stringify({error: {code: 'not_found', message: 'resource not found'}}), {'content-type': 'application/json'})
-    })
+    api.stub('POST /runs/run_missing/fork', () => envelope(404, 'not_found', 'resource not found'))
     const r = await runCommand(RunsFork, ['run_missing'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toBe('error: run "run_missing" not found: resource not found (not_found, HTTP 404)\n')
+  })
+})
+
+describe('runs fork: typed result and renderer', () => {
+  it('returns the new run and hands it to the renderer as an object', async () => {
+    const run = {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}
+    const r = await runCommand(RunsFork, ['run_1'], {env: api.env()})
+    expect(r.result).toEqual(run)
+    expect(r.rendered).toEqual([{method: 'object', value: run}])
   })
 })

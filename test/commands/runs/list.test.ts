@@ -151,3 +151,18 @@ describe('runs list', () => {
     expect(r.stderr).toContain('organization "nope" not found')
   })
 })
+
+describe('runs list: typed result and renderer', () => {
+  it('returns the page, hands its runs to the renderer as a list, then the more: notice on a terminal', async () => {
+    const page = {items: [run(1), run(2)], nextCursor: 'c1'}
+    api.stub('GET /orgs/acme/runs', page)
+    const tty = await runCommand(RunsList, ['--org', 'acme'], {tty: true, env: api.env()})
+    expect(tty.result).toEqual(page)
+    expect(tty.rendered).toEqual([
+      {method: 'list', rows: page.items, columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED']},
+      {method: 'notice', text: 'more: amctl runs list --cursor c1 --org acme (or --all)'},
+    ])
+    const json = await runCommand(RunsList, ['--org', 'acme', '--json'], {env: api.env()})
+    expect(json.result).toEqual(page)
+  })
+})

@@ -347,3 +347,26 @@ describe('runs watch: Ctrl-C', () => {
     expect(r.stderr).toBe(`watching 1 run of acme: a poll every 5s, up to 1h\n${AGAIN} amctl runs watch 'r 1' --org acme\n`)
   })
 })
+
+describe('runs watch: typed result and renderer', () => {
+  it('returns the finished wait (exit 10, the runs in the order given); the renderer gets them as one list', async () => {
+    serveRuns(
+      [['r2', 'r1']],
+      [
+        {r1: 'running', r2: 'queued'},
+        {r1: 'succeeded:0.9', r2: 'failed'},
+      ],
+    )
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(10)
+    const runs = [run('r1', 'succeeded', 0.9), run('r2', 'failed')]
+    expect(r.result).toMatchObject({kind: 'finished', exitCode: 10, document: {items: runs}, list: {items: runs}})
+    // the changes as notices while it waits, then the runs as one list
+    expect(r.rendered.filter((c) => c.method === 'notice').map((c) => (c as {text: string}).text)).toContain('r2 queued → failed')
+    expect(r.rendered.at(-1)).toEqual({
+      method: 'list',
+      rows: runs,
+      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED'],
+    })
+  })
+})

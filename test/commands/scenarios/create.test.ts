@@ -32,3 +32,15 @@ describe('scenarios create', () => {
     expect(api.requests()).toHaveLength(0)
   })
 })
+
+describe('scenarios create: typed result and renderer', () => {
+  it('returns the scenario and hands it to the renderer as an object', async () => {
+    const r = await runCommand(ScenariosCreate, ['--prompt', 'vp_1', '--repository', 'acme/web', '--persona', 'buyer', '--org', 'acme'], {
+      env: api.env(),
+    })
+    const scenario = {id: 'sc_1', repository: 'acme/web', persona: 'buyer'}
+    expect(r.result).toEqual(scenario)
+    expect(r.rendered).toEqual([{method: 'object', value: scenario}])
+    expect(r.stdout).toBe('id\tsc_1\nrepository\tacme/web\npersona\tbuyer\n')
+  })
+})

@@ -134,3 +134,14 @@ describe('tokens create', () => {
     expect(api.requests()).toHaveLength(1)
   })
 })
+
+describe('tokens create: typed result and renderer', () => {
+  it('returns the created token, hands it to the renderer as an object, then the warning', async () => {
+    const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env()})
+    expect(r.result).toEqual(CREATED)
+    expect(r.rendered).toEqual([
+      {method: 'object', value: CREATED},
+      {method: 'warning', text: WARNING},
+    ])
+  })
+})

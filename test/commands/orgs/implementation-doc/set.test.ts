@@ -44,3 +44,12 @@ describe('orgs implementation-doc set', () => {
     expect(api.requests()).toHaveLength(0)
   })
 })
+
+describe('orgs implementation-doc set: typed result and renderer', () => {
+  it('returns the saved document and hands it to the renderer as an object', async () => {
+    const saved = {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}
+    const r = await runCommand(SetDoc, ['--input', '-', '--org', 'acme'], {env: api.env(), stdin: '{"sections":["a"]}'})
+    expect(r.result).toEqual(saved)
+    expect(r.rendered).toEqual([{method: 'object', value: saved}])
+  })
+})
