@@ -179,7 +179,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
  */
 export async function runArgv(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
   for (let words = Math.min(3, argv.length); words >= 1; words--) {
-    const file = join(ROOT, 'src', 'commands', ...argv.slice(0, words)) + '.ts'
+    const file = `${join(ROOT, 'src', 'commands', ...argv.slice(0, words))}.ts`
     if (!existsSync(file)) continue
     const {default: Cmd} = (await import(pathToFileURL(file).href)) as {default: CommandClass}
     return runCommand(Cmd, argv.slice(words), opts)

@@ -50,8 +50,8 @@ describe('request headers', () => {
     expect(call.method).toBe('GET')
     expect(call.fullUrl).toBe(`${ORIGIN}/api/v1/me`)
     expect(call.headers['user-agent']).toBe(UA)
-    expect(call.headers['accept']).toBe('application/json')
-    expect(call.headers['authorization']).toBe(`Bearer ${TOKEN}`)
+    expect(call.headers.accept).toBe('application/json')
+    expect(call.headers.authorization).toBe(`Bearer ${TOKEN}`)
     expect(call.body).toBe('')
   })
 
@@ -78,7 +78,7 @@ describe('request headers', () => {
     })
     expect(await c.json({method: 'POST', path: '/cli/token', body: {}, auth: false})).toEqual({token: 'svc_new'})
     const [call] = calls()
-    expect(call.headers['authorization']).toBeUndefined()
+    expect(call.headers.authorization).toBeUndefined()
     expect(call.body).toBe('{}')
   })
 })
@@ -404,7 +404,7 @@ describe('redirects', () => {
     expect(second.fullUrl).toBe(`${ORIGIN}/api/v1/new`)
     expect(second.method).toBe('POST')
     expect(second.body).toBe('{"a":1}')
-    expect(second.headers['authorization']).toBe(`Bearer ${TOKEN}`)
+    expect(second.headers.authorization).toBe(`Bearer ${TOKEN}`)
     expect(first.fullUrl).toBe(`${ORIGIN}/api/v1/old`)
   })
 
