@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {type Clock, clock, setClock, systemClock} from '../../src/core/clock.js'
 import {fakeClock} from './fake-clock.js'
-import {setIO} from '../../src/output/io.js'
+import {colorAllowed, setIO} from '../../src/output/io.js'
 import {type Part, Renderer} from '../../src/output/renderer.js'
 
 /**
@@ -31,6 +31,8 @@ export interface RunOptions {
   stderrTTY?: boolean
   /** the terminal's width (tables are fitted to it) */
   columns?: number
+  /** colour where a terminal would get it: a TTY, unless NO_COLOR / FORCE_COLOR=0 (in env) say no — default: never */
+  color?: boolean
   /** 'real' waits for real; by default (unless a test installed its own) sleeps take no real time */
   clock?: 'real' | Clock
 }
@@ -136,8 +138,8 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     stdinIsTTY: opts.stdinTTY ?? false,
     stdoutIsTTY: tty,
     stderrIsTTY: stderrTTY,
-    stdoutColor: false,
-    stderrColor: false,
+    stdoutColor: opts.color === true && colorAllowed(tty, {...process.env, ...opts.env}),
+    stderrColor: opts.color === true && colorAllowed(stderrTTY, {...process.env, ...opts.env}),
     stdoutColumns: opts.columns,
   })
   const ownClock = opts.clock !== 'real' && (opts.clock !== undefined || clock() === systemClock)

@@ -77,33 +77,6 @@ describe('TSV lists (piped)', () => {
   })
 })
 
-describe('tables (TTY)', () => {
-  it('has a header, aligned columns and arrays joined with ", "', () => {
-    const out = table(ROWS, COLUMNS)
-    const lines = out.trimEnd().split('\n')
-    expect(lines).toHaveLength(3)
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+HOSTS$/)
-    expect(lines[1]).toMatch(/^conn_1\s+GitHub\s+api\.github\.com, github\.com$/)
-    expect(lines[2]).toMatch(/^conn_22\s+Linear$/)
-    // columns line up
-    expect(lines[0].indexOf('NAME')).toBe(lines[1].indexOf('GitHub'))
-    expect(lines[1].indexOf('GitHub')).toBe(lines[2].indexOf('Linear'))
-    expect(out).not.toContain('\t')
-    expect(out).not.toMatch(/\u001B\[/)
-    expect(out.endsWith('\n')).toBe(true)
-  })
-
-  it('uses colour only through the palette it is given', () => {
-    expect(table(ROWS, COLUMNS, palette(true))).toMatch(/^\u001B\[1mID {7}NAME {4}HOSTS\u001B\[22m\n/)
-  })
-
-  it('draws 80,000 rows in linear time (a quadratic layout took 66 s for 32,000)', () => {
-    const many = Array.from({length: 80_000}, (_, i) => ({id: `conn_${i}`, name: `name ${i}`, allowedHosts: ['h.example']}))
-    const out = table(many, COLUMNS)
-    expect(out.split('\n')).toHaveLength(80_002)
-  })
-})
-
 describe('key/value (TTY)', () => {
   it('shows a multi-line value as an indented block under its key, not folded into one line', () => {
     const out = keyValue({id: 'var_1', body: 'First line\nSecond line\r\n\n  indented\n'}, plain)

@@ -166,3 +166,49 @@ describe('runs list: typed result and renderer', () => {
     expect(json.result).toEqual(page)
   })
 })
+
+describe('runs list on a terminal: width and colour', () => {
+  const long = (i: number, status: string) => ({
+    ...run(i),
+    status,
+    agent: `claude-code-enterprise-edition-with-a-very-long-agent-name-${'a'.repeat(60)}-${i}`,
+    model: `anthropic/claude-sonnet-4-5-20250929-extended-thinking-${'m'.repeat(40)}`,
+    score: 0.5,
+  })
+  const STATUSES = ['succeeded', 'failed', 'running', 'queued', 'cancelled']
+
+  it.each([80, 160])('at %i columns the table never wraps: every line fits, the widest flexible column is cut with …', async (columns) => {
+    api.stub('GET /orgs/acme/runs', {items: STATUSES.map((s, i) => long(i + 1, s)), nextCursor: null})
+    const r = await runCommand(RunsList, ['--org', 'acme'], {tty: true, columns, env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines).toHaveLength(6)
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns)
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED$/)
+    // the ID, status and created columns are whole; the agent (the widest) is cut
+    expect(lines[1]).toMatch(/^run_1\s+succeeded\s+es_1\s+claude-code-\S*…\s+\S+\s+0\.50\s+\S.* ago$/)
+  })
+
+  const paint = {succeeded: '\u001b[32m', failed: '\u001b[31m', running: '\u001b[33m', queued: '\u001b[33m', cancelled: '\u001b[2m'}
+
+  it('colours statuses: green succeeded, red failed, yellow running and queued, dim cancelled', async () => {
+    api.stub('GET /orgs/acme/runs', {items: STATUSES.map((s, i) => ({...run(i + 1), status: s})), nextCursor: null})
+    const r = await runCommand(RunsList, ['--org', 'acme'], {tty: true, color: true, env: api.env()})
+    const lines = r.stdout.trimEnd().split('\n')
+    STATUSES.forEach((status, i) => {
+      expect(lines[i + 1]).toContain(`${paint[status as keyof typeof paint]}${status}`)
+    })
+  })
+
+  it('has no colour with NO_COLOR, when piped, or under --json', async () => {
+    api.stub('GET /orgs/acme/runs', {items: STATUSES.map((s, i) => ({...run(i + 1), status: s})), nextCursor: null})
+    const noColor = await runCommand(RunsList, ['--org', 'acme'], {tty: true, color: true, env: api.env({NO_COLOR: '1'})})
+    const piped = await runCommand(RunsList, ['--org', 'acme'], {color: true, env: api.env()})
+    const json = await runCommand(RunsList, ['--org', 'acme', '--json'], {color: true, env: api.env()})
+    expect(noColor.stdout).toMatch(/^ID\s+STATUS/)
+    for (const r of [noColor, piped, json]) {
+      expect(r.exitCode).toBe(0)
+      expect(r.stdout).not.toContain('\u001b[')
+    }
+  })
+})
