@@ -1,21 +1,12 @@
-import {describe, expect, it} from 'vitest'
-import McpServersDelete from '../../src/commands/mcp-servers/delete.js'
-import TagsDelete from '../../src/commands/tags/delete.js'
-import {runCommand} from '../helpers/cli.js'
-import {envelope, useFakeApi} from '../helpers/fake-api.js'
+import {expect, it} from 'vitest'
+import {runCommand} from './cli.js'
+import {envelope, type FakeApi} from './fake-api.js'
 
-const api = useFakeApi(
-  {
-    'DELETE /orgs/acme/tags/tag_1': {deleted: true, id: 'tag_1'},
-    'DELETE /orgs/acme/mcp-servers/docs': {deleted: true, ref: 'docs'},
-  },
-  {me: false},
-)
-
-describe.each([
-  ['tags delete', TagsDelete, 'tag_1', 'tag', '/api/v1/orgs/acme/tags/tag_1'],
-  ['mcp-servers delete', McpServersDelete, 'docs', 'MCP server', '/api/v1/orgs/acme/mcp-servers/docs'],
-])('%s', (_name, Cmd, id, kind, path) => {
+/**
+ * What every delete command does (contract 1.5: --yes, the y/N prompt on a terminal, 404 on a
+ * second delete), for the test file of each: `deleteCases(api, Cmd, id, kind, path)`.
+ */
+export function deleteCases(api: FakeApi, Cmd: Parameters<typeof runCommand>[0], id: string, kind: string, path: string): void {
   it('with --yes sends DELETE without asking', async () => {
     const r = await runCommand(Cmd, [id, '--yes', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(0)
@@ -47,15 +38,4 @@ describe.each([
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toBe(`error: ${kind} "${id}" not found: already deleted (not_found, HTTP 404)\n`)
   })
-})
-
-describe('deletes: typed result and renderer', () => {
-  it('returns what the server answered; the notice, then the object', async () => {
-    const r = await runCommand(TagsDelete, ['tag_1', '--yes', '--org', 'acme'], {env: api.env()})
-    expect(r.result).toEqual({deleted: true, id: 'tag_1'})
-    expect(r.rendered).toEqual([
-      {method: 'notice', text: 'Deleted tag tag_1'},
-      {method: 'object', value: {deleted: true, id: 'tag_1'}},
-    ])
-  })
-})
+}
