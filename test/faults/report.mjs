@@ -116,11 +116,11 @@ const mr = get('malformed.responses')
 if (mr) {
   row(
     'malformed responses',
-    `command runs (${n(mr.answers)} kinds of answer; GET object, GET list, --all rows, --all --json, POST)`,
+    `command runs (${n(mr.answers)} kinds of answer; GET object, GET list, --all rows, --all --json, POST; in-process on a fake clock, a sample by the built CLI)`,
     n(mr.cases),
   )
   row('', 'crashes (stack trace, "unexpected failure") / hangs', `${n(mr.crashes)} / ${n(mr.hangs)}`)
-  row('', 'slowest (a 502 is retried 4 times)', s(mr.slowestMs))
+  row('', 'slowest (a 502 is retried 4 times; its waits counted, not waited)', s(mr.slowestMs))
 }
 
 // bad input
