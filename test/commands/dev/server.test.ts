@@ -1,10 +1,10 @@
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import DevServerCommand, {hookExample} from '../../src/commands/dev/server.js'
-import {startDevServer} from '../../src/devserver/index.js'
-import {HOOKS} from '../../src/devserver/options.js'
-import {outcomeOf} from '../../src/devserver/runs.js'
+import DevServerCommand, {hookExample} from '../../../src/commands/dev/server.js'
+import {startDevServer} from '../../../src/devserver/index.js'
+import {HOOKS} from '../../../src/devserver/options.js'
+import {outcomeOf} from '../../../src/devserver/runs.js'
 import {
   CONNECTIONS,
   EVAL_SETS,
@@ -18,9 +18,9 @@ import {
   VISIBILITY_PROMPTS,
   seedState,
   seededRunId,
-} from '../../src/devserver/seed.js'
-import {sleep} from './helpers.js'
-import {tempDir} from '../helpers/temp.js'
+} from '../../../src/devserver/seed.js'
+import {sleep} from '../../devserver/helpers.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const tempFile = () => join(tempDir('amctl-cmd-'), 'state.json')
 const json = {'content-type': 'application/json'}
