@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {UsageError} from '../../src/core/errors.js'
+import {usageError} from '../helpers/failure.js'
 import {
   assertNoDotSegments,
   fieldsAsQuery,
@@ -11,16 +11,6 @@ import {
 } from '../../src/input/api-args.js'
 
 // The arguments of `amctl api` (contract 3), checked before anything is sent.
-function refusal(fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError)
-    return (error as UsageError).message
-  }
-  throw new Error('expected a usage error')
-}
-
 describe('normalizeApiPath', () => {
   it.each([
     ['/me', '/me'],
@@ -30,30 +20,30 @@ describe('normalizeApiPath', () => {
     ['/api/v1', '/'],
     ['/api/v1?x=1', '/?x=1'],
     ['/api/v10/x', '/api/v10/x'],
-  ])('%j → %j', (input, path) => {
+  ])('%j → %j', async (input, path) => {
     expect(normalizeApiPath(input)).toBe(path)
   })
 
-  it('refuses an empty path and a full URL (the server is --base-url)', () => {
-    expect(refusal(() => normalizeApiPath('  '))).toBe('PATH must not be empty; e.g. /me or /orgs/{org}/runs')
-    expect(refusal(() => normalizeApiPath('https://evil.example/x'))).toMatch(
+  it('refuses an empty path and a full URL (the server is --base-url)', async () => {
+    expect(await usageError(() => normalizeApiPath('  '))).toBe('PATH must not be empty; e.g. /me or /orgs/{org}/runs')
+    expect(await usageError(() => normalizeApiPath('https://evil.example/x'))).toMatch(
       /^PATH is relative to \/api\/v1 on the configured server, got a full URL/,
     )
   })
 })
 
 describe('assertNoDotSegments', () => {
-  it.each(['/orgs/../me', '/a/./b', '/a/%2e%2e/b', '/a/%2E'])('refuses %j', (path) => {
-    expect(refusal(() => assertNoDotSegments(path))).toMatch(/^PATH must not hold a "\.\.?" segment/)
+  it.each(['/orgs/../me', '/a/./b', '/a/%2e%2e/b', '/a/%2E'])('refuses %j', async (path) => {
+    expect(await usageError(() => assertNoDotSegments(path))).toMatch(/^PATH must not hold a "\.\.?" segment/)
   })
 
-  it('allows dots inside segments, in the query, and malformed encodings', () => {
+  it('allows dots inside segments, in the query, and malformed encodings', async () => {
     for (const path of ['/files/a.b', '/x?next=../y', '/a/%zz', '/a/...']) expect(() => assertNoDotSegments(path)).not.toThrow()
   })
 })
 
 describe('{org}', () => {
-  it('is found and replaced everywhere, encoded as a path segment', () => {
+  it('is found and replaced everywhere, encoded as a path segment', async () => {
     expect(usesOrg('/orgs/{org}/runs')).toBe(true)
     expect(usesOrg('/me')).toBe(false)
     expect(fillOrg('/orgs/{org}/x?org={org}', 'acme')).toBe('/orgs/acme/x?org=acme')
@@ -62,37 +52,37 @@ describe('{org}', () => {
 })
 
 describe('parseMethod', () => {
-  it('GET without a body, POST with one; -X in any case', () => {
+  it('GET without a body, POST with one; -X in any case', async () => {
     expect(parseMethod(undefined, false)).toBe('GET')
     expect(parseMethod(undefined, true)).toBe('POST')
     expect(parseMethod(' patch ', true)).toBe('PATCH')
   })
 
-  it('refuses another method', () => {
-    expect(refusal(() => parseMethod('TRACE', false))).toBe('-X must be one of GET, POST, PUT, PATCH, DELETE, got "TRACE"')
+  it('refuses another method', async () => {
+    expect(await usageError(() => parseMethod('TRACE', false))).toBe('-X must be one of GET, POST, PUT, PATCH, DELETE, got "TRACE"')
   })
 })
 
 describe('parseHeaders', () => {
-  it('lower-cases names, trims values, later ones win', () => {
+  it('lower-cases names, trims values, later ones win', async () => {
     expect({...parseHeaders(['X-Trace: abc', 'Accept:  text/plain ', 'x-trace: def'])}).toEqual({'x-trace': 'def', accept: 'text/plain'})
   })
 
-  it('a name that is no HTTP token, or a value with CR/LF/controls, exits 2', () => {
-    expect(refusal(() => parseHeaders(['no colon']))).toBe(`-H expects 'Name: value', got "no colon"`)
-    expect(refusal(() => parseHeaders(['Bad Name: x']))).toMatch(/^-H expects 'Name: value'/)
-    expect(refusal(() => parseHeaders(['X-A: a\r\nInjected: 1']))).toMatch(
+  it('a name that is no HTTP token, or a value with CR/LF/controls, exits 2', async () => {
+    expect(await usageError(() => parseHeaders(['no colon']))).toBe(`-H expects 'Name: value', got "no colon"`)
+    expect(await usageError(() => parseHeaders(['Bad Name: x']))).toMatch(/^-H expects 'Name: value'/)
+    expect(await usageError(() => parseHeaders(['X-A: a\r\nInjected: 1']))).toMatch(
       /^-H X-A: the value must not hold CR, LF or other control characters/,
     )
   })
 
-  it('a member name like __proto__ is an ordinary header', () => {
+  it('a member name like __proto__ is an ordinary header', async () => {
     expect(parseHeaders(['__proto__: x']).__proto__).toBe('x')
   })
 })
 
 describe('fieldsAsQuery (GET with -F/-f)', () => {
-  it('appends typed values as JSON text and strings as they are', () => {
+  it('appends typed values as JSON text and strings as they are', async () => {
     expect(fieldsAsQuery('/runs', [])).toBe('/runs')
     expect(
       fieldsAsQuery('/runs?limit=5', [

@@ -2,24 +2,13 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {Readable} from 'node:stream'
 import {describe, expect, it} from 'vitest'
-import {UsageError} from '../../src/core/errors.js'
 import {buildBody, fieldPairs, parseJsonObject, setMember, typedValue} from '../../src/input/body.js'
+import {usageError} from '../helpers/failure.js'
 import {tempDir} from '../helpers/temp.js'
 
 // Request bodies from -F/-f/--input (cli-contract.md section 3).
 const none = () => Readable.from([])
 const stdin = (text: string) => Readable.from([Buffer.from(text)])
-
-async function usage(promise: Promise<unknown> | (() => unknown)): Promise<string> {
-  try {
-    await (typeof promise === 'function' ? promise() : promise)
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError)
-    expect((error as UsageError).exitCode).toBe(2)
-    return (error as UsageError).message
-  }
-  throw new Error('expected a usage error')
-}
 
 describe('typedValue (-F)', () => {
   it.each([
@@ -48,7 +37,7 @@ describe('typedValue (-F)', () => {
   })
 
   it('a value that looks like JSON but is not says where it breaks', async () => {
-    expect(await usage(typedValue('tags', '[1, 2', none()))).toMatch(
+    expect(await usageError(typedValue('tags', '[1, 2', none()))).toMatch(
       /^-F tags: the value looks like JSON but is not valid: .* at line 1, column \d+$/,
     )
   })
@@ -82,7 +71,7 @@ describe('fieldPairs / buildBody', () => {
     [{field: ['=x']}, '-F expects key=value, got "=x"'],
     [{'raw-field': ['k']}, '-f expects key=value, got "k"'],
   ])('%j → exit 2: %s', async (flags, message) => {
-    expect(await usage(fieldPairs(flags, none()))).toBe(message)
+    expect(await usageError(fieldPairs(flags, none()))).toBe(message)
   })
 })
 
@@ -99,11 +88,11 @@ describe('parseJsonObject (--input)', () => {
     ['"s"', '--input x must be a JSON object, got string'],
     ['{"a":\n  1,}', '--input x is not valid JSON: '],
   ])('%j → %s', async (text, message) => {
-    expect(await usage(() => parseJsonObject(text, '--input x'))).toContain(message)
+    expect(await usageError(() => parseJsonObject(text, '--input x'))).toContain(message)
   })
 
   it('names the line and column of a syntax error', async () => {
-    expect(await usage(() => parseJsonObject('{\n  "a": 1\n  "b": 2\n}', '--input f.json'))).toMatch(/at line 3, column 3$/)
+    expect(await usageError(() => parseJsonObject('{\n  "a": 1\n  "b": 2\n}', '--input f.json'))).toMatch(/at line 3, column 3$/)
   })
 
   it('setMember defines an own enumerable member', () => {

@@ -1,37 +1,12 @@
 import {beforeAll, describe, expect, it} from 'vitest'
-import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, type Column} from '../../src/output/format.js'
+import {COLUMNS, type Conn, ROWS, table} from './fixtures.js'
+import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, type Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
-import {renderTable} from '../../src/output/table.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
 
-interface Conn {
-  id: string
-  name: string
-  allowedHosts: unknown
-  meta?: unknown
-}
-const COLUMNS: Column<Conn>[] = [
-  {header: 'ID', get: (r) => r.id},
-  {header: 'NAME', get: (r) => r.name},
-  {header: 'HOSTS', get: (r) => r.allowedHosts},
-]
-const ROWS: Conn[] = [
-  {id: 'conn_1', name: 'GitHub', allowedHosts: ['api.github.com', 'github.com']},
-  {id: 'conn_22', name: 'Linear', allowedHosts: []},
-]
 const plain = palette(false)
-const NOW = Date.parse('2026-11-23T12:00:00Z')
-
-function table<T>(rows: T[], columns: Column<T>[], style = plain, width?: number): string {
-  return renderTable(
-    columns,
-    rows.map((row) => ttyCells(row, columns, style, NOW)),
-    style,
-    width,
-  )
-}
 
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 

@@ -1,36 +1,13 @@
 import {beforeAll, describe, expect, it} from 'vitest'
-import {type Column, ttyCells} from '../../src/output/format.js'
+import {COLUMNS, ROWS, table} from './fixtures.js'
+import type {Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
-import {columnWidths, fitWidths, renderTable, type TableColumn, truncate} from '../../src/output/table.js'
+import {columnWidths, fitWidths, type TableColumn, truncate} from '../../src/output/table.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
 
-interface Conn {
-  id: string
-  name: string
-  allowedHosts: unknown
-}
-const COLUMNS: Column<Conn>[] = [
-  {header: 'ID', get: (r) => r.id},
-  {header: 'NAME', get: (r) => r.name},
-  {header: 'HOSTS', get: (r) => r.allowedHosts},
-]
-const ROWS: Conn[] = [
-  {id: 'conn_1', name: 'GitHub', allowedHosts: ['api.github.com', 'github.com']},
-  {id: 'conn_22', name: 'Linear', allowedHosts: []},
-]
 const plain = palette(false)
-const NOW = Date.parse('2026-11-23T12:00:00Z')
-
-function table<T>(rows: T[], columns: Column<T>[], style = plain, width?: number): string {
-  return renderTable(
-    columns,
-    rows.map((row) => ttyCells(row, columns, style, NOW)),
-    style,
-    width,
-  )
-}
 
 /** Display columns of a line (ASCII and … only here). */
 const width = (line: string) => [...line].length

@@ -1,26 +1,16 @@
 import {describe, expect, it} from 'vitest'
 import {evalSetPatch} from '../../../../src/commands/evals/shared/patch.js'
-import {UsageError} from '../../../../src/core/errors.js'
+import {usageError} from '../../../helpers/failure.js'
 
 // The PATCH body of `evals update`, checked before any request.
-function refusal(fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError)
-    return (error as UsageError).message
-  }
-  throw new Error('expected a usage error')
-}
-
 describe('evalSetPatch', () => {
-  it('holds only what was given: cadence upper-cased, samples as a number, connections in order', () => {
+  it('holds only what was given: cadence upper-cased, samples as a number, connections in order', async () => {
     expect(evalSetPatch({cadence: ' weekly ', samples: '5'})).toEqual({cadence: 'WEEKLY', samplesPerTarget: 5})
     expect(evalSetPatch({connection: ['c1', 'c2']})).toEqual({connectionIds: ['c1', 'c2']})
     expect(evalSetPatch({'clear-connections': true})).toEqual({connectionIds: []})
   })
 
-  it('--set KEY=JSON adds members as JSON values, any name an own member', () => {
+  it('--set KEY=JSON adds members as JSON values, any name an own member', async () => {
     const patch = evalSetPatch({set: ['name="Checkout"', 'meta={"a":[1]}', '__proto__=1']}) as Record<string, unknown>
     expect(patch).toEqual({name: 'Checkout', meta: {a: [1]}, ['__proto__']: 1})
     expect(Object.hasOwn(patch, '__proto__')).toBe(true)
@@ -36,11 +26,11 @@ describe('evalSetPatch', () => {
     [{set: ['connectionIds=[]']}, '--set connectionIds is not allowed: use --connection/--clear-connections'],
     [{set: ['a=1', 'a=2']}, '--set a is given twice'],
     [{set: ['name=Checkout']}, `--set name: the value is not valid JSON`],
-  ])('%j → exit 2: %s', (flags, message) => {
-    expect(refusal(() => evalSetPatch(flags))).toContain(message)
+  ])('%j → exit 2: %s', async (flags, message) => {
+    expect(await usageError(() => evalSetPatch(flags))).toContain(message)
   })
 
-  it('tells how to quote a string given to --set', () => {
-    expect(refusal(() => evalSetPatch({set: ['name=Checkout']}))).toMatch(/quote strings, e\.g\. name='"text"'$/)
+  it('tells how to quote a string given to --set', async () => {
+    expect(await usageError(() => evalSetPatch({set: ['name=Checkout']}))).toMatch(/quote strings, e\.g\. name='"text"'$/)
   })
 })
