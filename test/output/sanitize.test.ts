@@ -2,7 +2,6 @@ import {describe, expect, it} from 'vitest'
 import {terminalSafe, tsvEscape} from '../../src/output/sanitize.js'
 
 // Server text is data (contract 1.4): no control character reaches a terminal or breaks a TSV record.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is checked
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 
 describe('terminalSafe', () => {
