@@ -1,18 +1,18 @@
 import {defineConfig} from 'vitest/config'
 
-// Projects of one run: `npm test` runs them all (the build happens once, in the global setup,
-// and only when a selected project needs it); `npm run test:unit|test:e2e|test:faults` pick theirs.
-//  unit          in-process tests of src/ (test/ mirrors src/); no build needed
-//  unit-process  the unit tests that set process-wide state worker threads do not have (umask)
-//  e2e           the built CLI and artifacts: test/e2e, test/bin, the generated manifest and README,
-//                and *.dist.test.ts beside a unit test (a module of dist/ in a child process)
-//  faults        the reliability suite (test/faults), whose figures feed README "Reliability"
+// Three projects, one run: `npm test` runs them all (the build happens once, in the global
+// setup, and only when a selected project needs it); `npm run test:unit|test:e2e|test:faults`
+// pick one with --project.
+//  unit    in-process tests of src/ (test/ mirrors src/); no build needed
+//  e2e     the built CLI and artifacts: test/e2e, test/bin, the generated manifest and README,
+//          and *.dist.test.ts beside a unit test (a module of dist/ in a child process)
+//  faults  the reliability suite (test/faults), whose figures feed README "Reliability"
+// Child processes, not worker threads: threads start faster, but a run in threads ended now and
+// then with the whole process aborting (SIGABRT) as a worker was torn down.
 const BUILT = ['test/e2e/**/*.test.ts', 'test/bin/**/*.test.ts', 'test/**/*.dist.test.ts', 'test/manifest.test.ts', 'test/readme.test.ts']
-const PROCESS_WIDE = ['test/core/config.test.ts', 'test/core/fs-atomic.test.ts']
 
 const shared = {
-  // worker threads start and isolate a test file far cheaper than child processes
-  pool: 'threads' as const,
+  pool: 'forks' as const,
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // every test gets a throwaway config dir; nothing touches the user's real config or keychain
@@ -26,8 +26,7 @@ export default defineConfig({
     // the suites wait on child processes and sockets far more than they compute
     maxWorkers: 3,
     projects: [
-      {test: {...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: [...BUILT, ...PROCESS_WIDE, 'test/faults/**']}},
-      {test: {...shared, name: 'unit-process', include: PROCESS_WIDE, pool: 'forks'}},
+      {test: {...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: [...BUILT, 'test/faults/**']}},
       {test: {...shared, name: 'e2e', include: BUILT}},
       // its timeout cases run side by side (describe.concurrent): all of them at once
       {test: {...shared, name: 'faults', include: ['test/faults/**/*.test.ts'], maxConcurrency: 20}},
