@@ -2,17 +2,24 @@ import {execFileSync} from 'node:child_process'
 import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import type {TestProject} from 'vitest/node'
+
+/** The projects whose tests run the build (dist/); see vitest.config.ts. */
+const NEEDS_BUILD = new Set(['e2e', 'faults'])
 
 /**
- * Once per test run: build dist/ (the end-to-end and fault suites run the built CLI; a missing
- * build is a failure, never a skip), and give the run a private temp root (TMPDIR for the test
- * workers and every process they start). At the end the root must be empty: what a test created
- * and did not remove fails the run.
+ * Once per test run: build dist/ when a selected project needs it (the end-to-end and fault
+ * suites run the built CLI; a missing build is a failure, never a skip), and give the run a
+ * private temp root (TMPDIR for the test workers and every process they start). At the end the
+ * root must be empty: what a test created and did not remove fails the run.
  */
-export default function setup(): () => void {
+export default function setup(project: TestProject): () => void {
   const root = mkdtempSync(join(tmpdir(), 'amctl-test-run-'))
   process.env.TMPDIR = root
-  if (process.env.AMCTL_TEST_BUILD !== 'skip') execFileSync(process.execPath, ['bin/build.js'], {stdio: 'inherit'})
+  const selected = project.vitest.projects.map((p) => p.name)
+  if (process.env.AMCTL_TEST_BUILD !== 'skip' && selected.some((name) => NEEDS_BUILD.has(name))) {
+    execFileSync(process.execPath, ['bin/build.js'], {stdio: 'inherit'})
+  }
   return () => {
     const left = readdirSync(root)
     rmSync(root, {recursive: true, force: true})

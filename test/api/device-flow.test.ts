@@ -1,42 +1,31 @@
-import type {ServerResponse} from 'node:http'
-import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {beforeEach, describe, expect, it} from 'vitest'
 import {MAX_POLL_FAILURES, obtainToken, type DeviceFlowHooks} from '../../src/api/device-flow.js'
 import {HttpClient} from '../../src/core/http/client.js'
-import {closeDispatcher} from '../../src/core/http/dispatcher.js'
-import {sendJson, startServer, type Recorded, type TestServer} from '../helpers/http-server.js'
+import {dropConnection, envelope, reply, useFakeApi} from '../helpers/fake-api.js'
 import {failure} from '../helpers/failure.js'
 
 const DROP = Symbol('drop the connection')
 const UNAVAILABLE = Symbol('answer 503')
-let server: TestServer
-/** Answers of POST /cli/token in order: the start, then one per poll. */
-let answers: unknown[]
-let client: HttpClient
+const api = useFakeApi({}, {me: false})
+// the client has a stored token: the login requests must still go without it
+const client = new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => 'svc_must_not_be_sent'})
 let clock: number
 let sleeps: number[]
 let prompts: [string, string][]
 let opened: string[]
 
-beforeAll(async () => {
-  server = await startServer((req: Recorded, res: ServerResponse) => {
-    const i = server.requests.indexOf(req)
-    const answer = answers[Math.min(i, answers.length - 1)]
-    if (answer === DROP) {
-      res.socket?.destroy()
-      return
-    }
-    if (answer === UNAVAILABLE) return sendJson(res, 503, {error: {code: 'unavailable', message: 'try later'}})
-    sendJson(res, 200, answer)
+/** Answers of POST /cli/token in order: the start, then one per poll (the last one repeats). */
+function answer(answers: unknown[]): void {
+  let calls = 0
+  api.stub('POST /cli/token', () => {
+    const next = answers[Math.min(calls++, answers.length - 1)]
+    if (next === DROP) throw dropConnection()
+    if (next === UNAVAILABLE) return envelope(503, 'unavailable', 'try later')
+    return reply(200, next)
   })
-  // the client has a stored token: the login requests must still go without it
-  client = new HttpClient({baseUrl: server.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => 'svc_must_not_be_sent'})
-})
-afterAll(async () => {
-  await closeDispatcher()
-  await server.close()
-})
+}
+
 beforeEach(() => {
-  server.requests.length = 0
   clock = 1_000_000
   sleeps = []
   prompts = []
@@ -57,10 +46,10 @@ const START = {deviceCode: 'dc_secret_1', userCode: 'ABCD-EFGH', verificationUri
 
 describe('obtainToken', () => {
   it('takes a token answered at once: one POST {} without Authorization', async () => {
-    answers = [{token: 'svc_immediate_1'}]
+    answer([{token: 'svc_immediate_1'}])
     expect(await obtainToken(client, hooks)).toBe('svc_immediate_1')
-    expect(server.requests).toHaveLength(1)
-    const [req] = server.requests
+    expect(api.requests()).toHaveLength(1)
+    const [req] = api.requests()
     expect(req.method).toBe('POST')
     expect(req.path).toBe('/api/v1/cli/token')
     expect(req.body).toBe('{}')
@@ -71,13 +60,13 @@ describe('obtainToken', () => {
   })
 
   it('follows the device flow: shows the code, polls every interval until the token', async () => {
-    answers = [START, {status: 'pending'}, {status: 'pending'}, {token: 'svc_granted_1'}]
+    answer([START, {status: 'pending'}, {status: 'pending'}, {token: 'svc_granted_1'}])
     expect(await obtainToken(client, hooks)).toBe('svc_granted_1')
     expect(prompts).toEqual([['ABCD-EFGH', 'https://app.example/device']])
     expect(opened).toEqual(['https://app.example/device'])
     expect(sleeps).toEqual([2000, 2000, 2000])
-    expect(server.requests).toHaveLength(4)
-    for (const poll of server.requests.slice(1)) {
+    expect(api.requests()).toHaveLength(4)
+    for (const poll of api.requests().slice(1)) {
       expect(poll.method).toBe('POST')
       expect(poll.path).toBe('/api/v1/cli/token?deviceCode=dc_secret_1')
       expect(poll.body).toBe('{}')
@@ -86,13 +75,13 @@ describe('obtainToken', () => {
   })
 
   it('encodes the device code in the query', async () => {
-    answers = [{...START, deviceCode: 'a&b=c d'}, {token: 'svc_ok'}]
+    answer([{...START, deviceCode: 'a&b=c d'}, {token: 'svc_ok'}])
     await obtainToken(client, hooks)
-    expect(new URL(server.requests[1].path, 'http://x').searchParams.get('deviceCode')).toBe('a&b=c d')
+    expect(new URL(api.requests()[1].path, 'http://x').searchParams.get('deviceCode')).toBe('a&b=c d')
   })
 
   it('waits 5 s between polls when the server gives no interval', async () => {
-    answers = [{...START, interval: undefined}, {status: 'pending'}, {token: 'svc_ok'}]
+    answer([{...START, interval: undefined}, {status: 'pending'}, {token: 'svc_ok'}])
     await obtainToken(client, hooks)
     expect(sleeps).toEqual([5000, 5000])
   })
@@ -107,82 +96,82 @@ describe('obtainToken', () => {
     [600, 60_000],
     ['5', 5000],
   ])('an interval of %j s is taken as %i ms (absent → 5 s, outside 1–60 → the nearest bound)', async (interval, ms) => {
-    answers = [{...START, interval, expiresIn: 3600}, {status: 'pending'}, {status: 'pending'}, {token: 'svc_ok'}]
+    answer([{...START, interval, expiresIn: 3600}, {status: 'pending'}, {status: 'pending'}, {token: 'svc_ok'}])
     await obtainToken(client, hooks)
     expect(sleeps).toEqual([ms, ms, ms])
   })
 
   it('keeps polling through a dropped connection or a 503 (a poll is safe to repeat)', async () => {
-    answers = [START, DROP, UNAVAILABLE, {status: 'pending'}, {token: 'svc_after_blips'}]
+    answer([START, DROP, UNAVAILABLE, {status: 'pending'}, {token: 'svc_after_blips'}])
     await expect(obtainToken(client, hooks)).resolves.toBe('svc_after_blips')
-    expect(server.requests).toHaveLength(5)
+    expect(api.requests()).toHaveLength(5)
   })
 
   it(`gives up with exit 1 after ${MAX_POLL_FAILURES} failed polls in a row`, async () => {
-    answers = [START, UNAVAILABLE]
+    answer([START, UNAVAILABLE])
     const e = await failure(obtainToken(client, hooks))
     expect(e.exitCode).toBe(1)
     expect(e.message).toMatch(/^polling for the login approval failed 5 times in a row: try later/)
-    expect(server.requests).toHaveLength(1 + MAX_POLL_FAILURES)
+    expect(api.requests()).toHaveLength(1 + MAX_POLL_FAILURES)
   })
 
   it('a denied login is exit 3', async () => {
-    answers = [START, {status: 'pending'}, {status: 'denied'}]
+    answer([START, {status: 'pending'}, {status: 'denied'}])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'unauthorized', exitCode: 3})
     expect(e.message).toContain('denied')
-    expect(server.requests).toHaveLength(3)
+    expect(api.requests()).toHaveLength(3)
   })
 
   it('an expired device code is exit 3', async () => {
-    answers = [START, {status: 'expired'}]
+    answer([START, {status: 'expired'}])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({exitCode: 3})
     expect(e.message).toContain('expired')
   })
 
   it('stops with exit 3 once expiresIn has passed, without polling again', async () => {
-    answers = [{...START, interval: 10, expiresIn: 25}, {status: 'pending'}]
+    answer([{...START, interval: 10, expiresIn: 25}, {status: 'pending'}])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({exitCode: 3})
     expect(e.message).toContain('expired')
     // polls at 10 s and 20 s; at 30 s the code has expired
-    expect(server.requests).toHaveLength(3)
+    expect(api.requests()).toHaveLength(3)
     expect(sleeps).toEqual([10_000, 10_000, 10_000])
   })
 
   it('anything else at the start is exit 1 naming the members that came back', async () => {
-    answers = [{access_token: 'x', expires: 3}]
+    answer([{access_token: 'x', expires: 3}])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).toContain('"access_token"')
     expect(e.message).toContain('"expires"')
-    expect(server.requests).toHaveLength(1)
+    expect(api.requests()).toHaveLength(1)
   })
 
   it('an empty object is exit 1 too', async () => {
-    answers = [{}]
+    answer([{}])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).toContain('empty object')
   })
 
   it('an unknown answer while polling is exit 1 naming its members', async () => {
-    answers = [START, {state: 'weird'}]
+    answer([START, {state: 'weird'}])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).toContain('"state"')
   })
 
   it('a token that is not svc_… is exit 1, not stored', async () => {
-    answers = [{token: 'Bearer abc'}]
+    answer([{token: 'Bearer abc'}])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).not.toContain('Bearer abc')
   })
 
   it('the device code never shows in an error', async () => {
-    answers = [START, {state: 'weird'}]
+    answer([START, {state: 'weird'}])
     const e = await failure(obtainToken(client, hooks))
     expect(e.message).not.toContain('dc_secret_1')
   })

@@ -1,16 +1,15 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {cpSync, readdirSync, symlinkSync, utimesSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp.js'
 
 // The build runs in a copy of the project (sources, bin/, package.json, node_modules linked), so
 // these tests never disturb the dist/ the other tests use.
-const copy = mkdtempSync(join(tmpdir(), 'amctl-build-'))
+const copy = tempDir('amctl-build-')
 for (const entry of ['bin', 'src', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, entry), join(copy, entry), {recursive: true})
 symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
-afterAll(() => rmSync(copy, {recursive: true, force: true}))
 
 function build(): Promise<number | null> {
   return new Promise((resolve) =>

@@ -1,8 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import Api from '../../src/commands/api.js'
 import {runCommand} from '../helpers/cli.js'
-import {json, ME, useFakeApi} from '../helpers/fake-api.js'
-import {sendJson} from '../helpers/http-server.js'
+import {envelope, json, ME, reply, useFakeApi} from '../helpers/fake-api.js'
 
 const api = useFakeApi({
   'GET /orgs/acme/summary': {runs: 3},
@@ -39,18 +38,16 @@ describe('api', () => {
   })
 
   it('prints a non-JSON body as text', async () => {
-    api.routes.set('GET /openapi.yaml', (_q: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(200, {'content-type': 'text/yaml'})
-      res.end('openapi: 3.1.0')
+    api.stub('GET /openapi.yaml', () => {
+      return reply(200, 'openapi: 3.1.0', {'content-type': 'text/yaml'})
     })
     const r = await runCommand(Api, ['/openapi.yaml'], {env: api.env()})
     expect(r.stdout).toBe('openapi: 3.1.0\n')
   })
 
   it('a body labelled JSON that is not JSON is bad_response (exit 1), not printed as if fine', async () => {
-    api.routes.set('GET /broken', (_q, res) => {
-      res.writeHead(200, {'content-type': 'application/json'})
-      res.end('{"half": ')
+    api.stub('GET /broken', () => {
+      return reply(200, '{"half": ', {'content-type': 'application/json'})
     })
     const r = await runCommand(Api, ['/broken'], {env: api.env()})
     expect(r.exitCode).toBe(1)
@@ -59,9 +56,9 @@ describe('api', () => {
   })
 
   it('--paginate merges the items of every page into one document', async () => {
-    api.routes.set('GET /orgs/acme/runs', (req, res) => {
+    api.stub('GET /orgs/acme/runs', (req) => {
       const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
-      sendJson(res, 200, cursor ? {items: [{id: 3}]} : {items: [{id: 1}, {id: 2}], nextCursor: 'n'})
+      return reply(200, cursor ? {items: [{id: 3}]} : {items: [{id: 1}, {id: 2}], nextCursor: 'n'})
     })
     const r = await runCommand(Api, ['/orgs/acme/runs?limit=2', '--paginate'], {env: api.env()})
     expect(JSON.parse(r.stdout)).toEqual({items: [{id: 1}, {id: 2}, {id: 3}]})
@@ -76,7 +73,7 @@ describe('api', () => {
   })
 
   it('-X GET sends -F/-f fields as query parameters: typed values as JSON text, strings as they are', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: []})
+    api.stub('GET /orgs/acme/runs', {items: []})
     const r = await runCommand(
       Api,
       ['-X', 'GET', '/orgs/acme/runs?x=0', '-F', 'limit=2', '-F', 'all=true', '-F', 'ids=[1,"a"]', '-f', 'cursor=a b&c'],
@@ -103,9 +100,8 @@ describe('api', () => {
   })
 
   it('a text body on a terminal is terminal-safe; piped it is written as it came', async () => {
-    api.routes.set('GET /motd', (_q, res) => {
-      res.writeHead(200, {'content-type': 'text/plain'})
-      res.end('hello\u001b]0;pwned\u0007\nworld\u001b[2J\n')
+    api.stub('GET /motd', () => {
+      return reply(200, 'hello\u001b]0;pwned\u0007\nworld\u001b[2J\n', {'content-type': 'text/plain'})
     })
     const tty = await runCommand(Api, ['/motd'], {env: api.env(), tty: true})
     expect(tty.stdout).toBe('hello\\u001b]0;pwned\\u0007\nworld\\u001b[2J\n')
@@ -133,8 +129,21 @@ describe('api', () => {
   })
 
   it('errors follow the exit-code table', async () => {
+    api.stub('GET /nowhere', envelope(404, 'not_found', 'no route GET /nowhere'))
     const r = await runCommand(Api, ['/nowhere'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toBe('error: no route GET /nowhere (not_found, HTTP 404)\n')
+  })
+})
+
+describe('api: typed result and renderer', () => {
+  it('returns the answer; JSON goes to the renderer as a value, text as a block', async () => {
+    const json = await runCommand(Api, ['/orgs/acme/summary'], {env: api.env()})
+    expect(json.result).toEqual({runs: 3})
+    expect(json.rendered).toEqual([{method: 'json', value: {runs: 3}}])
+    api.stub('GET /motd', reply(200, 'hello\n', {'content-type': 'text/plain'}))
+    const text = await runCommand(Api, ['/motd'], {env: api.env()})
+    expect(text.result).toBe('hello\n')
+    expect(text.rendered).toEqual([{method: 'block', value: 'hello\n'}])
   })
 })

@@ -1,4 +1,3 @@
-import type {ServerResponse} from 'node:http'
 import {type AddressInfo, createServer} from 'node:net'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import Api from '../../src/commands/api.js'
@@ -7,8 +6,7 @@ import AuthStatus from '../../src/commands/auth/status.js'
 import OrgsSummary from '../../src/commands/orgs/summary.js'
 import RunsList from '../../src/commands/runs/list.js'
 import {runCommand} from '../helpers/cli.js'
-import {ME, useFakeApi} from '../helpers/fake-api.js'
-import {sendJson, type Recorded} from '../helpers/http-server.js'
+import {ME, type Recorded, reply, useFakeApi} from '../helpers/fake-api.js'
 import {tempDir} from '../helpers/temp.js'
 
 /**
@@ -23,26 +21,24 @@ const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 const api = useFakeApi()
 const evil =
   (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  (_req: Recorded, res: ServerResponse) => {
-    res.writeHead(status, {'content-type': 'application/json', ...headers})
-    res.end(JSON.stringify(body))
+  () => {
+    return reply(status, JSON.stringify(body), {'content-type': 'application/json', ...headers})
   }
 
 describe('server text on a terminal is written visibly, never obeyed', () => {
   it('the error line: an envelope message', async () => {
-    api.routes.set('GET /orgs/acme/summary', evil(409, {error: {code: 'conflict', message: EVIL}}))
+    api.stub('GET /orgs/acme/summary', evil(409, {error: {code: 'conflict', message: EVIL}}))
     const r = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(r.exitCode).toBe(6)
     expect(r.stderr).toBe(`error: ${SAFE} (conflict, HTTP 409)\n`)
   })
 
   it('the error line: an unknown code and a non-envelope body snippet', async () => {
-    api.routes.set('GET /orgs/acme/summary', evil(418, {error: {code: EVIL, message: 'm'}}))
+    api.stub('GET /orgs/acme/summary', evil(418, {error: {code: EVIL, message: 'm'}}))
     const code = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(code.stderr).not.toMatch(RAW)
-    api.routes.set('GET /orgs/acme/summary', (_req: Recorded, res: ServerResponse) => {
-      res.writeHead(418, {'content-type': 'text/html'})
-      res.end(`<h1>${EVIL}</h1>`)
+    api.stub('GET /orgs/acme/summary', () => {
+      return reply(418, `<h1>${EVIL}</h1>`, {'content-type': 'text/html'})
     })
     const html = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(html.stderr).toContain(SAFE)
@@ -50,12 +46,12 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
   })
 
   it('tables, key/value and the more: hint', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [{id: EVIL, status: EVIL, evalSetId: 'es', createdAt: EVIL}], nextCursor: EVIL})
+    api.stub('GET /orgs/acme/runs', {items: [{id: EVIL, status: EVIL, evalSetId: 'es', createdAt: EVIL}], nextCursor: EVIL})
     const list = await runCommand(RunsList, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(list.stdout).toContain(SAFE)
     expect(list.stdout + list.stderr).not.toMatch(RAW)
     expect(list.stderr).toContain(`more: amctl runs list --cursor '${SAFE}'`)
-    api.routes.set('GET /orgs/acme/summary', {[EVIL]: EVIL, nested: {[EVIL]: [EVIL]}})
+    api.stub('GET /orgs/acme/summary', {[EVIL]: EVIL, nested: {[EVIL]: [EVIL]}})
     const kv = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(kv.stdout).toContain(SAFE)
     expect(kv.stdout).not.toMatch(RAW)
@@ -74,6 +70,7 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve))
     onTestFinished(() => void raw.close())
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`
+    api.passthrough()
     const r = await runCommand(Api, ['/me', '--verbose'], {env: api.env({AMCTL_BASE_URL: url}), stderrTTY: true})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toContain('request-id a\\u009b2Jb\\u0085c')
@@ -82,7 +79,7 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
 
   it('auth status and "Logged in as": the user as the server names it', async () => {
     const me = {...ME, email: `ada${EVIL}@acme.test`, name: EVIL, orgs: [{slug: EVIL, publicId: 'org_1', name: 'A'}]}
-    api.routes.set('GET /me', me)
+    api.stub('GET /me', me)
     const status = await runCommand(AuthStatus, [], {env: api.env(), tty: true})
     expect(status.stdout).toContain(SAFE)
     expect(status.stdout + status.stderr).not.toMatch(RAW)
@@ -98,11 +95,11 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
 
   it('the device code and the approval URL', async () => {
     let polls = 0
-    api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) => {
+    api.stub('POST /cli/token', (req: Recorded) => {
       if (!req.path.includes('deviceCode'))
-        return sendJson(res, 200, {deviceCode: 'dc', userCode: EVIL, verificationUri: `https://x.example/${EVIL}`, interval: 1})
+        return reply(200, {deviceCode: 'dc', userCode: EVIL, verificationUri: `https://x.example/${EVIL}`, interval: 1})
       polls += 1
-      sendJson(res, 200, {token: 'svc_device_token_1234'})
+      return reply(200, {token: 'svc_device_token_1234'})
     })
     const r = await runCommand(AuthLogin, ['--no-browser'], {
       env: {...api.env(), AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: tempDir('amctl-safe-')},

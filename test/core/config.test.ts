@@ -1,19 +1,6 @@
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {
   assertConfigKey,
   assertProfileName,
@@ -24,18 +11,11 @@ import {
   normalizeConfigValue,
 } from '../../src/core/config.js'
 import {UsageError} from '../../src/core/errors.js'
+import {tempDir} from '../helpers/temp.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
-const made: string[] = []
-const tempRoot = () => {
-  const d = mkdtempSync(join(tmpdir(), 'amctl-config-'))
-  made.push(d)
-  return d
-}
+const tempRoot = () => tempDir('amctl-config-')
 const freshDir = () => join(tempRoot(), 'nested', 'amctl')
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, {recursive: true, force: true})
-})
 /** A config directory holding config.json with `content`. */
 function withConfig(content: string): string {
   const dir = join(tempRoot(), 'amctl')

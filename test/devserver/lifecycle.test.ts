@@ -1,11 +1,10 @@
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {TERMINAL_RUN_STATUSES} from '../../src/contract/vocabulary.js'
 import {outcomeOf} from '../../src/devserver/runs.js'
 import {EVAL_SETS, RUN_COUNTS, USERS, seededRunId} from '../../src/devserver/seed.js'
 import {expectError, startTestServer, type TestServer} from './helpers.js'
+import {tempDir} from '../helpers/temp.js'
 
 /** A clock the test moves by hand. */
 function clock(start = Date.parse('2026-03-01T12:00:00.000Z')) {
@@ -14,10 +13,8 @@ function clock(start = Date.parse('2026-03-01T12:00:00.000Z')) {
 }
 
 const servers: TestServer[] = []
-const dirs: string[] = []
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close()
-  for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
 })
 
 async function start(options: Parameters<typeof startTestServer>[0]) {
@@ -82,8 +79,7 @@ describe('launched runs move on their own', () => {
   })
 
   it('keep moving across a restart with --data: the plan is in the file, nothing ticks', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'amctl-lifecycle-'))
-    dirs.push(dir)
+    const dir = tempDir('amctl-lifecycle-')
     const dataFile = join(dir, 'state.json')
     const time = clock()
     const first = await start({runSeconds: 10, now: time.now, dataFile})

@@ -1,21 +1,14 @@
 import {spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {hostname, tmpdir} from 'node:os'
+import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {hostname} from 'node:os'
 import {dirname, join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {DevServerOptionError, startDevServer} from '../../src/devserver/index.js'
 import {EVAL_SETS, RUN_COUNTS, TAGS, USERS, seedState} from '../../src/devserver/seed.js'
 import {expectError, sleep, startTestServer} from './helpers.js'
+import {tempDir} from '../helpers/temp.js'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
-})
-const tempFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'amctl-devserver-'))
-  dirs.push(dir)
-  return join(dir, 'state.json')
-}
+const tempFile = () => join(tempDir('amctl-devserver-'), 'state.json')
 
 /** Waits (a few hundred ms at most) until `done()` holds. */
 async function until(done: () => boolean): Promise<void> {

@@ -3,6 +3,8 @@ import {startDevServer, type DevServer, type DevServerOptions} from '../../src/d
 import type {RequestLogEntry} from '../../src/devserver/request-log.js'
 import {USERS} from '../../src/devserver/seed.js'
 import {type BinOptions, type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
+import {runArgv} from '../helpers/cli.js'
+import {type FakeClock, fakeClock} from '../helpers/fake-clock.js'
 
 /**
  * End-to-end fixture: the local control plane runs in the test process on port 0; amctl is the
@@ -43,6 +45,19 @@ export interface AmctlOptions extends BinOptions {
   configDir?: string
 }
 
+export interface InProcessOptions {
+  as?: Who | null
+  configDir?: string
+  env?: Record<string, string | undefined>
+  /** default: a fresh fake clock */
+  clock?: FakeClock
+}
+
+export interface InProcessResult extends BinResult {
+  /** each wait (ms) the command asked the clock for */
+  sleeps: number[]
+}
+
 export interface E2E {
   server: DevServer
   url: string
@@ -50,6 +65,12 @@ export interface E2E {
   token(who?: Who): Promise<string>
   /** runs the built CLI against the dev server */
   amctl(argv: string[], opts?: AmctlOptions): Promise<BinResult>
+  /**
+   * runs the command in this process (src/, see runArgv) against the dev server, its waits on a
+   * fake clock: for what would otherwise wait out real retry back-off. `ms` is the time a user
+   * would wait: the real time plus the clock's sleeps (also in `sleeps`).
+   */
+  inProcess(argv: string[], opts?: InProcessOptions): Promise<InProcessResult>
   /** the dev server's request log (API requests only, never /_dev/) */
   requests(filter?: {method?: string; path?: string}): Promise<RequestLogEntry[]>
   clearRequests(): Promise<void>
@@ -94,6 +115,17 @@ export async function startE2E(options: DevServerOptions = {}): Promise<E2E> {
       }
       return runBin(argv, {...opts, env})
     },
+    async inProcess(argv, opts = {}) {
+      const as = opts.as === undefined ? 'ada' : opts.as
+      const clock = opts.clock ?? fakeClock()
+      const env: Record<string, string | undefined> = {
+        AMCTL_BASE_URL: server.url,
+        AMCTL_CONFIG_DIR: opts.configDir ?? freshConfigDir(),
+        AMCTL_TOKEN: as === null ? undefined : await token(as),
+        ...opts.env,
+      }
+      return runInProcess(argv, env, clock)
+    },
     async requests(filter = {}) {
       const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][])
       const {items} = (await hook('GET', `/_dev/requests${query.size ? `?${query}` : ''}`)) as {items: RequestLogEntry[]}
@@ -118,4 +150,20 @@ export function useE2E(options: DevServerOptions = {}): {current: E2E} {
 /** Parses stdout as exactly one JSON document (fails the test otherwise). */
 export function oneJson(result: BinResult): any {
   return JSON.parse(result.stdout)
+}
+
+/**
+ * `amctl <argv>` in this process with `env` (see E2E.inProcess); also for servers of a test's
+ * own. `ms` is the real time plus the fake clock's sleeps: what a user would wait.
+ */
+export async function runInProcess(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  clock: FakeClock = fakeClock(),
+): Promise<InProcessResult> {
+  const started = performance.now()
+  const r = await runArgv(argv, {env, clock})
+  const sleeps = [...clock.sleeps]
+  const waited = sleeps.reduce((sum, ms) => sum + ms, 0)
+  return {stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, signal: null, ms: performance.now() - started + waited, sleeps}
 }

@@ -1,21 +1,9 @@
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type BinOptions, runBin} from '../helpers/bin.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
+import {tempDir} from '../helpers/temp.js'
 
 // The local state (contract 1.2, 1.3) through the built CLI: the config directory's mode, the
 // warnings about one open to others, stored tokens held to the token form, config files of the
@@ -39,17 +27,17 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 const roots: string[] = []
-/** A fresh temp root (deleted after the test); the config dir inside it does not exist yet. */
+/** A fresh temp root (removed when the file ends); the config dir inside it does not exist yet. */
 function tempRoot(): string {
-  const root = mkdtempSync(join(tmpdir(), 'amctl-local-'))
+  const root = tempDir('amctl-local-')
   roots.push(root)
   return root
 }
+// a test may leave a directory without write or search permission: give it back, so it can be removed
 afterEach(() => {
   for (const root of roots.splice(0)) {
     chmodSync(root, 0o700)
     for (const name of readdirSync(root)) if (lstatSync(join(root, name)).isDirectory()) chmodSync(join(root, name), 0o700)
-    rmSync(root, {recursive: true, force: true})
   }
 })
 

@@ -1,15 +1,19 @@
 import {createServer, type IncomingMessage, type Server} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
 import {EVAL_SETS, EXPERIMENTS, OPTIMIZATIONS, PERSONAS, REPOSITORIES, TAGS, VISIBILITY_PROMPTS} from '../../src/devserver/seed.js'
-import {oneJson, useE2E, type FaultRule} from '../e2e/helpers.js'
-import {runBin, type BinResult} from '../helpers/bin.js'
+import {oneJson, runInProcess, useE2E, type FaultRule} from '../e2e/helpers.js'
+import {freshConfigDir, runBin, type BinResult} from '../helpers/bin.js'
+import {fakeClock} from '../helpers/fake-clock.js'
 import {sendJson, startServer} from '../helpers/http-server.js'
 import {figures} from './figures.js'
 import {expectOneErrorLine, freePort, lines, round, runCount, serverWalk, STACK_FRAME} from './helpers.js'
 
-// The fault suite of issue 5: the built CLI as a subprocess (no TTY) against the dev server,
-// with faults injected through its /_dev/ hooks, and against small node:http servers for what
-// the dev server cannot do (nothing listening yet, a server that never answers).
+// The fault suite of issue 5: amctl against the dev server, with faults injected through its
+// /_dev/ hooks, and against small node:http servers for what the dev server cannot do (nothing
+// listening yet, a server that never answers). Where the behaviour under test is the number
+// and kind of retries, not the waiting between them, the command runs in this process
+// (e2e.inProcess) on a fake clock: the waits it asks for are recorded, not waited; the times in
+// the figures add them to the real time. Everything else runs the built CLI as a subprocess.
 
 const e2e = useE2E()
 const fig = figures('faults')
@@ -43,7 +47,7 @@ describe('runs list --all --json while ~30 % of the page requests fail', () => {
       actions: [{type: 'status', status: 503}, {type: 'status', status: 429, headers: {'Retry-After': '1'}}, {type: 'drop-before'}],
     }
     await current.fault(rule)
-    const r = await current.amctl(['runs', 'list', '--org', 'globex', '--all', '--json', '--limit', String(LIMIT)], {timeoutMs: 240_000})
+    const r = await current.inProcess(['runs', 'list', '--org', 'globex', '--all', '--json', '--limit', String(LIMIT)])
     await current.clearFaults()
 
     const log = await current.requests({path: '^/api/v1/orgs/globex/runs'})
@@ -78,6 +82,7 @@ describe('runs list --all --json while ~30 % of the page requests fail', () => {
       duplicated: got.length - gotSet.size,
       exitCode: r.exitCode,
       ms: round(r.ms),
+      retryWaits: r.sleeps.length,
     })
 
     expect(r.stderr).not.toMatch(STACK_FRAME)
@@ -89,7 +94,10 @@ describe('runs list --all --json while ~30 % of the page requests fail', () => {
     expect(faulted.filter((entry) => entry.status === null).length).toBeGreaterThan(0)
     expect(faulted.length / log.length).toBeGreaterThan(0.15)
     expect(longest).toBeLessThan(ATTEMPTS)
-  }, 300_000)
+    // every failed request was waited for before it was asked again; a 429 for at least its Retry-After
+    expect(r.sleeps).toHaveLength(faulted.length)
+    expect(r.sleeps.filter((ms) => ms >= 1000).length).toBeGreaterThanOrEqual(faulted.filter((entry) => entry.status === 429).length)
+  }, 120_000)
 })
 
 describe('evals run when the connection drops after the launch is committed', () => {
@@ -194,11 +202,13 @@ describe('retries of POST: only when the server provably did not take it', () =>
     })
     const before = await runCount(current, 'acme')
     await current.clearRequests()
-    const r = await current.amctl(['evals', 'run', ID, '--org', 'acme', '--json'])
+    const r = await current.inProcess(['evals', 'run', ID, '--org', 'acme', '--json'])
     const posts = await current.requests({method: 'POST'})
     fig.set('post429', {attempts: posts.length, exitCode: r.exitCode, ms: round(r.ms)})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(posts.map((p) => p.status)).toEqual([429, 200])
+    expect(r.sleeps).toHaveLength(1)
+    expect(r.sleeps[0]).toBeGreaterThanOrEqual(1000)
     const runIds = oneJson(r).runIds as string[]
     expect(runIds.length).toBeGreaterThan(0)
     expect(await runCount(current, 'acme')).toBe(before + runIds.length)
@@ -212,8 +222,9 @@ describe('retries of POST: only when the server provably did not take it', () =>
       actions: [{type: 'status', status: 429, headers: {'Retry-After': '1'}}],
     })
     await current.clearRequests()
-    const r = await current.amctl(['tokens', 'create', '--name', 'retried', '--expires', '1d', '--json'])
+    const r = await current.inProcess(['tokens', 'create', '--name', 'retried', '--expires', '1d', '--json'])
     expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.sleeps).toHaveLength(1)
     expect((await current.requests({method: 'POST'})).map((p) => p.status)).toEqual([429, 200])
     expect(oneJson(r).token).toMatch(/^svc_/)
   })
@@ -237,22 +248,22 @@ describe('retries of POST: only when the server provably did not take it', () =>
         req.resume()
         req.on('end', () => sendJson(res, 200, {batchIds: ['bat_1'], runIds: ['run_1', 'run_2']}))
       })
-      server.listen(port, '127.0.0.1')
+      return new Promise<void>((resolve) => server?.listen(port, '127.0.0.1', resolve))
     }
+    // the server comes up while amctl waits after the first refused attempt
+    const clock = fakeClock()
+    clock.onSleep = (n) => n === 1 && start()
     try {
-      const r = await runBin(['evals', 'run', 'es_1', '--org', 'acme', '--verbose', '--json'], {
-        env: {AMCTL_BASE_URL: `http://127.0.0.1:${port}`, AMCTL_TOKEN: 'svc_refused_then_up_0001'},
-        // the server comes up right after the first attempt was refused
-        onSpawn: (child) => {
-          child.stderr?.on('data', (chunk: Buffer) => {
-            if (!server && chunk.toString().includes('ECONNREFUSED')) start()
-          })
-        },
-      })
-      const refused = lines(r.stderr).filter((line) => line.includes('ECONNREFUSED')).length
+      const r = await runInProcess(
+        ['evals', 'run', 'es_1', '--org', 'acme', '--verbose', '--json'],
+        {AMCTL_BASE_URL: `http://127.0.0.1:${port}`, AMCTL_TOKEN: 'svc_refused_then_up_0001', AMCTL_CONFIG_DIR: freshConfigDir()},
+        clock,
+      )
+      const refused = lines(r.stderr).filter((line) => line.startsWith('✗ POST') && line.includes('ECONNREFUSED')).length
       fig.set('postRefused', {refusedAttempts: refused, requestsReceived: received.length, exitCode: r.exitCode, ms: round(r.ms)})
       expect(r.exitCode, r.stderr).toBe(0)
-      expect(refused).toBeGreaterThanOrEqual(1)
+      expect(refused).toBe(1)
+      expect(r.sleeps).toHaveLength(1)
       expect(received).toEqual([{method: 'POST', url: '/api/v1/orgs/acme/eval-sets/es_1/run'}])
       expect(oneJson(r)).toEqual({batchIds: ['bat_1'], runIds: ['run_1', 'run_2']})
     } finally {
@@ -266,9 +277,12 @@ describe('retries of POST: only when the server provably did not take it', () =>
 
   it('a POST that can never be sent (nothing listening) exits 1 after the retries, not 9', async () => {
     const port = await freePort()
-    const r = await runBin(['evals', 'run', 'es_1', '--org', 'acme', '--verbose'], {
-      env: {AMCTL_BASE_URL: `http://127.0.0.1:${port}`, AMCTL_TOKEN: 'svc_nothing_listening_01'},
+    const r = await runInProcess(['evals', 'run', 'es_1', '--org', 'acme', '--verbose'], {
+      AMCTL_BASE_URL: `http://127.0.0.1:${port}`,
+      AMCTL_TOKEN: 'svc_nothing_listening_01',
+      AMCTL_CONFIG_DIR: freshConfigDir(),
     })
+    expect(r.sleeps).toHaveLength(ATTEMPTS - 1)
     const attempts = lines(r.stderr).filter((line) => line.startsWith('✗ POST')).length
     expect(attempts).toBe(ATTEMPTS)
     const errors = lines(r.stderr).filter((line) => line.startsWith('error: '))
@@ -294,10 +308,11 @@ describe('retries of GET: up to the limit, then the last error', () => {
     const {current} = e2e
     await failFourTimes(status)
     await current.clearRequests()
-    const r = await current.amctl(['orgs', 'summary', '--org', 'acme'])
+    const r = await current.inProcess(['orgs', 'summary', '--org', 'acme'])
     const log = await current.requests({path: '/summary$'})
     fig.set(`get${status}`, {attempts: log.length, exitCode: r.exitCode, ms: round(r.ms)})
     expect(log.map((entry) => entry.status)).toEqual([status, status, status, status])
+    expect(r.sleeps).toHaveLength(ATTEMPTS - 1)
     const line = expectOneErrorLine(r, 1)
     expect(line).toContain(`failure 4 of 4`)
     expect(line).toContain(`HTTP ${status}`)
@@ -307,7 +322,7 @@ describe('retries of GET: up to the limit, then the last error', () => {
     const {current} = e2e
     await failFourTimes(429)
     await current.clearRequests()
-    const r = await current.amctl(['orgs', 'summary', '--org', 'acme'])
+    const r = await current.inProcess(['orgs', 'summary', '--org', 'acme'])
     const log = await current.requests({path: '/summary$'})
     fig.set('get429', {attempts: log.length, exitCode: r.exitCode, ms: round(r.ms)})
     expect(log).toHaveLength(ATTEMPTS)
@@ -318,9 +333,10 @@ describe('retries of GET: up to the limit, then the last error', () => {
     const {current} = e2e
     await current.fault({match: {method: 'GET', path: '/summary$'}, count: 3, actions: [{type: 'status', status: 503}]})
     await current.clearRequests()
-    const r = await current.amctl(['orgs', 'summary', '--org', 'acme', '--json'])
+    const r = await current.inProcess(['orgs', 'summary', '--org', 'acme', '--json'])
     expect(r.exitCode, r.stderr).toBe(0)
     expect((await current.requests({path: '/summary$'})).map((entry) => entry.status)).toEqual([503, 503, 503, 200])
+    expect(r.sleeps).toHaveLength(3)
     expect(oneJson(r).org).toMatchObject({slug: 'acme'})
   })
 
@@ -334,150 +350,148 @@ describe('retries of GET: up to the limit, then the last error', () => {
   })
 })
 
-// These cases mostly wait for timeouts, so they run side by side (each with its own server).
-describe.concurrent('a server that accepts the connection and never answers (--timeout 1)', () => {
-  const TIMEOUT_S = 1
-  // "it ended" bound: every attempt's timeout, the largest backoffs (0.5 + 1 + 2 s), and a
-  // generous margin for a loaded machine
-  const MARGIN_MS = 20_000
-  const idempotentBound = ATTEMPTS * TIMEOUT_S * 1000 + 3500 + MARGIN_MS
+// These cases wait for their timeouts (which is what they test), so they all run side by side,
+// each with its own server or proxy (the faults project allows that many at once).
+describe.concurrent('waiting for timeouts', () => {
+  describe('a server that accepts the connection and never answers (--timeout 1)', () => {
+    const TIMEOUT_S = 1
+    // "it ended" bound: every attempt's timeout, the largest backoffs (0.5 + 1 + 2 s), and a
+    // generous margin for a loaded machine
+    const MARGIN_MS = 20_000
+    const idempotentBound = ATTEMPTS * TIMEOUT_S * 1000 + 3500 + MARGIN_MS
 
-  const POSTS: Array<[string, string[]]> = [
-    ['tokens create', ['tokens', 'create', '--name', 'hang', '--expires', '1d']],
-    ['evals run', ['evals', 'run', EVAL_SETS.acmeCheckout, '--org', 'acme']],
-    ['runs fork', ['runs', 'fork', 'run_acme_0001']],
-    ['experiments launch', ['experiments', 'launch', EXPERIMENTS.acmeOnboarding, '--org', 'acme']],
-    [
-      'scenarios create',
+    const POSTS: Array<[string, string[]]> = [
+      ['tokens create', ['tokens', 'create', '--name', 'hang', '--expires', '1d']],
+      ['evals run', ['evals', 'run', EVAL_SETS.acmeCheckout, '--org', 'acme']],
+      ['runs fork', ['runs', 'fork', 'run_acme_0001']],
+      ['experiments launch', ['experiments', 'launch', EXPERIMENTS.acmeOnboarding, '--org', 'acme']],
       [
-        'scenarios',
-        'create',
-        '--prompt',
-        VISIBILITY_PROMPTS.acmePreference,
-        '--repository',
-        REPOSITORIES.acme[0],
-        '--persona',
-        PERSONAS.acme[0].name,
-        '--org',
-        'acme',
+        'scenarios create',
+        [
+          'scenarios',
+          'create',
+          '--prompt',
+          VISIBILITY_PROMPTS.acmePreference,
+          '--repository',
+          REPOSITORIES.acme[0],
+          '--persona',
+          PERSONAS.acme[0].name,
+          '--org',
+          'acme',
+        ],
       ],
-    ],
-    ['optimizations preview', ['optimizations', 'preview', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
-    ['optimizations propose', ['optimizations', 'propose', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
-    ['optimizations chat', ['optimizations', 'chat', OPTIMIZATIONS.acmeCheckout, '--message', 'hello', '--org', 'acme']],
-    ['api -X POST', ['api', '-X', 'POST', '/orgs/{org}/things', '--org', 'acme']],
-  ]
-  const IDEMPOTENT: Array<[string, string[], string]> = [
-    ['orgs summary (GET)', ['orgs', 'summary', '--org', 'acme'], 'GET'],
-    ['runs list (GET)', ['runs', 'list', '--org', 'acme'], 'GET'],
-    ['evals update (PATCH)', ['evals', 'update', EVAL_SETS.acmeCheckout, '--samples', '3', '--org', 'acme'], 'PATCH'],
-    ['tags delete (DELETE)', ['tags', 'delete', TAGS.acmeFlaky, '--yes', '--org', 'acme'], 'DELETE'],
-  ]
+      ['optimizations preview', ['optimizations', 'preview', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
+      ['optimizations propose', ['optimizations', 'propose', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
+      ['optimizations chat', ['optimizations', 'chat', OPTIMIZATIONS.acmeCheckout, '--message', 'hello', '--org', 'acme']],
+      ['api -X POST', ['api', '-X', 'POST', '/orgs/{org}/things', '--org', 'acme']],
+    ]
+    const IDEMPOTENT: Array<[string, string[], string]> = [
+      ['orgs summary (GET)', ['orgs', 'summary', '--org', 'acme'], 'GET'],
+      ['runs list (GET)', ['runs', 'list', '--org', 'acme'], 'GET'],
+      ['evals update (PATCH)', ['evals', 'update', EVAL_SETS.acmeCheckout, '--samples', '3', '--org', 'acme'], 'PATCH'],
+      ['tags delete (DELETE)', ['tags', 'delete', TAGS.acmeFlaky, '--yes', '--org', 'acme'], 'DELETE'],
+    ]
 
-  async function hangingServer() {
-    const seen: Array<{method: string; url: string}> = []
-    const server = await startServer((req) => {
-      seen.push({method: req.method, url: req.path})
-      // never answers
-    })
-    return {server, seen}
-  }
-  const run = (url: string, argv: string[]): Promise<BinResult> =>
-    runBin([...argv, '--timeout', String(TIMEOUT_S)], {
-      env: {AMCTL_BASE_URL: url, AMCTL_TOKEN: 'svc_hanging_server_0001'},
-      timeoutMs: 90_000,
-    })
-  const timings: Record<string, number> = {}
-
-  it.each(IDEMPOTENT)(
-    '%s: retried on timeout, then exit 1',
-    async (name, argv, method) => {
-      const {server, seen} = await hangingServer()
-      try {
-        const r = await run(server.url, argv)
-        timings[name] = round(r.ms)
-        fig.set('timeoutMs', {...timings})
-        const line = expectOneErrorLine(r, 1)
-        expect(line).toMatch(new RegExp(`no answer within ${TIMEOUT_S} s \\(network_error\\)$`))
-        expect(seen.map((s) => s.method)).toEqual(Array(ATTEMPTS).fill(method))
-        expect(r.ms).toBeLessThan(idempotentBound)
-      } finally {
-        await server.close()
-      }
-    },
-    120_000,
-  )
-
-  it.each(POSTS)(
-    '%s: sent once, never resent, exit 9',
-    async (name, argv) => {
-      const {server, seen} = await hangingServer()
-      try {
-        const r = await run(server.url, argv)
-        timings[name] = round(r.ms)
-        fig.set('timeoutMs', {...timings})
-        expect(r.signal).toBeNull()
-        expect(r.stderr).not.toMatch(STACK_FRAME)
-        const errors = lines(r.stderr).filter((line) => line.startsWith('error: '))
-        expect(errors).toHaveLength(1)
-        expect(errors[0]).toMatch(
-          /was sent but no answer came \(no answer within 1 s\): the server may have accepted the request; check before retrying \(outcome_unknown\)$/,
-        )
-        expect(r.exitCode).toBe(9)
-        expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1)
-        // evals run then tries to list the newest runs (a GET, retried): that may take its own timeouts
-        const bound = name === 'evals run' ? TIMEOUT_S * 1000 + idempotentBound : TIMEOUT_S * 1000 + MARGIN_MS
-        expect(r.ms).toBeLessThan(bound)
-      } finally {
-        await server.close()
-      }
-    },
-    120_000,
-  )
-})
-
-describe('a proxy that drops every CONNECT (HTTPS_PROXY)', () => {
-  // undici asks such a proxy again at once, in a loop, and acts on an abort only once it has a
-  // connection: before the fix in src/core/http/client.ts the command ignored --timeout and spun
-  // until killed. Nothing can reach the API this way, so a POST fails with exit 1, not 9.
-  let proxy: Server
-  let connects = 0
-  const proxyUrl = async () => {
-    proxy = createServer((_req, res) => res.writeHead(502).end())
-    proxy.on('connect', (_req, socket) => {
-      connects += 1
-      socket.destroy()
-    })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    return `http://127.0.0.1:${(proxy.address() as {port: number}).port}`
-  }
-  afterEach(
-    () =>
-      new Promise<void>((resolve) => {
-        if (!proxy) return resolve()
-        proxy.closeAllConnections()
-        proxy.close(() => resolve())
-      }),
-  )
-
-  it.each([
-    ['GET', ['orgs', 'summary', '--org', 'acme'], 1],
-    ['POST', ['evals', 'run', 'es_1', '--org', 'acme'], 1],
-  ] as Array<[string, string[], number]>)(
-    '%s ends within --timeout with exit 1, "no connection"',
-    async (method, argv, exit) => {
-      const url = await proxyUrl()
-      connects = 0
-      const r = await runBin([...argv, '--timeout', '1'], {
-        env: {AMCTL_BASE_URL: 'https://api.example.com', AMCTL_TOKEN: 'svc_proxy_drops_connect1', HTTPS_PROXY: url},
-        timeoutMs: 60_000,
+    async function hangingServer() {
+      const seen: Array<{method: string; url: string}> = []
+      const server = await startServer((req) => {
+        seen.push({method: req.method, url: req.path})
+        // never answers
       })
-      fig.set(`proxyDropsConnect${method}`, {exitCode: r.exitCode, ms: round(r.ms), proxyConnects: connects})
-      const line = expectOneErrorLine(r, exit)
-      expect(line).toMatch(/could not reach the server: no connection within 1 s \(network_error\)$/)
-      expect(connects).toBeGreaterThan(0)
-      expect(r.ms).toBeLessThan((method === 'GET' ? ATTEMPTS * 1000 + 3500 : 1000) + 20_000)
-    },
-    90_000,
-  )
+      return {server, seen}
+    }
+    const run = (url: string, argv: string[]): Promise<BinResult> =>
+      runBin([...argv, '--timeout', String(TIMEOUT_S)], {
+        env: {AMCTL_BASE_URL: url, AMCTL_TOKEN: 'svc_hanging_server_0001'},
+        timeoutMs: 90_000,
+      })
+    const timings: Record<string, number> = {}
+
+    it.each(IDEMPOTENT)(
+      '%s: retried on timeout, then exit 1',
+      async (name, argv, method) => {
+        const {server, seen} = await hangingServer()
+        try {
+          const r = await run(server.url, argv)
+          timings[name] = round(r.ms)
+          fig.set('timeoutMs', {...timings})
+          const line = expectOneErrorLine(r, 1)
+          expect(line).toMatch(new RegExp(`no answer within ${TIMEOUT_S} s \\(network_error\\)$`))
+          expect(seen.map((s) => s.method)).toEqual(Array(ATTEMPTS).fill(method))
+          expect(r.ms).toBeLessThan(idempotentBound)
+        } finally {
+          await server.close()
+        }
+      },
+      120_000,
+    )
+
+    it.each(POSTS)(
+      '%s: sent once, never resent, exit 9',
+      async (name, argv) => {
+        const {server, seen} = await hangingServer()
+        try {
+          const r = await run(server.url, argv)
+          timings[name] = round(r.ms)
+          fig.set('timeoutMs', {...timings})
+          expect(r.signal).toBeNull()
+          expect(r.stderr).not.toMatch(STACK_FRAME)
+          const errors = lines(r.stderr).filter((line) => line.startsWith('error: '))
+          expect(errors).toHaveLength(1)
+          expect(errors[0]).toMatch(
+            /was sent but no answer came \(no answer within 1 s\): the server may have accepted the request; check before retrying \(outcome_unknown\)$/,
+          )
+          expect(r.exitCode).toBe(9)
+          expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1)
+          // evals run then tries to list the newest runs (a GET, retried): that may take its own timeouts
+          const bound = name === 'evals run' ? TIMEOUT_S * 1000 + idempotentBound : TIMEOUT_S * 1000 + MARGIN_MS
+          expect(r.ms).toBeLessThan(bound)
+        } finally {
+          await server.close()
+        }
+      },
+      120_000,
+    )
+  })
+
+  describe('a proxy that drops every CONNECT (HTTPS_PROXY)', () => {
+    // undici asks such a proxy again at once, in a loop, and acts on an abort only once it has a
+    // connection: before the fix in src/core/http/client.ts the command ignored --timeout and spun
+    // until killed. Nothing can reach the API this way, so a POST fails with exit 1, not 9.
+    async function droppingProxy() {
+      const proxy = createServer((_req, res) => res.writeHead(502).end())
+      const seen = {connects: 0}
+      proxy.on('connect', (_req, socket) => {
+        seen.connects += 1
+        socket.destroy()
+      })
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+      const close = () =>
+        new Promise<void>((resolve) => {
+          proxy.closeAllConnections()
+          proxy.close(() => resolve())
+        })
+      return {url: `http://127.0.0.1:${(proxy.address() as {port: number}).port}`, seen, close}
+    }
+
+    it.each([
+      ['GET', ['orgs', 'summary', '--org', 'acme'], 1],
+      ['POST', ['evals', 'run', 'es_1', '--org', 'acme'], 1],
+    ] as Array<[string, string[], number]>)(
+      '%s ends within --timeout with exit 1, "no connection"',
+      async (method, argv, exit) => {
+        const proxy = await droppingProxy()
+        const r = await runBin([...argv, '--timeout', '1'], {
+          env: {AMCTL_BASE_URL: 'https://api.example.com', AMCTL_TOKEN: 'svc_proxy_drops_connect1', HTTPS_PROXY: proxy.url},
+          timeoutMs: 60_000,
+        }).finally(proxy.close)
+        fig.set(`proxyDropsConnect${method}`, {exitCode: r.exitCode, ms: round(r.ms), proxyConnects: proxy.seen.connects})
+        const line = expectOneErrorLine(r, exit)
+        expect(line).toMatch(/could not reach the server: no connection within 1 s \(network_error\)$/)
+        expect(proxy.seen.connects).toBeGreaterThan(0)
+        expect(r.ms).toBeLessThan((method === 'GET' ? ATTEMPTS * 1000 + 3500 : 1000) + 20_000)
+      },
+      90_000,
+    )
+  })
 })

@@ -1,13 +1,16 @@
 import type {ServerResponse} from 'node:http'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {runBin, type BinResult} from '../helpers/bin.js'
+import {runInProcess} from '../e2e/helpers.js'
+import {type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
 import {startServer, type TestServer} from '../helpers/http-server.js'
 import {figures} from './figures.js'
 import {expectOneErrorLine, lines, round, STACK_FRAME} from './helpers.js'
 
 // Responses the dev server never sends, from a purpose-built node:http server: each must end in
 // one line on stderr and exit 1 (or the code its HTTP status maps to), never a crash (a stack
-// trace, "unexpected failure") or a hang.
+// trace, "unexpected failure") or a hang. The matrix runs the commands in this process on a fake
+// clock (runInProcess: a 502 is retried without waiting for the back-off); the built CLI runs a
+// sample of it at the end.
 
 const fig = figures('malformed')
 const TEN_MB = 10 * 1024 * 1024
@@ -205,8 +208,9 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const amctl = (argv: readonly string[]): Promise<BinResult> =>
-  runBin([...argv], {env: {AMCTL_BASE_URL: server.url, AMCTL_TOKEN: 'svc_malformed_responses_01'}, timeoutMs: 60_000})
+const env = () => ({AMCTL_BASE_URL: server.url, AMCTL_TOKEN: 'svc_malformed_responses_01', AMCTL_CONFIG_DIR: freshConfigDir()})
+const amctl = (argv: readonly string[]): Promise<BinResult> => runInProcess([...argv], env())
+const built = (argv: readonly string[]): Promise<BinResult> => runBin([...argv], {env: env(), timeoutMs: 60_000})
 
 const tried = {answers: CASES.length + 1, cases: 0, crashes: 0, hangs: 0, slowestMs: 0}
 const record = (r: BinResult): void => {
@@ -262,5 +266,23 @@ describe('a malformed response ends in one error line, never a crash or a hang',
     expect(lines(post.stderr).filter((line) => line.startsWith('error: '))).toHaveLength(1)
     expect(post.stderr).toContain('the server may have accepted the request; check before retrying (outcome_unknown)')
     expect(post.exitCode).toBe(9)
+  })
+})
+
+describe('the built CLI on a sample of the matrix', () => {
+  // the same code bundled: each kind of command once, on answers that are not retried
+  const SAMPLE = CASES.filter((c) => ['truncated JSON', 'a JSON array', 'a list page with null and non-object items'].includes(c.name))
+
+  it.each(
+    SAMPLE.flatMap((c) =>
+      (Object.keys(COMMANDS) as Kind[])
+        .filter((kind) => exitFor(c, kind) !== undefined)
+        .map((kind) => ({...c, kind, exit: exitFor(c, kind)!})),
+    ),
+  )('$name → $kind command exits $exit', async ({answer, kind, exit, says}) => {
+    current = answer
+    const r = await built(COMMANDS[kind])
+    record(r)
+    expect(expectOneErrorLine(r, exit)).toMatch(says)
   })
 })

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The reliability figures of amctl as a markdown table (README, "Reliability").
 //
-//   node test/faults/report.mjs --run   clear the figures, run `vitest run test/faults`, print the table
+//   node test/faults/report.mjs --run   clear the figures, run `vitest run --project faults`, print the table
 //   node test/faults/report.mjs         print the table of the last run (npm test runs the suite too)
 //
-// `npm run test:faults` is the first form. It tests the built CLI (bin/run.cjs → dist/): build
-// first (`npm run build`). The figures are written by the tests themselves (test/faults/figures.ts)
+// `npm run test:faults` is the first form. It tests the built CLI (bin/run.cjs → dist/), which the
+// test run's global setup builds first. The figures are written by the tests themselves (test/faults/figures.ts)
 // to $FAULT_FIGURES_DIR, else .faults/ in the project (git-ignored).
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync} from 'node:fs'
@@ -21,7 +21,7 @@ if (process.argv.includes('--run')) {
   rmSync(DIR, {recursive: true, force: true})
   mkdirSync(DIR, {recursive: true})
   const vitest = join(ROOT, 'node_modules', '.bin', 'vitest')
-  const run = spawnSync(vitest, ['run', 'test/faults', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}`], {
+  const run = spawnSync(vitest, ['run', '--project', 'faults', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}`], {
     cwd: ROOT,
     stdio: 'inherit',
     env: {...process.env, FAULT_FIGURES_DIR: DIR},
@@ -69,7 +69,7 @@ if (rl) {
     `${n(rl.faultsInjected)} of ${n(rl.requests)} requests, ${pct(rl.faultRate)} (${rl.faults503} / ${rl.faults429} / ${rl.faultsDropped})`,
   )
   row('', 'items lost / duplicated', `${n(rl.lost)} / ${n(rl.duplicated)}`)
-  row('', 'exit code, time', `${n(rl.exitCode)}, ${s(rl.ms)}`)
+  row('', 'exit code, time (its retry waits counted, not waited: a fake clock)', `${n(rl.exitCode)}, ${s(rl.ms)}`)
 }
 const da = get('faults.dropAfterLaunch')
 if (da) {
@@ -116,11 +116,11 @@ const mr = get('malformed.responses')
 if (mr) {
   row(
     'malformed responses',
-    `command runs (${n(mr.answers)} kinds of answer; GET object, GET list, --all rows, --all --json, POST)`,
+    `command runs (${n(mr.answers)} kinds of answer; GET object, GET list, --all rows, --all --json, POST; in-process on a fake clock, a sample by the built CLI)`,
     n(mr.cases),
   )
   row('', 'crashes (stack trace, "unexpected failure") / hangs', `${n(mr.crashes)} / ${n(mr.hangs)}`)
-  row('', 'slowest (a 502 is retried 4 times)', s(mr.slowestMs))
+  row('', 'slowest (a 502 is retried 4 times; its waits counted, not waited)', s(mr.slowestMs))
 }
 
 // bad input

@@ -1,5 +1,7 @@
 import {spawn} from 'node:child_process'
+import {existsSync} from 'node:fs'
 import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {ROOT} from './cli.js'
 import {tempDir} from './temp.js'
 
@@ -69,4 +71,11 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
     opts.onSpawn?.(child)
     child.stdin.end(opts.input ?? '')
   })
+}
+
+/** The file URL of a module of the build (dist/<path>); a missing build fails the test, never skips it. */
+export function builtModule(path: string): string {
+  const file = join(ROOT, 'dist', path)
+  if (!existsSync(file)) throw new Error(`${file} is missing: the test run's global setup builds it (or run \`npm run build\`)`)
+  return pathToFileURL(file).href
 }

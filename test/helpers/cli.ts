@@ -1,9 +1,12 @@
 import {Config, Errors} from '@oclif/core'
 import {PassThrough, Readable} from 'node:stream'
-import {fileURLToPath} from 'node:url'
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import {type Clock, clock, setClock, systemClock} from '../../src/core/clock.js'
 import {fakeClock} from './fake-clock.js'
-import {setIO} from '../../src/output/io.js'
+import {colorAllowed, setIO} from '../../src/output/io.js'
+import {type Part, Renderer} from '../../src/output/renderer.js'
 
 /**
  * Runs a command class in-process the way bin/run.js would, with fake streams:
@@ -28,6 +31,8 @@ export interface RunOptions {
   stderrTTY?: boolean
   /** the terminal's width (tables are fitted to it) */
   columns?: number
+  /** colour where a terminal would get it: a TTY, unless NO_COLOR / FORCE_COLOR=0 (in env) say no — default: never */
+  color?: boolean
   /** 'real' waits for real; by default (unless a test installed its own) sleeps take no real time */
   clock?: 'real' | Clock
 }
@@ -36,11 +41,81 @@ export interface RunResult {
   stdout: string
   stderr: string
   exitCode: number
-  /** the value the command returned (its typed result) */
+  /** what the command's run() returned (its typed result), also when it then exits non-zero */
   result?: unknown
+  /** what the command handed to the renderer, in order (see RenderCall) */
+  rendered: RenderCall[]
 }
 
-type CommandClass = {run(argv: string[], opts?: Config): Promise<unknown>}
+/**
+ * One call of the command's Renderer (src/output/renderer.ts), as handed to it, whatever the
+ * mode (under --json the renderer shows nothing, but the call is still recorded): a list (its
+ * rows and column headers), an object, a line or block of text, a JSON value, a notice or
+ * warning (its parts as plain text).
+ */
+export type RenderCall =
+  | {method: 'list'; rows: readonly unknown[]; columns: string[]}
+  | {method: 'object'; value: Record<string, unknown>}
+  | {method: 'text' | 'block'; value: string}
+  | {method: 'json'; value: unknown}
+  | {method: 'notice' | 'warning'; text: string}
+
+const plain = (parts: Part[]): string => parts.map((p) => (typeof p === 'string' ? p : p.text)).join('')
+
+/** Records the calls of every Renderer until `restore` (the outermost only: list's own notice is not one). */
+function recordRenderer(): {calls: RenderCall[]; restore(): void} {
+  const calls: RenderCall[] = []
+  const proto = Renderer.prototype as unknown as Record<string, (...args: unknown[]) => unknown>
+  const describe: Record<string, (args: any[]) => RenderCall> = {
+    list: ([rows, columns]) => ({method: 'list', rows, columns: (columns as {header: string}[]).map((c) => c.header)}),
+    object: ([value]) => ({method: 'object', value}),
+    text: ([value]) => ({method: 'text', value}),
+    block: ([value]) => ({method: 'block', value}),
+    json: ([value]) => ({method: 'json', value}),
+    notice: (parts) => ({method: 'notice', text: plain(parts)}),
+    warning: (parts) => ({method: 'warning', text: plain(parts)}),
+  }
+  const originals = Object.keys(describe).map((name) => [name, proto[name]] as const)
+  let depth = 0
+  for (const [name, original] of originals) {
+    proto[name] = function (this: Renderer, ...args: unknown[]) {
+      if (depth === 0) calls.push(describe[name](args))
+      depth++
+      try {
+        return original.apply(this, args)
+      } finally {
+        depth--
+      }
+    }
+  }
+  return {
+    calls,
+    restore: () => {
+      for (const [name, original] of originals) proto[name] = original
+    },
+  }
+}
+
+type CommandClass = {run(argv: string[], opts?: Config): Promise<unknown>; prototype: object}
+
+/** Captures what the command's own run() returns (also when the base then ends it with an exit code). */
+function captureResult(Cmd: CommandClass): {value(): unknown; restore(): void} {
+  const proto = Cmd.prototype as {run: (...args: unknown[]) => Promise<unknown>}
+  const own = Object.hasOwn(proto, 'run')
+  const original = proto.run
+  let value: unknown
+  proto.run = async function (this: unknown, ...args: unknown[]) {
+    value = await original.apply(this, args)
+    return value
+  }
+  return {
+    value: () => value,
+    restore: () => {
+      if (own) proto.run = original
+      else delete (proto as {run?: unknown}).run
+    },
+  }
+}
 
 function collect(stream: PassThrough): () => string {
   const chunks: Buffer[] = []
@@ -63,8 +138,8 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     stdinIsTTY: opts.stdinTTY ?? false,
     stdoutIsTTY: tty,
     stderrIsTTY: stderrTTY,
-    stdoutColor: false,
-    stderrColor: false,
+    stdoutColor: opts.color === true && colorAllowed(tty, {...process.env, ...opts.env}),
+    stderrColor: opts.color === true && colorAllowed(stderrTTY, {...process.env, ...opts.env}),
     stdoutColumns: opts.columns,
   })
   const ownClock = opts.clock !== 'real' && (opts.clock !== undefined || clock() === systemClock)
@@ -77,8 +152,10 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   }
   let exitCode = 0
   let result: unknown
+  const renderer = recordRenderer()
+  const returned = captureResult(Cmd)
   try {
-    result = await Cmd.run(argv, await loadConfig())
+    await Cmd.run(argv, await loadConfig())
   } catch (error) {
     if (error instanceof Errors.ExitError) exitCode = error.oclif.exit ?? 1
     else throw error
@@ -89,7 +166,25 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     }
     setIO(undefined)
     if (ownClock) setClock(undefined)
+    renderer.restore()
+    returned.restore()
+    result = returned.value()
   }
   await new Promise((resolve) => setImmediate(resolve))
-  return {stdout: out(), stderr: err(), exitCode, result}
+  return {stdout: out(), stderr: err(), exitCode, result, rendered: renderer.calls}
+}
+
+/**
+ * Runs `amctl <argv>` in-process: the command is found in src/commands by the words of argv (the
+ * longest match), then run with `runCommand`. For suites that test what the built CLI does but
+ * would otherwise wait for real (retry back-off: the clock is a fake one unless given).
+ */
+export async function runArgv(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
+  for (let words = Math.min(3, argv.length); words >= 1; words--) {
+    const file = `${join(ROOT, 'src', 'commands', ...argv.slice(0, words))}.ts`
+    if (!existsSync(file)) continue
+    const {default: Cmd} = (await import(pathToFileURL(file).href)) as {default: CommandClass}
+    return runCommand(Cmd, argv.slice(words), opts)
+  }
+  throw new Error(`no command in src/commands for: ${argv.join(' ')}`)
 }

@@ -1,51 +1,216 @@
-import type {ServerResponse} from 'node:http'
-import {afterAll, beforeAll, beforeEach} from 'vitest'
-import {type Recorded, sendJson, startServer, type TestServer} from './http-server.js'
+import nock from 'nock'
+import {getGlobalDispatcher} from 'undici'
+import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
+import {setDispatcher} from '../../src/core/http/dispatcher.js'
+import {removeTempDirs} from './temp.js'
 
 /**
- * A recording node:http server for command tests: routes are "METHOD /path" (path without
- * /api/v1, query ignored) → a JSON body, or a function for anything more. Unrouted requests
- * answer 404 with the envelope. `env()` gives the variables that point amctl at it.
+ * The one way in-process tests fake the API: nock (its undici interceptor), behind
+ * `setDispatcher`. A stub is "METHOD /path" (path without /api/v1, query ignored) → a JSON
+ * body, or a function of the recorded request giving a reply (or throwing, to fail the request
+ * at the network, see `dropConnection`).
+ *
+ * Like gh's httpmock.Verify: a test fails when a stub it registered (`stub`) was never used, or
+ * when a request matched no stub. Defaults a file declares for all its tests (`useFakeApi({...})`,
+ * and `GET /me`) are optional per test, but a default no test of the file used fails the file.
  */
-export type Route = Record<string, unknown> | unknown[] | ((req: Recorded, res: ServerResponse) => void)
 
+export const ORIGIN = 'https://api.amctl.test'
 export const TOKEN = 'svc_unit_test_token_abcd'
 export const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}]}
 
-export interface FakeApi {
-  server: TestServer
-  routes: Map<string, Route>
-  /** requests to /api/v1 since the last reset, /me included */
-  requests(): Recorded[]
-  env(extra?: Record<string, string | undefined>): Record<string, string | undefined>
+export interface Recorded {
+  /** scheme, host and port */
+  origin: string
+  method: string
+  /** path and query as sent */
+  path: string
+  /** lower-case names */
+  headers: Record<string, string>
+  body: string
 }
 
-export function useFakeApi(initial: Record<string, Route> = {}): FakeApi {
-  const routes = new Map<string, Route>()
-  let server!: TestServer
-  beforeAll(async () => {
-    server = await startServer((req, res) => {
-      const path = req.path.replace(/^\/api\/v1/, '').split('?')[0]
-      const route = routes.get(`${req.method} ${path}`)
-      if (route === undefined) return sendJson(res, 404, {error: {code: 'not_found', message: `no route ${req.method} ${path}`}})
-      if (typeof route === 'function') return route(req, res)
-      sendJson(res, 200, route)
-    })
-    api.server = server
+/** An answer: made with `reply` or `envelope`; a string body is sent as it is, anything else as JSON. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** A stub's answer: a JSON body (200), a Reply, or a function of the request giving one (or throwing). */
+export type Route = Record<string, unknown> | unknown[] | Reply | ((req: Recorded) => Reply | Promise<Reply>)
+
+export interface StubOptions {
+  /** another origin than the API's (default ORIGIN) */
+  origin?: string
+  /** the answer's headers come at once, its body only after this long (a server that holds it) */
+  delayMs?: number
+}
+
+export interface FakeApi {
+  /** the API's base URL (AMCTL_BASE_URL) */
+  url: string
+  /** registers a stub for this test: it must be used before the test ends */
+  stub(key: string, route: Route, opts?: StubOptions): void
+  /**
+   * a nock scope for what a stub cannot say (answers in sequence with `.times`, `replyWithError`,
+   * `.delay`); its requests are recorded and its interceptors verified like stubs
+   */
+  scope(origin?: string): nock.Scope
+  /** requests since the test began, in order, unmatched ones included */
+  requests(): Recorded[]
+  env(extra?: Record<string, string | undefined>): Record<string, string | undefined>
+  /** for this test, requests bypass the fake and reach real sockets (a test of the transport itself) */
+  passthrough(): void
+}
+
+interface Entry {
+  interceptor: nock.Interceptor
+}
+
+/** What undici reports when the connection drops after the request was written (throw it from a route). */
+export function dropConnection(): Error {
+  const cause = Object.assign(new Error('read ECONNRESET'), {code: 'ECONNRESET'})
+  return Object.assign(new Error('other side closed'), {code: 'UND_ERR_SOCKET', cause})
+}
+
+/** What undici reports when nothing listens (throw it from a route). */
+export function refused(): Error {
+  return Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), {code: 'ECONNREFUSED'})
+}
+
+/** An error answer with the API's envelope. */
+export function envelope(status: number, code: string, message: string): Reply {
+  return new Reply(status, {error: {code, message}})
+}
+
+/** An answer: the status, a body (JSON unless a string), headers. */
+export function reply(status: number, body?: unknown, headers?: Record<string, string>): Reply {
+  return new Reply(status, body, headers)
+}
+
+function recorded(req: Request, body: string): Recorded {
+  const url = new URL(req.url)
+  const headers: Record<string, string> = {}
+  req.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value
   })
-  afterAll(() => server.close())
-  beforeEach(() => {
-    routes.clear()
-    routes.set('GET /me', ME)
-    for (const [key, value] of Object.entries(initial)) routes.set(key, value)
-    server.requests.length = 0
-  })
-  const api: FakeApi = {
-    server,
-    routes,
-    requests: () => server.requests,
-    env: (extra = {}) => ({AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: server.url, ...extra}),
+  return {origin: url.origin, method: req.method, path: url.pathname + url.search, headers, body}
+}
+
+function toReply(route: Route, req: Recorded): Reply | Promise<Reply> {
+  if (route instanceof Reply) return route
+  return typeof route === 'function' ? route(req) : new Reply(200, route)
+}
+
+function serialize(reply: Reply): [number, string, Record<string, string>] {
+  const isText = typeof reply.body === 'string' || reply.body === undefined
+  const headers = isText ? {...reply.headers} : {'content-type': 'application/json', ...reply.headers}
+  return [reply.status, isText ? ((reply.body as string | undefined) ?? '') : JSON.stringify(reply.body), headers]
+}
+
+/** The fake without test hooks: `useFakeApi` wires it into a test file; test/helpers/fake-api.test.ts tests it. */
+export interface FakeApiCore extends FakeApi {
+  /** installs nock as the dispatcher */
+  start(): void
+  /** before each test: the defaults again, no requests */
+  reset(): void
+  /** after each test: what was wrong (unused stubs, unmatched requests); clears the stubs */
+  verify(): string[]
+  /** after the file: uninstalls nock; what was wrong (defaults no test used) */
+  stop(): string[]
+}
+
+export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolean} = {}): FakeApiCore {
+  const all: Record<string, Route> = {...(opts.me === false ? {} : {'GET /me': ME}), ...defaults}
+  const entries = new Map<string, Entry>()
+  const defaultsUsed = new Set<string>()
+  let requests: Recorded[] = []
+  let unmatched: string[] = []
+  const onNoMatch = (req: Request): void => {
+    const r = recorded(req, '')
+    unmatched.push(`${r.method} ${r.origin}${r.path}`)
+    requests.push(r)
   }
+  const seen = new WeakMap<Request, Recorded>()
+  const scope = (origin = ORIGIN): nock.Scope =>
+    nock(origin).on('request', (req: Request, _interceptor: unknown, body: string) => {
+      const r = recorded(req, body)
+      seen.set(req, r)
+      requests.push(r)
+    })
+
+  const add = (key: string, route: Route, required: boolean, {origin = ORIGIN, delayMs}: StubOptions = {}): void => {
+    const [method, path] = key.split(' ')
+    const known = entries.get(`${origin} ${key}`)
+    if (known) nock.removeInterceptor(known.interceptor)
+    const interceptor = scope(origin).persist().intercept(`/api/v1${path}`, method).query(true)
+    entries.set(`${origin} ${key}`, {interceptor})
+    // a default is optional per test (nock leaves it out of pendingMocks); its use is counted per file
+    if (!required) interceptor.optionally()
+    if (delayMs !== undefined) interceptor.delay(delayMs)
+    interceptor.reply(async (req: Request) => {
+      if (!required) defaultsUsed.add(key)
+      return serialize(await toReply(route, seen.get(req) ?? recorded(req, '')))
+    })
+  }
+
+  return {
+    url: ORIGIN,
+    stub: (key, route, stubOpts) => add(key, route, true, stubOpts),
+    scope,
+    requests: () => requests,
+    passthrough: () => setDispatcher(undefined),
+    env: (extra = {}) => ({AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: ORIGIN, ...extra}),
+    start() {
+      if (!nock.isActive()) nock.activate()
+      nock.disableNetConnect()
+      nock.emitter.on('no match', onNoMatch)
+      setDispatcher(getGlobalDispatcher())
+    },
+    reset() {
+      requests = []
+      unmatched = []
+      setDispatcher(getGlobalDispatcher())
+      for (const [key, route] of Object.entries(all)) add(key, route, false)
+    },
+    verify() {
+      const unused = nock.pendingMocks()
+      const stray = unmatched
+      unmatched = []
+      entries.clear()
+      nock.abortPendingRequests()
+      nock.cleanAll()
+      return [...unused.map((key) => `stub never used: ${key}`), ...stray.map((request) => `request matched no stub: ${request}`)]
+    },
+    stop() {
+      nock.emitter.removeListener('no match', onNoMatch)
+      setDispatcher(undefined)
+      nock.enableNetConnect()
+      nock.restore()
+      const neverUsed = Object.keys(all).filter((key) => !defaultsUsed.has(key))
+      return neverUsed.map((key) => `default no test used: ${key}`)
+    },
+  }
+}
+
+/** One fake API per test file, verified after each test (and its defaults after the file). */
+export function useFakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolean} = {}): FakeApi {
+  const api = fakeApi(defaults, opts)
+  beforeAll(() => api.start())
+  beforeEach(() => api.reset())
+  afterEach(() => {
+    const problems = api.verify()
+    if (problems.length > 0) throw new Error(`fake API:\n  ${problems.join('\n  ')}`)
+  })
+  afterAll(() => {
+    const problems = api.stop()
+    // (the file's temp dirs go first: a hook that throws ends the file's other afterAll hooks)
+    removeTempDirs()
+    if (problems.length > 0) throw new Error(`fake API:\n  ${problems.join('\n  ')}`)
+  })
   return api
 }
 

@@ -3,11 +3,11 @@ import type {Clock} from '../../src/core/clock.js'
 /**
  * A clock for waits under test: `sleep` moves `now` forward by the time asked at once (after
  * letting other work run), so a 60-minute wait takes no real time. `sleeps` records each sleep;
- * `onSleep` runs before one (e.g. to press Ctrl-C at the third).
+ * `onSleep` runs (and is awaited) before one (e.g. to press Ctrl-C at the third).
  */
 export interface FakeClock extends Clock {
   sleeps: number[]
-  onSleep?: (count: number) => void
+  onSleep?: (count: number) => unknown
 }
 
 export function fakeClock(start = 1_000_000): FakeClock {
@@ -17,7 +17,7 @@ export function fakeClock(start = 1_000_000): FakeClock {
     now: () => now,
     async sleep(ms) {
       clock.sleeps.push(ms)
-      clock.onSleep?.(clock.sleeps.length)
+      await clock.onSleep?.(clock.sleeps.length)
       now += ms
       await new Promise((resolve) => setImmediate(resolve))
     },

@@ -1,37 +1,12 @@
 import {beforeAll, describe, expect, it} from 'vitest'
-import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, type Column} from '../../src/output/format.js'
+import {COLUMNS, type Conn, ROWS, table} from './fixtures.js'
+import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, type Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
-import {renderTable} from '../../src/output/table.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
 
-interface Conn {
-  id: string
-  name: string
-  allowedHosts: unknown
-  meta?: unknown
-}
-const COLUMNS: Column<Conn>[] = [
-  {header: 'ID', get: (r) => r.id},
-  {header: 'NAME', get: (r) => r.name},
-  {header: 'HOSTS', get: (r) => r.allowedHosts},
-]
-const ROWS: Conn[] = [
-  {id: 'conn_1', name: 'GitHub', allowedHosts: ['api.github.com', 'github.com']},
-  {id: 'conn_22', name: 'Linear', allowedHosts: []},
-]
 const plain = palette(false)
-const NOW = Date.parse('2026-11-23T12:00:00Z')
-
-function table<T>(rows: T[], columns: Column<T>[], style = plain, width?: number): string {
-  return renderTable(
-    columns,
-    rows.map((row) => ttyCells(row, columns, style, NOW)),
-    style,
-    width,
-  )
-}
 
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 
@@ -74,33 +49,6 @@ describe('TSV lists (piped)', () => {
     expect(row).toBe('x\tn\t\t{"a":{"b":[1,2]},"c":"d"}\n')
     const objects = tsvRow({id: 'x', name: 'n', allowedHosts: [{h: 1}, {h: 2}]}, COLUMNS)
     expect(objects).toBe('x\tn\t[{"h":1},{"h":2}]\n')
-  })
-})
-
-describe('tables (TTY)', () => {
-  it('has a header, aligned columns and arrays joined with ", "', () => {
-    const out = table(ROWS, COLUMNS)
-    const lines = out.trimEnd().split('\n')
-    expect(lines).toHaveLength(3)
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+HOSTS$/)
-    expect(lines[1]).toMatch(/^conn_1\s+GitHub\s+api\.github\.com, github\.com$/)
-    expect(lines[2]).toMatch(/^conn_22\s+Linear$/)
-    // columns line up
-    expect(lines[0].indexOf('NAME')).toBe(lines[1].indexOf('GitHub'))
-    expect(lines[1].indexOf('GitHub')).toBe(lines[2].indexOf('Linear'))
-    expect(out).not.toContain('\t')
-    expect(out).not.toMatch(/\u001B\[/)
-    expect(out.endsWith('\n')).toBe(true)
-  })
-
-  it('uses colour only through the palette it is given', () => {
-    expect(table(ROWS, COLUMNS, palette(true))).toMatch(/^\u001B\[1mID {7}NAME {4}HOSTS\u001B\[22m\n/)
-  })
-
-  it('draws 80,000 rows in linear time (a quadratic layout took 66 s for 32,000)', () => {
-    const many = Array.from({length: 80_000}, (_, i) => ({id: `conn_${i}`, name: `name ${i}`, allowedHosts: ['h.example']}))
-    const out = table(many, COLUMNS)
-    expect(out.split('\n')).toHaveLength(80_002)
   })
 })
 

@@ -4,31 +4,30 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import AuthLogin from '../../../src/commands/auth/login.js'
 import AuthToken from '../../../src/commands/auth/token.js'
 import {runCommand} from '../../helpers/cli.js'
-import {ME, useFakeApi} from '../../helpers/fake-api.js'
-import type {ServerResponse} from 'node:http'
-import {sendJson, type Recorded} from '../../helpers/http-server.js'
+import {envelope, ME, type Recorded, reply, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 
 const GOOD = 'svc_login_good_token_5678'
 const GRANTED = 'svc_device_granted_token_4242'
 const DEVICE_CODE = 'dc_very_secret_device_code'
 
-const api = useFakeApi()
+// GET /me answers only for a token the server knows
+const api = useFakeApi({
+  'GET /me': (req: Recorded) =>
+    req.headers.authorization === `Bearer ${GOOD}` || req.headers.authorization === `Bearer ${GRANTED}`
+      ? reply(200, ME)
+      : envelope(401, 'unauthorized', 'invalid token'),
+})
 let dir: string
 
 beforeEach(() => {
   dir = join(tempDir('amctl-login-'), 'cfg')
-  // GET /me answers only for a token the server knows
-  api.routes.set('GET /me', (req: Recorded, res: ServerResponse) => {
-    if (req.headers.authorization === `Bearer ${GOOD}` || req.headers.authorization === `Bearer ${GRANTED}`) sendJson(res, 200, ME)
-    else sendJson(res, 401, {error: {code: 'unauthorized', message: 'invalid token'}})
-  })
 })
 
 /** Env for a login against the fake server: no AMCTL_TOKEN, a fresh config dir. */
-const env = (extra: Record<string, string | undefined> = {}) => ({AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: api.server.url, ...extra})
+const env = (extra: Record<string, string | undefined> = {}) => ({AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: api.url, ...extra})
 const credentials = () => JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as {tokens: Record<string, {token: string}>}
-const account = (profile = 'default') => `${profile}@${api.server.url}`
+const account = (profile = 'default') => `${profile}@${api.url}`
 
 describe('auth login --with-token', () => {
   it.each(['not-a-token', 'svc_', 'svc_has space', 'Bearer svc_abc', ''])('refuses %j from stdin: exit 2, no request', async (bad) => {
@@ -62,7 +61,7 @@ describe('auth login --with-token', () => {
   it('--json prints one document without the token', async () => {
     const r = await runCommand(AuthLogin, ['--with-token', '--json'], {env: env(), stdin: GOOD})
     expect(r.exitCode).toBe(0)
-    expect(JSON.parse(r.stdout)).toEqual({user: ME, tokenSource: 'file', baseUrl: api.server.url, profile: 'default'})
+    expect(JSON.parse(r.stdout)).toEqual({user: ME, tokenSource: 'file', baseUrl: api.url, profile: 'default'})
     expect(r.stdout + r.stderr).not.toContain(GOOD)
   })
 
@@ -81,13 +80,13 @@ describe('auth login --with-token', () => {
   })
 
   it('saves a --base-url in the profile, so later commands find the server and the token', async () => {
-    const r = await runCommand(AuthLogin, ['--with-token', '--base-url', `${api.server.url}/`, '--profile', 'local'], {
+    const r = await runCommand(AuthLogin, ['--with-token', '--base-url', `${api.url}/`, '--profile', 'local'], {
       env: env({AMCTL_BASE_URL: undefined}),
       stdin: GOOD,
     })
     expect(r.exitCode).toBe(0)
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
-    expect(config.profiles.local['base-url']).toBe(api.server.url)
+    expect(config.profiles.local['base-url']).toBe(api.url)
     expect(credentials().tokens[account('local')].token).toBe(GOOD)
 
     const token = await runCommand(AuthToken, ['--profile', 'local'], {env: env({AMCTL_BASE_URL: undefined})})
@@ -103,7 +102,7 @@ describe('auth login --with-token', () => {
 
 describe('auth login (device flow)', () => {
   it('takes a token answered at once: POST /cli/token {} without Authorization, then GET /me', async () => {
-    api.routes.set('POST /cli/token', {token: GRANTED})
+    api.stub('POST /cli/token', {token: GRANTED})
     const r = await runCommand(AuthLogin, [], {env: env({AMCTL_TOKEN: undefined})})
     expect(r.exitCode).toBe(0)
     const [start, me] = api.requests()
@@ -117,9 +116,9 @@ describe('auth login (device flow)', () => {
 
   it('shows the code and URL on stderr, polls with the device code, and never prints the token or the code in the log', async () => {
     let polls = 0
-    api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) => {
+    api.stub('POST /cli/token', (req: Recorded) => {
       if (!req.path.includes('deviceCode=')) {
-        return sendJson(res, 200, {
+        return reply(200, {
           deviceCode: DEVICE_CODE,
           userCode: 'WXYZ-1234',
           verificationUri: 'https://app.example/device',
@@ -128,7 +127,7 @@ describe('auth login (device flow)', () => {
         })
       }
       polls++
-      sendJson(res, 200, polls < 2 ? {status: 'pending'} : {token: GRANTED})
+      return reply(200, polls < 2 ? {status: 'pending'} : {token: GRANTED})
     })
     const r = await runCommand(AuthLogin, ['--verbose', '--no-browser'], {env: env()})
     expect(r.exitCode).toBe(0)
@@ -153,9 +152,8 @@ describe('auth login (device flow)', () => {
   })
 
   it('a denied login is exit 3 and stores nothing', async () => {
-    api.routes.set('POST /cli/token', (req: Recorded, res: ServerResponse) =>
-      sendJson(
-        res,
+    api.stub('POST /cli/token', (req: Recorded) =>
+      reply(
         200,
         req.path.includes('deviceCode=')
           ? {status: 'denied'}
@@ -169,9 +167,17 @@ describe('auth login (device flow)', () => {
   })
 
   it('an answer that is neither a token nor a device code is exit 1 naming its members', async () => {
-    api.routes.set('POST /cli/token', {hello: 'world'})
+    api.stub('POST /cli/token', {hello: 'world'})
     const r = await runCommand(AuthLogin, [], {env: env()})
     expect(r.exitCode).toBe(1)
     expect(r.stderr).toMatch(/^error: .*"hello".* \(bad_response\)\n$/)
+  })
+})
+
+describe('auth login: typed result and renderer', () => {
+  it('returns the user and where the token went; the renderer gets the logged-in notice', async () => {
+    const r = await runCommand(AuthLogin, ['--with-token', '--insecure-storage'], {env: env(), stdin: `${GOOD}\n`})
+    expect(r.result).toEqual({user: ME, tokenSource: 'file', baseUrl: api.url, profile: 'default'})
+    expect(r.rendered).toEqual([{method: 'notice', text: 'Logged in as ada@acme.test (acme)'}])
   })
 })

@@ -5,9 +5,11 @@ import AuthLogout from '../../../src/commands/auth/logout.js'
 import AuthToken from '../../../src/commands/auth/token.js'
 import {fileStore} from '../../../src/core/auth/file-store.js'
 import {runCommand} from '../../helpers/cli.js'
-import {startServer} from '../../helpers/http-server.js'
+import {useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 
+// no stubs: any request fails the test
+const api = useFakeApi({}, {me: false})
 let dir: string
 let base: string
 
@@ -18,11 +20,8 @@ beforeEach(() => {
 
 describe('auth logout', () => {
   it('removes the stored token of the profile, keeps the others, and sends nothing', async () => {
-    const server = await startServer((_req, res) => {
-      res.end()
-    })
-    try {
-      base = server.url
+    {
+      base = api.url
       fileStore.set(`default@${base}`, 'svc_default_1111', {AMCTL_CONFIG_DIR: dir})
       fileStore.set(`prod@${base}`, 'svc_prod_2222', {AMCTL_CONFIG_DIR: dir})
       const env = {AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: base}
@@ -30,12 +29,10 @@ describe('auth logout', () => {
       expect(r.exitCode).toBe(0)
       expect(r.stdout).toBe('')
       expect(r.stderr).toBe(`Logged out of ${base} (removed from file)\n`)
-      expect(server.requests).toHaveLength(0)
+      expect(api.requests()).toHaveLength(0)
       expect(Object.keys(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).tokens)).toEqual([`prod@${base}`])
       expect((await runCommand(AuthToken, [], {env})).exitCode).toBe(3)
       expect((await runCommand(AuthToken, ['--profile', 'prod'], {env})).stdout).toBe('svc_prod_2222\n')
-    } finally {
-      await server.close()
     }
   })
 
@@ -53,5 +50,17 @@ describe('auth logout', () => {
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toContain('AMCTL_TOKEN is still set')
     expect(r.stdout + r.stderr).not.toContain('svc_env_3333')
+  })
+})
+
+describe('auth logout: typed result and renderer', () => {
+  it('returns what was removed; the renderer gets the notice and the warning', async () => {
+    fileStore.set(`default@${base}`, 'svc_default_1111', {AMCTL_CONFIG_DIR: dir})
+    const r = await runCommand(AuthLogout, [], {env: {AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: base, AMCTL_TOKEN: 'svc_env_3333'}})
+    expect(r.result).toEqual({baseUrl: base, profile: 'default', removed: ['file']})
+    expect(r.rendered).toEqual([
+      {method: 'notice', text: `Logged out of ${base} (removed from file)`},
+      {method: 'warning', text: 'AMCTL_TOKEN is still set in the environment'},
+    ])
   })
 })

@@ -1,65 +1,56 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import AuthStatus from '../../../src/commands/auth/status.js'
 import {runCommand} from '../../helpers/cli.js'
-import {sendJson, startServer, type TestServer} from '../../helpers/http-server.js'
+import {envelope, reply, useFakeApi} from '../../helpers/fake-api.js'
 
 const TOKEN = 'svc_status_test_token_1234'
 const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}], plan: 'team'}
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startServer((req, res) => {
-    if (req.headers.authorization === `Bearer ${TOKEN}`) sendJson(res, 200, ME)
-    else sendJson(res, 401, {error: {code: 'unauthorized', message: 'invalid token'}})
-  })
-})
-afterAll(() => server.close())
+const api = useFakeApi(
+  {'GET /me': (req) => (req.headers.authorization === `Bearer ${TOKEN}` ? reply(200, ME) : envelope(401, 'unauthorized', 'invalid token'))},
+  {},
+)
 
 describe('auth status', () => {
   it('shows the user, server, org and masked token; --json adds user, tokenSource, baseUrl', async () => {
-    const r = await runCommand(AuthStatus, ['--json'], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: server.url}})
+    const r = await runCommand(AuthStatus, ['--json'], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: api.url}})
     expect(r.exitCode).toBe(0)
     const doc = JSON.parse(r.stdout)
-    expect(doc).toMatchObject({user: ME, tokenSource: 'env', baseUrl: server.url, org: 'acme', token: 'svc_…1234'})
+    expect(doc).toMatchObject({user: ME, tokenSource: 'env', baseUrl: api.url, org: 'acme', token: 'svc_…1234'})
     expect(r.stdout + r.stderr).not.toContain(TOKEN)
-    const last = server.requests.at(-1)!
+    const last = api.requests().at(-1)!
     expect(last.method).toBe('GET')
     expect(last.path).toBe('/api/v1/me')
   })
 
   it('renders key/value on a TTY and key<TAB>value when piped', async () => {
-    const tty = await runCommand(AuthStatus, [], {tty: true, env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: server.url}})
+    const tty = await runCommand(AuthStatus, [], {tty: true, env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: api.url}})
     expect(tty.stdout).toMatch(/user:\s+Ada <ada@acme.test>/)
     expect(tty.stdout).toMatch(/token storage:\s+env/)
-    const piped = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: server.url}})
-    expect(piped.stdout).toContain(`base URL\t${server.url}\n`)
+    const piped = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: api.url}})
+    expect(piped.stdout).toContain(`base URL\t${api.url}\n`)
     expect(piped.stdout).toContain('token\tsvc_…1234\n')
   })
 
   it('a /me without the email and orgs amctl relies on is bad_response (exit 1)', async () => {
-    const other = await startServer((_req, res) => sendJson(res, 200, {id: 'usr_1', name: 'Ada'}))
-    try {
-      const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: other.url}})
-      expect(r.exitCode).toBe(1)
-      expect(r.stderr).toBe('error: GET /me did not answer the "email" and "orgs" amctl relies on (bad_response)\n')
-    } finally {
-      await other.close()
-    }
+    api.stub('GET /me', {id: 'usr_1', name: 'Ada'})
+    const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: api.url}})
+    expect(r.exitCode).toBe(1)
+    expect(r.stderr).toBe('error: GET /me did not answer the "email" and "orgs" amctl relies on (bad_response)\n')
   })
 
   it('exits 3 with a login hint when the token is rejected', async () => {
-    const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: 'svc_wrong', AMCTL_BASE_URL: server.url}})
+    const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: 'svc_wrong', AMCTL_BASE_URL: api.url}})
     expect(r.exitCode).toBe(3)
     expect(r.stdout).toBe('')
     expect(r.stderr).toBe('error: invalid token (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
   })
 
   it('exits 3 without a request when not logged in', async () => {
-    const before = server.requests.length
-    const r = await runCommand(AuthStatus, ['--json'], {env: {AMCTL_BASE_URL: server.url}})
+    const r = await runCommand(AuthStatus, ['--json'], {env: {AMCTL_BASE_URL: api.url}})
     expect(r.exitCode).toBe(3)
-    expect(JSON.parse(r.stdout)).toEqual({error: {code: 'unauthorized', message: `not logged in to ${server.url}`}})
-    expect(server.requests.length).toBe(before)
+    expect(JSON.parse(r.stdout)).toEqual({error: {code: 'unauthorized', message: `not logged in to ${api.url}`}})
+    expect(api.requests()).toHaveLength(0)
   })
 
   it('exits 2 without sending anything for an http base URL that is not loopback', async () => {
@@ -67,5 +58,25 @@ describe('auth status', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/^error: AMCTL_BASE_URL "http:\/\/api.example.invalid" must use https/)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
+  })
+})
+
+describe('auth status: typed result and renderer', () => {
+  it('returns the user and token facts; the renderer gets one object for people', async () => {
+    const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: api.url}})
+    expect(r.result).toEqual({user: ME, tokenSource: 'env', baseUrl: api.url, profile: 'default', org: 'acme', token: 'svc_…1234'})
+    expect(r.rendered).toEqual([
+      {
+        method: 'object',
+        value: {
+          user: 'Ada <ada@acme.test>',
+          'base URL': api.url,
+          profile: 'default',
+          org: 'acme',
+          token: 'svc_…1234',
+          'token storage': 'env (AMCTL_TOKEN)',
+        },
+      },
+    ])
   })
 })

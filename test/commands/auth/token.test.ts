@@ -45,3 +45,12 @@ describe('auth token', () => {
     expect(JSON.parse(json.stdout)).toEqual({error: {code: 'unauthorized', message: `not logged in to ${BASE}`}})
   })
 })
+
+describe('auth token: typed result and renderer', () => {
+  it('returns the token and where it came from; the renderer gets it as one line of text', async () => {
+    fileStore.set(`default@${BASE}`, STORED, {AMCTL_CONFIG_DIR: env.AMCTL_CONFIG_DIR})
+    const r = await runCommand(AuthToken, [], {env})
+    expect(r.result).toEqual({token: STORED, source: 'file'})
+    expect(r.rendered).toEqual([{method: 'text', value: STORED}])
+  })
+})

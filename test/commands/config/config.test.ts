@@ -160,3 +160,24 @@ describe('config errors', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 })
+
+describe('config: typed results and renderer', () => {
+  it('get returns the value and hands it to the renderer as text; list as one object', async () => {
+    await run(ConfigSet, ['org', 'acme'])
+    const get = await run(ConfigGet, ['org'])
+    expect(get.result).toEqual({profile: 'default', key: 'org', value: 'acme'})
+    expect(get.rendered).toEqual([{method: 'text', value: 'acme'}])
+    const list = await run(ConfigList, [])
+    expect(list.result).toEqual({org: 'acme'})
+    expect(list.rendered).toEqual([{method: 'object', value: {org: 'acme'}}])
+  })
+
+  it('set shows nothing; unset of a value that was not set says so', async () => {
+    const set = await run(ConfigSet, ['base-url', 'https://api.example.com'])
+    expect(set.result).toEqual({profile: 'default', key: 'base-url', value: 'https://api.example.com'})
+    expect(set.rendered).toEqual([])
+    const unset = await run(ConfigUnset, ['org'])
+    expect(unset.result).toEqual({profile: 'default', key: 'org', removed: false})
+    expect(unset.rendered).toEqual([{method: 'notice', text: 'org was not set in profile "default"'}])
+  })
+})

@@ -7,7 +7,7 @@ const items = [
   {id: 'conn_gh', name: 'GitHub', allowedHosts: ['api.github.com', 'github.com']},
   {id: 'conn_st', name: 'Stripe\tlive', allowedHosts: ['api.stripe.com']},
 ]
-const api = useFakeApi({'GET /orgs/acme/connections': {items}})
+const api = useFakeApi({'GET /orgs/acme/connections': {items}}, {me: false})
 
 describe('connections list', () => {
   it('sends GET /orgs/{org}/connections; table with id, name, allowed hosts', async () => {
@@ -25,5 +25,13 @@ describe('connections list', () => {
   it('--json: the API shape', async () => {
     const r = await runCommand(ConnectionsList, ['--org', 'acme', '--json'], {env: api.env()})
     expect(JSON.parse(r.stdout)).toEqual({items})
+  })
+})
+
+describe('connections list: typed result and renderer', () => {
+  it('returns the page and hands its items to the renderer as a list', async () => {
+    const r = await runCommand(ConnectionsList, ['--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual({items})
+    expect(r.rendered).toEqual([{method: 'list', rows: items, columns: ['ID', 'NAME', 'ALLOWED HOSTS']}])
   })
 })

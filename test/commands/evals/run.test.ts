@@ -3,14 +3,16 @@ import EvalsRun from '../../../src/commands/evals/run.js'
 import {setClock} from '../../../src/core/clock.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
-import {json, useFakeApi} from '../../helpers/fake-api.js'
-import {sendJson} from '../../helpers/http-server.js'
+import {dropConnection, envelope, json, reply, useFakeApi} from '../../helpers/fake-api.js'
 
 const runs = [{id: 'run_2', status: 'queued', evalSetId: 'es_1', batchId: 'b_1', createdAt: '2026-01-02T00:00:00Z'}]
-const api = useFakeApi({
-  'POST /orgs/acme/eval-sets/es_1/run': {batchIds: ['b_1'], runIds: ['run_2', 'run_3']},
-  'GET /orgs/acme/runs': {items: runs, nextCursor: null},
-})
+const api = useFakeApi(
+  {
+    'POST /orgs/acme/eval-sets/es_1/run': {batchIds: ['b_1'], runIds: ['run_2', 'run_3']},
+    'GET /orgs/acme/runs': {items: runs, nextCursor: null},
+  },
+  {me: false},
+)
 
 describe('evals run', () => {
   it('sends POST …/eval-sets/{id}/run with {} and prints batchIds and runIds', async () => {
@@ -25,8 +27,8 @@ describe('evals run', () => {
   })
 
   it('when the connection drops after sending: no resubmission, newest runs listed, exit 9', async () => {
-    api.routes.set('POST /orgs/acme/eval-sets/es_1/run', (_req: unknown, res: import('node:http').ServerResponse) => {
-      res.socket?.destroy()
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      throw dropConnection()
     })
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(9)
@@ -44,10 +46,7 @@ describe('evals run', () => {
   })
 
   it('402 insufficient_credits exits 8', async () => {
-    api.routes.set('POST /orgs/acme/eval-sets/es_1/run', (_req: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(402, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'insufficient_credits', message: 'no credits left'}}))
-    })
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => envelope(402, 'insufficient_credits', 'no credits left'))
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(8)
     expect(r.stderr).toBe('error: no credits left (insufficient_credits, HTTP 402)\n')
@@ -77,13 +76,13 @@ describe('evals run --wait (contract 5)', () => {
   /** The launched runs queued at the first poll, then `final` (status:score per run). */
   function progress(final: Record<string, string>): void {
     let polls = 0
-    api.routes.set('GET /orgs/acme/runs', (_req, res) => {
+    api.stub('GET /orgs/acme/runs', () => {
       polls++
       const items = ['run_3', 'run_2'].map((id) => {
         const [status, score] = polls === 1 ? ['queued'] : final[id].split(':')
         return launched(id, status, score === undefined ? null : Number(score))
       })
-      sendJson(res, 200, {items, nextCursor: 'older'})
+      return reply(200, {items, nextCursor: 'older'})
     })
   }
 
@@ -136,8 +135,8 @@ describe('evals run --wait (contract 5)', () => {
   })
 
   it('an unknown launch outcome is still exit 9 with the recent runs: no second launch, no wait', async () => {
-    api.routes.set('POST /orgs/acme/eval-sets/es_1/run', (_req: unknown, res: import('node:http').ServerResponse) => {
-      res.socket?.destroy()
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      throw dropConnection()
     })
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(9)
@@ -163,7 +162,7 @@ describe('evals run --wait (contract 5)', () => {
   })
 
   it('no runs launched: nothing to wait for, exit 0', async () => {
-    api.routes.set('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: []})
@@ -181,5 +180,30 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(api.requests()).toEqual([])
+  })
+})
+
+describe('evals run: typed result and renderer', () => {
+  it('returns the launch; the renderer gets it as an object, then the notice', async () => {
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
+    expect(r.result).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3']})
+    expect(r.rendered).toEqual([
+      {method: 'object', value: {batchIds: ['b_1'], runIds: ['run_2', 'run_3']}},
+      {method: 'notice', text: 'Launched eval set es_1: 1 batch, 2 runs'},
+    ])
+  })
+
+  it('a dropped launch returns the unknown outcome with the newest runs (exit 9)', async () => {
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      throw dropConnection()
+    })
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(9)
+    expect(r.result).toMatchObject({
+      kind: 'unknown-outcome',
+      error: {code: 'outcome_unknown'},
+      recent: {items: runs},
+      document: {outcome: 'unknown', recentRuns: runs},
+    })
   })
 })

@@ -1,16 +1,15 @@
 import {describe, expect, it} from 'vitest'
 import EvalsUpdate from '../../../src/commands/evals/update.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, json, reply, useFakeApi} from '../../helpers/fake-api.js'
 
-const api = useFakeApi({
-  'PATCH /orgs/acme/eval-sets/es_1': (req: {body: string}, res: import('node:http').ServerResponse) => {
-    res.writeHead(200, {'content-type': 'application/json'})
-    res.end(
-      JSON.stringify({id: 'es_1', name: 'Checkout', cadence: 'DAILY', samplesPerTarget: 1, connectionIds: [], ...JSON.parse(req.body)}),
-    )
+const api = useFakeApi(
+  {
+    'PATCH /orgs/acme/eval-sets/es_1': (req) =>
+      reply(200, {id: 'es_1', name: 'Checkout', cadence: 'DAILY', samplesPerTarget: 1, connectionIds: [], ...JSON.parse(req.body)}),
   },
-})
+  {me: false},
+)
 const update = (...args: string[]) => runCommand(EvalsUpdate, ['es_1', '--org', 'acme', ...args], {env: api.env()})
 
 describe('evals update', () => {
@@ -69,12 +68,18 @@ describe('evals update', () => {
   })
 
   it('a 400 from the server exits 2 with its message', async () => {
-    api.routes.set('PATCH /orgs/acme/eval-sets/es_1', (_req: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(400, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'invalid_request', message: 'connection "c9" is not in this organization'}}))
-    })
+    api.stub('PATCH /orgs/acme/eval-sets/es_1', () => envelope(400, 'invalid_request', 'connection "c9" is not in this organization'))
     const r = await update('--connection', 'c9')
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toBe('error: connection "c9" is not in this organization (invalid_request, HTTP 400)\n')
+  })
+})
+
+describe('evals update: typed result and renderer', () => {
+  it('returns the updated eval set and hands it to the renderer as an object', async () => {
+    const r = await update('--samples', '2')
+    const updated = {id: 'es_1', name: 'Checkout', cadence: 'DAILY', samplesPerTarget: 2, connectionIds: []}
+    expect(r.result).toEqual(updated)
+    expect(r.rendered).toEqual([{method: 'object', value: updated}])
   })
 })

@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest'
 import OrgsSummary from '../../../src/commands/orgs/summary.js'
 import {runCommand} from '../../helpers/cli.js'
-import {useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, useFakeApi} from '../../helpers/fake-api.js'
 
 const SUMMARY = {org: {slug: 'acme', name: 'Acme'}, runs: 260, capabilities: {optimizations: true}}
-const api = useFakeApi({'GET /orgs/acme/summary': SUMMARY, 'GET /orgs/org_1/summary': SUMMARY})
+const api = useFakeApi({'GET /orgs/acme/summary': SUMMARY, 'GET /orgs/org_1/summary': SUMMARY}, {me: false})
 
 describe('orgs summary', () => {
   it('sends GET /orgs/{org}/summary and renders key/value, key<TAB>value, or the object as-is', async () => {
@@ -30,13 +30,20 @@ describe('orgs summary', () => {
   })
 
   it('a 403 exits 4 with the server message', async () => {
-    api.routes.set('GET /orgs/globex/summary', (_q: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(403, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'forbidden', message: 'you are not a member of globex'}}))
-    })
+    api.stub('GET /orgs/globex/summary', () => envelope(403, 'forbidden', 'you are not a member of globex'))
     const r = await runCommand(OrgsSummary, ['--org', 'globex', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(4)
     expect(JSON.parse(r.stdout)).toEqual({error: {code: 'forbidden', message: 'you are not a member of globex', status: 403}})
     expect(r.stderr).toBe('')
+  })
+})
+
+describe('orgs summary: typed result and renderer', () => {
+  it('returns the summary and hands it to the renderer as one object, in every mode', async () => {
+    for (const argv of [[], ['--json']]) {
+      const r = await runCommand(OrgsSummary, ['--org', 'acme', ...argv], {env: api.env()})
+      expect(r.result).toEqual(SUMMARY)
+      expect(r.rendered).toEqual([{method: 'object', value: SUMMARY}])
+    }
   })
 })

@@ -3,10 +3,10 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import RunsFork from '../../../src/commands/runs/fork.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 
-const api = useFakeApi({'POST /runs/run_1/fork': {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}})
+const api = useFakeApi({'POST /runs/run_1/fork': {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}}, {me: false})
 
 describe('runs fork', () => {
   it('sends POST /runs/{runId}/fork with {} and never resolves an org', async () => {
@@ -21,7 +21,7 @@ describe('runs fork', () => {
   })
 
   it('flags before RUN_ID: -F takes one value per occurrence (contract 1.1)', async () => {
-    api.routes.set('POST /runs/run_7/fork', {id: 'run_8'})
+    api.stub('POST /runs/run_7/fork', {id: 'run_8'})
     const r = await runCommand(RunsFork, ['-F', 'a=1', '-F', 'b=x', 'run_7'], {env: api.env()})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(api.requests()[0].path).toBe('/api/v1/runs/run_7/fork')
@@ -29,7 +29,7 @@ describe('runs fork', () => {
   })
 
   it('member names are data: -F constructor, -f __proto__, -F toString are ordinary members, also over --input', async () => {
-    api.routes.set('POST /runs/run_7/fork', {id: 'run_8'})
+    api.stub('POST /runs/run_7/fork', {id: 'run_8'})
     const r = await runCommand(RunsFork, ['run_7', '--input', '-', '-F', 'constructor=1', '-f', '__proto__=x', '-F', 'toString=1'], {
       env: api.env(),
       stdin: '{"hasOwnProperty": true}',
@@ -105,7 +105,7 @@ describe('runs fork', () => {
     [' ', '%20'],
     ['café', 'caf%C3%A9'],
   ])('sends RUN_ID %j as one encoded path segment (%s)', async (id, encoded) => {
-    api.routes.set(`POST /runs/${encoded}/fork`, {id: 'run_new'})
+    api.stub(`POST /runs/${encoded}/fork`, {id: 'run_new'})
     const r = await runCommand(RunsFork, [id], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(api.requests().map((q) => q.path)).toEqual([`/api/v1/runs/${encoded}/fork`])
@@ -119,19 +119,25 @@ describe('runs fork', () => {
   })
 
   it('percent-encodes the ID in the path', async () => {
-    api.routes.set('POST /runs/run%3A1%40x/fork', {id: 'run_10'})
+    api.stub('POST /runs/run%3A1%40x/fork', {id: 'run_10'})
     const r = await runCommand(RunsFork, ['run:1@x'], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(api.requests()[0].path).toBe('/api/v1/runs/run%3A1%40x/fork')
   })
 
   it('names the run in a 404', async () => {
-    api.routes.set('POST /runs/run_missing/fork', (_req: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(404, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'not_found', message: 'resource not found'}}))
-    })
+    api.stub('POST /runs/run_missing/fork', () => envelope(404, 'not_found', 'resource not found'))
     const r = await runCommand(RunsFork, ['run_missing'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toBe('error: run "run_missing" not found: resource not found (not_found, HTTP 404)\n')
+  })
+})
+
+describe('runs fork: typed result and renderer', () => {
+  it('returns the new run and hands it to the renderer as an object', async () => {
+    const run = {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}
+    const r = await runCommand(RunsFork, ['run_1'], {env: api.env()})
+    expect(r.result).toEqual(run)
+    expect(r.rendered).toEqual([{method: 'object', value: run}])
   })
 })

@@ -1,8 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import RunsList from '../../../src/commands/runs/list.js'
 import {runCommand} from '../../helpers/cli.js'
-import {useFakeApi} from '../../helpers/fake-api.js'
-import {sendJson} from '../../helpers/http-server.js'
+import {reply, useFakeApi} from '../../helpers/fake-api.js'
 
 const run = (i: number) => ({
   id: `run_${i}`,
@@ -15,17 +14,17 @@ const api = useFakeApi()
 
 /** Three pages of 2 runs: cursors c1, c2, then none. */
 function paged() {
-  api.routes.set('GET /orgs/acme/runs', (req, res) => {
+  api.stub('GET /orgs/acme/runs', (req) => {
     const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
-    if (!cursor) return sendJson(res, 200, {items: [run(1), run(2)], nextCursor: 'c1'})
-    if (cursor === 'c1') return sendJson(res, 200, {items: [run(3), run(4)], nextCursor: 'c2'})
-    return sendJson(res, 200, {items: [run(5), run(6)], nextCursor: null})
+    if (!cursor) return reply(200, {items: [run(1), run(2)], nextCursor: 'c1'})
+    if (cursor === 'c1') return reply(200, {items: [run(3), run(4)], nextCursor: 'c2'})
+    return reply(200, {items: [run(5), run(6)], nextCursor: null})
   })
 }
 
 describe('runs list', () => {
   it('sends GET /orgs/{org}/runs with limit and cursor only when given', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: 'c1'})
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: 'c1'})
     await runCommand(RunsList, ['--org', 'acme'], {env: api.env()})
     await runCommand(RunsList, ['--org', 'acme', '--limit', '5', '--cursor', 'abc'], {env: api.env()})
     const [plain, both] = api.requests()
@@ -34,21 +33,21 @@ describe('runs list', () => {
   })
 
   it('resolves the org from GET /me when the caller has exactly one', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: []})
+    api.stub('GET /orgs/acme/runs', {items: []})
     const r = await runCommand(RunsList, [], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(api.requests().map((q) => q.path)).toEqual(['/api/v1/me', '/api/v1/orgs/acme/runs'])
   })
 
   it('asks for --org (exit 2) when the caller has several orgs', async () => {
-    api.routes.set('GET /me', {id: 'u', email: 'a@b', name: 'A', orgs: [{slug: 'acme'}, {slug: 'globex'}]})
+    api.stub('GET /me', {id: 'u', email: 'a@b', name: 'A', orgs: [{slug: 'acme'}, {slug: 'globex'}]})
     const r = await runCommand(RunsList, [], {env: api.env()})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain('you belong to 2 organizations (acme, globex): pass --org or run `amctl config set org <slug>`')
   })
 
   it('renders a table on a TTY, TSV rows when piped, the page as-is with --json', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1), run(2)], nextCursor: 'c1'})
+    api.stub('GET /orgs/acme/runs', {items: [run(1), run(2)], nextCursor: 'c1'})
     const tty = await runCommand(RunsList, ['--org', 'acme'], {tty: true, env: api.env()})
     expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+CREATED$/)
     expect(tty.stdout).toMatch(/run_1\s+succeeded\s+es_1\s+\d+ \w+ ago\n/)
@@ -61,14 +60,14 @@ describe('runs list', () => {
   })
 
   it('the more: hint repeats the flags that chose the org, profile, base URL and page size, quoted for the shell', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: "c'1 x"})
-    const r = await runCommand(RunsList, ['--org', 'acme', '--profile', 'staging', '--base-url', api.server.url, '--limit', '1'], {
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: "c'1 x"})
+    const r = await runCommand(RunsList, ['--org', 'acme', '--profile', 'staging', '--base-url', api.url, '--limit', '1'], {
       tty: true,
       env: api.env({AMCTL_BASE_URL: undefined}),
     })
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stderr).toContain(
-      `more: amctl runs list --cursor 'c'\\''1 x' --limit 1 --org acme --profile staging --base-url ${api.server.url} (or --all)`,
+      `more: amctl runs list --cursor 'c'\\''1 x' --limit 1 --org acme --profile staging --base-url ${api.url} (or --all)`,
     )
     const piped = await runCommand(RunsList, ['--org', 'acme'], {env: api.env()})
     expect(piped.stderr).toBe('')
@@ -101,9 +100,9 @@ describe('runs list', () => {
   })
 
   it('--all closes the JSON document with the error when a page fails midway', async () => {
-    api.routes.set('GET /orgs/acme/runs', (req, res) => {
-      if (!req.path.includes('cursor')) return sendJson(res, 200, {items: [run(1)], nextCursor: 'c1'})
-      sendJson(res, 404, {error: {code: 'not_found', message: 'cursor expired'}})
+    api.stub('GET /orgs/acme/runs', (req) => {
+      if (!req.path.includes('cursor')) return reply(200, {items: [run(1)], nextCursor: 'c1'})
+      return reply(404, {error: {code: 'not_found', message: 'cursor expired'}})
     })
     const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(5)
@@ -113,14 +112,14 @@ describe('runs list', () => {
   })
 
   it('--all --json whose first page fails prints only the error document', async () => {
-    api.routes.set('GET /orgs/acme/runs', (_req, res) => sendJson(res, 403, {error: {code: 'forbidden', message: 'not a member of acme'}}))
+    api.stub('GET /orgs/acme/runs', () => reply(403, {error: {code: 'forbidden', message: 'not a member of acme'}}))
     const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(4)
     expect(JSON.parse(r.stdout)).toEqual({error: {code: 'forbidden', message: 'not a member of acme', status: 403}})
   })
 
   it('a page without an "items" array is bad_response (exit 1), on a TTY too', async () => {
-    api.routes.set('GET /orgs/acme/runs', {data: []})
+    api.stub('GET /orgs/acme/runs', {data: []})
     for (const tty of [true, false]) {
       const r = await runCommand(RunsList, ['--org', 'acme'], {tty, env: api.env()})
       expect(r.exitCode).toBe(1)
@@ -131,7 +130,7 @@ describe('runs list', () => {
   })
 
   it('--all stops on a repeated cursor with bad_response instead of looping', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: 'same'})
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: 'same'})
     const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(1)
     expect(JSON.parse(r.stdout).error.code).toBe('bad_response')
@@ -146,9 +145,70 @@ describe('runs list', () => {
   })
 
   it('names the organization in a 404 whose message does not', async () => {
-    api.routes.set('GET /orgs/nope/runs', (_req, res) => sendJson(res, 404, {error: {code: 'not_found', message: 'not found'}}))
+    api.stub('GET /orgs/nope/runs', () => reply(404, {error: {code: 'not_found', message: 'not found'}}))
     const r = await runCommand(RunsList, ['--org', 'nope'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toContain('organization "nope" not found')
+  })
+})
+
+describe('runs list: typed result and renderer', () => {
+  it('returns the page, hands its runs to the renderer as a list, then the more: notice on a terminal', async () => {
+    const page = {items: [run(1), run(2)], nextCursor: 'c1'}
+    api.stub('GET /orgs/acme/runs', page)
+    const tty = await runCommand(RunsList, ['--org', 'acme'], {tty: true, env: api.env()})
+    expect(tty.result).toEqual(page)
+    expect(tty.rendered).toEqual([
+      {method: 'list', rows: page.items, columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED']},
+      {method: 'notice', text: 'more: amctl runs list --cursor c1 --org acme (or --all)'},
+    ])
+    const json = await runCommand(RunsList, ['--org', 'acme', '--json'], {env: api.env()})
+    expect(json.result).toEqual(page)
+  })
+})
+
+describe('runs list on a terminal: width and colour', () => {
+  const long = (i: number, status: string) => ({
+    ...run(i),
+    status,
+    agent: `claude-code-enterprise-edition-with-a-very-long-agent-name-${'a'.repeat(60)}-${i}`,
+    model: `anthropic/claude-sonnet-4-5-20250929-extended-thinking-${'m'.repeat(40)}`,
+    score: 0.5,
+  })
+  const STATUSES = ['succeeded', 'failed', 'running', 'queued', 'cancelled']
+
+  it.each([80, 160])('at %i columns the table never wraps: every line fits, the widest flexible column is cut with …', async (columns) => {
+    api.stub('GET /orgs/acme/runs', {items: STATUSES.map((s, i) => long(i + 1, s)), nextCursor: null})
+    const r = await runCommand(RunsList, ['--org', 'acme'], {tty: true, columns, env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines).toHaveLength(6)
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns)
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED$/)
+    // the ID, status and created columns are whole; the agent (the widest) is cut
+    expect(lines[1]).toMatch(/^run_1\s+succeeded\s+es_1\s+claude-code-\S*…\s+\S+\s+0\.50\s+\S.* ago$/)
+  })
+
+  const paint = {succeeded: '\u001b[32m', failed: '\u001b[31m', running: '\u001b[33m', queued: '\u001b[33m', cancelled: '\u001b[2m'}
+
+  it('colours statuses: green succeeded, red failed, yellow running and queued, dim cancelled', async () => {
+    api.stub('GET /orgs/acme/runs', {items: STATUSES.map((s, i) => ({...run(i + 1), status: s})), nextCursor: null})
+    const r = await runCommand(RunsList, ['--org', 'acme'], {tty: true, color: true, env: api.env()})
+    const lines = r.stdout.trimEnd().split('\n')
+    STATUSES.forEach((status, i) => {
+      expect(lines[i + 1]).toContain(`${paint[status as keyof typeof paint]}${status}`)
+    })
+  })
+
+  it('has no colour with NO_COLOR, when piped, or under --json', async () => {
+    api.stub('GET /orgs/acme/runs', {items: STATUSES.map((s, i) => ({...run(i + 1), status: s})), nextCursor: null})
+    const noColor = await runCommand(RunsList, ['--org', 'acme'], {tty: true, color: true, env: api.env({NO_COLOR: '1'})})
+    const piped = await runCommand(RunsList, ['--org', 'acme'], {color: true, env: api.env()})
+    const json = await runCommand(RunsList, ['--org', 'acme', '--json'], {color: true, env: api.env()})
+    expect(noColor.stdout).toMatch(/^ID\s+STATUS/)
+    for (const r of [noColor, piped, json]) {
+      expect(r.exitCode).toBe(0)
+      expect(r.stdout).not.toContain('\u001b[')
+    }
   })
 })

@@ -3,8 +3,7 @@ import {setClock} from '../../../src/core/clock.js'
 import RunsWatch from '../../../src/commands/runs/watch.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
-import {useFakeApi} from '../../helpers/fake-api.js'
-import {sendJson} from '../../helpers/http-server.js'
+import {type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
 
@@ -42,7 +41,7 @@ type Timeline = Array<Record<string, string>>
  */
 function serveRuns(pages: string[][], timeline: Timeline): void {
   let poll = -1
-  api.routes.set('GET /orgs/acme/runs', (req, res) => {
+  api.stub('GET /orgs/acme/runs', (req) => {
     const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
     if (cursor === null) poll++
     const page = cursor === null ? 0 : Number(cursor.slice(1))
@@ -51,7 +50,7 @@ function serveRuns(pages: string[][], timeline: Timeline): void {
       const [status, score] = (states[id] ?? 'succeeded:0.5').split(':')
       return run(id, status, score === undefined ? null : Number(score))
     })
-    sendJson(res, 200, {items, nextCursor: page < pages.length - 1 ? `p${page + 1}` : null})
+    return reply(200, {items, nextCursor: page < pages.length - 1 ? `p${page + 1}` : null})
   })
 }
 
@@ -110,9 +109,9 @@ describe('runs watch: polling on the wire', () => {
 
   it('an error that survives the retries ends the wait with its own exit code', async () => {
     let polls = 0
-    api.routes.set('GET /orgs/acme/runs', (_req, res) => {
-      if (++polls < 3) return sendJson(res, 200, {items: [run('r1', 'running')], nextCursor: null})
-      sendJson(res, 401, {error: {code: 'unauthorized', message: 'token revoked'}})
+    api.stub('GET /orgs/acme/runs', () => {
+      if (++polls < 3) return reply(200, {items: [run('r1', 'running')], nextCursor: null})
+      return reply(401, {error: {code: 'unauthorized', message: 'token revoked'}})
     })
     const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env(), tty: true})
     expect(r.exitCode).toBe(3)
@@ -326,7 +325,7 @@ describe('runs watch: Ctrl-C', () => {
   it('exit 130, stdout empty, the live view erased, one line saying the runs go on and how to watch again', async () => {
     serveRuns([['r1']], [{r1: 'running'}])
     clock.onSleep = (n) => n === 4 && pressCtrlC()
-    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--interval', '2', '--min-score', '0.5', '--base-url', api.server.url], {
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--interval', '2', '--min-score', '0.5', '--base-url', api.url], {
       env: api.env(),
       tty: true,
     })
@@ -334,16 +333,40 @@ describe('runs watch: Ctrl-C', () => {
     expect(r.stdout).toBe('')
     const frames = r.stderr.split(ERASE)
     expect(frames.length).toBeGreaterThan(1)
-    expect(frames.at(-1)).toBe(`${AGAIN} amctl runs watch r1 --org acme --base-url ${api.server.url} --interval 2 --min-score 0.5\n`)
+    expect(frames.at(-1)).toBe(`${AGAIN} amctl runs watch r1 --org acme --base-url ${api.url} --interval 2 --min-score 0.5\n`)
     expect(paths()).toHaveLength(2) // at 0 and 2 s; Ctrl-C at the 4th second
   })
 
   it('during a poll that hangs: ends at once', async () => {
-    api.routes.set('GET /orgs/acme/runs', () => {
+    api.stub('GET /orgs/acme/runs', () => {
       setImmediate(pressCtrlC)
+      return new Promise<Reply>(() => {}) // never answers
     })
     const r = await runCommand(RunsWatch, ['r 1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(130)
     expect(r.stderr).toBe(`watching 1 run of acme: a poll every 5s, up to 1h\n${AGAIN} amctl runs watch 'r 1' --org acme\n`)
+  })
+})
+
+describe('runs watch: typed result and renderer', () => {
+  it('returns the finished wait (exit 10, the runs in the order given); the renderer gets them as one list', async () => {
+    serveRuns(
+      [['r2', 'r1']],
+      [
+        {r1: 'running', r2: 'queued'},
+        {r1: 'succeeded:0.9', r2: 'failed'},
+      ],
+    )
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(10)
+    const runs = [run('r1', 'succeeded', 0.9), run('r2', 'failed')]
+    expect(r.result).toMatchObject({kind: 'finished', exitCode: 10, document: {items: runs}, list: {items: runs}})
+    // the changes as notices while it waits, then the runs as one list
+    expect(r.rendered.filter((c) => c.method === 'notice').map((c) => (c as {text: string}).text)).toContain('r2 queued → failed')
+    expect(r.rendered.at(-1)).toEqual({
+      method: 'list',
+      rows: runs,
+      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED'],
+    })
   })
 })

@@ -3,7 +3,10 @@ import ScenariosCreate from '../../../src/commands/scenarios/create.js'
 import {runCommand} from '../../helpers/cli.js'
 import {json, useFakeApi} from '../../helpers/fake-api.js'
 
-const api = useFakeApi({'POST /orgs/acme/visibility-prompts/vp_1/scenarios': {id: 'sc_1', repository: 'acme/web', persona: 'buyer'}})
+const api = useFakeApi(
+  {'POST /orgs/acme/visibility-prompts/vp_1/scenarios': {id: 'sc_1', repository: 'acme/web', persona: 'buyer'}},
+  {me: false},
+)
 
 describe('scenarios create', () => {
   it('sends POST …/visibility-prompts/{id}/scenarios with {repository, persona}', async () => {
@@ -27,5 +30,17 @@ describe('scenarios create', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain(message)
     expect(api.requests()).toHaveLength(0)
+  })
+})
+
+describe('scenarios create: typed result and renderer', () => {
+  it('returns the scenario and hands it to the renderer as an object', async () => {
+    const r = await runCommand(ScenariosCreate, ['--prompt', 'vp_1', '--repository', 'acme/web', '--persona', 'buyer', '--org', 'acme'], {
+      env: api.env(),
+    })
+    const scenario = {id: 'sc_1', repository: 'acme/web', persona: 'buyer'}
+    expect(r.result).toEqual(scenario)
+    expect(r.rendered).toEqual([{method: 'object', value: scenario}])
+    expect(r.stdout).toBe('id\tsc_1\nrepository\tacme/web\npersona\tbuyer\n')
   })
 })

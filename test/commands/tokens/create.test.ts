@@ -1,16 +1,14 @@
 import {describe, expect, it} from 'vitest'
 import TokensCreate from '../../../src/commands/tokens/create.js'
 import {runCommand} from '../../helpers/cli.js'
-import {json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
-import type {ServerResponse} from 'node:http'
-import {sendJson, type Recorded} from '../../helpers/http-server.js'
+import {json, reply, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 
 const NEW = 'svc_freshly_created_token_7777'
 const CREATED = {id: 'tok_1', name: 'ci', token: NEW, expiresAt: '2026-12-22T00:00:00Z', createdAt: '2026-11-22T00:00:00Z'}
 const WARNING = 'store it now: it cannot be shown again'
 
-const api = useFakeApi({'POST /tokens': CREATED})
+const api = useFakeApi({'POST /tokens': CREATED}, {me: false})
 
 describe('tokens create', () => {
   it('sends POST /api/v1/tokens {"name","expiresIn"} with the bearer token', async () => {
@@ -38,7 +36,7 @@ describe('tokens create', () => {
   it('--verbose logs the request without the bearer token', async () => {
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d', '--verbose'], {env: api.env()})
     expect(r.exitCode).toBe(0)
-    expect(r.stderr).toContain(`POST ${api.server.url}/api/v1/tokens`)
+    expect(r.stderr).toContain(`POST ${api.url}/api/v1/tokens`)
     expect(r.stderr).toContain('Bearer [redacted]')
     expect(r.stderr).toMatch(/← 200 POST \S+ \d+ ms attempt 1/)
     expect(r.stdout + r.stderr).not.toContain(TOKEN)
@@ -113,16 +111,14 @@ describe('tokens create', () => {
   })
 
   it('a rejected token is exit 3 with the hint', async () => {
-    api.routes.set('POST /tokens', (_req: Recorded, res: ServerResponse) =>
-      sendJson(res, 401, {error: {code: 'unauthorized', message: 'token expired'}}),
-    )
+    api.stub('POST /tokens', () => reply(401, {error: {code: 'unauthorized', message: 'token expired'}}))
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env()})
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toBe('error: token expired (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
   })
 
   it('no answer in time: exit 9, sent once, never resubmitted', async () => {
-    api.routes.set('POST /tokens', () => {}) // the server holds the request
+    api.stub('POST /tokens', CREATED, {delayMs: 60_000}) // the server holds the answer
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d', '--timeout', '0.2'], {env: api.env()})
     expect(r.exitCode).toBe(9)
     expect(r.stderr).toContain('the server may have accepted the request; check before retrying')
@@ -131,12 +127,21 @@ describe('tokens create', () => {
   })
 
   it('a 503 is not retried (POST), exit 1', async () => {
-    api.routes.set('POST /tokens', (_req: Recorded, res: ServerResponse) =>
-      sendJson(res, 503, {error: {code: 'unavailable', message: 'maintenance'}}),
-    )
+    api.stub('POST /tokens', () => reply(503, {error: {code: 'unavailable', message: 'maintenance'}}))
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env()})
     expect(r.exitCode).toBe(1)
     expect(r.stderr).toBe('error: maintenance (unavailable, HTTP 503)\n')
     expect(api.requests()).toHaveLength(1)
+  })
+})
+
+describe('tokens create: typed result and renderer', () => {
+  it('returns the created token, hands it to the renderer as an object, then the warning', async () => {
+    const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env()})
+    expect(r.result).toEqual(CREATED)
+    expect(r.rendered).toEqual([
+      {method: 'object', value: CREATED},
+      {method: 'warning', text: WARNING},
+    ])
   })
 })

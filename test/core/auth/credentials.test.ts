@@ -1,8 +1,8 @@
-import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeytarModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const kt = vi.hoisted(() => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[]}) as FakeKeytar)
 vi.mock('@napi-rs/keyring/keytar.js', () => fakeKeytarModule(kt))
@@ -25,11 +25,10 @@ beforeEach(() => {
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0
-  env = {AMCTL_CONFIG_DIR: join(mkdtempSync(join(tmpdir(), 'amctl-cred-')), 'cfg')}
+  env = {AMCTL_CONFIG_DIR: join(tempDir('amctl-cred-'), 'cfg')}
 })
 afterEach(() => {
   vi.useRealTimers()
-  rmSync(join(env.AMCTL_CONFIG_DIR, '..'), {recursive: true, force: true})
 })
 
 const FORM = 'a token starts with "svc_" and has no whitespace or control characters'

@@ -1,37 +1,23 @@
-import {spawn} from 'node:child_process'
 import {
   chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {pathToFileURL} from 'node:url'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {credentialsPath, fileStore} from '../../../src/core/auth/file-store.js'
-import {ROOT} from '../../helpers/cli.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const mode = (p: string) => statSync(p).mode & 0o777
-const made: string[] = []
-const freshEnv = () => {
-  const root = mkdtempSync(join(tmpdir(), 'amctl-creds-'))
-  made.push(root)
-  return {AMCTL_CONFIG_DIR: join(root, 'cfg')}
-}
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, {recursive: true, force: true})
-})
+const freshEnv = () => ({AMCTL_CONFIG_DIR: join(tempDir('amctl-creds-'), 'cfg')})
 const isRoot = process.getuid?.() === 0
-const DIST_FILE_STORE = join(ROOT, 'dist', 'core', 'auth', 'file-store.js')
 
 describe('fileStore', () => {
   it('stores tokens per account in <config dir>/credentials.json, 0600 in a 0700 directory', () => {
@@ -173,33 +159,4 @@ describe('fileStore', () => {
     expect(fileStore.get('a', env)).toBe('svc_old')
     expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
   })
-
-  it.skipIf(!existsSync(DIST_FILE_STORE))(
-    'concurrent sets from several processes keep every account (needs dist/: run `npm run build`)',
-    async () => {
-      const env = freshEnv()
-      const PROCS = 6
-      const EACH = 15
-      const script = (n: number) => `
-        import {fileStore} from ${JSON.stringify(pathToFileURL(DIST_FILE_STORE).href)}
-        const env = {AMCTL_CONFIG_DIR: ${JSON.stringify(env.AMCTL_CONFIG_DIR)}}
-        for (let i = 0; i < ${EACH}; i++) fileStore.set('p${n}-' + i + '@https://x.example', 'svc_${n}_' + i, env)
-      `
-      const runs = Array.from({length: PROCS}, (_, n) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script(n)], {stdio: ['ignore', 'ignore', 'pipe']})
-        let stderr = ''
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-        return new Promise<{code: number | null; stderr: string}>((resolve) => child.on('close', (code) => resolve({code, stderr})))
-      })
-      const results = await Promise.all(runs)
-      for (const r of results) expect(r, r.stderr).toMatchObject({code: 0})
-      const shape = JSON.parse(readFileSync(credentialsPath(env), 'utf8'))
-      expect(Object.keys(shape.tokens)).toHaveLength(PROCS * EACH)
-      for (let n = 0; n < PROCS; n++) {
-        for (let i = 0; i < EACH; i++) expect(shape.tokens[`p${n}-${i}@https://x.example`].token).toBe(`svc_${n}_${i}`)
-      }
-      expect(mode(credentialsPath(env))).toBe(0o600)
-      expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
-    },
-  )
 })

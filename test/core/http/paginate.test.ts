@@ -1,35 +1,23 @@
-import type {ServerResponse} from 'node:http'
-import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {HttpClient} from '../../../src/core/http/client.js'
-import {closeDispatcher} from '../../../src/core/http/dispatcher.js'
 import {pages} from '../../../src/core/http/paginate.js'
-import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
+import {envelope, type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
 
-type Answer = (req: Recorded, url: URL, res: ServerResponse) => void
-let answer: Answer
-let server: TestServer
-let client: HttpClient
-
-beforeAll(async () => {
-  server = await startServer((req, res) => answer(req, new URL(req.path, 'http://x'), res))
-  client = new HttpClient({baseUrl: server.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => 'svc_page_token'})
-})
-afterAll(async () => {
-  await closeDispatcher()
-  await server.close()
-})
-beforeEach(() => {
-  server.requests.length = 0
-})
+type Answer = (url: URL) => Reply
+const api = useFakeApi({}, {me: false})
+const client = new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => 'svc_page_token'})
+/** GET `path` answers with `answer` (of the request's URL, query included) */
+const serve = (path: string, answer: Answer) => api.stub(`GET ${path}`, (req) => answer(new URL(req.path, api.url)))
+const requests = () => api.requests()
 
 /** Three pages: a → b → c, cursors "c2" and "c3"; `last` is what the last page says. */
 function threePages(last: Record<string, unknown> = {nextCursor: null}): Answer {
-  return (_req, url, res) => {
+  return (url) => {
     const cursor = url.searchParams.get('cursor')
-    if (cursor === null) sendJson(res, 200, {items: [{id: 'a'}], nextCursor: 'c2'})
-    else if (cursor === 'c2') sendJson(res, 200, {items: [{id: 'b'}], nextCursor: 'c3'})
-    else if (cursor === 'c3') sendJson(res, 200, {items: [{id: 'c'}], ...last})
-    else sendJson(res, 400, {error: {code: 'invalid_request', message: `bad cursor ${cursor}`}})
+    if (cursor === null) return reply(200, {items: [{id: 'a'}], nextCursor: 'c2'})
+    if (cursor === 'c2') return reply(200, {items: [{id: 'b'}], nextCursor: 'c3'})
+    if (cursor === 'c3') return reply(200, {items: [{id: 'c'}], ...last})
+    return envelope(400, 'invalid_request', `bad cursor ${cursor}`)
   }
 }
 
@@ -41,52 +29,52 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 
 describe('pages', () => {
   it('follows nextCursor via ?cursor= until it is null', async () => {
-    answer = threePages({nextCursor: null})
+    serve('/orgs/acme/runs', threePages({nextCursor: null}))
     const got = (await collect(pages<{id: string}>(client, '/orgs/acme/runs'))).flatMap((page) => page.items)
     expect(got.map((r) => r.id)).toEqual(['a', 'b', 'c'])
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(requests().map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /api/v1/orgs/acme/runs',
       'GET /api/v1/orgs/acme/runs?cursor=c2',
       'GET /api/v1/orgs/acme/runs?cursor=c3',
     ])
-    expect(server.requests.every((r) => r.headers.authorization === 'Bearer svc_page_token')).toBe(true)
+    expect(requests().every((r) => r.headers.authorization === 'Bearer svc_page_token')).toBe(true)
   })
 
   it.each([
     ['absent', {}],
     ['empty string', {nextCursor: ''}],
   ])('stops when the cursor is %s', async (_name, last) => {
-    answer = threePages(last)
+    serve('/orgs/acme/runs', threePages(last))
     const got = await collect(pages(client, '/orgs/acme/runs'))
     expect(got).toHaveLength(3)
-    expect(server.requests).toHaveLength(3)
+    expect(requests()).toHaveLength(3)
   })
 
   it('sends limit only when given, on every page', async () => {
-    answer = threePages()
+    serve('/orgs/acme/runs', threePages())
     await collect(pages(client, '/orgs/acme/runs', {limit: 25}))
-    expect(server.requests.map((r) => r.path)).toEqual([
+    expect(requests().map((r) => r.path)).toEqual([
       '/api/v1/orgs/acme/runs?limit=25',
       '/api/v1/orgs/acme/runs?limit=25&cursor=c2',
       '/api/v1/orgs/acme/runs?limit=25&cursor=c3',
     ])
-    server.requests.length = 0
+    api.requests().length = 0
     await collect(pages(client, '/orgs/acme/runs'))
-    expect(server.requests.some((r) => r.path.includes('limit'))).toBe(false)
+    expect(requests().some((r) => r.path.includes('limit'))).toBe(false)
   })
 
   it('starts from a given cursor', async () => {
-    answer = threePages()
+    serve('/orgs/acme/runs', threePages())
     const got = (await collect(pages<{id: string}>(client, '/orgs/acme/runs', {cursor: 'c2'}))).flatMap((page) => page.items)
     expect(got.map((r) => r.id)).toEqual(['b', 'c'])
-    expect(server.requests.map((r) => r.path)).toEqual(['/api/v1/orgs/acme/runs?cursor=c2', '/api/v1/orgs/acme/runs?cursor=c3'])
+    expect(requests().map((r) => r.path)).toEqual(['/api/v1/orgs/acme/runs?cursor=c2', '/api/v1/orgs/acme/runs?cursor=c3'])
   })
 
   it('stops with bad_response when a cursor comes back twice, instead of looping', async () => {
-    answer = (_req, url, res) => {
+    serve('/runs', (url) => {
       const cursor = url.searchParams.get('cursor')
-      sendJson(res, 200, {items: [{id: cursor ?? 'first'}], nextCursor: cursor === 'x' ? 'y' : 'x'})
-    }
+      return reply(200, {items: [{id: cursor ?? 'first'}], nextCursor: cursor === 'x' ? 'y' : 'x'})
+    })
     const seen: unknown[] = []
     const walk = (async () => {
       for await (const page of pages(client, '/runs')) seen.push(page)
@@ -94,45 +82,44 @@ describe('pages', () => {
     await expect(walk).rejects.toMatchObject({code: 'bad_response', exitCode: 1, message: expect.stringContaining('"x" twice')})
     // first, x, y — then y answers x again
     expect(seen).toHaveLength(3)
-    expect(server.requests).toHaveLength(3)
+    expect(requests()).toHaveLength(3)
   })
 
   it('a cursor equal to the starting one counts as repeated', async () => {
-    answer = (_req, _url, res) => sendJson(res, 200, {items: [], nextCursor: 'start'})
+    serve('/runs', () => reply(200, {items: [], nextCursor: 'start'}))
     await expect(collect(pages(client, '/runs', {cursor: 'start'}))).rejects.toMatchObject({code: 'bad_response'})
-    expect(server.requests).toHaveLength(1)
+    expect(requests()).toHaveLength(1)
   })
 
   it.each([
     ['no items', {nextCursor: null}],
     ['items not an array', {items: {id: 'a'}}],
   ])('a page with %s is bad_response', async (_name, body) => {
-    answer = (_req, _url, res) => sendJson(res, 200, body)
+    serve('/runs', () => reply(200, body))
     await expect(collect(pages(client, '/runs'))).rejects.toMatchObject({code: 'bad_response', exitCode: 1})
   })
 
   it('a non-string cursor is bad_response', async () => {
-    answer = (_req, _url, res) => sendJson(res, 200, {items: [], nextCursor: 42})
+    serve('/runs', () => reply(200, {items: [], nextCursor: 42}))
     await expect(collect(pages(client, '/runs'))).rejects.toMatchObject({code: 'bad_response'})
   })
 
   it('fetches one page per step, nothing ahead', async () => {
-    answer = threePages()
+    serve('/orgs/acme/runs', threePages())
     const it = pages(client, '/orgs/acme/runs')
-    expect(server.requests).toHaveLength(0)
+    expect(requests()).toHaveLength(0)
     await it.next()
-    expect(server.requests).toHaveLength(1)
+    expect(requests()).toHaveLength(1)
     await it.next()
-    expect(server.requests).toHaveLength(2)
+    expect(requests()).toHaveLength(2)
     await it.return(undefined)
-    expect(server.requests).toHaveLength(2)
+    expect(requests()).toHaveLength(2)
   })
 
   it('an error response ends the walk with that error', async () => {
-    answer = (_req, url, res) => {
-      if (url.searchParams.get('cursor')) sendJson(res, 404, {error: {code: 'not_found', message: 'org gone'}})
-      else sendJson(res, 200, {items: [1], nextCursor: 'n'})
-    }
+    serve('/runs', (url) =>
+      url.searchParams.get('cursor') ? envelope(404, 'not_found', 'org gone') : reply(200, {items: [1], nextCursor: 'n'}),
+    )
     const got: unknown[] = []
     await expect(
       (async () => {

@@ -1,22 +1,15 @@
 import {type ChildProcess, spawn} from 'node:child_process'
-import {readFileSync, rmSync} from 'node:fs'
-import {join} from 'node:path'
+import {rmSync} from 'node:fs'
 import {createInterface} from 'node:readline'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {USERS} from '../../../src/devserver/seed.js'
 import {BIN, type BinResult, freshConfigDir, runBin} from '../../helpers/bin.js'
-import {ROOT} from '../../helpers/cli.js'
 import {jsonDoc, lines} from './util.js'
 
 // runs watch and evals run --wait on runs that progress (contract 4 "Run lifecycle", 5): the dev
 // server's `--run-seconds N` moves launched runs queued → running → a terminal status, and
-// PATCH /_dev/runs/{runId} {"status","score"} sets a run's state. Both come with the dev
-// server's run lifecycle; until the build has them (its manifest lists --run-seconds), this file
-// is skipped. The servers run as `amctl dev server` subprocesses, through the documented flag.
-
-type Manifest = {commands: Record<string, {flags: Record<string, unknown>}>}
-const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as Manifest
-const HAS_LIFECYCLE = 'run-seconds' in (manifest.commands['dev:server']?.flags ?? {})
+// PATCH /_dev/runs/{runId} {"status","score"} sets a run's state. The servers run as
+// `amctl dev server` subprocesses, through the documented flag.
 
 const TERMINAL = ['succeeded', 'failed', 'cancelled']
 /** the shortest interval: a poll every second */
@@ -98,7 +91,7 @@ function whenWatching(
   }
 }
 
-describe.skipIf(!HAS_LIFECYCLE)('waiting for runs that progress on their own (--run-seconds 2)', () => {
+describe('waiting for runs that progress on their own (--run-seconds 2)', () => {
   let server: Server | undefined
   beforeAll(async () => {
     server = await startServer(2)
@@ -141,7 +134,7 @@ describe.skipIf(!HAS_LIFECYCLE)('waiting for runs that progress on their own (--
   })
 })
 
-describe.skipIf(!HAS_LIFECYCLE)('waiting for runs set through PATCH /_dev/runs/{runId} (runs stay queued: --run-seconds 3600)', () => {
+describe('waiting for runs set through PATCH /_dev/runs/{runId} (runs stay queued: --run-seconds 3600)', () => {
   let server: Server | undefined
   beforeAll(async () => {
     server = await startServer(3600)

@@ -6,7 +6,7 @@ import {runCommand} from '../../../helpers/cli.js'
 import {json, useFakeApi} from '../../../helpers/fake-api.js'
 import {tempDir} from '../../../helpers/temp.js'
 
-const api = useFakeApi({'PUT /orgs/acme/implementation-doc': {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}})
+const api = useFakeApi({'PUT /orgs/acme/implementation-doc': {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}}, {me: false})
 
 describe('orgs implementation-doc set', () => {
   it('sends PUT /orgs/{org}/implementation-doc with the object from the file', async () => {
@@ -42,5 +42,14 @@ describe('orgs implementation-doc set', () => {
     expect(none.exitCode).toBe(2)
     expect(none.stderr).toBe('error: missing required flag --input (invalid_request)\n')
     expect(api.requests()).toHaveLength(0)
+  })
+})
+
+describe('orgs implementation-doc set: typed result and renderer', () => {
+  it('returns the saved document and hands it to the renderer as an object', async () => {
+    const saved = {sections: ['a'], updatedAt: '2026-01-01T00:00:00Z'}
+    const r = await runCommand(SetDoc, ['--input', '-', '--org', 'acme'], {env: api.env(), stdin: '{"sections":["a"]}'})
+    expect(r.result).toEqual(saved)
+    expect(r.rendered).toEqual([{method: 'object', value: saved}])
   })
 })

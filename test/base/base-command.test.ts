@@ -1,5 +1,4 @@
 import {readdirSync, statSync} from 'node:fs'
-import type {ServerResponse} from 'node:http'
 import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import Api from '../../src/commands/api.js'
@@ -9,8 +8,7 @@ import OrgsSummary from '../../src/commands/orgs/summary.js'
 import RunsFork from '../../src/commands/runs/fork.js'
 import RunsList from '../../src/commands/runs/list.js'
 import {ROOT, runCommand} from '../helpers/cli.js'
-import {useFakeApi} from '../helpers/fake-api.js'
-import {sendJson} from '../helpers/http-server.js'
+import {dropConnection, reply, useFakeApi} from '../helpers/fake-api.js'
 
 // --jq as every command gets it from the base command: the expression compiled before any
 // request, the document --json would print filtered through jq, errors as without --json.
@@ -22,7 +20,7 @@ vi.mock('jq-wasm', async (importOriginal) => {
 })
 
 const run = (i: number, status = 'succeeded') => ({id: `run_${i}`, status, evalSetId: 'es_1', createdAt: `2026-01-01T00:00:0${i}Z`})
-const api = useFakeApi()
+const api = useFakeApi({}, {me: false})
 
 interface CommandShape {
   enableJsonFlag?: boolean
@@ -41,18 +39,18 @@ function commandFiles(dir: string): string[] {
 
 /** Three pages of 2 runs: cursors c1, c2, then none. */
 function paged(): void {
-  api.routes.set('GET /orgs/acme/runs', (req, res) => {
+  api.stub('GET /orgs/acme/runs', (req) => {
     const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
-    if (!cursor) return sendJson(res, 200, {items: [run(1), run(2, 'failed')], nextCursor: 'c1'})
-    if (cursor === 'c1') return sendJson(res, 200, {items: [run(3), run(4)], nextCursor: 'c2'})
-    return sendJson(res, 200, {items: [run(5, 'failed'), run(6)], nextCursor: null})
+    if (!cursor) return reply(200, {items: [run(1), run(2, 'failed')], nextCursor: 'c1'})
+    if (cursor === 'c1') return reply(200, {items: [run(3), run(4)], nextCursor: 'c2'})
+    return reply(200, {items: [run(5, 'failed'), run(6)], nextCursor: null})
   })
 }
 
 // first in the file: the engine is loaded once per process, so this must run before any --jq
 describe('loading', () => {
   it('the jq engine is loaded only by a command given --jq', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: null})
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: null})
     const plain = await runCommand(RunsList, ['--org', 'acme', '--json'], {env: api.env()})
     expect(plain.exitCode).toBe(0)
     expect(engine.imports).toBe(0)
@@ -64,7 +62,7 @@ describe('loading', () => {
 
 describe('--jq', () => {
   it('prints each result on its own line: strings raw, other values compact JSON', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1), run(2, 'failed')], nextCursor: 'c1'})
+    api.stub('GET /orgs/acme/runs', {items: [run(1), run(2, 'failed')], nextCursor: 'c1'})
     const expression = '.items[] | select(.status == "succeeded") | .id, {id}, .createdAt'
     const r = await runCommand(RunsList, ['--jq', expression, '--org', 'acme'], {env: api.env()})
     expect(r).toMatchObject({exitCode: 0, stderr: ''})
@@ -82,7 +80,7 @@ describe('--jq', () => {
   })
 
   it('implies --json: with or without --json the output is the same, on a terminal too', async () => {
-    api.routes.set('GET /orgs/acme/summary', {counts: {runs: 260}, name: 'Acme'})
+    api.stub('GET /orgs/acme/summary', {counts: {runs: 260}, name: 'Acme'})
     for (const tty of [false, true]) {
       const alone = await runCommand(OrgsSummary, ['--org', 'acme', '--jq', '.counts, .name'], {tty, env: api.env()})
       const both = await runCommand(OrgsSummary, ['--json', '--org', 'acme', '--jq=.counts, .name'], {tty, env: api.env()})
@@ -92,7 +90,6 @@ describe('--jq', () => {
   })
 
   it('an expression that does not compile exits 2 before any request', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1)]})
     for (const argv of [
       ['--jq', '.items[] |'],
       ['--json', '--jq', '.items[] |'],
@@ -130,9 +127,9 @@ describe('--jq', () => {
   })
 
   it('--all: a page failing midway is a failed command: the error line, nothing on stdout', async () => {
-    api.routes.set('GET /orgs/acme/runs', (req, res) => {
-      if (!req.path.includes('cursor')) return sendJson(res, 200, {items: [run(1)], nextCursor: 'c1'})
-      sendJson(res, 403, {error: {code: 'forbidden', message: 'membership removed'}})
+    api.stub('GET /orgs/acme/runs', (req) => {
+      if (!req.path.includes('cursor')) return reply(200, {items: [run(1)], nextCursor: 'c1'})
+      return reply(403, {error: {code: 'forbidden', message: 'membership removed'}})
     })
     for (const argv of [
       ['--jq', '.items[].id'],
@@ -144,7 +141,7 @@ describe('--jq', () => {
   })
 
   it('a failing command: the one-line error on stderr, nothing on stdout, even with --json', async () => {
-    api.routes.set('GET /orgs/acme/summary', (_req, res) => sendJson(res, 403, {error: {code: 'forbidden', message: 'not a member'}}))
+    api.stub('GET /orgs/acme/summary', () => reply(403, {error: {code: 'forbidden', message: 'not a member'}}))
     for (const argv of [
       ['--jq', '.'],
       ['--json', '--jq', '.'],
@@ -159,10 +156,10 @@ describe('--jq', () => {
   })
 
   it('an unknown outcome: the error line on stderr, the document through jq on stdout, exit 9', async () => {
-    api.routes.set('POST /orgs/acme/eval-sets/es_1/run', (_req: unknown, res: ServerResponse) => {
-      res.socket?.destroy()
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      throw dropConnection()
     })
-    api.routes.set('GET /orgs/acme/runs', {items: [run(2, 'queued')], nextCursor: null})
+    api.stub('GET /orgs/acme/runs', {items: [run(2, 'queued')], nextCursor: null})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--jq', '.outcome, .recentRuns[].id, .error.code'], {env: api.env()})
     expect(r.exitCode).toBe(9)
     expect(r.stdout).toBe('unknown\nrun_2\noutcome_unknown\n')
@@ -170,19 +167,19 @@ describe('--jq', () => {
   })
 
   it('a jq error at run time: the results before it, then the error line, exit 1 (jq_error)', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1), run(2)], nextCursor: null})
+    api.stub('GET /orgs/acme/runs', {items: [run(1), run(2)], nextCursor: null})
     const r = await runCommand(RunsList, ['--org', 'acme', '--jq', '.items[] | .id, (.status | .x)'], {env: api.env()})
     expect(r).toMatchObject({exitCode: 1, stdout: 'run_1\n', stderr: 'error: --jq: Cannot index string with string ("x") (jq_error)\n'})
   })
 
   it("jq's own messages (debug) go to stderr; stdout keeps the results", async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [run(1)], nextCursor: null})
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: null})
     const r = await runCommand(RunsList, ['--org', 'acme', '--jq', '.nextCursor | debug | "end"'], {env: api.env()})
     expect(r).toMatchObject({exitCode: 0, stdout: 'end\n', stderr: '["DEBUG:",null]\n'})
   })
 
   it('server text in a raw string: as it is when piped, control characters visible on a terminal', async () => {
-    api.routes.set('GET /orgs/acme/runs', {items: [{...run(1), agent: 'evil\u001b]0;pwned\u0007\nsecond line'}], nextCursor: null})
+    api.stub('GET /orgs/acme/runs', {items: [{...run(1), agent: 'evil\u001b]0;pwned\u0007\nsecond line'}], nextCursor: null})
     const argv = ['--org', 'acme', '--jq', '.items[0].agent, {agent: .items[0].agent}']
     const piped = await runCommand(RunsList, argv, {env: api.env()})
     expect(piped.stdout).toBe('evil\u001b]0;pwned\u0007\nsecond line\n{"agent":"evil\\u001b]0;pwned\\u0007\\nsecond line"}\n')

@@ -1,11 +1,10 @@
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
-import DevServerCommand, {hookExample} from '../../src/commands/dev/server.js'
-import {startDevServer} from '../../src/devserver/index.js'
-import {HOOKS} from '../../src/devserver/options.js'
-import {outcomeOf} from '../../src/devserver/runs.js'
+import DevServerCommand, {hookExample} from '../../../src/commands/dev/server.js'
+import {startDevServer} from '../../../src/devserver/index.js'
+import {HOOKS} from '../../../src/devserver/options.js'
+import {outcomeOf} from '../../../src/devserver/runs.js'
 import {
   CONNECTIONS,
   EVAL_SETS,
@@ -19,15 +18,11 @@ import {
   VISIBILITY_PROMPTS,
   seedState,
   seededRunId,
-} from '../../src/devserver/seed.js'
-import {sleep} from './helpers.js'
+} from '../../../src/devserver/seed.js'
+import {sleep} from '../../devserver/helpers.js'
+import {tempDir} from '../../helpers/temp.js'
 
-const dirs: string[] = []
-const tempFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'amctl-cmd-'))
-  dirs.push(dir)
-  return join(dir, 'state.json')
-}
+const tempFile = () => join(tempDir('amctl-cmd-'), 'state.json')
 const json = {'content-type': 'application/json'}
 
 /** Runs `amctl dev server` in-process; `stop()` delivers SIGTERM the way the OS would reach its handler. */
@@ -60,7 +55,6 @@ function run(argv: string[]) {
 afterEach(() => {
   vi.restoreAllMocks()
   process.exitCode = 0
-  for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true})
 })
 
 describe('amctl dev server', () => {

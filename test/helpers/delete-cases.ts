@@ -1,18 +1,12 @@
-import {describe, expect, it} from 'vitest'
-import McpServersDelete from '../../src/commands/mcp-servers/delete.js'
-import TagsDelete from '../../src/commands/tags/delete.js'
-import {runCommand} from '../helpers/cli.js'
-import {useFakeApi} from '../helpers/fake-api.js'
+import {expect, it} from 'vitest'
+import {runCommand} from './cli.js'
+import {envelope, type FakeApi} from './fake-api.js'
 
-const api = useFakeApi({
-  'DELETE /orgs/acme/tags/tag_1': {deleted: true, id: 'tag_1'},
-  'DELETE /orgs/acme/mcp-servers/docs': {deleted: true, ref: 'docs'},
-})
-
-describe.each([
-  ['tags delete', TagsDelete, 'tag_1', 'tag', '/api/v1/orgs/acme/tags/tag_1'],
-  ['mcp-servers delete', McpServersDelete, 'docs', 'MCP server', '/api/v1/orgs/acme/mcp-servers/docs'],
-])('%s', (_name, Cmd, id, kind, path) => {
+/**
+ * What every delete command does (contract 1.5: --yes, the y/N prompt on a terminal, 404 on a
+ * second delete), for the test file of each: `deleteCases(api, Cmd, id, kind, path)`.
+ */
+export function deleteCases(api: FakeApi, Cmd: Parameters<typeof runCommand>[0], id: string, kind: string, path: string): void {
   it('with --yes sends DELETE without asking', async () => {
     const r = await runCommand(Cmd, [id, '--yes', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(0)
@@ -39,12 +33,9 @@ describe.each([
   })
 
   it('the second delete answers 404 → exit 5', async () => {
-    api.routes.set(`DELETE ${path.replace('/api/v1', '')}`, (_q: unknown, res: import('node:http').ServerResponse) => {
-      res.writeHead(404, {'content-type': 'application/json'})
-      res.end(JSON.stringify({error: {code: 'not_found', message: 'already deleted'}}))
-    })
+    api.stub(`DELETE ${path.replace('/api/v1', '')}`, () => envelope(404, 'not_found', 'already deleted'))
     const r = await runCommand(Cmd, [id, '--yes', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toBe(`error: ${kind} "${id}" not found: already deleted (not_found, HTTP 404)\n`)
   })
-})
+}

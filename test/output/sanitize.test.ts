@@ -1,0 +1,37 @@
+import {describe, expect, it} from 'vitest'
+import {terminalSafe, tsvEscape} from '../../src/output/sanitize.js'
+
+// Server text is data (contract 1.4): no control character reaches a terminal or breaks a TSV record.
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
+
+describe('terminalSafe', () => {
+  it('writes escape sequences, C1 controls and DEL visibly as \\u00XX', () => {
+    expect(terminalSafe('a\u001b]0;title\u0007b')).toBe('a\\u001b]0;title\\u0007b')
+    expect(terminalSafe('\u009b2J\u007f')).toBe('\\u009b2J\\u007f')
+    expect(terminalSafe('tab\there')).toBe('tab\\u0009here')
+  })
+
+  it('a newline is written visibly on one line, kept with multiline', () => {
+    expect(terminalSafe('one\ntwo')).toBe('one\\u000atwo')
+    expect(terminalSafe('one\ntwo\r\u001b[2J', {multiline: true})).toBe('one\ntwo\\u000d\\u001b[2J')
+  })
+
+  it('leaves printable text, Unicode included, as it is', () => {
+    const text = 'Zoë — 日本語 ✓ emoji 🚀 "quotes" \\back'
+    expect(terminalSafe(text)).toBe(text)
+  })
+
+  it('never lets a control character through, for any code point below U+00A0', () => {
+    const all = Array.from({length: 0xa0}, (_, i) => String.fromCharCode(i)).join('')
+    expect(terminalSafe(all)).not.toMatch(RAW_CONTROL)
+    expect(terminalSafe(all)).not.toContain('\n')
+  })
+})
+
+describe('tsvEscape', () => {
+  it('escapes backslash, tab, newline and CR, other controls as \\u00XX: one record, one field', () => {
+    expect(tsvEscape('a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re')
+    expect(tsvEscape('x\u001b[31my\u0085')).toBe('x\\u001b[31my\\u0085')
+    expect(tsvEscape('plain, ünïcode')).toBe('plain, ünïcode')
+  })
+})
