@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {join} from 'node:path'
+import {join, resolve as resolvePath} from 'node:path'
 import {ROOT} from './cli.js'
 import {tempDir} from './temp.js'
 
@@ -26,7 +26,16 @@ export interface BinOptions {
   closeStdout?: 'line' | 'chunk'
 }
 
-export const BIN = join(ROOT, 'bin', 'run.js')
+/**
+ * The amctl under test: this checkout's bin/run.js, or AMCTL_E2E_BIN, an installed amctl (.ci/run
+ * points it at the packed tarball installed with `npm install -g`, and at the single executable).
+ */
+export const BIN = process.env.AMCTL_E2E_BIN ? resolvePath(process.env.AMCTL_E2E_BIN) : join(ROOT, 'bin', 'run.js')
+
+/** How to start BIN: a script file with this Node; anything else (an installed link, an executable) as a user would. */
+export function binCommand(argv: string[]): [string, string[]] {
+  return /\.[cm]?js$/.test(BIN) ? [process.execPath, [BIN, ...argv]] : [BIN, argv]
+}
 
 /** A config directory of its own (removed when the test file ends). */
 export function freshConfigDir(): string {
@@ -46,7 +55,8 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
   }
   const started = performance.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...argv], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    const [file, args] = binCommand(argv)
+    const child = spawn(file, args, {env, stdio: ['pipe', 'pipe', 'pipe']})
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (c: Buffer) => {
