@@ -4,8 +4,17 @@ import {rmdirSync} from 'node:fs'
 import {afterAll} from 'vitest'
 import {removeTempDirs, tempDir} from './helpers/temp.js'
 
+// the harness's own switches are kept: they choose what runs (AMCTL_E2E_BIN, AMCTL_REQUIRE_KEYCHAIN
+// from .ci/run), and runBin never passes them on to amctl
+const HARNESS = new Set(['AMCTL_E2E_BIN', 'AMCTL_REQUIRE_KEYCHAIN', 'AMCTL_TEST_BUILD'])
 for (const key of Object.keys(process.env)) {
-  if (key.startsWith('AMCTL_') || key === 'HTTPS_PROXY' || key === 'HTTP_PROXY' || key === 'https_proxy' || key === 'http_proxy') {
+  if (
+    (key.startsWith('AMCTL_') && !HARNESS.has(key)) ||
+    key === 'HTTPS_PROXY' ||
+    key === 'HTTP_PROXY' ||
+    key === 'https_proxy' ||
+    key === 'http_proxy'
+  ) {
     delete process.env[key]
   }
 }

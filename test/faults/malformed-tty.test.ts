@@ -6,7 +6,7 @@ import {reply, useFakeApi} from '../helpers/fake-api.js'
 import {STACK_FRAME} from './helpers.js'
 
 // The terminal half of malformed.test.ts: a subprocess never has a TTY, so the table renderers
-// (cli-table3 for one page, aligned rows for --all) are driven in-process with a fake terminal.
+// (a table for one page, aligned rows for --all) are driven in-process with a fake terminal.
 // A list whose items are not objects must end as a bad response (exit 1), not a crash.
 
 const api = useFakeApi({}, {me: false})

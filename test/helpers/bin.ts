@@ -1,6 +1,6 @@
 import {spawn} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {join} from 'node:path'
+import {join, resolve as resolvePath} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {ROOT} from './cli.js'
 import {tempDir} from './temp.js'
@@ -28,7 +28,16 @@ export interface BinOptions {
   closeStdout?: 'line' | 'chunk'
 }
 
-export const BIN = join(ROOT, 'bin', 'run.cjs')
+/**
+ * The amctl under test: this checkout's bin/run.cjs, or AMCTL_E2E_BIN, an installed amctl (.ci/run
+ * points it at the packed tarball installed with `npm install -g`, and at the single executable).
+ */
+export const BIN = process.env.AMCTL_E2E_BIN ? resolvePath(process.env.AMCTL_E2E_BIN) : join(ROOT, 'bin', 'run.cjs')
+
+/** How to start BIN: a script file with this Node; anything else (an installed link, an executable) as a user would. */
+export function binCommand(argv: string[]): [string, string[]] {
+  return /\.[cm]?js$/.test(BIN) ? [process.execPath, [BIN, ...argv]] : [BIN, argv]
+}
 
 /** A config directory of its own (removed when the test file ends). */
 export function freshConfigDir(): string {
@@ -48,7 +57,8 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
   }
   const started = performance.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...argv], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    const [file, args] = binCommand(argv)
+    const child = spawn(file, args, {env, stdio: ['pipe', 'pipe', 'pipe']})
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (c: Buffer) => {

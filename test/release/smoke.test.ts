@@ -1,0 +1,170 @@
+import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {BIN, binCommand, freshConfigDir, runBin} from '../helpers/bin.js'
+import {ROOT} from '../helpers/cli.js'
+
+// The smoke suite of a shipped amctl: every kind of thing it must carry works — the fast
+// --version path, the bundle (--help), oclif's help and autocomplete commands, the local control
+// plane (`dev server`), a device-flow login and an API call against it, the jq engine
+// (dist/jq.wasm), and the keychain's native module talking to a Secret Service. By default it runs
+// this checkout's bin/run.js; .ci/run runs it against the installed npm package and the single
+// executable (AMCTL_E2E_BIN), inside a private D-Bus session with gnome-keyring.
+
+type SecretService = (account: string) => import('@napi-rs/keyring').AsyncEntry
+
+/**
+ * Entries pinned to the Secret Service (gnome-keyring, KWallet …): without one, @napi-rs/keyring
+ * falls back to the kernel's keyring, which would let a keychain test pass without the keychain
+ * users have. Undefined when no Secret Service answers within 3 s.
+ */
+async function secretService(): Promise<{entry?: SecretService; problem?: string}> {
+  try {
+    const {AsyncEntry} = await import('@napi-rs/keyring')
+    const entry: SecretService = (account) => new AsyncEntry('amctl', account, {linux: {store: 'secret-service'}})
+    const probe = new AsyncEntry('amctl-probe', 'probe', {linux: {store: 'secret-service'}})
+    const round = (async () => {
+      await probe.setPassword('probe')
+      const back = await probe.getPassword()
+      await probe.deletePassword()
+      return back === 'probe' ? {entry} : {problem: 'the Secret Service did not return what was stored'}
+    })()
+    const limit = new Promise<{problem: string}>((resolve) => setTimeout(() => resolve({problem: 'no answer within 3 s'}), 3000).unref())
+    return await Promise.race([round, limit])
+  } catch (error) {
+    return {problem: String((error as Error).message ?? error).split('\n')[0]}
+  }
+}
+
+const keychain = await secretService()
+const keychainRequired = process.env.AMCTL_REQUIRE_KEYCHAIN === '1'
+if (keychain.problem && !keychainRequired) {
+  console.warn(`[smoke] keychain test SKIPPED: no Secret Service here (${keychain.problem}); .ci/run provides gnome-keyring.`)
+}
+
+const {version} = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {version: string}
+
+interface Server {
+  child: ChildProcessWithoutNullStreams
+  url: string
+  exited: Promise<number | null>
+}
+
+/** `amctl dev server --port 0`, its URL read from the first line of its stdout. */
+function startDevServer(): Promise<Server> {
+  const [file, args] = binCommand(['dev', 'server', '--port', '0'])
+  const child = spawn(file, args, {
+    env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'},
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  let out = ''
+  let err = ''
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL from the dev server within 15 s; stderr: ${err}`)), 15_000)
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8')
+      if (out.includes('\n')) {
+        clearTimeout(timer)
+        resolve({child, url: out.slice(0, out.indexOf('\n')), exited})
+      }
+    })
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`the dev server exited (${code}) before printing its URL; stderr: ${err}`))
+    })
+  })
+}
+
+describe(`a shipped amctl (${BIN})`, () => {
+  const servers: Server[] = []
+  afterAll(() => {
+    for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL')
+  })
+
+  it('--version names the package version, the platform and the Node it runs on', async () => {
+    const result = await runBin(['--version'])
+    expect(result.stderr).toBe('')
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout.split('\n')[0]).toMatch(
+      new RegExp(`^amctl/${version.replaceAll('.', '\\.')} ${process.platform}-${process.arch} node-v\\d+\\.\\d+\\.\\d+$`),
+    )
+  })
+
+  it('--help, `help <command>` and `autocomplete` answer', async () => {
+    const [help, command, autocomplete] = await Promise.all([
+      runBin(['--help']),
+      runBin(['help', 'runs', 'list']),
+      runBin(['autocomplete', 'bash'], {env: {XDG_CACHE_HOME: freshConfigDir()}}),
+    ])
+    for (const result of [help, command, autocomplete]) {
+      expect(result.stderr, 'no error, no warning').not.toMatch(/error|warning/i)
+      expect(result.exitCode).toBe(0)
+    }
+    expect(help.stdout).toContain('GETTING STARTED')
+    expect(command.stdout).toContain('$ amctl runs list')
+    expect(autocomplete.stdout).toContain('Setup Instructions for AMCTL CLI Autocomplete')
+  })
+
+  it('dev server, then a login, `runs list` and --jq against it; Ctrl-C stops the server', async () => {
+    const server = await startDevServer()
+    servers.push(server)
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    const env = {AMCTL_BASE_URL: server.url, AMCTL_CONFIG_DIR: freshConfigDir()}
+
+    const login = await runBin(['auth', 'login'], {env})
+    expect(login.exitCode, login.stderr).toBe(0)
+    expect(login.stderr).toContain('Logged in as ada@example.com')
+
+    const runs = await runBin(['runs', 'list', '--org', 'acme', '--json'], {env})
+    expect(runs.exitCode, runs.stderr).toBe(0)
+    const items = JSON.parse(runs.stdout).items as Array<{id: string}>
+    expect(items.length).toBeGreaterThan(0)
+
+    const first = await runBin(['runs', 'list', '--org', 'acme', '--jq', '.items[0].id'], {env})
+    expect(first.exitCode, first.stderr).toBe(0)
+    expect(first.stdout).toBe(`${items[0].id}\n`)
+
+    server.child.kill('SIGINT')
+    expect(await server.exited).toBe(0)
+  })
+
+  describe.skipIf(Boolean(keychain.problem) && !keychainRequired)('the keychain', () => {
+    let server: Server
+    beforeAll(async () => {
+      server = await startDevServer()
+      servers.push(server)
+    })
+
+    it('a Secret Service answers (AMCTL_REQUIRE_KEYCHAIN=1)', () => {
+      expect(keychain.problem).toBeUndefined()
+    })
+
+    it('login stores the token in the Secret Service, status reads it from there, logout removes it', async () => {
+      const env = {
+        AMCTL_BASE_URL: server.url,
+        AMCTL_CONFIG_DIR: freshConfigDir(),
+        AMCTL_KEYCHAIN: undefined,
+        DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
+      }
+      const stored = keychain.entry!(`default@${server.url}`)
+
+      const login = await runBin(['auth', 'login'], {env})
+      expect(login.exitCode, login.stderr).toBe(0)
+      expect(login.stderr).not.toMatch(/keychain/i)
+      const token = await stored.getPassword()
+      expect(token).toMatch(/^\S{20,}$/)
+
+      const status = await runBin(['auth', 'status', '--json'], {env})
+      expect(status.exitCode, status.stderr).toBe(0)
+      expect(JSON.parse(status.stdout)).toMatchObject({tokenSource: 'keychain', token: `${token!.slice(0, 4)}…${token!.slice(-4)}`})
+
+      const logout = await runBin(['auth', 'logout'], {env})
+      expect(logout.exitCode, logout.stderr).toBe(0)
+      expect(logout.stderr).toContain('removed from keychain')
+      expect(await stored.getPassword()).toBeFalsy()
+    })
+  })
+})
