@@ -32,8 +32,10 @@ describe('readText: @file and --input FILE|- (contract 3)', () => {
     execFileSync('mkfifo', [fifo])
     const reading = readText(fifo, none, '--input')
     const writer = spawn('sh', ['-c', `printf '{"from":"fifo"}' > '${fifo}'`])
+    // listened for at once: the writer may be gone before the read resolves
+    const closed = new Promise((resolve) => writer.on('close', resolve))
     expect(await reading).toBe('{"from":"fifo"}')
-    await new Promise((resolve) => writer.on('close', resolve))
+    await closed
   })
 
   it('refuses a device at once, without reading it (@/dev/zero once read 11 GB)', async () => {
