@@ -27,7 +27,17 @@ async function probe(): Promise<string | undefined> {
   }
 }
 
-const unavailable = await probe()
+/** The probe, asked again for a few seconds: a Secret Service started just before may not own its D-Bus name yet. */
+async function settledProbe(): Promise<string | undefined> {
+  let last = await probe()
+  for (let tries = 0; last !== undefined && process.env.AMCTL_REQUIRE_KEYCHAIN === '1' && tries < 20; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    last = await probe()
+  }
+  return last
+}
+
+const unavailable = await settledProbe()
 const required = process.env.AMCTL_REQUIRE_KEYCHAIN === '1'
 if (unavailable && !required) {
   console.warn(
