@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BIN, binCommand, freshConfigDir, runBin} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
+import {keychainRequired, probeSecretService} from '../helpers/secret-service.js'
 
 // The smoke suite of a shipped amctl: every kind of thing it must carry works — the fast
 // --version path, the bundle (--help), oclif's help and autocomplete commands, the local control
@@ -12,33 +13,7 @@ import {ROOT} from '../helpers/cli.js'
 // this checkout's bin/run.js; .ci/run runs it against the installed npm package and the single
 // executable (AMCTL_E2E_BIN), inside a private D-Bus session with gnome-keyring.
 
-type SecretService = (account: string) => import('@napi-rs/keyring').AsyncEntry
-
-/**
- * Entries pinned to the Secret Service (gnome-keyring, KWallet …): without one, @napi-rs/keyring
- * falls back to the kernel's keyring, which would let a keychain test pass without the keychain
- * users have. Undefined when no Secret Service answers within 3 s.
- */
-async function secretService(): Promise<{entry?: SecretService; problem?: string}> {
-  try {
-    const {AsyncEntry} = await import('@napi-rs/keyring')
-    const entry: SecretService = (account) => new AsyncEntry('amctl', account, {linux: {store: 'secret-service'}})
-    const probe = new AsyncEntry('amctl-probe', 'probe', {linux: {store: 'secret-service'}})
-    const round = (async () => {
-      await probe.setPassword('probe')
-      const back = await probe.getPassword()
-      await probe.deletePassword()
-      return back === 'probe' ? {entry} : {problem: 'the Secret Service did not return what was stored'}
-    })()
-    const limit = new Promise<{problem: string}>((resolve) => setTimeout(() => resolve({problem: 'no answer within 3 s'}), 3000).unref())
-    return await Promise.race([round, limit])
-  } catch (error) {
-    return {problem: String((error as Error).message ?? error).split('\n')[0]}
-  }
-}
-
-const keychain = await secretService()
-const keychainRequired = process.env.AMCTL_REQUIRE_KEYCHAIN === '1'
+const keychain = await probeSecretService()
 if (keychain.problem && !keychainRequired) {
   console.warn(`[smoke] keychain test SKIPPED: no Secret Service here (${keychain.problem}); .ci/run provides gnome-keyring.`)
 }
@@ -149,7 +124,7 @@ describe(`a shipped amctl (${BIN})`, () => {
         AMCTL_KEYCHAIN: undefined,
         DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
       }
-      const stored = keychain.entry!(`default@${server.url}`)
+      const stored = keychain.entry!('amctl', `default@${server.url}`)
 
       const login = await runBin(['auth', 'login'], {env})
       expect(login.exitCode, login.stderr).toBe(0)
