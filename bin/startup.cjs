@@ -182,14 +182,24 @@ const BUILD_OPTIONS = {
 const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
 
 /**
- * Built-ins that @oclif/core requires at load time but uses only on some paths: child_process
- * (it runs a shell only to ask Windows which one), which loads net and its streams with it. The
- * bundle gets a stand-in that loads the real module on first use. Its keys and its __esModule are
- * the real module's (read here, at build time), so copying them or asking for a default export
- * (esbuild's and tsc's interop) does not load it. (readline, perf_hooks and tty had stand-ins
- * too, measured to buy nothing: bench/ablate.mjs.) Bench rows: every row but --version (~1 ms).
+ * Built-ins that the bundle requires at load time but uses only on some paths; the bundle gets a
+ * stand-in that loads the real module on first use. Its keys and its __esModule are the real
+ * module's (read here, at build time), so copying them or asking for a default export (esbuild's
+ * and tsc's interop) does not load it.
+ *   child_process  @oclif/core runs a shell only to ask Windows which one (it loads net and its
+ *                  streams). Bench rows: every row but --version (~1 ms).
+ *   perf_hooks     @oclif/core's Performance marks only with DEBUG=oclif:perf (ten internal
+ *                  modules, ~1.5 ms of CPU). Bench rows: every row but --version.
+ *   readline       @oclif/core's parser reads stdin with it only for a flag read from stdin.
+ *                  Bench rows: `config list`, `auth token`, `runs list`, `orgs summary`.
+ *   assert         undici asserts its invariants on every request; the real module (~2.5 ms of
+ *                  CPU: its AssertionError pulls in the inspector of values) is loaded only when
+ *                  an assertion fails or another of its functions is called, so a passing
+ *                  `assert(value)` stays a test of `value`. Bench rows: `runs list --json`,
+ *                  `orgs summary --json`.
+ * (tty had a stand-in too, measured to buy nothing: bench/ablate.mjs.)
  */
-const LAZY_BUILTINS = ['child_process']
+const LAZY_BUILTINS = ['child_process', 'perf_hooks', 'readline', 'assert']
 
 function lazyBuiltins(without) {
   const names = LAZY_BUILTINS.filter((n) => !without.has(`lazy:${n}`))
@@ -204,18 +214,23 @@ function lazyBuiltins(without) {
 }
 
 function lazyBuiltinSource(name) {
-  const keys = Reflect.ownKeys(require(`node:${name}`)).filter((k) => typeof k === 'string')
+  const real = require(`node:${name}`)
+  const keys = Reflect.ownKeys(real).filter((k) => typeof k === 'string')
+  const hidden = keys.filter((k) => !Object.getOwnPropertyDescriptor(real, k).enumerable)
+  // a callable module (assert): a call whose first argument is truthy passes without the module
+  const target = typeof real === 'function' ? '(...args) => { if (!(args.length > 0 && args[0])) return load()(...args) }' : '{}'
   // (a require() of a variable: esbuild leaves it to Node instead of resolving it to this stand-in)
   return `let real
 const name = 'node:${name}'
 const load = () => (real ??= require(name))
 const keys = ${JSON.stringify(keys)}
-module.exports = new Proxy({}, {
+const hidden = ${JSON.stringify(hidden)}
+module.exports = new Proxy(${target}, {
   get: (_, key) => (key === '__esModule' ? undefined : load()[key]),
   set: (_, key, value) => Reflect.set(load(), key, value),
   has: (_, key) => key in load(),
   ownKeys: () => [...keys],
-  getOwnPropertyDescriptor: (_, key) => (keys.includes(key) ? {configurable: true, enumerable: true, writable: true, value: undefined} : undefined),
+  getOwnPropertyDescriptor: (_, key) => (keys.includes(key) ? {configurable: true, enumerable: !hidden.includes(key), writable: true, value: undefined} : undefined),
 })`
 }
 
@@ -429,6 +444,23 @@ const EDITS = [
     from: "const connectH2 = require('./client-h2.js')",
     to: "const connectH2 = (...args) => require('./client-h2.js')(...args)",
   },
+  // undici's util loads node:http (and its eight internal modules) at once, for one comparison
+  // when it destroys a stream, which amctl's requests do only when they fail; it loads there.
+  // Bench rows: `runs list --json --limit 50`, `orgs summary --json`.
+  {
+    package: 'undici',
+    version: '7.30.2',
+    file: 'lib/core/util.js',
+    from: "const { IncomingMessage } = require('node:http')",
+    to: "const lazyHttp = () => require('node:http')",
+  },
+  {
+    package: 'undici',
+    version: '7.30.2',
+    file: 'lib/core/util.js',
+    from: 'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+    to: 'Object.getPrototypeOf(stream).constructor === lazyHttp().IncomingMessage',
+  },
   // string-width 4 (oclif's help wraps every section with it) replaces emoji first, and the
   // first match compiles emoji-regex's pattern, ~3 ms; printable ASCII is as wide as it is long.
   // Bench row: `runs list --help`.
@@ -449,13 +481,16 @@ function dependencyEdits(without) {
     name: 'dependency-edits',
     setup(b) {
       b.onLoad({filter: new RegExp(`[\\\\/]node_modules[\\\\/](${files.join('|')})$`)}, (args) => {
-        const edit = edits.find((e) => args.path.endsWith(join('node_modules', e.package, e.file)))
-        const pkg = JSON.parse(readFileSync(join(args.path.slice(0, -edit.file.length), 'package.json'), 'utf8'))
-        if (pkg.version !== edit.version) return undefined
-        const source = readFileSync(args.path, 'utf8')
-        if (!source.includes(edit.from)) throw new Error(`bin/startup.cjs: ${args.path} no longer contains ${edit.from}`)
-        applied.add(edit)
-        return {contents: source.replace(edit.from, edit.to), loader: 'js'}
+        const here = edits.filter((e) => args.path.endsWith(join('node_modules', e.package, e.file)))
+        const pkg = JSON.parse(readFileSync(join(args.path.slice(0, -here[0].file.length), 'package.json'), 'utf8'))
+        if (pkg.version !== here[0].version) return undefined
+        let source = readFileSync(args.path, 'utf8')
+        for (const edit of here) {
+          if (!source.includes(edit.from)) throw new Error(`bin/startup.cjs: ${args.path} no longer contains ${edit.from}`)
+          applied.add(edit)
+          source = source.replace(edit.from, edit.to)
+        }
+        return {contents: source, loader: 'js'}
       })
       b.onEnd((result) => {
         if (result.errors.length > 0) return

@@ -209,15 +209,41 @@ describe('which cache a run uses', () => {
 })
 
 describe('lazy stand-ins for built-ins', () => {
+  /** The stand-in's source run as a module, with a require() that counts what it loads. */
+  const standInOf = (name: string) => {
+    const loaded: string[] = []
+    const counting = (id: string) => {
+      loaded.push(id)
+      return require(id)
+    }
+    const module = {exports: {} as Record<string, unknown>}
+    new Function('module', 'require', startup.lazyBuiltinSource(name))(module, counting)
+    return {standIn: module.exports as any, loaded}
+  }
+
   it.each(startup.LAZY_BUILTINS as string[])('node:%s: the real module, loaded on first use, with its keys', (name) => {
     const real = require(`node:${name}`)
-    const module = {exports: {} as Record<string, unknown>}
-    new Function('module', 'require', startup.lazyBuiltinSource(name))(module, require)
-    const standIn = module.exports
+    const {standIn, loaded} = standInOf(name)
     expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
     expect(standIn.__esModule).toBeUndefined()
+    expect(loaded, 'nothing loaded before first use').toEqual([])
     const key = Object.keys(real).find((k) => typeof real[k] === 'function') as string
     expect(standIn[key]).toBe(real[key])
+    expect(loaded).toEqual([`node:${name}`])
+  })
+
+  it('node:assert: a passing assertion loads nothing; a failing one throws the real AssertionError', () => {
+    const {standIn: assert, loaded} = standInOf('assert')
+    expect(assert(true)).toBeUndefined()
+    expect(assert(1, 'message')).toBeUndefined()
+    expect(loaded).toEqual([])
+    const {AssertionError} = require('node:assert')
+    expect(() => assert(false, 'the invariant')).toThrow(
+      expect.objectContaining({name: 'AssertionError', message: 'the invariant', actual: false, expected: true}),
+    )
+    expect(() => assert(0)).toThrow(AssertionError)
+    expect(() => assert()).toThrow(AssertionError)
+    expect(loaded).toEqual(['node:assert'])
   })
 })
 

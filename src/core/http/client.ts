@@ -91,7 +91,7 @@ export class HttpClient {
 
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse
-      const started = performance.now()
+      const started = clock().now()
       this.log(() => `→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
       try {
         raw = await sendAttempt({url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher})
@@ -188,7 +188,7 @@ function failureError(method: Method, url: string, failed: AttemptFailure): Amct
 }
 
 function ms(started: number): string {
-  return `${Math.round(performance.now() - started)} ms`
+  return `${Math.round(clock().now() - started)} ms`
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
