@@ -1,5 +1,5 @@
 import {BadResponseError} from '../core/errors.js'
-import {terminalSafe, tsvEscape} from './sanitize.js'
+import {safeJson, terminalSafe, tsvEscape} from './sanitize.js'
 import {statusColour, type Style} from './style.js'
 import type {TableCell, TableColumn} from './table.js'
 import {relativeTime} from './time.js'
@@ -66,12 +66,23 @@ export function assertRow(row: unknown): void {
   }
 }
 
-/** One row as tab-separated fields (contract 1.4: one record per line). */
+/**
+ * One tab-separated field: a string escaped (contract 1.4); a nested value as compact JSON, written
+ * as it is (it holds no raw tab, newline or control character); arrays of scalars as `a,b`.
+ */
+function tsvField(value: unknown, joinScalars: boolean): string {
+  if (value !== null && typeof value === 'object') {
+    const scalars = Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)
+    if (!(joinScalars && scalars)) return safeJson(value) as string
+  }
+  return tsvEscape(cellText(value, ','))
+}
+
 /** One row as tab-separated fields (contract 1.4: one record per line); `columns` are the TSV ones. */
 export function tsvRow<T>(row: T, columns: readonly Column<T>[]): string {
   assertRow(row)
   let out = ''
-  for (let i = 0; i < columns.length; i++) out += (i === 0 ? '' : '\t') + tsvEscape(cellText(columns[i].get(row), ','))
+  for (let i = 0; i < columns.length; i++) out += (i === 0 ? '' : '\t') + tsvField(columns[i].get(row), true)
   return `${out}\n`
 }
 
@@ -106,8 +117,7 @@ export function ttyCells<T>(row: T, columns: readonly Column<T>[], style: Style,
 export function tsvObject(obj: Record<string, unknown>): string {
   let out = ''
   for (const [key, value] of Object.entries(obj)) {
-    const field = value !== null && typeof value === 'object' ? JSON.stringify(value) : tsvEscape(cellText(value, ','))
-    out += `${tsvEscape(key)}\t${field}\n`
+    out += `${tsvEscape(key)}\t${tsvField(value, false)}\n`
   }
   return out
 }
@@ -148,7 +158,7 @@ export function keyValue(obj: Record<string, unknown>, style: Style, indent = ''
  * newline. With a colouring style (a TTY with colour): keys, strings, numbers and literals coloured.
  */
 export function jsonText(value: unknown, pretty: boolean, style?: Style): string {
-  const text = JSON.stringify(value, null, pretty ? 2 : undefined) ?? 'null'
+  const text = safeJson(value, pretty ? 2 : undefined) ?? 'null'
   return `${style ? colourJson(text, style) : text}\n`
 }
 

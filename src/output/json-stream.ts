@@ -1,5 +1,6 @@
 import type {ErrorDocument} from '../core/errors.js'
 import {type IO, write} from './io.js'
+import {safeJson} from './sanitize.js'
 
 /**
  * Writes `{"items":[…]}` item by item, so memory stays flat whatever the count. If an error
@@ -24,13 +25,13 @@ export class JsonItemsWriter {
     let chunk = ''
     for (const item of items) {
       const sep = this.count++ === 0 ? '' : ','
-      chunk += this.pretty ? `${sep}\n    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}` : sep + JSON.stringify(item)
+      chunk += this.pretty ? `${sep}\n    ${safeJson(item, 2)?.replaceAll('\n', '\n    ')}` : sep + safeJson(item)
     }
     await write(this.io.stdout, chunk)
   }
 
   async close(error?: ErrorDocument['error']): Promise<void> {
-    const tail = error ? (this.pretty ? `,\n  "error": ${JSON.stringify(error)}` : `,"error":${JSON.stringify(error)}`) : ''
+    const tail = error ? (this.pretty ? `,\n  "error": ${safeJson(error)}` : `,"error":${safeJson(error)}`) : ''
     const end = this.pretty ? `${this.count > 0 ? '\n  ' : ''}]${tail}\n}\n` : `]${tail}}\n`
     await write(this.io.stdout, end)
   }

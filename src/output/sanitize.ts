@@ -1,6 +1,6 @@
 /**
- * Text from a server is data, never a terminal command (contract 1.4). These two functions are
- * the only way server-supplied text reaches a person or a tab-separated line.
+ * Text from a server is data, never a terminal command (contract 1.4). These functions are the
+ * only way server-supplied text reaches a person, a tab-separated line or JSON output.
  */
 
 // C0 controls, DEL and C1 controls (U+0080–U+009F, which some terminals take as CSI, OSC …)
@@ -42,4 +42,17 @@ export function tsvEscape(text: string): string {
         return visible(c)
     }
   })
+}
+
+// JSON.stringify escapes C0 controls but writes DEL and C1 controls (U+007F–U+009F) raw
+const RAW_IN_JSON = /[\u007F-\u009F]/g
+
+/**
+ * JSON text (compact, or indented by `space`) holding no raw control character: DEL and C1, which
+ * JSON.stringify leaves raw and some terminals take as CSI or OSC, become `\u00XX` escapes, the
+ * same JSON value. For `--json` output and the compact JSON of nested values in tab-separated
+ * output. They can stand only inside strings, so the whole text may be rewritten.
+ */
+export function safeJson(value: unknown, space?: number): string | undefined {
+  return JSON.stringify(value, null, space)?.replace(RAW_IN_JSON, visible)
 }

@@ -52,6 +52,16 @@ describe('TSV lists (piped)', () => {
   })
 })
 
+describe('nested values in tab-separated output (contract 1.4)', () => {
+  it('are compact JSON written as they are: not escaped again, and with no raw C1 or DEL', () => {
+    const cols: Column<Conn>[] = [...COLUMNS, {header: 'META', get: (r) => r.meta}]
+    const row = tsvRow({id: 'x', name: 'n', allowedHosts: null, meta: {path: 'a\\b', csi: '\u009b2J\u007f', nl: 'x\ny'}}, cols)
+    expect(row).toBe('x\tn\t\t{"path":"a\\\\b","csi":"\\u009b2J\\u007f","nl":"x\\ny"}\n')
+    expect(JSON.parse(row.trimEnd().split('\t')[3])).toEqual({path: 'a\\b', csi: '\u009b2J\u007f', nl: 'x\ny'})
+    expect(tsvObject({batchIds: ['b\u009b2J']})).toBe('batchIds\t["b\\u009b2J"]\n')
+  })
+})
+
 describe('key/value (TTY)', () => {
   it('shows a multi-line value as an indented block under its key, not folded into one line', () => {
     const out = keyValue({id: 'var_1', body: 'First line\nSecond line\r\n\n  indented\n'}, plain)
@@ -71,6 +81,12 @@ describe('tsvObject', () => {
 })
 
 describe('jsonText', () => {
+  it('holds no raw DEL or C1 control (JSON.stringify writes them raw): escaped, the same value', () => {
+    expect(jsonText({s: '\u009b2J\u007f'}, false)).toBe('{"s":"\\u009b2J\\u007f"}\n')
+    const coloured = jsonText({s: '\u0085'}, true, palette(true)).replace(/\u001b\[[0-9;]*m/g, '')
+    expect(coloured).toBe('{\n  "s": "\\u0085"\n}\n')
+  })
+
   it('is compact when piped and pretty on a TTY, one trailing newline', () => {
     expect(jsonText({a: [1, {b: 'c'}]}, false)).toBe('{"a":[1,{"b":"c"}]}\n')
     expect(jsonText({a: 1}, true)).toBe('{\n  "a": 1\n}\n')

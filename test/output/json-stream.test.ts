@@ -33,6 +33,15 @@ describe('JsonItemsWriter', () => {
         expect(out.endsWith('}\n')).toBe(true)
       })
 
+      it('writes DEL and C1 controls of items and of the error escaped (\\u009b): no raw control, the same values', async () => {
+        const item = {id: 'run_\u009b2J', note: 'DEL \u007f NEL \u0085'}
+        const error = {code: 'bad_response', message: 'CSI \u009b31m'}
+        const out = await write(tty, [[item]], error)
+        expect(out).not.toMatch(/[\u007f-\u009f]/)
+        expect(out).toContain('run_\\u009b2J')
+        expect(JSON.parse(out)).toEqual({items: [item], error})
+      })
+
       it('closed with an error → {"items":[…],"error":{…}}, still one document', async () => {
         const error = {code: 'rate_limited', message: 'slow down', status: 429}
         expect(JSON.parse(await write(tty, [[A, B]], error))).toEqual({items: [A, B], error})

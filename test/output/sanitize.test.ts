@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {terminalSafe, tsvEscape} from '../../src/output/sanitize.js'
+import {safeJson, terminalSafe, tsvEscape} from '../../src/output/sanitize.js'
 
 // Server text is data (contract 1.4): no control character reaches a terminal or breaks a TSV record.
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
@@ -33,5 +33,27 @@ describe('tsvEscape', () => {
     expect(tsvEscape('a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re')
     expect(tsvEscape('x\u001b[31my\u0085')).toBe('x\\u001b[31my\\u0085')
     expect(tsvEscape('plain, ünïcode')).toBe('plain, ünïcode')
+  })
+})
+
+describe('safeJson', () => {
+  it('escapes DEL and C1 controls, which JSON.stringify writes raw: the same value, no raw control', () => {
+    const value = {'k\u009b': 'CSI \u009b2J, DEL \u007f, NEL \u0085, ESC \u001b, NBSP \u00a0, ✓'}
+    const text = safeJson(value) as string
+    expect(text).not.toMatch(RAW_CONTROL)
+    expect(text).toBe('{"k\\u009b":"CSI \\u009b2J, DEL \\u007f, NEL \\u0085, ESC \\u001b, NBSP \u00a0, ✓"}')
+    expect(JSON.parse(text)).toEqual(value)
+    expect(safeJson(value, 2)).toBe(`{\n  ${text.slice(1, -1).replace(':', ': ')}\n}`)
+  })
+
+  it('never lets a control character through, for any code point below U+00A0', () => {
+    const all = Array.from({length: 0xa0}, (_, i) => String.fromCharCode(i)).join('')
+    expect(safeJson(all)).not.toMatch(RAW_CONTROL)
+    expect(safeJson(all)).not.toContain('\n')
+    expect(JSON.parse(safeJson(all) as string)).toBe(all)
+  })
+
+  it('is undefined for what JSON.stringify cannot write', () => {
+    expect(safeJson(undefined)).toBeUndefined()
   })
 })
