@@ -35,8 +35,16 @@ export interface Finished<T> {
 
 export type CommandResult = StreamedList<unknown> | UnknownOutcome<unknown> | Finished<unknown>
 
-const KINDS = new Set(['stream', 'unknown-outcome', 'finished'])
+// The mark of a result made by commandResult(): a command's data (a server's answer) may have a
+// member named `kind` with any value, and is still data, never a result to act on.
+const RESULT = Symbol('amctl.commandResult')
+
+/** Marks `result` as one of the results above (the base renders it) and returns it. */
+export function commandResult<R extends {kind: CommandResult['kind']}>(result: R): R {
+  Object.defineProperty(result, RESULT, {value: true})
+  return result
+}
 
 export function isCommandResult(value: unknown): value is CommandResult {
-  return typeof value === 'object' && value !== null && KINDS.has((value as {kind?: string}).kind ?? '')
+  return typeof value === 'object' && value !== null && (value as {[RESULT]?: true})[RESULT] === true
 }

@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {rawPages, rawRequest} from '../api/raw.js'
 import {ApiCommand} from '../base/api-command.js'
 import {bodyFlags} from '../base/flags.js'
-import type {StreamedList} from '../base/results.js'
+import {commandResult, type StreamedList} from '../base/results.js'
 import type {JsonObject} from '../contract/types.js'
 import {UsageError} from '../core/errors.js'
 import {buildBody, fieldPairs} from '../input/body.js'
@@ -60,7 +60,7 @@ The method is GET, or POST when a body is given (-F, -f, --input); -X chooses an
         noun: 'items',
         format: 'json',
       }
-      return list
+      return commandResult(list)
     }
     const response = await rawRequest(client, {method, path, body, headers})
     if (flags.include && this.out.human) {

@@ -24,6 +24,22 @@ describe('api', () => {
     expect(tty.stdout).toBe(`${JSON.stringify(ME, null, 2)}\n`)
   })
 
+  it.each([[{kind: 'stream', note: 'a server member named kind'}], [{kind: 'finished', exitCode: 3}], [{kind: 'unknown-outcome'}]])(
+    'an answer with a member named kind is data: printed as it came, exit 0 (%j)',
+    async (answer) => {
+      api.stub('GET /orgs/acme/things', answer)
+      for (const tty of [false, true]) {
+        const r = await runCommand(Api, ['/orgs/acme/things'], {env: api.env(), tty})
+        expect(r.exitCode, r.stderr).toBe(0)
+        expect(JSON.parse(r.stdout)).toEqual(answer)
+        expect(r.stderr).toBe('')
+      }
+      const json = await runCommand(Api, ['/orgs/acme/things', '--json'], {env: api.env()})
+      expect(json.exitCode, json.stderr).toBe(0)
+      expect(JSON.parse(json.stdout)).toEqual(answer)
+    },
+  )
+
   it('replaces {org} with the resolved org (from GET /me here)', async () => {
     await runCommand(Api, ['/orgs/{org}/summary'], {env: api.env()})
     expect(api.requests().map((r) => r.path)).toEqual(['/api/v1/me', '/api/v1/orgs/acme/summary'])

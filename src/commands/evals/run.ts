@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {launchEvalSet} from '../../api/evals.js'
 import {ApiCommand} from '../../base/api-command.js'
-import type {Finished, UnknownOutcome} from '../../base/results.js'
+import {commandResult, type Finished, type UnknownOutcome} from '../../base/results.js'
 import type {LaunchResult, Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
 import {requireId} from '../../input/values.js'
@@ -46,7 +46,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     const launch = await launchEvalSet(client, org, id)
     if (launch.outcome === 'unknown') {
       const {error, recentRuns, listError} = launch
-      return {
+      return commandResult({
         kind: 'unknown-outcome',
         error,
         recent: listError
@@ -57,7 +57,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
               columns: RUN_COLUMNS,
             },
         document: {outcome: 'unknown', recentRuns, error: error.toDocument().error},
-      }
+      })
     }
     const {batchIds = [], runIds = []} = launch.result
     // with --wait, stdout holds the runs at the end (like `runs watch`); the launch is told on stderr

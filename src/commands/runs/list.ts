@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {listRuns, runPages} from '../../api/runs.js'
 import {ApiCommand} from '../../base/api-command.js'
-import type {StreamedList} from '../../base/results.js'
+import {commandResult, type StreamedList} from '../../base/results.js'
 import type {Run} from '../../contract/types.js'
 import {PAGE_LIMIT, type Page} from '../../contract/vocabulary.js'
 import {parseIntegerInRange, requireText} from '../../input/values.js'
@@ -42,7 +42,7 @@ export default class RunsList extends ApiCommand {
     const cursor = flags.cursor === undefined ? undefined : requireText('--cursor', flags.cursor)
     const client = await this.ctx.http()
     const org = await this.ctx.org()
-    if (flags.all) return {kind: 'stream', pages: runPages(client, org, {limit, cursor}), columns: RUN_COLUMNS, noun: 'runs'}
+    if (flags.all) return commandResult({kind: 'stream', pages: runPages(client, org, {limit, cursor}), columns: RUN_COLUMNS, noun: 'runs'})
 
     const page = await listRuns(client, org, {limit, cursor})
     this.out.list(page.items, RUN_COLUMNS)

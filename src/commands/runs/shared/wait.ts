@@ -1,6 +1,6 @@
 import {Errors} from '@oclif/core'
 import {runPages} from '../../../api/runs.js'
-import type {Finished} from '../../../base/results.js'
+import {commandResult, type Finished} from '../../../base/results.js'
 import type {Run} from '../../../contract/types.js'
 import {ExitCode, PAGE_LIMIT} from '../../../contract/vocabulary.js'
 import type {HttpClient} from '../../../core/http/client.js'
@@ -74,5 +74,10 @@ export async function waitForRuns(ids: readonly string[], options: WatchOptions,
  */
 export function waitResult(outcome: WatchOutcome, document: (runs: Run[]) => unknown): Finished<Run> {
   const runs = outcome.state.runs()
-  return {kind: 'finished', exitCode: EXIT_BY_END[outcome.end], document: document(runs), list: {items: runs, columns: RUN_COLUMNS}}
+  return commandResult({
+    kind: 'finished',
+    exitCode: EXIT_BY_END[outcome.end],
+    document: document(runs),
+    list: {items: runs, columns: RUN_COLUMNS},
+  })
 }
