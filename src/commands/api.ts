@@ -6,7 +6,7 @@ import {commandResult, type StreamedList} from '../base/results.js'
 import type {JsonObject} from '../contract/types.js'
 import {UsageError} from '../core/errors.js'
 import {buildBody, fieldPairs} from '../input/body.js'
-import {assertNoDotSegments, fieldsAsQuery, fillOrg, normalizeApiPath, parseHeaders, parseMethod, usesOrg} from '../input/api-args.js'
+import {checkApiPath, fieldsAsQuery, fillOrg, normalizeApiPath, parseHeaders, parseMethod, usesOrg} from '../input/api-args.js'
 
 export default class Api extends ApiCommand {
   static override summary = 'Send any request to the API and print the response'
@@ -36,7 +36,7 @@ The method is GET, or POST when a body is given (-F, -f, --input); -X chooses an
   async run(): Promise<unknown> {
     const {args, flags} = await this.parse(Api)
     let path = normalizeApiPath(args.path)
-    assertNoDotSegments(path)
+    checkApiPath(path)
     const headers = parseHeaders(flags.header ?? [])
     const hasBody = flags.input !== undefined || (flags.field ?? []).length > 0 || (flags['raw-field'] ?? []).length > 0
     const method = parseMethod(flags.method, hasBody)
@@ -57,7 +57,7 @@ The method is GET, or POST when a body is given (-F, -f, --input); -X chooses an
         kind: 'stream',
         pages: rawPages(client, path, headers),
         columns: [],
-        noun: 'items',
+        noun: {one: 'item', other: 'items'},
         format: 'json',
       }
       return commandResult(list)

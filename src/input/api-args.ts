@@ -25,9 +25,24 @@ export function normalizeApiPath(input: string): string {
   return stripped.startsWith('/') ? stripped : `/${stripped}`
 }
 
-/** A `.` or `..` segment (also encoded, `%2e`) would be folded by URL parsers: refused (exit 2). */
-export function assertNoDotSegments(path: string): void {
-  for (const raw of path.split('?')[0].split('/')) {
+/**
+ * PATH as a URL parser will read it, checked before anything is sent (exit 2): a `.` or `..`
+ * segment (also encoded, `%2e`, or between backslashes, which URL parsers read as `/`) would be
+ * folded into another route; a control character (tab and newline are silently dropped by URL
+ * parsers) or a `#` (the rest would be a fragment, never sent) would send another path than the
+ * one written.
+ */
+export function checkApiPath(path: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
+  const control = /[\u0000-\u001F\u007F-\u009F]/.exec(path)
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+    throw new UsageError(`PATH must not hold control characters (U+${code}), got ${JSON.stringify(path)}`)
+  }
+  if (path.includes('#')) {
+    throw new UsageError(`PATH must not hold "#" (what follows would never be sent); write it as %23, got "${path}"`)
+  }
+  for (const raw of path.split('?')[0].split(/[/\\]/)) {
     let decoded = raw
     try {
       decoded = decodeURIComponent(raw)
@@ -64,14 +79,17 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = Object.create(null) as Record<string, string>
   for (const line of lines) {
     const colon = line.indexOf(':')
-    const name = colon > 0 ? line.slice(0, colon).trim() : ''
+    // only spaces and tabs around a name or a value are dropped (HTTP's optional whitespace): a
+    // CR or LF is never trimmed away, it is refused
+    const name = colon > 0 ? line.slice(0, colon).replace(/^[ \t]+|[ \t]+$/g, '') : ''
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H expects 'Name: value', got ${JSON.stringify(line)}`)
-    const value = line.slice(colon + 1).trim()
+    const raw = line.slice(colon + 1)
+    // C0 controls but tab, DEL and C1 controls (contract 1.6)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
-    if (/[\u0000-\u0008\u000A-\u001F\u007F]/.test(value)) {
-      throw new UsageError(`-H ${name}: the value must not hold CR, LF or other control characters, got ${JSON.stringify(value)}`)
+    if (/[\u0000-\u0008\u000A-\u001F\u007F-\u009F]/.test(raw)) {
+      throw new UsageError(`-H ${name}: the value must not hold CR, LF or other control characters, got ${JSON.stringify(raw)}`)
     }
-    headers[name.toLowerCase()] = value
+    headers[name.toLowerCase()] = raw.replace(/^[ \t]+|[ \t]+$/g, '')
   }
   return headers
 }

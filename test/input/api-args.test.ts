@@ -1,14 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {usageError} from '../helpers/failure.js'
-import {
-  assertNoDotSegments,
-  fieldsAsQuery,
-  fillOrg,
-  normalizeApiPath,
-  parseHeaders,
-  parseMethod,
-  usesOrg,
-} from '../../src/input/api-args.js'
+import {checkApiPath, fieldsAsQuery, fillOrg, normalizeApiPath, parseHeaders, parseMethod, usesOrg} from '../../src/input/api-args.js'
 
 // The arguments of `amctl api` (contract 3), checked before anything is sent.
 describe('normalizeApiPath', () => {
@@ -32,13 +24,29 @@ describe('normalizeApiPath', () => {
   })
 })
 
-describe('assertNoDotSegments', () => {
-  it.each(['/orgs/../me', '/a/./b', '/a/%2e%2e/b', '/a/%2E'])('refuses %j', async (path) => {
-    expect(await usageError(() => assertNoDotSegments(path))).toMatch(/^PATH must not hold a "\.\.?" segment/)
+describe('checkApiPath', () => {
+  it.each(['/orgs/../me', '/a/./b', '/a/%2e%2e/b', '/a/%2E', '/orgs/x\\..\\me', '/orgs/x/..\\me', '/a\\%2e%2e'])(
+    'refuses %j',
+    async (path) => {
+      expect(await usageError(() => checkApiPath(path))).toMatch(/^PATH must not hold a "\.\.?" segment/)
+    },
+  )
+
+  it.each(['/orgs/x/.\t./me', '/orgs/x/.\n./me', '/me\r', '/a\u0000b', '/a\u009bb', '/a\u007f'])(
+    'refuses the control character in %j',
+    async (path) => {
+      expect(await usageError(() => checkApiPath(path))).toMatch(/^PATH must not hold control characters \(U\+00[0-9A-F]{2}\), got "/)
+    },
+  )
+
+  it.each(['/orgs/x/..#f', '/me#x', '/runs?q=a#b'])('refuses the fragment in %j', async (path) => {
+    expect(await usageError(() => checkApiPath(path))).toMatch(
+      /^PATH must not hold "#" \(what follows would never be sent\); write it as %23/,
+    )
   })
 
   it('allows dots inside segments, in the query, and malformed encodings', async () => {
-    for (const path of ['/files/a.b', '/x?next=../y', '/a/%zz', '/a/...']) expect(() => assertNoDotSegments(path)).not.toThrow()
+    for (const path of ['/files/a.b', '/x?next=../y', '/a/%zz', '/a/...', '/a/%23b']) expect(() => checkApiPath(path)).not.toThrow()
   })
 })
 
@@ -74,6 +82,27 @@ describe('parseHeaders', () => {
     expect(await usageError(() => parseHeaders(['X-A: a\r\nInjected: 1']))).toMatch(
       /^-H X-A: the value must not hold CR, LF or other control characters/,
     )
+  })
+
+  it.each([
+    ['X-A: v\r', 'X-A'],
+    ['X-A: v\n', 'X-A'],
+    ['X-A: \r\nv', 'X-A'],
+    ['X-A: a\u009bb', 'X-A'],
+    ['X-A: a\u007f', 'X-A'],
+    ['X-A: a\u0085', 'X-A'],
+  ])('a CR, LF, DEL or C1 control anywhere in the value exits 2, even at its ends: %j', async (line, name) => {
+    expect(await usageError(() => parseHeaders([line]))).toMatch(
+      new RegExp(`^-H ${name}: the value must not hold CR, LF or other control characters`),
+    )
+  })
+
+  it.each(['\nX-B: v', 'X-B\r: v', '\u0085X-B: v'])('a control character around the name exits 2: %j', async (line) => {
+    expect(await usageError(() => parseHeaders([line]))).toMatch(/^-H expects 'Name: value'/)
+  })
+
+  it('spaces and tabs around the name and the value are dropped; a tab inside the value is kept', async () => {
+    expect({...parseHeaders([' X-A \t:\t a\tb \t'])}).toEqual({'x-a': 'a\tb'})
   })
 
   it('a member name like __proto__ is an ordinary header', async () => {
