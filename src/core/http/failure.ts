@@ -25,8 +25,11 @@ const NOT_SENT = new Set([
   'ENETUNREACH',
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
-  // undici refused the request itself (a header it cannot send; a proxy asking for credentials)
+  // undici refused the request itself before writing it: a header it cannot send, `Expect:
+  // 100-continue` (not supported), a Content-Length that is not the body's; a refused proxy TLS
   'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_PRX_TLS',
   'CERT_HAS_EXPIRED',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -37,6 +40,8 @@ const NOT_SENT = new Set([
 const PERMANENT = new Set([
   'ENOTFOUND',
   'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
   'CERT_HAS_EXPIRED',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',

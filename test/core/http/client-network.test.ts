@@ -115,4 +115,23 @@ describe('requests amctl could not send (contract 1.6: exit 1, never 9)', () => 
     expect(server.requests).toHaveLength(0)
     expect(waits).toEqual([])
   })
+
+  it.each([
+    ['Expect: 100-continue (not supported)', {expect: '100-continue'}, 'UND_ERR_NOT_SUPPORTED'],
+    ["a Content-Length that is not the body's", {'content-length': '3'}, 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH'],
+  ])('%s: a POST is exit 1, not 9, and not retried; nothing reaches the server', async (_, headers, code) => {
+    answer = (_req, res) => sendJson(res, 200, {})
+    const post = await failure(client().json({method: 'POST', path: '/tokens', body: {a: 1}, headers}))
+    expect(post).toMatchObject({code: 'network_error', exitCode: 1})
+    expect(post.message).toContain(code)
+    expect(server.requests).toHaveLength(0)
+    expect(waits).toEqual([])
+  })
+
+  it('Expect: 100-continue on a GET: exit 1 at once, not retried', async () => {
+    const get = await failure(client().json({method: 'GET', path: '/me', headers: {expect: '100-continue'}}))
+    expect(get).toMatchObject({code: 'network_error', exitCode: 1})
+    expect(server.requests).toHaveLength(0)
+    expect(waits).toEqual([])
+  })
 })
