@@ -63,7 +63,7 @@ export function normalizeBaseUrl(value: string, source = 'base URL'): string {
     throw new UsageError(`${source} "${hidden}" must not carry a user name or password; amctl authenticates with a token`)
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`${source} "${value}" must use https`)
+    throw new UsageError(`${source} "${withoutCredentials(value)}" must use https`)
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(
@@ -76,7 +76,9 @@ export function normalizeBaseUrl(value: string, source = 'base URL'): string {
 
 /** `scheme://user:password@…` with the user and password hidden, for a text that does not parse as a URL. */
 function withoutCredentials(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1…@')
+  // up to the last @: a password may hold / : ? # (a URL parser gives up on those, this does not)
+  // (without `://`, as in `ada:pw@host`, what comes before the @ may be all user name)
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/is, '$1…@') : value.replace(/^.*@/s, '…@')
 }
 
 /** Checks a value for `key` and returns it in stored form. */

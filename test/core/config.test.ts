@@ -76,14 +76,19 @@ describe('normalizeBaseUrl', () => {
     expect(usageError(() => normalizeBaseUrl(input)).message).toMatch(why)
   })
 
-  it.each(['https://ada:s3cr3t@api.example.com', 'https://ada:s3cr3t@', 'nope://ada:s3cr3t@x y'])(
-    'never echoes the password of %j',
-    (input) => {
-      const message = usageError(() => normalizeBaseUrl(input)).message
-      expect(message).not.toContain('s3cr3t')
-      expect(message).not.toContain('ada')
-    },
-  )
+  it.each([
+    'https://ada:s3cr3t@api.example.com',
+    'https://ada:s3cr3t@',
+    'nope://ada:s3cr3t@x y',
+    'https://ada:s3cr3t/more@h.example',
+    'https://ada:s3cr3t?x#y@h.example',
+    'https://ada:s3cr3t@x@h.example',
+    'ada:s3cr3t@h.example',
+  ])('never echoes the password of %j', (input) => {
+    const message = usageError(() => normalizeBaseUrl(input)).message
+    expect(message).not.toContain('s3cr3t')
+    expect(message).not.toContain('ada')
+  })
 
   it('names where the value came from', () => {
     expect(usageError(() => normalizeBaseUrl('http://x.example', '--base-url')).message).toMatch(/^--base-url "http:\/\/x.example"/)
