@@ -27,10 +27,12 @@ if (argv.length === 1 && argv[0] === '--version') {
   }
   process.stdout.write(`amctl/${version} ${process.platform}-${process.arch} node-${process.version}\n${built}`)
 } else {
-  // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself.
+  // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself. The
+  // newline after the terminal's ^C is written at exit, after what erases a progress line there
+  // (registered earlier), so that line is erased and not left above the newline.
   process.on('SIGINT', () => {
     if (process.listenerCount('SIGINT') === 1) {
-      process.stderr.write('\n')
+      process.once('exit', () => process.stderr.write('\n'))
       process.exit(130)
     }
   })

@@ -127,7 +127,7 @@ export abstract class BaseCommand extends Command {
           // jq sees the whole {"items":[…]}: every page is collected first (with the progress
           // line on a terminal); an error ends the command before anything is printed
           const items: unknown[] = []
-          const progress = new Progress(this.io, (n) => `fetched ${n.toLocaleString('en-US')} ${result.noun}…`)
+          const progress = new Progress(this.io, result.noun)
           try {
             for await (const page of result.pages) {
               items.push(...page.items)

@@ -3,7 +3,7 @@ import {type AmctlError, isAmctlError} from '../core/errors.js'
 import {assertRow, type Column, tsvColumns, tsvRow, ttyCells, ttyColumns} from './format.js'
 import {type IO, write} from './io.js'
 import {JsonItemsWriter} from './json-stream.js'
-import {Progress} from './progress.js'
+import {type Noun, Progress} from './progress.js'
 import type {Style} from './style.js'
 import {columnWidths, fitWidths, headerLine, rowLine} from './table.js'
 
@@ -12,8 +12,8 @@ export interface StreamedList<T> {
   kind: 'stream'
   pages: AsyncIterable<Page<T>>
   columns: readonly Column<T>[]
-  /** "fetched 1,200 runs" */
-  noun: string
+  /** what the progress line counts: "fetched 1,200 runs…" */
+  noun: Noun
   /** 'json': the `{"items":[…]}` document whatever the mode (`api --paginate`) */
   format?: 'json'
 }
@@ -45,7 +45,7 @@ export interface StreamTarget {
 export async function writeStream<T>(list: StreamedList<T>, target: StreamTarget): Promise<StreamOutcome> {
   const {io} = target
   let count = 0
-  const progress = new Progress(io, (n) => `fetched ${n.toLocaleString('en-US')} ${list.noun}…`)
+  const progress = new Progress(io, list.noun)
   const writer = target.mode === 'json' ? new JsonItemsWriter(io) : undefined
   let widths: number[] | undefined
   let shown: Column<T>[] | undefined

@@ -1,15 +1,17 @@
-import {afterEach, describe, expect, it, vi} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
+import {setClock} from '../../src/core/clock.js'
 import {Progress} from '../../src/output/progress.js'
+import {fakeClock} from '../helpers/fake-clock.js'
 import {fakeIO} from '../helpers/fake-io.js'
 
-afterEach(() => {
-  vi.useRealTimers()
-})
+const RUNS = {one: 'run', other: 'runs'}
+
+afterEach(() => setClock(undefined))
 
 describe('Progress', () => {
   it('writes nothing when stderr is not a TTY', () => {
     const io = fakeIO({stdoutTTY: true, stderrTTY: false})
-    const p = new Progress(io, (n) => `fetched ${n} runs`)
+    const p = new Progress(io, RUNS)
     p.update(1)
     p.update(500)
     p.clear()
@@ -17,30 +19,34 @@ describe('Progress', () => {
     expect(io.out()).toBe('')
   })
 
-  it('redraws one line on a TTY stderr, at most every 100 ms, and clears it at the end', async () => {
-    vi.useFakeTimers({toFake: ['Date']})
-    vi.setSystemTime(10_000)
+  it('redraws one line on a TTY stderr, at most every 100 ms of the clock, and clears it at the end', async () => {
+    const clock = fakeClock(10_000)
+    setClock(clock)
     const io = fakeIO({stdoutTTY: false, stderrTTY: true})
-    const p = new Progress(io, (n) => `fetched ${n} runs`)
+    const p = new Progress(io, RUNS)
     p.update(100)
     p.update(200) // too soon
-    vi.setSystemTime(10_150)
-    p.update(300)
+    await clock.sleep(150)
+    p.update(1300)
     p.clear()
     await new Promise((resolve) => setImmediate(resolve))
-    const err = io.err()
-    expect(err).toContain('fetched 100 runs')
-    expect(err).not.toContain('fetched 200 runs')
-    expect(err).toContain('fetched 300 runs')
-    expect(err).not.toContain('\n')
-    expect(err.endsWith('\r\u001B[2K')).toBe(true)
+    expect(io.err()).toBe('\r\u001B[2Kfetched 100 runs…\r\u001B[2Kfetched 1,300 runs…\r\u001B[2K')
     // nothing on stdout: progress never mixes with data
     expect(io.out()).toBe('')
   })
 
-  it('done() without any update writes nothing', () => {
+  it('counts one in the singular', () => {
+    setClock(fakeClock(0))
     const io = fakeIO({stderrTTY: true})
-    new Progress(io, () => 'x').clear()
+    const p = new Progress(io, {one: 'item', other: 'items'})
+    p.update(1)
+    p.clear()
+    expect(io.err()).toBe('\r\u001B[2Kfetched 1 item…\r\u001B[2K')
+  })
+
+  it('clear() without any update writes nothing', () => {
+    const io = fakeIO({stderrTTY: true})
+    new Progress(io, RUNS).clear()
     expect(io.err()).toBe('')
   })
 })

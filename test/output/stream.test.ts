@@ -1,11 +1,13 @@
 import {PassThrough, Readable} from 'node:stream'
-import {afterEach, describe, expect, it, vi} from 'vitest'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {Page} from '../../src/contract/vocabulary.js'
+import {setClock} from '../../src/core/clock.js'
 import {BadResponseError} from '../../src/core/errors.js'
 import type {Column} from '../../src/output/format.js'
 import type {IO} from '../../src/output/io.js'
 import {writeStream} from '../../src/output/stream.js'
 import {palette} from '../../src/output/style.js'
+import {type FakeClock, fakeClock} from '../helpers/fake-clock.js'
 
 type Row = {id: string; name: string}
 const COLUMNS: Column<Row>[] = [
@@ -42,7 +44,7 @@ function terminalIO(): IO & {transcript: [stream: 'out' | 'err', text: string][]
 async function* pagesOf(count: number, failAt?: number): AsyncGenerator<Page<Row>> {
   for (let p = 0; p < count; p++) {
     if (p === failAt) throw new BadResponseError('page broke')
-    vi.setSystemTime(Date.now() + 500) // each page later than the last, so progress redraws
+    await clock.sleep(500) // each page later than the last, so progress redraws
     yield {
       items: [
         {id: `r${p}a`, name: 'a'},
@@ -55,16 +57,18 @@ async function* pagesOf(count: number, failAt?: number): AsyncGenerator<Page<Row
 
 const ERASE = '\r\u001B[2K'
 
-afterEach(() => {
-  vi.useRealTimers()
+let clock: FakeClock
+beforeEach(() => {
+  clock = fakeClock(0)
+  setClock(clock)
 })
+afterEach(() => setClock(undefined))
 
 describe('streamed lists on a terminal (contract 1.4: progress never shares a line with a row)', () => {
   it('erases the progress line before every batch of rows, and at the end', async () => {
-    vi.useFakeTimers({toFake: ['Date']})
     const io = terminalIO()
     const outcome = await writeStream(
-      {kind: 'stream', pages: pagesOf(4), columns: COLUMNS, noun: 'rows'},
+      {kind: 'stream', pages: pagesOf(4), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
       {io, mode: 'tty', style: palette(false), now: 0},
     )
     expect(outcome).toEqual({count: 8, errorWritten: false})
@@ -78,10 +82,9 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
   })
 
   it('erases it when a page fails, before the error is reported', async () => {
-    vi.useFakeTimers({toFake: ['Date']})
     const io = terminalIO()
     const outcome = await writeStream(
-      {kind: 'stream', pages: pagesOf(4, 2), columns: COLUMNS, noun: 'rows'},
+      {kind: 'stream', pages: pagesOf(4, 2), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
       {io, mode: 'tty', style: palette(false), now: 0},
     )
     expect(outcome.error?.message).toBe('page broke')
@@ -89,7 +92,6 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
   })
 
   it('is erased by the process exit too (Ctrl-C, a closed pipe), never left behind', async () => {
-    vi.useFakeTimers({toFake: ['Date']})
     const io = terminalIO()
     const before = new Set(process.listeners('exit'))
     let release!: () => void
@@ -97,18 +99,18 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
     let firstPage!: () => void
     const shown = new Promise<void>((resolve) => (firstPage = resolve))
     async function* pages(): AsyncGenerator<Page<Row>> {
-      vi.setSystemTime(Date.now() + 500)
+      await clock.sleep(500)
       yield {items: [{id: 'r1', name: 'a'}], nextCursor: 'c1'}
       firstPage()
       await gate // the next page is slow to come …
       yield {items: [{id: 'r2', name: 'b'}]}
     }
     const writing = writeStream(
-      {kind: 'stream', pages: pages(), columns: COLUMNS, noun: 'rows'},
+      {kind: 'stream', pages: pages(), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
       {io, mode: 'tty', style: palette(false), now: 0},
     )
     await shown
-    expect(io.transcript.at(-1)?.[1]).toContain('fetched 1 rows')
+    expect(io.transcript.at(-1)?.[1]).toContain('fetched 1 row…')
     // … and the process ends meanwhile (Ctrl-C, a closed pipe): the exit listeners run
     const added = process.listeners('exit').filter((l) => !before.has(l))
     expect(added).toHaveLength(1)

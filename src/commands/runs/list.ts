@@ -42,7 +42,14 @@ export default class RunsList extends ApiCommand {
     const cursor = flags.cursor === undefined ? undefined : requireText('--cursor', flags.cursor)
     const client = await this.ctx.http()
     const org = await this.ctx.org()
-    if (flags.all) return commandResult({kind: 'stream', pages: runPages(client, org, {limit, cursor}), columns: RUN_COLUMNS, noun: 'runs'})
+    if (flags.all) {
+      return commandResult({
+        kind: 'stream',
+        pages: runPages(client, org, {limit, cursor}),
+        columns: RUN_COLUMNS,
+        noun: {one: 'run', other: 'runs'},
+      })
+    }
 
     const page = await listRuns(client, org, {limit, cursor})
     this.out.list(page.items, RUN_COLUMNS)
