@@ -13,8 +13,8 @@ import {expectOneErrorLine, lines, round, STACK_FRAME} from './helpers.js'
 // sample of it at the end.
 
 const fig = figures('malformed')
-const TEN_MB = 10 * 1024 * 1024
-const BIG = Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(TEN_MB, 'x'), Buffer.from('"}')])
+const FORTY_MB = 40 * 1024 * 1024
+const BIG = Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(FORTY_MB, 'x'), Buffer.from('"}')])
 
 type Answer = (res: ServerResponse) => void
 const plain =
@@ -113,16 +113,16 @@ const CASES: Case[] = [
     says: /expected a JSON object.*\(bad_response\)$/,
   },
   {
-    name: 'a 10 MB body (with Content-Length)',
+    name: 'a 40 MB body (with Content-Length)',
     answer: plain(200, 'application/json', BIG),
     object: 1,
     list: 1,
     post: 1,
     rows: true,
-    says: /larger than 8 MiB.*\(bad_response\)$/,
+    says: /larger than 32 MiB.*\(bad_response\)$/,
   },
   {
-    name: 'a 10 MB body (chunked, no length)',
+    name: 'a 40 MB body (chunked, no length)',
     answer: (res) => {
       res.writeHead(200, {'content-type': 'application/json'})
       for (let off = 0; off < BIG.length; off += 1024 * 1024) res.write(BIG.subarray(off, off + 1024 * 1024))
@@ -131,7 +131,7 @@ const CASES: Case[] = [
     object: 1,
     list: 1,
     post: 1,
-    says: /larger than 8 MiB.*\(bad_response\)$/,
+    says: /larger than 32 MiB.*\(bad_response\)$/,
   },
   {
     name: 'JSON sent as text/plain',
@@ -202,7 +202,7 @@ let server: TestServer
 let current: Answer = plain(200, 'application/json', '{}')
 beforeAll(async () => {
   server = await startServer((_req, res) => {
-    res.on('error', () => {}) // the client may hang up mid-body (the 10 MB cases)
+    res.on('error', () => {}) // the client may hang up mid-body (the 40 MB cases)
     current(res)
   })
 })

@@ -7,7 +7,11 @@ import {closeDispatcher, dispatcherFor} from './dispatcher.js'
  * to a size limit. No retries, no interpretation of the status: that is the client's loop.
  */
 
-export const MAX_BODY_BYTES = 8 * 1024 * 1024
+/**
+ * The largest answer amctl reads (a hostile server cannot fill its memory): room for a page of
+ * 80,000 runs with every member (~17 MB), which a TTY table draws in about a second.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024
 
 export interface RawResponse {
   status: number

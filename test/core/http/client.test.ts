@@ -347,24 +347,24 @@ describe('malformed success responses', () => {
     expect(calls()).toHaveLength(1)
   })
 
-  it('a body over 8 MiB is refused as bad_response (announced by content-length)', async () => {
+  it('a body over MAX_BODY_BYTES (32 MiB) is refused as bad_response (announced by content-length)', async () => {
     const big = `{"x":"${'a'.repeat(MAX_BODY_BYTES)}"}`
     api()
       .intercept('/api/v1/me', 'GET')
       .reply(200, big, {...JSON_HEADERS, 'content-length': String(big.length)})
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
-    expect(e.message).toContain('8 MiB')
+    expect(e.message).toContain('larger than 32 MiB')
   })
 
-  it('a body over 8 MiB is refused as bad_response (no content-length)', async () => {
+  it('a body over MAX_BODY_BYTES is refused as bad_response (no content-length)', async () => {
     const big = `{"x":"${'a'.repeat(MAX_BODY_BYTES)}"}`
     api().intercept('/api/v1/me', 'GET').reply(200, big, JSON_HEADERS)
     const e = await failure(client().json({method: 'GET', path: '/me'}))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
   })
 
-  it('a body of exactly 8 MiB is read', async () => {
+  it('a body of exactly MAX_BODY_BYTES is read', async () => {
     const body = `{"x":"${'a'.repeat(MAX_BODY_BYTES - 8)}"}`
     expect(body.length).toBe(MAX_BODY_BYTES)
     api().intercept('/api/v1/me', 'GET').reply(200, body, JSON_HEADERS)

@@ -3,7 +3,7 @@ import {BadResponseError} from '../../../src/core/errors.js'
 import {AttemptTimeout, MAX_BODY_BYTES, sendAttempt} from '../../../src/core/http/transport.js'
 import {ORIGIN, useFakeApi} from '../../helpers/fake-api.js'
 
-// One attempt: sent through the dispatcher, given up at the timeout, the body read up to 8 MiB.
+// One attempt: sent through the dispatcher, given up at the timeout, the body read up to MAX_BODY_BYTES.
 const api = useFakeApi({}, {me: false})
 const attempt = (path: string, timeoutMs = 5000) =>
   sendAttempt({url: `${ORIGIN}${path}`, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs})
@@ -56,7 +56,7 @@ describe('sendAttempt', () => {
     expect((error as AttemptTimeout).sent).toBe(false)
   })
 
-  it('refuses a body over 8 MiB by its content-length, and while reading one without', async () => {
+  it('refuses a body over MAX_BODY_BYTES (32 MiB) by its content-length, and while reading one without', async () => {
     const big = 'a'.repeat(MAX_BODY_BYTES + 1)
     api
       .scope()
@@ -66,11 +66,11 @@ describe('sendAttempt', () => {
     for (const path of ['/api/v1/announced', '/api/v1/streamed']) {
       const error = await thrown(attempt(path))
       expect(error).toBeInstanceOf(BadResponseError)
-      expect((error as BadResponseError).message).toBe('the response body is larger than 8 MiB; refusing to read it')
+      expect((error as BadResponseError).message).toBe('the response body is larger than 32 MiB; refusing to read it')
     }
   })
 
-  it('reads a body of exactly 8 MiB', async () => {
+  it('reads a body of exactly MAX_BODY_BYTES', async () => {
     api.scope().get('/api/v1/max').reply(200, 'b'.repeat(MAX_BODY_BYTES))
     expect((await attempt('/api/v1/max')).text).toHaveLength(MAX_BODY_BYTES)
   })
