@@ -4,6 +4,12 @@
  * npm blocks its install script). It is imported only when a command needs a token; every call
  * has a 3 s limit; any failure — the package missing, no Secret Service or D-Bus, a locked
  * keyring, a timeout — means "keychain unavailable", never a crash. `AMCTL_KEYCHAIN=off` skips it.
+ *
+ * The three keytar calls are made as `@napi-rs/keyring/keytar` makes them (an AsyncEntry per
+ * call), with one difference: on Linux the entry is pinned to the Secret Service. keytar's
+ * automatic choice there falls back, silently, to the kernel's keyring when no Secret Service
+ * answers, which keeps the token in memory only (gone at the next reboot); contract 1.3 wants
+ * the file fallback then, and a pinned entry refuses instead, so amctl falls back to the file.
  */
 
 export const KEYCHAIN_SERVICE = 'amctl'
@@ -31,8 +37,17 @@ function load(): Promise<Keytar> {
   loaded ??= (async () => {
     if (process.env.AMCTL_KEYCHAIN === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
     try {
-      const mod = (await import('@napi-rs/keyring/keytar.js')) as Keytar & {default?: Keytar}
-      return mod.default ?? mod
+      const {AsyncEntry} = await import('@napi-rs/keyring')
+      const options = process.platform === 'linux' ? {linux: {store: 'secret-service' as const}} : undefined
+      const entry = (service: string, account: string) => new AsyncEntry(service, account, options)
+      return {
+        getPassword: (service, account) =>
+          entry(service, account)
+            .getPassword()
+            .then((found) => found ?? null),
+        setPassword: (service, account, password) => entry(service, account).setPassword(password),
+        deletePassword: (service, account) => entry(service, account).deletePassword(),
+      }
     } catch (error) {
       throw new KeychainUnavailable(`the keychain module could not be loaded (${(error as Error).message.split('\n')[0]})`)
     }

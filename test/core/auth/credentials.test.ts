@@ -1,11 +1,13 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {fakeKeytarModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {tempDir} from '../../helpers/temp.js'
 
-const kt = vi.hoisted(() => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[]}) as FakeKeytar)
-vi.mock('@napi-rs/keyring/keytar.js', () => fakeKeytarModule(kt))
+const kt = vi.hoisted(
+  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
+)
+vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 // this file simulates the OS keychain; test/setup.ts turns it off everywhere else
 delete process.env.AMCTL_KEYCHAIN
@@ -25,6 +27,7 @@ beforeEach(() => {
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0
+  kt.stores.length = 0
   env = {AMCTL_CONFIG_DIR: join(tempDir('amctl-cred-'), 'cfg')}
 })
 afterEach(() => {

@@ -1,7 +1,7 @@
 import {afterAll, describe, expect, it, vi} from 'vitest'
 
 // the keychain package not installed (or its native module failing to load)
-vi.mock('@napi-rs/keyring/keytar.js', () => {
+vi.mock('@napi-rs/keyring', () => {
   throw new Error("Cannot find module '@napi-rs/keyring'\nRequire stack: …")
 })
 delete process.env.AMCTL_KEYCHAIN

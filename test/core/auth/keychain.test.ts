@@ -1,8 +1,10 @@
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {fakeKeytarModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 
-const kt = vi.hoisted(() => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[]}) as FakeKeytar)
-vi.mock('@napi-rs/keyring/keytar.js', () => fakeKeytarModule(kt))
+const kt = vi.hoisted(
+  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
+)
+vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 // these tests opt in to the keychain (test/setup.ts turns it off for every other file)
 delete process.env.AMCTL_KEYCHAIN
@@ -18,6 +20,7 @@ beforeEach(() => {
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0
+  kt.stores.length = 0
 })
 afterEach(() => {
   vi.useRealTimers()
@@ -32,6 +35,22 @@ describe('keychain through keytar', () => {
     expect(await keychain.get('other@https://a.example')).toBeNull()
     expect(await keychain.delete('default@https://a.example')).toBe(true)
     expect(await keychain.get('default@https://a.example')).toBeNull()
+  })
+
+  it('on Linux every entry is pinned to the Secret Service: never the kernel keyring, which forgets at reboot', async () => {
+    await keychain.set('default@https://a.example', 'svc_k1')
+    await keychain.get('default@https://a.example')
+    await keychain.delete('default@https://a.example')
+    expect(kt.stores).toEqual(
+      process.platform === 'linux' ? ['secret-service', 'secret-service', 'secret-service'] : [undefined, undefined, undefined],
+    )
+  })
+
+  it('no Secret Service (the pinned entry is refused at once): KeychainUnavailable, so the file is used', async () => {
+    kt.mode = 'reject'
+    const e = await keychain.set('a', 'svc_x').catch((error: unknown) => error)
+    expect(e).toBeInstanceOf(KeychainUnavailable)
+    expect((e as Error).message).toMatch(/^the keychain refused a write \(Cannot autolaunch D-Bus/)
   })
 
   it('a refusing keychain is KeychainUnavailable with a one-line reason', async () => {
