@@ -4,12 +4,19 @@ import {defineConfig} from 'vitest/config'
 // setup, and only when a selected project needs it); `npm run test:unit|test:e2e|test:faults`
 // pick one with --project.
 //  unit    in-process tests of src/ (test/ mirrors src/); no build needed
-//  e2e     the built CLI and artifacts: test/e2e, test/bin, the generated manifest and README,
+//  e2e     the built CLI and artifacts: test/e2e, test/bin, test/release, the generated manifest and README,
 //          and *.dist.test.ts beside a unit test (a module of dist/ in a child process)
 //  faults  the reliability suite (test/faults), whose figures feed README "Reliability"
 // Child processes, not worker threads: threads start faster, but a run in threads ended now and
 // then with the whole process aborting (SIGABRT) as a worker was torn down.
-const BUILT = ['test/e2e/**/*.test.ts', 'test/bin/**/*.test.ts', 'test/**/*.dist.test.ts', 'test/manifest.test.ts', 'test/readme.test.ts']
+const BUILT = [
+  'test/e2e/**/*.test.ts',
+  'test/bin/**/*.test.ts',
+  'test/release/**/*.test.ts',
+  'test/**/*.dist.test.ts',
+  'test/manifest.test.ts',
+  'test/readme.test.ts',
+]
 
 const shared = {
   pool: 'forks' as const,

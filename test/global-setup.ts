@@ -1,6 +1,6 @@
 import {execFileSync} from 'node:child_process'
 import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {homedir, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {TestProject} from 'vitest/node'
 
@@ -10,11 +10,16 @@ const NEEDS_BUILD = new Set(['e2e', 'faults'])
 /**
  * Once per test run: build dist/ when a selected project needs it (the end-to-end and fault
  * suites run the built CLI; a missing build is a failure, never a skip), and give the run a
- * private temp root (TMPDIR for the test workers and every process they start). At the end the
- * root must be empty: what a test created and did not remove fails the run.
+ * private temp root (TMPDIR for the test workers and every process they start) and a private
+ * HOME (amctl keeps its code cache under ~/.cache/amctl: the tests' amctl processes write theirs
+ * there, not in the developer's home). At the end the temp root must be empty: what a test
+ * created and did not remove fails the run. The home goes with the run.
  */
 export default function setup(project: TestProject): () => void {
+  const home = mkdtempSync(join(tmpdir(), 'amctl-test-home-'))
   const root = mkdtempSync(join(tmpdir(), 'amctl-test-run-'))
+  process.env.AMCTL_TEST_REAL_HOME = homedir()
+  process.env.HOME = home
   process.env.TMPDIR = root
   const selected = project.vitest.projects.map((p) => p.name)
   if (process.env.AMCTL_TEST_BUILD !== 'skip' && selected.some((name) => NEEDS_BUILD.has(name))) {
@@ -23,6 +28,7 @@ export default function setup(project: TestProject): () => void {
   return () => {
     const left = readdirSync(root)
     rmSync(root, {recursive: true, force: true})
+    rmSync(home, {recursive: true, force: true})
     if (left.length > 0) {
       // a thrown error here is only logged by vitest: set the exit code so the run fails
       process.stderr.write(

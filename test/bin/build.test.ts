@@ -18,7 +18,10 @@ function build(): Promise<number | null> {
 }
 
 const amctl = (...argv: string[]) =>
-  spawnSync(process.execPath, [join(copy, 'bin', 'run.cjs'), ...argv], {encoding: 'utf8', env: {PATH: process.env.PATH}})
+  spawnSync(process.execPath, [join(copy, 'bin', 'run.cjs'), ...argv], {
+    encoding: 'utf8',
+    env: {PATH: process.env.PATH, HOME: process.env.HOME},
+  })
 
 describe('bin/build.js', () => {
   it('two builds at once both succeed and leave one working dist/, with no staging directory behind', async () => {
@@ -37,7 +40,10 @@ describe('bin/build.js', () => {
     // the demo's first step; with a current build its first line is the dev server it starts
     const future = new Date(Date.now() + 60_000)
     utimesSync(join(copy, 'dist', 'amctl.cjs'), future, future)
-    const demo = spawn(process.execPath, [join(copy, 'bin', 'demo.js')], {cwd: copy, env: {PATH: process.env.PATH, NO_COLOR: '1'}})
+    const demo = spawn(process.execPath, [join(copy, 'bin', 'demo.js')], {
+      cwd: copy,
+      env: {PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1'},
+    })
     const first = await new Promise<string>((resolve) => {
       let out = ''
       demo.stdout.on('data', (chunk: Buffer) => {

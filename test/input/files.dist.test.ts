@@ -27,6 +27,7 @@ describe('Ctrl-C while a FIFO waits for its writer', () => {
     const child = spawn(process.execPath, [BIN, 'runs', 'fork', 'run_1', '-F', `note=@${fifo}`], {
       env: {
         PATH: process.env.PATH,
+        HOME: process.env.HOME,
         AMCTL_TOKEN: 'svc_test_token_1234',
         AMCTL_CONFIG_DIR: join(dir, 'config'),
         AMCTL_BASE_URL: 'http://127.0.0.1:9',
