@@ -13,17 +13,18 @@ export function isBrowsableUrl(url: string): boolean {
   }
 }
 
+/** The program and arguments that open `href` (spawned without a shell): $BROWSER, else the platform's opener. */
+export function openerCommand(href: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): [string, ...string[]] {
+  if (env.BROWSER) return [env.BROWSER, href]
+  if (platform === 'darwin') return ['open', href]
+  // the URL handler directly, with no cmd.exe to interpret & or ^ in the URL
+  if (platform === 'win32') return ['rundll32', 'url.dll,FileProtocolHandler', href]
+  return ['xdg-open', href]
+}
+
 export async function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!isBrowsableUrl(url)) return false
-  const href = new URL(url).href
-  const [command, ...args] = env.BROWSER
-    ? [env.BROWSER, href]
-    : process.platform === 'darwin'
-      ? ['open', href]
-      : process.platform === 'win32'
-        ? // the URL handler directly, with no cmd.exe to interpret & or ^ in the URL
-          ['rundll32', 'url.dll,FileProtocolHandler', href]
-        : ['xdg-open', href]
+  const [command, ...args] = openerCommand(new URL(url).href, env, process.platform)
   try {
     const {spawn} = await import('node:child_process')
     const child = spawn(command, args, {detached: true, stdio: 'ignore', shell: false})
