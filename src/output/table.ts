@@ -3,8 +3,7 @@ import type {Style} from './style.js'
 
 /**
  * Borderless aligned tables for a terminal: a bold header, columns two spaces apart, never a
- * wrapped row. When the rows are wider than the terminal, the widest column marked `flexible`
- * (free text: names, hosts) is cut with `…` first, then the next, down to a minimum.
+ * wrapped row (see fitWidths for how a table is made to fit).
  *
  * Drawn here rather than by cli-table3 (contract 1.4 names it): cli-table3 lays every cell out
  * against every earlier row (its fillInTable), so 32,000 rows took 66 s, and even in chunks it
@@ -25,6 +24,7 @@ export interface TableCell {
 
 const GUTTER = '  '
 const MIN_FLEX_WIDTH = 8
+const MIN_CUT_WIDTH = 5
 
 /** Display width of each column over the header and every row. */
 export function columnWidths(columns: readonly TableColumn[], rows: readonly TableCell[][]): number[] {
@@ -38,20 +38,57 @@ export function columnWidths(columns: readonly TableColumn[], rows: readonly Tab
   return widths
 }
 
-/** Narrows flexible columns, the widest first, until the line fits in `maxWidth` (if it can). */
+/**
+ * Widths that make a line fit in `maxWidth`, so a row never wraps. Each step is taken only while
+ * the line is still too wide:
+ *  1. free-text columns (`flexible`: agent, model, names, hosts) are cut with `…`, the widest
+ *     first, down to 8 columns;
+ *  2. such columns, cut to their minimum, are left out, the rightmost first (width 0), and
+ *     the room that frees goes back to those still shown;
+ *  3. the other columns but the first are cut, the widest first, down to 5 (`es_a…`);
+ *  4. the first column (the ID people copy) is cut too, down to 1;
+ *  5. on a terminal narrower still, every column, down to one character.
+ * A width of 0 means the column is not shown.
+ */
 export function fitWidths(columns: readonly TableColumn[], widths: readonly number[], maxWidth: number | undefined): number[] {
   const fitted = [...widths]
   if (maxWidth === undefined || maxWidth <= 0) return fitted
-  let over = fitted.reduce((a, b) => a + b, 0) + GUTTER.length * (fitted.length - 1) - maxWidth
-  while (over > 0) {
-    let widest = -1
-    for (let i = 0; i < fitted.length; i++) {
-      if (columns[i].flexible && fitted[i] > MIN_FLEX_WIDTH && (widest < 0 || fitted[i] > fitted[widest])) widest = i
-    }
-    if (widest < 0) break
-    fitted[widest]--
-    over--
+  const total = () => {
+    const shown = fitted.filter((w) => w > 0)
+    return shown.reduce((a, b) => a + b, 0) + GUTTER.length * Math.max(0, shown.length - 1)
   }
+  let over = total() - maxWidth
+  const narrow = (may: (i: number) => boolean, floor: number) => {
+    while (over > 0) {
+      let widest = -1
+      for (let i = 0; i < fitted.length; i++) {
+        if (may(i) && fitted[i] > floor && (widest < 0 || fitted[i] > fitted[widest])) widest = i
+      }
+      if (widest < 0) return
+      fitted[widest]--
+      over--
+    }
+  }
+  narrow((i) => columns[i].flexible === true, MIN_FLEX_WIDTH)
+  let dropped = false
+  for (let i = fitted.length - 1; i > 0 && over > 0; i--) {
+    if (columns[i].flexible && fitted[i] > 0) {
+      fitted[i] = 0
+      dropped = true
+      over = total() - maxWidth
+    }
+  }
+  // the room a left-out column freed goes back to the free-text columns still shown
+  for (let i = 0; dropped && i < fitted.length && over < 0; i++) {
+    if (!columns[i].flexible || fitted[i] === 0) continue
+    const back = Math.min(-over, widths[i] - fitted[i])
+    fitted[i] += back
+    over += back
+  }
+  narrow((i) => i > 0 && fitted[i] > 0, MIN_CUT_WIDTH)
+  narrow((i) => i === 0, 1)
+  // a terminal narrower than all of that: every column down to one character
+  narrow((i) => fitted[i] > 0, 1)
   return fitted
 }
 
@@ -72,12 +109,16 @@ export function rowLine(cells: readonly TableCell[], widths: readonly number[]):
 
 function line(cells: readonly TableCell[], widths: readonly number[]): string {
   let out = ''
-  const last = cells.length - 1
+  let first = true
+  let last = cells.length - 1
+  while (last > 0 && widths[last] === 0) last--
   for (let i = 0; i <= last; i++) {
+    if (widths[i] === 0) continue
     const text = truncate(cells[i].text, widths[i])
     const padded = i === last ? text : text + ' '.repeat(Math.max(0, widths[i] - displayWidth(text)))
     const paint = cells[i].paint
-    out += (i === 0 ? '' : GUTTER) + (paint ? paint(padded) : padded)
+    out += (first ? '' : GUTTER) + (paint ? paint(padded) : padded)
+    first = false
   }
   return out.trimEnd()
 }

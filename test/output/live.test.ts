@@ -88,7 +88,7 @@ describe('LiveView', () => {
     expect(drawn).toContain('x\\u0007')
   })
 
-  it('never wraps: rows are fitted to the terminal width (flexible columns cut first, then plain lines)', async () => {
+  it('never wraps: rows are fitted to the terminal width (flexible columns cut first, then the others, then plain lines)', async () => {
     const io = terminal(30)
     const view = new LiveView(io, MARKED)
     const long = [{text: 'run_with_a_very_long_identifier_0001'}, {text: 'running', paint: (t: string) => `<y>${t}</y>`}]
@@ -103,18 +103,33 @@ describe('LiveView', () => {
     for (const line of lines) expect(line.replace(/<\/?\w+>/g, '').length, line).toBeLessThanOrEqual(29)
     expect(lines[1]).toBe('run_with_a_very_lon…  <y>running</y>')
 
+    // narrower: every column is cut (the ID last), colours kept
     const narrow = terminal(12)
     const small = new LiveView(narrow, MARKED)
     small.draw(COLUMNS, [long])
     small.clear()
     await settle()
-    for (const line of narrow
+    const cut = narrow
+      .err()
+      .replace(/\u001B\[\d+F\u001B\[J/g, '')
+      .split('\n')
+      .filter(Boolean)
+    expect(cut[1]).toBe('run…  <y>runn…</y>')
+    for (const line of cut) expect(line.replace(/<\/?\w+>/g, '').length, line).toBeLessThanOrEqual(11)
+
+    // narrower than one character a column and the gutters: plain lines, each cut to the width
+    const tiny = terminal(4)
+    const smallest = new LiveView(tiny, MARKED)
+    smallest.draw(COLUMNS, [long])
+    smallest.clear()
+    await settle()
+    for (const line of tiny
       .err()
       .replace(/\u001B\[\d+F\u001B\[J/g, '')
       .split('\n')
       .filter(Boolean)) {
       expect(line, 'no colour codes in a line cut to the width').not.toMatch(/</)
-      expect(line.length).toBeLessThanOrEqual(11)
+      expect(line.length).toBeLessThanOrEqual(3)
     }
   })
 

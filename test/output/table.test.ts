@@ -2,7 +2,7 @@ import {beforeAll, describe, expect, it} from 'vitest'
 import {COLUMNS, ROWS, table} from './fixtures.js'
 import type {Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
-import {columnWidths, fitWidths, type TableColumn, truncate} from '../../src/output/table.js'
+import {columnWidths, fitWidths, renderTable, type TableColumn, truncate} from '../../src/output/table.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
@@ -74,14 +74,42 @@ describe('fitting a terminal width', () => {
   it('cuts the widest flexible column first, then the next, never below 8 columns', () => {
     const columns: TableColumn[] = [{header: 'ID'}, {header: 'A', flexible: true}, {header: 'B', flexible: true}]
     expect(fitWidths(columns, [4, 30, 20], 40)).toEqual([4, 16, 16])
-    expect(fitWidths(columns, [4, 30, 20], 10)).toEqual([4, 8, 8])
+    expect(fitWidths(columns, [4, 30, 20], 24)).toEqual([4, 8, 8])
     expect(fitWidths(columns, [4, 30, 20], undefined)).toEqual([4, 30, 20])
     expect(fitWidths(columns, [4, 30, 20], 200)).toEqual([4, 30, 20])
   })
 
-  it('never cuts a column that is not flexible (IDs stay whole even when the line cannot fit)', () => {
-    const columns: TableColumn[] = [{header: 'ID'}, {header: 'NAME'}]
-    expect(fitWidths(columns, [40, 40], 20)).toEqual([40, 40])
+  it('then leaves out free-text columns cut to their minimum, the rightmost first (width 0)', () => {
+    const columns: TableColumn[] = [{header: 'ID'}, {header: 'A', flexible: true}, {header: 'B', flexible: true}, {header: 'C'}]
+    // 4 + 8 + 8 + 10 and three gutters = 36
+    // B left out, and the room it freed goes back to A (up to A's own width)
+    expect(fitWidths(columns, [4, 30, 20, 10], 30)).toEqual([4, 12, 0, 10])
+    expect(fitWidths(columns, [4, 10, 20, 10], 30)).toEqual([4, 10, 0, 10])
+    expect(fitWidths(columns, [4, 30, 20, 10], 20)).toEqual([4, 0, 0, 10])
+  })
+
+  it('then cuts the other columns but the first, the widest first, down to 5; the first only at last', () => {
+    const columns: TableColumn[] = [{header: 'ID'}, {header: 'STATUS'}, {header: 'EVAL SET'}]
+    expect(fitWidths(columns, [12, 9, 16], 37)).toEqual([12, 9, 12])
+    expect(fitWidths(columns, [12, 9, 16], 26)).toEqual([12, 5, 5])
+    expect(fitWidths(columns, [12, 9, 16], 20)).toEqual([6, 5, 5])
+  })
+
+  it('no line is ever wider than the terminal (from 3 columns a column up), whatever the table', () => {
+    let seed = 7
+    const random = (n: number) => {
+      seed = (seed * 48271) % 2147483647
+      return seed % n
+    }
+    for (let t = 0; t < 300; t++) {
+      const n = 1 + random(7)
+      const columns: TableColumn[] = Array.from({length: n}, (_, i) => ({header: `C${i}`, flexible: random(2) === 0}))
+      const rows = Array.from({length: 1 + random(4)}, () => columns.map(() => ({text: 'x'.repeat(random(40))})))
+      const maxWidth = 3 * n + random(120)
+      const out = renderTable(columns, rows, plain, maxWidth)
+      for (const line of out.trimEnd().split('\n'))
+        expect(line.length, `${n} columns at ${maxWidth}: ${line}`).toBeLessThanOrEqual(maxWidth)
+    }
   })
 
   it('measures display width: wide characters count twice', () => {

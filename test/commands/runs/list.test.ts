@@ -205,6 +205,30 @@ describe('runs list on a terminal: width and colour', () => {
     expect(lines[1]).toMatch(/^run_1\s+succeeded\s+es_1\s+claude-code-\S*…\s+\S+\s+0\.50\s+\S.* ago$/)
   })
 
+  // what the dev server lists: launched runs, seeded IDs, agent and model, a score, minutes old
+  const seeded = (i: number, status: string) => ({
+    id: `run_0000000${'xyz'[i % 3]}`,
+    status,
+    evalSetId: 'es_acme_checkout',
+    batchId: 'bat_00000002',
+    forkedFrom: null,
+    agent: 'claude-code',
+    model: 'claude-sonnet-4-5',
+    score: status === 'succeeded' ? 0.71 : null,
+    createdAt: new Date(Date.now() - 52_000).toISOString(),
+  })
+
+  it.each([60, 80, 100])('at %i columns real runs fit: agent and model are cut or left out, never a wrapped row', async (columns) => {
+    api.stub('GET /orgs/globex/runs', {items: STATUSES.map((s, i) => seeded(i, s)), nextCursor: null})
+    const r = await runCommand(RunsList, ['--org', 'globex'], {tty: true, columns, env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines).toHaveLength(6)
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns)
+    // the ID and the status are whole
+    expect(lines[1]).toMatch(/^run_0000000x {2}succeeded {2}/)
+  })
+
   const paint = {succeeded: '\u001b[32m', failed: '\u001b[31m', running: '\u001b[33m', queued: '\u001b[33m', cancelled: '\u001b[2m'}
 
   it('colours statuses: green succeeded, red failed, yellow running and queued, dim cancelled', async () => {
