@@ -125,11 +125,15 @@ export function tsvObject(obj: Record<string, unknown>): string {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
 
+// an ISO 8601 UTC timestamp as the API writes them: 2026-11-23T17:29:56.574Z
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/
+
 /**
  * Aligned `key: value` lines for a terminal. A multi-line string is shown as an indented block
- * under its key; a nested object as indented key/values; other values on one line.
+ * under its key; a nested object as indented key/values; a UTC timestamp to the second with how
+ * long ago (given `now`); other values on one line.
  */
-export function keyValue(obj: Record<string, unknown>, style: Style, indent = ''): string {
+export function keyValue(obj: Record<string, unknown>, style: Style, indent = '', now?: number): string {
   const entries = Object.entries(obj)
   const isBlock = (value: unknown) =>
     (isPlainObject(value) && Object.keys(value).length > 0) || (typeof value === 'string' && value.includes('\n'))
@@ -139,13 +143,16 @@ export function keyValue(obj: Record<string, unknown>, style: Style, indent = ''
   for (const [key, value] of entries) {
     const label = style.bold(`${terminalSafe(key)}:`.padEnd(width + 1))
     if (isPlainObject(value) && Object.keys(value).length > 0) {
-      out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${keyValue(value, style, `${indent}  `)}`
+      out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${keyValue(value, style, `${indent}  `, now)}`
     } else if (typeof value === 'string' && value.includes('\n')) {
       const block = terminalSafe(value.replace(/\r\n/g, '\n'), {multiline: true}).replace(/\n+$/, '')
       out += `${indent}${style.bold(`${terminalSafe(key)}:`)}\n${block
         .split('\n')
         .map((l) => `${indent}  ${l}`.trimEnd())
         .join('\n')}\n`
+    } else if (now !== undefined && typeof value === 'string' && TIMESTAMP.test(value)) {
+      // a timestamp to the second, and how long ago (the API's milliseconds are noise here)
+      out += `${indent}${label}  ${terminalSafe(`${value.replace(TIMESTAMP, '$1 $2')} UTC (${relativeTime(value, now)})`)}\n`
     } else {
       out += `${indent}${label}  ${terminalSafe(cellText(value, ', '))}\n`.replace(/ +\n$/, '\n')
     }

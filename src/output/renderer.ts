@@ -67,7 +67,7 @@ export class Renderer {
   /** An object: aligned key/value on a TTY, key<TAB>value lines when piped. */
   object(obj: Record<string, unknown>): void {
     if (!this.human) return
-    this.io.stdout.write(this.io.stdoutIsTTY ? keyValue(obj, this.opts.style) : tsvObject(obj))
+    this.io.stdout.write(this.io.stdoutIsTTY ? keyValue(obj, this.opts.style, '', this.opts.now) : tsvObject(obj))
   }
 
   /** A line of data on stdout (human mode only); terminal-safe on a TTY. */

@@ -68,6 +68,21 @@ describe('key/value (TTY)', () => {
     expect(out).toBe('id:  var_1\nbody:\n  First line\n  Second line\n\n    indented\n')
   })
 
+  it('shows a UTC timestamp to the second, with how long ago, when it knows the time (nested ones too)', () => {
+    const now = Date.parse('2026-11-23T17:30:00Z')
+    const out = keyValue(
+      {id: 'o', createdAt: '2026-11-23T17:27:00.574Z', round: {at: '2025-11-23T17:30:00Z'}, note: '2026-11-23'},
+      plain,
+      '',
+      now,
+    )
+    expect(out).toBe(
+      'id:         o\ncreatedAt:  2026-11-23 17:27:00 UTC (2 minutes ago)\nround:\n  at:  2025-11-23 17:30:00 UTC (1 year ago)\nnote:       2026-11-23\n',
+    )
+    // without the time, as it came
+    expect(keyValue({createdAt: '2026-11-23T17:27:00.574Z'}, plain)).toBe('createdAt:  2026-11-23T17:27:00.574Z\n')
+  })
+
   it('shows a nested object as aligned key/values, indented', () => {
     const out = keyValue({org: 'acme', counts: {runs: 20266, tags: 2}}, plain)
     expect(out).toBe('org:  acme\ncounts:\n  runs:  20266\n  tags:  2\n')
