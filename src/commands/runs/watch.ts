@@ -58,7 +58,11 @@ A single - reads the run IDs from standard input, separated by whitespace.`
 
   /** The IDs given, or read from stdin for a lone `-`; each checked like any ID (exit 2). */
   private async runIds(args: string[]): Promise<string[]> {
-    const flag = args.find((arg) => arg.startsWith('-') && arg !== '-')
+    // RUN_ID… takes any number of IDs, so oclif leaves unknown flags among them: one that starts
+    // with - is a flag amctl does not know, unless it comes after -- (an ID may start with -)
+    const end = this.argv.indexOf('--')
+    const afterEnd = end < 0 ? [] : this.argv.slice(end + 1)
+    const flag = args.find((arg) => arg.startsWith('-') && arg !== '-' && !afterEnd.includes(arg))
     if (flag !== undefined) throw new UsageError(`unknown flag ${flag.split('=')[0]}`)
     if (!args.includes('-')) return args.map((id) => requireId('RUN_ID', id))
     if (args.length > 1) throw new UsageError('RUN_ID - (read the IDs from stdin) must be the only RUN_ID')

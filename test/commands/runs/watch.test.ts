@@ -107,6 +107,22 @@ describe('runs watch: polling on the wire', () => {
     expect(JSON.parse(json.stdout)).toEqual({error: {code: 'not_found', message: 'run "nope" is not among the runs of acme'}})
   })
 
+  it('a poll answered 503 is retried (GET retries of contract 1.6), and the wait goes on', async () => {
+    const answers = ['running', '503', '503', 'succeeded:0.9']
+    api.stub('GET /orgs/acme/runs', () => {
+      const next = answers.shift() ?? 'succeeded:0.9'
+      if (next === '503') return reply(503, {error: {code: 'unavailable', message: 'try again'}})
+      const [status, score] = next.split(':')
+      return reply(200, {items: [run('r1', status, score === undefined ? null : Number(score))], nextCursor: null})
+    })
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(paths()).toEqual(Array(4).fill('/orgs/acme/runs?limit=200'))
+    // the poll interval (in 1 s steps) once, and back-off waits between the retried attempts
+    expect(clock.sleeps.slice(0, 5)).toEqual([1000, 1000, 1000, 1000, 1000])
+    expect(clock.sleeps).toHaveLength(7)
+  })
+
   it('an error that survives the retries ends the wait with its own exit code', async () => {
     let polls = 0
     api.stub('GET /orgs/acme/runs', () => {
@@ -300,6 +316,13 @@ describe('runs watch: bad input exits 2 before any request', () => {
     expect(r.stderr).toMatch(message)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
     expect(api.requests()).toEqual([])
+  })
+
+  it('after --, an ID may start with - (contract 3: only empty, ., .. and control characters are refused)', async () => {
+    serveRuns([['-r1']], [{'-r1': 'succeeded:0.9'}])
+    const r = await runCommand(RunsWatch, ['--org', 'acme', '--', '-r1'], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/^-r1\tsucceeded\t/)
   })
 
   it('no RUN_ID', async () => {
