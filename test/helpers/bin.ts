@@ -89,3 +89,50 @@ export function builtModule(path: string): string {
   if (!existsSync(file)) throw new Error(`${file} is missing: the test run's global setup builds it (or run \`npm run build\`)`)
   return pathToFileURL(file).href
 }
+
+export interface TerminalResult {
+  exitCode: number | null
+  /** everything amctl wrote (stdout and stderr share the terminal), as the terminal got it */
+  screen: string
+}
+
+/**
+ * Runs BIN on a pseudo-terminal (`script`), as a person would: stdout and stderr are the
+ * terminal. `ctrlC` types Ctrl-C once the screen shows that text (the terminal turns it into
+ * SIGINT). The environment is runBin's: PATH, HOME, TERM, no keychain, plus `env`.
+ */
+export function runOnTerminal(
+  argv: string[],
+  opts: {env?: Record<string, string>; ctrlC?: string; timeoutMs?: number; columns?: number} = {},
+): Promise<TerminalResult> {
+  const [file, args] = binCommand(argv)
+  const quoted = [file, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+  const command = opts.columns === undefined ? quoted : `stty cols ${opts.columns}; ${quoted}`
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TERM: 'xterm',
+      AMCTL_CONFIG_DIR: freshConfigDir(),
+      AMCTL_KEYCHAIN: 'off',
+      ...opts.env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let screen = ''
+  let typed = false
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString('utf8')
+    if (opts.ctrlC !== undefined && !typed && screen.includes(opts.ctrlC)) {
+      typed = true
+      child.stdin.write('\u0003')
+    }
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
+  return new Promise((resolve) => {
+    child.on('close', (exitCode) => {
+      clearTimeout(timer)
+      resolve({exitCode, screen})
+    })
+  })
+}

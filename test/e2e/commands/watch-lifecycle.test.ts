@@ -2,8 +2,9 @@ import {type ChildProcess, spawn} from 'node:child_process'
 import {rmSync} from 'node:fs'
 import {createInterface} from 'node:readline'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {outcomeOf} from '../../../src/devserver/runs.js'
 import {USERS} from '../../../src/devserver/seed.js'
-import {BIN, type BinResult, freshConfigDir, runBin} from '../../helpers/bin.js'
+import {BIN, type BinResult, freshConfigDir, runBin, runOnTerminal} from '../../helpers/bin.js'
 import {jsonDoc, lines} from './util.js'
 
 // runs watch and evals run --wait on runs that progress (contract 4 "Run lifecycle", 5): the dev
@@ -11,7 +12,13 @@ import {jsonDoc, lines} from './util.js'
 // PATCH /_dev/runs/{runId} {"status","score"} sets a run's state. The servers run as
 // `amctl dev server` subprocesses, through the documented flag.
 
-const TERMINAL = ['succeeded', 'failed', 'cancelled']
+/** How the dev server ends a launched run (its plan, from the run ID). */
+function planned(id: string): {status: string; score: number | null} {
+  const {outcome, score} = outcomeOf(id)
+  return {status: outcome, score}
+}
+/** The exit code of a wait on `ids` (contract 5): 0 when every one succeeded, else 10. */
+const exitFor = (ids: string[]) => (ids.every((id) => planned(id).status === 'succeeded') ? 0 : 10)
 /** the shortest interval: a poll every second */
 const FAST = ['--interval', '1']
 
@@ -103,21 +110,39 @@ describe('waiting for runs that progress on their own (--run-seconds 2)', () => 
     const r = await amctl(server!, argv)
     const doc = jsonDoc(r)
     expect(doc.runs.map((run: {id: string}) => run.id)).toEqual(doc.runIds)
-    for (const run of doc.runs) expect(TERMINAL).toContain(run.status)
-    const passed = doc.runs.every((run: {status: string}) => run.status === 'succeeded')
-    expect(r.exitCode, r.stderr).toBe(passed ? 0 : 10)
+    // each run ends as the dev server's plan for its ID says (deterministic), and the exit code follows
+    for (const run of doc.runs) expect({status: run.status, score: run.score}).toEqual(planned(run.id))
+    expect(r.exitCode, r.stderr).toBe(exitFor(doc.runIds))
   })
 
   it('evals run --wait piped: one stderr line per change, each run from queued to a terminal status', async () => {
     const r = await amctl(server!, ['evals', 'run', 'es_acme_search', '--org', 'acme', '--wait', '--interval', '1', '--wait-timeout', '60'])
-    expect([0, 10], r.stderr).toContain(r.exitCode)
     const rows = lines(r.stdout).map((line) => line.split('\t'))
     expect(rows.length).toBeGreaterThan(0)
+    expect(r.exitCode, r.stderr).toBe(exitFor(rows.map(([id]) => id)))
     for (const [id, status] of rows) {
-      expect(TERMINAL).toContain(status)
+      expect(status).toBe(planned(id).status)
       expect(r.stderr).toContain(`${id} queued\n`)
       expect(r.stderr).toMatch(new RegExp(`^${id} \\w+ → ${status}`, 'm'))
     }
+  })
+
+  it('evals run --wait on a terminal: what was launched, the live view erased, a summary, the final table; exit as planned', async () => {
+    const {exitCode, screen} = await runOnTerminal(['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--wait', ...FAST], {
+      env: {AMCTL_BASE_URL: server!.url, AMCTL_TOKEN: server!.token, NO_COLOR: '1'},
+      timeoutMs: 60_000,
+    })
+    // the final table's rows (the live view has no EVAL SET column)
+    const finalRows = new Map([...screen.matchAll(/^(run_\w+)\s+(\w+)\s+es_acme_checkout\b/gm)].map((m) => [m[1], m[2]]))
+    expect(finalRows.size, screen).toBe(2)
+    expect(exitCode, screen).toBe(exitFor([...finalRows.keys()]))
+    expect(screen).toMatch(/^Launched eval set es_acme_checkout: 1 batch, 2 runs\r?$/m)
+    for (const [id, status] of finalRows) expect(status).toBe(planned(id).status)
+    // the live view is erased (cursor up over it, erase down) just before the summary
+    expect(screen).toMatch(/\u001b\[\d+F\u001b\[J[✓✗] /)
+    // the summary, then the table (its header last but the rows)
+    expect(screen).toMatch(exitFor([...finalRows.keys()]) === 0 ? /✓ all 2 runs succeeded/ : /✗ \d of 2 runs did not pass/)
+    expect(screen.slice(screen.lastIndexOf('ID  '))).toMatch(/^ID\s+STATUS\s+EVAL SET/)
   })
 
   it('runs watch - with the IDs of a launch on stdin ends with every run finished', async () => {
@@ -129,8 +154,10 @@ describe('waiting for runs that progress on their own (--run-seconds 2)', () => 
       input: `${ids.join('\n')}\n`, // what `jq -r '.runIds[]'` writes
       timeoutMs: 90_000,
     })
-    expect([0, 10], r.stderr).toContain(r.exitCode)
-    expect(jsonDoc(r).items.map((run: {id: string}) => run.id)).toEqual(ids)
+    expect(r.exitCode, r.stderr).toBe(exitFor(ids))
+    expect(jsonDoc(r).items.map((run: {id: string}) => ({id: run.id, status: run.status, score: run.score}))).toEqual(
+      ids.map((id) => ({id, ...planned(id)})),
+    )
   })
 })
 

@@ -4,9 +4,9 @@ import {freshConfigDir} from '../../helpers/bin.js'
 import {useE2E} from '../helpers.js'
 import {API, expectNoColour, jsonDoc, lines, requestsOf, seen} from './util.js'
 
-// runs watch and evals run --wait (contract 5) against the dev server as it is today: the seeded
-// runs are finished (or queued/running for good) and launched runs do not progress on their own
-// here, so these tests cover the waits that end at once, the time limit, stdin IDs, the unknown
+// runs watch and evals run --wait (contract 5) against the shared e2e dev server, whose seeded runs
+// are finished (or queued/running for good) and whose launched runs take the server's default
+// time: these tests cover the waits that end at once, the time limit, stdin IDs, the unknown
 // launch outcome and Ctrl-C. Waits on runs that progress: ./watch-lifecycle.test.ts.
 
 const e2e = useE2E()
