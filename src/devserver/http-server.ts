@@ -28,6 +28,18 @@ export interface HttpServerDeps {
   hostAllowed: (host: string | undefined) => boolean
   persistence: Persistence | undefined
   log: ((line: string) => void) | undefined
+  /** each API answer the server made itself (no fault injected), as sent */
+  onAnswer: ((answer: Answered) => void) | undefined
+}
+
+/** An API answer as the dev server sent it (DevServerOptions.onAnswer). */
+export interface Answered {
+  method: string
+  /** the path, without the query */
+  path: string
+  status: number
+  contentType: string
+  body: string
 }
 
 export interface HttpServer {
@@ -41,7 +53,7 @@ interface Outcome {
 }
 
 export function createHttpServer(deps: HttpServerDeps): HttpServer {
-  const {router, services, bodies, hostAllowed, persistence, log} = deps
+  const {router, services, bodies, hostAllowed, persistence, log, onAnswer} = deps
   const sleepers = new Set<() => void>()
   let closing: Promise<void> | undefined
 
@@ -142,6 +154,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
     }
     if (fault?.type === 'truncate') sendHalf(res, reply, requestId)
     else send(res, reply, requestId)
+    if (fault === undefined && !isHook) onAnswer?.({method, path, status: reply.status, contentType: reply.contentType, body: reply.body})
     finish(reply.status, fault)
   }
 

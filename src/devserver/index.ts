@@ -8,7 +8,7 @@ import {DataFileLock, DataFileLocked, removeLeftoverTemps} from './data-file.js'
 import {DeviceFlow} from './device-flow.js'
 import {Faults} from './faults.js'
 import {hostCheck} from './guard.js'
-import {createHttpServer} from './http-server.js'
+import {type Answered, createHttpServer} from './http-server.js'
 import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RUN_SECONDS, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
 import {Persistence} from './persistence.js'
 import {RateLimiter} from './rate-limit.js'
@@ -48,6 +48,8 @@ export interface DevServerOptions {
   log?: (line: string) => void
   /** receives what the operator must see at once, e.g. a failed write of `dataFile` */
   warn?: (line: string) => void
+  /** receives each API answer the server made itself (not an injected fault): tests check them against the document */
+  onAnswer?: (answer: Answered) => void
 }
 
 export interface DevServer {
@@ -108,7 +110,15 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       baseUrl: () => url,
     }
     let hostAllowed: (header: string | undefined) => boolean = () => false
-    const http = createHttpServer({router: buildRouter(), services, bodies, hostAllowed: (header) => hostAllowed(header), persistence, log})
+    const http = createHttpServer({
+      router: buildRouter(),
+      services,
+      bodies,
+      hostAllowed: (header) => hostAllowed(header),
+      persistence,
+      log,
+      onAnswer: options.onAnswer,
+    })
     await new Promise<void>((resolve, reject) => {
       http.server.once('error', reject)
       http.server.listen(port, host, () => {

@@ -1,10 +1,11 @@
-import {afterAll, beforeAll} from 'vitest'
+import {afterAll, afterEach, beforeAll, expect} from 'vitest'
 import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
 import type {RequestLogEntry} from '../../src/devserver/request-log.js'
 import {USERS} from '../../src/devserver/seed.js'
 import {type BinOptions, type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
 import {runArgv} from '../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../helpers/fake-clock.js'
+import {checkAgainstDocument} from '../devserver/helpers.js'
 
 /**
  * End-to-end fixture: the local control plane runs in the test process on port 0; amctl is the
@@ -80,8 +81,25 @@ export interface E2E {
   hook(method: string, path: string, body?: unknown): Promise<any>
 }
 
+/**
+ * Every answer the dev server made itself that does not match the OpenAPI document, as one line
+ * each (issue 10: in tests every dev-server answer is validated against the document).
+ */
+export const undocumentedAnswers: string[] = []
+
 export async function startE2E(options: DevServerOptions = {}): Promise<E2E> {
-  const server = await startDevServer({port: 0, ...options})
+  const server = await startDevServer({
+    port: 0,
+    onAnswer: ({method, path, status, contentType, body}) => {
+      try {
+        const json = contentType.startsWith('application/json') && body !== '' ? JSON.parse(body) : undefined
+        checkAgainstDocument(method, path, {status, headers: new Headers({'content-type': contentType}), text: body, body: json})
+      } catch (error) {
+        undocumentedAnswers.push((error as Error).message.split('\n')[0])
+      }
+    },
+    ...options,
+  })
   const tokens = new Map<Who, string>()
   const hook = async (method: string, path: string, body?: unknown): Promise<any> => {
     const res = await fetch(`${server.url}${path}`, {
@@ -144,6 +162,10 @@ export function useE2E(options: DevServerOptions = {}): {current: E2E} {
     holder.current = await startE2E(options)
   })
   afterAll(() => holder.current?.server.close())
+  afterEach(() => {
+    const found = undocumentedAnswers.splice(0)
+    expect(found, 'dev-server answers that do not match the OpenAPI document').toEqual([])
+  })
   return holder
 }
 
