@@ -1,0 +1,68 @@
+import {describe, expect, it} from 'vitest'
+import {call, namingResource, operationPath} from '../../src/api/request.js'
+import {ApiError, BadResponseError} from '../../src/core/errors.js'
+import {HttpClient} from '../../src/core/http/client.js'
+import {failure} from '../helpers/failure.js'
+import {envelope, useFakeApi} from '../helpers/fake-api.js'
+
+// One typed call per operation (src/contract/routes.ts names its method and path), and a 404
+// that names what was asked for.
+
+const api = useFakeApi({}, {me: false})
+const client = () =>
+  new HttpClient({
+    baseUrl: api.env().AMCTL_BASE_URL as string,
+    timeoutMs: 5000,
+    userAgent: 'amctl/test',
+    token: async () => 'svc_request_1234',
+  })
+
+describe('operationPath', () => {
+  it('fills the route with each parameter as one encoded segment, and adds the query it is given', () => {
+    expect(operationPath('listRuns', {org: 'acme'}, {limit: 5, cursor: undefined})).toBe('/orgs/acme/runs?limit=5')
+    expect(operationPath('forkRun', {runId: 'a/b c'})).toBe('/runs/a%2Fb%20c/fork')
+  })
+})
+
+describe('call', () => {
+  it("sends the operation's method and path with the body, and returns the answer", async () => {
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: ['b'], runIds: ['r']})
+    const answer = await call(client(), 'runEvalSet', {org: 'acme', evalSetId: 'es_1'}, {body: {}})
+    expect(answer).toEqual({batchIds: ['b'], runIds: ['r']})
+    const [sent] = api.requests()
+    expect(`${sent.method} ${sent.path}`).toBe('POST /api/v1/orgs/acme/eval-sets/es_1/run')
+    expect(sent.body).toBe('{}')
+    expect(sent.headers.authorization).toBe('Bearer svc_request_1234')
+  })
+
+  it('a 404 names the resource asked for, keeping the code, status and request id', async () => {
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', envelope(404, 'not_found', 'no such thing'))
+    const e = await failure(call(client(), 'runEvalSet', {org: 'acme', evalSetId: 'es_1'}, {resource: {kind: 'eval set', id: 'es_1'}}))
+    expect(e.message).toBe('eval set "es_1" not found: no such thing')
+    expect(e).toMatchObject({code: 'not_found', status: 404, exitCode: 5})
+  })
+})
+
+describe('namingResource', () => {
+  const notFound = (message: string) => new ApiError(message, {code: 'not_found', status: 404, requestId: 'req_1'})
+
+  it("leaves the server's message when it names something already (the org may be what is missing)", () => {
+    const named = notFound('organization "globex" not found')
+    expect(namingResource(named, {kind: 'run', id: 'run_1'})).toBe(named)
+    const withId = notFound('run_1 is gone')
+    expect(namingResource(withId, {kind: 'run', id: 'run_1'})).toBe(withId)
+  })
+
+  it('uses the label instead of `kind "id"` when given', () => {
+    const e = namingResource(notFound('gone'), {kind: 'variant', id: 'v1', label: 'variant "v1" of experiment "e1"'}) as ApiError
+    expect(e.message).toBe('variant "v1" of experiment "e1" not found: gone')
+    expect(e.requestId).toBe('req_1')
+  })
+
+  it('leaves any other error as it is', () => {
+    const other = new BadResponseError('broken')
+    expect(namingResource(other, {kind: 'run', id: 'r'})).toBe(other)
+    const forbidden = new ApiError('no', {code: 'forbidden', status: 403})
+    expect(namingResource(forbidden, {kind: 'run', id: 'r'})).toBe(forbidden)
+  })
+})
