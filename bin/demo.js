@@ -6,7 +6,7 @@
 // Exits 0 when every step behaved as documented, 1 otherwise.
 
 import {spawn, spawnSync} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {createInterface} from 'node:readline'
@@ -51,10 +51,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   })
 }
 
-// launched runs finish within seconds, so `evals run --wait` ends quickly (when the dev server has --run-seconds)
-const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-const runsProgress = 'run-seconds' in (manifest.commands['dev:server']?.flags ?? {})
-const serverArgs = ['dev', 'server', '--port', '0', '--data', join(work, 'state.json'), ...(runsProgress ? ['--run-seconds', '3'] : [])]
+// launched runs finish within seconds, so `evals run --wait` ends quickly
+const serverArgs = ['dev', 'server', '--port', '0', '--data', join(work, 'state.json'), '--run-seconds', '3']
 console.log(paint('1', `\n$ amctl ${serverArgs.join(' ')}`))
 server = spawn(process.execPath, [bin, ...serverArgs], {
   env,
@@ -99,12 +97,8 @@ try {
   amctl(['tokens', 'create', '--name', 'ci', '--expires', '30d'])
   amctl(['evals', 'update', evalSet, '--cadence', 'WEEKLY', '--samples', '5'])
   amctl(['evals', 'run', evalSet])
-  if (runsProgress) {
-    console.log(paint('2', '\n# launch again and wait for the runs: exit 0 when every run succeeded, 10 when one did not'))
-    amctl(['evals', 'run', evalSet, '--wait', '--interval', '1', '--wait-timeout', '2m'], {expect: [0, 10]})
-  } else {
-    console.log(paint('2', '\n# (evals run --wait is shown once the dev server has --run-seconds)'))
-  }
+  console.log(paint('2', '\n# launch again and wait for the runs: exit 0 when every run succeeded, 10 when one did not'))
+  amctl(['evals', 'run', evalSet, '--wait', '--interval', '1', '--wait-timeout', '2m'], {expect: [0, 10]})
   amctl(['runs', 'list', '--limit', '5'])
   const newest = JSON.parse(amctl(['runs', 'list', '--limit', '1', '--json'], {quiet: true}).stdout || '{"items":[]}').items[0]?.id
   amctl(['runs', 'fork', newest ?? 'run_missing'])

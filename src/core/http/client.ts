@@ -1,6 +1,6 @@
 import type {Dispatcher} from 'undici'
 import type {Method} from '../../contract/routes.js'
-import {API_PREFIX} from '../../contract/vocabulary.js'
+import {API_PREFIX, DEVICE_CODE_PARAM} from '../../contract/vocabulary.js'
 import {clock} from '../clock.js'
 import {type AmctlError, BadResponseError, isAmctlError, NetworkError, OutcomeUnknownError} from '../errors.js'
 import {type AttemptFailure, classifyFailure} from './failure.js'
@@ -50,9 +50,12 @@ export interface HttpResponse<T = unknown> {
   requestId?: string
 }
 
+// query members whose values are secrets: the device code (its name from the contract vocabulary)
+const SECRET_PARAMS = new RegExp(`([?&](?:${DEVICE_CODE_PARAM}|token|access_token)=)[^&#]*`, 'gi')
+
 /** Hides secret query values (the device code) in anything logged or shown. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:deviceCode|token|access_token)=)[^&#]*/gi, '$1[redacted]')
+  return url.replace(SECRET_PARAMS, '$1[redacted]')
 }
 
 /**

@@ -504,3 +504,15 @@ describe('verbose log', () => {
     for (const text of [logs.join('\n'), bad.message, unknown.message]) expect(text).not.toContain(code)
   })
 })
+
+describe('redactUrl', () => {
+  it('hides the device code (and token-like members) of a query, whatever their case, and nothing else', async () => {
+    const {redactUrl} = await import('../../../src/core/http/client.js')
+    expect(redactUrl('https://h.example/api/v1/cli/token?deviceCode=AB12-secret&x=1')).toBe(
+      'https://h.example/api/v1/cli/token?deviceCode=[redacted]&x=1',
+    )
+    expect(redactUrl('/device?x=1&DEVICECODE=abc#frag')).toBe('/device?x=1&DEVICECODE=[redacted]#frag')
+    expect(redactUrl('/a?access_token=t1&token=t2')).toBe('/a?access_token=[redacted]&token=[redacted]')
+    expect(redactUrl('/orgs/acme/runs?limit=5')).toBe('/orgs/acme/runs?limit=5')
+  })
+})
