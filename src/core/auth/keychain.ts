@@ -12,6 +12,9 @@
  * the file fallback then, and a pinned entry refuses instead, so amctl falls back to the file.
  */
 
+import {statSync} from 'node:fs'
+import {join} from 'node:path'
+
 export const KEYCHAIN_SERVICE = 'amctl'
 export const KEYCHAIN_TIMEOUT_MS = 3000
 
@@ -36,6 +39,9 @@ export function keychainTimedOut(): boolean {
 function load(): Promise<Keytar> {
   loaded ??= (async () => {
     if (process.env.AMCTL_KEYCHAIN === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
+    if (process.platform === 'linux' && !sessionBusReachable(process.env)) {
+      throw new KeychainUnavailable('no D-Bus session bus, so no Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)')
+    }
     try {
       const {AsyncEntry} = await import('@napi-rs/keyring')
       const options = process.platform === 'linux' ? {linux: {store: 'secret-service' as const}} : undefined
@@ -53,6 +59,23 @@ function load(): Promise<Keytar> {
     }
   })()
   return loaded
+}
+
+/**
+ * Whether a D-Bus session bus can be found as libdbus looks for one: DBUS_SESSION_BUS_ADDRESS, else
+ * the socket `$XDG_RUNTIME_DIR/bus` (X11 autolaunch is compiled out of the keychain module). On
+ * Linux the keychain is the Secret Service, on that bus: without one, amctl knows the keychain is
+ * unavailable without loading the native module (a few ms of every command that needs a token,
+ * on CI machines and containers).
+ */
+export function sessionBusReachable(env: NodeJS.ProcessEnv): boolean {
+  if (env.DBUS_SESSION_BUS_ADDRESS) return true
+  if (!env.XDG_RUNTIME_DIR) return false
+  try {
+    return statSync(join(env.XDG_RUNTIME_DIR, 'bus')).isSocket()
+  } catch {
+    return false
+  }
 }
 
 async function call<T>(what: string, run: (keytar: Keytar) => Promise<T>): Promise<T> {

@@ -11,6 +11,8 @@ vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 // this file simulates the OS keychain; test/setup.ts turns it off everywhere else
 delete process.env.AMCTL_KEYCHAIN
+// a session bus to find the Secret Service on (the keychain module itself is the fake above)
+process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
 
 const {accountFor, findToken, removeToken, storeToken} = await import('../../../src/core/auth/credentials.js')
 const {fileStore} = await import('../../../src/core/auth/file-store.js')

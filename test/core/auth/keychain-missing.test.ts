@@ -5,6 +5,8 @@ vi.mock('@napi-rs/keyring', () => {
   throw new Error("Cannot find module '@napi-rs/keyring'\nRequire stack: …")
 })
 delete process.env.AMCTL_KEYCHAIN
+// a session bus to find the Secret Service on (the keychain module itself is the fake above)
+process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
 afterAll(() => {
   process.env.AMCTL_KEYCHAIN = 'off'
 })

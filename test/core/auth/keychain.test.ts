@@ -8,6 +8,8 @@ vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 // these tests opt in to the keychain (test/setup.ts turns it off for every other file)
 delete process.env.AMCTL_KEYCHAIN
+// a session bus to find the Secret Service on (the keychain module itself is the fake above)
+process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
 
 const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainTimedOut} = await import(
   '../../../src/core/auth/keychain.js'
