@@ -22,7 +22,7 @@ const startup = createRequire(import.meta.url)(join(root, 'bin', 'startup.cjs'))
 const args = process.argv.slice(2)
 const repsAt = args.indexOf('--reps')
 const reps = repsAt < 0 ? 20 : Number(args[repsAt + 1])
-const named = args.filter((a, i) => !a.startsWith('--') && i !== repsAt + 1)
+const named = args.filter((a, i) => !a.startsWith('--') && (repsAt < 0 || i !== repsAt + 1))
 const pieces = named.length > 0 ? named : ['code-cache', ...startup.pieceNames(), 'minify-whitespace']
 
 const w = world()

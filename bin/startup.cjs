@@ -522,12 +522,13 @@ function plugins(without = new Set()) {
 
 /** Every name `plugins()` accepts in `without`. */
 function pieceNames() {
+  // (one name per package: `edit:undici` leaves out every edit of undici)
   return [
     ...LAZY_BUILTINS.map((n) => `lazy:${n}`),
     ...Object.keys(LAZY_PACKAGES).map((n) => `lazy:${n}`),
     'slim-undici',
     'liftoff',
-    ...EDITS.map((e) => `edit:${e.package}`),
+    ...new Set(EDITS.map((e) => `edit:${e.package}`)),
   ]
 }
 

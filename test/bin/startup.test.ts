@@ -208,6 +208,15 @@ describe('which cache a run uses', () => {
   })
 })
 
+describe('pieceNames (what bench/ablate.mjs and bin/build.js --without take)', () => {
+  it('names each piece once: a lazy module, slim-undici, liftoff, and one edit:<package> for all its edits', () => {
+    const names = startup.pieceNames() as string[]
+    expect(new Set(names).size).toBe(names.length)
+    expect(names).toEqual(expect.arrayContaining(['lazy:assert', 'slim-undici', 'liftoff', 'edit:undici', 'edit:@oclif/core']))
+    expect(names.filter((n) => n === 'edit:undici')).toHaveLength(1)
+  })
+})
+
 describe('lazy stand-ins for built-ins', () => {
   /** The stand-in's source run as a module, with a require() that counts what it loads. */
   const standInOf = (name: string) => {

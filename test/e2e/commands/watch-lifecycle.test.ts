@@ -155,9 +155,13 @@ describe('waiting for runs that progress on their own (--run-seconds 2)', () => 
       timeoutMs: 90_000,
     })
     expect(r.exitCode, r.stderr).toBe(exitFor(ids))
-    expect(jsonDoc(r).items.map((run: {id: string; status: string; score: number | null}) => ({id: run.id, status: run.status, score: run.score}))).toEqual(
-      ids.map((id) => ({id, ...planned(id)})),
-    )
+    expect(
+      jsonDoc(r).items.map((run: {id: string; status: string; score: number | null}) => ({
+        id: run.id,
+        status: run.status,
+        score: run.score,
+      })),
+    ).toEqual(ids.map((id) => ({id, ...planned(id)})))
   })
 })
 
