@@ -4,7 +4,7 @@ import {ApiCommand} from '../base/api-command.js'
 import {bodyFlags} from '../base/flags.js'
 import {commandResult, type StreamedList} from '../base/results.js'
 import type {JsonObject} from '../contract/types.js'
-import {UsageError} from '../core/errors.js'
+import {isAmctlError, UsageError} from '../core/errors.js'
 import {buildBody, fieldPairs} from '../input/body.js'
 import {checkApiPath, fieldsAsQuery, fillOrg, normalizeApiPath, parseHeaders, parseMethod, usesOrg} from '../input/api-args.js'
 
@@ -62,17 +62,30 @@ The method is GET, or POST when a body is given (-F, -f, --input); -X chooses an
       }
       return commandResult(list)
     }
-    const response = await rawRequest(client, {method, path, body, headers})
-    if (flags.include && this.out.human) {
-      this.out.text(`HTTP/1.1 ${response.status} ${response.statusText}`.trimEnd())
-      for (const [name, value] of Object.entries(response.headers)) this.out.text(`${canonicalName(name)}: ${value}`)
-      this.out.text('')
+    let response: Awaited<ReturnType<typeof rawRequest>>
+    try {
+      response = await rawRequest(client, {method, path, body, headers})
+    } catch (error) {
+      // like `gh api -i`: a failed request's status line, headers and body, then the error
+      if (flags.include && this.out.human && isAmctlError(error) && error.answer) {
+        this.include(error.answer)
+        if (!flags.silent && error.answer.text !== '') this.out.block(error.answer.text)
+      }
+      throw error
     }
+    if (flags.include && this.out.human) this.include(response)
     if (!flags.silent) {
       if (typeof response.data === 'string') this.out.block(response.data)
       else this.out.json(response.data)
     }
     return flags.silent ? undefined : response.data
+  }
+
+  /** `-i`: the status line and the headers, then an empty line. */
+  private include(answer: {status: number; statusText: string; headers: Record<string, string>}): void {
+    this.out.text(`HTTP/1.1 ${answer.status} ${answer.statusText}`.trimEnd())
+    for (const [name, value] of Object.entries(answer.headers)) this.out.text(`${canonicalName(name)}: ${value}`)
+    this.out.text('')
   }
 }
 

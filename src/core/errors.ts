@@ -32,6 +32,14 @@ export interface ErrorDocument {
 
 const BRAND = Symbol.for('amctl.error')
 
+/** The HTTP answer an error was made from, as it came (what `amctl api -i` shows of a failed request). */
+export interface ErrorAnswer {
+  status: number
+  statusText: string
+  headers: Record<string, string>
+  text: string
+}
+
 export interface AmctlErrorOptions {
   code: string
   exitCode?: number
@@ -39,6 +47,7 @@ export interface AmctlErrorOptions {
   hint?: string
   requestId?: string
   cause?: unknown
+  answer?: ErrorAnswer
 }
 
 export class AmctlError extends Error {
@@ -49,6 +58,8 @@ export class AmctlError extends Error {
   readonly status?: number
   hint?: string
   requestId?: string
+  /** the HTTP answer this error was made from, when there was one */
+  readonly answer?: ErrorAnswer
   constructor(message: string, opts: AmctlErrorOptions) {
     super(oneLine(message), opts.cause === undefined ? undefined : {cause: opts.cause})
     this.code = opts.code
@@ -56,6 +67,7 @@ export class AmctlError extends Error {
     this.exitCode = opts.exitCode ?? exitCodeFor(opts.code, opts.status)
     this.hint = opts.hint
     this.requestId = opts.requestId
+    this.answer = opts.answer
   }
 
   toDocument(): ErrorDocument {
@@ -98,7 +110,7 @@ export class NotLoggedInError extends AmctlError {
 /** The server answered with the error envelope. */
 export class ApiError extends AmctlError {
   override name = 'ApiError'
-  constructor(message: string, opts: {code: string; status: number; requestId?: string; hint?: string}) {
+  constructor(message: string, opts: {code: string; status: number; requestId?: string; hint?: string; answer?: ErrorAnswer}) {
     super(message, opts)
   }
 }
@@ -106,7 +118,7 @@ export class ApiError extends AmctlError {
 /** The server answered, but not with what was expected (HTML, cut-off JSON, wrong type …). */
 export class BadResponseError extends AmctlError {
   override name = 'BadResponseError'
-  constructor(message: string, opts: {status?: number; requestId?: string; cause?: unknown} = {}) {
+  constructor(message: string, opts: {status?: number; requestId?: string; cause?: unknown; answer?: ErrorAnswer} = {}) {
     // a 2xx/3xx/5xx that is not the envelope is "unexpected" (1); a 4xx keeps its meaning
     super(message, {code: 'bad_response', exitCode: opts.status === undefined ? 1 : exitCodeForStatus(opts.status), ...opts})
   }

@@ -115,6 +115,25 @@ describe('api', () => {
     expect(both.stdout).toMatch(/^HTTP\/1\.1 200 OK\n[\s\S]*\n\n$/)
   })
 
+  it('-i on a failed request, like gh api -i: the status line, headers and body on stdout, then the error and its exit code', async () => {
+    api.stub('GET /orgs/acme/nothing', envelope(404, 'not_found', 'no route GET /nothing'))
+    const r = await runCommand(Api, ['/orgs/acme/nothing', '-i'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    const [status, ...rest] = r.stdout.split('\n')
+    expect(status).toBe('HTTP/1.1 404 Not Found')
+    const blank = rest.indexOf('')
+    expect(rest.slice(0, blank)).toContain('Content-Type: application/json')
+    expect(JSON.parse(rest.slice(blank + 1).join('\n'))).toEqual({error: {code: 'not_found', message: 'no route GET /nothing'}})
+    expect(r.stderr).toBe('error: no route GET /nothing (not_found, HTTP 404)\n')
+    // without -i, nothing on stdout; with --silent, the headers without the body
+    api.stub('GET /orgs/acme/nothing', envelope(404, 'not_found', 'no route GET /nothing'))
+    expect((await runCommand(Api, ['/orgs/acme/nothing'], {env: api.env()})).stdout).toBe('')
+    api.stub('GET /orgs/acme/nothing', envelope(404, 'not_found', 'no route GET /nothing'))
+    expect((await runCommand(Api, ['/orgs/acme/nothing', '-i', '--silent'], {env: api.env()})).stdout).toMatch(
+      /^HTTP\/1\.1 404 Not Found\n[\s\S]*\n\n$/,
+    )
+  })
+
   it('a text body on a terminal is terminal-safe; piped it is written as it came', async () => {
     api.stub('GET /motd', () => {
       return reply(200, 'hello\u001b]0;pwned\u0007\nworld\u001b[2J\n', {'content-type': 'text/plain'})

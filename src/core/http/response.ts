@@ -85,9 +85,10 @@ export function statusError(raw: RawResponse): AmctlError {
     return new BadResponseError(`HTTP ${raw.status} with a body that is not the error envelope: ${snippet(raw.text) || '(empty)'}`, {
       status: raw.status,
       requestId,
+      answer: raw,
     })
   }
-  return new ApiError(envelope.message, {code: envelope.code, status: raw.status, requestId})
+  return new ApiError(envelope.message, {code: envelope.code, status: raw.status, requestId, answer: raw})
 }
 
 /** 'object' (default): a JSON object is required. 'any': JSON as JSON, anything else as text. */
