@@ -14,10 +14,13 @@ export const API_VERSION = '0.14.0'
 /** Tokens are `svc_<opaque>`. */
 export const TOKEN_PREFIX = 'svc_'
 
+/** A control character as the contract counts them: C0, DEL and C1 (U+009B is a terminal's CSI). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
+export const CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/
+
 /** A token: `svc_` and more, with no whitespace or control characters (contract 1.3). */
 export function isTokenForm(token: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
-  return token.startsWith(TOKEN_PREFIX) && token.length > TOKEN_PREFIX.length && !/[\s\u0000-\u001F\u007F-\u009F]/.test(token)
+  return token.startsWith(TOKEN_PREFIX) && token.length > TOKEN_PREFIX.length && !/\s/.test(token) && !CONTROL_CHARACTER.test(token)
 }
 
 /** Query parameter that carries the device code while polling `POST /cli/token`. */
@@ -136,8 +139,7 @@ export const TERMINAL_RUN_STATUSES: readonly string[] = ['succeeded', 'failed', 
 export function idProblem(value: string): string | undefined {
   if (value === '') return 'must not be empty'
   if (value === '.' || value === '..') return `cannot be "${value}"`
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
-  if (/[\u0000-\u001F\u007F-\u009F]/.test(value)) return 'must not contain control characters'
+  if (CONTROL_CHARACTER.test(value)) return 'must not contain control characters'
   return undefined
 }
 

@@ -1,5 +1,5 @@
 import type {Method} from '../contract/routes.js'
-import {API_PREFIX} from '../contract/vocabulary.js'
+import {API_PREFIX, CONTROL_CHARACTER} from '../contract/vocabulary.js'
 import {UsageError} from '../core/errors.js'
 import {segment} from '../core/http/path.js'
 
@@ -33,8 +33,7 @@ export function normalizeApiPath(input: string): string {
  * one written.
  */
 export function checkApiPath(path: string): void {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
-  const control = /[\u0000-\u001F\u007F-\u009F]/.exec(path)
+  const control = CONTROL_CHARACTER.exec(path)
   if (control) {
     const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
     throw new UsageError(`PATH must not hold control characters (U+${code}), got ${JSON.stringify(path)}`)
