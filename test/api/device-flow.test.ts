@@ -1,14 +1,13 @@
 import {beforeEach, describe, expect, it} from 'vitest'
 import {MAX_POLL_FAILURES, obtainToken, type DeviceFlowHooks} from '../../src/api/device-flow.js'
-import {HttpClient} from '../../src/core/http/client.js'
-import {dropConnection, envelope, reply, useFakeApi} from '../helpers/fake-api.js'
+import {dropConnection, envelope, reply, fakeApiClient, useFakeApi} from '../helpers/fake-api.js'
 import {failure} from '../helpers/failure.js'
 
 const DROP = Symbol('drop the connection')
 const UNAVAILABLE = Symbol('answer 503')
 const api = useFakeApi({}, {me: false})
 // the client has a stored token: the login requests must still go without it
-const client = new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => 'svc_must_not_be_sent'})
+const client = fakeApiClient(api, 'svc_must_not_be_sent')
 let clock: number
 let sleeps: number[]
 let prompts: [string, string][]

@@ -1,20 +1,13 @@
 import {describe, expect, it} from 'vitest'
 import {proposeTrials} from '../../src/api/optimizations.js'
-import {HttpClient} from '../../src/core/http/client.js'
 import {failure} from '../helpers/failure.js'
-import {envelope, useFakeApi} from '../helpers/fake-api.js'
+import {envelope, fakeApiClient, useFakeApi} from '../helpers/fake-api.js'
 
 // Proposing trials needs the Optimizations capability (contract 3): any 403 keeps the server's
 // message and says, as its hint, what must be enabled.
 
 const api = useFakeApi({}, {me: false})
-const client = () =>
-  new HttpClient({
-    baseUrl: api.env().AMCTL_BASE_URL as string,
-    timeoutMs: 5000,
-    userAgent: 'amctl/test',
-    token: async () => 'svc_optim_1234',
-  })
+const client = () => fakeApiClient(api, 'svc_optim_1234')
 const PROPOSE = 'POST /orgs/globex/optimizations/opt_1/propose'
 
 describe('proposeTrials', () => {

@@ -1,21 +1,14 @@
 import {describe, expect, it} from 'vitest'
 import {call, namingResource, operationPath} from '../../src/api/request.js'
 import {ApiError, BadResponseError} from '../../src/core/errors.js'
-import {HttpClient} from '../../src/core/http/client.js'
 import {failure} from '../helpers/failure.js'
-import {envelope, useFakeApi} from '../helpers/fake-api.js'
+import {envelope, fakeApiClient, useFakeApi} from '../helpers/fake-api.js'
 
 // One typed call per operation (src/contract/routes.ts names its method and path), and a 404
 // that names what was asked for.
 
 const api = useFakeApi({}, {me: false})
-const client = () =>
-  new HttpClient({
-    baseUrl: api.env().AMCTL_BASE_URL as string,
-    timeoutMs: 5000,
-    userAgent: 'amctl/test',
-    token: async () => 'svc_request_1234',
-  })
+const client = () => fakeApiClient(api, 'svc_request_1234')
 
 describe('operationPath', () => {
   it('fills the route with each parameter as one encoded segment, and adds the query it is given', () => {

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import document from '../../src/contract/openapi.json' with {type: 'json'}
 import {ROUTES} from '../../src/contract/routes.js'
+import {resolveRef} from '../helpers/openapi.js'
 import {
   API_ERROR_CODES,
   API_PREFIX,
@@ -25,15 +26,7 @@ type Json = any
 const doc = document as Json
 const schemas = doc.components.schemas
 
-function resolve(node: Json): Json {
-  if (node?.$ref === undefined) return node
-  return resolve(
-    node.$ref
-      .slice(2)
-      .split('/')
-      .reduce((into: Json, part: string) => into?.[part], doc),
-  )
-}
+const resolve = (node: Json): Json => resolveRef(doc, node)
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const operations = Object.entries<Json>(doc.paths).flatMap(([path, entry]) => {

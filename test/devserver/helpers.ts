@@ -5,6 +5,7 @@ import {openapiDocument} from '../../src/devserver/openapi.js'
 import {API_PREFIX} from '../../src/contract/vocabulary.js'
 import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
 import {CONNECTION_SECRETS, USERS} from '../../src/devserver/seed.js'
+import {resolveRef} from '../helpers/openapi.js'
 
 /**
  * Shared test plumbing: a server on a free port, a fetch wrapper that checks every /api/v1
@@ -88,15 +89,7 @@ function validatorFor(schema: Json): ValidateFunction {
   return validate
 }
 
-function resolve(node: Json): Json {
-  if (node?.$ref === undefined) return node
-  return resolve(
-    node.$ref
-      .slice(2)
-      .split('/')
-      .reduce((into: Json, part: string) => into?.[part], doc),
-  )
-}
+const resolve = (node: Json): Json => resolveRef(doc, node)
 
 const templates = Object.keys(doc.paths).map((template) => ({
   template,

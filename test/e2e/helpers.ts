@@ -1,4 +1,5 @@
 import {afterAll, afterEach, beforeAll, expect} from 'vitest'
+import type {FaultAction} from '../../src/devserver/faults.js'
 import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
 import type {RequestLogEntry} from '../../src/devserver/request-log.js'
 import {USERS} from '../../src/devserver/seed.js'
@@ -22,21 +23,7 @@ export interface FaultRule {
   count?: number
   probability?: number
   seed?: number
-  actions: Array<
-    | {
-        type: 'status'
-        status: number
-        code?: string
-        message?: string
-        headers?: Record<string, string>
-        body?: string
-        contentType?: string
-      }
-    | {type: 'latency'; ms: number}
-    | {type: 'drop-before'}
-    | {type: 'drop-after'}
-    | {type: 'truncate'}
-  >
+  actions: FaultAction[]
 }
 
 export interface AmctlOptions extends BinOptions {

@@ -1,6 +1,7 @@
 import nock from 'nock'
 import {getGlobalDispatcher} from 'undici'
 import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
+import {HttpClient} from '../../src/core/http/client.js'
 import {setDispatcher} from '../../src/core/http/dispatcher.js'
 import {removeTempDirs} from './temp.js'
 
@@ -216,4 +217,9 @@ export function useFakeApi(defaults: Record<string, Route> = {}, opts: {me?: boo
 
 export function json(req: Recorded): unknown {
   return req.body === '' ? undefined : JSON.parse(req.body)
+}
+
+/** An HTTP client of the fake API's origin that sends `token`, for tests of src/api and the client loop. */
+export function fakeApiClient(api: Pick<FakeApi, 'url'>, token: string): HttpClient {
+  return new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => token})
 }

@@ -1,11 +1,10 @@
 import {describe, expect, it} from 'vitest'
-import {HttpClient} from '../../../src/core/http/client.js'
 import {pages} from '../../../src/core/http/paginate.js'
-import {envelope, type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, type Reply, reply, fakeApiClient, useFakeApi} from '../../helpers/fake-api.js'
 
 type Answer = (url: URL) => Reply
 const api = useFakeApi({}, {me: false})
-const client = new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => 'svc_page_token'})
+const client = fakeApiClient(api, 'svc_page_token')
 /** GET `path` answers with `answer` (of the request's URL, query included) */
 const serve = (path: string, answer: Answer) => api.stub(`GET ${path}`, (req) => answer(new URL(req.path, api.url)))
 const requests = () => api.requests()
