@@ -79,9 +79,11 @@ export async function obtainToken(client: HttpClient, hooks: DeviceFlowHooks): P
     } catch (error) {
       if (!isTransientPollFailure(error)) throw error
       if (++failures < MAX_POLL_FAILURES) continue
-      throw new AmctlError(`polling for the login approval failed ${failures} times in a row: ${(error as AmctlError).message}`, {
+      // the last failure's own message (a server's, unchanged under --json), after what amctl was doing
+      throw new AmctlError((error as AmctlError).message, {
         code: 'network_error',
         exitCode: ExitCode.failure,
+        context: {text: `polling for the login approval failed ${failures} times in a row`, names: []},
       })
     }
     const token = grantedToken(answer)

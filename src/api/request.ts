@@ -1,6 +1,6 @@
 import type {JsonObject} from '../contract/types.js'
 import {type OperationId, type ParamsOf, ROUTES} from '../contract/routes.js'
-import {ApiError, isAmctlError} from '../core/errors.js'
+import {type ErrorContext, inNotFound} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import {routePath, withQuery} from '../core/http/path.js'
 
@@ -27,8 +27,8 @@ export function operationPath<Id extends OperationId>(id: Id, params: ParamsOf<I
 
 /**
  * Sends operation `id` of the API (method and path from src/contract/routes.ts) and returns its
- * JSON object. A 404 names the resource asked for, unless the server's message already names
- * what is missing (it may be the organization, not the resource).
+ * JSON object. A 404 gets the resource asked for as its context (the error presenter leaves it
+ * out when the server's message already names what is missing: it may be the organization).
  */
 export async function call<Id extends OperationId, T = JsonObject>(
   client: HttpClient,
@@ -40,17 +40,20 @@ export async function call<Id extends OperationId, T = JsonObject>(
   try {
     return await client.json<T>({method: ROUTES[id].method, path, body: opts.body, auth: opts.auth})
   } catch (error) {
-    throw opts.resource ? namingResource(error, opts.resource) : error
+    throw opts.resource ? namingResource(error, opts.resource, (params as {org?: string}).org) : error
   }
 }
 
-export function namingResource(error: unknown, resource: Resource): unknown {
-  if (!isAmctlError(error) || error.code !== 'not_found' || error.status === undefined) return error
-  const {kind, id, label} = resource
-  if (error.message.includes(id) || /"[^"]+"/.test(error.message)) return error
-  return new ApiError(`${label ?? `${kind} "${id}"`} not found: ${error.message}`, {
-    code: error.code,
-    status: error.status,
-    requestId: error.requestId,
-  })
+/**
+ * The context of a 404 met by a request about `resource`: `eval set "es_1" not found`. A
+ * message naming the resource, or the organization `org` of its path (which may be what is
+ * missing), already says what is missing (src/output/present.ts errorText).
+ */
+export function resourceContext({kind, id, label}: Resource, org?: string): ErrorContext {
+  return {text: `${label ?? `${kind} "${id}"`} not found`, names: org === undefined ? [kind, id] : [kind, id, 'organization', org]}
+}
+
+/** `error` with the context of `resource` when it is a 404 (see inNotFound). */
+export function namingResource(error: unknown, resource: Resource, org?: string): unknown {
+  return inNotFound(error, resourceContext(resource, org))
 }

@@ -18,7 +18,7 @@ export async function listRuns(client: HttpClient, org: string, opts: PageOption
 /** Every page from `opts.cursor` (or the start), one request per iteration. */
 export async function* runPages(client: HttpClient, org: string, opts: PageOptions = {}): AsyncGenerator<Page<Run>> {
   try {
-    yield* pages<Run>(client, operationPath('listRuns', {org}), opts)
+    yield* pages<Run>(client, operationPath('listRuns', {org}), {what: `the runs of ${org}`, ...opts})
   } catch (error) {
     throw namingResource(error, organization(org))
   }

@@ -4,7 +4,7 @@ import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
 import {io, type IO} from '../output/io.js'
 import {compileJq, type JqProgram, jqText} from '../output/jq.js'
-import {presentError} from '../output/present.js'
+import {errorText, presentError} from '../output/present.js'
 import {Progress} from '../output/progress.js'
 import {canPrompt, confirm} from '../output/prompt.js'
 import {Renderer, styled} from '../output/renderer.js'
@@ -157,7 +157,7 @@ export abstract class BaseCommand extends Command {
         } else if (this.jsonEnabled()) this.logJson(result.document)
         else {
           this.present(result.error)
-          if ('listError' in result.recent) this.out.warning(`could not list them either: ${result.recent.listError.message}`)
+          if ('listError' in result.recent) this.out.warning(`could not list them either: ${errorText(result.recent.listError)}`)
           else {
             this.out.notice(result.recent.title)
             this.out.list(result.recent.items, result.recent.columns)

@@ -27,7 +27,20 @@ export function oneLine(text: string): string {
 }
 
 export interface ErrorDocument {
-  error: {code: string; message: string; status?: number; requestId?: string}
+  error: {code: string; message: string; status?: number; requestId?: string; context?: string}
+}
+
+/**
+ * amctl's own words about a failure it did not word itself: what the failed request was about
+ * (`organization "acme" not found`, `page 2 of the runs of acme (cursor c1) not found`). The
+ * message stays the server's, unchanged; the error presenter puts the two together on the human
+ * line, saying each thing once (src/output/present.ts), and `--json` carries it as
+ * `error.context` beside the server's message.
+ */
+export interface ErrorContext {
+  text: string
+  /** words naming the subject of `text` (its kind, its ID): a message holding one already says what `text` would add */
+  names: readonly string[]
 }
 
 const BRAND = Symbol.for('amctl.error')
@@ -48,6 +61,7 @@ export interface AmctlErrorOptions {
   requestId?: string
   cause?: unknown
   answer?: ErrorAnswer
+  context?: ErrorContext
 }
 
 export class AmctlError extends Error {
@@ -60,6 +74,8 @@ export class AmctlError extends Error {
   requestId?: string
   /** the HTTP answer this error was made from, when there was one */
   readonly answer?: ErrorAnswer
+  /** what amctl knows the failed request was about (see ErrorContext); set once, by the innermost layer that knows */
+  context?: ErrorContext
   constructor(message: string, opts: AmctlErrorOptions) {
     super(oneLine(message), opts.cause === undefined ? undefined : {cause: opts.cause})
     this.code = opts.code
@@ -68,18 +84,30 @@ export class AmctlError extends Error {
     this.hint = opts.hint
     this.requestId = opts.requestId
     this.answer = opts.answer
+    this.context = opts.context
   }
 
   toDocument(): ErrorDocument {
     const error: ErrorDocument['error'] = {code: this.code, message: this.message}
     if (this.status !== undefined) error.status = this.status
     if (this.requestId) error.requestId = this.requestId
+    if (this.context) error.context = this.context.text
     return {error}
   }
 }
 
 export function isAmctlError(error: unknown): error is AmctlError {
   return typeof error === 'object' && error !== null && (error as {[BRAND]?: boolean})[BRAND] === true
+}
+
+/**
+ * Gives a 404 (`not_found` with an HTTP status) the context of the request that met it, unless an
+ * inner layer, knowing more, gave it one already (a later page's context wins over the
+ * organization's). Any other error is returned as it is.
+ */
+export function inNotFound(error: unknown, context: ErrorContext): unknown {
+  if (isAmctlError(error) && error.code === 'not_found' && error.status !== undefined) error.context ??= context
+  return error
 }
 
 /** A file of amctl's own (config, credentials) that does not parse: exit 1, naming the file. */

@@ -18,10 +18,39 @@ function hintFor(error: AmctlError): string | undefined {
   return undefined
 }
 
+/** Lower case, letters and digits only, one space between words: how two wordings are compared. */
+function words(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_]+/gu, ' ')
+    .trim()
+}
+
+/** Whether `text` holds `name` as whole words, ignoring case and punctuation. */
+function mentions(text: string, name: string): boolean {
+  const wanted = words(name)
+  return wanted !== '' && ` ${words(text)} `.includes(` ${wanted} `)
+}
+
+/**
+ * What went wrong, each thing said once: the error's message (a server's, unchanged) after the
+ * context amctl knows (`organization "acme" not found: <message>`), except that the context is
+ * left out when the message already names its subject (`Organization not found`, `run_1 is
+ * gone`), and the message when the context already says all it says (`not found`).
+ */
+export function errorText(error: AmctlError): string {
+  const {message, context} = error
+  if (context === undefined) return message
+  if (context.names.some((name) => mentions(message, name))) return message
+  const said = words(message)
+  if (said === '' || ` ${words(context.text)} `.includes(` ${said} `)) return context.text
+  return `${context.text}: ${message}`
+}
+
 /** `error: <message> (<code>, HTTP <status>)`, folded to one line and terminal-safe. */
 export function errorLine(error: AmctlError): string {
   const where = error.status === undefined ? error.code : `${error.code}, HTTP ${error.status}`
-  return terminalSafe(`error: ${oneLine(error.message)} (${where})`)
+  return terminalSafe(`error: ${oneLine(errorText(error))} (${where})`)
 }
 
 export interface PresentOptions {

@@ -1,3 +1,4 @@
+import {errorText} from '../../src/output/present.js'
 import {beforeEach, describe, expect, it} from 'vitest'
 import {MAX_POLL_FAILURES, obtainToken, type DeviceFlowHooks} from '../../src/api/device-flow.js'
 import {dropConnection, envelope, reply, fakeApiClient, useFakeApi} from '../helpers/fake-api.js'
@@ -110,7 +111,8 @@ describe('obtainToken', () => {
     answer([START, UNAVAILABLE])
     const e = await failure(obtainToken(client, hooks))
     expect(e.exitCode).toBe(1)
-    expect(e.message).toMatch(/^polling for the login approval failed 5 times in a row: try later/)
+    expect(e.message, "the last failure's message, as the server said it").toBe('try later')
+    expect(errorText(e)).toBe('polling for the login approval failed 5 times in a row: try later')
     expect(api.requests()).toHaveLength(1 + MAX_POLL_FAILURES)
   })
 

@@ -1,3 +1,4 @@
+import {errorText} from '../../src/output/present.js'
 import {describe, expect, it} from 'vitest'
 import {proposeTrials} from '../../src/api/optimizations.js'
 import {failure} from '../helpers/failure.js'
@@ -24,7 +25,7 @@ describe('proposeTrials', () => {
   it('other errors are left as they are (a 404 names the optimization)', async () => {
     api.stub(PROPOSE, envelope(404, 'not_found', 'gone'))
     const e = await failure(proposeTrials(client(), 'globex', 'opt_1'))
-    expect(e.message).toBe('optimization "opt_1" not found: gone')
+    expect(errorText(e)).toBe('optimization "opt_1" not found: gone')
     expect(e.hint).toBeUndefined()
   })
 

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {call, namingResource, operationPath} from '../../src/api/request.js'
 import {ApiError, BadResponseError} from '../../src/core/errors.js'
+import {errorText} from '../../src/output/present.js'
 import {failure} from '../helpers/failure.js'
 import {envelope, fakeApiClient, useFakeApi} from '../helpers/fake-api.js'
 
@@ -31,7 +32,9 @@ describe('call', () => {
   it('a 404 names the resource asked for, keeping the code, status and request id', async () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', envelope(404, 'not_found', 'no such thing'))
     const e = await failure(call(client(), 'runEvalSet', {org: 'acme', evalSetId: 'es_1'}, {resource: {kind: 'eval set', id: 'es_1'}}))
-    expect(e.message).toBe('eval set "es_1" not found: no such thing')
+    expect(e.message, "the server's message, unchanged").toBe('no such thing')
+    expect(e.context?.text).toBe('eval set "es_1" not found')
+    expect(errorText(e)).toBe('eval set "es_1" not found: no such thing')
     expect(e).toMatchObject({code: 'not_found', status: 404, exitCode: 5})
   })
 })
@@ -39,23 +42,39 @@ describe('call', () => {
 describe('namingResource', () => {
   const notFound = (message: string) => new ApiError(message, {code: 'not_found', status: 404, requestId: 'req_1'})
 
-  it("leaves the server's message when it names something already (the org may be what is missing)", () => {
-    const named = notFound('organization "globex" not found')
-    expect(namingResource(named, {kind: 'run', id: 'run_1'})).toBe(named)
-    const withId = notFound('run_1 is gone')
-    expect(namingResource(withId, {kind: 'run', id: 'run_1'})).toBe(withId)
+  it("gives a 404 the resource as context, said only when the server's message does not name it or the org (which may be what is missing)", () => {
+    const named = namingResource(notFound('organization "globex" not found'), {kind: 'tag', id: 'tag_1'}, 'globex') as ApiError
+    expect(named.context).toEqual({text: 'tag "tag_1" not found', names: ['tag', 'tag_1', 'organization', 'globex']})
+    expect(errorText(named)).toBe('organization "globex" not found')
+    const other = namingResource(notFound('no such thing'), {kind: 'tag', id: 'tag_1'}, 'globex') as ApiError
+    expect(errorText(other)).toBe('tag "tag_1" not found: no such thing')
+    const withId = namingResource(notFound('run_1 is gone'), {kind: 'run', id: 'run_1'}) as ApiError
+    expect(errorText(withId)).toBe('run_1 is gone')
+    const withKind = namingResource(notFound('Run not found'), {kind: 'run', id: 'run_1'}) as ApiError
+    expect(errorText(withKind)).toBe('Run not found')
   })
 
   it('uses the label instead of `kind "id"` when given', () => {
     const e = namingResource(notFound('gone'), {kind: 'variant', id: 'v1', label: 'variant "v1" of experiment "e1"'}) as ApiError
-    expect(e.message).toBe('variant "v1" of experiment "e1" not found: gone')
+    expect(errorText(e)).toBe('variant "v1" of experiment "e1" not found: gone')
+    expect(e.message).toBe('gone')
     expect(e.requestId).toBe('req_1')
+  })
+
+  it('keeps a context an inner layer gave (a later page) over the resource', () => {
+    const e = notFound('Cursor c1 has expired')
+    e.context = {text: 'page 2 (cursor c1) of the runs of acme not found', names: ['page']}
+    expect((namingResource(e, {kind: 'organization', id: 'acme'}) as ApiError).context?.text).toBe(
+      'page 2 (cursor c1) of the runs of acme not found',
+    )
   })
 
   it('leaves any other error as it is', () => {
     const other = new BadResponseError('broken')
     expect(namingResource(other, {kind: 'run', id: 'r'})).toBe(other)
+    expect(other.context).toBeUndefined()
     const forbidden = new ApiError('no', {code: 'forbidden', status: 403})
     expect(namingResource(forbidden, {kind: 'run', id: 'r'})).toBe(forbidden)
+    expect(forbidden.context).toBeUndefined()
   })
 })

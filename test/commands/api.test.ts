@@ -81,6 +81,23 @@ describe('api', () => {
     expect(api.requests().map((q) => q.path)).toEqual(['/api/v1/orgs/acme/runs?limit=2', '/api/v1/orgs/acme/runs?limit=2&cursor=n'])
   })
 
+  it("--paginate: a 404 on a later page names that page; the server's message stays unchanged under --json", async () => {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      return cursor ? envelope(404, 'not_found', 'Cursor n has expired') : reply(200, {items: [{id: 1}], nextCursor: 'n'})
+    })
+    const r = await runCommand(Api, ['/orgs/acme/runs', '--paginate'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toBe('error: page 2 (cursor n) of GET /orgs/acme/runs not found: Cursor n has expired (not_found, HTTP 404)\n')
+    const json = await runCommand(Api, ['/orgs/acme/runs', '--paginate', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout).error).toEqual({
+      code: 'not_found',
+      message: 'Cursor n has expired',
+      status: 404,
+      context: 'page 2 (cursor n) of GET /orgs/acme/runs not found',
+    })
+  })
+
   it('flags may come before PATH, and -H takes one value per occurrence (contract 1.1)', async () => {
     const r = await runCommand(Api, ['-H', 'X-A: 1', '-H', 'X-B: 2', '/me'], {env: api.env()})
     expect(r.exitCode).toBe(0)

@@ -92,7 +92,10 @@ export const EXIT_CODES: Topic = {
     },
     text(
       'An error is one line on stderr, `error: <message> (<code>, HTTP <status>)`, and at most one `hint:` line; with --json it is the ' +
-        'document {"error":{"code","message","status"}} on stdout instead. No stack trace unless AMCTL_DEBUG=1.',
+        'document {"error":{"code","message","status"}} on stdout instead. No stack trace unless AMCTL_DEBUG=1. ' +
+        "The message is the server's, unchanged; what amctl knows about the failed request (which resource, which page of a list, " +
+        'which poll of a wait) comes before it on the error line, left out when the message already names it, and is ' +
+        '"context" in the --json document.',
     ),
   ],
 }

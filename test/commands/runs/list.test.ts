@@ -127,6 +127,30 @@ describe('runs list', () => {
     expect(doc.error).toMatchObject({code: 'not_found', status: 404})
   })
 
+  it("a 404 on a later page is that page's, not the organization's: the server's message unchanged under --json", async () => {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      if (!req.path.includes('cursor')) return reply(200, {items: [run(1)], nextCursor: 'cur_1'})
+      return reply(404, {error: {code: 'not_found', message: 'Cursor cur_1 has expired'}})
+    })
+    const json = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
+    expect(json.exitCode).toBe(5)
+    expect(JSON.parse(json.stdout)).toEqual({
+      items: [run(1)],
+      error: {
+        code: 'not_found',
+        message: 'Cursor cur_1 has expired',
+        status: 404,
+        context: 'page 2 (cursor cur_1) of the runs of acme not found',
+      },
+    })
+    const piped = await runCommand(RunsList, ['--org', 'acme', '--all'], {env: api.env()})
+    expect(piped.exitCode).toBe(5)
+    expect(piped.stdout.split('\t')[0]).toBe('run_1')
+    expect(piped.stderr).toBe(
+      'error: page 2 (cursor cur_1) of the runs of acme not found: Cursor cur_1 has expired (not_found, HTTP 404)\n',
+    )
+  })
+
   it('--all --json whose first page fails prints only the error document', async () => {
     api.stub('GET /orgs/acme/runs', () => reply(403, {error: {code: 'forbidden', message: 'not a member of acme'}}))
     const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--json'], {env: api.env()})
@@ -160,11 +184,15 @@ describe('runs list', () => {
     expect(api.requests()).toHaveLength(0)
   })
 
-  it('names the organization in a 404 whose message does not', async () => {
+  it('names the organization in a first-page 404 whose message does not, once', async () => {
     api.stub('GET /orgs/nope/runs', () => reply(404, {error: {code: 'not_found', message: 'not found'}}))
     const r = await runCommand(RunsList, ['--org', 'nope'], {env: api.env()})
     expect(r.exitCode).toBe(5)
-    expect(r.stderr).toContain('organization "nope" not found')
+    expect(r.stderr).toBe('error: organization "nope" not found (not_found, HTTP 404)\n')
+    const json = await runCommand(RunsList, ['--org', 'nope', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {code: 'not_found', message: 'not found', status: 404, context: 'organization "nope" not found'},
+    })
   })
 })
 

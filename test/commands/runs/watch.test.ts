@@ -107,6 +107,22 @@ describe('runs watch: polling on the wire', () => {
     expect(JSON.parse(json.stdout)).toEqual({error: {code: 'not_found', message: 'run "nope" is not among the runs of acme'}})
   })
 
+  it("a 404 on the first poll says the server's words once, not the organization twice", async () => {
+    api.stub('GET /orgs/acme/runs', () => reply(404, {error: {code: 'not_found', message: 'Organization not found'}}))
+    const r = await runCommand(RunsWatch, ['run_1', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toMatch(/\nerror: Organization not found \(not_found, HTTP 404\)\n$/)
+  })
+
+  it("a 404 at a later poll is that poll's page, not the organization (which answered a poll earlier)", async () => {
+    const answers = [reply(200, {items: [run('run_1', 'running')]}), reply(404, {error: {code: 'not_found', message: 'gone away'}})]
+    api.stub('GET /orgs/acme/runs', () => answers.shift() ?? reply(500, {}))
+    const r = await runCommand(RunsWatch, ['run_1', '--org', 'acme', '--interval', '1'], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toMatch(/error: page 1 of the runs of acme at poll 2 not found: gone away \(not_found, HTTP 404\)\n$/)
+    expect(paths()).toEqual(['/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200'])
+  })
+
   it('a poll answered 503 is retried (GET retries of contract 1.6), and the wait goes on', async () => {
     const answers = ['running', '503', '503', 'succeeded:0.9']
     api.stub('GET /orgs/acme/runs', () => {

@@ -127,4 +127,24 @@ describe('pages', () => {
     ).rejects.toMatchObject({code: 'not_found', status: 404, exitCode: 5})
     expect(got).toEqual([1])
   })
+
+  it("a 404 on a later page gets that page's context (its number, cursor and what the pages hold); the first page's none", async () => {
+    const notFound = envelope(404, 'not_found', 'Cursor c2 has expired')
+    serve('/orgs/acme/runs', (url) => (url.searchParams.get('cursor') ? notFound : reply(200, {items: [1], nextCursor: 'c2'})))
+    const later = await collect(pages(client, '/orgs/acme/runs?limit=5', {what: 'the runs of acme'})).catch((e: unknown) => e)
+    expect(later).toMatchObject({message: 'Cursor c2 has expired', context: {text: 'page 2 (cursor c2) of the runs of acme not found'}})
+    const unnamed = await collect(pages(client, '/orgs/acme/runs?limit=5')).catch((e: unknown) => e)
+    expect(unnamed).toMatchObject({context: {text: 'page 2 (cursor c2) of GET /orgs/acme/runs not found'}})
+    serve('/orgs/acme/gone', () => notFound)
+    const first = await collect(pages(client, '/orgs/acme/gone')).catch((e: unknown) => e)
+    expect(first).toMatchObject({code: 'not_found', context: undefined})
+    const again = await collect(pages(client, '/orgs/acme/gone', {what: 'the runs of acme', again: 'at poll 3'})).catch((e: unknown) => e)
+    expect(again).toMatchObject({context: {text: 'page 1 of the runs of acme at poll 3 not found', names: ['page']}})
+  })
+
+  it('an error other than a 404 on a later page keeps no context', async () => {
+    serve('/runs', (url) => (url.searchParams.get('cursor') ? envelope(403, 'forbidden', 'no') : reply(200, {items: [1], nextCursor: 'n'})))
+    const e = await collect(pages(client, '/runs')).catch((error: unknown) => error)
+    expect(e).toMatchObject({code: 'forbidden', context: undefined})
+  })
 })

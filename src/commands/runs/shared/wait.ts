@@ -45,7 +45,9 @@ export async function waitForRuns(ids: readonly string[], options: WatchOptions,
   try {
     view.start(unique.length, org)
     const outcome = await watchRuns(unique, options, {
-      poll: (pending) => pollRuns(runPages(client, org, {limit: PAGE_LIMIT.max}), pending),
+      // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
+      poll: (pending, number) =>
+        pollRuns(runPages(client, org, {limit: PAGE_LIMIT.max, again: number > 1 ? `at poll ${number}` : undefined}), pending),
       listName,
       clock: time,
       signal: interrupt.signal,

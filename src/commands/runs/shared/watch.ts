@@ -12,8 +12,8 @@ export interface WatchOptions extends WatchRules {
 }
 
 export interface WatchHooks {
-  /** one poll: looks for the pending runs (contract 5's planner, ./poll.ts) */
-  poll(pending: ReadonlySet<string>): Promise<PollResult>
+  /** poll `number` (1, 2 …): looks for the pending runs (contract 5's planner, ./poll.ts) */
+  poll(pending: ReadonlySet<string>, number: number): Promise<PollResult>
   /** the list polled, for the not-found error: "the runs of acme" */
   listName: string
   clock: Clock
@@ -104,7 +104,7 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
   }
 
   for (;;) {
-    const result = await orAbort(hooks.poll(state.pending()), signal)
+    const result = await orAbort(hooks.poll(state.pending(), polls + 1), signal)
     if (result === ABORTED) return end('interrupted')
     polls++
     if (result.missing.length > 0) throw notFound(result.missing, hooks.listName)
