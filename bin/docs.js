@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // `npm run docs`: regenerates what is derived from the code, then the tests check it is fresh:
 //   oclif.manifest.json               the commands' flags and help (oclif manifest)
-//   README.md, command reference      between <!-- commands --> markers (oclif readme)
 //   docs/commands/                    a page per command and an index by topic (src/base/help/docs.ts)
 //   man/amctl.1, man/amctl-*.1        the man pages: the overview and one per command (the same
 //                                     model through marked-man); package.json "man" lists them
@@ -20,7 +19,6 @@ const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'}
 
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
-run('npx', ['oclif', 'readme', '--no-aliases', '--no-source-links'])
 
 // src/base/help/docs.ts is TypeScript: bundled on the fly, outside the CLI's bundle
 const scratch = mkdtempSync(join(tmpdir(), 'amctl-docs-'))

@@ -6,6 +6,7 @@ import {commandIndex, commandPage, generatedFiles, inline, manFiles, withTopics}
 import {documentedCommands} from '../../../src/base/help/reference.js'
 import {HELP_TOPICS} from '../../../src/base/help/topics.js'
 import {ROOT} from '../../helpers/cli.js'
+import {documentPaths} from '../../helpers/markdown.js'
 
 // docs/commands/, the man pages and the help-topic sections of the documents are generated from
 // the manifest and src/base/help (the same source as `--help` and `amctl help <topic>`): each is
@@ -50,10 +51,19 @@ describe('generated documents', () => {
     expect(pkg.files).toContain('man')
   })
 
-  it('README.md help topics are what src/base/help/topics.ts says', () => {
-    const readme = read('README.md')
-    expect(readme, `README help topics ${STALE}`).toBe(withTopics(readme))
-    for (const topic of HELP_TOPICS) expect(readme).toContain(`<!-- help:${topic.name} -->`)
+  it('every help topic is in one document, between its markers, as src/base/help/topics.ts says', () => {
+    for (const topic of HELP_TOPICS) {
+      const holders = documentPaths().filter((path) => read(path).includes(`<!-- help:${topic.name} -->`))
+      expect(holders, topic.name).toHaveLength(1)
+    }
+    for (const path of documentPaths()) expect(read(path), `${path} help topics ${STALE}`).toBe(withTopics(read(path)))
+  })
+
+  it('every command has a summary and at least two examples', () => {
+    for (const [id, cmd] of Object.entries(manifest.commands) as [string, {summary?: string; examples?: unknown[]}][]) {
+      expect(cmd.summary, `${id} summary`).toBeTruthy()
+      expect(cmd.examples?.length ?? 0, `${id} examples`).toBeGreaterThanOrEqual(2)
+    }
   })
 
   it.runIf(existsSync('/usr/bin/groff'))('the man pages render with groff -man: amctl(1) names every command, each page its own', () => {
