@@ -103,6 +103,14 @@ describe('a command page', () => {
     expect(watch).toContain('[`amctl runs list`](runs-list.md)')
   })
 
+  it('names the command once in every usage line (amctl(1) once showed `orgs implementation-doc set set`)', () => {
+    for (const doc of commands) {
+      expect(doc.usage.startsWith(`amctl ${doc.name}`), doc.usage).toBe(true)
+      expect(doc.usage.slice(`amctl ${doc.name}`.length), doc.usage).not.toMatch(new RegExp(`^ ${doc.name.split(' ').at(-1)}\\b`))
+    }
+    expect(read('man/amctl-orgs-implementation-doc-set.1')).toContain('amctl orgs implementation\\-doc set \\-\\-input')
+  })
+
   it('escapes what Markdown would take for emphasis, links or HTML, outside code spans', () => {
     expect(inline('a <url>/device, * any, [env: X_Y], /_dev/ and `a_*<b>`')).toBe(
       'a \\<url\\>/device, \\* any, \\[env: X_Y\\], /\\_dev/ and `a_*<b>`',
