@@ -204,8 +204,7 @@ writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({machine, quick, l
 process.stdout.write(`\n${md}`)
 
 const missed = results.filter((r) => r.target !== null && !r.pass)
-if (missed.length > 0)
-  process.stdout.write(`\nNot met: ${missed.map((r) => r.figure).join('; ')} (see the README's "Performance" section).\n`)
+if (missed.length > 0) process.stdout.write(`\nNot met: ${missed.map((r) => r.figure).join('; ')} (see docs/performance.md).\n`)
 if (check) {
   const gross = results.filter((r) => r.gross)
   if (gross.length > 0) {

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm run docs`: regenerates what is derived from the code, then the tests check it is fresh:
-//   oclif.manifest.json            the commands' flags and help (oclif manifest)
-//   README.md, command reference   between <!-- commands --> markers (oclif readme)
-//   README.md, help topics         between <!-- help:NAME --> markers (src/base/help/topics.ts)
-//   man/amctl.1                    the man page (src/base/help/man.ts through marked-man)
+//   oclif.manifest.json               the commands' flags and help (oclif manifest)
+//   docs/commands/                    a page per command and an index by topic (src/base/help/docs.ts)
+//   man/amctl.1, man/amctl-*.1        the man pages: the overview and one per command (the same
+//                                     model through marked-man); package.json "man" lists them
+//   help-topic sections               between <!-- help:NAME --> markers in README.md,
+//                                     CONTRIBUTING.md and docs/*.md (src/base/help/topics.ts)
 
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
@@ -17,7 +19,6 @@ const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'}
 
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
-run('npx', ['oclif', 'readme', '--no-aliases', '--no-source-links'])
 
 // src/base/help/docs.ts is TypeScript: bundled on the fly, outside the CLI's bundle
 const scratch = mkdtempSync(join(tmpdir(), 'amctl-docs-'))
@@ -32,15 +33,42 @@ try {
     logLevel: 'warning',
     banner: {js: "import {createRequire} from 'node:module';const require = createRequire(import.meta.url);"},
   })
-  const {manPage, readmeWithTopics} = await import(pathToFileURL(module).href)
-  const readmePath = join(root, 'README.md')
-  writeFileSync(readmePath, readmeWithTopics(readFileSync(readmePath, 'utf8')))
+  const {generatedFiles, manFiles, withTopics} = await import(pathToFileURL(module).href)
   const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
+  const pkgPath = join(root, 'package.json')
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'))
   const date =
     execFileSync('git', ['log', '-1', '--format=%cs'], {cwd: root, encoding: 'utf8'}).trim() || new Date().toISOString().slice(0, 10)
-  mkdirSync(join(root, 'man'), {recursive: true})
-  writeFileSync(join(root, 'man', 'amctl.1'), manPage(manifest, date))
-  console.log('wrote README.md help topics and man/amctl.1')
+
+  // the generated directories hold only what is generated now (a removed command loses its pages)
+  const files = generatedFiles(manifest, pkg.oclif.topics, date)
+  for (const [dir, generated] of [
+    ['docs/commands', (name) => name.endsWith('.md')],
+    ['man', (name) => name.endsWith('.1')],
+  ]) {
+    mkdirSync(join(root, dir), {recursive: true})
+    for (const name of readdirSync(join(root, dir))) if (generated(name) && !files.has(`${dir}/${name}`)) rmSync(join(root, dir, name))
+  }
+  for (const [path, content] of files) writeFileSync(join(root, path), content)
+
+  pkg.man = manFiles(manifest)
+  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`)
+
+  const documents = [
+    'README.md',
+    'CONTRIBUTING.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ]
+  for (const path of documents) {
+    const file = join(root, path)
+    if (!existsSync(file)) continue
+    const text = readFileSync(file, 'utf8')
+    const updated = withTopics(text)
+    if (updated !== text) writeFileSync(file, updated)
+  }
+  console.log(`wrote ${files.size} files in docs/commands/ and man/, package.json "man", and the help-topic sections`)
 } finally {
   rmSync(scratch, {recursive: true, force: true})
 }

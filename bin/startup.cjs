@@ -3,7 +3,7 @@
 // each piece with the `npm run bench` row it buys. test/bin/startup.test.ts fails loudly when a
 // Node or dependency update breaks one; the dependencies whose internals are used here are pinned
 // to exact versions in package.json. `node bench/ablate.mjs` measures each piece by building
-// without it (the README's "Performance" section has the figures).
+// without it (docs/performance.md has the figures).
 //
 // At run time (bin/run.cjs):
 //   loadBundle        dist/amctl.cjs with a code cache in the user's cache directory

@@ -6,17 +6,28 @@ import {type DevServer, startDevServer} from '../../src/devserver/index.js'
 import {USERS} from '../../src/devserver/seed.js'
 import {BIN} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
+import {amctlLines, documentPaths, shellBlocksOf} from '../helpers/markdown.js'
 import {tempDir} from '../helpers/temp.js'
 
 /**
- * Every example of every command's help (issue 9.26), run as written by bash, with `amctl` on the
- * PATH, against a fresh dev server seeded as `amctl dev server` seeds it: it must exit as
- * documented. The base URL the examples spell (`http://127.0.0.1:4010`) is the test server's.
+ * Every example of every command's help, and every `amctl` line of the documents' shell blocks
+ * (README.md, CONTRIBUTING.md, docs/), run as written by bash, with `amctl` on the PATH, against a
+ * fresh dev server seeded as `amctl dev server` seeds it, logged in as ada@example.com: it must
+ * exit as documented. The base URL the examples spell (`http://127.0.0.1:4010`) is the test
+ * server's. A document's block marked `<!-- not-runnable: REASON -->` is not run; one marked
+ * `<!-- exits N: REASON -->` must exit N (CONTRIBUTING.md, "Documentation").
  */
 
 interface Example {
   id: string
   command: string
+}
+
+/** A command line of a document, to run unless a help example runs the same line. */
+interface DocumentLine {
+  file: string
+  command: string
+  exit: number
 }
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
@@ -31,6 +42,35 @@ const EXAMPLES: Example[] = Object.entries(manifest.commands).flatMap(([id, comm
   })),
 )
 
+/** `command` without a trailing `# comment` (a `#` outside quotes, after a space) or `&`, its spaces single. */
+function sameLine(command: string): string {
+  let quote = ''
+  let end = command.length
+  for (let i = 0; i < command.length && end === command.length; i++) {
+    const c = command[i]
+    if (quote !== '') quote = c === quote ? '' : quote
+    else if (c === "'" || c === '"') quote = c
+    else if (c === '#' && /\s/.test(command[i - 1] ?? '')) end = i
+  }
+  return command
+    .slice(0, end)
+    .replace(/\s&\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+const helpLines = new Set(EXAMPLES.map((e) => sameLine(e.command)))
+const DOCUMENT_LINES: DocumentLine[] = [
+  ...new Map(
+    documentPaths()
+      .flatMap((file) => shellBlocksOf(file, readFileSync(join(ROOT, file), 'utf8')).blocks.flatMap(amctlLines))
+      .filter((line) => line.marker?.kind !== 'not-runnable' && !helpLines.has(sameLine(line.command)))
+      .map((line): [string, DocumentLine] => [
+        sameLine(line.command),
+        {file: line.file, command: line.command, exit: line.marker?.kind === 'exits' ? line.marker.exit : 0},
+      ]),
+  ).values(),
+]
+
 /** What an example documents other than "exit 0", keyed by a piece of its text. */
 const EXPECT: {match: string; exit: number; why: string}[] = [
   {match: 'tags delete tag_acme_flaky --org acme', exit: 2, why: 'asks on a terminal; off one it needs --yes'},
@@ -43,8 +83,12 @@ const EXPECT: {match: string; exit: number; why: string}[] = [
 const DEVICE = (command: string) => command.includes('/_dev/device/')
 const EXAMPLE_CODE = /[A-Z]{4}-[A-Z]{4}/
 
-/** Examples that start a server and run until Ctrl-C: they must come up, then stop cleanly on SIGINT. */
+/**
+ * Examples that start a server and run until Ctrl-C: they must come up, then stop cleanly on
+ * SIGINT. One sent to the background (`amctl dev server &`, in a quick start) runs in front here.
+ */
 const SERVES = (command: string) => /^amctl dev server( |$)/.test(command)
+const inFront = (command: string) => command.replace(/\s&\s*(#.*)?$/, '')
 
 let bin: string
 beforeAll(() => {
@@ -90,7 +134,7 @@ function bash(script: string, env: Record<string, string>, cwd: string, stopAfte
   })
 }
 
-describe('every example in the help works as documented against a fresh dev server', () => {
+describe('every example in the help and the documents works as documented against a fresh dev server', () => {
   let server: DevServer | undefined
   afterAll(() => server?.close())
 
@@ -98,9 +142,10 @@ describe('every example in the help works as documented against a fresh dev serv
     expect(new Set(EXAMPLES.map((e) => e.id))).toEqual(new Set(Object.keys(manifest.commands)))
   })
 
-  it.each(EXAMPLES.map((e) => [e.id, e.command, e] as const))('%s: %s', async (_id, _command, example) => {
+  /** Runs `command` as bash would, against a fresh dev server, as ada@example.com; it must exit `expected`. */
+  async function runLine(command: string, expected: number): Promise<void> {
     await server?.close()
-    const device = DEVICE(example.command)
+    const device = DEVICE(command)
     server = await startDevServer({port: 0, runSeconds: 0, approve: device ? 'manual' : 'auto'})
     const {token} = (await (
       await fetch(`${server.url}/_dev/tokens`, {
@@ -121,7 +166,7 @@ describe('every example in the help works as documented against a fresh dev serv
       AMCTL_KEYCHAIN: 'off',
       url: server.url,
     }
-    let script = example.command.replaceAll('http://127.0.0.1:4010', server.url)
+    let script = command.replaceAll('http://127.0.0.1:4010', server.url)
     if (device) {
       const login = await fetch(`${server.url}/api/v1/cli/token`, {
         method: 'POST',
@@ -131,12 +176,19 @@ describe('every example in the help works as documented against a fresh dev serv
       const {userCode} = (await login.json()) as {userCode: string}
       script = script.replace(EXAMPLE_CODE, userCode)
     }
-    const serves = SERVES(example.command)
-    const r = await bash(serves ? script.replace(/^amctl dev server/, 'amctl dev server --port 0') : script, env, cwd, serves)
-    const expected = EXPECT.find((e) => example.command.includes(e.match))?.exit ?? 0
-    const context = `${example.command}\nexit ${r.code}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`
+    const serves = SERVES(command)
+    const r = await bash(serves ? inFront(script).replace(/^amctl dev server/, 'amctl dev server --port 0') : script, env, cwd, serves)
+    const context = `${command}\nexit ${r.code}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`
     expect(r.code, context).toBe(expected)
     expect(r.stderr, context).not.toMatch(/\n\s+at /) // no stack trace
     if (expected === 0) expect(r.stderr, context).not.toMatch(/^error: /m)
+  }
+
+  it.each(EXAMPLES.map((e) => [e.id, e.command, e] as const))('%s: %s', async (_id, _command, example) => {
+    await runLine(example.command, EXPECT.find((e) => example.command.includes(e.match))?.exit ?? 0)
+  })
+
+  it.each(DOCUMENT_LINES.map((line) => [line.file, line.command, line] as const))('%s: %s', async (_file, _command, line) => {
+    await runLine(line.command, line.exit)
   })
 })

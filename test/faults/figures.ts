@@ -3,7 +3,7 @@ import {fileURLToPath} from 'node:url'
 import {join} from 'node:path'
 
 /**
- * What the reliability suite measured, for the README's "Reliability" table.
+ * What the reliability suite measured, for the table of docs/reliability.md.
  *
  * Each test file owns one section and writes it to `<dir>/<section>.json` as soon as a figure is
  * known (files run in parallel, in separate processes, so they never share a file). A figure is

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The reliability figures of amctl as a markdown table (README, "Reliability").
+// The reliability figures of amctl as a markdown table (docs/reliability.md).
 //
 //   node test/faults/report.mjs --run   clear the figures, run `vitest run --project faults`, print the table
 //   node test/faults/report.mjs         print the table of the last run (npm test runs the suite too)

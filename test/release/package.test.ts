@@ -42,7 +42,7 @@ describe('the npm package', () => {
     }
     const unexpected = files.filter(
       (file) =>
-        !/^package\/(package\.json|README\.md|LICENSE|man\/amctl\.1|oclif\.manifest\.json|bin\/[^/]+|dist\/.+)$/.test(file) ||
+        !/^package\/(package\.json|README\.md|LICENSE|man\/amctl(-[a-z-]+)?\.1|oclif\.manifest\.json|bin\/[^/]+|dist\/.+)$/.test(file) ||
         /^package\/bin\/(build|demo|docs|release)\.js$|^package\/bin\/sea\.cjs$/.test(file) ||
         /\.(ts|map|cache|tmp|old)$/.test(file) ||
         file.startsWith('package/dist/core/') ||
@@ -61,7 +61,10 @@ describe('the npm package', () => {
     expect(shipped.license).toBe('MIT')
     expect(shipped.author).toBeTruthy()
     expect(shipped.keywords.length).toBeGreaterThan(0)
-    expect(shipped.man).toEqual(['./man/amctl.1'])
+    // every man page npm links (amctl(1) and one per command) is in the package
+    expect(shipped.man).toEqual(pkg.man)
+    expect(shipped.man).toContain('./man/amctl-runs-list.1')
+    for (const page of shipped.man) expect(files).toContain(`package/${page.replace(/^\.\//, '')}`)
     expect(shipped.oclif).toEqual(pkg.oclif)
     expect(shipped.bin).toEqual(pkg.bin)
   })

@@ -1,6 +1,6 @@
 import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
-import {readFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {readdirSync, readFileSync, realpathSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BIN, binCommand, freshConfigDir, runBin} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
@@ -18,7 +18,7 @@ if (keychain.problem && !keychainRequired) {
   console.warn(`[smoke] keychain test SKIPPED: no Secret Service here (${keychain.problem}); .ci/run provides gnome-keyring.`)
 }
 
-const {version} = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {version: string}
+const {version, man} = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {version: string; man: string[]}
 
 interface Server {
   child: ChildProcessWithoutNullStreams
@@ -81,6 +81,17 @@ describe(`a shipped amctl (${BIN})`, () => {
     expect(help.stdout).toContain('GETTING STARTED')
     expect(command.stdout).toContain('$ amctl runs list')
     expect(autocomplete.stdout).toContain('Setup Instructions for AMCTL CLI Autocomplete')
+  })
+
+  it('carries the man pages, amctl(1) and one per command, in its man/ directory', async () => {
+    // the package's directory: the entry's (a checkout, an npm install), or the single executable's files in its cache
+    const cache = freshConfigDir()
+    const result = await runBin(['--version'], {env: {AMCTL_CACHE_DIR: cache}})
+    expect(result.exitCode, result.stderr).toBe(0)
+    const entry = realpathSync(BIN)
+    const images = /\.[cm]?js$/.test(entry) ? [] : readdirSync(join(cache, 'sea')).filter((name) => name.startsWith(`${version}-`))
+    const root = /\.[cm]?js$/.test(entry) ? dirname(dirname(entry)) : join(cache, 'sea', images[0])
+    expect(readdirSync(join(root, 'man')).sort()).toEqual(man.map((page) => basename(page)).sort())
   })
 
   it('dev server, then a login, `runs list` and --jq against it; Ctrl-C stops the server', async () => {

@@ -1,6 +1,6 @@
 import type {Block, Topic} from './topics.js'
 
-/** The help topics as text for a terminal, and as Markdown for the README and the man page. */
+/** The help topics as text for a terminal, and as Markdown for docs/scripting.md and the man page. */
 
 /** Words of `text` in lines of at most `width` columns (a longer word stands alone). */
 export function wrap(text: string, width: number): string[] {
@@ -70,7 +70,7 @@ function blockMarkdown(block: Block): string {
   }
 }
 
-/** The topic's body as Markdown (no heading): the README section and the man page share it. */
+/** The topic's body as Markdown (no heading): the section of docs/ and the man page share it. */
 export function topicMarkdown(topic: Topic): string {
   return `${topic.blocks.map(blockMarkdown).join('\n\n')}\n`
 }

@@ -2,8 +2,8 @@ import {ExitCode} from '../../contract/vocabulary.js'
 
 /**
  * The help topics (`amctl help environment|exit-codes|formatting`), as data. The same source
- * renders the terminal help, the README's sections of the same names and the man page, so the
- * three cannot drift (test/base/help/topics.test.ts checks the README and the man page).
+ * renders the terminal help, the sections of the same names in docs/scripting.md and the man
+ * page, so the three cannot drift (test/base/help/docs.test.ts checks the documents and the man page).
  */
 
 export interface Table {

@@ -1,43 +1,128 @@
 import {execFileSync} from 'node:child_process'
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {manPage, readmeWithTopics} from '../../../src/base/help/docs.js'
+import {commandIndex, commandPage, generatedFiles, inline, manFiles, withTopics} from '../../../src/base/help/docs.js'
+import {documentedCommands} from '../../../src/base/help/reference.js'
+import {HELP_TOPICS} from '../../../src/base/help/topics.js'
 import {ROOT} from '../../helpers/cli.js'
+import {documentPaths} from '../../helpers/markdown.js'
 
-// The README's help-topic sections and the man page are generated from src/base/help (the same
-// source as `amctl help <topic>`); stale copies fail here. Regenerate with `npm run docs`.
+// docs/commands/, the man pages and the help-topic sections of the documents are generated from
+// the manifest and src/base/help (the same source as `--help` and `amctl help <topic>`): each is
+// made again here, from the committed manifest, and a stale copy fails. Regenerate with
+// `npm run docs`. (The manifest itself is held to the commands by test/manifest.test.ts.)
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
+const pkg = JSON.parse(read('package.json'))
 const manifest = JSON.parse(read('oclif.manifest.json'))
 const withoutDate = (roff: string) => roff.replace(/^\.TH .*$/m, '.TH')
+const generated = generatedFiles(manifest, pkg.oclif.topics, '2026-01-01')
+const STALE = 'stale: run `npm run docs`'
 
 describe('generated documents', () => {
-  it('README.md help topics are what src/base/help/topics.ts says', () => {
-    const readme = read('README.md')
-    expect(readme, 'README help topics are stale: run `npm run docs`').toBe(readmeWithTopics(readme))
-    for (const name of ['environment', 'exit-codes', 'formatting']) expect(readme).toContain(`<!-- help:${name} -->`)
+  it('docs/commands/ holds a page per command and the index, each what the manifest makes', () => {
+    const onDisk = readdirSync(join(ROOT, 'docs', 'commands')).map((name) => `docs/commands/${name}`)
+    const expected = [...generated.keys()].filter((path) => path.startsWith('docs/commands/'))
+    expect(onDisk.sort(), `docs/commands/ ${STALE}`).toEqual(expected.sort())
+    for (const path of expected) expect(read(path), `${path} ${STALE}`).toBe(generated.get(path))
   })
 
-  it('man/amctl.1 is what the manifest and the help topics make', () => {
-    expect(withoutDate(read('man/amctl.1')), 'man/amctl.1 is stale: run `npm run docs`').toBe(withoutDate(manPage(manifest, '2026-01-01')))
+  it('man/ holds amctl.1 and a page per command, each what the manifest makes', () => {
+    const onDisk = readdirSync(join(ROOT, 'man')).map((name) => `man/${name}`)
+    const expected = [...generated.keys()].filter((path) => path.startsWith('man/'))
+    expect(onDisk.sort(), `man/ ${STALE}`).toEqual(expected.sort())
+    for (const path of expected) expect(withoutDate(read(path)), `${path} ${STALE}`).toBe(withoutDate(generated.get(path) as string))
   })
 
-  it('package.json ships the man page, so `npm install -g` installs it', () => {
-    const pkg = JSON.parse(read('package.json'))
-    expect(pkg.man).toEqual(['./man/amctl.1'])
+  it('a page and a man page for every command a user can run, none for the hidden ones', () => {
+    const shown = Object.keys(manifest.commands).filter((id) => !manifest.commands[id].hidden)
+    expect(shown).toEqual(expect.arrayContaining(['help', 'autocomplete', 'runs:list', 'orgs:implementation-doc:set']))
+    for (const id of shown) {
+      expect(generated.has(`docs/commands/${id.replaceAll(':', '-')}.md`), id).toBe(true)
+      expect(generated.has(`man/amctl-${id.replaceAll(':', '-')}.1`), id).toBe(true)
+    }
+    expect(generated.has('docs/commands/autocomplete-script.md')).toBe(false)
+  })
+
+  it('package.json ships every man page and lists them in "man", so `npm install -g` links them', () => {
+    expect(pkg.man, `package.json "man" ${STALE}`).toEqual(manFiles(manifest))
+    expect(pkg.man[0]).toBe('./man/amctl.1')
+    expect(pkg.man).toContain('./man/amctl-runs-list.1')
     expect(pkg.files).toContain('man')
   })
 
-  it.runIf(existsSync('/usr/bin/groff'))('renders with groff -man, every command in it', () => {
-    // groff shows bold as a character, a backspace and the character again: read it without
-    const text = execFileSync('groff', ['-man', '-Tutf8', join(ROOT, 'man', 'amctl.1')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).replace(/.\u0008/g, '')
-    expect(text).toMatch(/^AMCTL\(1\)/m)
-    for (const heading of ['NAME', 'SYNOPSIS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS']) expect(text).toContain(heading)
-    // (hidden commands, autocomplete's plumbing, are not in the man page)
-    const shown = Object.keys(manifest.commands).filter((id) => !manifest.commands[id].hidden)
-    for (const id of shown) expect(text.replace(/\s+/g, ' ')).toContain(`amctl ${id.replaceAll(':', ' ')}`)
+  it('every help topic is in one document, between its markers, as src/base/help/topics.ts says', () => {
+    for (const topic of HELP_TOPICS) {
+      const holders = documentPaths().filter((path) => read(path).includes(`<!-- help:${topic.name} -->`))
+      expect(holders, topic.name).toHaveLength(1)
+    }
+    for (const path of documentPaths()) expect(read(path), `${path} help topics ${STALE}`).toBe(withTopics(read(path)))
+  })
+
+  it('every command has a summary and at least two examples', () => {
+    for (const [id, cmd] of Object.entries(manifest.commands) as [string, {summary?: string; examples?: unknown[]}][]) {
+      expect(cmd.summary, `${id} summary`).toBeTruthy()
+      expect(cmd.examples?.length ?? 0, `${id} examples`).toBeGreaterThanOrEqual(2)
+    }
+  })
+
+  it.runIf(existsSync('/usr/bin/groff'))('the man pages render with groff -man: amctl(1) names every command, each page its own', () => {
+    // groff shows bold as a character, a backspace and the character again, and breaks words at
+    // a hyphen (U+2010) of its own: read it without either
+    const render = (file: string) =>
+      execFileSync('groff', ['-t', '-man', '-Tutf8', join(ROOT, file)], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
+        .replace(/.\u0008/g, '')
+        .replace(/\u2010\s+/g, '')
+        .replace(/\s+/g, ' ')
+    const overview = render('man/amctl.1')
+    expect(overview).toMatch(/^AMCTL\(1\)/)
+    for (const heading of ['NAME', 'SYNOPSIS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'SEE ALSO']) expect(overview).toContain(heading)
+    for (const doc of documentedCommands(manifest)) {
+      expect(overview).toContain(`amctl ${doc.name}`)
+      expect(overview).toContain(`amctl-${doc.slug}(1)`)
+      const page = render(`man/amctl-${doc.slug}.1`)
+      expect(page).toContain(`AMCTL-${doc.slug.toUpperCase()}(1)`)
+      for (const heading of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'EXAMPLES', 'SEE ALSO']) expect(page, doc.id).toContain(heading)
+      expect(page).toContain(`amctl ${doc.name}`)
+    }
+  })
+})
+
+describe('a command page', () => {
+  const commands = documentedCommands(manifest)
+  const page = (id: string) => commandPage(commands.find((c) => c.id === id)!, commands)
+
+  it('has the usage, the flags with their env variables and defaults, the REQUEST line and the examples', () => {
+    const watch = page('runs:watch')
+    expect(watch).toMatch(/^# amctl runs watch$/m)
+    expect(watch).toContain('```text\namctl runs watch RUN_ID... [--interval SECONDS]')
+    expect(watch).toContain('| `--wait-timeout DURATION` | stop waiting after 90s, 15m, 2h or N seconds; 0 = no limit; exit 11 | `60m` |')
+    expect(watch).toContain('| `--org ORG` | organization slug or public ID |  | `AMCTL_ORG` |')
+    expect(watch).toContain('## Request\n\n```text\nGET /api/v1/orgs/{org}/runs\n```')
+    expect(watch).toContain('```sh\namctl runs watch run_acme_0251 run_acme_0250 --org acme\n')
+    expect(watch).toContain('[`amctl runs list`](runs-list.md)')
+  })
+
+  it('names the command once in every usage line (amctl(1) once showed `orgs implementation-doc set set`)', () => {
+    for (const doc of commands) {
+      expect(doc.usage.startsWith(`amctl ${doc.name}`), doc.usage).toBe(true)
+      expect(doc.usage.slice(`amctl ${doc.name}`.length), doc.usage).not.toMatch(new RegExp(`^ ${doc.name.split(' ').at(-1)}\\b`))
+    }
+    expect(read('man/amctl-orgs-implementation-doc-set.1')).toContain('amctl orgs implementation\\-doc set \\-\\-input')
+  })
+
+  it('escapes what Markdown would take for emphasis, links or HTML, outside code spans', () => {
+    expect(inline('a <url>/device, * any, [env: X_Y], /_dev/ and `a_*<b>`')).toBe(
+      'a \\<url\\>/device, \\* any, \\[env: X_Y\\], /\\_dev/ and `a_*<b>`',
+    )
+    expect(inline('__proto__')).toBe('\\_\\_proto\\_\\_')
+    expect(page('dev:server')).toContain('- POST /\\_dev/faults: inject a fault')
+  })
+
+  it('the index lists every command under its topic, in the help groups', () => {
+    const index = commandIndex(commands, pkg.oclif.topics)
+    expect(index.indexOf('## Core commands')).toBeLessThan(index.indexOf('## Administration commands'))
+    expect(index).toContain('### runs\n\nList, fork and watch runs\n')
+    for (const doc of commands) expect(index).toContain(`[\`amctl ${doc.name}\`](${doc.slug}.md)`)
   })
 })

@@ -1,0 +1,94 @@
+import {existsSync, readFileSync, statSync} from 'node:fs'
+import {dirname, join, normalize} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {ROOT} from './helpers/cli.js'
+import {amctlLines, anchorsOf, documentPaths, isExternal, linksOf, shellBlocksOf} from './helpers/markdown.js'
+
+// The documents a user reads: README.md, CONTRIBUTING.md and docs/. Their relative links must
+// lead somewhere, the README must stay short and keep its first commands, and every shell block's
+// marker must be one the examples runner (test/e2e/examples.test.ts) understands.
+
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
+const DOCUMENTS = documentPaths()
+
+/** Where a relative link of `from` leads: the file (a directory's README.md) and the anchor. */
+function target(from: string, href: string): {path: string; anchor?: string} {
+  const [pathPart, anchor] = href.split('#', 2) as [string, string | undefined]
+  if (pathPart === '') return {path: from, anchor}
+  let path = normalize(join(dirname(from), decodeURIComponent(pathPart)))
+  if (existsSync(join(ROOT, path)) && statSync(join(ROOT, path)).isDirectory()) path = join(path, 'README.md')
+  return {path, anchor}
+}
+
+describe('README.md', () => {
+  const readme = read('README.md')
+
+  it('is at most 200 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200)
+  })
+
+  it('starts with the two first commands: install and demo, then the tests', () => {
+    expect(readme.split('\n').slice(0, 6)).toEqual([
+      '# amctl',
+      '',
+      '```sh',
+      'npm install && npm run demo   # install, build, and walk through amctl against the local control plane',
+      'npm test                      # the whole test suite (unit, end-to-end, fault injection)',
+      '```',
+    ])
+  })
+})
+
+describe('the documents', () => {
+  it('are README.md, CONTRIBUTING.md and the pages of docs/', () => {
+    expect(DOCUMENTS).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/install.md', 'docs/commands/README.md']))
+  })
+
+  it('link only to files that exist, and to #anchors their headings make (GitHub rules)', () => {
+    const anchors = new Map<string, Set<string>>()
+    const anchorsIn = (path: string) => {
+      if (!anchors.has(path)) anchors.set(path, anchorsOf(read(path)))
+      return anchors.get(path) as Set<string>
+    }
+    const dead: string[] = []
+    for (const doc of DOCUMENTS) {
+      for (const href of linksOf(read(doc))) {
+        if (isExternal(href)) continue
+        const {path, anchor} = target(doc, href)
+        if (!existsSync(join(ROOT, path))) dead.push(`${doc}: ${href} (no ${path})`)
+        else if (anchor !== undefined && path.endsWith('.md') && !anchorsIn(path).has(anchor))
+          dead.push(`${doc}: ${href} (no heading makes #${anchor} in ${path})`)
+      }
+    }
+    expect(dead).toEqual([])
+  })
+
+  it('can all be reached from README.md by following links', () => {
+    const reached = new Set<string>()
+    const visit = (doc: string) => {
+      if (reached.has(doc) || !doc.endsWith('.md') || !existsSync(join(ROOT, doc))) return
+      reached.add(doc)
+      for (const href of linksOf(read(doc))) if (!isExternal(href)) visit(target(doc, href).path)
+    }
+    visit('README.md')
+    expect(DOCUMENTS.filter((doc) => !reached.has(doc))).toEqual([])
+  })
+
+  it('mark shell blocks only with a well-formed marker, with a reason, just before the block', () => {
+    const problems: string[] = []
+    for (const doc of DOCUMENTS) {
+      const {blocks, mistakes} = shellBlocksOf(doc, read(doc))
+      for (const mistake of mistakes) problems.push(`${doc}: ${mistake}`)
+      for (const block of blocks) {
+        if (block.marker && block.marker.reason === '') problems.push(`${doc}: a marker without a reason before\n${block.text}`)
+        if (block.marker && amctlLines(block).length === 0)
+          problems.push(`${doc}: a marker before a block without an amctl line\n${block.text}`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+
+  it('give no internal history (issue numbers, sessions)', () => {
+    for (const doc of DOCUMENTS) expect(read(doc), doc).not.toMatch(/\bissue \d+|\bthis session\b/i)
+  })
+})
