@@ -1,33 +1,11 @@
 import {describe, expect, it} from 'vitest'
 import {filterPages, matchesFilter, newestUntil} from '../../../../src/commands/runs/shared/filter.js'
 import type {Run} from '../../../../src/contract/types.js'
-import type {Page} from '../../../../src/contract/vocabulary.js'
+import {countedPages, runAt} from '../../../helpers/pages.js'
 
-const run = (id: string, createdAt: string, fields: Partial<Run> = {}): Run =>
-  ({
-    id,
-    status: 'succeeded',
-    evalSetId: 'es_1',
-    batchId: null,
-    createdAt,
-    forkedFrom: null,
-    agent: 'a',
-    model: 'm',
-    score: 0.5,
-    ...fields,
-  }) as Run
+const run = (id: string, createdAt: string, fields: Partial<Run> = {}): Run => runAt(id, createdAt, fields)
 
-/** Pages as runPages yields them, counting how many were requested. */
-function source(pages: Run[][]): {pages: AsyncIterable<Page<Run>>; requested: () => number} {
-  let requested = 0
-  async function* gen() {
-    for (const items of pages) {
-      requested++
-      yield {items, nextCursor: 'next'}
-    }
-  }
-  return {pages: gen(), requested: () => requested}
-}
+const source = (pages: Run[][]) => countedPages(pages)
 
 describe('newestUntil: the newest-first scan with a time bound (runs list --since, the baseline lookup)', () => {
   const PAGES = [
