@@ -1,10 +1,10 @@
 import {spawn} from 'node:child_process'
-import {chmodSync, readFileSync, writeFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {type DevServer, startDevServer} from '../../src/devserver/index.js'
 import {USERS} from '../../src/devserver/seed.js'
-import {BIN} from '../helpers/bin.js'
+import {amctlOnPath} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 
@@ -48,9 +48,7 @@ const SERVES = (command: string) => /^amctl dev server( |$)/.test(command)
 
 let bin: string
 beforeAll(() => {
-  bin = tempDir('amctl-examples-bin-')
-  writeFileSync(join(bin, 'amctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`)
-  chmodSync(join(bin, 'amctl'), 0o755)
+  bin = amctlOnPath()
 })
 
 interface Outcome {
