@@ -4,6 +4,8 @@
 //   README.md, command reference   between <!-- commands --> markers (oclif readme)
 //   README.md, help topics         between <!-- help:NAME --> markers (src/base/help/topics.ts)
 //   man/amctl.1                    the man page (src/base/help/man.ts through marked-man)
+//   examples/ci/report.xml, summary.md and their copies in docs/ci-reports.md: the CI reports of an
+//                                  example run against the dev server (bin/ci-example.js)
 
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
@@ -18,6 +20,7 @@ const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'}
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
 run('npx', ['oclif', 'readme', '--no-aliases', '--no-source-links'])
+run(process.execPath, ['bin/ci-example.js'])
 
 // src/base/help/docs.ts is TypeScript: bundled on the fly, outside the CLI's bundle
 const scratch = mkdtempSync(join(tmpdir(), 'amctl-docs-'))

@@ -36,8 +36,8 @@ function rulesLine(report: CiReport): string {
   if (rules.maxDrop !== undefined) parts.push(`score at most ${rules.maxDrop} below its baseline (--max-drop)`)
   let line = `Each run must ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`}.`
   if (rules.baseline === 'previous') {
-    const window = rules.baselineWindowS ? `in the ${flagDuration(rules.baselineWindowS)} before it` : 'before it'
-    line += ` Baseline: the newest run of the same eval set, agent and model that succeeded with a score ${window} (--baseline previous).`
+    const window = rules.baselineWindowS ? `, created at most ${flagDuration(rules.baselineWindowS)} before it` : ' created before it'
+    line += ` Baseline: the newest run of the same eval set, agent and model that succeeded with a score${window} (--baseline previous).`
   } else if (rules.baseline !== undefined) {
     line += ` Baseline: run ${markdownText(rules.baseline)} for every run (--baseline).`
   }
