@@ -81,6 +81,14 @@ export class WatchView {
       this.out.notice('no runs to wait for')
       return
     }
+    const orphans = state.rules.baseline === undefined ? [] : state.entries().filter((w) => w.baseline === null)
+    if (orphans.length > 0) {
+      const held = this.options.maxDrop === undefined ? '' : ': not held to --max-drop'
+      const which = named(orphans.map((w) => w.id))
+      this.out.notice(
+        styled(`no baseline for ${which} (no earlier run of the same eval set, agent and model succeeded with a score)${held}`, 'dim'),
+      )
+    }
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
