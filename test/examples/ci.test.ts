@@ -4,6 +4,9 @@ import {amctlLines, ciExample, shellLines} from '../helpers/ci-examples.js'
 // examples/ci/: the GitHub Actions workflow and the GitLab CI job that docs/ci-reports.md shows.
 // The end-to-end suite runs their amctl lines against the dev server (test/e2e/ci.test.ts).
 
+/** GitHub Actions expressions, as the workflow spells them (not JavaScript templates). */
+const expression = (text: string): string => `$\{{ ${text} }}`
+
 const GATE = ['--wait', '--min-score', '--baseline previous', '--max-drop', '--junit reports/evals.xml', '--summary reports/evals.md']
 
 describe('examples/ci', () => {
@@ -20,11 +23,11 @@ describe('examples/ci', () => {
   it('GitHub Actions: the token from a secret, the JUnit report published and the reports kept even when the gate fails', () => {
     const doc = ciExample('github-actions.yml')
     const job = doc.jobs.evals
-    expect(job.env.AMCTL_TOKEN).toBe('${{ secrets.AMCTL_TOKEN }}')
+    expect(job.env.AMCTL_TOKEN).toBe(expression('secrets.AMCTL_TOKEN'))
     const publish = job.steps.find((step: any) => step.uses?.startsWith('mikepenz/action-junit-report@'))
-    expect(publish).toMatchObject({if: '${{ !cancelled() }}', with: {report_paths: 'reports/evals.xml'}})
+    expect(publish).toMatchObject({if: expression('!cancelled()'), with: {report_paths: 'reports/evals.xml'}})
     const keep = job.steps.find((step: any) => step.uses?.startsWith('actions/upload-artifact@'))
-    expect(keep).toMatchObject({if: '${{ !cancelled() }}', with: {path: 'reports/'}})
+    expect(keep).toMatchObject({if: expression('!cancelled()'), with: {path: 'reports/'}})
     expect(doc.permissions.checks).toBe('write')
   })
 

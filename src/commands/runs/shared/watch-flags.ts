@@ -26,7 +26,10 @@ export const watchFlags = {
     helpValue: 'DURATION',
     helpGroup: WAIT,
   }),
-  'fail-fast': Flags.boolean({description: 'stop at the first run that failed, was cancelled or missed --min-score', helpGroup: WAIT}),
+  'fail-fast': Flags.boolean({
+    description: 'stop at the first run that failed, was cancelled or missed --min-score or --max-drop',
+    helpGroup: WAIT,
+  }),
   'min-score': Flags.string({
     description: 'a succeeded run also needs a score of at least X, 0–1 (a run without a score fails)',
     helpValue: 'X',
