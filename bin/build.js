@@ -12,6 +12,8 @@
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
 //                  the bundle so that no other command reads or compiles it; the bundle's
 //                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
+// dist/xml.cjs    the XML library of --junit (fast-xml-builder), apart from the bundle in the same
+//                  way: the bundle's import('fast-xml-builder') requires ./xml.cjs.
 // dist/<module>.js a few modules that scripts and tests load by path (ESM, each self-contained).
 //
 // Nothing machine-specific goes into dist/ (the code cache lives in the user's cache directory),
@@ -99,6 +101,17 @@ const jqEngine = {
   },
 }
 
+// import('fast-xml-builder') in the bundle (the JUnit report of --junit): a require of dist/xml.cjs,
+// made only when --junit is given
+const xmlBuilder = {
+  name: 'xml-builder',
+  setup(b) {
+    b.onResolve({filter: /^fast-xml-builder$/}, () => ({path: 'fast-xml-builder', namespace: 'xml-builder'}))
+    b.onLoad({filter: /.*/, namespace: 'xml-builder'}, () => ({contents: "module.exports = require('./xml.cjs')", loader: 'js'}))
+    b.onResolve({filter: /^\.\/xml\.cjs$/, namespace: 'xml-builder'}, (args) => ({path: args.path, external: true}))
+  },
+}
+
 const shared = {
   bundle: true,
   platform: 'node',
@@ -117,7 +130,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...startup.plugins(without), jqEngine, devServer],
+  plugins: [...startup.plugins(without), jqEngine, xmlBuilder, devServer],
   ...startup.BUILD_OPTIONS,
   // indentation and line breaks are a third of the bundle, read on every run; names stay
   minifyWhitespace: !without.has('minify-whitespace'),
@@ -157,6 +170,22 @@ const jq = await build({
   // third-party code read only when --jq is given: a third of the size, less to parse
   minify: true,
 })
+// the XML library of --junit (fast-xml-builder), apart from the bundle like the jq engine
+const xml = await build({
+  ...shared,
+  stdin: {
+    // the builder class itself: the bundle's import() takes module.exports as the default export
+    contents: "const m = require('fast-xml-builder')\nmodule.exports = m.default ?? m",
+    resolveDir: root,
+    sourcefile: 'xml-builder.cjs',
+    loader: 'js',
+  },
+  outfile: join(dist, 'xml.cjs'),
+  format: 'cjs',
+  minify: true,
+})
+const XMLBuilder = require(join(dist, 'xml.cjs'))
+if (new XMLBuilder({}).build({a: 'x<'}) !== '<a>x&lt;</a>') throw new Error('dist/xml.cjs does not build XML')
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
 chmodSync(join(dist, 'jq.wasm'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
@@ -216,6 +245,7 @@ const outputs = [
   ...Object.entries(devserver.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),
   ...Object.entries(jq.metafile.outputs),
+  ...Object.entries(xml.metafile.outputs),
 ]
 outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`

@@ -6,6 +6,8 @@
 //                                     model through marked-man); package.json "man" lists them
 //   help-topic sections               between <!-- help:NAME --> markers in README.md,
 //                                     CONTRIBUTING.md and docs/*.md (src/base/help/topics.ts)
+//   examples/ci/report.xml, summary.md and their copies in docs/ci.md: the CI reports of an
+//                                     example run against the dev server (bin/ci-example.js)
 
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
@@ -19,6 +21,7 @@ const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'}
 
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
+run(process.execPath, ['bin/ci-example.js'])
 
 // src/base/help/docs.ts is TypeScript: bundled on the fly, outside the CLI's bundle
 const scratch = mkdtempSync(join(tmpdir(), 'amctl-docs-'))

@@ -9,6 +9,7 @@ import type {RateLimiter} from './rate-limit.js'
 import type {Reply} from './reply.js'
 import type {RequestLog} from './request-log.js'
 import {Router} from './router.js'
+import type {OutcomePlans} from './outcome-plans.js'
 import type {RunLifecycle} from './runs.js'
 import type {TokenRecord, UserRecord} from './state.js'
 import type {Store} from './store.js'
@@ -22,6 +23,8 @@ export interface Services {
   limiter: RateLimiter
   /** the run lifecycle: the time now, and how long a launched run takes */
   runs: RunLifecycle
+  /** the outcomes planned for the next launched runs (`/_dev/orgs/:org/outcomes`) */
+  outcomes: OutcomePlans
   /** base URL of the running server (no trailing slash) */
   baseUrl: () => string
 }

@@ -10,6 +10,7 @@ import {Faults} from './faults.js'
 import {hostCheck} from './guard.js'
 import {type Answered, createHttpServer} from './http-server.js'
 import {APPROVE_MODES, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RUN_SECONDS, SEED_KINDS, type ApproveMode, type SeedKind} from './options.js'
+import {OutcomePlans} from './outcome-plans.js'
 import {Persistence} from './persistence.js'
 import {RateLimiter} from './rate-limit.js'
 import {RequestLog} from './request-log.js'
@@ -60,6 +61,8 @@ export interface DevServer {
   users: UserRecord[]
   /** the IDs to try each command with, per organization, as they stand at start */
   catalog: OrgCatalog[]
+  /** when this server seeded its state (epoch ms; its seeded runs are dated before it), or undefined when it read `dataFile` */
+  seededAt?: number
   /**
    * stops accepting, cuts open connections, writes pending state and releases `dataFile`;
    * rejects when that last write fails
@@ -88,10 +91,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const bodies = new RequestBodies(schemas)
   const lock = dataFile === undefined ? undefined : lockDataFile(dataFile, log)
   try {
-    const store = dataFile === undefined ? new Store(seedState(seed)) : loadOrSeed(dataFile, seed, schemas)
+    const startedAt = now()
+    const {store, seeded} =
+      dataFile === undefined ? {store: new Store(seedState(seed, startedAt)), seeded: true} : loadOrSeed(dataFile, seed, schemas, startedAt)
     const failedWrite = (error: Error): void => warn?.(`could not write ${dataFile}: ${error.message}`)
     const persistence = dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), failedWrite)
-    const runs = new RunLifecycle(runSeconds, now)
+    const outcomes = new OutcomePlans()
+    const runs = new RunLifecycle(runSeconds, now, outcomes)
 
     let url = ''
     const services: Services = {
@@ -107,6 +113,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       requests: new RequestLog(),
       limiter: new RateLimiter(rateLimit),
       runs,
+      outcomes,
       baseUrl: () => url,
     }
     let hostAllowed: (header: string | undefined) => boolean = () => false
@@ -135,6 +142,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       orgs: store.state.orgs.map(orgRef),
       users: store.state.users.map(userRef),
       catalog: catalog(store.state, runs),
+      seededAt: seeded ? startedAt : undefined,
       close: () => http.close().finally(() => lock?.release()),
     }
   } catch (error) {
@@ -160,7 +168,7 @@ function lockDataFile(file: string, log: ((line: string) => void) | undefined): 
 }
 
 /** State from `file` when it exists (its shape checked); otherwise the seed, written there at once. */
-function loadOrSeed(file: string, seed: SeedKind, schemas: SchemaSet): Store {
+function loadOrSeed(file: string, seed: SeedKind, schemas: SchemaSet, seededAt: number): {store: Store; seeded: boolean} {
   let text: string | undefined
   try {
     text = Persistence.read(file)
@@ -168,16 +176,16 @@ function loadOrSeed(file: string, seed: SeedKind, schemas: SchemaSet): Store {
     throw new DevServerOptionError(`cannot read ${file}: ${(error as Error).message}`)
   }
   if (text === undefined) {
-    const store = new Store(seedState(seed))
+    const store = new Store(seedState(seed, seededAt))
     try {
       writeFileAtomic(file, store.serialize())
     } catch (error) {
       throw new DevServerOptionError(`cannot write ${file}: ${(error as Error).message}`)
     }
-    return store
+    return {store, seeded: true}
   }
   try {
-    return Store.parse(text, schemas)
+    return {store: Store.parse(text, schemas), seeded: false}
   } catch (error) {
     throw new DevServerOptionError(`${file} is not usable dev server state: ${(error as Error).message}`)
   }

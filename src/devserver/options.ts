@@ -89,6 +89,18 @@ export const HOOKS: readonly HookDoc[] = [
     example: '{"count":1000}',
   },
   {
+    method: 'POST',
+    path: '/orgs/:org/outcomes',
+    summary: 'plan how the next launched or forked runs end',
+    details:
+      'body: {status (succeeded, failed or cancelled), score (0-1 or null), evalSetId, agent, model (each optional: the runs it matches), ' +
+      'count (runs it takes; absent: until cleared)}; the first plan that matches a new run decides its outcome and score, ' +
+      'reached after --run-seconds as usual (without a plan: fixed by the run ID)',
+    example: '{"status":"succeeded","score":0.42,"count":1}',
+  },
+  {method: 'GET', path: '/orgs/:org/outcomes', summary: 'list the planned outcomes and how many runs each took'},
+  {method: 'DELETE', path: '/orgs/:org/outcomes', summary: 'remove every planned outcome of the organization'},
+  {
     method: 'PATCH',
     path: '/runs/:runId',
     summary: "set a run's status and score",

@@ -1,5 +1,6 @@
 import {createHash} from 'node:crypto'
 import type {Run} from '../contract/types.js'
+import type {OutcomePlans} from './outcome-plans.js'
 import type {RunPlan, State} from './state.js'
 import type {NewRun, Store} from './store.js'
 
@@ -7,7 +8,7 @@ import type {NewRun, Store} from './store.js'
  * The run lifecycle (contract section 4, "Run lifecycle"): a launched or forked run is `queued`
  * for the first fifth of `--run-seconds`, then `running`, then at the end reaches its outcome.
  * The outcome and score come from a hash of the run's ID, so the same launches give the same
- * results on every machine. Nothing ticks: a run's plan (its times and outcome, fixed when it is
+ * results on every machine, unless a planned outcome (./outcome-plans.ts) matches the run. Nothing ticks: a run's plan (its times and outcome, fixed when it is
  * created and kept in the state) is applied whenever the run is read, so no timer keeps the
  * process alive and a restart with `--data` sees the same runs at the same moments.
  */
@@ -19,16 +20,18 @@ export class RunLifecycle {
   /**
    * @param seconds how long a launched run takes from `queued` to its outcome (0: at once)
    * @param now the clock (tests pass their own)
+   * @param planned the outcomes planned through `/_dev/orgs/:org/outcomes`
    */
   constructor(
     readonly seconds: number,
     readonly now: () => number = Date.now,
+    readonly planned?: OutcomePlans,
   ) {}
 
   /** Adds runs that move on their own from `queued` to their outcome. */
   launch(store: Store, orgId: string, fields: readonly NewRun[]): Run[] {
     const runs = store.addRuns(orgId, fields, this.now())
-    for (const run of runs) store.state.runPlans[run.id] = this.plan(run)
+    for (const run of runs) store.state.runPlans[run.id] = this.plan(run, this.planned?.take(orgId, run))
     return runs.map((run) => this.view(store.state, run))
   }
 
@@ -52,13 +55,13 @@ export class RunLifecycle {
     return run
   }
 
-  private plan(run: Run): RunPlan {
+  private plan(run: Run, planned: Pick<RunPlan, 'outcome' | 'score'> | undefined): RunPlan {
     const start = Date.parse(run.createdAt)
     const total = this.seconds * 1000
     return {
       runningAt: new Date(start + Math.round(total * QUEUED_SHARE)).toISOString(),
       finishedAt: new Date(start + total).toISOString(),
-      ...outcomeOf(run.id),
+      ...(planned ?? outcomeOf(run.id)),
     }
   }
 }

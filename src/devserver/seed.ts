@@ -15,7 +15,10 @@ import {
 } from './state.js'
 
 /**
- * The seeded world. Every ID and timestamp is fixed, so tests and docs can name them.
+ * The seeded world. Every ID is fixed, and so is every timestamp but the runs': tests and docs
+ * can name them. The seeded runs are the recent history of the organizations, ten minutes apart,
+ * the newest ten minutes before the state was seeded (`seededRunCreatedAt`): a launch compares
+ * with them (`--baseline previous` looks 30 days back), as it would in a real organization.
  * Seed `default` fills both organizations; seed `empty` has the users and organizations only.
  */
 
@@ -23,8 +26,12 @@ import type {SeedKind} from './options.js'
 
 export {SEED_KINDS, type SeedKind} from './options.js'
 
-/** Seeded timestamps count from here. */
+/** Seeded timestamps count from here (all but the runs'). */
 export const SEED_EPOCH = '2025-01-01T00:00:00.000Z'
+
+/** Minutes between two seeded runs of an organization; globex's runs sit 5 minutes after acme's. */
+const RUN_SPACING_MINUTES = 10
+const RUN_OFFSET_MINUTES = {acme: 0, globex: 5} as const
 
 export const ORGS = {
   /** has the Optimizations capability, credits and a provider key */
@@ -157,7 +164,18 @@ function org(key: keyof typeof ORGS, members: UserRecord[], withResources: boole
   }
 }
 
-function runs(key: keyof typeof RUN_COUNTS, evalSetIds: string[], offsetMinutes: number): Run[] {
+/**
+ * When seeded run `n` of an organization was created, for a state seeded at `seededAt` (epoch
+ * ms): the minute of seeding, less ten minutes per run after it (acme's newest, run_acme_0260,
+ * ten minutes before; globex's runs five minutes after acme's of the same number).
+ */
+export function seededRunCreatedAt(slug: keyof typeof RUN_COUNTS, n: number, seededAt: number): string {
+  const minute = Math.floor(seededAt / 60_000) * 60_000
+  const start = minute - (RUN_COUNTS.acme + 1) * RUN_SPACING_MINUTES * 60_000
+  return new Date(start + (RUN_OFFSET_MINUTES[slug] + n * RUN_SPACING_MINUTES) * 60_000).toISOString()
+}
+
+function runs(key: keyof typeof RUN_COUNTS, evalSetIds: string[], seededAt: number): Run[] {
   const statuses = ['succeeded', 'succeeded', 'failed', 'succeeded', 'cancelled'] as const
   const total = RUN_COUNTS[key]
   return Array.from({length: total}, (_, index): Run => {
@@ -169,7 +187,7 @@ function runs(key: keyof typeof RUN_COUNTS, evalSetIds: string[], offsetMinutes:
       status,
       evalSetId: evalSetIds[n % evalSetIds.length],
       batchId: `bat_${key}_${String(Math.ceil(n / 2)).padStart(4, '0')}`,
-      createdAt: at(offsetMinutes + n * 10),
+      createdAt: seededRunCreatedAt(key, n, seededAt),
       forkedFrom: key === 'acme' && n === 200 ? seededRunId('acme', 150) : null,
       agent: target.agent,
       model: target.model,
@@ -192,7 +210,8 @@ function variant(id: string, experimentId: string, name: string, body: string): 
   return {id, experimentId, name, content: {variantId: id, experimentId, format: 'markdown', body}}
 }
 
-export function seedState(kind: SeedKind): State {
+/** The state of a new server (`seededAt`: when, epoch ms; the seeded runs are dated before it). */
+export function seedState(kind: SeedKind, seededAt: number = Date.now()): State {
   const users: UserRecord[] = [{...USERS.ada}, {...USERS.grace}]
   const full = kind === 'default'
   const acme = org('acme', [users[0]], full)
@@ -221,8 +240,8 @@ export function seedState(kind: SeedKind): State {
 
   const a = acme.publicId
   const g = globex.publicId
-  state.runs[a] = runs('acme', [EVAL_SETS.acmeCheckout, EVAL_SETS.acmeSearch], 0)
-  state.runs[g] = runs('globex', [EVAL_SETS.globexOnboarding], 5)
+  state.runs[a] = runs('acme', [EVAL_SETS.acmeCheckout, EVAL_SETS.acmeSearch], seededAt)
+  state.runs[g] = runs('globex', [EVAL_SETS.globexOnboarding], seededAt)
 
   state.evalSets = {
     ...owned(a, [

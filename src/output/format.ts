@@ -13,8 +13,8 @@ import {relativeTime} from './time.js'
 export interface Column<T> extends TableColumn {
   /** the value of a row, as scripts get it */
   get: (row: T) => unknown
-  /** how a terminal shows it: a relative time, a coloured run status, a score */
-  show?: 'time' | 'status' | 'score'
+  /** how a terminal shows it: a relative time, a coloured run status, a score, a signed score difference */
+  show?: 'time' | 'status' | 'score' | 'delta'
   /** shown on a terminal only, and only when some row has a value (tab-separated rows keep their fields) */
   extra?: boolean
 }
@@ -107,6 +107,8 @@ export function ttyCells<T>(row: T, columns: readonly Column<T>[], style: Style,
         return {text, paint: typeof value === 'string' ? statusColour(value, style) : undefined}
       case 'score':
         return {text: typeof value === 'number' ? value.toFixed(2) : text}
+      case 'delta':
+        return {text: typeof value === 'number' ? `${value < 0 ? '-' : '+'}${Math.abs(value).toFixed(2)}` : text}
       default:
         return {text}
     }

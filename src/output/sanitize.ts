@@ -56,3 +56,31 @@ const RAW_IN_JSON = /[\u007F-\u009F]/g
 export function safeJson(value: unknown, space?: number): string | undefined {
   return JSON.stringify(value, null, space)?.replace(RAW_IN_JSON, visible)
 }
+
+// what Markdown reads as syntax inside a line: emphasis, code, links, HTML, table cells, strike,
+// mentions, and the start of a bare URL that GitHub would turn into a link (`http://`, `www.`)
+const MARKDOWN_SPECIAL = /[\\`*[\]<>|~@]|_(?![A-Za-z0-9])|(?<![A-Za-z0-9])_|:(?=\/\/)|(?<=\bwww)\./gi
+
+/**
+ * For Markdown (the CI summary): text that stays text. Backslash, backtick, `*`, `[`, `]`, `<`,
+ * `>`, `|` (a table cell's edge), `~` and `@` (a mention) are backslash-escaped, `_` too unless
+ * it stands inside a word (`run_acme_0246` reads as it is: GitHub never takes an inner `_` for
+ * emphasis), and so are the `:` of `://` and the `.` of `www.` (no bare link), `&` is `&amp;`;
+ * then control characters, newlines included, are written visibly as `\u00XX`
+ * (one line, one table cell, no terminal control when the file is shown in a terminal).
+ */
+export function markdownText(text: string): string {
+  return terminalSafe(text.replace(/&/g, '&amp;').replace(MARKDOWN_SPECIAL, (c) => `\\${c}`))
+}
+
+/**
+ * For a GitHub Actions workflow command (`::error title=…::message`), as GitHub escapes them:
+ * in the message `%`, CR and LF become `%25`, `%0D`, `%0A` (so a server's text cannot end the
+ * line and start a command of its own); in a property (`title=`) `:` and `,` also become `%3A`
+ * and `%2C`. Other control characters are then written visibly as `\u00XX`.
+ */
+export function workflowEscape(text: string, kind: 'data' | 'property'): string {
+  let out = text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+  if (kind === 'property') out = out.replace(/:/g, '%3A').replace(/,/g, '%2C')
+  return terminalSafe(out)
+}

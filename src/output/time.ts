@@ -34,3 +34,11 @@ export function shortDuration(totalSeconds: number): string {
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
 }
+
+/** A whole number of seconds as a duration flag takes it back: `30d` (unless `days` is false), `2h`, `15m`, `90s`. */
+export function flagDuration(seconds: number, days = true): string {
+  if (days && seconds >= 86_400 && seconds % 86_400 === 0) return `${seconds / 86_400}d`
+  if (seconds % 3600 === 0 && seconds > 0) return `${seconds / 3600}h`
+  if (seconds % 60 === 0 && seconds > 0) return `${seconds / 60}m`
+  return `${seconds}s`
+}

@@ -100,6 +100,37 @@ describe('what a run loads (a dependency that starts requiring these at load tim
   })
 })
 
+describe('the XML library of --junit (fast-xml-builder): a file of its own, like the jq engine', () => {
+  const e2e = useE2E()
+
+  /** The files of the amctl's dist/ a run required (recorded at exit through NODE_OPTIONS=--require). */
+  async function distRequired(argv: string[]): Promise<string[]> {
+    const dir = tempDir('amctl-startup-xml-')
+    const list = join(dir, 'required.txt')
+    writeFileSync(
+      join(dir, 'record.cjs'),
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, Object.keys(require.cache).join('\\n')))\n`,
+    )
+    const r = await runBin([...argv, '--org', 'acme'], {
+      env: {AMCTL_BASE_URL: e2e.current.url, AMCTL_TOKEN: await e2e.current.token(), NODE_OPTIONS: `--require ${join(dir, 'record.cjs')}`},
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    return readFileSync(list, 'utf8')
+      .split('\n')
+      .filter((file) => file.includes('/dist/'))
+      .map((file) => file.slice(file.lastIndexOf('/dist/') + '/dist/'.length))
+  }
+
+  it('is not in the bundle, which requires ./xml.cjs only when --junit is given', async () => {
+    const source = readFileSync(BUNDLE, 'latin1')
+    expect(source).toMatch(/require\(["']\.\/xml\.cjs["']\)/)
+    expect(source).not.toContain('replaceEntitiesValue') // a method of the builder
+    expect(await distRequired(['runs', 'watch', 'run_acme_0251'])).not.toContain('xml.cjs')
+    const dir = tempDir('amctl-startup-xml-')
+    expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--junit', join(dir, 'e.xml')])).toContain('xml.cjs')
+  })
+})
+
 describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V8 cache)', () => {
   const e2e = useE2E()
   let home: string

@@ -1,10 +1,10 @@
 import {spawn} from 'node:child_process'
-import {chmodSync, readFileSync, writeFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {type DevServer, startDevServer} from '../../src/devserver/index.js'
 import {USERS} from '../../src/devserver/seed.js'
-import {BIN} from '../helpers/bin.js'
+import {amctlOnPath} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {amctlLines, documentPaths, shellBlocksOf} from '../helpers/markdown.js'
 import {tempDir} from '../helpers/temp.js'
@@ -77,6 +77,8 @@ const EXPECT: {match: string; exit: number; why: string}[] = [
   {match: 'mcp-servers delete mcp_acme_filesystem --org acme', exit: 2, why: 'asks on a terminal; off one it needs --yes'},
   // the seed makes outcomes deterministic: one of the two launched runs scores below 0.4
   {match: '--min-score 0.4', exit: 10, why: 'a run did not pass --min-score'},
+  // and one of the two launched runs of es_acme_checkout fails
+  {match: 'es_acme_checkout --org acme --wait --baseline previous', exit: 10, why: 'a launched run failed'},
 ]
 
 /** The device hooks approve or deny a login waiting under a code: one is started, and its code stands in for the example's. */
@@ -92,9 +94,7 @@ const inFront = (command: string) => command.replace(/\s&\s*(#.*)?$/, '')
 
 let bin: string
 beforeAll(() => {
-  bin = tempDir('amctl-examples-bin-')
-  writeFileSync(join(bin, 'amctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`)
-  chmodSync(join(bin, 'amctl'), 0o755)
+  bin = amctlOnPath()
 })
 
 interface Outcome {

@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {existsSync} from 'node:fs'
+import {chmodSync, existsSync, writeFileSync} from 'node:fs'
 import {join, resolve as resolvePath} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {ROOT} from './cli.js'
@@ -37,6 +37,16 @@ export const BIN = process.env.AMCTL_E2E_BIN ? resolvePath(process.env.AMCTL_E2E
 /** How to start BIN: a script file with this Node; anything else (an installed link, an executable) as a user would. */
 export function binCommand(argv: string[]): [string, string[]] {
   return /\.[cm]?js$/.test(BIN) ? [process.execPath, [BIN, ...argv]] : [BIN, argv]
+}
+
+/** A directory holding an `amctl` that runs the amctl under test (as binCommand does), for shell lines as a user types them. */
+export function amctlOnPath(): string {
+  const dir = tempDir('amctl-bin-')
+  const [command, args] = binCommand([])
+  const words = [command, ...args].map((word) => `"${word}"`).join(' ')
+  writeFileSync(join(dir, 'amctl'), `#!/bin/sh\nexec ${words} "$@"\n`)
+  chmodSync(join(dir, 'amctl'), 0o755)
+  return dir
 }
 
 /** A config directory of its own (removed when the test file ends). */

@@ -1,6 +1,14 @@
 import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../src/core/errors.js'
-import {parseDuration, parseExpiry, parseIntegerInRange, parseNumberInRange, requireId, requireText} from '../../src/input/values.js'
+import {
+  parseDuration,
+  parseExpiry,
+  parseIntegerInRange,
+  parseNumberInRange,
+  parseTimeBound,
+  requireId,
+  requireText,
+} from '../../src/input/values.js'
 import {chompNewline} from '../../src/input/files.js'
 
 function refused(fn: () => unknown, message?: RegExp): void {
@@ -84,6 +92,39 @@ describe('parseDuration (--wait-timeout)', () => {
   it.each(BAD)('refuses %j naming the accepted forms', (value) => {
     refused(() => parseDuration('--wait-timeout', value), FORMS)
   })
+})
+
+describe('parseDuration with days (--baseline-window, --since)', () => {
+  it('takes 30d as 30 days, and every form without days', () => {
+    expect(parseDuration('--baseline-window', '30d', {days: true})).toBe(30 * 86_400)
+    expect(parseDuration('--baseline-window', '2h', {days: true})).toBe(7200)
+    refused(() => parseDuration('--baseline-window', '2w', {days: true}), /such as 90s, 15m, 2h, 30d or a number of seconds, got "2w"/)
+  })
+})
+
+describe('parseTimeBound (--since, --until)', () => {
+  const now = Date.parse('2026-11-25T12:00:00Z')
+  it.each([
+    ['7d', '2026-11-18T12:00:00.000Z'],
+    ['12h', '2026-11-25T00:00:00.000Z'],
+    ['90m', '2026-11-25T10:30:00.000Z'],
+    ['3600', '2026-11-25T11:00:00.000Z'],
+    ['2026-11-01', '2026-11-01T00:00:00.000Z'],
+    ['2026-11-01T09:30', '2026-11-01T09:30:00.000Z'],
+    ['2026-11-01T09:30:15.25Z', '2026-11-01T09:30:15.250Z'],
+    ['2026-11-01T11:30:00+02:00', '2026-11-01T09:30:00.000Z'],
+    ['2026-11-01T05:30-04:00', '2026-11-01T09:30:00.000Z'],
+    ['2024-02-29', '2024-02-29T00:00:00.000Z'],
+  ])('%j is %s (a date without a zone is UTC)', (value, iso) => {
+    expect(new Date(parseTimeBound('--since', value, now)).toISOString()).toBe(iso)
+  })
+
+  it.each(['', 'yesterday', '2026-02-30', '2025-02-29', '2026-11-01T25:00', '2026-1-1', '2026-11-01 09:30', '-1d', '1w'])(
+    'refuses %j naming the flag and the forms',
+    (value) => {
+      refused(() => parseTimeBound('--until', value, now), /^--until must be a duration before now \(7d, 12h, 90m\) or a date/)
+    },
+  )
 })
 
 describe('parseNumberInRange (--min-score, --interval)', () => {

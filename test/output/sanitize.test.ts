@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {safeJson, terminalSafe, tsvEscape} from '../../src/output/sanitize.js'
+import {safeJson, terminalSafe, tsvEscape, markdownText, workflowEscape} from '../../src/output/sanitize.js'
 
 // Server text is data (contract 1.4): no control character reaches a terminal or breaks a TSV record.
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
@@ -55,5 +55,30 @@ describe('safeJson', () => {
 
   it('is undefined for what JSON.stringify cannot write', () => {
     expect(safeJson(undefined)).toBeUndefined()
+  })
+})
+
+describe('markdownText (the CI summary)', () => {
+  it('escapes what Markdown would read as syntax, keeps words with inner underscores readable', () => {
+    expect(markdownText('run_acme_0246')).toBe('run_acme_0246')
+    expect(markdownText('_x_ *y* `z` [a](b) <i> a|b ~s~ & @me')).toBe(
+      '\\_x\\_ \\*y\\* \\`z\\` \\[a\\](b) \\<i\\> a\\|b \\~s\\~ &amp; \\@me',
+    )
+    expect(markdownText('see http://x.example and www.example.com')).toBe('see http\\://x.example and www\\.example.com')
+  })
+
+  it('control characters, newlines included, are written visibly: one line', () => {
+    expect(markdownText('a\nb\r\u001b[2J\u009b')).toBe('a\\u000ab\\u000d\\u001b\\[2J\\u009b')
+  })
+})
+
+describe('workflowEscape (GitHub Actions workflow commands)', () => {
+  it('data: %, CR and LF as GitHub documents; properties also : and ,', () => {
+    expect(workflowEscape('100% done\r\n::error::x', 'data')).toBe('100%25 done%0D%0A::error::x')
+    expect(workflowEscape('a:b,c%\n', 'property')).toBe('a%3Ab%2Cc%25%0A')
+  })
+
+  it('other control characters are written visibly', () => {
+    expect(workflowEscape('bell\u0007 esc\u001b', 'data')).toBe('bell\\u0007 esc\\u001b')
   })
 })

@@ -37,7 +37,16 @@ describe('the npm package', () => {
 
   it('holds what runs, and no build, demo or release script, source, test or machine-specific cache', () => {
     const entry = String(pkg.bin.amctl).replace(/^\.\//, '')
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'man/amctl.1', 'oclif.manifest.json', entry, 'dist/amctl.cjs']) {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'man/amctl.1',
+      'oclif.manifest.json',
+      entry,
+      'dist/amctl.cjs',
+      'dist/xml.cjs',
+    ]) {
       expect(files, needed).toContain(`package/${needed}`)
     }
     const unexpected = files.filter(

@@ -113,6 +113,14 @@ describe(`a shipped amctl (${BIN})`, () => {
     expect(first.exitCode, first.stderr).toBe(0)
     expect(first.stdout).toBe(`${items[0].id}\n`)
 
+    // the JUnit report of a gated wait: the XML library (dist/xml.cjs) ships and loads
+    const junit = join(freshConfigDir(), 'reports', 'evals.xml')
+    const watched = await runBin(['runs', 'watch', 'run_acme_0251', '--org', 'acme', '--baseline', 'previous', '--junit', junit], {env})
+    expect(watched.exitCode, watched.stderr).toBe(0)
+    expect(readFileSync(junit, 'utf8')).toContain(
+      '<testcase classname="es_acme_search" name="cursor-agent / gemini-2.5-pro (run_acme_0251)"',
+    )
+
     server.child.kill('SIGINT')
     expect(await server.exited).toBe(0)
   })

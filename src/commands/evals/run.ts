@@ -8,7 +8,8 @@ import {requireId} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../runs/shared/columns.js'
 import type {OperationId} from '../../contract/routes.js'
-import {waitForRuns, waitResult} from '../runs/shared/wait.js'
+import {checkReportPaths} from '../runs/shared/report.js'
+import {resolveBaseline, waitForRuns, waitResult} from '../runs/shared/wait.js'
 import {againCommand, parseWatchOptions, watchFlags, watchFlagWords} from '../runs/shared/watch-flags.js'
 
 export default class EvalsRun extends ApiCommand {
@@ -18,7 +19,7 @@ export default class EvalsRun extends ApiCommand {
 
 If the launch was sent and no answer came (timeout, dropped connection), amctl does not launch again: it lists the organization's newest runs so you can see whether the launch happened, and exits 9. With --json that is {"outcome":"unknown","recentRuns":[…],"error":{…}}.
 
---wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast and --min-score): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on). A launch whose outcome is unknown is never waited for: exit 9 as above.`
+--wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast, --min-score, the regression gate --baseline and --max-drop, and the reports --junit and --summary, checked before the launch): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on). A launch whose outcome is unknown is never waited for: exit 9 as above.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme',
@@ -26,6 +27,12 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     {
       description: 'In CI: launch, wait at most 30 minutes, and fail the step unless every run succeeded with a score of at least 0.4',
       command: '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --wait --wait-timeout 30m --min-score 0.4',
+    },
+    {
+      description:
+        'In CI with reports: also fail on a drop of more than 0.1 from the previous runs of the same agent and model; write JUnit XML and a Markdown summary',
+      command:
+        '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --wait --baseline previous --max-drop 0.1 --junit reports/evals.xml --summary reports/evals.md',
     },
   ]
 
@@ -40,9 +47,12 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
     const given = watchFlagWords(flags)[0]
     if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
-    const options = flags.wait ? parseWatchOptions(flags) : undefined
+    const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env) : undefined
+    if (plan) checkReportPaths(plan.reports)
     const org = await this.ctx.org()
     const client = await this.ctx.http()
+    // --baseline RUN_ID is looked up before the launch: a wrong one launches nothing
+    const options = plan ? await resolveBaseline(plan, client, org) : undefined
     const launch = await launchEvalSet(client, org, id)
     if (launch.outcome === 'unknown') {
       const {error, recentRuns, listError} = launch
@@ -69,14 +79,18 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: ${againCommand(runIds, org, flags)}`, 'dim'))
       return launch.result
     }
-    const outcome = await waitForRuns(runIds, options, {
+    const settings = await this.ctx.settings()
+    const outcome = await waitForRuns(runIds, options, plan?.reports ?? {annotations: false}, {
       client,
       org,
       io: this.io,
       out: this.out,
       errStyle: this.errStyle,
-      verbose: (await this.ctx.settings()).verbose,
+      verbose: settings.verbose,
       again: againCommand(runIds, org, flags),
+      env: this.ctx.env,
+      baseUrl: settings.baseUrl,
+      evalSetId: id,
     })
     return waitResult(outcome, (runs) => ({...launch.result, runs}))
   }

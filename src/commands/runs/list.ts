@@ -9,6 +9,9 @@ import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from './shared/columns.js'
 import type {OperationId} from '../../contract/routes.js'
 import {shellLine} from './shared/shell.js'
+import {filterPage, filterPages, filterWords, isFiltering, parseRunFilter, type RunFilter, STATUS_FILTERS} from './shared/filter.js'
+
+const FILTER = 'FILTER'
 
 export default class RunsList extends ApiCommand {
   static override summary = 'List runs of the organization, newest first'
@@ -16,7 +19,9 @@ export default class RunsList extends ApiCommand {
   static override description =
     `--limit is the page size (${PAGE_LIMIT.min}–${PAGE_LIMIT.max}; the server's default when not given). --cursor continues from a nextCursor value.
 
---all follows nextCursor to the end (from --cursor or the start) and streams: runs are written as each page arrives, so memory stays flat whatever the count; with --json the output is one {"items":[…]} document. If a page fails midway, that document is closed as {"items":[…],"error":{…}} and the exit code is the error's.`
+--all follows nextCursor to the end (from --cursor or the start) and streams: runs are written as each page arrives, so memory stays flat whatever the count; with --json the output is one {"items":[…]} document. If a page fails midway, that document is closed as {"items":[…],"error":{…}} and the exit code is the error's.
+
+Filters (as gh run list has them) keep the runs that match all of them: --status (repeatable or comma-separated: ${STATUS_FILTERS.join(', ')}; unfinished is any status not terminal), --eval-set, --agent, --model (exact), --since and --until (a duration before now such as 7d, 12h, 90m, or a date such as 2026-11-01 or 2026-11-01T09:30:00Z; UTC when no zone is given; --since keeps runs created at or after it, --until those created before it). The API has no filters, so amctl filters what it reads, in every output form: without --all the one page fetched (the more: hint keeps the filters), with --all every page, streaming. Runs come newest first, so with --since paging stops at the first page that reaches older runs (--verbose says so), and that page's nextCursor is null.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --org acme --limit 5',
@@ -26,7 +31,12 @@ export default class RunsList extends ApiCommand {
     },
     {
       description: 'Only the failed runs, as IDs',
-      command: '<%= config.bin %> <%= command.id %> --org acme --all | awk \'$2 == "failed" {print $1}\'',
+      command: '<%= config.bin %> <%= command.id %> --org acme --all --status failed | cut -f1',
+    },
+    {
+      description: 'The runs of one eval set and model in the last week that did not succeed, or are not finished',
+      command:
+        '<%= config.bin %> <%= command.id %> --org acme --all --eval-set es_acme_checkout --model gpt-5 --since 7d --status failed,cancelled,unfinished',
     },
   ]
 
@@ -34,36 +44,71 @@ export default class RunsList extends ApiCommand {
     limit: Flags.string({description: `page size, ${PAGE_LIMIT.min}–${PAGE_LIMIT.max}`}),
     cursor: Flags.string({description: 'start from this cursor (a nextCursor value)'}),
     all: Flags.boolean({description: 'follow nextCursor to the last page, streaming'}),
+    status: Flags.string({
+      description: `keep runs with this status: ${STATUS_FILTERS.join(', ')} (repeatable, or comma-separated)`,
+      multiple: true,
+      multipleNonGreedy: true,
+      helpValue: 'STATUS',
+      helpGroup: FILTER,
+    }),
+    'eval-set': Flags.string({description: 'keep runs of this eval set', helpValue: 'ID', helpGroup: FILTER}),
+    agent: Flags.string({description: 'keep runs of this agent', helpValue: 'AGENT', helpGroup: FILTER}),
+    model: Flags.string({description: 'keep runs of this model', helpValue: 'MODEL', helpGroup: FILTER}),
+    since: Flags.string({
+      description: 'keep runs created at or after: 7d, 12h, 90m ago, or a date (UTC unless a zone is given); stops paging there',
+      helpValue: 'DURATION|DATE',
+      helpGroup: FILTER,
+    }),
+    until: Flags.string({
+      description: 'keep runs created before: a duration ago or a date, as --since',
+      helpValue: 'DURATION|DATE',
+      helpGroup: FILTER,
+    }),
   }
 
   async run(): Promise<Page<Run> | StreamedList<Run>> {
     const {flags} = await this.parse(RunsList)
     const limit = flags.limit === undefined ? undefined : parseIntegerInRange('--limit', flags.limit, PAGE_LIMIT.min, PAGE_LIMIT.max)
     const cursor = flags.cursor === undefined ? undefined : requireText('--cursor', flags.cursor)
+    const filter = parseRunFilter(flags, Date.now())
+    const filtering = isFiltering(filter)
     const client = await this.ctx.http()
     const org = await this.ctx.org()
+    const verbose = (await this.ctx.settings()).verbose
+    const bound = (): void => {
+      if (verbose && filter.since !== undefined) this.out.notice(styled(sinceReached(filter.since), 'dim'))
+    }
     if (flags.all) {
+      const pages = runPages(client, org, {limit, cursor})
       return commandResult({
         kind: 'stream',
-        pages: runPages(client, org, {limit, cursor}),
+        pages: filtering ? filterPages(pages, filter, bound) : pages,
         columns: RUN_COLUMNS,
         noun: {one: 'run', other: 'runs'},
       })
     }
 
-    const page = await listRuns(client, org, {limit, cursor})
+    const fetched = await listRuns(client, org, {limit, cursor})
+    const {page, reached} = filtering ? filterPage(fetched, filter) : {page: fetched, reached: false}
+    if (reached) bound()
     this.out.list(page.items, RUN_COLUMNS)
     if (page.nextCursor && this.io.stderrIsTTY)
-      this.out.notice(styled(`more: ${await this.moreCommand(page.nextCursor, limit)} (or --all)`, 'dim'))
+      this.out.notice(styled(`more: ${await this.moreCommand(page.nextCursor, limit, filter)} (or --all)`, 'dim'))
     return page
   }
 
   /** The command that shows the next page, with the flags that chose this one (so pasting it works). */
-  private async moreCommand(cursor: string, limit: number | undefined): Promise<string> {
+  private async moreCommand(cursor: string, limit: number | undefined, filter: RunFilter): Promise<string> {
     const {flags} = await this.parse(RunsList)
     const words = ['amctl', 'runs', 'list', '--cursor', cursor]
     if (limit !== undefined) words.push('--limit', String(limit))
+    words.push(...filterWords(filter))
     for (const name of ['org', 'profile', 'base-url'] as const) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
     return shellLine(words)
   }
+}
+
+/** What --verbose says when --since stopped the paging. */
+function sinceReached(since: number): string {
+  return `--since: this page reaches runs created before ${new Date(since).toISOString()}; no later page is read`
 }

@@ -5,7 +5,8 @@ import type {Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
 import {readStream} from '../../input/files.js'
 import {requireId} from '../../input/values.js'
-import {waitForRuns, waitResult} from './shared/wait.js'
+import {checkReportPaths} from './shared/report.js'
+import {resolveBaseline, waitForRuns, waitResult} from './shared/wait.js'
 import {againCommand, parseWatchOptions, watchFlags} from './shared/watch-flags.js'
 import type {OperationId} from '../../contract/routes.js'
 
@@ -15,12 +16,21 @@ export default class RunsWatch extends ApiCommand {
   static override description =
     `Polls the organization's run list (every --interval seconds, newest first, only as far as the watched runs) until every run is succeeded, failed or cancelled, then prints the runs in their last known state, in the order given, as \`runs list\` does (a table, tab-separated rows, or {"items":[…]} with --json). While it waits, stderr shows a live view on a terminal, or one line per status change elsewhere.
 
-Exit codes: 0 every run succeeded (and met --min-score); 10 some run failed, was cancelled, or scored below --min-score (or has no score); 11 --wait-timeout came first (the runs are still printed); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs.
+Exit codes: 0 every run succeeded (and met --min-score and --max-drop); 10 some run failed, was cancelled, scored below --min-score (or has no score), or dropped more than --max-drop below its baseline; 11 --wait-timeout came first (the runs are still printed); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs.
+
+--baseline previous compares each run with the newest earlier run of the same eval set, agent and model that succeeded with a score (within --baseline-window, default 30d); --baseline RUN_ID compares every run with that run. --json then gives each run "baseline" ({"runId","score"} or null) and "delta" (its score minus the baseline's, or null), and the table BASELINE and Δ columns. A run without a baseline is not held to --max-drop.
+
+--junit PATH and --summary PATH write a JUnit XML report and a Markdown summary on every end (0, 10, 11 and Ctrl-C; runs not finished are skipped), atomically; a path that cannot be written exits 2 before any request. In GitHub Actions (GITHUB_ACTIONS=true) the summary is also appended to $GITHUB_STEP_SUMMARY and each failing run gets an ::error line on stderr (--no-ci-annotations: neither).
 
 A single - reads the run IDs from standard input, separated by whitespace.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> run_acme_0251 run_acme_0250 --org acme',
+    {
+      description:
+        'Compare runs with the newest earlier run of the same eval set, agent and model; fail on a drop of more than 0.1; write a JUnit report',
+      command: '<%= config.bin %> <%= command.id %> run_acme_0250 --org acme --baseline previous --max-drop 0.1 --junit evals.xml',
+    },
     {
       description: 'Launch an eval set and wait for its runs, at most 15 minutes, each scoring at least 0.4',
       command:
@@ -41,17 +51,23 @@ A single - reads the run IDs from standard input, separated by whitespace.`
 
   async run(): Promise<Finished<Run>> {
     const {argv, flags} = await this.parse(RunsWatch)
-    const options = parseWatchOptions(flags)
+    const plan = parseWatchOptions(flags, this.ctx.env)
     const ids = await this.runIds(argv as string[])
+    checkReportPaths(plan.reports)
     const org = await this.ctx.org()
-    const outcome = await waitForRuns(ids, options, {
-      client: await this.ctx.http(),
+    const client = await this.ctx.http()
+    const settings = await this.ctx.settings()
+    const options = await resolveBaseline(plan, client, org)
+    const outcome = await waitForRuns(ids, options, plan.reports, {
+      client,
       org,
       io: this.io,
       out: this.out,
       errStyle: this.errStyle,
-      verbose: (await this.ctx.settings()).verbose,
+      verbose: settings.verbose,
       again: againCommand(ids, org, flags),
+      env: this.ctx.env,
+      baseUrl: settings.baseUrl,
     })
     return waitResult(outcome, (items) => ({items}))
   }

@@ -10,8 +10,8 @@ import {orgRef} from '../views.js'
 
 /**
  * Test hooks under `/_dev/` (dev server only; no auth; not in the OpenAPI document; not in the
- * request log): faults, the request log, tokens, memberships, organization state, bulk runs, a
- * run's status and score, device approvals. src/devserver/options.ts `HOOKS` documents them.
+ * request log): faults, the request log, tokens, memberships, organization state, bulk runs, the
+ * planned outcomes of the next launched runs, a run's status and score, device approvals. src/devserver/options.ts `HOOKS` documents them.
  */
 
 export {HOOKS_PREFIX} from '../options.js'
@@ -101,6 +101,15 @@ export function registerHooks(router: ApiRouter): void {
       ctx.services.runs.now(),
     )
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})
+  })
+
+  router.open('POST', `${p}/orgs/:org/outcomes`, (ctx) =>
+    json(ctx.services.outcomes.add(orgOf(ctx).publicId, parseObjectBody(ctx.rawBody))),
+  )
+  router.open('GET', `${p}/orgs/:org/outcomes`, (ctx) => json({items: ctx.services.outcomes.list(orgOf(ctx).publicId)}))
+  router.open('DELETE', `${p}/orgs/:org/outcomes`, (ctx) => {
+    ctx.services.outcomes.clear(orgOf(ctx).publicId)
+    return json({cleared: true})
   })
 
   router.open('PATCH', `${p}/runs/:runId`, (ctx) => {

@@ -280,3 +280,120 @@ describe('runs list on a terminal: width and colour', () => {
     }
   })
 })
+
+describe('runs list filters (client-side: the API has none)', () => {
+  const at = (iso: string, fields: Record<string, unknown> = {}) => ({...run(0), createdAt: iso, ...fields})
+  // newest first, as the API lists them: three pages of two
+  const PAGES = [
+    [
+      at('2026-11-25T10:00:00Z', {id: 'r6', status: 'running', agent: 'codex', model: 'gpt-5'}),
+      at('2026-11-25T09:00:00Z', {id: 'r5', status: 'succeeded', evalSetId: 'es_2', agent: 'codex', model: 'gpt-5'}),
+    ],
+    [
+      at('2026-11-24T09:00:00Z', {id: 'r4', status: 'failed', agent: 'claude-code', model: 'claude-sonnet-4-5'}),
+      at('2026-11-20T09:00:00Z', {id: 'r3', status: 'weird', agent: 'codex', model: 'gpt-5'}),
+    ],
+    [
+      at('2026-11-10T09:00:00Z', {id: 'r2', status: 'cancelled', agent: 'codex', model: 'gpt-5'}),
+      at('2026-11-01T09:00:00Z', {id: 'r1', status: 'succeeded', agent: 'codex', model: 'gpt-5'}),
+    ],
+  ]
+  function pagedByDate() {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      const index = cursor === null ? 0 : Number(cursor.slice(1))
+      return reply(200, {items: PAGES[index], nextCursor: index < PAGES.length - 1 ? `p${index + 1}` : null})
+    })
+  }
+  const ids = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0])
+
+  it('--status (repeatable and comma-separated; unfinished = not terminal, unknown statuses too) with --all', async () => {
+    pagedByDate()
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--status', 'failed,cancelled', '--status', 'unfinished'], {
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(ids(r.stdout)).toEqual(['r6', 'r4', 'r3', 'r2'])
+  })
+
+  it('--eval-set, --agent and --model match exactly, all together', async () => {
+    pagedByDate()
+    const r = await runCommand(
+      RunsList,
+      ['--org', 'acme', '--all', '--agent', 'codex', '--model', 'gpt-5', '--eval-set', 'es_1', '--json'],
+      {
+        env: api.env(),
+      },
+    )
+    expect(JSON.parse(r.stdout).items.map((x: {id: string}) => x.id)).toEqual(['r6', 'r3', 'r2', 'r1'])
+  })
+
+  it('--since stops paging at the first page that reaches older runs, and says so under --verbose', async () => {
+    pagedByDate()
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--since', '2026-11-22', '--verbose'], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(ids(r.stdout)).toEqual(['r6', 'r5', 'r4'])
+    const sent = api.requests().map((q) => q.path)
+    expect(sent).toEqual(['/api/v1/orgs/acme/runs', '/api/v1/orgs/acme/runs?cursor=p1'])
+    expect(r.stderr).toContain('--since: this page reaches runs created before 2026-11-22T00:00:00.000Z; no later page is read')
+  })
+
+  it('--since as a duration before now, with --until; --jq sees the filtered document', async () => {
+    const now = Date.now()
+    const ago = (hours: number) => new Date(now - hours * 3_600_000).toISOString()
+    api.stub('GET /orgs/acme/runs', {
+      items: [at(ago(1), {id: 'a'}), at(ago(30), {id: 'b'}), at(ago(60), {id: 'c'}), at(ago(100), {id: 'd'})],
+      nextCursor: 'more',
+    })
+    const r = await runCommand(RunsList, ['--org', 'acme', '--since', '3d', '--until', '24h', '--jq', '[.items[].id, .nextCursor]'], {
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    // the page reached runs older than --since: no later page can hold a match, so no cursor
+    expect(r.stdout).toBe('["b","c",null]\n')
+  })
+
+  it('without --all the filters apply to the one page; the more: hint keeps them, --since as the instant it meant', async () => {
+    pagedByDate()
+    const tty = await runCommand(RunsList, ['--org', 'acme', '--status', 'running', '--agent', 'codex', '--since', '30d'], {
+      tty: true,
+      env: api.env(),
+    })
+    expect(tty.exitCode, tty.stderr).toBe(0)
+    expect(tty.stdout).toMatch(/^ID\s+STATUS.*\nr6\s+running\s/)
+    expect(tty.stdout.trim().split('\n')).toHaveLength(2)
+    expect(tty.stderr).toMatch(
+      /more: amctl runs list --cursor p1 --status running --agent codex --since 20\d\d-\d\d-\d\dT[\d:.]+Z --org acme \(or --all\)/,
+    )
+    expect(api.requests()).toHaveLength(1)
+  })
+
+  it('a filter that keeps nothing: (none) on a terminal, nothing piped, an empty list with --json', async () => {
+    api.stub('GET /orgs/acme/runs', {items: PAGES[0], nextCursor: null})
+    const tty = await runCommand(RunsList, ['--org', 'acme', '--model', 'nope'], {tty: true, env: api.env()})
+    expect(tty.stderr).toContain('(none)')
+    const piped = await runCommand(RunsList, ['--org', 'acme', '--model', 'nope'], {env: api.env()})
+    expect(piped.stdout).toBe('')
+    const json = await runCommand(RunsList, ['--org', 'acme', '--model', 'nope', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout)).toEqual({items: [], nextCursor: null})
+  })
+
+  it.each([
+    [['--status', 'done'], /^error: --status must be one of queued, running, succeeded, failed, cancelled, unfinished/],
+    [['--status', 'failed,'], /^error: --status must be one of .*got ""/],
+    [['--since', 'yesterday'], /^error: --since must be a duration before now \(7d, 12h, 90m\) or a date/],
+    [['--until', '2026-02-30'], /^error: --until must be a duration before now/],
+    [['--since', '2026-11-02', '--until', '2026-11-01'], /^error: --since \(2026-11-02T00:00:00.000Z\) must come before --until/],
+    [['--eval-set', ''], /^error: --eval-set must not be empty/],
+  ])('%j exits 2 naming the flag, before any request', async (flags, message) => {
+    const r = await runCommand(RunsList, ['--org', 'acme', ...flags], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(api.requests()).toHaveLength(0)
+  })
+})

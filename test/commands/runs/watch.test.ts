@@ -1,9 +1,13 @@
+import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {setClock} from '../../../src/core/clock.js'
 import RunsWatch from '../../../src/commands/runs/watch.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {tempDir} from '../../helpers/temp.js'
+import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
 
@@ -407,5 +411,189 @@ describe('runs watch: typed result and renderer', () => {
       rows: runs,
       columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED'],
     })
+  })
+})
+
+describe('runs watch: the regression gate and the CI reports', () => {
+  beforeEach(() => {
+    baseline = process.listeners('SIGINT')
+  })
+
+  const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`
+  const item = (id: string, day: number, status: string, score: number | null, fields: Record<string, unknown> = {}) => ({
+    ...run(id, status, score),
+    createdAt: at(day),
+    ...fields,
+  })
+  /** Two pages: the watched runs (day 20) whose states move along `timeline`, then the history. */
+  function serveHistory(timeline: Array<Record<string, string>>, history = HISTORY): void {
+    let poll = -1
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      if (cursor === 'p1') return reply(200, {items: history, nextCursor: null})
+      poll++
+      const states = timeline[Math.min(poll, timeline.length - 1)]
+      const items = Object.entries(states).map(([id, state]) => {
+        const [status, score] = state.split(':')
+        return item(
+          id,
+          20,
+          status,
+          score === undefined ? null : Number(score),
+          id === 'w2' ? {agent: 'claude-code', model: 'claude-sonnet-4-5'} : {},
+        )
+      })
+      return reply(200, {items, nextCursor: 'p1'})
+    })
+  }
+  const HISTORY = [
+    item('h3', 19, 'failed', 0.99),
+    item('h2', 18, 'succeeded', 0.8),
+    item('h1', 17, 'succeeded', 0.9, {agent: 'claude-code', model: 'claude-sonnet-4-5'}),
+  ]
+
+  it('--baseline previous --max-drop: a drop beyond it exits 10 naming the baseline; --json adds baseline and delta', async () => {
+    serveHistory([{w1: 'succeeded:0.61', w2: 'succeeded:0.95'}])
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1', '--json'], {
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(10)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.items.map((x: any) => [x.id, x.baseline, x.delta])).toEqual([
+      ['w1', {runId: 'h2', score: 0.8}, -0.19],
+      ['w2', {runId: 'h1', score: 0.9}, 0.05],
+    ])
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      '✗ 1 of 2 runs did not pass: w1 scored 0.61, 0.19 below baseline h2 (0.8; --max-drop 0.1) (0s)',
+    )
+    // one poll, then one scan for the baselines (its first page again, then the history)
+    expect(paths()).toEqual(['/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200&cursor=p1'])
+  })
+
+  it('an improvement passes; the table gains BASELINE and Δ, tab-separated rows the baseline ID and delta at the end', async () => {
+    serveHistory([{w1: 'succeeded:0.85'}])
+    const tty = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1'], {
+      tty: true,
+      env: api.env(),
+    })
+    expect(tty.exitCode, tty.stderr).toBe(0)
+    expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+BASELINE\s+Δ$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05$/)
+    serveHistory([{w1: 'succeeded:0.85'}])
+    const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {env: api.env()})
+    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\n`)
+  })
+
+  it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {
+    serveHistory([{w1: 'succeeded:0.1'}], [])
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0', '--json'], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).items[0]).toMatchObject({id: 'w1', baseline: null, delta: null})
+  })
+
+  it('--baseline RUN_ID: looked up first (exit 2 when it has no score, 5 when absent), then every run compared with it', async () => {
+    serveHistory([{w1: 'succeeded:0.7', w2: 'succeeded:0.75'}])
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--baseline', 'h1', '--max-drop', '0.15', '--json'], {
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(10)
+    expect(JSON.parse(r.stdout).items.map((x: any) => [x.baseline.runId, x.delta])).toEqual([
+      ['h1', -0.2],
+      ['h1', -0.15],
+    ])
+    serveHistory([{w1: 'succeeded:0.7'}])
+    const failed = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'h3'], {env: api.env()})
+    expect(failed.exitCode).toBe(2)
+    expect(failed.stderr).toBe(
+      'error: --baseline h3 cannot be a baseline: its status is failed; a baseline is a run that succeeded with a score (invalid_request)\n',
+    )
+    serveHistory([{w1: 'succeeded:0.7'}])
+    const absent = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'nope'], {env: api.env()})
+    expect(absent.exitCode).toBe(5)
+    expect(absent.stderr).toContain('--baseline: run "nope" is not among the runs of acme')
+  })
+
+  it('--junit and --summary are written atomically on a pass, a failure and a timeout, with the runs not finished skipped', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    const junit = join(dir, 'reports', 'evals.xml')
+    const summary = join(dir, 'reports', 'evals.md')
+    for (const [timeline, exit] of [
+      [[{w1: 'succeeded:0.9'}], 0],
+      [[{w1: 'failed'}], 10],
+      [[{w1: 'running'}], 11],
+    ] as const) {
+      serveHistory([...timeline])
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--junit', junit, '--summary', summary, '--wait-timeout', '10s'], {
+        env: api.env(),
+      })
+      expect(r.exitCode, r.stderr).toBe(exit)
+      const xml = readFileSync(junit, 'utf8')
+      expect(await junitSchemaErrors(xml)).toEqual([])
+      const testcase = parseJunit(xml).testsuites.testsuite[0].testcase[0]
+      expect(testcase['@_name']).toBe('codex / gpt-5 (w1)')
+      if (exit === 0) expect(Object.keys(testcase).filter((k) => !k.startsWith('@_'))).toEqual([])
+      if (exit === 10) expect(testcase.failure['@_type']).toBe('status')
+      if (exit === 11) expect(testcase.skipped['@_message']).toBe('not finished within --wait-timeout 10s (running)')
+      expect(readFileSync(summary, 'utf8').split('\n')[0]).toMatch(exit === 0 ? /^### ✅/ : exit === 10 ? /^### ❌/ : /^### ⏱️/)
+      expect(readdirSync(join(dir, 'reports')).sort()).toEqual(['evals.md', 'evals.xml']) // no temp file left
+      expect(statSync(junit).mode & 0o777).toBe(0o644)
+    }
+  })
+
+  it('Ctrl-C (exit 130) still writes the reports: the runs seen so far, the unfinished ones skipped', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    serveHistory([{w1: 'succeeded:0.9', w2: 'running'}])
+    clock.onSleep = (n) => n === 2 && pressCtrlC()
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--junit', join(dir, 'e.xml'), '--summary', join(dir, 'e.md')], {
+      env: api.env(),
+    })
+    expect(r.exitCode).toBe(130)
+    const [suite] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite
+    expect(suite).toMatchObject({'@_tests': '2', '@_failures': '0', '@_skipped': '1'})
+    expect(suite.testcase[1].skipped['@_message']).toBe('not finished when the wait was interrupted (Ctrl-C) (running)')
+    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (Ctrl-C): 1 of 2 runs not finished')
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted: stopped watching/)
+  })
+
+  it('a report path that cannot be written: exit 2 naming it, before any request', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    writeFileSync(join(dir, 'file'), '')
+    for (const [flag, path, message] of [
+      [
+        '--junit',
+        join(dir, 'file', 'evals.xml'),
+        /^error: --junit .*file\/evals\.xml cannot be written: cannot create directory .*file: file already exists \(EEXIST\)/,
+      ],
+      ['--summary', dir, /^error: --summary .* is a directory; give a file path/],
+      ['--junit', '/dev/null', /^error: --junit \/dev\/null is not a regular file/],
+    ]) {
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', flag as string, path as string], {env: api.env()})
+      expect(r.exitCode, r.stderr).toBe(2)
+      expect(r.stderr).toMatch(message as RegExp)
+    }
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('GitHub Actions: the summary appended to $GITHUB_STEP_SUMMARY, one ::error per failing run on stderr; stdout stays data', async () => {
+    const dir = tempDir('amctl-watch-gha-')
+    const stepSummary = join(dir, 'step-summary.md')
+    writeFileSync(stepSummary, '# earlier step\n')
+    serveHistory([{w1: 'succeeded:0.61', w2: 'succeeded:0.95'}])
+    const env = api.env({GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary})
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1'], {env})
+    expect(r.exitCode).toBe(10)
+    expect(r.stdout).not.toContain('::')
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      '::error title=amctl%3A run w1 did not pass::es_1 codex / gpt-5: scored 0.61, 0.19 below baseline h2 (0.8; --max-drop 0.1)',
+    ])
+    const appended = readFileSync(stepSummary, 'utf8')
+    expect(appended.startsWith('# earlier step\n### ❌ amctl: 1 of 2 runs did not pass\n')).toBe(true)
+    serveHistory([{w1: 'succeeded:0.61'}])
+    const off = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1', '--no-ci-annotations'], {
+      env,
+    })
+    expect(off.exitCode).toBe(10)
+    expect(off.stderr).not.toContain('::error')
+    expect(readFileSync(stepSummary, 'utf8')).toBe(appended)
   })
 })

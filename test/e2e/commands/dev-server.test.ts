@@ -1,11 +1,8 @@
 import {type ChildProcessWithoutNullStreams, spawn, spawnSync} from 'node:child_process'
-import {chmodSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {HOOKS} from '../../../src/devserver/options.js'
-import {BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
+import {amctlOnPath, BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
 import {lines} from './util.js'
-import {tempDir} from '../../helpers/temp.js'
 
 // `amctl dev server` as a user runs it: the real bin/run.js in a subprocess, its URL read from
 // the first stdout line, then amctl pointed at it; Ctrl-C (SIGINT) stops it with exit 0.
@@ -23,14 +20,6 @@ afterEach(() => {
   for (const server of started.splice(0))
     if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL')
 })
-
-/** A directory holding an `amctl` that runs the built CLI, for shell snippets as a user types them. */
-function amctlOnPath(): string {
-  const dir = tempDir('amctl-bin-')
-  writeFileSync(join(dir, 'amctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`)
-  chmodSync(join(dir, 'amctl'), 0o755)
-  return dir
-}
 
 /** Runs a snippet with bash -e, amctl on PATH, in a private config dir. */
 function bash(script: string, env: Record<string, string> = {}) {

@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {freshConfigDir} from '../../helpers/bin.js'
 import {useE2E} from '../helpers.js'
 import {API, expectError, expectJsonError, expectOk, jsonDoc, lines, requestsOf, requestsOfAll, sorted} from './util.js'
+import {seededRunCreatedAt} from '../../../src/devserver/seed.js'
 
 // orgs summary, orgs implementation-doc set, and organization resolution (slug, public ID,
 // the only org of the caller, membership checked on every request).
@@ -25,7 +26,7 @@ describe('amctl orgs summary', () => {
       'capabilities\t{"optimizations":true}',
       'providerKey\ttrue',
       'counts\t{"runs":260,"evalSets":2,"connections":2,"visibilityPrompts":2,"experiments":2,"optimizations":1,"mcpServers":2,"tags":2}',
-      'latestRunAt\t2025-01-02T19:20:00.000Z',
+      `latestRunAt\t${seededRunCreatedAt('acme', 260, e2e.current.server.seededAt ?? 0)}`,
       'implementationDocUpdatedAt\t',
     ])
   })

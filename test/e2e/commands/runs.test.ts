@@ -1,6 +1,7 @@
 import {beforeAll, describe, expect, it} from 'vitest'
 import {useE2E} from '../helpers.js'
 import {API, direct, expectError, expectJsonError, expectOk, jsonDoc, lines, requestsOf, requestsOfAll, sorted} from './util.js'
+import {seededRunCreatedAt} from '../../../src/devserver/seed.js'
 
 // runs list (one page, --all streaming over every seeded run, --cursor) and runs fork.
 
@@ -49,7 +50,9 @@ describe('amctl runs list', () => {
     expect(reqs).toEqual(sorted([`GET ${API}/orgs/acme/runs?limit=5`, `GET ${API}/orgs/acme/runs`]))
     expectOk(r)
     expect(lines(r.stdout)).toEqual(first.items.map(tsv))
-    expect(lines(r.stdout)[0]).toBe('run_acme_0260\tqueued\tes_acme_checkout\t2025-01-02T19:20:00.000Z')
+    expect(lines(r.stdout)[0]).toBe(
+      `run_acme_0260\tqueued\tes_acme_checkout\t${seededRunCreatedAt('acme', 260, e2e.current.server.seededAt ?? 0)}`,
+    )
     expectOk(plain)
     expect(lines(plain.stdout)).toHaveLength(50) // the server's default page
   })

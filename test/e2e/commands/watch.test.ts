@@ -3,6 +3,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {freshConfigDir} from '../../helpers/bin.js'
 import {useE2E} from '../helpers.js'
 import {API, expectNoColour, jsonDoc, lines, requestsOf, seen} from './util.js'
+import {seededRunCreatedAt} from '../../../src/devserver/seed.js'
 
 // runs watch and evals run --wait (contract 5) against the shared e2e dev server, whose seeded runs
 // are finished (or queued/running for good) and whose launched runs take the server's default
@@ -24,8 +25,8 @@ describe('amctl runs watch', () => {
     expect(r.exitCode, r.stderr).toBe(0)
     expect(reqs).toEqual([`GET ${RUNS}`])
     expect(lines(r.stdout)).toEqual([
-      'run_acme_0251\tsucceeded\tes_acme_search\t2025-01-02T17:50:00.000Z',
-      'run_acme_0250\tsucceeded\tes_acme_checkout\t2025-01-02T17:40:00.000Z',
+      `run_acme_0251\tsucceeded\tes_acme_search\t${seededRunCreatedAt('acme', 251, e2e.current.server.seededAt ?? 0)}`,
+      `run_acme_0250\tsucceeded\tes_acme_checkout\t${seededRunCreatedAt('acme', 250, e2e.current.server.seededAt ?? 0)}`,
     ])
     expect(lines(r.stderr)).toEqual([
       'watching 2 runs of acme: a poll every 5s, up to 1h',

@@ -1,15 +1,20 @@
 import {Flags} from '@oclif/core'
-import {parseDuration, parseNumberInRange} from '../../../input/values.js'
+import {UsageError} from '../../../core/errors.js'
+import {parseDuration, parseNumberInRange, requireId} from '../../../input/values.js'
 import {shellLine} from './shell.js'
 import type {WatchOptions} from './watch.js'
 
-/** Defaults and bounds of the wait flags (contract 5). */
-export const WATCH_DEFAULTS = {intervalS: 5, minIntervalS: 1, maxIntervalS: 86_400, timeout: '60m'} as const
+/** Defaults and bounds of the wait flags (contract 5) and of the regression gate. */
+export const WATCH_DEFAULTS = {intervalS: 5, minIntervalS: 1, maxIntervalS: 86_400, timeout: '60m', baselineWindow: '30d'} as const
+
+/** `--baseline previous`: each run's own newest earlier run like it. */
+export const PREVIOUS = 'previous'
 
 const WAIT = 'WAIT'
+const REPORT = 'REPORT'
 const {minIntervalS, maxIntervalS} = WATCH_DEFAULTS
 
-/** The four flags of a wait, defined once: `runs watch` and `evals run --wait`. */
+/** The flags of a wait, defined once: `runs watch` and `evals run --wait`. */
 export const watchFlags = {
   interval: Flags.string({
     description: `seconds between polls, ${minIntervalS}–${maxIntervalS} (default ${WATCH_DEFAULTS.intervalS})`,
@@ -21,36 +26,125 @@ export const watchFlags = {
     helpValue: 'DURATION',
     helpGroup: WAIT,
   }),
-  'fail-fast': Flags.boolean({description: 'stop at the first run that failed, was cancelled or missed --min-score', helpGroup: WAIT}),
+  'fail-fast': Flags.boolean({
+    description: 'stop at the first run that failed, was cancelled or missed --min-score or --max-drop',
+    helpGroup: WAIT,
+  }),
   'min-score': Flags.string({
     description: 'a succeeded run also needs a score of at least X, 0–1 (a run without a score fails)',
     helpValue: 'X',
     helpGroup: WAIT,
   }),
+  baseline: Flags.string({
+    description:
+      'compare each run with a baseline: previous (the newest earlier run of the same eval set, agent and model that succeeded with a score) or a RUN_ID for all',
+    helpValue: 'previous|RUN_ID',
+    helpGroup: WAIT,
+  }),
+  'baseline-window': Flags.string({
+    description: `--baseline previous looks this far back from each run: 90m, 12h, 30d; 0 = no limit (default ${WATCH_DEFAULTS.baselineWindow})`,
+    helpValue: 'DURATION',
+    helpGroup: WAIT,
+  }),
+  'max-drop': Flags.string({
+    description:
+      'with --baseline: a succeeded run may score at most X below its baseline, 0–1 (a run without a baseline is not held to it)',
+    helpValue: 'X',
+    helpGroup: WAIT,
+  }),
+  junit: Flags.string({
+    description: 'write a JUnit XML report here (one testsuite per eval set, one testcase per run), whatever the end',
+    helpValue: 'PATH',
+    helpGroup: REPORT,
+  }),
+  summary: Flags.string({
+    description: 'write a Markdown summary here (verdict, a table of the runs, the failures), whatever the end',
+    helpValue: 'PATH',
+    helpGroup: REPORT,
+  }),
+  'ci-annotations': Flags.boolean({
+    description:
+      'in GitHub Actions (GITHUB_ACTIONS=true): the summary in $GITHUB_STEP_SUMMARY and an ::error line per failing run (default on there)',
+    allowNo: true,
+    helpGroup: REPORT,
+  }),
 }
 
-export type WatchFlagValues = {interval?: string; 'wait-timeout'?: string; 'fail-fast'?: boolean; 'min-score'?: string}
+export type WatchFlagValues = {
+  interval?: string
+  'wait-timeout'?: string
+  'fail-fast'?: boolean
+  'min-score'?: string
+  baseline?: string
+  'baseline-window'?: string
+  'max-drop'?: string
+  junit?: string
+  summary?: string
+  'ci-annotations'?: boolean
+}
 type ServerFlagValues = {profile?: string; 'base-url'?: string}
 
-/** The wait flags, checked (exit 2 before any request). */
-export function parseWatchOptions(flags: WatchFlagValues): WatchOptions {
+/** The wait flags, checked: how to wait and gate, the baseline run to find first, where to report. */
+export interface WaitPlan {
+  options: WatchOptions
+  /** --baseline RUN_ID: looked up before anything is launched or waited for */
+  baselineRunId?: string
+  reports: ReportTargets
+}
+
+/** Where the reports of a wait go. */
+export interface ReportTargets {
+  junit?: string
+  summary?: string
+  /** GitHub Actions annotations and step summary: --[no-]ci-annotations, else GITHUB_ACTIONS=true */
+  annotations: boolean
+}
+
+/** The wait flags, checked (exit 2 before any request); `env` says whether this is GitHub Actions. */
+export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv = {}): WaitPlan {
   const seconds = `a number of seconds from ${minIntervalS} to ${maxIntervalS}`
-  const interval = flags.interval
+  const {interval, baseline} = flags
   const minScore = flags['min-score']
-  return {
+  const maxDrop = flags['max-drop']
+  const window = flags['baseline-window']
+  if (baseline === undefined && maxDrop !== undefined) throw new UsageError('--max-drop acts only with --baseline (previous or a RUN_ID)')
+  if (baseline?.trim() !== PREVIOUS && window !== undefined) throw new UsageError('--baseline-window acts only with --baseline previous')
+  const options: WatchOptions = {
     intervalS:
       interval === undefined ? WATCH_DEFAULTS.intervalS : parseNumberInRange('--interval', interval, minIntervalS, maxIntervalS, seconds),
     timeoutS: parseDuration('--wait-timeout', flags['wait-timeout'] ?? WATCH_DEFAULTS.timeout),
     failFast: flags['fail-fast'] ?? false,
     minScore: minScore === undefined ? undefined : parseNumberInRange('--min-score', minScore, 0, 1, 'a score from 0 to 1'),
+    maxDrop: maxDrop === undefined ? undefined : parseNumberInRange('--max-drop', maxDrop, 0, 1, 'a score difference from 0 to 1'),
   }
+  let baselineRunId: string | undefined
+  if (baseline?.trim() === PREVIOUS) {
+    options.baseline = {
+      kind: 'previous',
+      windowS: parseDuration('--baseline-window', window ?? WATCH_DEFAULTS.baselineWindow, {days: true}),
+    }
+  } else if (baseline !== undefined) {
+    baselineRunId = requireId('--baseline', baseline)
+  }
+  const junit = flags.junit === undefined ? undefined : requirePath('--junit', flags.junit)
+  const summary = flags.summary === undefined ? undefined : requirePath('--summary', flags.summary)
+  if (junit !== undefined && junit === summary) throw new UsageError('--junit and --summary must be different files')
+  const annotations = flags['ci-annotations'] ?? env.GITHUB_ACTIONS === 'true'
+  return {options, baselineRunId, reports: {junit, summary, annotations}}
+}
+
+function requirePath(label: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`${label} must be a file path, got ""`)
+  return value
 }
 
 /** The wait flags as given, to repeat them in a command line. */
 export function watchFlagWords(flags: WatchFlagValues): string[] {
   const words: string[] = []
-  for (const name of ['interval', 'wait-timeout', 'min-score'] as const) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
+  const valued = ['interval', 'wait-timeout', 'min-score', 'baseline', 'baseline-window', 'max-drop', 'junit', 'summary'] as const
+  for (const name of valued) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
   if (flags['fail-fast']) words.push('--fail-fast')
+  if (flags['ci-annotations'] !== undefined) words.push(flags['ci-annotations'] ? '--ci-annotations' : '--no-ci-annotations')
   return words
 }
 

@@ -1,12 +1,34 @@
 import type {Run} from '../../../contract/types.js'
 import {TERMINAL_RUN_STATUSES} from '../../../contract/vocabulary.js'
 
-/** What makes a finished run pass (contract 5). */
+/** A run another is compared with (`--baseline`): what --json shows as `baseline`. */
+export interface Baseline {
+  runId: string
+  score: number
+}
+
+/** Where each watched run's baseline comes from: the newest earlier run like it, or one run for all. */
+export type BaselineChoice = {kind: 'previous'; windowS: number} | {kind: 'run'; baseline: Baseline}
+
+/** What makes a finished run pass (contract 5, and the regression gate of the CI reports). */
 export interface WatchRules {
   /** end at the first finished run that did not pass */
   failFast: boolean
   /** a succeeded run also needs a score of at least this (0–1) */
   minScore?: number
+  /** --baseline: each run is compared with a baseline (its delta shown, --max-drop applied) */
+  baseline?: BaselineChoice
+  /** --max-drop: a succeeded run must score no more than this below its baseline (0–1) */
+  maxDrop?: number
+}
+
+/** Which rule a finished run did not pass: its status, --min-score or --max-drop. */
+export type GateRule = 'status' | 'min-score' | 'max-drop'
+
+export interface Shortfall {
+  rule: GateRule
+  /** for people: "failed", "scored 0.41 (below 0.5)", "scored 0.61, 0.27 below baseline run_9 (0.88; --max-drop 0.1)" */
+  reason: string
 }
 
 /** One watched run: its last known state and when the watch saw it finish. */
@@ -18,6 +40,8 @@ export interface Watched {
   finishedAt?: number
   /** it was already finished when the watch first found it */
   finishedBefore?: boolean
+  /** with --baseline: its baseline, or null when none was found; undefined until looked up */
+  baseline?: Baseline | null
 }
 
 /** A run whose status a poll found changed (`from` is undefined the first time it is found). */
@@ -40,12 +64,37 @@ export function statusText(run: Run): string {
   return typeof run.status === 'string' ? run.status : JSON.stringify(run.status)
 }
 
-/** Why a finished run did not pass ("failed", "score 0.41 below 0.5"), or undefined when it passed. */
-export function shortfall(run: Run, minScore: number | undefined): string | undefined {
-  if (run.status !== 'succeeded') return statusText(run)
-  if (minScore === undefined) return undefined
-  if (typeof run.score !== 'number') return `succeeded without a score (--min-score ${minScore})`
-  if (run.score < minScore) return `scored ${run.score} (below ${minScore})`
+/** Numbers as people read them in reasons: 0.27, not 0.27000000000000002. */
+const shown = (n: number): string => String(Number(n.toFixed(6)))
+
+/**
+ * A run's score minus its baseline's, rounded to 6 decimals (0.8 - 0.7 is 0.1, not
+ * 0.10000000000000009, so --max-drop 0.1 lets it pass); null when either has no score.
+ */
+export function scoreDelta(run: Run, baseline: Baseline | null | undefined): number | null {
+  if (baseline === null || baseline === undefined || typeof run.score !== 'number') return null
+  return Math.round((run.score - baseline.score) * 1e6) / 1e6
+}
+
+/**
+ * Why a finished run did not pass, or undefined when it passed: its status (failed, cancelled),
+ * then --min-score (a score below it, or none), then --max-drop (a score more than that below
+ * its baseline's, or none while the baseline has one). A run without a baseline is not held to
+ * --max-drop.
+ */
+export function shortfall(run: Run, rules: Pick<WatchRules, 'minScore' | 'maxDrop'>, baseline?: Baseline | null): Shortfall | undefined {
+  const {minScore, maxDrop} = rules
+  if (run.status !== 'succeeded') return {rule: 'status', reason: statusText(run)}
+  if (minScore !== undefined) {
+    if (typeof run.score !== 'number') return {rule: 'min-score', reason: `succeeded without a score (--min-score ${minScore})`}
+    if (run.score < minScore) return {rule: 'min-score', reason: `scored ${run.score} (below ${minScore})`}
+  }
+  if (maxDrop !== undefined && baseline) {
+    const against = `baseline ${baseline.runId} (${shown(baseline.score)}; --max-drop ${maxDrop})`
+    const delta = scoreDelta(run, baseline)
+    if (delta === null) return {rule: 'max-drop', reason: `succeeded without a score, ${against}`}
+    if (-delta > maxDrop) return {rule: 'max-drop', reason: `scored ${shown(run.score as number)}, ${shown(-delta)} below ${against}`}
+  }
   return undefined
 }
 
@@ -99,13 +148,29 @@ export class WatchState {
     return changes
   }
 
-  /** The finished runs that did not pass, with why. */
-  failures(): Array<{id: string; reason: string}> {
-    const out: Array<{id: string; reason: string}> = []
+  /** Whether the baselines are still to be looked up (--baseline previous, before the first verdict). */
+  needsBaselines(): boolean {
+    return this.rules.baseline !== undefined && this.entries().some((w) => w.baseline === undefined)
+  }
+
+  /** Sets each run's baseline: from `found` (by run ID; absent = none), or the one run of `--baseline RUN_ID`. */
+  setBaselines(found: ReadonlyMap<string, Baseline>): void {
+    const fixed = this.rules.baseline?.kind === 'run' ? this.rules.baseline.baseline : undefined
+    for (const w of this.watched.values()) w.baseline = fixed ?? found.get(w.id) ?? null
+  }
+
+  /** The shortfall of one watched run, if it finished without passing. */
+  shortfallOf(w: Watched): Shortfall | undefined {
+    if (w.run === undefined || !isFinished(w.run)) return undefined
+    return shortfall(w.run, this.rules, w.baseline)
+  }
+
+  /** The finished runs that did not pass, with the rule and why. */
+  failures(): Array<{id: string} & Shortfall> {
+    const out: Array<{id: string} & Shortfall> = []
     for (const w of this.watched.values()) {
-      if (w.run === undefined || !isFinished(w.run)) continue
-      const reason = shortfall(w.run, this.rules.minScore)
-      if (reason !== undefined) out.push({id: w.id, reason})
+      const failed = this.shortfallOf(w)
+      if (failed !== undefined) out.push({id: w.id, ...failed})
     }
     return out
   }

@@ -3,7 +3,7 @@ import {type LiveCell, LiveView} from '../../../output/live.js'
 import {type Part, type Renderer, styled} from '../../../output/renderer.js'
 import {statusColour, type Style} from '../../../output/style.js'
 import type {TableColumn} from '../../../output/table.js'
-import {shortDuration} from '../../../output/time.js'
+import {flagDuration, shortDuration} from '../../../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
 import {isFinished, type RunChange, statusText, type Watched, type WatchState} from './watch-state.js'
 
@@ -18,13 +18,6 @@ const NAMED = 5
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 const score = (value: unknown): string => (typeof value === 'number' ? value.toFixed(2) : '')
-
-/** A time limit the way it is usually given: `2h`, `15m`, `90s`. */
-function roundDuration(seconds: number): string {
-  if (seconds % 3600 === 0) return `${seconds / 3600}h`
-  if (seconds % 60 === 0) return `${seconds / 60}m`
-  return `${seconds}s`
-}
 
 function named(items: string[]): string {
   return items.length <= NAMED ? items.join(', ') : `${items.slice(0, NAMED).join(', ')} and ${items.length - NAMED} more`
@@ -56,7 +49,7 @@ export class WatchView {
   /** Off a terminal: one line saying what is watched and how. */
   start(count: number, org: string): void {
     if (this.live || count === 0) return
-    const limit = this.options.timeoutS > 0 ? `up to ${roundDuration(this.options.timeoutS)}` : 'no time limit'
+    const limit = this.options.timeoutS > 0 ? `up to ${flagDuration(this.options.timeoutS, false)}` : 'no time limit'
     this.out.notice(styled(`watching ${plural(count, 'run')} of ${org}: a poll every ${this.options.intervalS}s, ${limit}`, 'dim'))
   }
 
@@ -88,6 +81,14 @@ export class WatchView {
       this.out.notice('no runs to wait for')
       return
     }
+    const orphans = state.rules.baseline === undefined ? [] : state.entries().filter((w) => w.baseline === null)
+    if (orphans.length > 0) {
+      const held = this.options.maxDrop === undefined ? '' : ': not held to --max-drop'
+      const which = named(orphans.map((w) => w.id))
+      this.out.notice(
+        styled(`no baseline for ${which} (no earlier run of the same eval set, agent and model succeeded with a score)${held}`, 'dim'),
+      )
+    }
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
@@ -102,7 +103,7 @@ export class WatchView {
       }
       case 'timeout': {
         const also = failures.length > 0 ? `; did not pass: ${named(failures)}` : ''
-        const limit = roundDuration(this.options.timeoutS)
+        const limit = flagDuration(this.options.timeoutS, false)
         const left = `${unfinished.length} of ${plural(total, 'run')} not finished: ${named(unfinished)}`
         this.out.notice(styled('!', 'yellow'), ` gave up after ${limit} (--wait-timeout): ${left}${also}`)
         return
@@ -129,7 +130,7 @@ export class WatchView {
         {text: w.run ? score(w.run.score) : ''},
       ])
     const done = state.entries().length - state.unfinished().length
-    const limit = this.options.timeoutS > 0 ? ` of ${roundDuration(this.options.timeoutS)}` : ''
+    const limit = this.options.timeoutS > 0 ? ` of ${flagDuration(this.options.timeoutS, false)}` : ''
     const took = shortDuration((now - this.startedAt) / 1000)
     const footer = `${done} of ${plural(state.entries().length, 'run')} finished · ${took}${limit} · Ctrl-C stops watching, not the runs`
     live.draw(LIVE_COLUMNS, rows, {text: footer, paint: this.errStyle.dim})

@@ -1,7 +1,8 @@
 import {AmctlError, ExitCode} from '../../../core/errors.js'
 import type {Clock} from '../../../core/clock.js'
 import type {PollResult} from './poll.js'
-import {type RunChange, type Verdict, type WatchRules, WatchState} from './watch-state.js'
+import type {Run} from '../../../contract/types.js'
+import {type Baseline, type RunChange, type Verdict, type WatchRules, WatchState} from './watch-state.js'
 
 /** How a wait is run (contract 5): the flags, checked. */
 export interface WatchOptions extends WatchRules {
@@ -14,6 +15,11 @@ export interface WatchOptions extends WatchRules {
 export interface WatchHooks {
   /** poll `number` (1, 2 …): looks for the pending runs (contract 5's planner, ./poll.ts) */
   poll(pending: ReadonlySet<string>, number: number): Promise<PollResult>
+  /**
+   * `--baseline previous`: each run's baseline, by run ID (./baseline.ts), looked up once, after
+   * the first poll found every run and before any verdict
+   */
+  baselines?(runs: Run[]): Promise<ReadonlyMap<string, Baseline>>
   /** the list polled, for the not-found error: "the runs of acme" */
   listName: string
   clock: Clock
@@ -34,6 +40,8 @@ export interface WatchOutcome {
   startedAt: number
   endedAt: number
   polls: number
+  /** the time limit it had (seconds; 0 = none) */
+  timeoutS: number
 }
 
 /** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out, 130 interrupted. */
@@ -79,7 +87,9 @@ function notFound(missing: string[], listName: string): AmctlError {
 
 /**
  * Waits for runs (contract 5): polls at once, then every `intervalS` seconds, until the verdict
- * (./watch-state.ts), the time limit (a last poll is made when it comes), or Ctrl-C. A watched
+ * (./watch-state.ts), the time limit (a last poll is made when it comes), or Ctrl-C. With
+ * --baseline the baselines are looked up once, after the first poll (every run is known then:
+ * a missing one has ended the wait) and before the first verdict. A watched
  * run missing from the whole list ends the wait with exit 5; an error of a poll (after the
  * client's retries) ends it with its own exit code. Pure apart from `hooks`: tests give it a
  * fake clock and a fake poll.
@@ -90,7 +100,7 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
   const startedAt = clock.now()
   const deadline = options.timeoutS > 0 ? startedAt + options.timeoutS * 1000 : Number.POSITIVE_INFINITY
   let polls = 0
-  const end = (how: WatchEnd): WatchOutcome => ({end: how, state, startedAt, endedAt: clock.now(), polls})
+  const end = (how: WatchEnd): WatchOutcome => ({end: how, state, startedAt, endedAt: clock.now(), polls, timeoutS: options.timeoutS})
 
   /** Sleeps until `at` in steps of TICK_MS; true when Ctrl-C came first. */
   const waitUntil = async (at: number): Promise<boolean> => {
@@ -109,6 +119,12 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
     polls++
     if (result.missing.length > 0) throw notFound(result.missing, hooks.listName)
     const changes = state.apply(result.found, clock.now())
+    if (state.needsBaselines()) {
+      const found =
+        state.rules.baseline?.kind === 'previous' && hooks.baselines ? await orAbort(hooks.baselines(state.runs()), signal) : new Map()
+      if (found === ABORTED) return end('interrupted')
+      state.setBaselines(found)
+    }
     hooks.onPoll?.(state, changes)
     const verdict = state.verdict()
     if (verdict !== undefined) return end(verdict)

@@ -5,17 +5,47 @@ import {UsageError} from '../../../../src/core/errors.js'
 // The wait flags of `runs watch` and `evals run --wait` (contract 5), checked before any request.
 describe('parseWatchOptions', () => {
   it('defaults: a poll every 5 s, up to 60 minutes, no fail-fast, no minimum score', () => {
-    expect(parseWatchOptions({})).toEqual({intervalS: WATCH_DEFAULTS.intervalS, timeoutS: 3600, failFast: false, minScore: undefined})
+    expect(parseWatchOptions({})).toEqual({
+      options: {intervalS: WATCH_DEFAULTS.intervalS, timeoutS: 3600, failFast: false, minScore: undefined, maxDrop: undefined},
+      baselineRunId: undefined,
+      reports: {junit: undefined, summary: undefined, annotations: false},
+    })
   })
 
   it('reads what is given', () => {
-    expect(parseWatchOptions({interval: '2.5', 'wait-timeout': '90s', 'fail-fast': true, 'min-score': '0.8'})).toEqual({
+    expect(parseWatchOptions({interval: '2.5', 'wait-timeout': '90s', 'fail-fast': true, 'min-score': '0.8'}).options).toEqual({
       intervalS: 2.5,
       timeoutS: 90,
       failFast: true,
       minScore: 0.8,
+      maxDrop: undefined,
     })
-    expect(parseWatchOptions({'wait-timeout': '0'}).timeoutS).toBe(0)
+    expect(parseWatchOptions({'wait-timeout': '0'}).options.timeoutS).toBe(0)
+  })
+
+  it('the regression gate: --baseline previous (window 30d unless given), or a RUN_ID looked up later; --max-drop', () => {
+    expect(parseWatchOptions({baseline: 'previous', 'max-drop': '0.05'}).options).toMatchObject({
+      baseline: {kind: 'previous', windowS: 30 * 86_400},
+      maxDrop: 0.05,
+    })
+    expect(parseWatchOptions({baseline: 'previous', 'baseline-window': '12h'}).options.baseline).toEqual({
+      kind: 'previous',
+      windowS: 43_200,
+    })
+    const fixed = parseWatchOptions({baseline: 'run_9', 'max-drop': '0'})
+    expect(fixed.baselineRunId).toBe('run_9')
+    expect(fixed.options.baseline).toBeUndefined()
+  })
+
+  it('reports: the paths as given; annotations on in GitHub Actions unless --no-ci-annotations, or when asked', () => {
+    expect(parseWatchOptions({junit: 'r/e.xml', summary: 'r/e.md'}).reports).toEqual({
+      junit: 'r/e.xml',
+      summary: 'r/e.md',
+      annotations: false,
+    })
+    expect(parseWatchOptions({}, {GITHUB_ACTIONS: 'true'}).reports.annotations).toBe(true)
+    expect(parseWatchOptions({'ci-annotations': false}, {GITHUB_ACTIONS: 'true'}).reports.annotations).toBe(false)
+    expect(parseWatchOptions({'ci-annotations': true}, {}).reports.annotations).toBe(true)
   })
 
   it.each([
@@ -23,6 +53,14 @@ describe('parseWatchOptions', () => {
     [{interval: '86401'}, '--interval'],
     [{'min-score': '1.5'}, '--min-score'],
     [{'wait-timeout': 'soon'}, '--wait-timeout'],
+    [{'max-drop': '0.1'}, '--max-drop acts only with --baseline'],
+    [{baseline: 'previous', 'max-drop': '2'}, '--max-drop must be a score difference from 0 to 1'],
+    [{'baseline-window': '7d'}, '--baseline-window acts only with --baseline previous'],
+    [{baseline: 'run_1', 'baseline-window': '7d'}, '--baseline-window acts only with --baseline previous'],
+    [{baseline: 'previous', 'baseline-window': '2w'}, '--baseline-window must be a duration'],
+    [{baseline: ''}, '--baseline must not be empty'],
+    [{junit: ''}, '--junit must be a file path'],
+    [{junit: 'x', summary: 'x'}, '--junit and --summary must be different files'],
   ])('%j → exit 2 naming %s', (flags, name) => {
     expect(() => parseWatchOptions(flags)).toThrow(UsageError)
     expect(() => parseWatchOptions(flags)).toThrow(name)
@@ -32,6 +70,15 @@ describe('parseWatchOptions', () => {
 describe('againCommand', () => {
   it('repeats the runs once each, the org, server and wait flags, quoted for the shell', () => {
     expect(watchFlagWords({interval: '2', 'fail-fast': true})).toEqual(['--interval', '2', '--fail-fast'])
+    expect(watchFlagWords({baseline: 'previous', 'max-drop': '0.1', junit: 'e.xml', 'ci-annotations': false})).toEqual([
+      '--baseline',
+      'previous',
+      '--max-drop',
+      '0.1',
+      '--junit',
+      'e.xml',
+      '--no-ci-annotations',
+    ])
     expect(againCommand(['r1', 'r 2', 'r1'], 'acme', {profile: 'ci', 'base-url': 'https://a.example', 'min-score': '0.5'})).toBe(
       "amctl runs watch r1 'r 2' --org acme --profile ci --base-url https://a.example --min-score 0.5",
     )

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {isFinished, shortfall, WatchState} from '../../../../src/commands/runs/shared/watch-state.js'
+import {isFinished, scoreDelta, shortfall, WatchState} from '../../../../src/commands/runs/shared/watch-state.js'
 import type {Run} from '../../../../src/contract/types.js'
 
 const CREATED = '2026-01-01T00:00:00Z'
@@ -103,7 +103,7 @@ describe('the wait state machine', () => {
       {id: 'r2', finishedAt: 9000, finishedBefore: false},
       {id: 'r1', finishedAt: 500, finishedBefore: true},
     ])
-    expect(state.failures()).toEqual([{id: 'r2', reason: 'failed'}])
+    expect(state.failures()).toEqual([{id: 'r2', rule: 'status', reason: 'failed'}])
   })
 
   it('without --fail-fast, a failed run waits for the others; with it, the wait ends at once', () => {
@@ -131,8 +131,8 @@ describe('the wait state machine', () => {
     )
     expect(state.verdict()).toBe('not-passed')
     expect(state.failures()).toEqual([
-      {id: 'low', reason: 'scored 0.49 (below 0.5)'},
-      {id: 'none', reason: 'succeeded without a score (--min-score 0.5)'},
+      {id: 'low', rule: 'min-score', reason: 'scored 0.49 (below 0.5)'},
+      {id: 'none', rule: 'min-score', reason: 'succeeded without a score (--min-score 0.5)'},
     ])
     const ok = new WatchState(['exact'], {failFast: false, minScore: 0.5})
     ok.apply(found(run('exact', 'succeeded', 0.5)), 0)
@@ -146,9 +146,67 @@ describe('the wait state machine', () => {
   })
 
   it('shortfall: why a finished run did not pass', () => {
-    expect(shortfall(run('r', 'failed'), undefined)).toBe('failed')
-    expect(shortfall(run('r', 'cancelled'), 0.1)).toBe('cancelled')
-    expect(shortfall(run('r', 'succeeded', null), undefined)).toBeUndefined()
-    expect(shortfall(run('r', 'succeeded', 0), 0)).toBeUndefined()
+    expect(shortfall(run('r', 'failed'), {})).toEqual({rule: 'status', reason: 'failed'})
+    expect(shortfall(run('r', 'cancelled'), {minScore: 0.1})).toEqual({rule: 'status', reason: 'cancelled'})
+    expect(shortfall(run('r', 'succeeded', null), {})).toBeUndefined()
+    expect(shortfall(run('r', 'succeeded', 0), {minScore: 0})).toBeUndefined()
+  })
+})
+
+describe('WatchState: the regression gate (--baseline, --max-drop)', () => {
+  const previous = {kind: 'previous', windowS: 30 * 86_400} as const
+  const base = (runId: string, score: number) => ({runId, score})
+
+  it('a drop of more than --max-drop below the baseline does not pass; exactly --max-drop does (0.8 - 0.7 is 0.1)', () => {
+    const state = new WatchState(['drop', 'edge', 'up'], {failFast: false, baseline: previous, maxDrop: 0.1})
+    state.apply(found(run('drop', 'succeeded', 0.61), run('edge', 'succeeded', 0.7), run('up', 'succeeded', 0.95)), 0)
+    expect(state.needsBaselines()).toBe(true)
+    state.setBaselines(
+      new Map([
+        ['drop', base('b1', 0.88)],
+        ['edge', base('b2', 0.8)],
+        ['up', base('b3', 0.5)],
+      ]),
+    )
+    expect(state.needsBaselines()).toBe(false)
+    expect(state.verdict()).toBe('not-passed')
+    expect(state.failures()).toEqual([{id: 'drop', rule: 'max-drop', reason: 'scored 0.61, 0.27 below baseline b1 (0.88; --max-drop 0.1)'}])
+  })
+
+  it('a run without a baseline is not held to --max-drop; one without a score is, when its baseline has one', () => {
+    const state = new WatchState(['orphan', 'blank'], {failFast: false, baseline: previous, maxDrop: 0})
+    state.apply(found(run('orphan', 'succeeded', 0.1), run('blank', 'succeeded', null)), 0)
+    state.setBaselines(new Map([['blank', base('b1', 0.5)]]))
+    expect(state.entries().map((w) => w.baseline)).toEqual([null, base('b1', 0.5)])
+    expect(state.failures()).toEqual([
+      {id: 'blank', rule: 'max-drop', reason: 'succeeded without a score, baseline b1 (0.5; --max-drop 0)'},
+    ])
+  })
+
+  it('--min-score is judged before --max-drop; a failed run fails on its status whatever its baseline', () => {
+    const state = new WatchState(['low', 'bad'], {failFast: false, minScore: 0.5, baseline: previous, maxDrop: 0.05})
+    state.apply(found(run('low', 'succeeded', 0.2), run('bad', 'failed', 0.9)), 0)
+    state.setBaselines(
+      new Map([
+        ['low', base('b1', 0.9)],
+        ['bad', base('b2', 0.1)],
+      ]),
+    )
+    expect(state.failures().map((f) => f.rule)).toEqual(['min-score', 'status'])
+  })
+
+  it('--baseline RUN_ID: every run gets that baseline, without a lookup', () => {
+    const state = new WatchState(['a', 'b'], {failFast: false, baseline: {kind: 'run', baseline: base('fixed', 0.9)}, maxDrop: 0.2})
+    state.apply(found(run('a', 'succeeded', 0.75), run('b', 'succeeded', 0.65)), 0)
+    state.setBaselines(new Map())
+    expect(state.entries().map((w) => w.baseline?.runId)).toEqual(['fixed', 'fixed'])
+    expect(state.failures().map((f) => f.id)).toEqual(['b'])
+  })
+
+  it('scoreDelta: score minus the baseline, rounded (no 0.10000000000000009); null without either score', () => {
+    expect(scoreDelta(run('r', 'succeeded', 0.8), base('b', 0.7))).toBe(0.1)
+    expect(scoreDelta(run('r', 'succeeded', 0.3), base('b', 0.5))).toBe(-0.2)
+    expect(scoreDelta(run('r', 'succeeded', null), base('b', 0.5))).toBeNull()
+    expect(scoreDelta(run('r', 'succeeded', 0.3), null)).toBeNull()
   })
 })

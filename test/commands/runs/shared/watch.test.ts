@@ -166,3 +166,68 @@ describe('watchRuns: the wait loop', () => {
     expect(EXIT_BY_END).toEqual({passed: 0, 'not-passed': 10, timeout: 11, interrupted: 130})
   })
 })
+
+describe('watchRuns: the baselines of --baseline previous', () => {
+  const previous = {kind: 'previous', windowS: 86_400} as const
+
+  it('looked up once, after the first poll found every run and before the first verdict', async () => {
+    const {poll} = scripted([
+      {a: 'succeeded', b: 'running'},
+      {a: 'succeeded', b: 'succeeded'},
+    ])
+    const calls: string[][] = []
+    const outcome = await watchRuns(
+      ['a', 'b'],
+      {...OPTIONS, baseline: previous, maxDrop: 0.1},
+      {
+        poll,
+        clock: fakeClock(),
+        listName: 'the runs of acme',
+        async baselines(runs) {
+          calls.push(runs.map((r) => r.id))
+          return new Map([['a', {runId: 'base', score: 1}]])
+        },
+      },
+    )
+    expect(calls).toEqual([['a', 'b']])
+    // a scored 0.9 (the scripted score), 0.1 below its baseline: exactly --max-drop passes
+    expect(outcome.end).toBe('passed')
+    expect(outcome.state.entries().map((w) => w.baseline)).toEqual([{runId: 'base', score: 1}, null])
+  })
+
+  it('a drop beyond --max-drop ends the wait like a failed run (exit 10)', async () => {
+    const {poll} = scripted([{a: 'succeeded'}])
+    const outcome = await watchRuns(
+      ['a'],
+      {...OPTIONS, baseline: previous, maxDrop: 0.05},
+      {
+        poll,
+        clock: fakeClock(),
+        listName: 'the runs of acme',
+        baselines: async () => new Map([['a', {runId: 'base', score: 1}]]),
+      },
+    )
+    expect(outcome.end).toBe('not-passed')
+    expect(EXIT_BY_END[outcome.end]).toBe(10)
+  })
+
+  it('Ctrl-C during the lookup ends the wait at once as interrupted', async () => {
+    const {poll} = scripted([{a: 'running'}])
+    const abort = new AbortController()
+    const outcome = await watchRuns(
+      ['a'],
+      {...OPTIONS, baseline: previous},
+      {
+        poll,
+        clock: fakeClock(),
+        listName: 'the runs of acme',
+        signal: abort.signal,
+        baselines: () => {
+          setImmediate(() => abort.abort())
+          return new Promise(() => {}) // never answers
+        },
+      },
+    )
+    expect(outcome.end).toBe('interrupted')
+  })
+})

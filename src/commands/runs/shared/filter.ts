@@ -1,0 +1,153 @@
+import type {Run} from '../../../contract/types.js'
+import {type Page, RUN_STATUSES, TERMINAL_RUN_STATUSES} from '../../../contract/vocabulary.js'
+import {UsageError} from '../../../core/errors.js'
+import {parseTimeBound, requireText} from '../../../input/values.js'
+import {assertRow} from '../../../output/format.js'
+
+/**
+ * Runs chosen client-side (the API's run list takes no filter): `runs list --status/--eval-set/
+ * --agent/--model/--since/--until`, and the newest-first scan with a time bound that both `runs
+ * list --since` and the baseline lookup of a wait (`--baseline previous`) stop paging with.
+ */
+
+/** What `--status` accepts: the statuses of contract 5, and `unfinished` (any status that is not terminal). */
+export const STATUS_FILTERS = [...RUN_STATUSES, 'unfinished'] as const
+
+export interface RunFilter {
+  /** statuses to keep (`unfinished` is not among them: see `unfinished`) */
+  statuses?: ReadonlySet<string>
+  /** keep runs whose status is not terminal (any other value counts as not finished) */
+  unfinished?: boolean
+  evalSetId?: string
+  agent?: string
+  model?: string
+  /** epoch ms: keep runs created at or after it; the list is read no further than the first page that reaches older runs */
+  since?: number
+  /** epoch ms: keep runs created before it */
+  until?: number
+}
+
+/** A run's `createdAt` in epoch ms, or undefined when it is not a date. */
+export function createdMs(run: Run): number | undefined {
+  const at = typeof run.createdAt === 'string' ? Date.parse(run.createdAt) : Number.NaN
+  return Number.isNaN(at) ? undefined : at
+}
+
+/** Whether `run` is one the filter keeps. A run whose createdAt is not a date never matches a time bound. */
+export function matchesFilter(run: Run, filter: RunFilter): boolean {
+  if (filter.statuses !== undefined || filter.unfinished) {
+    const status = typeof run.status === 'string' ? run.status : undefined
+    const listed = status !== undefined && filter.statuses?.has(status) === true
+    const unfinished = filter.unfinished === true && !(status !== undefined && TERMINAL_RUN_STATUSES.includes(status))
+    if (!listed && !unfinished) return false
+  }
+  if (filter.evalSetId !== undefined && run.evalSetId !== filter.evalSetId) return false
+  if (filter.agent !== undefined && run.agent !== filter.agent) return false
+  if (filter.model !== undefined && run.model !== filter.model) return false
+  if (filter.since !== undefined || filter.until !== undefined) {
+    const at = createdMs(run)
+    if (at === undefined) return false
+    if (filter.since !== undefined && at < filter.since) return false
+    if (filter.until !== undefined && at >= filter.until) return false
+  }
+  return true
+}
+
+/**
+ * The pages of a newest-first run list, up to and including the first page that holds a run
+ * created before `bound` (epoch ms): the pages after it hold only older runs, so they are never
+ * requested (`pages` fetches one page per iteration). `onBound` is told when that happened.
+ * Without a bound, every page.
+ */
+export async function* newestUntil(
+  pages: AsyncIterable<Page<Run>>,
+  bound: number | undefined,
+  onBound?: () => void,
+): AsyncGenerator<Page<Run>> {
+  for await (const page of pages) {
+    for (const item of page.items) assertRow(item)
+    yield page
+    if (reachesBound(page, bound)) {
+      onBound?.()
+      return
+    }
+  }
+}
+
+/** Whether the page holds a run created before `bound` (a run whose createdAt is not a date does not count). */
+function reachesBound(page: Page<Run>, bound: number | undefined): boolean {
+  return bound !== undefined && page.items.some((run) => (createdMs(run) ?? Number.POSITIVE_INFINITY) < bound)
+}
+
+/** Whether a filter was given at all. */
+export function isFiltering(filter: RunFilter): boolean {
+  return Object.values(filter).some((value) => value !== undefined && value !== false)
+}
+
+/**
+ * The pages of the list with only the runs `filter` keeps, read no further than `--since` needs
+ * (see newestUntil). A page may come out empty; its `nextCursor` is kept, or null once the bound
+ * was reached (no later page holds a run the filter keeps).
+ */
+export async function* filterPages(pages: AsyncIterable<Page<Run>>, filter: RunFilter, onBound?: () => void): AsyncGenerator<Page<Run>> {
+  for await (const page of newestUntil(pages, filter.since, onBound)) yield filterPage(page, filter).page
+}
+
+/** One page with only the runs `filter` keeps; `reached`: it holds runs older than `--since` (no later page can match). */
+export function filterPage(page: Page<Run>, filter: RunFilter): {page: Page<Run>; reached: boolean} {
+  for (const item of page.items) assertRow(item)
+  const reached = reachesBound(page, filter.since)
+  const items = page.items.filter((run) => matchesFilter(run, filter))
+  return {page: {...page, items, nextCursor: reached ? null : page.nextCursor}, reached}
+}
+
+/** The filter flags of `runs list`, as given. */
+export interface FilterFlagValues {
+  status?: string[]
+  'eval-set'?: string
+  agent?: string
+  model?: string
+  since?: string
+  until?: string
+}
+
+/** The filter flags, checked (exit 2 naming the flag, before any request); `now` anchors durations. */
+export function parseRunFilter(flags: FilterFlagValues, now: number): RunFilter {
+  const filter: RunFilter = {}
+  if (flags.status !== undefined) {
+    const statuses = new Set<string>()
+    for (const value of flags.status.flatMap((v) => v.split(','))) {
+      const status = value.trim().toLowerCase()
+      if (!(STATUS_FILTERS as readonly string[]).includes(status)) {
+        throw new UsageError(`--status must be one of ${STATUS_FILTERS.join(', ')} (repeat it or separate with commas), got "${value}"`)
+      }
+      if (status === 'unfinished') filter.unfinished = true
+      else statuses.add(status)
+    }
+    if (statuses.size > 0) filter.statuses = statuses
+  }
+  if (flags['eval-set'] !== undefined) filter.evalSetId = requireText('--eval-set', flags['eval-set'])
+  if (flags.agent !== undefined) filter.agent = requireText('--agent', flags.agent)
+  if (flags.model !== undefined) filter.model = requireText('--model', flags.model)
+  if (flags.since !== undefined) filter.since = parseTimeBound('--since', flags.since, now)
+  if (flags.until !== undefined) filter.until = parseTimeBound('--until', flags.until, now)
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
+    throw new UsageError(
+      `--since (${new Date(filter.since).toISOString()}) must come before --until (${new Date(filter.until).toISOString()})`,
+    )
+  }
+  return filter
+}
+
+/** The filter as flags to paste (the `more:` hint): durations become the instants they meant, so the next page keeps the same bounds. */
+export function filterWords(filter: RunFilter): string[] {
+  const words: string[] = []
+  const statuses = [...(filter.statuses ?? []), ...(filter.unfinished ? ['unfinished'] : [])]
+  if (statuses.length > 0) words.push('--status', statuses.join(','))
+  if (filter.evalSetId !== undefined) words.push('--eval-set', filter.evalSetId)
+  if (filter.agent !== undefined) words.push('--agent', filter.agent)
+  if (filter.model !== undefined) words.push('--model', filter.model)
+  if (filter.since !== undefined) words.push('--since', new Date(filter.since).toISOString())
+  if (filter.until !== undefined) words.push('--until', new Date(filter.until).toISOString())
+  return words
+}

@@ -1,0 +1,75 @@
+import {describe, expect, it} from 'vitest'
+import {findBaselineRun, findBaselines} from '../../../../src/commands/runs/shared/baseline.js'
+import type {Run} from '../../../../src/contract/types.js'
+import {countedPages, runAt} from '../../../helpers/pages.js'
+
+const DAY = 86_400
+const at = (day: number) => new Date(Date.UTC(2026, 10, day)).toISOString()
+const run = (id: string, day: number, fields: Partial<Run> = {}): Run => runAt(id, at(day), fields)
+
+/** One run per page, newest first, counting the pages requested. */
+const list = (runs: Run[]) => countedPages(runs.map((r) => [r]))
+
+describe('findBaselines (--baseline previous)', () => {
+  it('the newest earlier run of the same eval set, agent and model that succeeded with a score; stops once all are found', async () => {
+    const watched = [run('w1', 20, {score: null, status: 'running'}), run('w2', 20, {agent: 'b', status: 'queued', score: null})]
+    const src = list([
+      watched[0],
+      watched[1],
+      run('other-model', 19, {model: 'x'}),
+      run('failed', 18, {status: 'failed', score: 0.9}),
+      run('no-score', 17, {score: null}),
+      run('base1', 16, {score: 0.8}),
+      run('base2', 15, {agent: 'b', score: 0.7}),
+      run('older1', 14, {score: 0.1}),
+      run('never-read', 13),
+    ])
+    const found = await findBaselines(src.pages, watched, 30 * DAY)
+    expect(Object.fromEntries(found)).toEqual({w1: {runId: 'base1', score: 0.8}, w2: {runId: 'base2', score: 0.7}})
+    expect(src.requested()).toBe(7)
+  })
+
+  it('only runs created before the watched run; watched runs are never baselines of each other', async () => {
+    const watched = [run('new', 20), run('old', 10)]
+    const src = list([run('later', 21, {score: 0.9}), watched[0], watched[1], run('base', 5, {score: 0.6})])
+    const found = await findBaselines(src.pages, watched, 0)
+    expect(Object.fromEntries(found)).toEqual({new: {runId: 'base', score: 0.6}, old: {runId: 'base', score: 0.6}})
+  })
+
+  it('stops at the first page older than the oldest watched run minus the window: no baseline beyond it', async () => {
+    const watched = [run('w', 20, {status: 'running', score: null})]
+    const src = list([watched[0], run('x', 14, {model: 'other'}), run('too-old', 12, {score: 0.9}), run('never-read', 10)])
+    const found = await findBaselines(src.pages, watched, 7 * DAY)
+    expect(found.size).toBe(0)
+    expect(src.requested()).toBe(3)
+  })
+
+  it('a watched run without a createdAt has no baseline, and asks for no page', async () => {
+    const src = list([run('b', 1)])
+    expect((await findBaselines(src.pages, [run('w', 2, {createdAt: 'never'})], 0)).size).toBe(0)
+    expect(src.requested()).toBe(0)
+  })
+})
+
+describe('findBaselineRun (--baseline RUN_ID)', () => {
+  it('the run and its score, read no further than it', async () => {
+    const src = list([run('a', 3), run('b', 2, {score: 0.42}), run('c', 1)])
+    expect(await findBaselineRun(src.pages, 'b', 'the runs of acme')).toEqual({runId: 'b', score: 0.42})
+    expect(src.requested()).toBe(2)
+  })
+
+  it('exit 5 when the whole list does not hold it; exit 2 when it did not succeed with a score', async () => {
+    await expect(findBaselineRun(list([run('a', 1)]).pages, 'zz', 'the runs of acme')).rejects.toMatchObject({
+      exitCode: 5,
+      message: '--baseline: run "zz" is not among the runs of acme',
+    })
+    await expect(findBaselineRun(list([run('f', 1, {status: 'failed'})]).pages, 'f', 'x')).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--baseline f cannot be a baseline: its status is failed; a baseline is a run that succeeded with a score',
+    })
+    await expect(findBaselineRun(list([run('n', 1, {score: null})]).pages, 'n', 'x')).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining('it succeeded without a score'),
+    })
+  })
+})

@@ -1,0 +1,94 @@
+import {afterEach, describe, expect, it} from 'vitest'
+import {EVAL_SETS, ORGS, RUN_COUNTS, USERS, seedState, seededRunCreatedAt, seededRunId} from '../../src/devserver/seed.js'
+import {expectError, startTestServer, type TestServer} from './helpers.js'
+
+// The dev server makes the regression gate testable: a seeded history with scores for every eval
+// set × agent × model, dated just before the server started, and outcomes planned for the next
+// launched runs (POST /_dev/orgs/:org/outcomes).
+
+const servers: TestServer[] = []
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close()
+})
+
+async function start(options: Parameters<typeof startTestServer>[0] = {}) {
+  const server = await startTestServer({runSeconds: 0, ...options})
+  servers.push(server)
+  return {server, ada: await server.token(USERS.ada.email)}
+}
+
+describe('the seeded history', () => {
+  it('runs ten minutes apart, the newest ten minutes before seeding; every other timestamp fixed', () => {
+    const seededAt = Date.parse('2026-06-01T12:34:56.789Z')
+    const state = seedState('default', seededAt)
+    const acme = state.runs[ORGS.acme.publicId]
+    expect(acme.at(-1)).toMatchObject({id: seededRunId('acme', RUN_COUNTS.acme), createdAt: '2026-06-01T12:24:00.000Z'})
+    expect(acme.at(-2)?.createdAt).toBe('2026-06-01T12:14:00.000Z')
+    expect(state.runs[ORGS.globex.publicId][0].createdAt).toBe(seededRunCreatedAt('globex', 1, seededAt))
+    expect(seededRunCreatedAt('globex', 1, seededAt)).toBe('2026-05-30T17:19:00.000Z')
+    expect(seedState('default', seededAt)).toEqual(state)
+  })
+
+  it('has a succeeded run with a score for every eval set and each agent and model it targets', () => {
+    const state = seedState('default')
+    for (const [orgId, runs] of Object.entries(state.runs)) {
+      const sets = Object.values(state.evalSets).filter((owned) => owned.orgId === orgId)
+      for (const {item} of sets) {
+        for (const target of item.targets as Array<{agent: string; model: string}>) {
+          const scored = runs.filter(
+            (r) =>
+              r.evalSetId === item.id &&
+              r.agent === target.agent &&
+              r.model === target.model &&
+              r.status === 'succeeded' &&
+              typeof r.score === 'number',
+          )
+          expect(scored.length, `${item.id} ${target.agent} ${target.model}`).toBeGreaterThan(0)
+        }
+      }
+    }
+  })
+})
+
+describe('POST /_dev/orgs/:org/outcomes', () => {
+  it('the next launched runs that match end as planned; a plan with a count is used up, the others fall back to the ID', async () => {
+    const {server, ada} = await start()
+    const plan = await server.call('POST', '/_dev/orgs/acme/outcomes', {
+      body: {evalSetId: EVAL_SETS.acmeCheckout, agent: 'codex', status: 'succeeded', score: 0.42, count: 1},
+    })
+    expect(plan.status).toBe(200)
+    expect(plan.body).toMatchObject({
+      evalSetId: EVAL_SETS.acmeCheckout,
+      agent: 'codex',
+      status: 'succeeded',
+      score: 0.42,
+      count: 1,
+      hits: 0,
+    })
+    await server.call('POST', '/_dev/orgs/acme/outcomes', {body: {agent: 'claude-code', status: 'failed', score: null}})
+    const first = await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}})
+    const second = await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}})
+    const page = await server.api('GET', '/orgs/acme/runs?limit=10', {token: ada})
+    const byId = Object.fromEntries(page.body.items.map((r: any) => [r.id, r]))
+    const [claude1, codex1] = first.body.runIds.map((id: string) => byId[id])
+    const [claude2, codex2] = second.body.runIds.map((id: string) => byId[id])
+    expect(codex1).toMatchObject({agent: 'codex', status: 'succeeded', score: 0.42})
+    expect([claude1.status, claude1.score, claude2.status, claude2.score]).toEqual(['failed', null, 'failed', null])
+    expect(codex2.score).not.toBe(0.42) // the plan was used up: its outcome comes from its ID again
+    const listed = await server.call('GET', '/_dev/orgs/acme/outcomes')
+    expect(listed.body.items).toEqual([{agent: 'claude-code', status: 'failed', score: null, hits: 2}])
+    await server.call('DELETE', '/_dev/orgs/acme/outcomes')
+    expect((await server.call('GET', '/_dev/orgs/acme/outcomes')).body.items).toEqual([])
+  })
+
+  it.each([
+    [{score: 0.5}, 'status'],
+    [{status: 'paused'}, 'status'],
+    [{status: 'succeeded', score: 2}, 'score must be a number from 0 to 1'],
+    [{status: 'succeeded', count: 0}, 'count'],
+    [{status: 'succeeded', when: 'later'}, 'when is not a member of an outcome plan'],
+  ])('%j is refused (400) naming what is wrong', async (body, message) => {
+    const {server} = await start()
+    expect(expectError(await server.call('POST', '/_dev/orgs/acme/outcomes', {body}), 400, 'invalid_request')).toContain(message)
+  })
+})
