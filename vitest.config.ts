@@ -7,8 +7,13 @@ import {defineConfig} from 'vitest/config'
 //  e2e     the built CLI and artifacts: test/e2e, test/bin, test/release, the generated manifest and README,
 //          and *.dist.test.ts beside a unit test (a module of dist/ in a child process)
 //  faults  the reliability suite (test/faults), whose figures feed README "Reliability"
-// Child processes, not worker threads: threads start faster, but a run in threads ended now and
-// then with the whole process aborting (SIGABRT) as a worker was torn down.
+// The unit project runs its files one after another in a few worker processes (isolate: false),
+// each file with fresh modules (test/fresh-file.ts): Node, vitest and the packages start once per
+// worker, not once per file, which was most of the suite's time (docs/unit-suite.md has the
+// figures). e2e and faults keep a process per file: their time goes to the child processes they
+// start. Child processes, not worker threads: process.umask(mask), which the tests of private files
+// use, throws in a worker thread, and a run in threads once ended with the whole process aborting
+// (SIGABRT) as a worker was torn down.
 const BUILT = [
   'test/e2e/**/*.test.ts',
   'test/bin/**/*.test.ts',
@@ -33,7 +38,16 @@ export default defineConfig({
     // the suites wait on child processes and sockets far more than they compute
     maxWorkers: 3,
     projects: [
-      {test: {...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: [...BUILT, 'test/faults/**']}},
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...BUILT, 'test/faults/**'],
+          isolate: false,
+          setupFiles: ['test/fresh-file.ts', ...shared.setupFiles],
+        },
+      },
       {test: {...shared, name: 'e2e', include: BUILT}},
       // its timeout cases run side by side (describe.concurrent): all of them at once
       {test: {...shared, name: 'faults', include: ['test/faults/**/*.test.ts'], maxConcurrency: 20}},
