@@ -37,6 +37,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // the suites wait on child processes and sockets far more than they compute
     maxWorkers: 3,
+    // TypeScript transformed once and kept (node_modules/.experimental-vitest-cache, keyed by the
+    // file's content, the config and the lockfile), not again on every run
+    experimental: {fsModuleCache: true},
     projects: [
       {
         test: {
