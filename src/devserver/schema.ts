@@ -22,6 +22,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
  */
 export class SchemaSet {
   private readonly ajv = new Ajv2020({allowUnionTypes: true, verbose: true})
+  private readonly compiled = new WeakMap<Schema, ValidateFunction>()
 
   constructor() {
     // OpenAPI's own annotation besides JSON Schema's `examples`
@@ -29,8 +30,14 @@ export class SchemaSet {
     addFormats(this.ajv)
   }
 
+  /** The schema's check, compiled on first use (the same schema object gives the same function). */
   compile(schema: Schema): ValidateFunction {
-    return this.ajv.compile({...schema, components: openapiDocument.components})
+    let validate = this.compiled.get(schema)
+    if (validate === undefined) {
+      validate = this.ajv.compile({...schema, components: openapiDocument.components})
+      this.compiled.set(schema, validate)
+    }
+    return validate
   }
 }
 
