@@ -110,7 +110,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       }),
       faults: new Faults(),
       requests: new RequestLog(),
-      limiter: new RateLimiter(rateLimit),
+      limiter: new RateLimiter(rateLimit, now),
       runs,
       outcomes,
       baseUrl: () => url,

@@ -1,10 +1,12 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {USERS} from '../../src/devserver/seed.js'
-import {expectError, sleep, startTestServer, type TestServer} from './helpers.js'
+import {expectError, startTestServer, type TestServer} from './helpers.js'
 
 let server: TestServer
+// the server's clock: a window ends when the test moves it on, not after a real second
+let now = Date.parse('2026-06-01T09:00:00Z')
 beforeAll(async () => {
-  server = await startTestServer({rateLimit: 3})
+  server = await startTestServer({rateLimit: 3, now: () => now})
 })
 afterAll(() => server.close())
 
@@ -23,7 +25,9 @@ describe('rate limit (--rate-limit 3)', () => {
     expect((await server.api('GET', '/me', {token: grace})).status).toBe(200)
     expectError(await server.api('GET', '/me'), 401, 'unauthorized')
 
-    await sleep(1050)
+    now += 999
+    expectError(await server.api('GET', '/me', {token: ada}), 429, 'rate_limited')
+    now += 1
     expect((await server.api('GET', '/me', {token: ada})).status).toBe(200)
   })
 
