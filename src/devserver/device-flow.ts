@@ -24,6 +24,8 @@ export interface DeviceFlowOptions {
   autoUser: () => UserRecord | undefined
   /** creates a token for the user and answers its plaintext */
   issue: (user: UserRecord) => string
+  /** the server's clock (tests pass their own); default Date.now */
+  now?: () => number
 }
 
 /** Letters that cannot be mistaken for one another (RFC 8628, 6.1). */
@@ -35,14 +37,18 @@ const KEEP_EXPIRED_MS = 10 * 60_000
 export class DeviceFlow {
   private readonly grants = new Map<string, Grant>()
 
-  constructor(private readonly options: DeviceFlowOptions) {}
+  private readonly now: () => number
+
+  constructor(private readonly options: DeviceFlowOptions) {
+    this.now = options.now ?? Date.now
+  }
 
   start(verificationUri: string): CliTokenDeviceStart {
     this.sweep()
     const grant: Grant = {
       deviceCode: randomBytes(24).toString('base64url'),
       userCode: newUserCode(),
-      expiresAt: Date.now() + this.options.expiresIn * 1000,
+      expiresAt: this.now() + this.options.expiresIn * 1000,
       state: 'pending',
       user: null,
     }
@@ -60,7 +66,7 @@ export class DeviceFlow {
   poll(deviceCode: string): CliTokenGranted | CliTokenPoll {
     const grant = this.grants.get(deviceCode)
     if (grant === undefined) throw invalid('unknown or already used device code')
-    if (Date.now() >= grant.expiresAt) return {status: 'expired'}
+    if (this.now() >= grant.expiresAt) return {status: 'expired'}
     if (grant.state === 'pending' && this.options.approve === 'auto') {
       const user = this.options.autoUser()
       if (user !== undefined) this.settle(grant, 'approved', user)
@@ -74,7 +80,7 @@ export class DeviceFlow {
   /** The live (unexpired, pending) grant with this user code. */
   pending(userCode: string): {userCode: string; expiresAt: number} | undefined {
     const grant = this.byUserCode(userCode)
-    return grant !== undefined && grant.state === 'pending' && Date.now() < grant.expiresAt ? grant : undefined
+    return grant !== undefined && grant.state === 'pending' && this.now() < grant.expiresAt ? grant : undefined
   }
 
   approve(userCode: string, user: UserRecord): void {
@@ -88,7 +94,7 @@ export class DeviceFlow {
   private live(userCode: string): Grant {
     const grant = this.byUserCode(userCode)
     if (grant === undefined) throw notFound(`user code "${userCode}" not found`)
-    if (Date.now() >= grant.expiresAt) throw invalid(`user code "${grant.userCode}" has expired`)
+    if (this.now() >= grant.expiresAt) throw invalid(`user code "${grant.userCode}" has expired`)
     if (grant.state !== 'pending') throw conflict(`user code "${grant.userCode}" was already ${grant.state}`)
     return grant
   }
@@ -105,7 +111,7 @@ export class DeviceFlow {
   }
 
   private sweep(): void {
-    const cutoff = Date.now() - KEEP_EXPIRED_MS
+    const cutoff = this.now() - KEEP_EXPIRED_MS
     for (const [code, grant] of this.grants) if (grant.expiresAt < cutoff) this.grants.delete(code)
   }
 }

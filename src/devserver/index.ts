@@ -43,7 +43,7 @@ export interface DevServerOptions {
   deviceExpiresIn?: number
   /** seconds a launched or forked run takes from `queued` to its outcome (default 10; 0 = at once) */
   runSeconds?: number
-  /** the clock of the run lifecycle (tests pass their own); default Date.now */
+  /** the server's clock: the run lifecycle, rate-limit windows, device-code lifetimes (tests pass their own); default Date.now */
   now?: () => number
   /** receives one line per request (and internal errors) */
   log?: (line: string) => void
@@ -107,6 +107,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         expiresIn: deviceExpiresIn,
         autoUser: () => store.state.users[0],
         issue: (user) => mintToken(store, user.id, 'amctl CLI', new Date(Date.now() + CLI_TOKEN_DAYS * 86_400_000).toISOString()).token,
+        now,
       }),
       faults: new Faults(),
       requests: new RequestLog(),

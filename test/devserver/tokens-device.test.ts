@@ -1,15 +1,16 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ORGS, USERS} from '../../src/devserver/seed.js'
-import {expectError, sleep, startTestServer, type TestServer} from './helpers.js'
+import {expectError, startTestServer, type TestServer} from './helpers.js'
 
 let auto: TestServer
 let manual: TestServer
-/** manual approval and device codes that live 0.3 s */
+/** manual approval and device codes that live 0.3 s of its own clock, which the tests move */
 let shortLived: TestServer
+let shortLivedNow = Date.parse('2026-06-01T09:00:00Z')
 beforeAll(async () => {
   auto = await startTestServer()
   manual = await startTestServer({approve: 'manual', deviceInterval: 0.05})
-  shortLived = await startTestServer({approve: 'manual', deviceExpiresIn: 0.3})
+  shortLived = await startTestServer({approve: 'manual', deviceExpiresIn: 0.3, now: () => shortLivedNow})
 })
 afterAll(async () => {
   await Promise.all([auto.close(), manual.close(), shortLived.close()])
@@ -102,7 +103,9 @@ describe('POST /cli/token with --approve manual', () => {
   it('answers expired once the code has lived its time, and approving it then fails', async () => {
     const flow = (await shortLived.api('POST', '/cli/token', {body: {}})).body
     expect(flow.expiresIn).toBe(0.3)
-    await sleep(350)
+    shortLivedNow += 299
+    expect((await shortLived.api('POST', `/cli/token?deviceCode=${flow.deviceCode}`, {body: {}})).body).toEqual({status: 'pending'})
+    shortLivedNow += 1
     expect((await shortLived.api('POST', `/cli/token?deviceCode=${flow.deviceCode}`, {body: {}})).body).toEqual({status: 'expired'})
     expectError(await shortLived.call('POST', '/_dev/device/approve', {body: {userCode: flow.userCode}}), 400, 'invalid_request')
     expectError(await shortLived.call('POST', '/_dev/device/approve', {body: {userCode: 'ZZZZ-ZZZZ'}}), 404, 'not_found')
