@@ -1,6 +1,7 @@
-import {execFileSync} from 'node:child_process'
+import {execFile} from 'node:child_process'
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {promisify} from 'node:util'
 import {describe, expect, it} from 'vitest'
 import {commandIndex, commandPage, generatedFiles, inline, manFiles, withTopics} from '../../../src/base/help/docs.js'
 import {documentedCommands} from '../../../src/base/help/reference.js'
@@ -66,26 +67,30 @@ describe('generated documents', () => {
     }
   })
 
-  it.runIf(existsSync('/usr/bin/groff'))('the man pages render with groff -man: amctl(1) names every command, each page its own', () => {
-    // groff shows bold as a character, a backspace and the character again, and breaks words at
-    // a hyphen (U+2010) of its own: read it without either
-    const render = (file: string) =>
-      execFileSync('groff', ['-t', '-man', '-Tutf8', join(ROOT, file)], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
-        .replace(/.\u0008/g, '')
-        .replace(/\u2010\s+/g, '')
-        .replace(/\s+/g, ' ')
-    const overview = render('man/amctl.1')
-    expect(overview).toMatch(/^AMCTL\(1\)/)
-    for (const heading of ['NAME', 'SYNOPSIS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'SEE ALSO']) expect(overview).toContain(heading)
-    for (const doc of documentedCommands(manifest)) {
-      expect(overview).toContain(`amctl ${doc.name}`)
-      expect(overview).toContain(`amctl-${doc.slug}(1)`)
-      const page = render(`man/amctl-${doc.slug}.1`)
-      expect(page).toContain(`AMCTL-${doc.slug.toUpperCase()}(1)`)
-      for (const heading of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'EXAMPLES', 'SEE ALSO']) expect(page, doc.id).toContain(heading)
-      expect(page).toContain(`amctl ${doc.name}`)
-    }
-  })
+  it.runIf(existsSync('/usr/bin/groff'))(
+    'the man pages render with groff -man: amctl(1) names every command, each page its own',
+    async () => {
+      // groff shows bold as a character, a backspace and the character again, and breaks words at
+      // a hyphen (U+2010) of its own: read it without either. The pages render side by side.
+      const render = async (file: string) =>
+        (await promisify(execFile)('groff', ['-t', '-man', '-Tutf8', join(ROOT, file)], {encoding: 'utf8'})).stdout
+          .replace(/.\u0008/g, '')
+          .replace(/\u2010\s+/g, '')
+          .replace(/\s+/g, ' ')
+      const commands = documentedCommands(manifest)
+      const [overview, ...pages] = await Promise.all(['man/amctl.1', ...commands.map((doc) => `man/amctl-${doc.slug}.1`)].map(render))
+      expect(overview).toMatch(/^AMCTL\(1\)/)
+      for (const heading of ['NAME', 'SYNOPSIS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'SEE ALSO']) expect(overview).toContain(heading)
+      for (const [i, doc] of commands.entries()) {
+        expect(overview).toContain(`amctl ${doc.name}`)
+        expect(overview).toContain(`amctl-${doc.slug}(1)`)
+        const page = pages[i]
+        expect(page).toContain(`AMCTL-${doc.slug.toUpperCase()}(1)`)
+        for (const heading of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'EXAMPLES', 'SEE ALSO']) expect(page, doc.id).toContain(heading)
+        expect(page).toContain(`amctl ${doc.name}`)
+      }
+    },
+  )
 })
 
 describe('a command page', () => {
