@@ -4,6 +4,7 @@
 //   README.md, command reference   between <!-- commands --> markers (oclif readme)
 //   README.md, help topics         between <!-- help:NAME --> markers (src/base/help/topics.ts)
 //   man/amctl.1                    the man page (src/base/help/man.ts through marked-man)
+// and dist/ again, whose help is drawn from the manifest.
 
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
@@ -18,6 +19,8 @@ const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'}
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
 run('npx', ['oclif', 'readme', '--no-aliases', '--no-source-links'])
+// again: the help drawn at build time (dist/help.json) is drawn from the manifest just written
+run(process.execPath, ['bin/build.js'])
 
 // src/base/help/docs.ts is TypeScript: bundled on the fly, outside the CLI's bundle
 const scratch = mkdtempSync(join(tmpdir(), 'amctl-docs-'))

@@ -27,6 +27,7 @@ const {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } = require('node:fs')
 const {dirname, join} = require('node:path')
 
@@ -129,22 +130,8 @@ function loadBundle(file, argv = [], env = process.env) {
   const save = () => {
     if (!pending) return
     pending = false
-    const name = named(liftoff)
-    try {
-      mkdirSync(dir, {recursive: true, mode: 0o700})
-      const tmp = join(dir, `${name}.${process.pid}.tmp`)
-      writeFileSync(tmp, script.createCachedData(), {mode: 0o600})
-      renameSync(tmp, join(dir, name))
-      // the most recently written stay: old builds' caches go, two installs of amctl side by
-      // side keep theirs
-      const others = readdirSync(dir)
-        .filter((f) => f.startsWith('amctl-') && f.endsWith('.bin') && f !== name)
-        .map((f) => ({f, at: statSync(join(dir, f)).mtimeMs}))
-        .sort((a, b) => b.at - a.at)
-      for (const {f} of others.slice(KEPT_CACHES - 1)) rmSync(join(dir, f), {force: true})
-    } catch {
-      // a read-only or full cache directory: run without the cache
-    }
+    // (two installs of amctl side by side keep theirs: the most recently written stay)
+    writeOwnFile(dir, named(liftoff), script.createCachedData(), KEPT_CACHES, (f) => f.startsWith('amctl-') && f.endsWith('.bin'))
   }
   return {exports: module.exports, save}
 }
@@ -165,6 +152,162 @@ function readOwnFile(path) {
   } finally {
     if (fd !== undefined) closeSync(fd)
   }
+}
+
+/**
+ * Writes `data` to dir/name atomically, readable and writable by the user alone (readOwnFile
+ * reads it back), then removes the oldest of the directory's files that `ours` names, so that
+ * `kept` stay. A directory that cannot be written (read-only home, full disk) costs nothing
+ * but the speed.
+ */
+function writeOwnFile(dir, name, data, kept, ours) {
+  try {
+    mkdirSync(dir, {recursive: true, mode: 0o700})
+    const tmp = join(dir, `${name}.${process.pid}.tmp`)
+    writeFileSync(tmp, data, {mode: 0o600})
+    renameSync(tmp, join(dir, name))
+    const others = readdirSync(dir)
+      .filter((f) => ours(f) && f !== name)
+      .map((f) => ({f, at: statSync(join(dir, f)).mtimeMs}))
+      .sort((a, b) => b.at - a.at)
+    for (const {f} of others.slice(kept - 1)) rmSync(join(dir, f), {force: true})
+  } catch {
+    // a read-only or full directory: without it
+  }
+}
+
+/**
+ * Writes `text` to stdout through its file descriptor, without making process.stdout (which,
+ * for a pipe, loads net and the stream modules: ~3 ms). A reader that went away (EPIPE) ends
+ * amctl at once with exit 0 (contract 1.4); a non-blocking stdout that is full (EAGAIN) gets the
+ * rest through process.stdout, which waits for it to drain.
+ */
+function writeStdout(text) {
+  const bytes = Buffer.from(text, 'utf8')
+  let written = 0
+  while (written < bytes.length) {
+    try {
+      written += writeSync(1, bytes, written)
+    } catch (error) {
+      if (error.code === 'EPIPE') process.exit(0)
+      process.stdout.on('error', (e) => {
+        if (e.code === 'EPIPE') process.exit(0)
+        throw e
+      })
+      process.stdout.write(bytes.subarray(written))
+      return
+    }
+  }
+}
+
+/** The options bin/run.cjs gives oclif (and the build's help drawing too): its package.json, no user plugins. */
+function oclifOptions(root, pjson) {
+  return {root, pjson, userPlugins: false}
+}
+
+// The build's help (renderHelp below): help.json and, beside it, the manifest it was drawn from.
+const HELP_FILE = 'help.json'
+const HELP_MANIFEST = 'help-manifest.json'
+// Variables that change what help prints, or what goes with it, when stdout is not a terminal:
+// the width (OCLIF_COLUMNS), colour forced on (FORCE_COLOR: any value, to keep the rule
+// simple), oclif's debug output and warnings (DEBUG, AMCTL_DEBUG). COLUMNS, NO_COLOR and TERM
+// change nothing there (test/bin/startup.test.ts shows it). AMCTL_HELP_CACHE=off: help drawn
+// at run time (for measuring and for the tests that compare the two).
+const HELP_ENV = ['OCLIF_COLUMNS', 'FORCE_COLOR', 'DEBUG', 'AMCTL_DEBUG']
+// a help argv is at most a few words and one help flag
+const HELP_ARG = /^(-h|--help|[a-z][a-z0-9-]{0,63})$/
+const MAX_HELP_ARGV = 6
+// cache files of the terminal's help kept in the directory (the most recently written)
+const KEPT_HELP = 64
+
+/** What stdout is: 'piped' (a pipe, socket, file or /dev/null), 'terminal', or 'other'. */
+function stdoutKind() {
+  let stat
+  try {
+    stat = fstatSync(1)
+  } catch {
+    return 'other'
+  }
+  if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return 'piped'
+  if (!stat.isCharacterDevice()) return 'other'
+  try {
+    if (stat.rdev === statSync('/dev/null').rdev) return 'piped'
+  } catch {
+    // no /dev/null: ask the terminal
+  }
+  return process.stdout.isTTY ? 'terminal' : 'other'
+}
+
+/** package.json's members that help depends on, as help.json records them. */
+function helpPackage(pjson) {
+  return JSON.stringify({name: pjson.name, version: pjson.version, description: pjson.description, oclif: pjson.oclif})
+}
+
+/**
+ * The build's help, if it was drawn from this package.json and this manifest; else undefined.
+ * (A manifest regenerated after the build, or a package.json edited, leaves it out.)
+ */
+function readBuiltHelp(root, pjson) {
+  try {
+    const built = JSON.parse(readFileSync(join(root, 'dist', HELP_FILE), 'utf8'))
+    if (built.package !== helpPackage(pjson)) return undefined
+    const manifest = readFileSync(join(root, 'oclif.manifest.json'))
+    return manifest.equals(readFileSync(join(root, 'dist', HELP_MANIFEST))) ? built : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Help without the bundle. Every help oclif draws for amctl was drawn once at build time, byte
+ * for byte, with stdout not a terminal (dist/help.json, by renderHelp), for every argv that asks
+ * for it (`--help`, `runs list -h`, `help runs list`, `runs`). When this argv is one of them:
+ *   - stdout not a terminal, none of HELP_ENV set: {text}, that help, and nothing else runs;
+ *   - stdout a terminal: {text} from a cache of the terminal's help in <cache dir>/help, named
+ *     by the build, the argv, the terminal's width and whether oclif would use colour (the same
+ *     supports-color and ansis, in dist/help-colour.cjs); when that file is missing,
+ *     {record}: bin/run.cjs lets oclif draw the help and gives record() the exit code, which
+ *     keeps what was written. Not with a user's theme.json (colours of their own);
+ *   - otherwise undefined: oclif draws it, as without any of this.
+ * (`stdout`: what stdout is, for tests.)
+ * Bench rows: `--help`, `runs list --help` (~45–53 ms: no bundle, no oclif).
+ */
+function help(argv, root, pjson, env = process.env, stdout = stdoutKind) {
+  if (process.platform === 'win32' || env.AMCTL_HELP_CACHE === 'off' || argv.length > MAX_HELP_ARGV) return undefined
+  if (!argv.every((arg) => HELP_ARG.test(arg)) || HELP_ENV.some((name) => env[name] !== undefined)) return undefined
+  const kind = stdout()
+  if (kind === 'other') return undefined
+  const built = readBuiltHelp(root, pjson)
+  const index = built?.argv[argv.join(' ')]
+  if (index === undefined) return undefined
+  if (kind === 'piped') return {text: built.texts[index]}
+  return terminalHelp(argv, root, pjson, built, env)
+}
+
+/** The terminal's help from its cache, or {record} to fill it (see help()). */
+function terminalHelp(argv, root, pjson, built, env) {
+  // a theme colours help its own way: oclif draws it every time
+  const home = env.HOME || require('node:os').homedir()
+  const config = env.AMCTL_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(home, '.config'), 'amctl')
+  if (pjson.oclif?.theme || existsSync(join(config, 'theme.json'))) return undefined
+  const colour = require(join(root, 'dist', 'help-colour.cjs')).colour()
+  const dir = join(cacheDir(env), 'help')
+  const name = `${built.id}-${argv.join('_') || 'root'}-${process.stdout.columns}-${colour}.txt`
+  const cached = readOwnFile(join(dir, name))
+  if (cached) return {text: cached.toString('utf8')}
+  // oclif draws it: what it writes to stdout is kept
+  const chunks = []
+  const write = process.stdout.write
+  process.stdout.write = function (chunk, ...rest) {
+    chunks.push(Buffer.from(chunk))
+    return write.call(this, chunk, ...rest)
+  }
+  const record = (exitCode) => {
+    process.stdout.write = write
+    if (exitCode !== 0 || chunks.length === 0) return
+    writeOwnFile(dir, name, Buffer.concat(chunks), KEPT_HELP, (f) => f.endsWith('.txt'))
+  }
+  return {record}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -500,6 +643,74 @@ function dependencyEdits(without) {
   }
 }
 
+/**
+ * Every help the launcher may print without the bundle (help() above), drawn by oclif through
+ * the bundle as bin/run.cjs has it drawn, stdout not a terminal: for the root ([], --help, -h,
+ * help), each command, topic and help topic (`<words> --help`, `<words> -h`, `help <words>`),
+ * and each topic that is not a command (`<words>`), the argvs oclif answers with help. An argv
+ * whose run writes to stderr, fails or exits non-zero is left out (oclif runs it). Returns what
+ * dist/help.json holds. Runs in a process of its own (bin/build.js), with a clean environment.
+ */
+async function renderHelp(bundle, root) {
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  // (before oclif adds to it)
+  const drawnFrom = helpPackage(pjson)
+  const options = oclifOptions(root, pjson)
+  const cli = require(bundle)
+  const {commands, topics, helpTopics} = await cli.loadHelpSubjects(options)
+  const forms = [[], ['--help'], ['-h'], ['help']]
+  for (const subject of new Set([...commands, ...topics, ...helpTopics])) {
+    const words = subject.split(' ')
+    forms.push([...words, '--help'], [...words, '-h'])
+    if (words[0] !== 'help') forms.push(['help', ...words])
+    if (topics.includes(subject) && !commands.includes(subject)) forms.push(words)
+  }
+  const texts = []
+  const argv = {}
+  const {write: out} = process.stdout
+  const {write: err} = process.stderr
+  for (const form of forms) {
+    // (an argv help() would never look up: a word it does not take)
+    if (form.length > MAX_HELP_ARGV || !form.every((arg) => HELP_ARG.test(arg))) continue
+    let stdout = ''
+    let stderr = ''
+    process.stdout.write = (chunk) => {
+      stdout += chunk
+      return true
+    }
+    process.stderr.write = (chunk) => {
+      stderr += chunk
+      return true
+    }
+    process.exitCode = undefined
+    let failed = false
+    try {
+      await cli.run(form, options)
+    } catch {
+      failed = true
+    } finally {
+      process.stdout.write = out
+      process.stderr.write = err
+    }
+    if (failed || stderr !== '' || (process.exitCode ?? 0) !== 0 || stdout === '') continue
+    if (!texts.includes(stdout)) texts.push(stdout)
+    argv[form.join(' ')] = texts.indexOf(stdout)
+  }
+  process.exitCode = undefined
+  await cli.flush()
+  return {package: drawnFrom, argv, texts}
+}
+
+/**
+ * dist/help-colour.cjs: whether oclif colours help on this terminal, as its colorize() decides
+ * (supports-color for stdout and stderr, then ansis), with the copies of both that the bundle's
+ * @oclif/core has (bin/build.js resolves them from its directory).
+ */
+const HELP_COLOUR_SOURCE = `const supportsColor = require('supports-color')
+const ansis = require('ansis')
+exports.colour = () => (supportsColor.stdout && supportsColor.stderr && ansis.isSupported() ? 1 : 0)`
+
 /** The directory of an installed package (whatever its "exports" allow). */
 function packageDir(name) {
   let dir = dirname(require.resolve(name))
@@ -536,6 +747,15 @@ module.exports = {
   cacheDir,
   cacheSlug,
   loadBundle,
+  writeStdout,
+  oclifOptions,
+  help,
+  helpPackage,
+  HELP_FILE,
+  HELP_MANIFEST,
+  HELP_ENV,
+  renderHelp,
+  HELP_COLOUR_SOURCE,
   BUILD_MARK,
   BUILD_OPTIONS,
   LAZY_BUILTINS,

@@ -1,13 +1,13 @@
 import {build, type Plugin} from 'esbuild'
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {useE2E} from '../e2e/helpers.js'
-import {runBin} from '../helpers/bin.js'
+import {runBin, runOnTerminal} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 
@@ -28,31 +28,51 @@ async function amctl(argv: string[], env: Record<string, string>) {
   return {status: r.exitCode, stdout: r.stdout, stderr: r.stderr}
 }
 
+/** The same with help drawn by oclif, from the bundle (never the help drawn at build time). */
+function bundled(argv: string[], env: Record<string, string>) {
+  return amctl(argv, {AMCTL_HELP_CACHE: 'off', ...env})
+}
+
+/**
+ * A --require hook that writes, at exit, the built-in modules the process loaded and the files
+ * it required (`read()` gives both).
+ */
+function recorder() {
+  const dir = tempDir('amctl-startup-mods-')
+  const hook = join(dir, 'record.cjs')
+  const list = join(dir, 'modules.json')
+  writeFileSync(
+    hook,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify({builtins: process.moduleLoadList, files: Object.keys(require.cache)})))\n`,
+  )
+  const read = () => {
+    const {builtins, files} = JSON.parse(readFileSync(list, 'utf8')) as {builtins: string[]; files: string[]}
+    return {
+      builtins: builtins
+        .filter((m) => m.startsWith('NativeModule ') && !m.startsWith('NativeModule internal/'))
+        .map((m) => m.slice('NativeModule '.length)),
+      bundle: files.includes(BUNDLE),
+    }
+  }
+  return {hook, dir, read}
+}
+
 /** The built-in modules a run of amctl loaded (stdout and stderr to files, so no tty or net of its own). */
 function builtinsLoaded(argv: string[], env: Record<string, string> = {}): string[] {
-  const dir = tempDir('amctl-startup-mods-')
-  const record = join(dir, 'record.cjs')
-  const list = join(dir, 'modules.txt')
-  writeFileSync(
-    record,
-    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')))\n`,
-  )
+  const {hook, dir, read} = recorder()
   const out = join(dir, 'out.txt')
   const fd = openSync(out, 'w')
   const home = env.HOME ?? tempDir('amctl-startup-home-')
   // twice: the second run is the one measured, with its code cache
   for (let i = 0; i < 2; i++) {
-    const r = spawnSync(process.execPath, ['--require', record, BIN, ...argv], {
+    const r = spawnSync(process.execPath, ['--require', hook, BIN, ...argv], {
       env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_KEYCHAIN: 'off', ...env},
       stdio: ['ignore', fd, fd],
     })
     expect(r.status, readFileSync(out, 'utf8')).toBe(0)
   }
   closeSync(fd)
-  return readFileSync(list, 'utf8')
-    .split('\n')
-    .filter((m) => m.startsWith('NativeModule ') && !m.startsWith('NativeModule internal/'))
-    .map((m) => m.slice('NativeModule '.length))
+  return read().builtins
 }
 
 function cacheFiles(dir: string): string[] {
@@ -93,10 +113,19 @@ describe('what a run loads (a dependency that starts requiring these at load tim
   })
 
   it('--help and config list: none of the built-ins only some commands use', () => {
-    for (const argv of [['--help'], ['config', 'list']]) {
-      const loaded = builtinsLoaded(argv)
-      for (const name of LAZY) expect(loaded, `${argv.join(' ')}: ${name}`).not.toContain(name)
+    for (const [argv, env] of [
+      [['--help'], {}],
+      [['--help'], {AMCTL_HELP_CACHE: 'off'}],
+      [['config', 'list'], {}],
+    ] as const) {
+      const loaded = builtinsLoaded([...argv], env)
+      for (const name of LAZY) expect(loaded, `${argv.join(' ')} ${JSON.stringify(env)}: ${name}`).not.toContain(name)
     }
+  })
+
+  it('--help (help drawn at build time): not even the module loader, vm, or the stream modules of a pipe', () => {
+    const loaded = builtinsLoaded(['--help'])
+    for (const name of ['vm', 'fs/promises', 'stream', 'os']) expect(loaded, name).not.toContain(name)
   })
 })
 
@@ -110,29 +139,29 @@ describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V
 
   it('is written under $HOME/.cache/amctl (never into dist/), then used as it is', async () => {
     const before = readdirSync(join(ROOT, 'dist')).sort()
-    expect((await amctl(['--help'], {HOME: home})).status).toBe(0)
+    expect((await bundled(['--help'], {HOME: home})).status).toBe(0)
     const [file] = cacheFiles(cacheDir())
     const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(startup.BUILD_MARK.length)
     expect(file).toBe(`amctl-${mark}-help-node${process.versions.node}-${process.arch}.bin`)
     expect(statSync(join(cacheDir(), file)).mode & 0o777).toBe(0o600)
     const written = statSync(join(cacheDir(), file)).mtimeMs
-    expect((await amctl(['runs', 'list', '--help'], {HOME: home})).status).toBe(0)
+    expect((await bundled(['runs', 'list', '--help'], {HOME: home})).status).toBe(0)
     expect(statSync(join(cacheDir(), file)).mtimeMs, 'V8 accepted the cache: it was not written again').toBe(written)
     // another command: a cache of its own
-    expect((await amctl(['config', 'list'], {HOME: home})).status).toBe(0)
+    expect((await bundled(['config', 'list'], {HOME: home})).status).toBe(0)
     expect(cacheFiles(cacheDir()).sort()).toEqual([file, file.replace('-help-', '-config-list-')].sort())
     expect(readdirSync(join(ROOT, 'dist')).sort()).toEqual(before)
   })
 
   it('follows XDG_CACHE_HOME and AMCTL_CACHE_DIR; AMCTL_CODE_CACHE=off writes none', async () => {
     const xdg = tempDir('amctl-startup-xdg-')
-    expect((await amctl(['--help'], {HOME: home, XDG_CACHE_HOME: xdg})).status).toBe(0)
+    expect((await bundled(['--help'], {HOME: home, XDG_CACHE_HOME: xdg})).status).toBe(0)
     expect(cacheFiles(join(xdg, 'amctl', 'code-cache'))).toHaveLength(1)
     const own = tempDir('amctl-startup-own-')
-    expect((await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: own})).status).toBe(0)
+    expect((await bundled(['--help'], {HOME: home, AMCTL_CACHE_DIR: own})).status).toBe(0)
     expect(cacheFiles(join(own, 'code-cache'))).toHaveLength(1)
     const none = tempDir('amctl-startup-none-')
-    expect((await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: none, AMCTL_CODE_CACHE: 'off'})).status).toBe(0)
+    expect((await bundled(['--help'], {HOME: home, AMCTL_CACHE_DIR: none, AMCTL_CODE_CACHE: 'off'})).status).toBe(0)
     expect(cacheFiles(join(none, 'code-cache'))).toEqual([])
   })
 
@@ -145,12 +174,12 @@ describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V
       AMCTL_TOKEN: await e2e.current.token(),
       AMCTL_ORG: 'acme',
     }
-    const first = await amctl(['runs', 'list', '--json', '--limit', '1'], env)
+    const first = await bundled(['runs', 'list', '--json', '--limit', '1'], env)
     expect(first.status, first.stderr).toBe(0)
     const [file] = cacheFiles(join(dir, 'code-cache'))
     const written = statSync(join(dir, 'code-cache', file)).mtimeMs
     for (const argv of [['runs', 'list', '--json', '--limit', '1'], ['--help']]) {
-      const again = await amctl(argv, env)
+      const again = await bundled(argv, env)
       expect(again.status, again.stderr).toBe(0)
       expect(statSync(join(dir, 'code-cache', file)).mtimeMs, `${argv.join(' ')}: cache accepted`).toBe(written)
     }
@@ -158,16 +187,16 @@ describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V
 
   it('a cache others could have written is not used but replaced; a corrupt one is replaced', async () => {
     const dir = tempDir('amctl-startup-bad-')
-    expect((await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
+    expect((await bundled(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
     const [file] = cacheFiles(join(dir, 'code-cache'))
     const path = join(dir, 'code-cache', file)
     const good = readFileSync(path)
     chmodSync(path, 0o666)
-    const planted = await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})
+    const planted = await bundled(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})
     expect(planted.status).toBe(0)
     expect(statSync(path).mode & 0o777).toBe(0o600)
     writeFileSync(path, Buffer.alloc(good.length, 7))
-    const corrupt = await amctl(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})
+    const corrupt = await bundled(['--help'], {HOME: home, AMCTL_CACHE_DIR: dir})
     expect(corrupt.status).toBe(0)
     expect(corrupt.stdout).toContain('GETTING STARTED')
     expect(readFileSync(path).equals(Buffer.alloc(good.length, 7))).toBe(false)
@@ -176,7 +205,7 @@ describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V
   it('a cache directory that cannot be written costs nothing but the speed', async () => {
     const dir = tempDir('amctl-startup-ro-')
     mkdirSync(join(dir, 'code-cache'), {mode: 0o500})
-    const r = await amctl(['config', 'list', '--json'], {HOME: home, AMCTL_CACHE_DIR: dir})
+    const r = await bundled(['config', 'list', '--json'], {HOME: home, AMCTL_CACHE_DIR: dir})
     expect(r.status).toBe(0)
     expect(r.stderr).toBe('')
     chmodSync(join(dir, 'code-cache'), 0o700)
@@ -427,5 +456,269 @@ describe('dependency internals: pinned, and still what the edits and imports exp
       expect(pinned(name)).toBe(version)
       for (const file of ['index.js', 'create.js', 'script.js']) expect(statSync(join(dir, under, file)).isFile()).toBe(true)
     }
+  })
+})
+
+describe('help drawn at build time (dist/help.json), printed without the bundle', () => {
+  const built = JSON.parse(readFileSync(join(ROOT, 'dist', startup.HELP_FILE), 'utf8')) as {
+    id: string
+    package: string
+    argv: Record<string, number>
+    texts: string[]
+  }
+  const forms = Object.keys(built.argv).map((form) => (form === '' ? [] : form.split(' ')))
+  const home = tempDir('amctl-startup-help-home-')
+
+  /** A piped run, with `record`ed modules; what it printed. */
+  function piped(argv: string[], env: Record<string, string> = {}) {
+    const {hook, read} = recorder()
+    const r = spawnSync(process.execPath, ['--require', hook, BIN, ...argv], {
+      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_KEYCHAIN: 'off', ...env},
+      encoding: 'utf8',
+    })
+    return {status: r.status, stdout: r.stdout, stderr: r.stderr, ...read()}
+  }
+
+  /** Runs `work` over `items`, four at a time. */
+  async function eachAtOnce<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
+    const queue = [...items]
+    await Promise.all(
+      Array.from({length: 4}, async () => {
+        for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item)
+      }),
+    )
+  }
+
+  it('holds every argv oclif answers with help: the root, and each command, topic and help topic of the manifest', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
+    const expected = [[], ['--help'], ['-h'], ['help']].map((a) => a.join(' '))
+    for (const id of Object.keys(manifest.commands)) {
+      const words = id.replaceAll(':', ' ')
+      expected.push(`${words} --help`, `${words} -h`)
+      if (!words.startsWith('help')) expected.push(`help ${words}`)
+    }
+    for (const topic of ['environment', 'exit-codes', 'formatting']) expected.push(`${topic} --help`, `help ${topic}`)
+    // a topic alone (`amctl runs`) shows its commands
+    expected.push('runs', 'orgs implementation-doc', 'runs --help', 'help runs')
+    expect(Object.keys(built.argv)).toEqual(expect.arrayContaining(expected))
+    expect(built.package).toBe(startup.helpPackage(pkg))
+  })
+
+  it('every one prints, piped, byte for byte what oclif draws at run time (AMCTL_HELP_CACHE=off), exit 0, nothing on stderr', async () => {
+    await eachAtOnce(forms, async (argv) => {
+      const [fast, drawn] = await Promise.all([amctl(argv, {HOME: home}), bundled(argv, {HOME: home})])
+      const what = `amctl ${argv.join(' ')}`
+      expect(drawn.status, what).toBe(0)
+      expect(drawn.stderr, what).toBe('')
+      expect(fast, what).toEqual(drawn)
+      expect(fast.stdout, what).toBe(built.texts[built.argv[argv.join(' ')]])
+    })
+  }, 240_000)
+
+  it('is printed without loading the bundle, to a pipe and to /dev/null', () => {
+    const r = piped(['runs', 'list', '--help'])
+    expect(r.bundle).toBe(false)
+    expect(r.status).toBe(0)
+    expect(r.stdout).toBe(built.texts[built.argv['runs list --help']])
+    const {hook, read} = recorder()
+    const devNull = spawnSync(process.execPath, ['--require', hook, BIN, '--help'], {
+      env: {PATH: process.env.PATH ?? '', HOME: home},
+      stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
+    })
+    expect(devNull.status).toBe(0)
+    expect(read().bundle).toBe(false)
+    // not a help argv, or one it does not hold: the bundle
+    expect(piped(['runs', 'list', '--org', 'acme', '--help']).bundle).toBe(true)
+    expect(piped(['runs', 'lst', '--help']).bundle).toBe(true)
+  })
+
+  it('COLUMNS, NO_COLOR and TERM change nothing piped: the build help is printed, and it is what oclif draws with them', () => {
+    const env = {COLUMNS: '50', NO_COLOR: '1', TERM: 'dumb'}
+    for (const argv of [['--help'], ['runs', 'list', '--help']]) {
+      const fast = piped(argv, env)
+      expect(fast.bundle).toBe(false)
+      const drawn = piped(argv, {...env, AMCTL_HELP_CACHE: 'off'})
+      expect(drawn.bundle).toBe(true)
+      expect(fast.stdout).toBe(drawn.stdout)
+    }
+  })
+
+  it.each(startup.HELP_ENV as string[])('%s set: oclif draws the help from the bundle', (name) => {
+    const value = {OCLIF_COLUMNS: '50', FORCE_COLOR: '1', DEBUG: 'amctl-nothing', AMCTL_DEBUG: '1'}[name] ?? '1'
+    const r = piped(['runs', 'list', '--help'], {[name]: value})
+    expect(r.bundle).toBe(true)
+    expect(r.status).toBe(0)
+    const plain = built.texts[built.argv['runs list --help']]
+    if (name === 'OCLIF_COLUMNS') {
+      expect(r.stdout).not.toBe(plain)
+      expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(50)
+    } else if (name === 'FORCE_COLOR') expect(r.stdout).toContain('\u001b[1mUSAGE\u001b[22m')
+    else expect(r.stdout).toBe(plain)
+  })
+
+  describe('help(): only the help drawn from this package.json and this manifest', () => {
+    /** A package root like the real one: package.json, manifest, dist/help.json and its manifest. */
+    function fakeRoot() {
+      const root = tempDir('amctl-startup-root-')
+      mkdirSync(join(root, 'dist'))
+      for (const file of ['package.json', 'oclif.manifest.json']) writeFileSync(join(root, file), readFileSync(join(ROOT, file)))
+      for (const file of [startup.HELP_FILE, startup.HELP_MANIFEST])
+        writeFileSync(join(root, 'dist', file), readFileSync(join(ROOT, 'dist', file)))
+      return root
+    }
+    const pipe = () => 'piped'
+    const text = built.texts[built.argv['runs list --help']]
+
+    it('prints it when both are what it was drawn from', () => {
+      const root = fakeRoot()
+      expect(startup.help(['runs', 'list', '--help'], root, pkg, {}, pipe)).toEqual({text})
+      expect(startup.help(['runs', 'list', '-h'], root, pkg, {}, pipe)).toEqual({text})
+      expect(startup.help(['help', 'runs', 'list'], root, pkg, {}, pipe)).toEqual({text})
+    })
+
+    it('not for another manifest, another package.json, no help.json, stdout neither piped nor a terminal, or AMCTL_HELP_CACHE=off', () => {
+      const root = fakeRoot()
+      const argv = ['runs', 'list', '--help']
+      expect(startup.help(argv, root, {...pkg, description: 'another'}, {}, pipe)).toBeUndefined()
+      expect(startup.help(argv, root, {...pkg, version: '9.9.9'}, {}, pipe)).toBeUndefined()
+      expect(startup.help(argv, root, pkg, {}, () => 'other')).toBeUndefined()
+      expect(startup.help(argv, root, pkg, {AMCTL_HELP_CACHE: 'off'}, pipe)).toBeUndefined()
+      const manifest = readFileSync(join(root, 'oclif.manifest.json'), 'utf8')
+      // the same length, one character changed
+      writeFileSync(join(root, 'oclif.manifest.json'), manifest.replace('List runs', 'List Runs'))
+      expect(startup.help(argv, root, pkg, {}, pipe)).toBeUndefined()
+      writeFileSync(join(root, 'oclif.manifest.json'), manifest)
+      expect(startup.help(argv, root, pkg, {}, pipe)).toEqual({text})
+      rmSync(join(root, 'dist', startup.HELP_FILE))
+      expect(startup.help(argv, root, pkg, {}, pipe)).toBeUndefined()
+    })
+
+    it('not for an argv it does not hold word for word', () => {
+      const root = fakeRoot()
+      for (const argv of [
+        ['runs', 'list', '--help', '--help'],
+        ['RUNS', '--help'],
+        ['runs list', '--help'],
+        ['runs', '--', '--help'],
+      ]) {
+        expect(startup.help(argv, root, pkg, {}, pipe), argv.join(' ')).toBeUndefined()
+      }
+    })
+  })
+
+  it('a reader that went away (EPIPE): exit 0, nothing on stderr', async () => {
+    const r = await runBin(['--help'], {env: {HOME: home}, onSpawn: (child) => child.stdout?.destroy()})
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toBe('')
+  })
+
+  it('a non-blocking stdout that is full (EAGAIN): the rest is written once the reader reads', () => {
+    // a parent that made the pipe non-blocking (as Node's process.stdout does) and filled it,
+    // then amctl in the same process; the reader starts half a second later
+    const dir = tempDir('amctl-startup-eagain-')
+    const wrapper = join(dir, 'full.cjs')
+    writeFileSync(
+      wrapper,
+      `const {writeFileSync, writeSync} = require('node:fs')
+process.stdout // makes the pipe non-blocking
+let filled = 0
+// (full: not even one byte more fits)
+for (const size of [4096, 1]) {
+  try { for (;;) filled += writeSync(1, Buffer.alloc(size, 120)) } catch (error) { if (error.code !== 'EAGAIN') throw error }
+}
+writeFileSync(${JSON.stringify(join(dir, 'filled'))}, String(filled))
+process.argv = [process.argv[0], ${JSON.stringify(BIN)}, '--help']
+require(${JSON.stringify(BIN)})
+`,
+    )
+    const q = (path: string) => `'${path}'`
+    const r = spawnSync(
+      'sh',
+      ['-c', `{ ${q(process.execPath)} ${q(wrapper)}; echo $? > ${q(join(dir, 'status'))}; } | (sleep 0.5; cat > ${q(join(dir, 'out'))})`],
+      {env: {PATH: process.env.PATH ?? '', HOME: home}, encoding: 'utf8', timeout: 20_000},
+    )
+    expect(r.stderr).toBe('')
+    expect(readFileSync(join(dir, 'status'), 'utf8').trim()).toBe('0')
+    const filled = Number(readFileSync(join(dir, 'filled'), 'utf8'))
+    expect(filled).toBeGreaterThan(0)
+    const out = readFileSync(join(dir, 'out'))
+    expect(out.subarray(filled).toString('utf8')).toBe(built.texts[built.argv['--help']])
+  })
+
+  describe('on a terminal: a cache per width and colour', () => {
+    /** amctl on a terminal `columns` wide, with its cache in `cache`; the screen, and whether the bundle was loaded. */
+    async function onTerminal(argv: string[], cache: string, columns: number, env: Record<string, string> = {}) {
+      const {hook, read} = recorder()
+      const r = await runOnTerminal(argv, {columns, env: {HOME: home, AMCTL_CACHE_DIR: cache, NODE_OPTIONS: `--require ${hook}`, ...env}})
+      return {...r, ...read()}
+    }
+    const helpFiles = (cache: string) => {
+      try {
+        return readdirSync(join(cache, 'help')).sort()
+      } catch {
+        return []
+      }
+    }
+
+    it('the first run at a width draws it and keeps it (mode 0600); the next prints it without the bundle, the same', async () => {
+      const cache = tempDir('amctl-startup-tty-')
+      const first = await onTerminal(['runs', 'list', '--help'], cache, 70)
+      expect(first.exitCode).toBe(0)
+      expect(first.bundle).toBe(true)
+      expect(first.screen).toContain('\u001b[1mUSAGE\u001b[22m')
+      const files = helpFiles(cache)
+      expect(files).toEqual([`${built.id}-runs_list_--help-70-1.txt`])
+      expect(statSync(join(cache, 'help', files[0])).mode & 0o777).toBe(0o600)
+      const second = await onTerminal(['runs', 'list', '--help'], cache, 70)
+      expect(second.bundle).toBe(false)
+      expect(second.screen).toBe(first.screen)
+      // another width: drawn again, kept apart
+      const wide = await onTerminal(['runs', 'list', '--help'], cache, 120)
+      expect(wide.bundle).toBe(true)
+      expect(wide.screen).not.toBe(first.screen)
+      expect(helpFiles(cache)).toHaveLength(2)
+    })
+
+    it('colour as oclif decides it: NO_COLOR and TERM=dumb are another cache, each what oclif draws', async () => {
+      const cache = tempDir('amctl-startup-tty-colour-')
+      for (const env of [{NO_COLOR: '1'}, {TERM: 'dumb'}] as Record<string, string>[]) {
+        const drawn = await onTerminal(['--help'], cache, 80, {...env, AMCTL_HELP_CACHE: 'off'})
+        await onTerminal(['--help'], cache, 80, env)
+        const cached = await onTerminal(['--help'], cache, 80, env)
+        expect(cached.bundle, JSON.stringify(env)).toBe(false)
+        expect(cached.screen, JSON.stringify(env)).toBe(drawn.screen)
+      }
+      const coloured = await onTerminal(['runs', '--help'], cache, 80)
+      const plain = await onTerminal(['runs', '--help'], cache, 80, {NO_COLOR: '1'})
+      expect(plain.bundle).toBe(true)
+      expect(plain.screen).not.toBe(coloured.screen)
+      expect(helpFiles(cache).map((f) => f.replace(/^\w+-/, ''))).toEqual([
+        '--help-80-0.txt',
+        'runs_--help-80-0.txt',
+        'runs_--help-80-1.txt',
+      ])
+    })
+
+    it('not with a theme of the user (theme.json): oclif draws it every time', async () => {
+      const cache = tempDir('amctl-startup-tty-theme-')
+      const config = tempDir('amctl-startup-theme-')
+      writeFileSync(join(config, 'theme.json'), '{"sectionHeader": "red"}')
+      for (let i = 0; i < 2; i++) {
+        const r = await onTerminal(['--help'], cache, 80, {AMCTL_CONFIG_DIR: config})
+        expect(r.bundle).toBe(true)
+      }
+      expect(helpFiles(cache)).toEqual([])
+    })
+
+    it('a cache file others could have written is not used', async () => {
+      const cache = tempDir('amctl-startup-tty-own-')
+      await onTerminal(['--help'], cache, 80)
+      const [file] = helpFiles(cache)
+      writeFileSync(join(cache, 'help', file), 'planted\n', {mode: 0o666})
+      chmodSync(join(cache, 'help', file), 0o666)
+      const r = await onTerminal(['--help'], cache, 80)
+      expect(r.bundle).toBe(true)
+      expect(r.screen).not.toContain('planted')
+    })
   })
 })
