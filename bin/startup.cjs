@@ -74,25 +74,21 @@ function cacheSlug(argv) {
  * Loads dist/amctl.cjs, the whole CLI in one CommonJS file (bin/build.js), so that it is not
  * parsed and compiled again on every run.
  *
- * Node >= 22.1: `module.enableCompileCache()` in <cache dir>/compile-cache, then an ordinary
- * require(). Node 20 has no such thing: the bundle is compiled with vm.Script and a V8 code
- * cache in <cache dir>/code-cache, named by the bundle's build mark, the command (cacheSlug)
- * and the Node version. V8 rejects a cache that does not fit; a missing or rejected one is
- * written (atomically) once the command has run, so it holds the functions the command compiled
- * too. A cache that cannot be written (read-only home, full disk) costs nothing but the speed.
- * The module is registered in require's cache, so oclif's own require() of the bundle gets this
- * instance.
+ * The bundle is compiled with vm.Script and a V8 code cache in <cache dir>/code-cache, named by
+ * the bundle's build mark, the command (cacheSlug) and the Node version, on every Node version.
+ * V8 rejects a cache that does not fit; a missing or rejected one is written (atomically) once
+ * the command has run, so it holds the functions the command compiled too. A cache that cannot
+ * be written (read-only home, full disk) costs nothing but the speed. The module is registered
+ * in require's cache, so oclif's own require() of the bundle gets this instance.
+ * (Node >= 22.1 has `module.enableCompileCache()`, which keeps only what was compiled eagerly:
+ * measured 7–9 ms slower than this on Node 22 and 24 for `config list` and `runs list --help`.)
  *
- * Bench rows: every row but --version (~15 ms each: compiling what --help runs takes longer
- * than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
+ * Bench rows: every row but --version and help (~15 ms each: compiling what a command runs
+ * takes longer than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
  */
 function loadBundle(file, argv = [], env = process.env) {
   const Module = require('node:module')
   const off = env.AMCTL_CODE_CACHE === 'off'
-  if (typeof Module.enableCompileCache === 'function') {
-    if (!off) Module.enableCompileCache(join(cacheDir(env), 'compile-cache'))
-    return {exports: require(file), save() {}}
-  }
   const vm = require('node:vm')
   // esbuild writes ASCII only (bin/build.js escapes what is left): latin1 needs no UTF-8 decoding
   const source = readFileSync(file, 'latin1')

@@ -20,7 +20,6 @@ const startup = require(join(ROOT, 'bin', 'startup.cjs'))
 const BIN = join(ROOT, 'bin', 'run.cjs')
 const BUNDLE = join(ROOT, 'dist', 'amctl.cjs')
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-const nodeHasCompileCache = typeof (require('node:module') as {enableCompileCache?: unknown}).enableCompileCache === 'function'
 
 /** The built amctl in a clean environment (PATH, HOME and what the test gives). */
 async function amctl(argv: string[], env: Record<string, string>) {
@@ -129,7 +128,7 @@ describe('what a run loads (a dependency that starts requiring these at load tim
   })
 })
 
-describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V8 cache)', () => {
+describe('the code cache (vm.Script and a V8 cache, on every Node version)', () => {
   const e2e = useE2E()
   let home: string
   beforeAll(() => {
@@ -151,6 +150,12 @@ describe.runIf(!nodeHasCompileCache)('the code cache (Node 20: vm.Script and a V
     expect((await bundled(['config', 'list'], {HOME: home})).status).toBe(0)
     expect(cacheFiles(cacheDir()).sort()).toEqual([file, file.replace('-help-', '-config-list-')].sort())
     expect(readdirSync(join(ROOT, 'dist')).sort()).toEqual(before)
+  })
+
+  it("never Node's compile cache (module.enableCompileCache), which measured slower", async () => {
+    const dir = tempDir('amctl-startup-cc-')
+    expect((await bundled(['config', 'list'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
+    expect(readdirSync(dir)).toEqual(['code-cache'])
   })
 
   it('follows XDG_CACHE_HOME and AMCTL_CACHE_DIR; AMCTL_CODE_CACHE=off writes none', async () => {
