@@ -5,10 +5,12 @@
 //                  COMMANDS map of oclif's "explicit" command discovery, each command's module
 //                  evaluated only when oclif asks for that command), oclif's help and
 //                  autocomplete commands, the help class, and behind dynamic import() —
-//                  evaluated only when a command needs them — undici, chalk and the local
-//                  control plane. One file instead of hundreds of modules to resolve, and
-//                  CommonJS so bin/run.cjs can load it with a code cache (bin/startup.cjs).
-//                  Its last line is its build mark: a hash of its content.
+//                  evaluated only when a command needs them — chalk and the local control
+//                  plane. One file instead of hundreds of modules to resolve, and CommonJS so
+//                  bin/run.cjs can load it with a code cache (bin/startup.cjs). Its last line
+//                  is its build mark: a hash of its content.
+// dist/undici.cjs  undici, for requests through a proxy (its import('undici') requires it).
+// dist/help.json, help-manifest.json, help-colour.cjs  every help, drawn once (bin/startup.cjs).
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
 //                  the bundle so that no other command reads or compiles it; the bundle's
 //                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
@@ -55,7 +57,8 @@ const sourcemap = process.argv.includes('--sourcemap')
 const withoutAt = process.argv.indexOf('--without')
 const without = new Set(withoutAt < 0 ? [] : process.argv[withoutAt + 1].split(','))
 for (const name of without) {
-  if (![...startup.pieceNames(), 'minify-whitespace'].includes(name)) throw new Error(`--without: unknown piece ${name}`)
+  if (![...startup.pieceNames(), 'minify-whitespace', 'minify-identifiers'].includes(name))
+    throw new Error(`--without: unknown piece ${name}`)
 }
 
 // command files: src/commands/<topic>/<verb>.ts; a topic's `shared/` folder holds its helpers
@@ -132,12 +135,30 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...startup.plugins(without), jqEngine, devServer],
+  plugins: [...startup.plugins(without, 'amctl'), jqEngine, devServer],
   ...startup.BUILD_OPTIONS,
-  // indentation and line breaks are a third of the bundle, read on every run; names stay
+  // indentation and line breaks are a third of the bundle, read on every run; local names are
+  // shortened too, but every function and class keeps its name (keepNames: error names, stack
+  // traces, oclif's classes)
   minifyWhitespace: !without.has('minify-whitespace'),
+  minifyIdentifiers: !without.has('minify-identifiers'),
+  keepNames: !without.has('minify-identifiers'),
   sourcemap: sourcemap ? 'external' : false,
 })
+// undici, apart from the bundle (bin/startup.cjs): only a request through a proxy reads it
+const undici = without.has('undici-apart')
+  ? undefined
+  : await build({
+      ...shared,
+      stdin: {contents: "module.exports = require('undici')", resolveDir: root, sourcefile: 'undici.cjs', loader: 'js'},
+      outfile: join(dist, 'undici.cjs'),
+      format: 'cjs',
+      plugins: startup.plugins(without, 'undici'),
+      ...startup.BUILD_OPTIONS,
+      minifyWhitespace: true,
+      minifyIdentifiers: true,
+      keepNames: true,
+    })
 const devserver = await build({
   ...shared,
   entryPoints: [join(src, 'devserver', 'index.ts')],
@@ -276,6 +297,7 @@ if (smoke.status !== 0) throw new Error('the freshly built CLI failed to run `--
 
 const outputs = [
   ...Object.entries(cli.metafile.outputs),
+  ...Object.entries(undici?.metafile.outputs ?? {}),
   ...Object.entries(devserver.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),
   ...Object.entries(jq.metafile.outputs),

@@ -336,9 +336,13 @@ const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
  *                  an assertion fails or another of its functions is called, so a passing
  *                  `assert(value)` stays a test of `value`. Bench rows: `runs list --json`,
  *                  `orgs summary --json`.
+ *   fs/promises    @oclif/core's TypeScript path lookup and file checks of flags, amctl's --input
+ *                  files: all on some paths only (oclif's JSON reads are synchronous: EDITS).
+ *                  Bench rows: every row but --version and help (~1 ms).
+ *   timers/promises  amctl's clock sleeps only to retry or poll. Bench rows: the same.
  * (tty had a stand-in too, measured to buy nothing: bench/ablate.mjs.)
  */
-const LAZY_BUILTINS = ['child_process', 'perf_hooks', 'readline', 'assert']
+const LAZY_BUILTINS = ['child_process', 'perf_hooks', 'readline', 'assert', 'fs/promises', 'timers/promises']
 
 function lazyBuiltins(without) {
   const names = LAZY_BUILTINS.filter((n) => !without.has(`lazy:${n}`))
@@ -400,6 +404,20 @@ const LAZY_PACKAGES = {
   // oclif's theme asks it about colour only when a theme sets a colour (amctl sets none); loading
   // it asks tty, which loads net and stream. Bench rows: every row but --version (~1.5 ms).
   'supports-color': {},
+  // oclif's template engine: amctl's help fills its two placeholders itself (src/base/help/
+  // help.ts), so ejs runs only for another template. Bench rows: every row but --version and
+  // help (~0.5 ms; its first compile of a template costs far more).
+  ejs: {},
+  // the frames of oclif's spinners (a 30 KB object), for a spinner amctl never starts.
+  // Bench rows: the same.
+  'cli-spinners': {},
+  // oclif matches plugin names with it, and lilconfig finds a config file outside package.json:
+  // amctl has no plugins and its package.json holds the oclif config. Bench rows: the same.
+  minimatch: {},
+  lilconfig: {},
+  // oclif wraps help and error messages with it (which loads string-width, strip-ansi and
+  // ansi-styles, whose styles are built at load). Bench rows: `config list`, `auth token`.
+  'wrap-ansi': {},
 }
 
 function lazyPackages(without) {
@@ -600,6 +618,53 @@ const EDITS = [
     from: 'Object.getPrototypeOf(stream).constructor === IncomingMessage',
     to: 'Object.getPrototypeOf(stream).constructor === lazyHttp().IncomingMessage',
   },
+  // oclif reads package.json, the manifest and the theme file with fs/promises' readFile, on
+  // libuv's thread pool (which starts for it: ~1 ms) and a turn of the event loop each; a
+  // command's start has nothing to overlap them with. Read synchronously, in the same async
+  // function (a missing file still rejects). Bench rows: every row but --version and help.
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/util/fs.js',
+    from: "    const contents = await (0, promises_1.readFile)(path, 'utf8');",
+    to: "    const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
+  },
+  // oclif measures the terminal when its screen module loads, which makes process.stdout and
+  // process.stderr (net and the stream modules for a pipe), for widths only help and error
+  // messages use: measured on first use. Bench rows: `config list`, `auth token` (~2 ms).
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/screen.js',
+    from: 'exports.stdtermwidth = columns || termwidth(process.stdout);\nexports.errtermwidth = columns || termwidth(process.stderr);',
+    to: "let std;\nlet err;\nObject.defineProperty(exports, 'stdtermwidth', { enumerable: true, get: () => (std ??= columns || termwidth(process.stdout)) });\nObject.defineProperty(exports, 'errtermwidth', { enumerable: true, get: () => (err ??= columns || termwidth(process.stderr)) });",
+  },
+  // oclif's ux makes its spinner (or a plain action) when it loads, asking whether stderr is a
+  // terminal, which makes process.stderr: on first use instead (amctl never starts one; oclif
+  // stops it when a command fails). Bench rows: every row but --version and help.
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/ux/index.js',
+    from: `const ACTION_TYPE = (Boolean(process.stderr.isTTY) &&
+    !process.env.CI &&
+    !['dumb', 'emacs-color'].includes(process.env.TERM) &&
+    'spinner') ||
+    'simple';
+exports.action = ACTION_TYPE === 'spinner' ? new spinner_1.default() : new simple_1.default();
+exports.ux = {
+    action: exports.action,`,
+    to: `let action;
+const makeAction = () => (action ??= (Boolean(process.stderr.isTTY) &&
+    !process.env.CI &&
+    !['dumb', 'emacs-color'].includes(process.env.TERM) &&
+    'spinner') === 'spinner' ? new spinner_1.default() : new simple_1.default());
+Object.defineProperty(exports, 'action', { enumerable: true, get: makeAction });
+exports.ux = {
+    get action() {
+        return makeAction();
+    },`,
+  },
   // string-width 4 (oclif's help wraps every section with it) replaces emoji first, and the
   // first match compiles emoji-regex's pattern, ~3 ms; printable ASCII is as wide as it is long.
   // Bench row: `runs list --help`.
@@ -612,8 +677,8 @@ const EDITS = [
   },
 ]
 
-function dependencyEdits(without) {
-  const edits = EDITS.filter((e) => !without.has(`edit:${e.package}`))
+function dependencyEdits(without, here) {
+  const edits = EDITS.filter((e) => here(e) && !without.has(`edit:${e.package}`))
   const applied = new Set()
   const files = edits.map((e) => `${e.package}/${e.file}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('/', '[\\\\/]'))
   return {
@@ -719,12 +784,34 @@ function packageDir(name) {
 }
 
 /**
- * The esbuild plugins of the pieces above. `without`: names of pieces to leave out, for
- * measuring what each buys (bench/ablate.mjs): lazy:<built-in or package>, slim-undici, liftoff,
- * edit:<package>.
+ * undici apart from the bundle: dist/undici.cjs, built on its own (bin/build.js, with the undici
+ * pieces above), which the bundle requires when a request needs undici (a proxy: src/core/http/
+ * dispatcher.ts) and no other run reads. Without it the bundle is 1.1 MB, a third of it undici,
+ * read (and its code cache deserialized) by every command.
+ * Bench rows: every row but --version and help (~3–6 ms with identifiers minified).
  */
-function plugins(without = new Set()) {
-  return [lazyBuiltins(without), lazyPackages(without), slimUndici(without), dependencyEdits(without)]
+const undiciApart = {
+  name: 'undici-apart',
+  setup(b) {
+    b.onResolve({filter: /^undici$/}, () => ({path: './undici.cjs', external: true}))
+  },
+}
+
+/**
+ * The esbuild plugins of the pieces above, for dist/amctl.cjs (`bundle` 'amctl') or
+ * dist/undici.cjs ('undici'). `without`: names of pieces to leave out, for measuring what each
+ * buys (bench/ablate.mjs): lazy:<built-in or package>, slim-undici, liftoff, edit:<package>,
+ * undici-apart (undici in the bundle, with its pieces, and no dist/undici.cjs).
+ */
+function plugins(without = new Set(), bundle = 'amctl') {
+  const undiciHere = bundle === 'undici' || without.has('undici-apart')
+  return [
+    lazyBuiltins(without),
+    ...(bundle === 'amctl' ? [lazyPackages(without)] : []),
+    undiciHere ? slimUndici(without) : undiciApart,
+    // (each edit where its package is bundled)
+    dependencyEdits(without, (edit) => (edit.package === 'undici' ? undiciHere : bundle === 'amctl')),
+  ]
 }
 
 /** Every name `plugins()` accepts in `without`. */
@@ -735,6 +822,7 @@ function pieceNames() {
     ...Object.keys(LAZY_PACKAGES).map((n) => `lazy:${n}`),
     'slim-undici',
     'liftoff',
+    'undici-apart',
     ...new Set(EDITS.map((e) => `edit:${e.package}`)),
   ]
 }

@@ -1,3 +1,4 @@
+import {fstatSync} from 'node:fs'
 import type {Readable, Writable} from 'node:stream'
 
 /**
@@ -26,6 +27,20 @@ export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv = process.en
 }
 
 /**
+ * Whether file descriptor `fd` may be a terminal: a pipe, a socket or a file never is, and
+ * fstat says so without making the process's stream for it (for a pipe, net and a socket: a
+ * command that writes nothing to stderr does not need process.stderr to know its colours).
+ */
+export function mayBeTerminal(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd)
+    return !(stat.isFIFO() || stat.isSocket() || stat.isFile())
+  } catch {
+    return true
+  }
+}
+
+/**
  * The process's streams, each looked at when first asked for: Node builds a stream on first use
  * (stdin's loads net or fs streams), and most commands never read stdin.
  */
@@ -37,8 +52,8 @@ function systemIO(): IO {
       return value.v
     }
   }
-  const stdoutIsTTY = once(() => Boolean(process.stdout.isTTY))
-  const stderrIsTTY = once(() => Boolean(process.stderr.isTTY))
+  const stdoutIsTTY = once(() => mayBeTerminal(1) && Boolean(process.stdout.isTTY))
+  const stderrIsTTY = once(() => mayBeTerminal(2) && Boolean(process.stderr.isTTY))
   const stdinIsTTY = once(() => Boolean(process.stdin.isTTY))
   return {
     get stdin() {

@@ -85,6 +85,24 @@ function cacheFiles(dir: string): string[] {
 describe('the bundle', () => {
   const source = readFileSync(BUNDLE, 'latin1')
 
+  it('holds no undici: dist/undici.cjs does, which it requires for a request through a proxy', () => {
+    const undici = readFileSync(join(ROOT, 'dist', 'undici.cjs'), 'latin1')
+    for (const text of ['llhttp', 'HTTPParserError']) {
+      expect(source, text).not.toContain(text)
+      expect(undici, text).toContain(text)
+    }
+    expect(source).toContain('require("./undici.cjs")')
+  })
+
+  it('has its identifiers minified, and every function and class keeps its name', () => {
+    // (src/base/help/help.ts: its identifier is shortened, its name is written beside it)
+    expect(source).not.toContain('function usageLine(')
+    expect(source).toContain('"usageLine"')
+    const cli = require(BUNDLE)
+    expect(cli.AmctlHelp.name).toBe('AmctlHelp')
+    expect(cli.COMMANDS['runs:list'].name).toBe('RunsList')
+  })
+
   it('calls no import() (Node 20 loses its callback in code restored from a cache)', () => {
     // (the text "import()" may appear inside a string)
     expect(source.match(/(?<!["'`$])\bimport\s*\(/g) ?? []).toEqual([])
@@ -105,6 +123,19 @@ describe('the bundle', () => {
 
 describe('what a run loads (a dependency that starts requiring these at load time shows here)', () => {
   const LAZY = ['child_process', 'tty', 'net', 'v8', 'http', 'http2', 'tls', 'crypto', 'worker_threads']
+
+  it('config list, stdout a file and stderr a pipe: no net (neither oclif nor amctl makes process.stderr to ask about it)', () => {
+    const {hook, dir, read} = recorder()
+    const fd = openSync(join(dir, 'out.txt'), 'w')
+    const r = spawnSync(process.execPath, ['--require', hook, BIN, 'config', 'list'], {
+      env: {PATH: process.env.PATH ?? '', HOME: tempDir('amctl-startup-home-'), AMCTL_KEYCHAIN: 'off'},
+      stdio: ['ignore', fd, 'pipe'],
+    })
+    closeSync(fd)
+    expect(r.status).toBe(0)
+    const loaded = read().builtins
+    for (const name of ['net', 'tty', 'fs/promises', 'timers/promises']) expect(loaded, name).not.toContain(name)
+  })
 
   it('--version: no module, vm or fs/promises', () => {
     const loaded = builtinsLoaded(['--version'])
@@ -246,7 +277,9 @@ describe('pieceNames (what bench/ablate.mjs and bin/build.js --without take)', (
   it('names each piece once: a lazy module, slim-undici, liftoff, and one edit:<package> for all its edits', () => {
     const names = startup.pieceNames() as string[]
     expect(new Set(names).size).toBe(names.length)
-    expect(names).toEqual(expect.arrayContaining(['lazy:assert', 'slim-undici', 'liftoff', 'edit:undici', 'edit:@oclif/core']))
+    expect(names).toEqual(
+      expect.arrayContaining(['lazy:assert', 'slim-undici', 'liftoff', 'undici-apart', 'edit:undici', 'edit:@oclif/core']),
+    )
     expect(names.filter((n) => n === 'edit:undici')).toHaveLength(1)
   })
 })
@@ -389,8 +422,34 @@ describe('lazy stand-ins for packages (each export of the real one, which is eva
     }
   })
 
+  it.each([
+    ['ejs', (ejs: any) => ejs.render('<%= a %>', {a: 1}), '1'],
+    ['cli-spinners', (spinners: any) => spinners.dots.frames[0], '⠋'],
+    ['minimatch', (m: any) => m.minimatch('runs', 'r*'), true],
+    ['lilconfig', (l: any) => typeof l.lilconfig('x').search, 'function'],
+    ['wrap-ansi', (wrap: any) => wrap('aaa bbb', 3), 'aaa\nbbb'],
+  ])('%s: evaluated on first use, then the real one', async (name, use, expected) => {
+    const {standIn, evaluated} = await bundledStandIn(name)
+    const real = require(require.resolve(name, {paths: [ROOT]}))
+    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
+    expect(evaluated()).toBe(false)
+    expect(use(standIn)).toEqual(expected)
+    expect(evaluated()).toBe(true)
+  })
+
   it('every package listed has a test here', () => {
-    expect(Object.keys(startup.LAZY_PACKAGES).sort()).toEqual(['debug', 'string-width', 'supports-color', 'tinyglobby', 'wsl-utils'])
+    expect(Object.keys(startup.LAZY_PACKAGES).sort()).toEqual([
+      'cli-spinners',
+      'debug',
+      'ejs',
+      'lilconfig',
+      'minimatch',
+      'string-width',
+      'supports-color',
+      'tinyglobby',
+      'wrap-ansi',
+      'wsl-utils',
+    ])
   })
 })
 
