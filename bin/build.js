@@ -10,7 +10,7 @@
 //                  bin/run.cjs can load it with a code cache (bin/startup.cjs). Its last line
 //                  is its build mark: a hash of its content.
 // dist/undici.cjs  undici, for requests through a proxy (its import('undici') requires it).
-// dist/help.json, help-manifest.json, help-colour.cjs  every help, drawn once (bin/startup.cjs).
+// dist/help/, help-colour.cjs  every help, drawn once (bin/startup.cjs).
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
 //                  the bundle so that no other command reads or compiles it; the bundle's
 //                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
@@ -209,7 +209,7 @@ const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
 writeFileSync(bundlePath, `${ascii}${startup.BUILD_MARK}${mark}\n`)
 
 // help without the bundle (bin/startup.cjs): every help oclif draws, drawn once here with stdout
-// not a terminal, into dist/help.json (with a copy of the manifest it was drawn from); and
+// not a terminal, into dist/help/ (with a copy of the manifest it was drawn from); and
 // dist/help-colour.cjs, which says whether oclif would colour a terminal's help
 const colour = await build({
   ...shared,
@@ -220,8 +220,11 @@ const colour = await build({
 const help = drawHelp()
 if (help) {
   const id = createHash('sha256').update(mark).update(JSON.stringify(help)).digest('hex').slice(0, 16)
-  writeFileSync(join(dist, startup.HELP_FILE), `${JSON.stringify({id, ...help})}\n`)
-  copyFileSync(join(root, 'oclif.manifest.json'), join(dist, startup.HELP_MANIFEST))
+  const dir = join(dist, startup.HELP_DIR)
+  mkdirSync(dir)
+  for (const [argv, text] of Object.entries(help.help)) writeFileSync(join(dir, startup.helpFile(argv === '' ? [] : argv.split(' '))), text)
+  writeFileSync(join(dir, startup.HELP_META), `${JSON.stringify({id, package: help.package})}\n`)
+  copyFileSync(join(root, 'oclif.manifest.json'), join(dir, startup.HELP_MANIFEST))
 }
 
 /**

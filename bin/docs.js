@@ -19,7 +19,7 @@ const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'}
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
 run('npx', ['oclif', 'readme', '--no-aliases', '--no-source-links'])
-// again: the help drawn at build time (dist/help.json) is drawn from the manifest just written
+// again: the help drawn at build time (dist/help/) is drawn from the manifest just written
 run(process.execPath, ['bin/build.js'])
 
 // src/base/help/docs.ts is TypeScript: bundled on the fly, outside the CLI's bundle

@@ -201,9 +201,18 @@ function oclifOptions(root, pjson) {
   return {root, pjson, userPlugins: false}
 }
 
-// The build's help (renderHelp below): help.json and, beside it, the manifest it was drawn from.
-const HELP_FILE = 'help.json'
-const HELP_MANIFEST = 'help-manifest.json'
+// The build's help (renderHelp below), in dist/help/: a file per argv that asks for help
+// (helpFile), help.json (the build's id, the members of package.json it was drawn from) and
+// manifest.json (the manifest it was drawn from).
+const HELP_DIR = 'help'
+const HELP_META = 'help.json'
+const HELP_MANIFEST = 'manifest.json'
+
+/** The file of dist/help/ that holds the help of `argv` (words and flags joined by '_'). */
+function helpFile(argv) {
+  return `${argv.join('_') || '_'}.txt`
+}
+
 // Variables that change what help prints, or what goes with it, when stdout is not a terminal:
 // the width (OCLIF_COLUMNS), colour forced on (FORCE_COLOR: any value, to keep the rule
 // simple), oclif's debug output and warnings (DEBUG, AMCTL_DEBUG). COLUMNS, NO_COLOR and TERM
@@ -234,21 +243,22 @@ function stdoutKind() {
   return process.stdout.isTTY ? 'terminal' : 'other'
 }
 
-/** package.json's members that help depends on, as help.json records them. */
+/** package.json's members that help depends on, as dist/help/help.json records them. */
 function helpPackage(pjson) {
   return JSON.stringify({name: pjson.name, version: pjson.version, description: pjson.description, oclif: pjson.oclif})
 }
 
 /**
- * The build's help, if it was drawn from this package.json and this manifest; else undefined.
- * (A manifest regenerated after the build, or a package.json edited, leaves it out.)
+ * dist/help/help.json, if the help was drawn from this package.json and this manifest; else
+ * undefined. (A manifest regenerated after the build, or a package.json edited, leaves it out.)
  */
 function readBuiltHelp(root, pjson) {
+  const dir = join(root, 'dist', HELP_DIR)
   try {
-    const built = JSON.parse(readFileSync(join(root, 'dist', HELP_FILE), 'utf8'))
+    const built = JSON.parse(readFileSync(join(dir, HELP_META), 'utf8'))
     if (built.package !== helpPackage(pjson)) return undefined
     const manifest = readFileSync(join(root, 'oclif.manifest.json'))
-    return manifest.equals(readFileSync(join(root, 'dist', HELP_MANIFEST))) ? built : undefined
+    return manifest.equals(readFileSync(join(dir, HELP_MANIFEST))) ? built : undefined
   } catch {
     return undefined
   }
@@ -256,7 +266,7 @@ function readBuiltHelp(root, pjson) {
 
 /**
  * Help without the bundle. Every help oclif draws for amctl was drawn once at build time, byte
- * for byte, with stdout not a terminal (dist/help.json, by renderHelp), for every argv that asks
+ * for byte, with stdout not a terminal (dist/help/, by renderHelp), for every argv that asks
  * for it (`--help`, `runs list -h`, `help runs list`, `runs`). When this argv is one of them:
  *   - stdout not a terminal, none of HELP_ENV set: {text}, that help, and nothing else runs;
  *   - stdout a terminal: {text} from a cache of the terminal's help in <cache dir>/help, named
@@ -271,12 +281,18 @@ function readBuiltHelp(root, pjson) {
 function help(argv, root, pjson, env = process.env, stdout = stdoutKind) {
   if (process.platform === 'win32' || env.AMCTL_HELP_CACHE === 'off' || argv.length > MAX_HELP_ARGV) return undefined
   if (!argv.every((arg) => HELP_ARG.test(arg)) || HELP_ENV.some((name) => env[name] !== undefined)) return undefined
+  // (one failed open for any other command's argv)
+  let text
+  try {
+    text = readFileSync(join(root, 'dist', HELP_DIR, helpFile(argv)), 'utf8')
+  } catch {
+    return undefined
+  }
   const kind = stdout()
   if (kind === 'other') return undefined
   const built = readBuiltHelp(root, pjson)
-  const index = built?.argv[argv.join(' ')]
-  if (index === undefined) return undefined
-  if (kind === 'piped') return {text: built.texts[index]}
+  if (built === undefined) return undefined
+  if (kind === 'piped') return {text}
   return terminalHelp(argv, root, pjson, built, env)
 }
 
@@ -709,8 +725,9 @@ function dependencyEdits(without, here) {
  * the bundle as bin/run.cjs has it drawn, stdout not a terminal: for the root ([], --help, -h,
  * help), each command, topic and help topic (`<words> --help`, `<words> -h`, `help <words>`),
  * and each topic that is not a command (`<words>`), the argvs oclif answers with help. An argv
- * whose run writes to stderr, fails or exits non-zero is left out (oclif runs it). Returns what
- * dist/help.json holds. Runs in a process of its own (bin/build.js), with a clean environment.
+ * whose run writes to stderr, fails or exits non-zero is left out (oclif runs it). Returns
+ * {package, help: {argv joined by ' ': text}}, for dist/help/. Runs in a process of its own
+ * (bin/build.js), with a clean environment.
  */
 async function renderHelp(bundle, root) {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
@@ -727,8 +744,7 @@ async function renderHelp(bundle, root) {
     if (words[0] !== 'help') forms.push(['help', ...words])
     if (topics.includes(subject) && !commands.includes(subject)) forms.push(words)
   }
-  const texts = []
-  const argv = {}
+  const help = {}
   const {write: out} = process.stdout
   const {write: err} = process.stderr
   for (const form of forms) {
@@ -755,12 +771,11 @@ async function renderHelp(bundle, root) {
       process.stderr.write = err
     }
     if (failed || stderr !== '' || (process.exitCode ?? 0) !== 0 || stdout === '') continue
-    if (!texts.includes(stdout)) texts.push(stdout)
-    argv[form.join(' ')] = texts.indexOf(stdout)
+    help[form.join(' ')] = stdout
   }
   process.exitCode = undefined
   await cli.flush()
-  return {package: drawnFrom, argv, texts}
+  return {package: drawnFrom, help}
 }
 
 /**
@@ -835,8 +850,10 @@ module.exports = {
   oclifOptions,
   help,
   helpPackage,
-  HELP_FILE,
+  HELP_DIR,
+  HELP_META,
   HELP_MANIFEST,
+  helpFile,
   HELP_ENV,
   renderHelp,
   HELP_COLOUR_SOURCE,

@@ -1,7 +1,7 @@
 import {build, type Plugin} from 'esbuild'
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, closeSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -523,14 +523,15 @@ describe('dependency internals: pinned, and still what the edits and imports exp
   })
 })
 
-describe('help drawn at build time (dist/help.json), printed without the bundle', () => {
-  const built = JSON.parse(readFileSync(join(ROOT, 'dist', startup.HELP_FILE), 'utf8')) as {
-    id: string
-    package: string
-    argv: Record<string, number>
-    texts: string[]
-  }
-  const forms = Object.keys(built.argv).map((form) => (form === '' ? [] : form.split(' ')))
+describe('help drawn at build time (dist/help/), printed without the bundle', () => {
+  const helpDir = join(ROOT, 'dist', startup.HELP_DIR)
+  const built = JSON.parse(readFileSync(join(helpDir, startup.HELP_META), 'utf8')) as {id: string; package: string}
+  /** Every argv dist/help/ holds, by its file (words and flags joined by '_'). */
+  const forms = readdirSync(helpDir)
+    .filter((f) => f.endsWith('.txt'))
+    .map((f) => (f === '_.txt' ? [] : f.slice(0, -'.txt'.length).split('_')))
+  /** The help dist/help/ holds for this argv. */
+  const drawnFor = (argv: string[]) => readFileSync(join(helpDir, startup.helpFile(argv)), 'utf8')
   const home = tempDir('amctl-startup-help-home-')
 
   /** A piped run, with `record`ed modules; what it printed. */
@@ -564,7 +565,7 @@ describe('help drawn at build time (dist/help.json), printed without the bundle'
     for (const topic of ['environment', 'exit-codes', 'formatting']) expected.push(`${topic} --help`, `help ${topic}`)
     // a topic alone (`amctl runs`) shows its commands
     expected.push('runs', 'orgs implementation-doc', 'runs --help', 'help runs')
-    expect(Object.keys(built.argv)).toEqual(expect.arrayContaining(expected))
+    expect(forms.map((f) => f.join(' '))).toEqual(expect.arrayContaining(expected))
     expect(built.package).toBe(startup.helpPackage(pkg))
   })
 
@@ -575,7 +576,7 @@ describe('help drawn at build time (dist/help.json), printed without the bundle'
       expect(drawn.status, what).toBe(0)
       expect(drawn.stderr, what).toBe('')
       expect(fast, what).toEqual(drawn)
-      expect(fast.stdout, what).toBe(built.texts[built.argv[argv.join(' ')]])
+      expect(fast.stdout, what).toBe(drawnFor(argv))
     })
   }, 240_000)
 
@@ -583,7 +584,7 @@ describe('help drawn at build time (dist/help.json), printed without the bundle'
     const r = piped(['runs', 'list', '--help'])
     expect(r.bundle).toBe(false)
     expect(r.status).toBe(0)
-    expect(r.stdout).toBe(built.texts[built.argv['runs list --help']])
+    expect(r.stdout).toBe(drawnFor(['runs', 'list', '--help']))
     const {hook, read} = recorder()
     const devNull = spawnSync(process.execPath, ['--require', hook, BIN, '--help'], {
       env: {PATH: process.env.PATH ?? '', HOME: home},
@@ -612,7 +613,7 @@ describe('help drawn at build time (dist/help.json), printed without the bundle'
     const r = piped(['runs', 'list', '--help'], {[name]: value})
     expect(r.bundle).toBe(true)
     expect(r.status).toBe(0)
-    const plain = built.texts[built.argv['runs list --help']]
+    const plain = drawnFor(['runs', 'list', '--help'])
     if (name === 'OCLIF_COLUMNS') {
       expect(r.stdout).not.toBe(plain)
       expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(50)
@@ -621,17 +622,15 @@ describe('help drawn at build time (dist/help.json), printed without the bundle'
   })
 
   describe('help(): only the help drawn from this package.json and this manifest', () => {
-    /** A package root like the real one: package.json, manifest, dist/help.json and its manifest. */
+    /** A package root like the real one: package.json, manifest, dist/help/. */
     function fakeRoot() {
       const root = tempDir('amctl-startup-root-')
-      mkdirSync(join(root, 'dist'))
       for (const file of ['package.json', 'oclif.manifest.json']) writeFileSync(join(root, file), readFileSync(join(ROOT, file)))
-      for (const file of [startup.HELP_FILE, startup.HELP_MANIFEST])
-        writeFileSync(join(root, 'dist', file), readFileSync(join(ROOT, 'dist', file)))
+      cpSync(helpDir, join(root, 'dist', startup.HELP_DIR), {recursive: true})
       return root
     }
     const pipe = () => 'piped'
-    const text = built.texts[built.argv['runs list --help']]
+    const text = drawnFor(['runs', 'list', '--help'])
 
     it('prints it when both are what it was drawn from', () => {
       const root = fakeRoot()
@@ -640,7 +639,7 @@ describe('help drawn at build time (dist/help.json), printed without the bundle'
       expect(startup.help(['help', 'runs', 'list'], root, pkg, {}, pipe)).toEqual({text})
     })
 
-    it('not for another manifest, another package.json, no help.json, stdout neither piped nor a terminal, or AMCTL_HELP_CACHE=off', () => {
+    it('not for another manifest, another package.json, no dist/help/help.json, stdout neither piped nor a terminal, or AMCTL_HELP_CACHE=off', () => {
       const root = fakeRoot()
       const argv = ['runs', 'list', '--help']
       expect(startup.help(argv, root, {...pkg, description: 'another'}, {}, pipe)).toBeUndefined()
@@ -653,7 +652,7 @@ describe('help drawn at build time (dist/help.json), printed without the bundle'
       expect(startup.help(argv, root, pkg, {}, pipe)).toBeUndefined()
       writeFileSync(join(root, 'oclif.manifest.json'), manifest)
       expect(startup.help(argv, root, pkg, {}, pipe)).toEqual({text})
-      rmSync(join(root, 'dist', startup.HELP_FILE))
+      rmSync(join(root, 'dist', startup.HELP_DIR, startup.HELP_META))
       expect(startup.help(argv, root, pkg, {}, pipe)).toBeUndefined()
     })
 
@@ -706,7 +705,7 @@ require(${JSON.stringify(BIN)})
     const filled = Number(readFileSync(join(dir, 'filled'), 'utf8'))
     expect(filled).toBeGreaterThan(0)
     const out = readFileSync(join(dir, 'out'))
-    expect(out.subarray(filled).toString('utf8')).toBe(built.texts[built.argv['--help']])
+    expect(out.subarray(filled).toString('utf8')).toBe(drawnFor(['--help']))
   })
 
   describe('on a terminal: a cache per width and colour', () => {
