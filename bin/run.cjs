@@ -28,11 +28,14 @@ if (argv.length === 1 && argv[0] === '--version') {
   startup.writeStdout(help.text)
 } else {
   // A reader of stdout that goes away (`amctl runs list --all | head -1`) ends amctl at once,
-  // quietly, with exit 0, before any further request (contract 1.4).
-  process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0)
-    throw error
-  })
+  // quietly, with exit 0, before any further request (contract 1.4). (Output to a pipe or a file
+  // is written straight to it until it is long: process.stdout is made only if needed.)
+  const stdoutMade = startup.whenStdoutMade((stdout) =>
+    stdout.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(0)
+      throw error
+    }),
+  )
   // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself. The
   // newline after the terminal's ^C is written at exit, after what erases a progress line there
   // (registered earlier), so that line is erased and not left above the newline.
@@ -52,7 +55,7 @@ if (argv.length === 1 && argv[0] === '--version') {
     } catch (error) {
       process.exitCode = cli.reportFailure(error, argv)
     } finally {
-      await cli.flush()
+      if (stdoutMade()) await cli.flush()
       // (a terminal's help, drawn by oclif: kept for the next run at this width)
       help?.record(process.exitCode ?? 0)
       bundle.save()

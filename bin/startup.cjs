@@ -196,6 +196,35 @@ function writeStdout(text) {
   }
 }
 
+/**
+ * Calls attach(process.stdout) when process.stdout is made, by whoever makes it first, without
+ * making it: a command's output to a pipe or a file is written to the descriptor directly
+ * (src/output/io.ts), and most runs never need the stream (for a pipe, net, the stream modules
+ * and a socket: ~3 ms). Returns a function saying whether it was made.
+ * Bench rows: `config list`, `auth token`.
+ */
+function whenStdoutMade(attach) {
+  let made = false
+  const own = Object.getOwnPropertyDescriptor(process, 'stdout')
+  if (!own?.get || !own.configurable) {
+    attach(process.stdout)
+    return () => true
+  }
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: own.enumerable,
+    get() {
+      // Node's own getter again (it keeps the stream), with the stream made and attached
+      Object.defineProperty(process, 'stdout', own)
+      const stream = process.stdout
+      made = true
+      attach(stream)
+      return stream
+    },
+  })
+  return () => made
+}
+
 /** The options bin/run.cjs gives oclif (and the build's help drawing too): its package.json, no user plugins. */
 function oclifOptions(root, pjson) {
   return {root, pjson, userPlugins: false}
@@ -681,6 +710,26 @@ exports.ux = {
         return makeAction();
     },`,
   },
+  // oclif's Command module makes process.stdout when it loads, to swallow a broken pipe:
+  // bin/run.cjs ends amctl then (exit 0, contract 1.4), on the stream whenever it is made.
+  // Bench rows: `config list`, `auth token`.
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/command.js',
+    from: "process.stdout.on('error', (err) => {\n    if (err && err.code === 'EPIPE')\n        return;\n    throw err;\n});",
+    to: '',
+  },
+  // ansis (oclif's colours) asks when it loads whether stdout is a terminal, which makes
+  // process.stdout: a pipe, a socket or a file is none, as fstat tells without the stream.
+  // Bench rows: `config list`, `auth token`.
+  {
+    package: 'ansis',
+    version: '3.17.0',
+    file: 'index.js',
+    from: '(l?r.isatty(1):!!s.stdout?.isTTY)',
+    to: '(l?r.isatty(1):(()=>{try{const f=require("node:fs").fstatSync(1);return!(f.isFIFO()||f.isSocket()||f.isFile())}catch{return!0}})()&&!!s.stdout?.isTTY)',
+  },
   // string-width 4 (oclif's help wraps every section with it) replaces emoji first, and the
   // first match compiles emoji-regex's pattern, ~3 ms; printable ASCII is as wide as it is long.
   // Bench row: `runs list --help`.
@@ -847,6 +896,7 @@ module.exports = {
   cacheSlug,
   loadBundle,
   writeStdout,
+  whenStdoutMade,
   oclifOptions,
   help,
   helpPackage,

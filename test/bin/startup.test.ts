@@ -124,6 +124,28 @@ describe('the bundle', () => {
 describe('what a run loads (a dependency that starts requiring these at load time shows here)', () => {
   const LAZY = ['child_process', 'tty', 'net', 'v8', 'http', 'http2', 'tls', 'crypto', 'worker_threads']
 
+  it('config list and auth token, stdout and stderr pipes: no stream made for either (no net, no stream modules)', () => {
+    for (const argv of [
+      ['config', 'list'],
+      ['auth', 'token'],
+    ]) {
+      const {hook, read} = recorder()
+      const r = spawnSync(process.execPath, ['--require', hook, BIN, ...argv], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: tempDir('amctl-startup-home-'),
+          AMCTL_KEYCHAIN: 'off',
+          AMCTL_TOKEN: 'svc_pipe_token_1234',
+        },
+        encoding: 'utf8',
+      })
+      expect(r.status, r.stderr).toBe(0)
+      if (argv[0] === 'auth') expect(r.stdout).toBe('svc_pipe_token_1234\n')
+      const loaded = read().builtins
+      for (const name of ['net', 'stream', 'tty']) expect(loaded, `${argv.join(' ')}: ${name}`).not.toContain(name)
+    }
+  })
+
   it('config list, stdout a file and stderr a pipe: no net (neither oclif nor amctl makes process.stderr to ask about it)', () => {
     const {hook, dir, read} = recorder()
     const fd = openSync(join(dir, 'out.txt'), 'w')
