@@ -1,5 +1,4 @@
 import type {Agent as HttpAgent, IncomingMessage} from 'node:http'
-import type {Agent as HttpsAgent} from 'node:https'
 import type {Socket} from 'node:net'
 import {type Attempt, AttemptTimeout, CONNECT_TIMEOUT_MS, coded, headerRecord, type RawResponse, readText} from './attempt.js'
 
@@ -11,23 +10,27 @@ import {type Attempt, AttemptTimeout, CONNECT_TIMEOUT_MS, coded, headerRecord, t
  */
 
 const KEEP_ALIVE = {keepAlive: true, keepAliveMsecs: 10_000}
-let agents: {'http:'?: HttpAgent; 'https:'?: HttpsAgent} = {}
 
-async function agentFor(protocol: 'http:' | 'https:'): Promise<{agent: HttpAgent; request: typeof import('node:http').request}> {
-  if (protocol === 'https:') {
-    const https = await import('node:https')
-    agents[protocol] ??= new https.Agent(KEEP_ALIVE)
-    return {agent: agents[protocol], request: https.request}
-  }
-  const http = await import('node:http')
-  agents[protocol] ??= new http.Agent(KEEP_ALIVE)
-  return {agent: agents[protocol], request: http.request}
+interface Way {
+  agent: HttpAgent
+  request: typeof import('node:http').request
+}
+// per protocol: the module's request() and the process's agent, made on the first request
+let ways: {'http:'?: Way; 'https:'?: Way} = {}
+
+async function wayFor(protocol: 'http:' | 'https:'): Promise<Way> {
+  const known = ways[protocol]
+  if (known) return known
+  const lib = protocol === 'https:' ? await import('node:https') : await import('node:http')
+  const way = {agent: new lib.Agent(KEEP_ALIVE), request: lib.request}
+  ways[protocol] = way
+  return way
 }
 
 /** Ends the agents' kept-alive connections (they keep no process alive: Node unrefs idle sockets). */
 export function closeAgents(): void {
-  for (const agent of Object.values(agents)) agent.destroy()
-  agents = {}
+  for (const way of Object.values(ways)) way.agent.destroy()
+  ways = {}
 }
 
 /**
@@ -38,7 +41,7 @@ export function closeAgents(): void {
  */
 export async function sendWithNodeHttp(url: URL, attempt: Attempt): Promise<RawResponse> {
   const protocol = url.protocol === 'https:' ? 'https:' : 'http:'
-  const {agent, request} = await agentFor(protocol)
+  const {agent, request} = await wayFor(protocol)
   return new Promise<RawResponse>((resolve, reject) => {
     let connected = false
     let done = false
