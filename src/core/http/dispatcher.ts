@@ -10,6 +10,7 @@ import {CONNECT_TIMEOUT_MS} from './attempt.js'
  * use (dist/undici.cjs, apart from the bundle). Tests swap both with `setDispatcher`.
  */
 let override: Dispatcher | undefined
+let undici: typeof import('undici') | undefined
 let proxied: EnvHttpProxyAgent | undefined
 let direct: Agent | undefined
 
@@ -17,7 +18,7 @@ const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: CONNECT_TIMEOUT_MS
 
 export async function dispatcherFor(origin: string): Promise<Dispatcher> {
   if (override) return override
-  const undici = await import('undici')
+  undici ??= await import('undici')
   if (isLoopbackHost(new URL(origin).hostname)) {
     direct ??= new undici.Agent(OPTIONS)
     return direct
