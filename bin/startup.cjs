@@ -710,6 +710,29 @@ exports.ux = {
         return makeAction();
     },`,
   },
+  // oclif's Config asks for the user's shell at every start: without SHELL (a clean environment,
+  // a service) it reads the password database (os.userInfo), for a value only help on Windows and
+  // autocomplete use. Elsewhere than Windows it is found on first use, the same way (getShell).
+  // Bench rows: every row but --version and help (~0.2 ms).
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/config/config.js',
+    from: '        this.shell = await (0, os_1.getShell)();',
+    to: `        if (this.platform === 'win32')
+            this.shell = await (0, os_1.getShell)();
+        else {
+            let shell;
+            Object.defineProperty(this, 'shell', {
+                configurable: true,
+                enumerable: true,
+                get: () => (shell ??= ((SHELL) => (SHELL ? (SHELL.split('/').at(-1) ?? 'unknown') : 'unknown'))(process.env.SHELL ?? (0, node_os_1.userInfo)().shell?.split(node_path_1.sep)?.pop())),
+                set: (value) => {
+                    shell = value;
+                },
+            });
+        }`,
+  },
   // oclif's Command module makes process.stdout when it loads, to swallow a broken pipe:
   // bin/run.cjs ends amctl then (exit 0, contract 1.4), on the stream whenever it is made.
   // Bench rows: `config list`, `auth token`.

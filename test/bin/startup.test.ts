@@ -497,6 +497,30 @@ describe('dependency internals: pinned, and still what the edits and imports exp
     if (installed(startup.packageDir(e.package)) === e.version) expect(pinned(e.package), 'exact pin in package.json').toBe(e.version)
   })
 
+  it("oclif's shell, found on first use: SHELL's last segment, else the password database's (autocomplete's instructions)", () => {
+    const home = tempDir('amctl-startup-shell-')
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [BIN, 'autocomplete'], {
+        env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: join(home, 'cache'), ...env},
+        encoding: 'utf8',
+      })
+    expect(run({SHELL: '/usr/local/bin/zsh'}).stdout).toContain('amctl autocomplete script zsh')
+    const login = (require('node:os').userInfo().shell ?? '').split('/').at(-1)
+    if (login === 'bash' || login === 'zsh') expect(run({}).stdout).toContain(`amctl autocomplete script ${login}`)
+    // and a command that does not ask never reads the password database
+    const dir = tempDir('amctl-startup-userinfo-')
+    const hook = join(dir, 'count.cjs')
+    writeFileSync(
+      hook,
+      `const os = require('node:os'); const real = os.userInfo; let calls = 0
+os.userInfo = (...a) => { calls++; return real(...a) }
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'calls'))}, String(calls)))\n`,
+    )
+    const r = spawnSync(process.execPath, ['--require', hook, BIN, 'config', 'list'], {env: {PATH: process.env.PATH ?? '', HOME: home}})
+    expect(r.status).toBe(0)
+    expect(readFileSync(join(dir, 'calls'), 'utf8')).toBe('0')
+  })
+
   it("oclif's command sort: amctl's command IDs sort the same by code unit as by localeCompare", () => {
     const ids = Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)
     const byLocale = [...ids].sort((a, b) => a.localeCompare(b))
