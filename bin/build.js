@@ -216,6 +216,8 @@ const colour = await build({
   stdin: {contents: startup.HELP_COLOUR_SOURCE, resolveDir: startup.packageDir('@oclif/core'), sourcefile: 'help-colour.cjs', loader: 'js'},
   outfile: join(dist, 'help-colour.cjs'),
   format: 'cjs',
+  // read on a terminal's every help: less to parse
+  minify: true,
 })
 const help = drawHelp()
 if (help) {
