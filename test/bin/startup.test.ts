@@ -124,7 +124,7 @@ describe('the bundle', () => {
 describe('what a run loads (a dependency that starts requiring these at load time shows here)', () => {
   const LAZY = ['child_process', 'tty', 'net', 'v8', 'http', 'http2', 'tls', 'crypto', 'worker_threads']
 
-  it('config list and auth token, stdout and stderr pipes: no stream made for either (no net, no stream modules)', () => {
+  it('config list and auth token, stdout and stderr pipes: no stream made for either (no net, no stream modules), no node:module', () => {
     for (const argv of [
       ['config', 'list'],
       ['auth', 'token'],
@@ -142,7 +142,7 @@ describe('what a run loads (a dependency that starts requiring these at load tim
       expect(r.status, r.stderr).toBe(0)
       if (argv[0] === 'auth') expect(r.stdout).toBe('svc_pipe_token_1234\n')
       const loaded = read().builtins
-      for (const name of ['net', 'stream', 'tty']) expect(loaded, `${argv.join(' ')}: ${name}`).not.toContain(name)
+      for (const name of ['net', 'stream', 'tty', 'module']) expect(loaded, `${argv.join(' ')}: ${name}`).not.toContain(name)
     }
   })
 
