@@ -6,7 +6,7 @@
 //   node bench/ablate.mjs [--reps N] [PIECE …]
 //
 // PIECE is a name bin/startup.cjs knows (lazy:readline, undici-apart, edit:@oclif/core, …),
-// minify-whitespace, minify-identifiers, or one of the same build's switches: code-cache
+// minify-whitespace, or one of the same build's switches: code-cache
 // (AMCTL_CODE_CACHE=off), help-cache (AMCTL_HELP_CACHE=off: help drawn by oclif). Without PIECE,
 // every one. Prints, per piece and command, the median CPU time (user + system, as the process
 // itself counts it at exit: on a busy machine steadier than wall time) with and without it.
@@ -28,7 +28,7 @@ const reps = repsAt < 0 ? 20 : Number(args[repsAt + 1])
 const named = args.filter((a, i) => !a.startsWith('--') && (repsAt < 0 || i !== repsAt + 1))
 /** The pieces that are a switch of the same build: the environment that turns each off. */
 const SWITCHES = {'code-cache': {AMCTL_CODE_CACHE: 'off'}, 'help-cache': {AMCTL_HELP_CACHE: 'off'}}
-const pieces = named.length > 0 ? named : [...Object.keys(SWITCHES), ...startup.pieceNames(), 'minify-whitespace', 'minify-identifiers']
+const pieces = named.length > 0 ? named : [...Object.keys(SWITCHES), ...startup.pieceNames(), 'minify-whitespace']
 
 const w = world()
 /** The project copied (sources, bin/, manifest; node_modules linked) and built without `without`. */

@@ -35,7 +35,7 @@ const copy = join(w.work, 'amctl')
 mkdirSync(copy)
 for (const entry of ['bin', 'src', 'package.json', 'oclif.manifest.json']) cpSync(join(root, entry), join(copy, entry), {recursive: true})
 symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'))
-const built = spawnSync(node, [join(copy, 'bin', 'build.js'), '--sourcemap', '--without', 'minify-whitespace,minify-identifiers'], {
+const built = spawnSync(node, [join(copy, 'bin', 'build.js'), '--sourcemap', '--without', 'minify-whitespace'], {
   cwd: copy,
   encoding: 'utf8',
 })

@@ -57,8 +57,7 @@ const sourcemap = process.argv.includes('--sourcemap')
 const withoutAt = process.argv.indexOf('--without')
 const without = new Set(withoutAt < 0 ? [] : process.argv[withoutAt + 1].split(','))
 for (const name of without) {
-  if (![...startup.pieceNames(), 'minify-whitespace', 'minify-identifiers'].includes(name))
-    throw new Error(`--without: unknown piece ${name}`)
+  if (![...startup.pieceNames(), 'minify-whitespace'].includes(name)) throw new Error(`--without: unknown piece ${name}`)
 }
 
 // command files: src/commands/<topic>/<verb>.ts; a topic's `shared/` folder holds its helpers
@@ -137,12 +136,10 @@ const cli = await build({
   format: 'cjs',
   plugins: [...startup.plugins(without, 'amctl'), jqEngine, devServer],
   ...startup.BUILD_OPTIONS,
-  // indentation and line breaks are a third of the bundle, read on every run; local names are
-  // shortened too, but every function and class keeps its name (keepNames: error names, stack
-  // traces, oclif's classes)
+  // indentation and line breaks are a third of the bundle, read on every run; names stay
+  // (shortening them too, every function and class keeping its name, measured nothing: the code
+  // cache, not the text, is what a run loads)
   minifyWhitespace: !without.has('minify-whitespace'),
-  minifyIdentifiers: !without.has('minify-identifiers'),
-  keepNames: !without.has('minify-identifiers'),
   sourcemap: sourcemap ? 'external' : false,
 })
 // undici, apart from the bundle (bin/startup.cjs): only a request through a proxy reads it
@@ -156,8 +153,6 @@ const undici = without.has('undici-apart')
       plugins: startup.plugins(without, 'undici'),
       ...startup.BUILD_OPTIONS,
       minifyWhitespace: true,
-      minifyIdentifiers: true,
-      keepNames: true,
     })
 const devserver = await build({
   ...shared,

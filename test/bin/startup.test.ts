@@ -94,15 +94,6 @@ describe('the bundle', () => {
     expect(source).toContain('require("./undici.cjs")')
   })
 
-  it('has its identifiers minified, and every function and class keeps its name', () => {
-    // (src/base/help/help.ts: its identifier is shortened, its name is written beside it)
-    expect(source).not.toContain('function usageLine(')
-    expect(source).toContain('"usageLine"')
-    const cli = require(BUNDLE)
-    expect(cli.AmctlHelp.name).toBe('AmctlHelp')
-    expect(cli.COMMANDS['runs:list'].name).toBe('RunsList')
-  })
-
   it('calls no import() (Node 20 loses its callback in code restored from a cache)', () => {
     // (the text "import()" may appear inside a string)
     expect(source.match(/(?<!["'`$])\bimport\s*\(/g) ?? []).toEqual([])
