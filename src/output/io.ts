@@ -106,7 +106,8 @@ function systemIO(): IO {
   const stdoutIsTTY = once(() => mayBeTerminal(1) && Boolean(process.stdout.isTTY))
   const stderrIsTTY = once(() => mayBeTerminal(2) && Boolean(process.stderr.isTTY))
   const stdinIsTTY = once(() => Boolean(process.stdin.isTTY))
-  const stdout = once((): Output => (mayBeTerminal(1) ? process.stdout : new DirectStdout()))
+  // (not on Windows, where amctl is not measured: its streams as they are)
+  const stdout = once((): Output => (process.platform === 'win32' || mayBeTerminal(1) ? process.stdout : new DirectStdout()))
   return {
     get stdin() {
       return process.stdin
