@@ -314,10 +314,12 @@ function readBuiltHelp(root, pjson) {
 function help(argv, root, pjson, env = process.env, stdout = stdoutKind) {
   if (process.platform === 'win32' || env.AMCTL_HELP_CACHE === 'off' || argv.length > MAX_HELP_ARGV) return undefined
   if (!argv.every((arg) => HELP_ARG.test(arg)) || HELP_ENV.some((name) => env[name] !== undefined)) return undefined
-  // (one failed open for any other command's argv)
+  // (one stat, which throws nothing, for any other command's argv)
+  const file = join(root, 'dist', HELP_DIR, helpFile(argv))
+  if (!existsSync(file)) return undefined
   let text
   try {
-    text = readFileSync(join(root, 'dist', HELP_DIR, helpFile(argv)), 'utf8')
+    text = readFileSync(file, 'utf8')
   } catch {
     return undefined
   }
