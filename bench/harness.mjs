@@ -2,7 +2,7 @@
 // the local control plane with amctl logged in to it.
 
 import {spawn, spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, openSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs'
 import {request as httpRequest} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -11,7 +11,6 @@ import {createInterface} from 'node:readline'
 export const node = process.execPath
 const TIME = '/usr/bin/time'
 export const hasTime = existsSync(TIME)
-const devNull = openSync('/dev/null', 'w')
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -29,37 +28,45 @@ export function world() {
   mkdirSync(home)
   const clean = {PATH: process.env.PATH, HOME: home}
 
-  /** Runs argv once, stdout to /dev/null: wall ms, and peak RSS in MB when asked. */
+  /**
+   * Runs argv once, stdout a pipe (as `x=$(amctl …)` and `amctl … | jq` have it; what comes is
+   * dropped): wall ms, and peak RSS in MB when asked.
+   */
   function once(argv, {rss = false, okStatus = [0], env = {}} = {}) {
     const [cmd, rest] = rss && hasTime ? [TIME, ['-f', '%M', ...argv]] : [argv[0], argv.slice(1)]
     const started = process.hrtime.bigint()
     const r = spawnSync(cmd, rest, {
       env: {...clean, ...env},
-      stdio: ['ignore', devNull, 'pipe'],
-      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
       maxBuffer: 64 * 1024 * 1024,
     })
     const ms = Number(process.hrtime.bigint() - started) / 1e6
-    if (!okStatus.includes(r.status)) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`)
-    const mb = rss && hasTime ? Number(r.stderr.trim().split('\n').at(-1)) / 1024 : Number.NaN
+    const stderr = r.stderr.toString('utf8')
+    if (!okStatus.includes(r.status)) throw new Error(`${argv.join(' ')} exited ${r.status}: ${stderr.slice(-500)}`)
+    const mb = rss && hasTime ? Number(stderr.trim().split('\n').at(-1)) / 1024 : Number.NaN
     return {ms, mb}
   }
 
-  /** Alternates A and B `reps` times each after a warm-up: medians of wall time and peak RSS. */
-  function compare(a, b, {reps, warmup, rss = false, bEnv = {}}) {
+  /**
+   * Alternates A and B `reps` times each after a warm-up: medians of wall time and peak RSS, and
+   * the spread of the ratio (its lowest and highest quartile, pair by pair).
+   */
+  function compare(a, b, {reps, warmup, rss = false, env = {}, bEnv = {}}) {
     for (let i = 0; i < warmup; i++) {
-      once(a)
-      once(b, {env: bEnv})
+      once(a, {env})
+      once(b, {env: {...env, ...bEnv}})
     }
     const A = []
     const B = []
     for (let i = 0; i < reps; i++) {
-      A.push(once(a, {rss}))
-      B.push(once(b, {rss, env: bEnv}))
+      A.push(once(a, {rss, env}))
+      B.push(once(b, {rss, env: {...env, ...bEnv}}))
     }
     const ms = (xs) => median(xs.map((x) => x.ms))
     const mb = (xs) => median(xs.map((x) => x.mb))
-    return {a: ms(A), b: ms(B), aRss: mb(A), bRss: mb(B)}
+    const ratios = A.map((x, i) => x.ms / B[i].ms).sort((p, q) => p - q)
+    const quartile = (q) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))]
+    return {a: ms(A), b: ms(B), aRss: mb(A), bRss: mb(B), spread: [quartile(0.25), quartile(0.75)]}
   }
 
   return {work, home, clean, once, compare, remove: () => rmSync(work, {recursive: true, force: true})}

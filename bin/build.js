@@ -5,10 +5,12 @@
 //                  COMMANDS map of oclif's "explicit" command discovery, each command's module
 //                  evaluated only when oclif asks for that command), oclif's help and
 //                  autocomplete commands, the help class, and behind dynamic import() —
-//                  evaluated only when a command needs them — undici, chalk and the local
-//                  control plane. One file instead of hundreds of modules to resolve, and
-//                  CommonJS so bin/run.cjs can load it with a code cache (bin/startup.cjs).
-//                  Its last line is its build mark: a hash of its content.
+//                  evaluated only when a command needs them — chalk and the local control
+//                  plane. One file instead of hundreds of modules to resolve, and CommonJS so
+//                  bin/run.cjs can load it with a code cache (bin/startup.cjs). Its last line
+//                  is its build mark: a hash of its content.
+// dist/undici.cjs  undici, for requests through a proxy (its import('undici') requires it).
+// dist/help/, help-colour.cjs  every help, drawn once (bin/startup.cjs).
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
 //                  the bundle so that no other command reads or compiles it; the bundle's
 //                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
@@ -21,7 +23,21 @@
 
 import {build} from 'esbuild'
 import {spawnSync} from 'node:child_process'
-import {chmodSync, copyFileSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {createHash} from 'node:crypto'
 import {createRequire} from 'node:module'
 import {dirname, join, relative, sep} from 'node:path'
@@ -77,6 +93,7 @@ const entry = `module.exports = {
   get commandNotFound() { return require('./base/fallback.js').commandNotFound },
   get reportFailure() { return require('./base/fallback.js').reportFailure },
   get AmctlHelp() { return require('./base/help/help.js').default },
+  get loadHelpSubjects() { return require('./base/help/subjects.js').loadHelpSubjects },
   COMMANDS: {
 ${commands.map((g) => `    get '${g.id}'() { return ${g.expr} },`).join('\n')}
   },
@@ -130,12 +147,26 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...startup.plugins(without), jqEngine, xmlBuilder, devServer],
+  plugins: [...startup.plugins(without, 'amctl'), jqEngine, xmlBuilder, devServer],
   ...startup.BUILD_OPTIONS,
   // indentation and line breaks are a third of the bundle, read on every run; names stay
+  // (shortening them too, every function and class keeping its name, measured nothing: the code
+  // cache, not the text, is what a run loads)
   minifyWhitespace: !without.has('minify-whitespace'),
   sourcemap: sourcemap ? 'external' : false,
 })
+// undici, apart from the bundle (bin/startup.cjs): only a request through a proxy reads it
+const undici = without.has('undici-apart')
+  ? undefined
+  : await build({
+      ...shared,
+      stdin: {contents: "module.exports = require('undici')", resolveDir: root, sourcefile: 'undici.cjs', loader: 'js'},
+      outfile: join(dist, 'undici.cjs'),
+      format: 'cjs',
+      plugins: startup.plugins(without, 'undici'),
+      ...startup.BUILD_OPTIONS,
+      minifyWhitespace: true,
+    })
 const devserver = await build({
   ...shared,
   entryPoints: [join(src, 'devserver', 'index.ts')],
@@ -201,6 +232,59 @@ if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII'
 const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
 writeFileSync(bundlePath, `${ascii}${startup.BUILD_MARK}${mark}\n`)
 
+// help without the bundle (bin/startup.cjs): every help oclif draws, drawn once here with stdout
+// not a terminal, into dist/help/ (with a copy of the manifest it was drawn from); and
+// dist/help-colour.cjs, which says whether oclif would colour a terminal's help
+const colour = await build({
+  ...shared,
+  stdin: {contents: startup.HELP_COLOUR_SOURCE, resolveDir: startup.packageDir('@oclif/core'), sourcefile: 'help-colour.cjs', loader: 'js'},
+  outfile: join(dist, 'help-colour.cjs'),
+  format: 'cjs',
+  // read on a terminal's every help: less to parse
+  minify: true,
+})
+const help = drawHelp()
+if (help) {
+  const id = createHash('sha256').update(mark).update(JSON.stringify(help)).digest('hex').slice(0, 16)
+  const dir = join(dist, startup.HELP_DIR)
+  mkdirSync(dir)
+  for (const [argv, text] of Object.entries(help.help)) writeFileSync(join(dir, startup.helpFile(argv === '' ? [] : argv.split(' '))), text)
+  writeFileSync(join(dir, startup.HELP_META), `${JSON.stringify({id, package: help.package})}\n`)
+  copyFileSync(join(root, 'oclif.manifest.json'), join(dir, startup.HELP_MANIFEST))
+}
+
+/**
+ * Every help, drawn by the bundle just built, in a process of its own with a clean environment
+ * (PATH and an empty HOME) and stdout a pipe. It runs in a root of its own, this package.json and
+ * manifest beside this build's dist/, so that oclif finds this build's bundle. Undefined (and a
+ * warning) when there is no manifest yet or the drawing said anything on stderr.
+ */
+function drawHelp() {
+  if (!existsSync(join(root, 'oclif.manifest.json'))) return undefined
+  const scratch = mkdtempSync(join(tmpdir(), 'amctl-build-help-'))
+  try {
+    for (const file of ['package.json', 'oclif.manifest.json']) copyFileSync(join(root, file), join(scratch, file))
+    symlinkSync(dist, join(scratch, 'dist'))
+    mkdirSync(join(scratch, 'home'))
+    const out = join(scratch, 'help.json')
+    const script = `require(${JSON.stringify(join(root, 'bin', 'startup.cjs'))})
+  .renderHelp(${JSON.stringify(join(scratch, 'dist', 'amctl.cjs'))}, ${JSON.stringify(scratch)})
+  .then((help) => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(help)))`
+    const drawn = spawnSync(process.execPath, ['-e', script], {
+      env: {PATH: process.env.PATH, HOME: join(scratch, 'home')},
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    })
+    if (drawn.status !== 0 || drawn.stderr !== '') {
+      console.warn(`warning: help is drawn at run time: drawing it at build time failed: ${drawn.stderr.trim().split('\n')[0]}`)
+      return undefined
+    }
+    return JSON.parse(readFileSync(out, 'utf8'))
+  } finally {
+    rmSync(scratch, {recursive: true, force: true})
+  }
+}
+
 // --version's second line: the commit and its date when built from a git checkout (the commit's
 // date, not the build's, so the same sources build the same dist/)
 const git = (...args) => spawnSync('git', args, {cwd: root, encoding: 'utf8'})
@@ -242,10 +326,12 @@ if (smoke.status !== 0) throw new Error('the freshly built CLI failed to run `--
 
 const outputs = [
   ...Object.entries(cli.metafile.outputs),
+  ...Object.entries(undici?.metafile.outputs ?? {}),
   ...Object.entries(devserver.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),
   ...Object.entries(jq.metafile.outputs),
   ...Object.entries(xml.metafile.outputs),
+  ...Object.entries(colour.metafile.outputs),
 ]
 outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`

@@ -8,6 +8,7 @@
 //                                     CONTRIBUTING.md and docs/*.md (src/base/help/topics.ts)
 //   examples/ci/report.xml, summary.md and their copies in docs/ci.md: the CI reports of an
 //                                     example run against the dev server (bin/ci-example.js)
+// and dist/ again, whose help is drawn from the manifest.
 
 import {build} from 'esbuild'
 import {execFileSync} from 'node:child_process'
@@ -22,6 +23,8 @@ const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'}
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
 run(process.execPath, ['bin/ci-example.js'])
+// again: the help drawn at build time (dist/help/) is drawn from the manifest just written
+run(process.execPath, ['bin/build.js'])
 
 // src/base/help/docs.ts is TypeScript: bundled on the fly, outside the CLI's bundle
 const scratch = mkdtempSync(join(tmpdir(), 'amctl-docs-'))

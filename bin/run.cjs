@@ -3,30 +3,39 @@
 // amctl entry point: as little as possible before oclif takes over. CommonJS, because an ES
 // module entry costs Node its ESM loader (~4 ms, a third of what `--version` may add to `node -e 0`).
 
+const {readFileSync} = require('node:fs')
+const {join} = require('node:path')
+const startup = require('./startup.cjs')
+
 const argv = process.argv.slice(2)
+const root = join(__dirname, '..')
+const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
-// A reader of stdout that goes away (`amctl runs list --all | head -1`) ends amctl at once,
-// quietly, with exit 0, before any further request (contract 1.4).
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(0)
-  throw error
-})
-
-// `--version` is answered without loading oclif (the most frequent call from scripts).
+// `--version` is answered without loading oclif (the most frequent call from scripts), and help
+// without the bundle when the build drew it already (bin/startup.cjs).
+const help = argv.length === 1 && argv[0] === '--version' ? undefined : startup.help(argv, root, pjson)
 if (argv.length === 1 && argv[0] === '--version') {
-  const {readFileSync} = require('node:fs')
-  const {join} = require('node:path')
-  const {version} = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'))
   // the first line stays what scripts parse; the commit and its date follow when the build knows them
   let built = ''
   try {
-    const {commit, date} = JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'build-info.json'), 'utf8'))
+    const {commit, date} = JSON.parse(readFileSync(join(root, 'dist', 'build-info.json'), 'utf8'))
     built = `commit ${commit}, ${date}\n`
   } catch {
     // not built from a git checkout
   }
-  process.stdout.write(`amctl/${version} ${process.platform}-${process.arch} node-${process.version}\n${built}`)
+  startup.writeStdout(`amctl/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n${built}`)
+} else if (help?.text !== undefined) {
+  startup.writeStdout(help.text)
 } else {
+  // A reader of stdout that goes away (`amctl runs list --all | head -1`) ends amctl at once,
+  // quietly, with exit 0, before any further request (contract 1.4). (Output to a pipe or a file
+  // is written straight to it until it is long: process.stdout is made only if needed.)
+  const stdoutMade = startup.whenStdoutMade((stdout) =>
+    stdout.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(0)
+      throw error
+    }),
+  )
   // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself. The
   // newline after the terminal's ^C is written at exit, after what erases a progress line there
   // (registered earlier), so that line is erased and not left above the newline.
@@ -38,15 +47,17 @@ if (argv.length === 1 && argv[0] === '--version') {
   })
   // npm checks "engines" at install; oclif's own check would load semver on every run
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
-  const bundle = require('./startup.cjs').loadBundle(require('node:path').join(__dirname, '..', 'dist', 'amctl.cjs'), argv)
+  const bundle = startup.loadBundle(join(root, 'dist', 'amctl.cjs'), argv)
   const cli = bundle.exports
   const main = async () => {
     try {
-      await cli.run(argv, __filename)
+      await cli.run(argv, startup.oclifOptions(root, pjson))
     } catch (error) {
       process.exitCode = cli.reportFailure(error, argv)
     } finally {
-      await cli.flush()
+      if (stdoutMade()) await cli.flush()
+      // (a terminal's help, drawn by oclif: kept for the next run at this width)
+      help?.record(process.exitCode ?? 0)
       bundle.save()
     }
   }

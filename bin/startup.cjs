@@ -27,8 +27,13 @@ const {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } = require('node:fs')
 const {dirname, join} = require('node:path')
+
+// The class of this very module, node:module's Module, without loading node:module (~0.2 ms:
+// its ES-module loader and source maps). Bench rows: every row but --version and help.
+const MODULE_CLASS = module.constructor
 
 // ---------------------------------------------------------------------------------------------
 // Run time
@@ -73,25 +78,21 @@ function cacheSlug(argv) {
  * Loads dist/amctl.cjs, the whole CLI in one CommonJS file (bin/build.js), so that it is not
  * parsed and compiled again on every run.
  *
- * Node >= 22.1: `module.enableCompileCache()` in <cache dir>/compile-cache, then an ordinary
- * require(). Node 20 has no such thing: the bundle is compiled with vm.Script and a V8 code
- * cache in <cache dir>/code-cache, named by the bundle's build mark, the command (cacheSlug)
- * and the Node version. V8 rejects a cache that does not fit; a missing or rejected one is
- * written (atomically) once the command has run, so it holds the functions the command compiled
- * too. A cache that cannot be written (read-only home, full disk) costs nothing but the speed.
- * The module is registered in require's cache, so oclif's own require() of the bundle gets this
- * instance.
+ * The bundle is compiled with vm.Script and a V8 code cache in <cache dir>/code-cache, named by
+ * the bundle's build mark, the command (cacheSlug) and the Node version, on every Node version.
+ * V8 rejects a cache that does not fit; a missing or rejected one is written (atomically) once
+ * the command has run, so it holds the functions the command compiled too. A cache that cannot
+ * be written (read-only home, full disk) costs nothing but the speed. The module is registered
+ * in require's cache, so oclif's own require() of the bundle gets this instance.
+ * (Node >= 22.1 has `module.enableCompileCache()`, which keeps only what was compiled eagerly:
+ * measured 7–9 ms slower than this on Node 22 and 24 for `config list` and `runs list --help`.)
  *
- * Bench rows: every row but --version (~15 ms each: compiling what --help runs takes longer
- * than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
+ * Bench rows: every row but --version and help (~15 ms each: compiling what a command runs
+ * takes longer than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
  */
 function loadBundle(file, argv = [], env = process.env) {
-  const Module = require('node:module')
+  const Module = typeof MODULE_CLASS?.createRequire === 'function' ? MODULE_CLASS : require('node:module')
   const off = env.AMCTL_CODE_CACHE === 'off'
-  if (typeof Module.enableCompileCache === 'function') {
-    if (!off) Module.enableCompileCache(join(cacheDir(env), 'compile-cache'))
-    return {exports: require(file), save() {}}
-  }
   const vm = require('node:vm')
   // esbuild writes ASCII only (bin/build.js escapes what is left): latin1 needs no UTF-8 decoding
   const source = readFileSync(file, 'latin1')
@@ -129,22 +130,8 @@ function loadBundle(file, argv = [], env = process.env) {
   const save = () => {
     if (!pending) return
     pending = false
-    const name = named(liftoff)
-    try {
-      mkdirSync(dir, {recursive: true, mode: 0o700})
-      const tmp = join(dir, `${name}.${process.pid}.tmp`)
-      writeFileSync(tmp, script.createCachedData(), {mode: 0o600})
-      renameSync(tmp, join(dir, name))
-      // the most recently written stay: old builds' caches go, two installs of amctl side by
-      // side keep theirs
-      const others = readdirSync(dir)
-        .filter((f) => f.startsWith('amctl-') && f.endsWith('.bin') && f !== name)
-        .map((f) => ({f, at: statSync(join(dir, f)).mtimeMs}))
-        .sort((a, b) => b.at - a.at)
-      for (const {f} of others.slice(KEPT_CACHES - 1)) rmSync(join(dir, f), {force: true})
-    } catch {
-      // a read-only or full cache directory: run without the cache
-    }
+    // (two installs of amctl side by side keep theirs: the most recently written stay)
+    writeOwnFile(dir, named(liftoff), script.createCachedData(), KEPT_CACHES, (f) => f.startsWith('amctl-') && f.endsWith('.bin'))
   }
   return {exports: module.exports, save}
 }
@@ -165,6 +152,209 @@ function readOwnFile(path) {
   } finally {
     if (fd !== undefined) closeSync(fd)
   }
+}
+
+/**
+ * Writes `data` to dir/name atomically, readable and writable by the user alone (readOwnFile
+ * reads it back), then removes the oldest of the directory's files that `ours` names, so that
+ * `kept` stay. A directory that cannot be written (read-only home, full disk) costs nothing
+ * but the speed.
+ */
+function writeOwnFile(dir, name, data, kept, ours) {
+  try {
+    mkdirSync(dir, {recursive: true, mode: 0o700})
+    const tmp = join(dir, `${name}.${process.pid}.tmp`)
+    writeFileSync(tmp, data, {mode: 0o600})
+    renameSync(tmp, join(dir, name))
+    const others = readdirSync(dir)
+      .filter((f) => ours(f) && f !== name)
+      .map((f) => ({f, at: statSync(join(dir, f)).mtimeMs}))
+      .sort((a, b) => b.at - a.at)
+    for (const {f} of others.slice(kept - 1)) rmSync(join(dir, f), {force: true})
+  } catch {
+    // a read-only or full directory: without it
+  }
+}
+
+/**
+ * Writes `text` to stdout through its file descriptor, without making process.stdout (which,
+ * for a pipe, loads net and the stream modules: ~3 ms). A reader that went away (EPIPE) ends
+ * amctl at once with exit 0 (contract 1.4); a non-blocking stdout that is full (EAGAIN) gets the
+ * rest through process.stdout, which waits for it to drain.
+ */
+function writeStdout(text) {
+  const bytes = Buffer.from(text, 'utf8')
+  let written = 0
+  while (written < bytes.length) {
+    try {
+      written += writeSync(1, bytes, written)
+    } catch (error) {
+      if (error.code === 'EPIPE') process.exit(0)
+      process.stdout.on('error', (e) => {
+        if (e.code === 'EPIPE') process.exit(0)
+        throw e
+      })
+      process.stdout.write(bytes.subarray(written))
+      return
+    }
+  }
+}
+
+/**
+ * Calls attach(process.stdout) when process.stdout is made, by whoever makes it first, without
+ * making it: a command's output to a pipe or a file is written to the descriptor directly
+ * (src/output/io.ts), and most runs never need the stream (for a pipe, net, the stream modules
+ * and a socket: ~3 ms). Returns a function saying whether it was made.
+ * Bench rows: `config list`, `auth token`.
+ */
+function whenStdoutMade(attach) {
+  let made = false
+  const own = Object.getOwnPropertyDescriptor(process, 'stdout')
+  if (!own?.get || !own.configurable) {
+    attach(process.stdout)
+    return () => true
+  }
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: own.enumerable,
+    get() {
+      // Node's own getter again (it keeps the stream), with the stream made and attached
+      Object.defineProperty(process, 'stdout', own)
+      const stream = process.stdout
+      made = true
+      attach(stream)
+      return stream
+    },
+  })
+  return () => made
+}
+
+/** The options bin/run.cjs gives oclif (and the build's help drawing too): its package.json, no user plugins. */
+function oclifOptions(root, pjson) {
+  return {root, pjson, userPlugins: false}
+}
+
+// The build's help (renderHelp below), in dist/help/: a file per argv that asks for help
+// (helpFile), help.json (the build's id, the members of package.json it was drawn from) and
+// manifest.json (the manifest it was drawn from).
+const HELP_DIR = 'help'
+const HELP_META = 'help.json'
+const HELP_MANIFEST = 'manifest.json'
+
+/** The file of dist/help/ that holds the help of `argv` (words and flags joined by '_'). */
+function helpFile(argv) {
+  return `${argv.join('_') || '_'}.txt`
+}
+
+// Variables that change what help prints, or what goes with it, when stdout is not a terminal:
+// the width (OCLIF_COLUMNS), colour forced on (FORCE_COLOR: any value, to keep the rule
+// simple), oclif's debug output and warnings (DEBUG, AMCTL_DEBUG). COLUMNS, NO_COLOR and TERM
+// change nothing there (test/bin/startup.test.ts shows it). AMCTL_HELP_CACHE=off: help drawn
+// at run time (for measuring and for the tests that compare the two).
+const HELP_ENV = ['OCLIF_COLUMNS', 'FORCE_COLOR', 'DEBUG', 'AMCTL_DEBUG']
+// a help argv is at most a few words and one help flag
+const HELP_ARG = /^(-h|--help|[a-z][a-z0-9-]{0,63})$/
+const MAX_HELP_ARGV = 6
+// cache files of the terminal's help kept in the directory (the most recently written)
+const KEPT_HELP = 64
+
+/** What stdout is: 'piped' (a pipe, socket, file or /dev/null), 'terminal', or 'other'. */
+function stdoutKind() {
+  let stat
+  try {
+    stat = fstatSync(1)
+  } catch {
+    return 'other'
+  }
+  if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return 'piped'
+  if (!stat.isCharacterDevice()) return 'other'
+  try {
+    if (stat.rdev === statSync('/dev/null').rdev) return 'piped'
+  } catch {
+    // no /dev/null: ask the terminal
+  }
+  return process.stdout.isTTY ? 'terminal' : 'other'
+}
+
+/** package.json's members that help depends on, as dist/help/help.json records them. */
+function helpPackage(pjson) {
+  return JSON.stringify({name: pjson.name, version: pjson.version, description: pjson.description, oclif: pjson.oclif})
+}
+
+/**
+ * dist/help/help.json, if the help was drawn from this package.json and this manifest; else
+ * undefined. (A manifest regenerated after the build, or a package.json edited, leaves it out.)
+ */
+function readBuiltHelp(root, pjson) {
+  const dir = join(root, 'dist', HELP_DIR)
+  try {
+    const built = JSON.parse(readFileSync(join(dir, HELP_META), 'utf8'))
+    if (built.package !== helpPackage(pjson)) return undefined
+    const manifest = readFileSync(join(root, 'oclif.manifest.json'))
+    return manifest.equals(readFileSync(join(dir, HELP_MANIFEST))) ? built : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Help without the bundle. Every help oclif draws for amctl was drawn once at build time, byte
+ * for byte, with stdout not a terminal (dist/help/, by renderHelp), for every argv that asks
+ * for it (`--help`, `runs list -h`, `help runs list`, `runs`). When this argv is one of them:
+ *   - stdout not a terminal, none of HELP_ENV set: {text}, that help, and nothing else runs;
+ *   - stdout a terminal: {text} from a cache of the terminal's help in <cache dir>/help, named
+ *     by the build, the argv, the terminal's width and whether oclif would use colour (the same
+ *     supports-color and ansis, in dist/help-colour.cjs); when that file is missing,
+ *     {record}: bin/run.cjs lets oclif draw the help and gives record() the exit code, which
+ *     keeps what was written. Not with a user's theme.json (colours of their own);
+ *   - otherwise undefined: oclif draws it, as without any of this.
+ * (`stdout`: what stdout is, for tests.)
+ * Bench rows: `--help`, `runs list --help` (~45–53 ms: no bundle, no oclif).
+ */
+function help(argv, root, pjson, env = process.env, stdout = stdoutKind) {
+  if (process.platform === 'win32' || env.AMCTL_HELP_CACHE === 'off' || argv.length > MAX_HELP_ARGV) return undefined
+  if (!argv.every((arg) => HELP_ARG.test(arg)) || HELP_ENV.some((name) => env[name] !== undefined)) return undefined
+  // (one stat, which throws nothing, for any other command's argv)
+  const file = join(root, 'dist', HELP_DIR, helpFile(argv))
+  if (!existsSync(file)) return undefined
+  let text
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  const kind = stdout()
+  if (kind === 'other') return undefined
+  const built = readBuiltHelp(root, pjson)
+  if (built === undefined) return undefined
+  if (kind === 'piped') return {text}
+  return terminalHelp(argv, root, pjson, built, env)
+}
+
+/** The terminal's help from its cache, or {record} to fill it (see help()). */
+function terminalHelp(argv, root, pjson, built, env) {
+  // a theme colours help its own way: oclif draws it every time
+  const home = env.HOME || require('node:os').homedir()
+  const config = env.AMCTL_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(home, '.config'), 'amctl')
+  if (pjson.oclif?.theme || existsSync(join(config, 'theme.json'))) return undefined
+  const colour = require(join(root, 'dist', 'help-colour.cjs')).colour()
+  const dir = join(cacheDir(env), 'help')
+  const name = `${built.id}-${argv.join('_') || 'root'}-${process.stdout.columns}-${colour}.txt`
+  const cached = readOwnFile(join(dir, name))
+  if (cached) return {text: cached.toString('utf8')}
+  // oclif draws it: what it writes to stdout is kept
+  const chunks = []
+  const write = process.stdout.write
+  process.stdout.write = function (chunk, ...rest) {
+    chunks.push(Buffer.from(chunk))
+    return write.call(this, chunk, ...rest)
+  }
+  const record = (exitCode) => {
+    process.stdout.write = write
+    if (exitCode !== 0 || chunks.length === 0) return
+    writeOwnFile(dir, name, Buffer.concat(chunks), KEPT_HELP, (f) => f.endsWith('.txt'))
+  }
+  return {record}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,9 +387,13 @@ const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
  *                  an assertion fails or another of its functions is called, so a passing
  *                  `assert(value)` stays a test of `value`. Bench rows: `runs list --json`,
  *                  `orgs summary --json`.
+ *   fs/promises    @oclif/core's TypeScript path lookup and file checks of flags, amctl's --input
+ *                  files: all on some paths only (oclif's JSON reads are synchronous: EDITS).
+ *                  Bench rows: every row but --version and help (~1 ms).
+ *   timers/promises  amctl's clock sleeps only to retry or poll. Bench rows: the same.
  * (tty had a stand-in too, measured to buy nothing: bench/ablate.mjs.)
  */
-const LAZY_BUILTINS = ['child_process', 'perf_hooks', 'readline', 'assert']
+const LAZY_BUILTINS = ['child_process', 'perf_hooks', 'readline', 'assert', 'fs/promises', 'timers/promises']
 
 function lazyBuiltins(without) {
   const names = LAZY_BUILTINS.filter((n) => !without.has(`lazy:${n}`))
@@ -261,6 +455,20 @@ const LAZY_PACKAGES = {
   // oclif's theme asks it about colour only when a theme sets a colour (amctl sets none); loading
   // it asks tty, which loads net and stream. Bench rows: every row but --version (~1.5 ms).
   'supports-color': {},
+  // oclif's template engine: amctl's help fills its two placeholders itself (src/base/help/
+  // help.ts), so ejs runs only for another template. Bench rows: every row but --version and
+  // help (~0.5 ms; its first compile of a template costs far more).
+  ejs: {},
+  // the frames of oclif's spinners (a 30 KB object), for a spinner amctl never starts.
+  // Bench rows: the same.
+  'cli-spinners': {},
+  // oclif matches plugin names with it, and lilconfig finds a config file outside package.json:
+  // amctl has no plugins and its package.json holds the oclif config. Bench rows: the same.
+  minimatch: {},
+  lilconfig: {},
+  // oclif wraps help and error messages with it (which loads string-width, strip-ansi and
+  // ansi-styles, whose styles are built at load). Bench rows: `config list`, `auth token`.
+  'wrap-ansi': {},
 }
 
 function lazyPackages(without) {
@@ -461,6 +669,96 @@ const EDITS = [
     from: 'Object.getPrototypeOf(stream).constructor === IncomingMessage',
     to: 'Object.getPrototypeOf(stream).constructor === lazyHttp().IncomingMessage',
   },
+  // oclif reads package.json, the manifest and the theme file with fs/promises' readFile, on
+  // libuv's thread pool (which starts for it: ~1 ms) and a turn of the event loop each; a
+  // command's start has nothing to overlap them with. Read synchronously, in the same async
+  // function (a missing file still rejects). Bench rows: every row but --version and help.
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/util/fs.js',
+    from: "    const contents = await (0, promises_1.readFile)(path, 'utf8');",
+    to: "    const contents = (0, node_fs_1.readFileSync)(path, 'utf8');",
+  },
+  // oclif measures the terminal when its screen module loads, which makes process.stdout and
+  // process.stderr (net and the stream modules for a pipe), for widths only help and error
+  // messages use: measured on first use. Bench rows: `config list`, `auth token` (~2 ms).
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/screen.js',
+    from: 'exports.stdtermwidth = columns || termwidth(process.stdout);\nexports.errtermwidth = columns || termwidth(process.stderr);',
+    to: "let std;\nlet err;\nObject.defineProperty(exports, 'stdtermwidth', { enumerable: true, get: () => (std ??= columns || termwidth(process.stdout)) });\nObject.defineProperty(exports, 'errtermwidth', { enumerable: true, get: () => (err ??= columns || termwidth(process.stderr)) });",
+  },
+  // oclif's ux makes its spinner (or a plain action) when it loads, asking whether stderr is a
+  // terminal, which makes process.stderr: on first use instead (amctl never starts one; oclif
+  // stops it when a command fails). Bench rows: every row but --version and help.
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/ux/index.js',
+    from: `const ACTION_TYPE = (Boolean(process.stderr.isTTY) &&
+    !process.env.CI &&
+    !['dumb', 'emacs-color'].includes(process.env.TERM) &&
+    'spinner') ||
+    'simple';
+exports.action = ACTION_TYPE === 'spinner' ? new spinner_1.default() : new simple_1.default();
+exports.ux = {
+    action: exports.action,`,
+    to: `let action;
+const makeAction = () => (action ??= (Boolean(process.stderr.isTTY) &&
+    !process.env.CI &&
+    !['dumb', 'emacs-color'].includes(process.env.TERM) &&
+    'spinner') === 'spinner' ? new spinner_1.default() : new simple_1.default());
+Object.defineProperty(exports, 'action', { enumerable: true, get: makeAction });
+exports.ux = {
+    get action() {
+        return makeAction();
+    },`,
+  },
+  // oclif's Config asks for the user's shell at every start: without SHELL (a clean environment,
+  // a service) it reads the password database (os.userInfo), for a value only help on Windows and
+  // autocomplete use. Elsewhere than Windows it is found on first use, the same way (getShell).
+  // Bench rows: every row but --version and help (~0.2 ms).
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/config/config.js',
+    from: '        this.shell = await (0, os_1.getShell)();',
+    to: `        if (this.platform === 'win32')
+            this.shell = await (0, os_1.getShell)();
+        else {
+            let shell;
+            Object.defineProperty(this, 'shell', {
+                configurable: true,
+                enumerable: true,
+                get: () => (shell ??= ((SHELL) => (SHELL ? (SHELL.split('/').at(-1) ?? 'unknown') : 'unknown'))(process.env.SHELL ?? (0, node_os_1.userInfo)().shell?.split(node_path_1.sep)?.pop())),
+                set: (value) => {
+                    shell = value;
+                },
+            });
+        }`,
+  },
+  // oclif's Command module makes process.stdout when it loads, to swallow a broken pipe:
+  // bin/run.cjs ends amctl then (exit 0, contract 1.4), on the stream whenever it is made.
+  // Bench rows: `config list`, `auth token`.
+  {
+    package: '@oclif/core',
+    version: '4.14.0',
+    file: 'lib/command.js',
+    from: "process.stdout.on('error', (err) => {\n    if (err && err.code === 'EPIPE')\n        return;\n    throw err;\n});",
+    to: '',
+  },
+  // ansis (oclif's colours) asks when it loads whether stdout is a terminal, which makes
+  // process.stdout: a pipe, a socket or a file is none, as fstat tells without the stream.
+  // Bench rows: `config list`, `auth token`.
+  {
+    package: 'ansis',
+    version: '3.17.0',
+    file: 'index.js',
+    from: '(l?r.isatty(1):!!s.stdout?.isTTY)',
+    to: '(l?r.isatty(1):(()=>{try{const f=require("node:fs").fstatSync(1);return!(f.isFIFO()||f.isSocket()||f.isFile())}catch{return!0}})()&&!!s.stdout?.isTTY)',
+  },
   // string-width 4 (oclif's help wraps every section with it) replaces emoji first, and the
   // first match compiles emoji-regex's pattern, ~3 ms; printable ASCII is as wide as it is long.
   // Bench row: `runs list --help`.
@@ -473,8 +771,8 @@ const EDITS = [
   },
 ]
 
-function dependencyEdits(without) {
-  const edits = EDITS.filter((e) => !without.has(`edit:${e.package}`))
+function dependencyEdits(without, here) {
+  const edits = EDITS.filter((e) => here(e) && !without.has(`edit:${e.package}`))
   const applied = new Set()
   const files = edits.map((e) => `${e.package}/${e.file}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('/', '[\\\\/]'))
   return {
@@ -500,6 +798,73 @@ function dependencyEdits(without) {
   }
 }
 
+/**
+ * Every help the launcher may print without the bundle (help() above), drawn by oclif through
+ * the bundle as bin/run.cjs has it drawn, stdout not a terminal: for the root ([], --help, -h,
+ * help), each command, topic and help topic (`<words> --help`, `<words> -h`, `help <words>`),
+ * and each topic that is not a command (`<words>`), the argvs oclif answers with help. An argv
+ * whose run writes to stderr, fails or exits non-zero is left out (oclif runs it). Returns
+ * {package, help: {argv joined by ' ': text}}, for dist/help/. Runs in a process of its own
+ * (bin/build.js), with a clean environment.
+ */
+async function renderHelp(bundle, root) {
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  // (before oclif adds to it)
+  const drawnFrom = helpPackage(pjson)
+  const options = oclifOptions(root, pjson)
+  const cli = require(bundle)
+  const {commands, topics, helpTopics} = await cli.loadHelpSubjects(options)
+  const forms = [[], ['--help'], ['-h'], ['help']]
+  for (const subject of new Set([...commands, ...topics, ...helpTopics])) {
+    const words = subject.split(' ')
+    forms.push([...words, '--help'], [...words, '-h'])
+    if (words[0] !== 'help') forms.push(['help', ...words])
+    if (topics.includes(subject) && !commands.includes(subject)) forms.push(words)
+  }
+  const help = {}
+  const {write: out} = process.stdout
+  const {write: err} = process.stderr
+  for (const form of forms) {
+    // (an argv help() would never look up: a word it does not take)
+    if (form.length > MAX_HELP_ARGV || !form.every((arg) => HELP_ARG.test(arg))) continue
+    let stdout = ''
+    let stderr = ''
+    process.stdout.write = (chunk) => {
+      stdout += chunk
+      return true
+    }
+    process.stderr.write = (chunk) => {
+      stderr += chunk
+      return true
+    }
+    process.exitCode = undefined
+    let failed = false
+    try {
+      await cli.run(form, options)
+    } catch {
+      failed = true
+    } finally {
+      process.stdout.write = out
+      process.stderr.write = err
+    }
+    if (failed || stderr !== '' || (process.exitCode ?? 0) !== 0 || stdout === '') continue
+    help[form.join(' ')] = stdout
+  }
+  process.exitCode = undefined
+  await cli.flush()
+  return {package: drawnFrom, help}
+}
+
+/**
+ * dist/help-colour.cjs: whether oclif colours help on this terminal, as its colorize() decides
+ * (supports-color for stdout and stderr, then ansis), with the copies of both that the bundle's
+ * @oclif/core has (bin/build.js resolves them from its directory).
+ */
+const HELP_COLOUR_SOURCE = `const supportsColor = require('supports-color')
+const ansis = require('ansis')
+exports.colour = () => (supportsColor.stdout && supportsColor.stderr && ansis.isSupported() ? 1 : 0)`
+
 /** The directory of an installed package (whatever its "exports" allow). */
 function packageDir(name) {
   let dir = dirname(require.resolve(name))
@@ -512,12 +877,33 @@ function packageDir(name) {
 }
 
 /**
- * The esbuild plugins of the pieces above. `without`: names of pieces to leave out, for
- * measuring what each buys (bench/ablate.mjs): lazy:<built-in or package>, slim-undici, liftoff,
- * edit:<package>.
+ * undici apart from the bundle: dist/undici.cjs, built on its own (bin/build.js, with the undici
+ * pieces above), which the bundle requires when a request needs undici (a proxy: src/core/http/
+ * dispatcher.ts) and no other run reads. Without it the bundle is 1.1 MB instead of 0.74, a
+ * third of it undici, read by every command. Bench rows: `runs list --json` (~1–2 ms of CPU).
  */
-function plugins(without = new Set()) {
-  return [lazyBuiltins(without), lazyPackages(without), slimUndici(without), dependencyEdits(without)]
+const undiciApart = {
+  name: 'undici-apart',
+  setup(b) {
+    b.onResolve({filter: /^undici$/}, () => ({path: './undici.cjs', external: true}))
+  },
+}
+
+/**
+ * The esbuild plugins of the pieces above, for dist/amctl.cjs (`bundle` 'amctl') or
+ * dist/undici.cjs ('undici'). `without`: names of pieces to leave out, for measuring what each
+ * buys (bench/ablate.mjs): lazy:<built-in or package>, slim-undici, liftoff, edit:<package>,
+ * undici-apart (undici in the bundle, with its pieces, and no dist/undici.cjs).
+ */
+function plugins(without = new Set(), bundle = 'amctl') {
+  const undiciHere = bundle === 'undici' || without.has('undici-apart')
+  return [
+    lazyBuiltins(without),
+    ...(bundle === 'amctl' ? [lazyPackages(without)] : []),
+    undiciHere ? slimUndici(without) : undiciApart,
+    // (each edit where its package is bundled)
+    dependencyEdits(without, (edit) => (edit.package === 'undici' ? undiciHere : bundle === 'amctl')),
+  ]
 }
 
 /** Every name `plugins()` accepts in `without`. */
@@ -528,6 +914,7 @@ function pieceNames() {
     ...Object.keys(LAZY_PACKAGES).map((n) => `lazy:${n}`),
     'slim-undici',
     'liftoff',
+    'undici-apart',
     ...new Set(EDITS.map((e) => `edit:${e.package}`)),
   ]
 }
@@ -536,6 +923,18 @@ module.exports = {
   cacheDir,
   cacheSlug,
   loadBundle,
+  writeStdout,
+  whenStdoutMade,
+  oclifOptions,
+  help,
+  helpPackage,
+  HELP_DIR,
+  HELP_META,
+  HELP_MANIFEST,
+  helpFile,
+  HELP_ENV,
+  renderHelp,
+  HELP_COLOUR_SOURCE,
   BUILD_MARK,
   BUILD_OPTIONS,
   LAZY_BUILTINS,

@@ -124,8 +124,8 @@ export class CommandContext {
   /** Closes the HTTP agents so no idle socket keeps the process alive. */
   async close(): Promise<void> {
     if (!this.httpLoaded) return
-    const {closeDispatcher} = await import('../core/http/dispatcher.js')
-    await closeDispatcher()
+    const {closeConnections} = await import('../core/http/transport.js')
+    await closeConnections()
   }
 
   private async newClient(token: (() => Promise<string>) | undefined): Promise<HttpClient> {

@@ -1,4 +1,12 @@
+import {fstatSync, writeSync} from 'node:fs'
 import type {Readable, Writable} from 'node:stream'
+
+/** What a command writes its data to: a stream, or what stands for process.stdout (DirectStdout). */
+export interface Output {
+  /** false when the output is full: wait for 'drain' */
+  write(chunk: string): boolean
+  once(event: 'drain', listener: () => void): unknown
+}
 
 /**
  * The streams a command talks through and what they are connected to (like gh's IOStreams).
@@ -6,7 +14,7 @@ import type {Readable, Writable} from 'node:stream'
  */
 export interface IO {
   stdin: Readable & {isTTY?: boolean}
-  stdout: Writable
+  stdout: Output
   stderr: Writable
   stdinIsTTY: boolean
   stdoutIsTTY: boolean
@@ -26,6 +34,64 @@ export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv = process.en
 }
 
 /**
+ * Whether file descriptor `fd` may be a terminal: a pipe, a socket or a file never is, and
+ * fstat says so without making the process's stream for it (for a pipe, net and a socket: a
+ * command that writes nothing to stderr does not need process.stderr to know its colours).
+ */
+export function mayBeTerminal(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd)
+    return !(stat.isFIFO() || stat.isSocket() || stat.isFile())
+  } catch {
+    return true
+  }
+}
+
+/** The most DirectStdout writes itself: what a pipe holds (Linux: 64 KiB) before its reader reads. */
+const DIRECT_BYTES = 64 * 1024
+
+/**
+ * stdout when it is a pipe, a socket or a file: the first 64 KiB written straight to the
+ * descriptor, without making process.stdout (for a pipe: net, the stream modules and a socket,
+ * ~3 ms of `config list`), as most commands print less. Within that size a write to a pipe does
+ * not wait for its reader. Anything more, and anything after a write that failed (EAGAIN, EPIPE),
+ * goes through process.stdout, as all output did before: it waits for a slow reader without
+ * holding up the event loop (Ctrl-C, timers), and bin/run.cjs handles a reader that went away.
+ * (bin/startup.cjs's writeStdout does the same for the help it prints without the bundle.)
+ */
+export class DirectStdout implements Output {
+  private written = 0
+  private stream: Writable | undefined
+
+  constructor(
+    private readonly fd = 1,
+    private readonly fallback: () => Writable = () => process.stdout,
+  ) {}
+
+  write(chunk: string): boolean {
+    if (this.stream) return this.stream.write(chunk)
+    const bytes = Buffer.from(chunk, 'utf8')
+    let done = 0
+    if (this.written + bytes.length <= DIRECT_BYTES) {
+      try {
+        while (done < bytes.length) done += writeSync(this.fd, bytes, done)
+        this.written += bytes.length
+        return true
+      } catch {
+        // full (EAGAIN) or gone (EPIPE): the stream takes over, and says so its own way
+      }
+    }
+    this.stream = this.fallback()
+    return this.stream.write(bytes.subarray(done))
+  }
+
+  once(event: 'drain', listener: () => void): this {
+    ;(this.stream ?? this.fallback()).once(event, listener)
+    return this
+  }
+}
+
+/**
  * The process's streams, each looked at when first asked for: Node builds a stream on first use
  * (stdin's loads net or fs streams), and most commands never read stdin.
  */
@@ -37,15 +103,17 @@ function systemIO(): IO {
       return value.v
     }
   }
-  const stdoutIsTTY = once(() => Boolean(process.stdout.isTTY))
-  const stderrIsTTY = once(() => Boolean(process.stderr.isTTY))
+  const stdoutIsTTY = once(() => mayBeTerminal(1) && Boolean(process.stdout.isTTY))
+  const stderrIsTTY = once(() => mayBeTerminal(2) && Boolean(process.stderr.isTTY))
   const stdinIsTTY = once(() => Boolean(process.stdin.isTTY))
+  // (not on Windows, where amctl is not measured: its streams as they are)
+  const stdout = once((): Output => (process.platform === 'win32' || mayBeTerminal(1) ? process.stdout : new DirectStdout()))
   return {
     get stdin() {
       return process.stdin
     },
     get stdout() {
-      return process.stdout
+      return stdout()
     },
     get stderr() {
       return process.stderr
@@ -84,6 +152,6 @@ export function setIO(next: IO | undefined): void {
 }
 
 /** Writes and waits for the stream to accept more when it is full (flat memory on big output). */
-export async function write(stream: Writable, text: string): Promise<void> {
+export async function write(stream: Output, text: string): Promise<void> {
   if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', resolve))
 }

@@ -89,6 +89,11 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
       })
     })
     opts.onSpawn?.(child)
+    // a child that ends before reading its stdin (help printed without the bundle takes a few
+    // milliseconds) closes the pipe under this write: EPIPE, which is no failure of the test
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error)
+    })
     child.stdin.end(opts.input ?? '')
   })
 }

@@ -1,13 +1,11 @@
 import nock from 'nock'
-import {getGlobalDispatcher} from 'undici'
 import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
-import {setDispatcher} from '../../src/core/http/dispatcher.js'
 import {removeTempDirs} from './temp.js'
 
 /**
- * The one way in-process tests fake the API: nock (its undici interceptor), behind
- * `setDispatcher`. A stub is "METHOD /path" (path without /api/v1, query ignored) → a JSON
+ * The one way in-process tests fake the API: nock, whose interceptor of node:http answers the
+ * requests amctl sends through node:http (every request without a proxy). A stub is "METHOD /path" (path without /api/v1, query ignored) → a JSON
  * body, or a function of the recorded request giving a reply (or throwing, to fail the request
  * at the network, see `dropConnection`).
  *
@@ -63,7 +61,7 @@ export interface FakeApi {
   /** requests since the test began, in order, unmatched ones included */
   requests(): Recorded[]
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>
-  /** for this test, requests bypass the fake and reach real sockets (a test of the transport itself) */
+  /** for this test, requests bypass the fake and reach real sockets (a test of the transport itself): nock is off */
   passthrough(): void
 }
 
@@ -71,13 +69,12 @@ interface Entry {
   interceptor: nock.Interceptor
 }
 
-/** What undici reports when the connection drops after the request was written (throw it from a route). */
+/** What node:http reports when the connection drops after the request was written (throw it from a route). */
 export function dropConnection(): Error {
-  const cause = Object.assign(new Error('read ECONNRESET'), {code: 'ECONNRESET'})
-  return Object.assign(new Error('other side closed'), {code: 'UND_ERR_SOCKET', cause})
+  return Object.assign(new Error('socket hang up'), {code: 'ECONNRESET'})
 }
 
-/** What undici reports when nothing listens (throw it from a route). */
+/** What node:http reports when nothing listens (throw it from a route). */
 export function refused(): Error {
   return Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), {code: 'ECONNREFUSED'})
 }
@@ -114,7 +111,7 @@ function serialize(reply: Reply): [number, string, Record<string, string>] {
 
 /** The fake without test hooks: `useFakeApi` wires it into a test file; test/helpers/fake-api.test.ts tests it. */
 export interface FakeApiCore extends FakeApi {
-  /** installs nock as the dispatcher */
+  /** turns nock on */
   start(): void
   /** before each test: the defaults again, no requests */
   reset(): void
@@ -163,18 +160,18 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
     stub: (key, route, stubOpts) => add(key, route, true, stubOpts),
     scope,
     requests: () => requests,
-    passthrough: () => setDispatcher(undefined),
+    passthrough: () => nock.restore(),
     env: (extra = {}) => ({AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: ORIGIN, ...extra}),
     start() {
       if (!nock.isActive()) nock.activate()
       nock.disableNetConnect()
       nock.emitter.on('no match', onNoMatch)
-      setDispatcher(getGlobalDispatcher())
     },
     reset() {
       requests = []
       unmatched = []
-      setDispatcher(getGlobalDispatcher())
+      // (on again after a test that let its requests through)
+      if (!nock.isActive()) nock.activate()
       for (const [key, route] of Object.entries(all)) add(key, route, false)
     },
     verify() {
@@ -188,7 +185,6 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
     },
     stop() {
       nock.emitter.removeListener('no match', onNoMatch)
-      setDispatcher(undefined)
       nock.enableNetConnect()
       nock.restore()
       const neverUsed = Object.keys(all).filter((key) => !defaultsUsed.has(key))

@@ -1,6 +1,10 @@
+import {closeSync, openSync, readFileSync} from 'node:fs'
+import {createServer, connect, type AddressInfo, type Socket} from 'node:net'
+import {join} from 'node:path'
 import {Writable} from 'node:stream'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {colorAllowed, write} from '../../src/output/io.js'
+import {colorAllowed, DirectStdout, mayBeTerminal, write} from '../../src/output/io.js'
+import {tempDir} from '../helpers/temp.js'
 import {loadColors, palette} from '../../src/output/style.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
@@ -32,6 +36,74 @@ describe('colour decision', () => {
     expect(palette(false).red('x')).toBe('x')
     expect(palette(false).bold('x')).toBe('x')
     expect(palette(true).red('x')).toMatch(/\u001B\[31mx\u001B\[39m/)
+  })
+})
+
+describe('mayBeTerminal (asked before a stream is made for the descriptor)', () => {
+  it('a file and a socket never are; a character device may be', async () => {
+    const file = openSync(join(tempDir('amctl-io-'), 'out.txt'), 'w')
+    expect(mayBeTerminal(file)).toBe(false)
+    closeSync(file)
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const socket: Socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    expect(mayBeTerminal((socket as unknown as {_handle: {fd: number}})._handle.fd)).toBe(false)
+    socket.destroy()
+    await new Promise((resolve) => server.close(resolve))
+    const devNull = openSync('/dev/null', 'w')
+    expect(mayBeTerminal(devNull)).toBe(true)
+    closeSync(devNull)
+  })
+})
+
+describe('DirectStdout (stdout a pipe or a file)', () => {
+  /** A DirectStdout on a file of its own, and the stream it falls back to (counted when made). */
+  function onFile() {
+    const path = join(tempDir('amctl-direct-'), 'out.txt')
+    const fd = openSync(path, 'w')
+    const later: string[] = []
+    let made = 0
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        later.push(chunk.toString())
+        done()
+      },
+    })
+    const out = new DirectStdout(fd, () => {
+      made++
+      return stream
+    })
+    return {out, fd, made: () => made, file: () => readFileSync(path, 'utf8'), later}
+  }
+
+  it('writes what fits in a pipe (64 KiB) to the descriptor, without the stream', () => {
+    const {out, fd, made, file} = onFile()
+    expect(out.write('base-url\thttp://127.0.0.1:4010\n')).toBe(true)
+    expect(out.write('org\tacme ünïcode\n')).toBe(true)
+    closeSync(fd)
+    expect(file()).toBe('base-url\thttp://127.0.0.1:4010\norg\tacme ünïcode\n')
+    expect(made()).toBe(0)
+  })
+
+  it('beyond 64 KiB, that write and every later one go through the stream, in order', () => {
+    const {out, fd, made, file, later} = onFile()
+    const page = 'x'.repeat(40 * 1024)
+    out.write(page)
+    out.write(`${page}\n`)
+    out.write('after\n')
+    closeSync(fd)
+    expect(file()).toBe(page)
+    expect(later).toEqual([`${page}\n`, 'after\n'])
+    expect(made()).toBe(1)
+  })
+
+  it('a write that fails (a closed descriptor, EPIPE, EAGAIN): the stream takes it over', () => {
+    const {out, fd, made, later} = onFile()
+    closeSync(fd)
+    expect(out.write('lost?\n')).toBe(true)
+    expect(later).toEqual(['lost?\n'])
+    expect(made()).toBe(1)
   })
 })
 

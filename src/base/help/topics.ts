@@ -50,8 +50,12 @@ export const ENVIRONMENT: Topic = {
         ['AMCTL_DEBUG=1', 'log every request to stderr (like --verbose) and show stack traces'],
         ['AMCTL_CONFIG_DIR', 'the config directory (default: $XDG_CONFIG_HOME/amctl or ~/.config/amctl)'],
         ['AMCTL_KEYCHAIN=off', 'never use the OS keychain; tokens go to credentials.json'],
-        ['AMCTL_CACHE_DIR', 'the cache directory: code caches that speed up start-up (default: $XDG_CACHE_HOME/amctl or ~/.cache/amctl)'],
+        [
+          'AMCTL_CACHE_DIR',
+          "the cache directory: code caches and a terminal's help, which speed up start-up (default: $XDG_CACHE_HOME/amctl or ~/.cache/amctl)",
+        ],
         ['AMCTL_CODE_CACHE=off', 'start without a code cache (slower; for measuring start-up)'],
+        ['AMCTL_HELP_CACHE=off', 'draw help at run time, not the help drawn at build time or kept for a terminal (slower; for measuring)'],
         ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies for remote servers (loopback hosts are always reached directly)'],
         ['NO_COLOR, FORCE_COLOR=0', 'no colour'],
         ['BROWSER', 'the program that opens the login page'],

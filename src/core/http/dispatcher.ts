@@ -1,32 +1,40 @@
-// The bundle's undici is its Agent and EnvHttpProxyAgent alone, loaded by path (bin/startup.cjs)
-import {Agent, type Dispatcher, EnvHttpProxyAgent} from 'undici'
+import type {Agent, Dispatcher, EnvHttpProxyAgent} from 'undici'
 import {isLoopbackHost} from '../../contract/vocabulary.js'
+import {CONNECT_TIMEOUT_MS} from './attempt.js'
 
 /**
- * The process's keep-alive dispatchers (contract 1.6): remote hosts through
- * HTTPS_PROXY / HTTP_PROXY / NO_PROXY (undici's EnvHttpProxyAgent); loopback hosts directly,
- * whatever those variables say, as Go's (and so gh's) proxy rules do: a token sent over http:
- * to this machine never leaves it. Tests swap both with `setDispatcher`.
+ * undici's keep-alive dispatchers (contract 1.6), for the requests ./transport.ts sends through
+ * undici: remote hosts through HTTPS_PROXY / HTTP_PROXY / NO_PROXY (undici's EnvHttpProxyAgent);
+ * loopback hosts directly, whatever those variables say, as Go's (and so gh's) proxy rules do: a
+ * token sent over http: to this machine never leaves it. undici itself is loaded on the first
+ * use (dist/undici.cjs, apart from the bundle). Tests swap both with `setDispatcher`.
  */
 let override: Dispatcher | undefined
+let undici: typeof import('undici') | undefined
 let proxied: EnvHttpProxyAgent | undefined
 let direct: Agent | undefined
 
-const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: 10_000}}
+const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: CONNECT_TIMEOUT_MS}}
 
-export function dispatcherFor(origin: string): Dispatcher {
+export async function dispatcherFor(origin: string): Promise<Dispatcher> {
   if (override) return override
+  undici ??= await import('undici')
   if (isLoopbackHost(new URL(origin).hostname)) {
-    direct ??= new Agent(OPTIONS)
+    direct ??= new undici.Agent(OPTIONS)
     return direct
   }
-  proxied ??= new EnvHttpProxyAgent(OPTIONS)
+  proxied ??= new undici.EnvHttpProxyAgent(OPTIONS)
   return proxied
 }
 
 /** For tests: route every request through `dispatcher` (undefined restores the default). */
 export function setDispatcher(dispatcher: Dispatcher | undefined): void {
   override = dispatcher
+}
+
+/** The dispatcher a test routes every request through, if any. */
+export function dispatcherOverride(): Dispatcher | undefined {
+  return override
 }
 
 /** Closes the shared agents so no idle socket keeps the process alive. */

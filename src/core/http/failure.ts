@@ -1,5 +1,5 @@
 import {oneLine} from '../errors.js'
-import {AttemptTimeout} from './transport.js'
+import {AttemptTimeout} from './attempt.js'
 import type {Failure} from './retry.js'
 
 /**

@@ -1,42 +1,44 @@
 import type {Dispatcher} from 'undici'
-import {BadResponseError} from '../errors.js'
-import {closeDispatcher, dispatcherFor} from './dispatcher.js'
+import {isLoopbackHost} from '../../contract/vocabulary.js'
+import {type Attempt, AttemptTimeout, headerRecord, type RawResponse, readText, refusal} from './attempt.js'
+import {closeDispatcher, dispatcherFor, dispatcherOverride} from './dispatcher.js'
+import {closeAgents, sendWithNodeHttp} from './node-http.js'
+
+export {type Attempt, AttemptTimeout, MAX_BODY_BYTES, type RawResponse} from './attempt.js'
 
 /**
- * One attempt of one request: send it through undici, give up at the timeout, read the body up
- * to a size limit. No retries, no interpretation of the status: that is the client's loop.
+ * One attempt of one request: sent, given up at the timeout, the body read up to a size limit.
+ * No retries, no interpretation of the status: that is the client's loop.
+ *
+ * Two ways, one behaviour (the same refusals, timeouts, size limit and error codes):
+ *   - node:http (./node-http.ts) for every request that needs no proxy: a loopback host, or no
+ *     HTTPS_PROXY / HTTP_PROXY set;
+ *   - undici (./dispatcher.ts, loaded only then) when a proxy variable is set and the host is not
+ *     loopback: its EnvHttpProxyAgent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY on every Node
+ *     version amctl runs on (node:http's own proxy support starts at Node 22).
  */
 
-/**
- * The largest answer amctl reads (a hostile server cannot fill its memory): room for a page of
- * 80,000 runs with every member (~17 MB), which a TTY table draws in about a second.
- */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024
+const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
 
-export interface RawResponse {
-  status: number
-  statusText: string
-  headers: Record<string, string>
-  text: string
+/** Whether a request to `url` goes through undici: a proxy may apply (loopback hosts never take one). */
+export function throughUndici(url: URL, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !isLoopbackHost(url.hostname) && PROXY_VARIABLES.some((name) => env[name])
 }
 
-export interface Attempt {
-  url: string
-  method: string
-  headers: Record<string, string>
-  body: string | undefined
-  timeoutMs: number
-  /** tests inject one; otherwise the process's shared dispatcher for the URL */
-  dispatcher?: Dispatcher
+/** Sends one attempt; throws what the client throws (see ./failure.ts), an AttemptTimeout, or a BadResponseError for an oversized body. */
+export async function sendAttempt(attempt: Attempt): Promise<RawResponse> {
+  const refused = refusal(attempt)
+  if (refused) throw refused
+  const url = new URL(attempt.url)
+  const dispatcher = attempt.dispatcher ?? dispatcherOverride()
+  if (dispatcher || throughUndici(url)) return sendWithUndici(url, attempt, dispatcher)
+  return sendWithNodeHttp(url, attempt)
 }
 
-/** The abort reason of a per-attempt timeout. */
-export class AttemptTimeout extends Error {
-  override name = 'AttemptTimeout'
-  /** false when the request never got a connection, so nothing was written */
-  constructor(readonly sent = true) {
-    super('timeout')
-  }
+/** Ends every kept-alive connection, so that no idle socket keeps the process alive. */
+export async function closeConnections(): Promise<void> {
+  closeAgents()
+  await closeDispatcher()
 }
 
 /** How long undici gets to act on a timeout's abort before the attempt is ended without it. */
@@ -64,15 +66,14 @@ function endOnTimeout<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   })
 }
 
-/** Sends one attempt; throws what undici throws, an AttemptTimeout, or a BadResponseError for an oversized body. */
-export async function sendAttempt(attempt: Attempt): Promise<RawResponse> {
+async function sendWithUndici(url: URL, attempt: Attempt, given: Dispatcher | undefined): Promise<RawResponse> {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), attempt.timeoutMs)
-  const {origin, pathname, search} = new URL(attempt.url)
   try {
-    const pending = (attempt.dispatcher ?? dispatcherFor(origin)).request({
-      origin,
-      path: pathname + search,
+    const dispatcher = given ?? (await dispatcherFor(url.origin))
+    const pending = dispatcher.request({
+      origin: url.origin,
+      path: url.pathname + url.search,
       method: attempt.method as Dispatcher.HttpMethod,
       headers: attempt.headers,
       body: attempt.body,
@@ -80,47 +81,16 @@ export async function sendAttempt(attempt: Attempt): Promise<RawResponse> {
     })
     const res = await endOnTimeout(pending, controller.signal)
     const text = await readText(res.body, res.statusCode, res.headers['content-length'])
-    return {status: res.statusCode, statusText: res.statusText ?? '', headers: headerMap(res.headers), text}
+    const raw = Object.entries(res.headers).flatMap(([key, value]) =>
+      Array.isArray(value) ? value.flatMap((v) => [key, v]) : value === undefined ? [] : [key, value],
+    )
+    return {status: res.statusCode, statusText: res.statusText ?? '', headers: headerRecord(raw), text}
   } catch (error) {
     // the request given up is still queued in the shared agent, which would go on trying to
     // connect: a fresh agent serves the next attempt
-    if (error instanceof AttemptTimeout && !error.sent && !attempt.dispatcher) await closeDispatcher()
+    if (error instanceof AttemptTimeout && !error.sent && !given) await closeDispatcher()
     throw error
   } finally {
     clearTimeout(timer)
   }
-}
-
-function headerMap(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return out
-}
-
-async function readText(
-  body: AsyncIterable<Buffer> & {destroy(err?: Error): unknown},
-  status: number,
-  contentLength: string | string[] | undefined,
-): Promise<string> {
-  const tooBig = () =>
-    new BadResponseError(`the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refusing to read it`, {
-      status: status >= 300 ? status : undefined,
-    })
-  if (typeof contentLength === 'string' && Number(contentLength) > MAX_BODY_BYTES) {
-    body.destroy()
-    throw tooBig()
-  }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) {
-      body.destroy()
-      throw tooBig()
-    }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, size).toString('utf8')
 }

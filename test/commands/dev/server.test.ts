@@ -19,14 +19,21 @@ import {
   seedState,
   seededRunId,
 } from '../../../src/devserver/seed.js'
+import {setIO} from '../../../src/output/io.js'
 import {sleep} from '../../devserver/helpers.js'
+import {fakeIO} from '../../helpers/fake-io.js'
 import {tempDir} from '../../helpers/temp.js'
 
 const tempFile = () => join(tempDir('amctl-cmd-'), 'state.json')
 const json = {'content-type': 'application/json'}
 
-/** Runs `amctl dev server` in-process; `stop()` delivers SIGTERM the way the OS would reach its handler. */
+/**
+ * Runs `amctl dev server` in-process, its streams captured (the command's through setIO, anything
+ * else written to the process's); `stop()` delivers SIGTERM the way the OS would reach its handler.
+ */
 function run(argv: string[]) {
+  const fake = fakeIO()
+  setIO(fake)
   const out: string[] = []
   const err: string[] = []
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => out.push(String(chunk)) > 0)
@@ -38,12 +45,12 @@ function run(argv: string[]) {
   )
   return {
     done,
-    stdout: () => out.join(''),
+    stdout: () => fake.out() + out.join(''),
     // Node's own warnings (oclif emits one outside production) are not the command's output
-    stderr: () => err.filter((chunk) => !chunk.startsWith('(node:')).join(''),
+    stderr: () => fake.err() + err.filter((chunk) => !chunk.startsWith('(node:')).join(''),
     async ready(): Promise<string> {
-      for (let i = 0; i < 200 && !out.join('').includes('\n'); i += 1) await sleep(10)
-      return out.join('').split('\n')[0]
+      for (let i = 0; i < 200 && !fake.out().includes('\n'); i += 1) await sleep(10)
+      return fake.out().split('\n')[0]
     },
     async stop(): Promise<void> {
       process.emit('SIGTERM', 'SIGTERM')
@@ -53,6 +60,7 @@ function run(argv: string[]) {
 }
 
 afterEach(() => {
+  setIO(undefined)
   vi.restoreAllMocks()
   process.exitCode = 0
 })

@@ -14,10 +14,10 @@ afterEach(async () => {
 
 describe('dispatcher', () => {
   it('is one shared agent per process until closed', async () => {
-    const first = dispatcherFor('https://api.test')
-    expect(dispatcherFor('https://other.test')).toBe(first)
+    const first = await dispatcherFor('https://api.test')
+    expect(await dispatcherFor('https://other.test')).toBe(first)
     await closeDispatcher()
-    expect(dispatcherFor('https://api.test')).not.toBe(first)
+    expect(await dispatcherFor('https://api.test')).not.toBe(first)
   })
 
   it('setDispatcher routes every client request through the given dispatcher', async () => {
@@ -28,7 +28,7 @@ describe('dispatcher', () => {
       .intercept({path: '/api/v1/me', method: 'GET'})
       .reply(200, {via: 'mock'}, {headers: {'content-type': 'application/json'}})
     setDispatcher(mock)
-    expect(dispatcherFor('https://api.test')).toBe(mock)
+    expect(await dispatcherFor('https://api.test')).toBe(mock)
     const client = new HttpClient({baseUrl: 'https://api.test', timeoutMs: 1000, userAgent: 'amctl/test'})
     expect(await client.json({method: 'GET', path: '/me'})).toEqual({via: 'mock'})
     mock.assertNoPendingInterceptors()

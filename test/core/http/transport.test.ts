@@ -1,9 +1,13 @@
-import {describe, expect, it} from 'vitest'
+import {getGlobalDispatcher} from 'undici'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {BadResponseError} from '../../../src/core/errors.js'
-import {AttemptTimeout, MAX_BODY_BYTES, sendAttempt} from '../../../src/core/http/transport.js'
+import {setDispatcher} from '../../../src/core/http/dispatcher.js'
+import {AttemptTimeout, MAX_BODY_BYTES, sendAttempt, throughUndici} from '../../../src/core/http/transport.js'
 import {ORIGIN, useFakeApi} from '../../helpers/fake-api.js'
 
-// One attempt: sent through the dispatcher, given up at the timeout, the body read up to MAX_BODY_BYTES.
+// One attempt: sent, given up at the timeout, the body read up to MAX_BODY_BYTES; the same
+// through node:http (every request without a proxy) and through undici (with one), both
+// answered by nock.
 const api = useFakeApi({}, {me: false})
 const attempt = (path: string, timeoutMs = 5000) =>
   sendAttempt({url: `${ORIGIN}${path}`, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs})
@@ -17,7 +21,27 @@ async function thrown(promise: Promise<unknown>): Promise<unknown> {
   )
 }
 
-describe('sendAttempt', () => {
+describe('which way', () => {
+  it('undici when a proxy variable is set and the host is not loopback; node:http otherwise', () => {
+    const remote = new URL('https://api.example.com/x')
+    expect(throughUndici(remote, {})).toBe(false)
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+      expect(throughUndici(remote, {[name]: 'http://proxy:3128'}), name).toBe(true)
+      expect(throughUndici(new URL('http://127.0.0.1:4010/x'), {[name]: 'http://proxy:3128'}), name).toBe(false)
+      expect(throughUndici(new URL('http://localhost:4010/x'), {[name]: 'http://proxy:3128'}), name).toBe(false)
+      expect(throughUndici(new URL('http://[::1]:4010/x'), {[name]: 'http://proxy:3128'}), name).toBe(false)
+    }
+    expect(throughUndici(remote, {HTTPS_PROXY: ''})).toBe(false)
+  })
+})
+
+describe.each(['node:http', 'undici'])('sendAttempt through %s', (way) => {
+  beforeEach(() => {
+    // (nock answers undici through the global dispatcher)
+    if (way === 'undici') setDispatcher(getGlobalDispatcher())
+  })
+  afterEach(() => setDispatcher(undefined))
+
   it('returns status, lower-cased headers and the body as text', async () => {
     api.scope().get('/api/v1/x?q=1').reply(201, 'héllo', {'Content-Type': 'text/plain; charset=utf-8', 'X-Request-Id': 'req_1'})
     const res = await attempt('/api/v1/x?q=1')
@@ -68,6 +92,14 @@ describe('sendAttempt', () => {
       expect(error).toBeInstanceOf(BadResponseError)
       expect((error as BadResponseError).message).toBe('the response body is larger than 32 MiB; refusing to read it')
     }
+  })
+
+  it('refuses what undici refuses before anything is sent (UND_ERR_NOT_SUPPORTED for Expect)', async () => {
+    const error = await thrown(
+      sendAttempt({url: `${ORIGIN}/api/v1/t`, method: 'POST', headers: {expect: '100-continue'}, body: '{}', timeoutMs: 5000}),
+    )
+    expect(error).toMatchObject({code: 'UND_ERR_NOT_SUPPORTED', message: 'expect header not supported'})
+    expect(api.requests()).toEqual([])
   })
 
   it('reads a body of exactly MAX_BODY_BYTES', async () => {

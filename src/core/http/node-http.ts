@@ -1,0 +1,98 @@
+import type {Agent as HttpAgent, IncomingMessage} from 'node:http'
+import type {Socket} from 'node:net'
+import {type Attempt, AttemptTimeout, CONNECT_TIMEOUT_MS, coded, headerRecord, type RawResponse, readText} from './attempt.js'
+
+/**
+ * One attempt through node:http (node:https), the way amctl sends every request that needs no
+ * proxy: Node's own HTTP parser is already there, where undici starts by compiling its
+ * WebAssembly one (23–34 ms of one request's command, bench/). One keep-alive agent per
+ * protocol and process (contract 1.6); node:http and node:https are loaded on the first request.
+ */
+
+const KEEP_ALIVE = {keepAlive: true, keepAliveMsecs: 10_000}
+
+interface Way {
+  agent: HttpAgent
+  request: typeof import('node:http').request
+}
+// per protocol: the module's request() and the process's agent, made on the first request
+let ways: {'http:'?: Way; 'https:'?: Way} = {}
+
+async function wayFor(protocol: 'http:' | 'https:'): Promise<Way> {
+  const known = ways[protocol]
+  if (known) return known
+  const lib = protocol === 'https:' ? await import('node:https') : await import('node:http')
+  const way = {agent: new lib.Agent(KEEP_ALIVE), request: lib.request}
+  ways[protocol] = way
+  return way
+}
+
+/** Ends the agents' kept-alive connections (they keep no process alive: Node unrefs idle sockets). */
+export function closeAgents(): void {
+  for (const way of Object.values(ways)) way.agent.destroy()
+  ways = {}
+}
+
+/**
+ * Sends one attempt; throws what node:http throws (codes as undici's for the same failure:
+ * ECONNREFUSED, ENOTFOUND, ECONNRESET, the TLS ones), an AttemptTimeout (sent once the
+ * connection was made: the request is written as soon as it is), or a BadResponseError for an
+ * oversized body.
+ */
+export async function sendWithNodeHttp(url: URL, attempt: Attempt): Promise<RawResponse> {
+  const protocol = url.protocol === 'https:' ? 'https:' : 'http:'
+  const {agent, request} = await wayFor(protocol)
+  return new Promise<RawResponse>((resolve, reject) => {
+    let connected = false
+    let done = false
+    const finish = (error: unknown, response?: RawResponse) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      if (error === undefined) resolve(response as RawResponse)
+      else {
+        req.destroy()
+        reject(error)
+      }
+    }
+    const timer = setTimeout(() => finish(new AttemptTimeout(connected)), attempt.timeoutMs)
+    const req = request(url, {method: attempt.method, headers: attempt.headers, agent})
+    req.on('socket', (socket: Socket) => {
+      // a kept-alive connection is ready at once; a new one once connected (and, for https,
+      // secured), within the connect timeout, as undici's
+      if (!socket.connecting) {
+        connected = true
+        return
+      }
+      const ms = attempt.connectTimeoutMs ?? CONNECT_TIMEOUT_MS
+      const slow = setTimeout(() => {
+        const where = `${url.hostname}:${url.port || (protocol === 'https:' ? 443 : 80)}`
+        finish(
+          coded('ConnectTimeoutError', 'UND_ERR_CONNECT_TIMEOUT', `Connect Timeout Error (attempted address: ${where}, timeout: ${ms}ms)`),
+        )
+      }, ms)
+      socket.once(protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+        connected = true
+        clearTimeout(slow)
+      })
+      socket.once('close', () => clearTimeout(slow))
+    })
+    req.on('error', (error) => finish(error))
+    req.on('response', (res: IncomingMessage) => {
+      readText(res, res.statusCode ?? 0, res.headers['content-length']).then(
+        (text) =>
+          finish(undefined, {
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: headerRecord(res.rawHeaders),
+            text,
+          }),
+        (error: unknown) => {
+          res.destroy()
+          finish(error)
+        },
+      )
+    })
+    req.end(attempt.body)
+  })
+}
