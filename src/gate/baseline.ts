@@ -1,8 +1,8 @@
-import type {Run} from '../../../contract/types.js'
-import type {Page} from '../../../contract/vocabulary.js'
-import {AmctlError, ExitCode} from '../../../core/errors.js'
+import type {Run} from '../contract/types.js'
+import type {Page} from '../contract/vocabulary.js'
+import {AmctlError, ExitCode} from '../core/errors.js'
 import {createdMs, newestUntil} from './filter.js'
-import {type Baseline, statusText} from './watch-state.js'
+import {type Baseline, statusText} from './state.js'
 
 /**
  * The baselines of the regression gate (`--baseline`, `--max-drop`).

@@ -1,8 +1,8 @@
-import type {Run} from '../../../contract/types.js'
-import {type Page, RUN_STATUSES, TERMINAL_RUN_STATUSES} from '../../../contract/vocabulary.js'
-import {UsageError} from '../../../core/errors.js'
-import {parseTimeBound, requireText} from '../../../input/values.js'
-import {assertRow} from '../../../output/format.js'
+import type {Run} from '../contract/types.js'
+import {type Page, RUN_STATUSES, TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
+import {UsageError} from '../core/errors.js'
+import {parseTimeBound, requireText} from '../input/values.js'
+import {assertRow} from '../output/format.js'
 
 /**
  * Runs chosen client-side (the API's run list takes no filter): `runs list --status/--eval-set/

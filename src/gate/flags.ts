@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
-import {UsageError} from '../../../core/errors.js'
-import {parseDuration, parseNumberInRange, requireId} from '../../../input/values.js'
-import {shellLine} from './shell.js'
+import {UsageError} from '../core/errors.js'
+import {parseDuration, parseNumberInRange, requireId} from '../input/values.js'
+import {shellLine} from '../output/shell.js'
 import type {WatchOptions} from './watch.js'
 
 /** Defaults and bounds of the wait flags (contract 5) and of the regression gate. */

@@ -1,6 +1,6 @@
-import type {Run} from '../../../contract/types.js'
-import type {Page} from '../../../contract/vocabulary.js'
-import {assertRow} from '../../../output/format.js'
+import type {Run} from '../contract/types.js'
+import type {Page} from '../contract/vocabulary.js'
+import {assertRow} from '../output/format.js'
 
 /** What one poll of the run list learned about the watched runs it looked for. */
 export interface PollResult {

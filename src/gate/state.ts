@@ -1,5 +1,5 @@
-import type {Run} from '../../../contract/types.js'
-import {TERMINAL_RUN_STATUSES} from '../../../contract/vocabulary.js'
+import type {Run} from '../contract/types.js'
+import {TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
 
 /** A run another is compared with (`--baseline`): what --json shows as `baseline`. */
 export interface Baseline {

@@ -1,11 +1,11 @@
-import type {IO} from '../../../output/io.js'
-import {type LiveCell, LiveView} from '../../../output/live.js'
-import {type Part, type Renderer, styled} from '../../../output/renderer.js'
-import {statusColour, type Style} from '../../../output/style.js'
-import type {TableColumn} from '../../../output/table.js'
-import {flagDuration, shortDuration} from '../../../output/time.js'
+import type {IO} from '../output/io.js'
+import {type LiveCell, LiveView} from '../output/live.js'
+import {type Part, type Renderer, styled} from '../output/renderer.js'
+import {statusColour, type Style} from '../output/style.js'
+import type {TableColumn} from '../output/table.js'
+import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
-import {isFinished, type RunChange, statusText, type Watched, type WatchState} from './watch-state.js'
+import {isFinished, type RunChange, statusText, type Watched, type WatchState} from './state.js'
 
 const LIVE_COLUMNS: TableColumn[] = [
   {header: 'RUN', flexible: true},

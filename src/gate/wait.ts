@@ -1,24 +1,28 @@
 import {Errors} from '@oclif/core'
-import {runPages} from '../../../api/runs.js'
-import {commandResult, type Finished} from '../../../base/results.js'
-import type {Run} from '../../../contract/types.js'
-import {ExitCode, PAGE_LIMIT} from '../../../contract/vocabulary.js'
-import type {HttpClient} from '../../../core/http/client.js'
-import type {IO} from '../../../output/io.js'
-import type {Renderer} from '../../../output/renderer.js'
-import type {Style} from '../../../output/style.js'
-import {clock} from '../../../core/clock.js'
+import {runPages} from '../api/runs.js'
+import {commandResult, type Finished} from '../base/results.js'
+import type {Run} from '../contract/types.js'
+import {ExitCode, PAGE_LIMIT} from '../contract/vocabulary.js'
+import type {HttpClient} from '../core/http/client.js'
+import type {IO} from '../output/io.js'
+import type {Renderer} from '../output/renderer.js'
+import type {Style} from '../output/style.js'
+import type {Clock} from '../core/clock.js'
 import {findBaselineRun, findBaselines} from './baseline.js'
-import {GATED_RUN_COLUMNS, type GatedRun, RUN_COLUMNS} from './columns.js'
+import {RUN_COLUMNS} from '../output/run-columns.js'
+import {GATED_RUN_COLUMNS, type GatedRun} from './columns.js'
 import {pollRuns} from './poll.js'
 import {buildReport, writeReports} from './report.js'
 import {EXIT_BY_END, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
-import type {ReportTargets, WaitPlan} from './watch-flags.js'
-import {scoreDelta} from './watch-state.js'
-import {WatchView} from './watch-view.js'
+import type {ReportTargets, WaitPlan} from './flags.js'
+import {scoreDelta} from './state.js'
+import {WatchView} from './view.js'
 
-/** Where a wait runs and reports: the API, the organization, the command's streams. */
-export interface WaitTarget {
+/**
+ * What a wait needs from the command that runs it, made once per command by GateCommand
+ * (./command.ts) from its context: the API, the organization, the command's streams, the clock.
+ */
+export interface GateDeps {
   client: HttpClient
   org: string
   io: IO
@@ -26,27 +30,31 @@ export interface WaitTarget {
   errStyle: Style
   /** --verbose: request lines go to stderr, so no live view there */
   verbose: boolean
-  /** the command line that watches these runs again, said when Ctrl-C ends the wait */
-  again: string
   /** the environment (GitHub Actions' $GITHUB_STEP_SUMMARY) */
   env: NodeJS.ProcessEnv
   /** the API's base URL (its host names the JUnit report's `hostname`) */
   baseUrl: string
+  clock: Clock
+}
+
+/** What one wait adds to the command's GateDeps. */
+export interface WaitCall {
+  /** the command line that watches these runs again, said when Ctrl-C ends the wait */
+  again: string
   /** `evals run --wait`: the eval set launched (the report's suite for runs never found) */
   evalSetId?: string
 }
 
-/** The newest-first pages of the organization's runs, the largest page the API allows. */
-/** The org's runs, newest first; `again` says when the list answered before (a 404 is then that page's, see pages()). */
+/** The org's runs, newest first, the largest page the API allows; `again` says when the list answered before (a 404 is then that page's, see pages()). */
 const newestRuns = (client: HttpClient, org: string, again?: string) => runPages(client, org, {limit: PAGE_LIMIT.max, again})
 
 /**
  * The wait's options with `--baseline RUN_ID` looked up (one scan of the run list; exit 5 when
  * the run is not there, 2 when it did not succeed with a score): before anything is launched.
  */
-export async function resolveBaseline(plan: WaitPlan, client: HttpClient, org: string): Promise<WatchOptions> {
+export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<WatchOptions> {
   if (plan.baselineRunId === undefined) return plan.options
-  const baseline = await findBaselineRun(newestRuns(client, org), plan.baselineRunId, `the runs of ${org}`)
+  const baseline = await findBaselineRun(newestRuns(deps.client, deps.org), plan.baselineRunId, `the runs of ${deps.org}`)
   return {...plan.options, baseline: {kind: 'run', baseline}}
 }
 
@@ -63,14 +71,14 @@ export async function waitForRuns(
   ids: readonly string[],
   options: WatchOptions,
   reports: ReportTargets,
-  target: WaitTarget,
+  deps: GateDeps,
+  call: WaitCall,
 ): Promise<WatchOutcome> {
-  const {client, org, io, out, errStyle} = target
+  const {client, org, io, out, errStyle, clock: time} = deps
   const unique = [...new Set(ids)]
-  const time = clock()
   const wallStart = Date.now()
   const listName = `the runs of ${org}`
-  const view = new WatchView(io, out, errStyle, {...options, verbose: target.verbose}, () => time.now(), time.now())
+  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose}, () => time.now(), time.now())
   const interrupt = new AbortController()
   const onSigint = (): void => interrupt.abort()
   process.on('SIGINT', onSigint)
@@ -89,10 +97,10 @@ export async function waitForRuns(
     })
     if (outcome.end === 'interrupted') view.clear()
     else view.finish(outcome)
-    const report = buildReport(outcome, {org, host: hostOf(target.baseUrl), evalSetId: target.evalSetId, wallStart})
-    await writeReports(report, reports, {io, out, env: target.env})
+    const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart})
+    await writeReports(report, reports, {io, out, env: deps.env})
     if (outcome.end === 'interrupted') {
-      out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${target.again}`)
+      out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
       throw new Errors.ExitError(ExitCode.interrupted)
     }
     return outcome

@@ -1,8 +1,8 @@
-import {AmctlError, ExitCode} from '../../../core/errors.js'
-import type {Clock} from '../../../core/clock.js'
+import {AmctlError, ExitCode} from '../core/errors.js'
+import type {Clock} from '../core/clock.js'
 import type {PollResult} from './poll.js'
-import type {Run} from '../../../contract/types.js'
-import {type Baseline, type RunChange, type Verdict, type WatchRules, WatchState} from './watch-state.js'
+import type {Run} from '../contract/types.js'
+import {type Baseline, type RunChange, type Verdict, type WatchRules, WatchState} from './state.js'
 
 /** How a wait is run (contract 5): the flags, checked. */
 export interface WatchOptions extends WatchRules {
@@ -87,7 +87,7 @@ function notFound(missing: string[], listName: string): AmctlError {
 
 /**
  * Waits for runs (contract 5): polls at once, then every `intervalS` seconds, until the verdict
- * (./watch-state.ts), the time limit (a last poll is made when it comes), or Ctrl-C. With
+ * (./state.ts), the time limit (a last poll is made when it comes), or Ctrl-C. With
  * --baseline the baselines are looked up once, after the first poll (every run is known then:
  * a missing one has ended the wait) and before the first verdict. A watched
  * run missing from the whole list ends the wait with exit 5; an error of a poll (after the

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {findBaselineRun, findBaselines} from '../../../../src/commands/runs/shared/baseline.js'
-import type {Run} from '../../../../src/contract/types.js'
-import {countedPages, runAt} from '../../../helpers/pages.js'
+import {findBaselineRun, findBaselines} from '../../src/gate/baseline.js'
+import type {Run} from '../../src/contract/types.js'
+import {countedPages, runAt} from '../helpers/pages.js'
 
 const DAY = 86_400
 const at = (day: number) => new Date(Date.UTC(2026, 10, day)).toISOString()

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {filterPages, matchesFilter, newestUntil} from '../../../../src/commands/runs/shared/filter.js'
-import type {Run} from '../../../../src/contract/types.js'
-import {countedPages, runAt} from '../../../helpers/pages.js'
+import {filterPages, matchesFilter, newestUntil} from '../../src/gate/filter.js'
+import type {Run} from '../../src/contract/types.js'
+import {countedPages, runAt} from '../helpers/pages.js'
 
 const run = (id: string, createdAt: string, fields: Partial<Run> = {}): Run => runAt(id, createdAt, fields)
 

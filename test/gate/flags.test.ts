@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {againCommand, parseWatchOptions, WATCH_DEFAULTS, watchFlagWords} from '../../../../src/commands/runs/shared/watch-flags.js'
-import {UsageError} from '../../../../src/core/errors.js'
+import {againCommand, parseWatchOptions, WATCH_DEFAULTS, watchFlagWords} from '../../src/gate/flags.js'
+import {UsageError} from '../../src/core/errors.js'
 
 // The wait flags of `runs watch` and `evals run --wait` (contract 5), checked before any request.
 describe('parseWatchOptions', () => {

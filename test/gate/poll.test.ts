@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {pollRuns} from '../../../../src/commands/runs/shared/poll.js'
-import type {Run} from '../../../../src/contract/types.js'
-import type {Page} from '../../../../src/contract/vocabulary.js'
+import {pollRuns} from '../../src/gate/poll.js'
+import type {Run} from '../../src/contract/types.js'
+import type {Page} from '../../src/contract/vocabulary.js'
 
 const CREATED = '2026-01-01T00:00:00Z'
 const run = (id: string, status = 'running'): Run => ({

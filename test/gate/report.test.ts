@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import {buildReport} from '../../../../src/commands/runs/shared/report.js'
-import type {WatchOutcome} from '../../../../src/commands/runs/shared/watch.js'
-import {WatchState} from '../../../../src/commands/runs/shared/watch-state.js'
-import {runAt} from '../../../helpers/pages.js'
+import {buildReport} from '../../src/gate/report.js'
+import type {WatchOutcome} from '../../src/gate/watch.js'
+import {WatchState} from '../../src/gate/state.js'
+import {runAt} from '../helpers/pages.js'
 
 // What the CI reports are built from: the wait's last state, as typed data for the renderers.
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {isFinished, scoreDelta, shortfall, WatchState} from '../../../../src/commands/runs/shared/watch-state.js'
-import type {Run} from '../../../../src/contract/types.js'
+import {isFinished, scoreDelta, shortfall, WatchState} from '../../src/gate/state.js'
+import type {Run} from '../../src/contract/types.js'
 
 const CREATED = '2026-01-01T00:00:00Z'
 const run = (id: string, status: unknown, score: number | null = null): Run =>

@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import type {PollResult} from '../../../../src/commands/runs/shared/poll.js'
-import {EXIT_BY_END, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../../../src/commands/runs/shared/watch.js'
-import type {Run} from '../../../../src/contract/types.js'
-import {AmctlError} from '../../../../src/core/errors.js'
-import {fakeClock} from '../../../helpers/fake-clock.js'
+import type {PollResult} from '../../src/gate/poll.js'
+import {EXIT_BY_END, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../src/gate/watch.js'
+import type {Run} from '../../src/contract/types.js'
+import {AmctlError} from '../../src/core/errors.js'
+import {fakeClock} from '../helpers/fake-clock.js'
 
 const run = (id: string, status: string, score: number | null = null): Run => ({
   id,

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {shellLine, shellWord} from '../../../../src/commands/runs/shared/shell.js'
+import {shellLine, shellWord} from '../../src/output/shell.js'
 
 // Command lines amctl prints to paste back (more:, watch them again): a POSIX shell must read
 // each word back as it was.

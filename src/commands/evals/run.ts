@@ -1,18 +1,18 @@
 import {Args, Flags} from '@oclif/core'
 import {launchEvalSet} from '../../api/evals.js'
-import {ApiCommand} from '../../base/api-command.js'
 import {commandResult, type Finished, type UnknownOutcome} from '../../base/results.js'
 import type {LaunchResult, Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
 import {requireId} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
-import {RUN_COLUMNS} from '../runs/shared/columns.js'
+import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
-import {checkReportPaths} from '../runs/shared/report.js'
-import {resolveBaseline, waitForRuns, waitResult} from '../runs/shared/wait.js'
-import {againCommand, parseWatchOptions, watchFlags, watchFlagWords} from '../runs/shared/watch-flags.js'
+import {GateCommand} from '../../gate/command.js'
+import {checkReportPaths} from '../../gate/report.js'
+import {resolveBaseline, waitForRuns, waitResult} from '../../gate/wait.js'
+import {againCommand, parseWatchOptions, watchFlags, watchFlagWords} from '../../gate/flags.js'
 
-export default class EvalsRun extends ApiCommand {
+export default class EvalsRun extends GateCommand {
   static override summary = "Launch an eval set's saved settings"
   static operations: OperationId[] = ['runEvalSet', 'listRuns']
   static override description = `Launches the eval set once and prints the batch and run IDs it created.
@@ -49,10 +49,10 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
     const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env) : undefined
     if (plan) checkReportPaths(plan.reports)
-    const org = await this.ctx.org()
-    const client = await this.ctx.http()
+    const gate = await this.gate()
+    const {client, org} = gate
     // --baseline RUN_ID is looked up before the launch: a wrong one launches nothing
-    const options = plan ? await resolveBaseline(plan, client, org) : undefined
+    const options = plan ? await resolveBaseline(plan, gate) : undefined
     const launch = await launchEvalSet(client, org, id)
     if (launch.outcome === 'unknown') {
       const {error, recentRuns, listError} = launch
@@ -79,17 +79,8 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: ${againCommand(runIds, org, flags)}`, 'dim'))
       return launch.result
     }
-    const settings = await this.ctx.settings()
-    const outcome = await waitForRuns(runIds, options, plan?.reports ?? {annotations: false}, {
-      client,
-      org,
-      io: this.io,
-      out: this.out,
-      errStyle: this.errStyle,
-      verbose: settings.verbose,
+    const outcome = await waitForRuns(runIds, options, plan?.reports ?? {annotations: false}, gate, {
       again: againCommand(runIds, org, flags),
-      env: this.ctx.env,
-      baseUrl: settings.baseUrl,
       evalSetId: id,
     })
     return waitResult(outcome, (runs) => ({...launch.result, runs}))

@@ -6,10 +6,10 @@ import type {Run} from '../../contract/types.js'
 import {PAGE_LIMIT, type Page} from '../../contract/vocabulary.js'
 import {parseIntegerInRange, requireText} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
-import {RUN_COLUMNS} from './shared/columns.js'
+import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
-import {shellLine} from './shared/shell.js'
-import {filterPage, filterPages, filterWords, isFiltering, parseRunFilter, type RunFilter, STATUS_FILTERS} from './shared/filter.js'
+import {shellLine} from '../../output/shell.js'
+import {filterPage, filterPages, filterWords, isFiltering, parseRunFilter, type RunFilter, STATUS_FILTERS} from '../../gate/filter.js'
 
 const FILTER = 'FILTER'
 

@@ -1,16 +1,16 @@
 import {Args} from '@oclif/core'
-import {ApiCommand} from '../../base/api-command.js'
 import type {Finished} from '../../base/results.js'
 import type {Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
 import {readStream} from '../../input/files.js'
 import {requireId} from '../../input/values.js'
-import {checkReportPaths} from './shared/report.js'
-import {resolveBaseline, waitForRuns, waitResult} from './shared/wait.js'
-import {againCommand, parseWatchOptions, watchFlags} from './shared/watch-flags.js'
+import {GateCommand} from '../../gate/command.js'
+import {checkReportPaths} from '../../gate/report.js'
+import {resolveBaseline, waitForRuns, waitResult} from '../../gate/wait.js'
+import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
 
-export default class RunsWatch extends ApiCommand {
+export default class RunsWatch extends GateCommand {
   static override summary = 'Wait until runs finish; exit 0 only when all of them succeeded'
   static operations: OperationId[] = ['listRuns']
   static override description =
@@ -54,21 +54,9 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     const plan = parseWatchOptions(flags, this.ctx.env)
     const ids = await this.runIds(argv as string[])
     checkReportPaths(plan.reports)
-    const org = await this.ctx.org()
-    const client = await this.ctx.http()
-    const settings = await this.ctx.settings()
-    const options = await resolveBaseline(plan, client, org)
-    const outcome = await waitForRuns(ids, options, plan.reports, {
-      client,
-      org,
-      io: this.io,
-      out: this.out,
-      errStyle: this.errStyle,
-      verbose: settings.verbose,
-      again: againCommand(ids, org, flags),
-      env: this.ctx.env,
-      baseUrl: settings.baseUrl,
-    })
+    const gate = await this.gate()
+    const options = await resolveBaseline(plan, gate)
+    const outcome = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
     return waitResult(outcome, (items) => ({items}))
   }
 

@@ -2,7 +2,7 @@ import {flagDuration} from '../time.js'
 
 /**
  * What the CI reports of a wait say (`--junit`, `--summary`, GitHub Actions annotations): typed
- * data the wait hands over (src/commands/runs/shared/report.ts builds it), rendered by the
+ * data the wait hands over (src/gate/report.ts builds it), rendered by the
  * modules beside this one. Strings that came from the server (IDs, agents, models, statuses)
  * are made safe by each renderer for its own format.
  */

@@ -1,0 +1,72 @@
+import {readdirSync, readFileSync} from 'node:fs'
+import {dirname, join, normalize, relative} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+// The rooms of src/ and their floors (CONTRIBUTING.md, "The layers"): an import goes to the same
+// room or down, never up; api/ and input/ share a floor and do not import each other. The dev
+// server is a room of its own that only `dev server` loads; a command topic never imports
+// another topic's files.
+const FLOORS: Record<string, number> = {contract: 0, core: 1, api: 2, input: 2, output: 3, base: 4, gate: 5, commands: 6}
+const DEV_SERVER_MAY_IMPORT = new Set(['contract', 'core'])
+const DEV_SERVER_LOADER = 'src/commands/dev/server.ts'
+
+const root = join(import.meta.dirname, '..')
+const walk = (dir: string): string[] =>
+  readdirSync(join(root, dir), {withFileTypes: true}).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  )
+
+/** Every relative import of every file of src/: [from, to], paths relative to the repository. */
+function imports(): Array<[string, string]> {
+  const edges: Array<[string, string]> = []
+  for (const file of walk('src')) {
+    const text = readFileSync(join(root, file), 'utf8')
+    for (const match of text.matchAll(/(?:\bfrom|\bimport\(|^import)\s*['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+      edges.push([file, normalize(join(dirname(file), match[1])).replace(/\.js$/, '.ts')])
+    }
+  }
+  return edges
+}
+
+/** The room of a path: src/<room>/…, or the commands' topic for `topic`. */
+const roomOf = (path: string): string => path.split('/')[1]?.replace(/\.ts$/, '') ?? path
+const topicOf = (path: string): string | undefined => (roomOf(path) === 'commands' ? path.split('/')[2]?.replace(/\.ts$/, '') : undefined)
+
+describe('the layers of src/', () => {
+  const edges = imports()
+
+  it('finds the imports it judges (the scan is not empty)', () => {
+    expect(edges.length).toBeGreaterThan(300)
+    expect(edges).toContainEqual(['src/commands/runs/watch.ts', 'src/gate/wait.ts'])
+  })
+
+  it('every import goes to the same room or to a lower floor', () => {
+    const upward = edges.filter(([from, to]) => {
+      const a = roomOf(from)
+      const b = roomOf(to)
+      // imports that leave src/ (src/commands/autocomplete's reach into node_modules) are not a floor's matter
+      if (!to.startsWith('src/')) return false
+      if (a === b || a === 'devserver' || b === 'devserver' || b === 'types') return false
+      return !(a in FLOORS) || !(b in FLOORS) || FLOORS[b] >= FLOORS[a]
+    })
+    expect(upward.map(([from, to]) => `${from} -> ${to}`)).toEqual([])
+  })
+
+  it('the dev server is its own room: it imports only the contract and core, and only `dev server` imports it', () => {
+    const wrong = edges.filter(([from, to]) => {
+      if (roomOf(from) === 'devserver') return roomOf(to) !== 'devserver' && !DEV_SERVER_MAY_IMPORT.has(roomOf(to))
+      return roomOf(to) === 'devserver' && from !== DEV_SERVER_LOADER
+    })
+    expect(wrong.map(([from, to]) => `${from} -> ${to}`)).toEqual([])
+  })
+
+  it("no command topic imports another topic's files", () => {
+    const across = edges.filter(([from, to]) => topicOf(from) !== undefined && topicOf(to) !== undefined && topicOf(from) !== topicOf(to))
+    expect(across.map(([from, to]) => `${from} -> ${to}`)).toEqual([])
+  })
+
+  it('the gate sits between base and the commands: runs watch and evals run reach it, nothing below does', () => {
+    const intoGate = edges.filter(([from, to]) => roomOf(to) === 'gate' && roomOf(from) !== 'gate').map(([from]) => relative('src', from))
+    expect(new Set(intoGate.map((path) => path.split('/')[0]))).toEqual(new Set(['commands']))
+  })
+})
