@@ -91,7 +91,7 @@ const entry = `module.exports = {
   get run() { return require('@oclif/core/run').run },
   get flush() { return require('@oclif/core/flush').flush },
   get commandNotFound() { return require('./base/fallback.js').commandNotFound },
-  get reportFailure() { return require('./base/fallback.js').reportFailure },
+  get reportFailure() { return require('./base/failure.js').reportFailure },
   get AmctlHelp() { return require('./base/help/help.js').default },
   get loadHelpSubjects() { return require('./base/help/subjects.js').loadHelpSubjects },
   COMMANDS: {

@@ -53,7 +53,7 @@ if (argv.length === 1 && argv[0] === '--version') {
     try {
       await cli.run(argv, startup.oclifOptions(root, pjson))
     } catch (error) {
-      process.exitCode = cli.reportFailure(error, argv)
+      process.exitCode = await cli.reportFailure(error, argv)
     } finally {
       if (stdoutMade()) await cli.flush()
       // (a terminal's help, drawn by oclif: kept for the next run at this width)
