@@ -234,9 +234,11 @@ if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII'
 const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
 writeFileSync(bundlePath, `${ascii}${launcher.BUILD_MARK}${mark}\n`)
 
-// help without the bundle (bin/launcher.cjs): every help oclif draws, drawn once here with stdout
-// not a terminal, into dist/help/ (with a copy of the manifest it was drawn from); and
-// dist/help-colour.cjs, which says whether oclif would colour a terminal's help
+// The manifest, made here from the commands just built (so that the CLI, its help and its manifest
+// agree with src/ after a build alone), and help without the bundle (bin/launcher.cjs): every help
+// oclif draws, drawn once here with stdout not a terminal, into dist/help/ (with a copy of the
+// manifest it was drawn from); and dist/help-colour.cjs, which says whether oclif would colour a
+// terminal's help
 const colour = await build({
   ...shared,
   stdin: {contents: HELP_COLOUR_SOURCE, resolveDir: packageDir('@oclif/core'), sourcefile: 'help-colour.cjs', loader: 'js'},
@@ -245,7 +247,8 @@ const colour = await build({
   // read on a terminal's every help: less to parse
   minify: true,
 })
-const help = drawHelp()
+const drawn = drawHelp()
+const help = drawn.help
 if (help) {
   const id = createHash('sha256').update(mark).update(JSON.stringify(help)).digest('hex').slice(0, 16)
   const dir = join(dist, launcher.HELP_DIR)
@@ -253,36 +256,41 @@ if (help) {
   for (const [argv, text] of Object.entries(help.help))
     writeFileSync(join(dir, launcher.helpFile(argv === '' ? [] : argv.split(' '))), text)
   writeFileSync(join(dir, launcher.HELP_META), `${JSON.stringify({id, package: help.package})}\n`)
-  copyFileSync(join(root, 'oclif.manifest.json'), join(dir, launcher.HELP_MANIFEST))
+  writeFileSync(join(dir, launcher.HELP_MANIFEST), drawn.manifest)
 }
 
 /**
- * Every help, drawn by the bundle just built, in a process of its own with a clean environment
- * (PATH and an empty HOME) and stdout a pipe. It runs in a root of its own, this package.json and
- * manifest beside this build's dist/, so that oclif finds this build's bundle. Undefined (and a
- * warning) when there is no manifest yet or the drawing said anything on stderr.
+ * oclif.manifest.json (the commands' flags, args and help, which oclif reads instead of loading
+ * every command) and every help, made from the bundle just built, in a process of its own with a
+ * clean environment (PATH and an empty HOME) and stdout a pipe. It runs in a root of its own, this
+ * package.json beside this build's dist/, so that oclif finds this build's bundle. A manifest that
+ * cannot be made fails the build; help that cannot be drawn (anything said on stderr) is left to
+ * oclif at run time, with a warning. Returns {manifest (its text), help}.
  */
 function drawHelp() {
-  if (!existsSync(join(root, 'oclif.manifest.json'))) return undefined
   const scratch = mkdtempSync(join(tmpdir(), 'amctl-build-help-'))
   try {
-    for (const file of ['package.json', 'oclif.manifest.json']) copyFileSync(join(root, file), join(scratch, file))
+    copyFileSync(join(root, 'package.json'), join(scratch, 'package.json'))
     symlinkSync(dist, join(scratch, 'dist'))
     mkdirSync(join(scratch, 'home'))
     const out = join(scratch, 'help.json')
-    const script = `require(${JSON.stringify(join(root, 'bin', 'build', 'help.cjs'))})
-  .renderHelp(${JSON.stringify(join(scratch, 'dist', 'amctl.cjs'))}, ${JSON.stringify(scratch)})
+    const script = `const build = require(${JSON.stringify(join(root, 'bin', 'build', 'help.cjs'))})
+build.writeManifest(${JSON.stringify(scratch)})
+  .then(() => build.renderHelp(${JSON.stringify(join(scratch, 'dist', 'amctl.cjs'))}, ${JSON.stringify(scratch)}))
   .then((help) => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(help)))`
     const drawn = spawnSync(process.execPath, ['-e', script], {
       env: {PATH: process.env.PATH, HOME: join(scratch, 'home')},
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
     })
+    const manifestFile = join(scratch, 'oclif.manifest.json')
+    if (!existsSync(manifestFile)) throw new Error(`making oclif.manifest.json failed:\n${drawn.stderr.trim()}`)
+    const manifest = readFileSync(manifestFile)
     if (drawn.status !== 0 || drawn.stderr !== '') {
       console.warn(`warning: help is drawn at run time: drawing it at build time failed: ${drawn.stderr.trim().split('\n')[0]}`)
-      return undefined
+      return {manifest}
     }
-    return JSON.parse(readFileSync(out, 'utf8'))
+    return {manifest, help: JSON.parse(readFileSync(out, 'utf8'))}
   } finally {
     rmSync(scratch, {recursive: true, force: true})
   }
@@ -319,6 +327,9 @@ function swapIn(staged, target) {
   }
 }
 swapIn(dist, finalDist)
+// the manifest beside package.json, where oclif reads it (rewritten only when it changed)
+const manifestPath = join(root, 'oclif.manifest.json')
+if (!existsSync(manifestPath) || !readFileSync(manifestPath).equals(drawn.manifest)) writeFileSync(manifestPath, drawn.manifest)
 
 // the built CLI draws its help (without a code cache: the build writes nothing outside dist/)
 const smoke = spawnSync(process.execPath, [join(root, 'bin', 'run.cjs'), '--help'], {

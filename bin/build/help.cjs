@@ -1,10 +1,30 @@
 'use strict'
-// Build time: every help drawn once (dist/help/, printed by the launcher without the bundle), and
-// dist/help-colour.cjs. bin/build.js runs renderHelp in a process of its own.
+// Build time: oclif.manifest.json made from the bundle, every help drawn once (dist/help/, printed
+// by the launcher without the bundle), and dist/help-colour.cjs. bin/build.js runs writeManifest
+// and renderHelp in a process of its own.
 
-const {readFileSync} = require('node:fs')
+const {readFileSync, writeFileSync} = require('node:fs')
 const {join} = require('node:path')
 const {HELP_ARG, MAX_HELP_ARGV, helpPackage, oclifOptions} = require('../launcher.cjs')
+
+/**
+ * Writes root/oclif.manifest.json for the package at `root` (its package.json, and the bundle its
+ * oclif config names), as `oclif manifest` makes it: @oclif/core's Plugin loads every command and
+ * describes it. Fails when a command cannot be loaded.
+ */
+async function writeManifest(root) {
+  const {Plugin} = require('@oclif/core')
+  const plugin = new Plugin({
+    root,
+    type: 'core',
+    isRoot: true,
+    ignoreManifest: true,
+    errorOnManifestCreate: true,
+    respectNoCacheDefault: true,
+  })
+  await plugin.load()
+  writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(plugin.manifest, null, 2))
+}
 
 /**
  * Every help the launcher may print without the bundle (bin/launcher.cjs help()), drawn by oclif through
@@ -73,4 +93,4 @@ const HELP_COLOUR_SOURCE = `const supportsColor = require('supports-color')
 const ansis = require('ansis')
 exports.colour = () => (supportsColor.stdout && supportsColor.stderr && ansis.isSupported() ? 1 : 0)`
 
-module.exports = {renderHelp, HELP_COLOUR_SOURCE}
+module.exports = {writeManifest, renderHelp, HELP_COLOUR_SOURCE}
