@@ -13,6 +13,7 @@ const {
   closeSync,
   existsSync,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -20,7 +21,6 @@ const {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
   writeSync,
 } = require('node:fs')
 const {dirname, join} = require('node:path')
@@ -106,11 +106,12 @@ function loadBundle(file, argv = [], env = process.env) {
   let liftoff = false
   let cached
   if (!off && base) {
-    cached = readOwnFile(join(dir, named(true)))
+    // (a cache that is damaged or not this user's alone is never handed to V8: rewritten below)
+    cached = openCache(readOwnFile(dir, named(true)))
     if (cached) {
       liftoff = true
       setLiftoffOnly()
-    } else cached = readOwnFile(join(dir, named(false)))
+    } else cached = openCache(readOwnFile(dir, named(false)))
   }
   const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cached})
   const module = new Module(file, undefined)
@@ -130,21 +131,70 @@ function loadBundle(file, argv = [], env = process.env) {
     if (!pending) return
     pending = false
     // (two installs of amctl side by side keep theirs: the most recently written stay)
-    writeOwnFile(dir, named(liftoff), script.createCachedData(), KEPT_CACHES, (f) => f.startsWith('amctl-') && f.endsWith('.bin'))
+    writeOwnFile(dir, named(liftoff), sealCache(script.createCachedData()), KEPT_CACHES, (f) => f.startsWith('amctl-') && f.endsWith('.bin'))
   }
   return {exports: module.exports, save}
 }
 
+// How the caches (the code cache, a terminal's help) are kept, in a directory another local user
+// must not be able to plant anything in (issue 26): a directory is used only when it is a real
+// directory (not a link), owned by the user running amctl and writable by nobody else, and so is
+// its parent (the cache directory itself); files are created exclusively, never through a link,
+// readable and writable by the user alone, and read back only when they still are exactly that
+// (lstat/fstat). A directory that fails any of this, or cannot be made or written (a read-only
+// home, a full disk, /proc), is skipped silently: it costs the speed, nothing else.
+const {O_RDONLY, O_WRONLY, O_CREAT, O_EXCL} = require('node:fs').constants
+// (no O_NOFOLLOW on Windows, where neither uid nor mode bits apply either)
+const O_NOFOLLOW = require('node:fs').constants.O_NOFOLLOW ?? 0
+const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
+
+/** Whether `stat` (of a file or directory) belongs to this user and nobody else can write it. */
+function ownedPrivately(stat) {
+  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0)
+}
+
+/** Whether `dir` and its parent are real directories of this user's that nobody else can write. */
+function privateDir(dir) {
+  for (const path of [dirname(dir), dir]) {
+    const stat = lstatSync(path, {throwIfNoEntry: false})
+    if (stat === undefined || !stat.isDirectory() || !ownedPrivately(stat)) return false
+  }
+  return true
+}
+
 /**
- * The file's content if it exists and only its owner, the user running amctl, can write it (V8
- * runs what a code cache holds: one planted by someone else is never used); else undefined.
+ * Makes `dir` (and any missing parent) with mode 0700; a directory that exists is left as it is.
+ * Hand-written instead of `mkdirSync(dir, {recursive: true})`, as src/core/fs-atomic.ts's
+ * ensurePrivateDir is, for the same reason: Node's recursive mkdir never returns when mkdir
+ * answers ENOENT under a parent that exists, as /proc does (`AMCTL_CACHE_DIR=/proc/nope/amctl`
+ * spun at full CPU forever). Throws when it cannot.
  */
-function readOwnFile(path) {
+function makeDir(dir) {
+  try {
+    mkdirSync(dir, {mode: 0o700})
+  } catch (error) {
+    if (error.code === 'EEXIST') return
+    const parent = dirname(dir)
+    // ENOENT under a parent that exists: this file system cannot hold the directory
+    if (error.code !== 'ENOENT' || parent === dir || lstatSync(parent, {throwIfNoEntry: false}) !== undefined) throw error
+    makeDir(parent)
+    mkdirSync(dir, {mode: 0o700})
+  }
+}
+
+/**
+ * The content of dir/name if the directory is private (privateDir) and the file is a regular
+ * file of this user's that nobody else can write, not a link and with no other name (a hard link
+ * to another of this user's files): else undefined. V8 runs what a code cache holds, and help
+ * prints what its cache holds: nothing another user could have put there is ever read.
+ */
+function readOwnFile(dir, name) {
   let fd
   try {
-    fd = openSync(path, 'r')
+    if (!privateDir(dir)) return undefined
+    fd = openSync(join(dir, name), O_RDONLY | O_NOFOLLOW)
     const stat = fstatSync(fd)
-    if (typeof process.getuid === 'function' && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)) return undefined
+    if (!stat.isFile() || stat.nlink !== 1 || !ownedPrivately(stat)) return undefined
     return readFileSync(fd)
   } catch {
     return undefined
@@ -154,25 +204,77 @@ function readOwnFile(path) {
 }
 
 /**
- * Writes `data` to dir/name atomically, readable and writable by the user alone (readOwnFile
- * reads it back), then removes the oldest of the directory's files that `ours` names, so that
- * `kept` stay. A directory that cannot be written (read-only home, full disk) costs nothing
- * but the speed.
+ * Writes `data` to dir/name atomically (a temporary file created exclusively, never through a
+ * link, mode 0600, then renamed over the name), then removes the oldest of the directory's files
+ * that `ours` names, so that `kept` stay. Nothing when the directory cannot be made or is not
+ * private (privateDir).
  */
 function writeOwnFile(dir, name, data, kept, ours) {
+  const tmp = join(dir, `${name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`)
+  let fd
   try {
-    mkdirSync(dir, {recursive: true, mode: 0o700})
-    const tmp = join(dir, `${name}.${process.pid}.tmp`)
-    writeFileSync(tmp, data, {mode: 0o600})
+    makeDir(dir)
+    if (!privateDir(dir)) return
+    fd = openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+    for (let written = 0; written < data.length; ) written += writeSync(fd, data, written)
+    closeSync(fd)
+    fd = undefined
     renameSync(tmp, join(dir, name))
     const others = readdirSync(dir)
       .filter((f) => ours(f) && f !== name)
-      .map((f) => ({f, at: statSync(join(dir, f)).mtimeMs}))
+      .map((f) => ({f, at: lstatSync(join(dir, f)).mtimeMs}))
       .sort((a, b) => b.at - a.at)
     for (const {f} of others.slice(kept - 1)) rmSync(join(dir, f), {force: true})
   } catch {
-    // a read-only or full directory: without it
+    // not writable here: without it
+    if (fd !== undefined) closeSync(fd)
+    rmSync(tmp, {force: true})
   }
+}
+
+// A code cache file: this header, then what V8 made. V8 trusts the bytes it is given (a cache
+// with bytes flipped in the middle crashed every later run: "Fatal error", exit 133), so the
+// loader checks them first. The checksum is Fletcher's over 32-bit words: enough to catch a
+// damaged file (what another user could do is kept out above), and no module to load for it
+// (node:crypto or node:zlib would cost more than the sum).
+const CACHE_MAGIC = 0x31434d41 // "AMC1"
+const CACHE_HEADER = 12
+
+/** Fletcher's checksum of `bytes` (whose offset is a multiple of 4), as two 32-bit words. */
+function checksum(bytes) {
+  const words = bytes.length >>> 2
+  const view = new Int32Array(bytes.buffer, bytes.byteOffset, words)
+  let a = 1
+  let b = 0
+  for (let i = 0; i < words; i++) {
+    a = (a + view[i]) | 0
+    b = (b + a) | 0
+  }
+  for (let i = words << 2; i < bytes.length; i++) {
+    a = (a + bytes[i]) | 0
+    b = (b + a) | 0
+  }
+  return [a, b]
+}
+
+/** What V8 made, with the header in front. */
+function sealCache(data) {
+  const sealed = Buffer.allocUnsafe(CACHE_HEADER + data.length)
+  data.copy(sealed, CACHE_HEADER)
+  const [a, b] = checksum(sealed.subarray(CACHE_HEADER))
+  sealed.writeUInt32LE(CACHE_MAGIC, 0)
+  sealed.writeInt32LE(a, 4)
+  sealed.writeInt32LE(b, 8)
+  return sealed
+}
+
+/** The bytes to hand V8, when `file` is a whole cache whose checksum holds; else undefined. */
+function openCache(file) {
+  if (file === undefined || file.length <= CACHE_HEADER || file.readUInt32LE(0) !== CACHE_MAGIC) return undefined
+  // (a buffer of its own, whose offset 12 is a multiple of 4; a copy otherwise)
+  const data = file.byteOffset % 4 === 0 ? file.subarray(CACHE_HEADER) : Buffer.from(file.subarray(CACHE_HEADER))
+  const [a, b] = checksum(data)
+  return a === file.readInt32LE(4) && b === file.readInt32LE(8) ? data : undefined
 }
 
 /**
@@ -350,7 +452,7 @@ function terminalHelp(argv, root, pjson, built, env) {
   const colour = require(join(root, 'dist', 'help-colour.cjs')).colour()
   const dir = join(cacheDir(env), 'help')
   const name = `${built.id}-${argv.join('_') || 'root'}-${process.stdout.columns}-${colour}.txt`
-  const cached = readOwnFile(join(dir, name))
+  const cached = readOwnFile(dir, name)
   if (cached) return {text: cached.toString('utf8')}
   // oclif draws it: what it writes to stdout is kept
   const chunks = []

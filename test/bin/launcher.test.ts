@@ -1,6 +1,19 @@
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {chmodSync, closeSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  cpSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
@@ -279,6 +292,86 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
     expect(corrupt.status).toBe(0)
     expect(corrupt.stdout).toContain('GETTING STARTED')
     expect(readFileSync(path).equals(Buffer.alloc(good.length, 7))).toBe(false)
+  })
+
+  it('a cache with bytes flipped in the middle is discarded and rewritten, never handed to V8 (it crashed: exit 133)', async () => {
+    const dir = tempDir('amctl-startup-flip-')
+    const env = {HOME: home, AMCTL_CACHE_DIR: dir}
+    expect((await bundled(['config', 'list'], env)).status).toBe(0)
+    const [file] = cacheFiles(join(dir, 'code-cache'))
+    const path = join(dir, 'code-cache', file)
+    const damaged = readFileSync(path)
+    for (let i = 0; i < 8; i++) damaged[(damaged.length >> 1) + i] ^= 0x5a
+    writeFileSync(path, damaged)
+    for (let run = 0; run < 2; run++) {
+      const r = await bundled(['config', 'list', '--json'], env)
+      expect(r.stderr, `run ${run}`).toBe('')
+      expect(r.status, `run ${run}`).toBe(0)
+    }
+    expect(readFileSync(path).equals(damaged), 'rewritten').toBe(false)
+  })
+
+  it('a cache directory that cannot be made (under /proc) is skipped silently: the command ends, no spinning', () => {
+    const r = spawnSync(process.execPath, [BIN, 'config', 'list', '--json'], {
+      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: '/proc/nope/amctl', AMCTL_KEYCHAIN: 'off'},
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    expect(r.error, 'still running after 20 s').toBeUndefined()
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toBeTypeOf('object')
+  })
+
+  it('a cache directory others can write, or a link, is neither written nor read', async () => {
+    for (const make of ['writable', 'link'] as const) {
+      const dir = tempDir('amctl-startup-shared-')
+      const other = tempDir('amctl-startup-other-')
+      if (make === 'writable') {
+        mkdirSync(join(dir, 'code-cache'))
+        chmodSync(join(dir, 'code-cache'), 0o777)
+      } else symlinkSync(other, join(dir, 'code-cache'))
+      for (let run = 0; run < 2; run++) expect((await bundled(['config', 'list'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
+      expect(cacheFiles(join(dir, 'code-cache')), make).toEqual([])
+      expect(readdirSync(other), make).toEqual([])
+    }
+  })
+
+  it.runIf(process.getuid?.() === 0)(
+    'a cache directory another user owns is neither written nor read (root with a HOME of someone else)',
+    async () => {
+      const dir = tempDir('amctl-startup-theirs-')
+      mkdirSync(join(dir, 'code-cache'), {mode: 0o755})
+      chownSync(join(dir, 'code-cache'), 65534, 65534)
+      for (let run = 0; run < 2; run++) expect((await bundled(['config', 'list'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
+      expect(cacheFiles(join(dir, 'code-cache'))).toEqual([])
+      expect(readdirSync(join(dir, 'code-cache'))).toEqual([])
+    },
+  )
+
+  it('a temporary file planted as a link to another file is never written through', () => {
+    const dir = tempDir('amctl-startup-plant-')
+    mkdirSync(join(dir, 'code-cache'), {mode: 0o700})
+    const victim = join(tempDir('amctl-startup-victim-'), 'victim.txt')
+    writeFileSync(victim, 'precious\n', {mode: 0o600})
+    const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(launcher.BUILD_MARK.length)
+    const name = `amctl-${mark}-config-list-node${process.versions.node}-${process.arch}.bin`
+    // the name a temporary file had (its pid), planted by the process itself just before amctl runs in it
+    const wrapper = join(dir, 'plant.cjs')
+    writeFileSync(
+      wrapper,
+      `require('node:fs').symlinkSync(${JSON.stringify(victim)}, ${JSON.stringify(join(dir, 'code-cache'))} + '/${name}.' + process.pid + '.tmp')
+process.argv = [process.argv[0], ${JSON.stringify(BIN)}, 'config', 'list']
+require(${JSON.stringify(BIN)})
+`,
+    )
+    const r = spawnSync(process.execPath, [wrapper], {
+      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: dir, AMCTL_KEYCHAIN: 'off', AMCTL_HELP_CACHE: 'off'},
+      encoding: 'utf8',
+    })
+    expect(r.status, r.stderr).toBe(0)
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n')
+    expect(cacheFiles(join(dir, 'code-cache'))).toEqual([name])
   })
 
   it('a cache directory that cannot be written costs nothing but the speed', async () => {
@@ -567,6 +660,19 @@ require(${JSON.stringify(BIN)})
         expect(r.bundle).toBe(true)
       }
       expect(helpFiles(cache)).toEqual([])
+    })
+
+    it('a cache file that is a link, even to a file of the user, is not printed', async () => {
+      const cache = tempDir('amctl-startup-tty-link-')
+      await onTerminal(['--help'], cache, 80)
+      const [file] = helpFiles(cache)
+      const secret = join(tempDir('amctl-startup-secret-'), 'secret.txt')
+      writeFileSync(secret, 'a root-only secret\n', {mode: 0o600})
+      rmSync(join(cache, 'help', file))
+      symlinkSync(secret, join(cache, 'help', file))
+      const r = await onTerminal(['--help'], cache, 80)
+      expect(r.screen).not.toContain('a root-only secret')
+      expect(r.screen).toContain('USAGE')
     })
 
     it('a cache file others could have written is not used', async () => {
