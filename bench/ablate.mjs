@@ -63,33 +63,43 @@ const cpu = (argv, env) => {
   w.once([node, '--require', cpuHook, ...argv], {env})
   return Number(readFileSync(cpuFile, 'utf8')) / 1000
 }
-/** Alternates A and B after a warm-up: median CPU ms of each. */
-const compareCpu = (a, b, bEnv) => {
+/** Alternates A and B after a warm-up (`env` for both, `bEnv` for B too): median CPU ms of each. */
+const compareCpu = (a, b, env, bEnv) => {
   for (let i = 0; i < 3; i++) {
-    cpu(a, {})
-    cpu(b, bEnv)
+    cpu(a, env)
+    cpu(b, {...env, ...bEnv})
   }
   const A = []
   const B = []
   for (let i = 0; i < reps; i++) {
-    A.push(cpu(a, {}))
-    B.push(cpu(b, bEnv))
+    A.push(cpu(a, env))
+    B.push(cpu(b, {...env, ...bEnv}))
   }
   return {a: median(A), b: median(B)}
 }
 const server = await devServer(full, w.clean, {acme: 10_000})
-const commands = [['--help'], ['runs', 'list', '--help'], ['config', 'list'], ['runs', 'list', '--json', '--limit', '50'], 'undici']
+/** The columns: amctl's argv (or 'undici'), the environment of both builds, the heading. */
+const commands = [
+  ...[['--help'], ['runs', 'list', '--help'], ['config', 'list'], ['runs', 'list', '--json', '--limit', '50']].map((argv) => ({
+    argv,
+    env: {},
+    heading: `\`amctl ${argv.join(' ')}\``,
+  })),
+  // help drawn by oclif, as a terminal's first help at its width is
+  {argv: ['runs', 'list', '--help'], env: {AMCTL_HELP_CACHE: 'off'}, heading: '`runs list --help` drawn by oclif'},
+  {argv: 'undici', env: {}, heading: 'dist/undici.cjs, a proxy agent'},
+]
 try {
-  console.log(
-    `| piece | ${commands.map((c) => (c === 'undici' ? 'dist/undici.cjs, a proxy agent' : `\`amctl ${c.join(' ')}\``)).join(' | ')} |`,
-  )
+  console.log(`| piece | ${commands.map((c) => c.heading).join(' | ')} |`)
   console.log(`|---|${commands.map(() => '---').join('|')}|`)
   for (const piece of pieces) {
     const bin = SWITCHES[piece] ? full : buildCopy(piece.replace(/\W/g, '-'), piece)
-    const cells = commands.map((argv) => {
+    const cells = commands.map(({argv, env}) => {
       const bEnv = SWITCHES[piece] ?? {}
       const r =
-        argv === 'undici' ? compareCpu(undiciStart(full), undiciStart(bin), bEnv) : compareCpu([full, ...argv], [bin, ...argv], bEnv)
+        argv === 'undici'
+          ? compareCpu(undiciStart(full), undiciStart(bin), env, bEnv)
+          : compareCpu([full, ...argv], [bin, ...argv], env, bEnv)
       return `${r.a.toFixed(1)} → ${r.b.toFixed(1)} ms (${r.b - r.a >= 0 ? '+' : ''}${(r.b - r.a).toFixed(1)})`
     })
     console.log(`| without ${piece} | ${cells.join(' | ')} |`)
