@@ -131,7 +131,13 @@ function loadBundle(file, argv = [], env = process.env) {
     if (!pending) return
     pending = false
     // (two installs of amctl side by side keep theirs: the most recently written stay)
-    writeOwnFile(dir, named(liftoff), sealCache(script.createCachedData()), KEPT_CACHES, (f) => f.startsWith('amctl-') && f.endsWith('.bin'))
+    writeOwnFile(
+      dir,
+      named(liftoff),
+      sealCache(script.createCachedData()),
+      KEPT_CACHES,
+      (f) => f.startsWith('amctl-') && f.endsWith('.bin'),
+    )
   }
   return {exports: module.exports, save}
 }
