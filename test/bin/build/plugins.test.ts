@@ -1,6 +1,5 @@
 import {build, type Plugin} from 'esbuild'
-import {spawnSync} from 'node:child_process'
-import {readFileSync, statSync, writeFileSync} from 'node:fs'
+import {readFileSync, statSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -18,7 +17,6 @@ const plugins = require(join(ROOT, 'bin', 'build', 'plugins.cjs'))
 const lazy = require(join(ROOT, 'bin', 'build', 'lazy.cjs'))
 const undiciParts = require(join(ROOT, 'bin', 'build', 'undici.cjs'))
 const patches = require(join(ROOT, 'bin', 'build', 'patches.cjs'))
-const BIN = join(ROOT, 'bin', 'run.cjs')
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 
 type Patch = {name: string; version: string; path: string; files: {file: string; patch: StructuredPatch}[]}
@@ -217,30 +215,6 @@ function pinned(name: string): string | undefined {
 
 describe('dependency internals: pinned, and still what the patches and imports expect', () => {
   const installed = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
-
-  it("oclif's shell, found on first use: SHELL's last segment, else the password database's (autocomplete's instructions)", () => {
-    const home = tempDir('amctl-build-shell-')
-    const run = (env: Record<string, string>) =>
-      spawnSync(process.execPath, [BIN, 'autocomplete'], {
-        env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: join(home, 'cache'), ...env},
-        encoding: 'utf8',
-      })
-    expect(run({SHELL: '/usr/local/bin/zsh'}).stdout).toContain('amctl autocomplete script zsh')
-    const login = (require('node:os').userInfo().shell ?? '').split('/').at(-1)
-    if (login === 'bash' || login === 'zsh') expect(run({}).stdout).toContain(`amctl autocomplete script ${login}`)
-    // and a command that does not ask never reads the password database
-    const dir = tempDir('amctl-build-userinfo-')
-    const hook = join(dir, 'count.cjs')
-    writeFileSync(
-      hook,
-      `const os = require('node:os'); const real = os.userInfo; let calls = 0
-os.userInfo = (...a) => { calls++; return real(...a) }
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'calls'))}, String(calls)))\n`,
-    )
-    const r = spawnSync(process.execPath, ['--require', hook, BIN, 'config', 'list'], {env: {PATH: process.env.PATH ?? '', HOME: home}})
-    expect(r.status).toBe(0)
-    expect(readFileSync(join(dir, 'calls'), 'utf8')).toBe('0')
-  })
 
   it("oclif's command sort: amctl's command IDs sort the same by code unit as by localeCompare", () => {
     const ids = Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)
