@@ -144,7 +144,7 @@ function loadBundle(file, argv = [], env = process.env) {
 
 // How the caches (the code cache, a terminal's help) are kept, in a directory another local user
 // must not be able to plant anything in (issue 26): a directory is used only when it is a real
-// directory (not a link), owned by the user running amctl and writable by nobody else, and so is
+// directory (not a link), owned by the user running amctl and not writable by others, and so is
 // its parent (the cache directory itself); files are created exclusively, never through a link,
 // readable and writable by the user alone, and read back only when they still are exactly that
 // (lstat/fstat). A directory that fails any of this, or cannot be made or written (a read-only
@@ -154,16 +154,20 @@ const {O_RDONLY, O_WRONLY, O_CREAT, O_EXCL} = require('node:fs').constants
 const O_NOFOLLOW = require('node:fs').constants.O_NOFOLLOW ?? 0
 const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
 
-/** Whether `stat` (of a file or directory) belongs to this user and nobody else can write it. */
-function ownedPrivately(stat) {
-  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0)
+/** Whether `stat` belongs to this user and nobody but the user (`writers`: the mode bits that must be clear) can write it. */
+function ownedPrivately(stat, writers = 0o022) {
+  return uid === undefined || (stat.uid === uid && (stat.mode & writers) === 0)
 }
 
-/** Whether `dir` and its parent are real directories of this user's that nobody else can write. */
+/**
+ * Whether `dir` and its parent are real directories of this user's that others cannot write. (A
+ * directory its group can write is used: with a umask of 002 every directory is, and what is in
+ * it is checked file by file.)
+ */
 function privateDir(dir) {
   for (const path of [dirname(dir), dir]) {
     const stat = lstatSync(path, {throwIfNoEntry: false})
-    if (stat === undefined || !stat.isDirectory() || !ownedPrivately(stat)) return false
+    if (stat === undefined || !stat.isDirectory() || !ownedPrivately(stat, 0o002)) return false
   }
   return true
 }
