@@ -311,6 +311,24 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
     expect(readFileSync(path).equals(damaged), 'rewritten').toBe(false)
   })
 
+  it('the checksum: WebAssembly and JavaScript sum alike, and one flipped bit anywhere is caught', () => {
+    const bytes = createHash('sha256').update('seed').digest()
+    const data = Buffer.alloc(300_001)
+    for (let i = 0; i < data.length; i++) data[i] = bytes[i % bytes.length] ^ (i & 0xff)
+    for (const length of [0, 3, 4, 65_536, 65_537, 300_001]) {
+      const part = Buffer.from(data.subarray(0, length))
+      expect(launcher.checksum(part), `${length}`).toEqual(launcher.checksum(part, () => undefined))
+    }
+    const sealed = launcher.sealCache(data)
+    expect(launcher.openCache(sealed).equals(data)).toBe(true)
+    for (const at of [12, 150_000, sealed.length - 1]) {
+      const damaged = Buffer.from(sealed)
+      damaged[at] ^= 0x10
+      expect(launcher.openCache(damaged), `bit flipped at ${at}`).toBeUndefined()
+    }
+    expect(launcher.openCache(sealed.subarray(0, sealed.length - 4))).toBeUndefined()
+  })
+
   it('a cache directory that cannot be made (under /proc) is skipped silently: the command ends, no spinning', () => {
     const r = spawnSync(process.execPath, [BIN, 'config', 'list', '--json'], {
       env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: '/proc/nope/amctl', AMCTL_KEYCHAIN: 'off'},
