@@ -80,9 +80,9 @@ for (const file of readdirSync(profiles)) {
       const {functionName, url, lineNumber, columnNumber} = byId.get(at).callFrame
       if (functionName === 'compileForInternalLoader' || functionName === 'requireBuiltin') return 'Node built-in modules (first require)'
       if (url === 'node:vm' && functionName === 'Script') return 'code cache: the bundle deserialized'
-      if (functionName === 'loadBundle' && url.endsWith('startup.cjs')) return 'reading the bundle and its code cache'
+      if (functionName === 'loadBundle' && url.endsWith('launcher.cjs')) return 'reading the bundle and its code cache'
       if (url.endsWith('amctl.cjs')) return packageAt(lineNumber, columnNumber)
-      if (url.endsWith('run.cjs') || url.endsWith('startup.cjs')) return 'amctl entry (bin/)'
+      if (url.endsWith('run.cjs') || url.endsWith('launcher.cjs')) return 'amctl entry (bin/)'
     }
     return "Node's start and exit"
   }

@@ -148,7 +148,7 @@ try {
   )
 
   // --- paging: the same requests as amctl (the server's page size, then its cursors), by undici.
-  // The floor runs with --liftoff-only (bin/startup.cjs sets it when amctl loads undici, for a
+  // The floor runs with --liftoff-only (bin/build/undici.cjs has it set when amctl loads undici, for a
   // proxy), or it would pay V8's background optimization of undici's WebAssembly parser at exit,
   // which would flatter amctl (node:http here).
   say(`paging ${BIG.toLocaleString('en-US')} runs, ${ALL_REPS} alternating repetitions…`)

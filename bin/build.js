@@ -7,10 +7,10 @@
 //                  autocomplete commands, the help class, and behind dynamic import() —
 //                  evaluated only when a command needs them — chalk and the local control
 //                  plane. One file instead of hundreds of modules to resolve, and CommonJS so
-//                  bin/run.cjs can load it with a code cache (bin/startup.cjs). Its last line
+//                  bin/run.cjs can load it with a code cache (bin/launcher.cjs). Its last line
 //                  is its build mark: a hash of its content.
 // dist/undici.cjs  undici, for requests through a proxy (its import('undici') requires it).
-// dist/help/, help-colour.cjs  every help, drawn once (bin/startup.cjs).
+// dist/help/, help-colour.cjs  every help, drawn once (bin/build/help.cjs), printed by bin/launcher.cjs.
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
 //                  the bundle so that no other command reads or compiles it; the bundle's
 //                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
@@ -45,7 +45,9 @@ import {fileURLToPath} from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
-const startup = require('./startup.cjs')
+const launcher = require('./launcher.cjs')
+const {BUILD_OPTIONS, packageDir, pieceNames, plugins} = require('./build/plugins.cjs')
+const {HELP_COLOUR_SOURCE} = require('./build/help.cjs')
 const src = join(root, 'src')
 const finalDist = join(root, 'dist')
 // Everything is built into a directory of this build's own and then swapped in whole, so two
@@ -55,11 +57,11 @@ process.on('exit', () => rmSync(dist, {recursive: true, force: true}))
 const analyze = process.argv.includes('--analyze')
 // --sourcemap: dist/amctl.cjs.map beside the bundle (bench/profile.mjs attributes time with it)
 const sourcemap = process.argv.includes('--sourcemap')
-// --without NAME,…: leave out pieces of the start-up machinery (bin/startup.cjs), to measure them
+// --without NAME,…: leave out pieces of the start-up machinery (bin/build/), to measure them
 const withoutAt = process.argv.indexOf('--without')
 const without = new Set(withoutAt < 0 ? [] : process.argv[withoutAt + 1].split(','))
 for (const name of without) {
-  if (![...startup.pieceNames(), 'minify-whitespace'].includes(name)) throw new Error(`--without: unknown piece ${name}`)
+  if (![...pieceNames(), 'minify-whitespace'].includes(name)) throw new Error(`--without: unknown piece ${name}`)
 }
 
 // command files: src/commands/<topic>/<verb>.ts; a topic's `shared/` folder holds its helpers
@@ -91,7 +93,7 @@ const entry = `module.exports = {
   get run() { return require('@oclif/core/run').run },
   get flush() { return require('@oclif/core/flush').flush },
   get commandNotFound() { return require('./base/fallback.js').commandNotFound },
-  get reportFailure() { return require('./base/fallback.js').reportFailure },
+  get reportFailure() { return require('./base/failure.js').reportFailure },
   get AmctlHelp() { return require('./base/help/help.js').default },
   get loadHelpSubjects() { return require('./base/help/subjects.js').loadHelpSubjects },
   COMMANDS: {
@@ -147,15 +149,15 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...startup.plugins(without, 'amctl'), jqEngine, xmlBuilder, devServer],
-  ...startup.BUILD_OPTIONS,
+  plugins: [...plugins(without, 'amctl'), jqEngine, xmlBuilder, devServer],
+  ...BUILD_OPTIONS,
   // indentation and line breaks are a third of the bundle, read on every run; names stay
   // (shortening them too, every function and class keeping its name, measured nothing: the code
   // cache, not the text, is what a run loads)
   minifyWhitespace: !without.has('minify-whitespace'),
   sourcemap: sourcemap ? 'external' : false,
 })
-// undici, apart from the bundle (bin/startup.cjs): only a request through a proxy reads it
+// undici, apart from the bundle (bin/build/undici.cjs): only a request through a proxy reads it
 const undici = without.has('undici-apart')
   ? undefined
   : await build({
@@ -163,8 +165,8 @@ const undici = without.has('undici-apart')
       stdin: {contents: "module.exports = require('undici')", resolveDir: root, sourcefile: 'undici.cjs', loader: 'js'},
       outfile: join(dist, 'undici.cjs'),
       format: 'cjs',
-      plugins: startup.plugins(without, 'undici'),
-      ...startup.BUILD_OPTIONS,
+      plugins: plugins(without, 'undici'),
+      ...BUILD_OPTIONS,
       minifyWhitespace: true,
     })
 const devserver = await build({
@@ -222,7 +224,7 @@ chmodSync(join(dist, 'jq.wasm'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
 if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
-// bin/startup.cjs reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be
+// bin/launcher.cjs reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be
 // pure ASCII. esbuild escapes strings but copies some regex literals verbatim: escape what is left.
 const bundlePath = join(dist, 'amctl.cjs')
 // (per UTF-16 code unit: a surrogate pair becomes two escapes, as JavaScript reads them)
@@ -230,56 +232,65 @@ const ascii = readFileSync(bundlePath, 'utf8').replace(/[^\0-\x7F]/g, (c) => `\\
 if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII')
 // the build mark, the key of the user's code cache: what the bundle holds, not when it was built
 const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
-writeFileSync(bundlePath, `${ascii}${startup.BUILD_MARK}${mark}\n`)
+writeFileSync(bundlePath, `${ascii}${launcher.BUILD_MARK}${mark}\n`)
 
-// help without the bundle (bin/startup.cjs): every help oclif draws, drawn once here with stdout
-// not a terminal, into dist/help/ (with a copy of the manifest it was drawn from); and
-// dist/help-colour.cjs, which says whether oclif would colour a terminal's help
+// The manifest, made here from the commands just built (so that the CLI, its help and its manifest
+// agree with src/ after a build alone), and help without the bundle (bin/launcher.cjs): every help
+// oclif draws, drawn once here with stdout not a terminal, into dist/help/ (with a copy of the
+// manifest it was drawn from); and dist/help-colour.cjs, which says whether oclif would colour a
+// terminal's help
 const colour = await build({
   ...shared,
-  stdin: {contents: startup.HELP_COLOUR_SOURCE, resolveDir: startup.packageDir('@oclif/core'), sourcefile: 'help-colour.cjs', loader: 'js'},
+  stdin: {contents: HELP_COLOUR_SOURCE, resolveDir: packageDir('@oclif/core'), sourcefile: 'help-colour.cjs', loader: 'js'},
   outfile: join(dist, 'help-colour.cjs'),
   format: 'cjs',
   // read on a terminal's every help: less to parse
   minify: true,
 })
-const help = drawHelp()
+const drawn = drawHelp()
+const help = drawn.help
 if (help) {
   const id = createHash('sha256').update(mark).update(JSON.stringify(help)).digest('hex').slice(0, 16)
-  const dir = join(dist, startup.HELP_DIR)
+  const dir = join(dist, launcher.HELP_DIR)
   mkdirSync(dir)
-  for (const [argv, text] of Object.entries(help.help)) writeFileSync(join(dir, startup.helpFile(argv === '' ? [] : argv.split(' '))), text)
-  writeFileSync(join(dir, startup.HELP_META), `${JSON.stringify({id, package: help.package})}\n`)
-  copyFileSync(join(root, 'oclif.manifest.json'), join(dir, startup.HELP_MANIFEST))
+  for (const [argv, text] of Object.entries(help.help))
+    writeFileSync(join(dir, launcher.helpFile(argv === '' ? [] : argv.split(' '))), text)
+  writeFileSync(join(dir, launcher.HELP_META), `${JSON.stringify({id, package: help.package})}\n`)
+  writeFileSync(join(dir, launcher.HELP_MANIFEST), drawn.manifest)
 }
 
 /**
- * Every help, drawn by the bundle just built, in a process of its own with a clean environment
- * (PATH and an empty HOME) and stdout a pipe. It runs in a root of its own, this package.json and
- * manifest beside this build's dist/, so that oclif finds this build's bundle. Undefined (and a
- * warning) when there is no manifest yet or the drawing said anything on stderr.
+ * oclif.manifest.json (the commands' flags, args and help, which oclif reads instead of loading
+ * every command) and every help, made from the bundle just built, in a process of its own with a
+ * clean environment (PATH and an empty HOME) and stdout a pipe. It runs in a root of its own, this
+ * package.json beside this build's dist/, so that oclif finds this build's bundle. A manifest that
+ * cannot be made fails the build; help that cannot be drawn (anything said on stderr) is left to
+ * oclif at run time, with a warning. Returns {manifest (its text), help}.
  */
 function drawHelp() {
-  if (!existsSync(join(root, 'oclif.manifest.json'))) return undefined
   const scratch = mkdtempSync(join(tmpdir(), 'amctl-build-help-'))
   try {
-    for (const file of ['package.json', 'oclif.manifest.json']) copyFileSync(join(root, file), join(scratch, file))
+    copyFileSync(join(root, 'package.json'), join(scratch, 'package.json'))
     symlinkSync(dist, join(scratch, 'dist'))
     mkdirSync(join(scratch, 'home'))
     const out = join(scratch, 'help.json')
-    const script = `require(${JSON.stringify(join(root, 'bin', 'startup.cjs'))})
-  .renderHelp(${JSON.stringify(join(scratch, 'dist', 'amctl.cjs'))}, ${JSON.stringify(scratch)})
+    const script = `const build = require(${JSON.stringify(join(root, 'bin', 'build', 'help.cjs'))})
+build.writeManifest(${JSON.stringify(scratch)})
+  .then(() => build.renderHelp(${JSON.stringify(join(scratch, 'dist', 'amctl.cjs'))}, ${JSON.stringify(scratch)}))
   .then((help) => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(help)))`
     const drawn = spawnSync(process.execPath, ['-e', script], {
       env: {PATH: process.env.PATH, HOME: join(scratch, 'home')},
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
     })
+    const manifestFile = join(scratch, 'oclif.manifest.json')
+    if (!existsSync(manifestFile)) throw new Error(`making oclif.manifest.json failed:\n${drawn.stderr.trim()}`)
+    const manifest = readFileSync(manifestFile)
     if (drawn.status !== 0 || drawn.stderr !== '') {
       console.warn(`warning: help is drawn at run time: drawing it at build time failed: ${drawn.stderr.trim().split('\n')[0]}`)
-      return undefined
+      return {manifest}
     }
-    return JSON.parse(readFileSync(out, 'utf8'))
+    return {manifest, help: JSON.parse(readFileSync(out, 'utf8'))}
   } finally {
     rmSync(scratch, {recursive: true, force: true})
   }
@@ -316,6 +327,9 @@ function swapIn(staged, target) {
   }
 }
 swapIn(dist, finalDist)
+// the manifest beside package.json, where oclif reads it (rewritten only when it changed)
+const manifestPath = join(root, 'oclif.manifest.json')
+if (!existsSync(manifestPath) || !readFileSync(manifestPath).equals(drawn.manifest)) writeFileSync(manifestPath, drawn.manifest)
 
 // the built CLI draws its help (without a code cache: the build writes nothing outside dist/)
 const smoke = spawnSync(process.execPath, [join(root, 'bin', 'run.cjs'), '--help'], {

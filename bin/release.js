@@ -2,7 +2,8 @@
 // `npm run release`: what amctl ships, built from this checkout into release/.
 //
 //   amctl-<version>.tgz      the npm package (`npm install -g ./amctl-<version>.tgz`): the files
-//                            package.json "files" names, and a package.json for users: no scripts
+//                            package.json "files" names, the man pages (made here: bin/docs.js
+//                            --man) and a package.json for users listing them: no scripts
 //                            and no devDependencies (npm warns about an unreviewed `prepare` of a
 //                            package installed from a file, and `npm run demo` there could only
 //                            fail). The same inputs pack the same file, byte for byte.
@@ -101,6 +102,8 @@ export function packTarball(out) {
       chmodSync(to, statSync(from).mode & 0o777)
     }
     const lean = Object.fromEntries(Object.entries(pkg).filter(([key]) => !DEVELOPMENT_FIELDS.includes(key)))
+    // the man pages, made now from the build's manifest (nothing of them is checked in); npm links them
+    lean.man = JSON.parse(run(process.execPath, [join(root, 'bin', 'docs.js'), '--man', stage], {cwd: root}))
     writeFileSync(join(stage, 'package.json'), `${JSON.stringify(lean, null, 2)}\n`)
     mkdirSync(out, {recursive: true})
     const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(out)], {cwd: stage}))

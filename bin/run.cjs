@@ -5,15 +5,15 @@
 
 const {readFileSync} = require('node:fs')
 const {join} = require('node:path')
-const startup = require('./startup.cjs')
+const launcher = require('./launcher.cjs')
 
 const argv = process.argv.slice(2)
 const root = join(__dirname, '..')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 // `--version` is answered without loading oclif (the most frequent call from scripts), and help
-// without the bundle when the build drew it already (bin/startup.cjs).
-const help = argv.length === 1 && argv[0] === '--version' ? undefined : startup.help(argv, root, pjson)
+// without the bundle when the build drew it already (bin/launcher.cjs).
+const help = argv.length === 1 && argv[0] === '--version' ? undefined : launcher.help(argv, root, pjson)
 if (argv.length === 1 && argv[0] === '--version') {
   // the first line stays what scripts parse; the commit and its date follow when the build knows them
   let built = ''
@@ -23,14 +23,14 @@ if (argv.length === 1 && argv[0] === '--version') {
   } catch {
     // not built from a git checkout
   }
-  startup.writeStdout(`amctl/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n${built}`)
+  launcher.writeStdout(`amctl/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n${built}`)
 } else if (help?.text !== undefined) {
-  startup.writeStdout(help.text)
+  launcher.writeStdout(help.text)
 } else {
   // A reader of stdout that goes away (`amctl runs list --all | head -1`) ends amctl at once,
   // quietly, with exit 0, before any further request (contract 1.4). (Output to a pipe or a file
   // is written straight to it until it is long: process.stdout is made only if needed.)
-  const stdoutMade = startup.whenStdoutMade((stdout) =>
+  const stdoutMade = launcher.whenStdoutMade((stdout) =>
     stdout.on('error', (error) => {
       if (error.code === 'EPIPE') process.exit(0)
       throw error
@@ -47,13 +47,13 @@ if (argv.length === 1 && argv[0] === '--version') {
   })
   // npm checks "engines" at install; oclif's own check would load semver on every run
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
-  const bundle = startup.loadBundle(join(root, 'dist', 'amctl.cjs'), argv)
-  const cli = bundle.exports
+  const bundle = launcher.loadBundle(join(root, 'dist', 'amctl.cjs'), argv)
+  const cli = bundle?.exports
   const main = async () => {
     try {
-      await cli.run(argv, startup.oclifOptions(root, pjson))
+      await cli.run(argv, launcher.oclifOptions(root, pjson))
     } catch (error) {
-      process.exitCode = cli.reportFailure(error, argv)
+      process.exitCode = await cli.reportFailure(error, argv)
     } finally {
       if (stdoutMade()) await cli.flush()
       // (a terminal's help, drawn by oclif: kept for the next run at this width)
@@ -61,5 +61,6 @@ if (argv.length === 1 && argv[0] === '--version') {
       bundle.save()
     }
   }
-  main()
+  if (bundle === undefined) launcher.notBuilt(root)
+  else main()
 }

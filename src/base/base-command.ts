@@ -10,8 +10,8 @@ import {canPrompt, confirm} from '../output/prompt.js'
 import {Renderer, styled} from '../output/renderer.js'
 import {writeStream} from '../output/stream.js'
 import {loadColors, palette, type Style} from '../output/style.js'
-import {jqInArgv, outputFlags} from './flags.js'
-import {toAmctlError} from './parse-errors.js'
+import {reportFailure} from './failure.js'
+import {errorsAsJson, jqInArgv, jsonInArgv, outputFlags} from './flags.js'
 import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} from './results.js'
 
 /**
@@ -81,8 +81,9 @@ export abstract class BaseCommand extends Command {
     return jqInArgv(this.argv)
   }
 
+  /** --json or --jq given (before a `--`): the one rule, with errorsAsJson's for errors (./flags.ts). */
   override jsonEnabled(): boolean {
-    return this.jqGiven || super.jsonEnabled()
+    return this.jqGiven || jsonInArgv(this.argv)
   }
 
   /**
@@ -175,15 +176,13 @@ export abstract class BaseCommand extends Command {
 
   /** Writes an error the contract's way (the one presenter). */
   protected present(error: AmctlError): void {
-    presentError(error, this.io, {json: this.jsonEnabled() && !this.jqGiven, style: this.errStyle})
+    presentError(error, this.io, {json: errorsAsJson(this.argv), style: this.errStyle})
   }
 
+  /** Every failure of a command ends where one outside a command does (./failure.ts). */
   override async catch(err: Error & {oclif?: {exit?: number}}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
-    const error = toAmctlError(err)
-    this.present(error)
-    if (process.env.AMCTL_DEBUG === '1' && err.stack) this.io.stderr.write(`${err.stack}\n`)
-    throw new Errors.ExitError(error.exitCode)
+    throw new Errors.ExitError(await reportFailure(err, this.argv, this.io))
   }
 
   override async finally(err: Error | undefined): Promise<void> {

@@ -1,14 +1,9 @@
 import type {Hook} from '@oclif/core'
-import {ExitCode, UsageError} from '../core/errors.js'
-import {io} from '../output/io.js'
-import {presentError} from '../output/present.js'
-import {palette} from '../output/style.js'
-import {jqInArgv} from './flags.js'
-import {toAmctlError} from './parse-errors.js'
+import {UsageError} from '../core/errors.js'
 
 /**
- * What happens outside a command: an unknown command (oclif's `command_not_found` hook) and any
- * failure that reaches bin/run.cjs before a command ran. Both end in the one presenter.
+ * An unknown command (oclif's `command_not_found` hook): its usage error reaches bin/run.cjs,
+ * which ends it as every failure ends (./failure.ts).
  */
 
 /** `command_not_found`: exit 2 with "did you mean" from the commands oclif knows. */
@@ -22,19 +17,6 @@ export const commandNotFound: Hook<'command_not_found'> = async ({id, config}) =
     `unknown command "${wanted}"`,
     near ? `did you mean \`amctl ${near}\`? (see \`amctl --help\`)` : 'see `amctl --help` for the commands',
   )
-}
-
-/** An error that reached bin/run.cjs: presented like any other; returns the exit code. */
-export function reportFailure(error: unknown, argv: string[]): number {
-  const e = error as {code?: string; oclif?: {exit?: number}}
-  // a command already presented its own error and threw oclif's ExitError with the code
-  if (e?.code === 'EEXIT' && typeof e.oclif?.exit === 'number') return e.oclif.exit
-  const failure = toAmctlError(error)
-  const out = io()
-  // --jq implies --json for data only: errors show as without --json
-  presentError(failure, out, {json: argv.includes('--json') && !jqInArgv(argv), style: palette(false)})
-  if (process.env.AMCTL_DEBUG === '1' && error instanceof Error && error.stack) out.stderr.write(`${error.stack}\n`)
-  return failure.exitCode ?? ExitCode.failure
 }
 
 function distance(a: string, b: string): number {

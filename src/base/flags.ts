@@ -20,13 +20,32 @@ export const outputFlags = {
   }),
 }
 
+/** The arguments before a `--` (what follows it is never a flag). */
+function flagPart(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--')
+  return end === -1 ? argv : argv.slice(0, end)
+}
+
 /**
  * Whether --jq is among the arguments (before a `--`): it implies --json for the output, and
  * makes errors show as without --json even when the arguments do not parse.
  */
 export function jqInArgv(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--')
-  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--jq' || arg.startsWith('--jq='))
+  return flagPart(argv).some((arg) => arg === '--jq' || arg.startsWith('--jq='))
+}
+
+/** Whether --json is among the arguments (before a `--`). */
+export function jsonInArgv(argv: readonly string[]): boolean {
+  return flagPart(argv).includes('--json')
+}
+
+/**
+ * Whether an error is written as the JSON document on stdout (contract 1.5): --json was given
+ * and --jq was not (with --jq, errors show as without --json). The one rule for every error,
+ * inside a command or before one ran, even when the arguments do not parse.
+ */
+export function errorsAsJson(argv: readonly string[]): boolean {
+  return jsonInArgv(argv) && !jqInArgv(argv)
 }
 
 export const profileFlags = {

@@ -1,14 +1,15 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {cpSync, readdirSync, symlinkSync, utimesSync} from 'node:fs'
+import {cpSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 
-// The build runs in a copy of the project (sources, bin/, package.json, node_modules linked), so
-// these tests never disturb the dist/ the other tests use.
+// The build runs in a copy of the project (sources, bin/, patches/, package.json, node_modules
+// linked; no manifest: the build makes it), so these tests never disturb the dist/ the other tests
+// use.
 const copy = tempDir('amctl-build-')
-for (const entry of ['bin', 'src', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, entry), join(copy, entry), {recursive: true})
+for (const entry of ['bin', 'src', 'patches', 'package.json']) cpSync(join(ROOT, entry), join(copy, entry), {recursive: true})
 symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
 
 function build(): Promise<number | null> {
@@ -17,11 +18,14 @@ function build(): Promise<number | null> {
   )
 }
 
-const amctl = (...argv: string[]) =>
-  spawnSync(process.execPath, [join(copy, 'bin', 'run.cjs'), ...argv], {
+const amctl = (...args: (string | Record<string, string>)[]) => {
+  const argv = args.filter((a): a is string => typeof a === 'string')
+  const env = args.find((a): a is Record<string, string> => typeof a !== 'string')
+  return spawnSync(process.execPath, [join(copy, 'bin', 'run.cjs'), ...argv], {
     encoding: 'utf8',
-    env: {PATH: process.env.PATH, HOME: process.env.HOME},
+    env: {PATH: process.env.PATH, HOME: process.env.HOME, ...env},
   })
+}
 
 describe('bin/build.js', () => {
   it('two builds at once both succeed and leave one working dist/, with no staging directory behind', async () => {
@@ -35,6 +39,32 @@ describe('bin/build.js', () => {
     expect(help.status).toBe(0)
     expect(help.stdout).toContain('List runs of the organization')
   }, 60_000)
+
+  it('edit, build, see: a description changed in src/ is in --help, `help`, help drawn at run time and the manifest after `npm run build` alone', async () => {
+    const file = join(copy, 'src', 'commands', 'runs', 'fork.ts')
+    const source = readFileSync(file, 'utf8')
+    const old = "static override summary = 'Fork a run into a new run'"
+    expect(source).toContain(old)
+    const text = 'Fork a run, a summary edited by the test'
+    writeFileSync(file, source.replace(old, `static override summary = '${text}'`))
+    expect(await build()).toBe(0)
+    for (const argv of [
+      ['runs', 'fork', '--help'],
+      ['help', 'runs', 'fork'],
+      ['runs', '--help'],
+    ]) {
+      const r = amctl(...argv)
+      expect(r.status, argv.join(' ')).toBe(0)
+      expect(r.stdout, argv.join(' ')).toContain(text)
+      expect(r.stdout, argv.join(' ')).not.toContain('Fork a run into a new run')
+    }
+    // drawn by oclif at run time (a terminal's first help) from the manifest the build made
+    const drawn = amctl('runs', 'fork', '--help', {AMCTL_HELP_CACHE: 'off'})
+    expect(drawn.stdout).toContain(text)
+    const manifest = JSON.parse(readFileSync(join(copy, 'oclif.manifest.json'), 'utf8'))
+    expect(manifest.commands['runs:fork'].summary).toBe(text)
+    writeFileSync(file, source)
+  }, 120_000)
 
   it('npm run demo does not rebuild when the build is newer than every source', async () => {
     // the demo's first step; with a current build its first line is the dev server it starts

@@ -1,5 +1,5 @@
 import {execFile} from 'node:child_process'
-import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {promisify} from 'node:util'
 import {describe, expect, it} from 'vitest'
@@ -8,15 +8,16 @@ import {documentedCommands} from '../../../src/base/help/reference.js'
 import {HELP_TOPICS} from '../../../src/base/help/topics.js'
 import {ROOT} from '../../helpers/cli.js'
 import {documentPaths} from '../../helpers/markdown.js'
+import {tempDir} from '../../helpers/temp.js'
 
-// docs/commands/, the man pages and the help-topic sections of the documents are generated from
-// the manifest and src/base/help (the same source as `--help` and `amctl help <topic>`): each is
-// made again here, from the committed manifest, and a stale copy fails. Regenerate with
-// `npm run docs`. (The manifest itself is held to the commands by test/manifest.test.ts.)
+// docs/commands/ and the help-topic sections of the documents are generated from the manifest and
+// src/base/help (the same source as `--help` and `amctl help <topic>`): each is made again here,
+// from the build's manifest, and a stale copy fails. Regenerate with `npm run docs`. The man pages
+// are made from the same model when the package is packed, and checked here as made. (The
+// manifest itself is made by the build: test/manifest.test.ts.)
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
 const pkg = JSON.parse(read('package.json'))
 const manifest = JSON.parse(read('oclif.manifest.json'))
-const withoutDate = (roff: string) => roff.replace(/^\.TH .*$/m, '.TH')
 const generated = generatedFiles(manifest, pkg.oclif.topics, '2026-01-01')
 const STALE = 'stale: run `npm run docs`'
 
@@ -26,13 +27,6 @@ describe('generated documents', () => {
     const expected = [...generated.keys()].filter((path) => path.startsWith('docs/commands/'))
     expect(onDisk.sort(), `docs/commands/ ${STALE}`).toEqual(expected.sort())
     for (const path of expected) expect(read(path), `${path} ${STALE}`).toBe(generated.get(path))
-  })
-
-  it('man/ holds amctl.1 and a page per command, each what the manifest makes', () => {
-    const onDisk = readdirSync(join(ROOT, 'man')).map((name) => `man/${name}`)
-    const expected = [...generated.keys()].filter((path) => path.startsWith('man/'))
-    expect(onDisk.sort(), `man/ ${STALE}`).toEqual(expected.sort())
-    for (const path of expected) expect(withoutDate(read(path)), `${path} ${STALE}`).toBe(withoutDate(generated.get(path) as string))
   })
 
   it('a page and a man page for every command a user can run, none for the hidden ones', () => {
@@ -45,11 +39,12 @@ describe('generated documents', () => {
     expect(generated.has('docs/commands/autocomplete-script.md')).toBe(false)
   })
 
-  it('package.json ships every man page and lists them in "man", so `npm install -g` links them', () => {
-    expect(pkg.man, `package.json "man" ${STALE}`).toEqual(manFiles(manifest))
-    expect(pkg.man[0]).toBe('./man/amctl.1')
-    expect(pkg.man).toContain('./man/amctl-runs-list.1')
+  it('no man page is checked in: they are made when the package is packed (bin/release.js, bin/docs.js --man)', () => {
+    expect(existsSync(join(ROOT, 'man'))).toBe(false)
+    expect(pkg.man).toBeUndefined()
     expect(pkg.files).toContain('man')
+    expect(manFiles(manifest)[0]).toBe('./man/amctl.1')
+    expect(manFiles(manifest)).toContain('./man/amctl-runs-list.1')
   })
 
   it('every help topic is in one document, between its markers, as src/base/help/topics.ts says', () => {
@@ -72,11 +67,16 @@ describe('generated documents', () => {
     async () => {
       // groff shows bold as a character, a backspace and the character again, and breaks words at
       // a hyphen (U+2010) of its own: read it without either. The pages render side by side.
-      const render = async (file: string) =>
-        (await promisify(execFile)('groff', ['-t', '-man', '-Tutf8', join(ROOT, file)], {encoding: 'utf8'})).stdout
+      const dir = tempDir('amctl-man-')
+      const render = async (file: string) => {
+        writeFileSync(join(dir, file.replace('man/', '')), generated.get(file) as string)
+        return (
+          await promisify(execFile)('groff', ['-t', '-man', '-Tutf8', join(dir, file.replace('man/', ''))], {encoding: 'utf8'})
+        ).stdout
           .replace(/.\u0008/g, '')
           .replace(/\u2010\s+/g, '')
           .replace(/\s+/g, ' ')
+      }
       const commands = documentedCommands(manifest)
       const [overview, ...pages] = await Promise.all(['man/amctl.1', ...commands.map((doc) => `man/amctl-${doc.slug}.1`)].map(render))
       expect(overview).toMatch(/^AMCTL\(1\)/)
@@ -113,7 +113,7 @@ describe('a command page', () => {
       expect(doc.usage.startsWith(`amctl ${doc.name}`), doc.usage).toBe(true)
       expect(doc.usage.slice(`amctl ${doc.name}`.length), doc.usage).not.toMatch(new RegExp(`^ ${doc.name.split(' ').at(-1)}\\b`))
     }
-    expect(read('man/amctl-orgs-implementation-doc-set.1')).toContain('amctl orgs implementation\\-doc set \\-\\-input')
+    expect(generated.get('man/amctl-orgs-implementation-doc-set.1')).toContain('amctl orgs implementation\\-doc set \\-\\-input')
   })
 
   it('escapes what Markdown would take for emphasis, links or HTML, outside code spans', () => {

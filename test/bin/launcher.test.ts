@@ -1,22 +1,34 @@
-import {build, type Plugin} from 'esbuild'
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {chmodSync, closeSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  cpSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
-import {pathToFileURL} from 'node:url'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {useE2E} from '../e2e/helpers.js'
 import {runBin, runOnTerminal} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 
-// bin/startup.cjs: the start-up machinery. Every piece of it leans on how Node, V8 or a dependency
-// behaves today; these tests fail loudly when an update changes that. No timings: what each
-// piece buys is measured by `npm run bench` and `node bench/ablate.mjs`.
+// bin/launcher.cjs: the run-time half of the start-up machinery (the code cache, help drawn at
+// build time, stdout without process.stdout), and what a built run loads. Every piece leans on how
+// Node, V8 or a dependency behaves today; these tests fail loudly when an update changes that. No
+// timings: what each piece buys is measured by `npm run bench` and `node bench/ablate.mjs`.
 
 const require = createRequire(import.meta.url)
-const startup = require(join(ROOT, 'bin', 'startup.cjs'))
+const launcher = require(join(ROOT, 'bin', 'launcher.cjs'))
 const BIN = join(ROOT, 'bin', 'run.cjs')
 const BUNDLE = join(ROOT, 'dist', 'amctl.cjs')
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
@@ -101,9 +113,9 @@ describe('the bundle', () => {
 
   it('is ASCII and ends with its build mark, the hash of what comes before it', () => {
     expect(/[^\0-\x7F]/.test(source)).toBe(false)
-    const at = source.lastIndexOf(startup.BUILD_MARK)
+    const at = source.lastIndexOf(launcher.BUILD_MARK)
     expect(at).toBeGreaterThan(0)
-    const mark = source.slice(at + startup.BUILD_MARK.length).trim()
+    const mark = source.slice(at + launcher.BUILD_MARK.length).trim()
     expect(mark).toBe(createHash('sha256').update(source.slice(0, at)).digest('hex').slice(0, 16))
   })
 
@@ -215,7 +227,7 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
     const before = readdirSync(join(ROOT, 'dist')).sort()
     expect((await bundled(['--help'], {HOME: home})).status).toBe(0)
     const [file] = cacheFiles(cacheDir())
-    const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(startup.BUILD_MARK.length)
+    const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(launcher.BUILD_MARK.length)
     expect(file).toBe(`amctl-${mark}-help-node${process.versions.node}-${process.arch}.bin`)
     expect(statSync(join(cacheDir(), file)).mode & 0o777).toBe(0o600)
     const written = statSync(join(cacheDir(), file)).mtimeMs
@@ -282,6 +294,104 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
     expect(readFileSync(path).equals(Buffer.alloc(good.length, 7))).toBe(false)
   })
 
+  it('a cache with bytes flipped in the middle is discarded and rewritten, never handed to V8 (it crashed: exit 133)', async () => {
+    const dir = tempDir('amctl-startup-flip-')
+    const env = {HOME: home, AMCTL_CACHE_DIR: dir}
+    expect((await bundled(['config', 'list'], env)).status).toBe(0)
+    const [file] = cacheFiles(join(dir, 'code-cache'))
+    const path = join(dir, 'code-cache', file)
+    const damaged = readFileSync(path)
+    for (let i = 0; i < 8; i++) damaged[(damaged.length >> 1) + i] ^= 0x5a
+    writeFileSync(path, damaged)
+    for (let run = 0; run < 2; run++) {
+      const r = await bundled(['config', 'list', '--json'], env)
+      expect(r.stderr, `run ${run}`).toBe('')
+      expect(r.status, `run ${run}`).toBe(0)
+    }
+    expect(readFileSync(path).equals(damaged), 'rewritten').toBe(false)
+  })
+
+  it('the checksum: WebAssembly and JavaScript sum alike, and one flipped bit anywhere is caught', () => {
+    const bytes = createHash('sha256').update('seed').digest()
+    const data = Buffer.alloc(300_001)
+    for (let i = 0; i < data.length; i++) data[i] = bytes[i % bytes.length] ^ (i & 0xff)
+    for (const length of [0, 3, 4, 65_536, 65_537, 300_001]) {
+      const part = Buffer.from(data.subarray(0, length))
+      expect(launcher.checksum(part), `${length}`).toEqual(launcher.checksum(part, () => undefined))
+    }
+    const sealed = launcher.sealCache(data)
+    expect(launcher.openCache(sealed).equals(data)).toBe(true)
+    for (const at of [12, 150_000, sealed.length - 1]) {
+      const damaged = Buffer.from(sealed)
+      damaged[at] ^= 0x10
+      expect(launcher.openCache(damaged), `bit flipped at ${at}`).toBeUndefined()
+    }
+    expect(launcher.openCache(sealed.subarray(0, sealed.length - 4))).toBeUndefined()
+  })
+
+  it('a cache directory that cannot be made (under /proc) is skipped silently: the command ends, no spinning', () => {
+    const r = spawnSync(process.execPath, [BIN, 'config', 'list', '--json'], {
+      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: '/proc/nope/amctl', AMCTL_KEYCHAIN: 'off'},
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    expect(r.error, 'still running after 20 s').toBeUndefined()
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toBeTypeOf('object')
+  })
+
+  it('a cache directory others can write, or a link, is neither written nor read', async () => {
+    for (const make of ['writable', 'link'] as const) {
+      const dir = tempDir('amctl-startup-shared-')
+      const other = tempDir('amctl-startup-other-')
+      if (make === 'writable') {
+        mkdirSync(join(dir, 'code-cache'))
+        chmodSync(join(dir, 'code-cache'), 0o777)
+      } else symlinkSync(other, join(dir, 'code-cache'))
+      for (let run = 0; run < 2; run++) expect((await bundled(['config', 'list'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
+      expect(cacheFiles(join(dir, 'code-cache')), make).toEqual([])
+      expect(readdirSync(other), make).toEqual([])
+    }
+  })
+
+  it.runIf(process.getuid?.() === 0)(
+    'a cache directory another user owns is neither written nor read (root with a HOME of someone else)',
+    async () => {
+      const dir = tempDir('amctl-startup-theirs-')
+      mkdirSync(join(dir, 'code-cache'), {mode: 0o755})
+      chownSync(join(dir, 'code-cache'), 65534, 65534)
+      for (let run = 0; run < 2; run++) expect((await bundled(['config', 'list'], {HOME: home, AMCTL_CACHE_DIR: dir})).status).toBe(0)
+      expect(cacheFiles(join(dir, 'code-cache'))).toEqual([])
+      expect(readdirSync(join(dir, 'code-cache'))).toEqual([])
+    },
+  )
+
+  it('a temporary file planted as a link to another file is never written through', () => {
+    const dir = tempDir('amctl-startup-plant-')
+    mkdirSync(join(dir, 'code-cache'), {mode: 0o700})
+    const victim = join(tempDir('amctl-startup-victim-'), 'victim.txt')
+    writeFileSync(victim, 'precious\n', {mode: 0o600})
+    const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(launcher.BUILD_MARK.length)
+    const name = `amctl-${mark}-config-list-node${process.versions.node}-${process.arch}.bin`
+    // the name a temporary file had (its pid), planted by the process itself just before amctl runs in it
+    const wrapper = join(dir, 'plant.cjs')
+    writeFileSync(
+      wrapper,
+      `require('node:fs').symlinkSync(${JSON.stringify(victim)}, ${JSON.stringify(join(dir, 'code-cache'))} + '/${name}.' + process.pid + '.tmp')
+process.argv = [process.argv[0], ${JSON.stringify(BIN)}, 'config', 'list']
+require(${JSON.stringify(BIN)})
+`,
+    )
+    const r = spawnSync(process.execPath, [wrapper], {
+      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: dir, AMCTL_KEYCHAIN: 'off', AMCTL_HELP_CACHE: 'off'},
+      encoding: 'utf8',
+    })
+    expect(r.status, r.stderr).toBe(0)
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n')
+    expect(cacheFiles(join(dir, 'code-cache'))).toEqual([name])
+  })
+
   it('a cache directory that cannot be written costs nothing but the speed', async () => {
     const dir = tempDir('amctl-startup-ro-')
     mkdirSync(join(dir, 'code-cache'), {mode: 0o500})
@@ -304,302 +414,28 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
 
 describe('which cache a run uses', () => {
   it('one per command, one for any help', () => {
-    expect(startup.cacheSlug([])).toBe('help')
-    expect(startup.cacheSlug(['--help'])).toBe('help')
-    expect(startup.cacheSlug(['runs', 'list', '-h'])).toBe('help')
-    expect(startup.cacheSlug(['help', 'runs'])).toBe('help')
-    expect(startup.cacheSlug(['runs', 'list', '--json', '--limit', '50'])).toBe('runs-list')
-    expect(startup.cacheSlug(['orgs', 'implementation-doc', 'set'])).toBe('orgs-implementation-doc')
-    expect(startup.cacheSlug(['runs', 'watch', 'run_acme_0001'])).toBe('runs-watch')
-    expect(startup.cacheSlug(['api', '/me'])).toBe('api')
-    expect(startup.cacheSlug(['--json'])).toBe('other')
-    expect(startup.cacheSlug(['../../etc/passwd'])).toBe('other')
-  })
-})
-
-describe('pieceNames (what bench/ablate.mjs and bin/build.js --without take)', () => {
-  it('names each piece once: a lazy module, slim-undici, liftoff, and one edit:<package> for all its edits', () => {
-    const names = startup.pieceNames() as string[]
-    expect(new Set(names).size).toBe(names.length)
-    expect(names).toEqual(
-      expect.arrayContaining(['lazy:assert', 'slim-undici', 'liftoff', 'undici-apart', 'edit:undici', 'edit:@oclif/core']),
-    )
-    expect(names.filter((n) => n === 'edit:undici')).toHaveLength(1)
-  })
-})
-
-describe('lazy stand-ins for built-ins', () => {
-  /** The stand-in's source run as a module, with a require() that counts what it loads. */
-  const standInOf = (name: string) => {
-    const loaded: string[] = []
-    const counting = (id: string) => {
-      loaded.push(id)
-      return require(id)
-    }
-    const module = {exports: {} as Record<string, unknown>}
-    new Function('module', 'require', startup.lazyBuiltinSource(name))(module, counting)
-    return {standIn: module.exports as any, loaded}
-  }
-
-  it.each(startup.LAZY_BUILTINS as string[])('node:%s: the real module, loaded on first use, with its keys', (name) => {
-    const real = require(`node:${name}`)
-    const {standIn, loaded} = standInOf(name)
-    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
-    expect(standIn.__esModule).toBeUndefined()
-    expect(loaded, 'nothing loaded before first use').toEqual([])
-    const key = Object.keys(real).find((k) => typeof real[k] === 'function') as string
-    expect(standIn[key]).toBe(real[key])
-    expect(loaded).toEqual([`node:${name}`])
-  })
-
-  it('node:assert: a passing assertion loads nothing; a failing one throws the real AssertionError', () => {
-    const {standIn: assert, loaded} = standInOf('assert')
-    expect(assert(true)).toBeUndefined()
-    expect(assert(1, 'message')).toBeUndefined()
-    expect(loaded).toEqual([])
-    const {AssertionError} = require('node:assert')
-    expect(() => assert(false, 'the invariant')).toThrow(
-      expect.objectContaining({name: 'AssertionError', message: 'the invariant', actual: false, expected: true}),
-    )
-    expect(() => assert(0)).toThrow(AssertionError)
-    expect(() => assert()).toThrow(AssertionError)
-    expect(loaded).toEqual(['node:assert'])
-  })
-})
-
-/**
- * Bundles `require(name)` with the start-up plugins and a marker on the real package's files,
- * runs it, and returns the module with a probe saying whether the real package was evaluated.
- */
-async function bundledStandIn(name: string): Promise<{standIn: any; evaluated: () => boolean}> {
-  const dir = tempDir('amctl-startup-lazy-')
-  const outfile = join(dir, 'out.cjs')
-  const marker = `__amctlEvaluated_${name.replace(/\W/g, '_')}`
-  const realDir = startup.packageDir(name)
-  await build({
-    stdin: {contents: `module.exports = require(${JSON.stringify(name)})`, resolveDir: ROOT, loader: 'js'},
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile,
-    logLevel: 'silent',
-    plugins: [
-      {
-        name: 'marker',
-        setup(b) {
-          b.onLoad({filter: /\.(c|m)?js$/}, (args): {contents: string; loader: 'js'} | undefined => {
-            if (!args.path.startsWith(`${realDir}/`) || args.path.slice(realDir.length).includes('node_modules')) return undefined
-            const contents = readFileSync(args.path, 'utf8')
-            // (a marker first, after any 'use strict' the module starts with)
-            return {contents: `globalThis.${marker} = true;\n${contents}`, loader: 'js'}
-          })
-        },
-      } satisfies Plugin,
-      // (without the source edits, which expect the whole CLI to be bundled)
-      ...startup.plugins(new Set((startup.pieceNames() as string[]).filter((n) => n.startsWith('edit:')))),
-    ],
-  })
-  delete (globalThis as Record<string, unknown>)[marker]
-  const standIn = require(outfile)
-  return {standIn, evaluated: () => (globalThis as Record<string, unknown>)[marker] === true}
-}
-
-describe('lazy stand-ins for packages (each export of the real one, which is evaluated on first use)', () => {
-  const importReal = async (name: string) => {
-    const file = require.resolve(name, {paths: [ROOT]})
-    return import(pathToFileURL(file).href)
-  }
-
-  it('string-width', async () => {
-    const {standIn, evaluated} = await bundledStandIn('string-width')
-    expect(evaluated()).toBe(false)
-    const real = (await importReal('string-width')).default
-    expect(standIn.default('日本 abc')).toBe(real('日本 abc'))
-    expect(evaluated()).toBe(true)
-  })
-
-  it('wsl-utils: isWsl from is-wsl at once, the rest on first use', async () => {
-    const {standIn, evaluated} = await bundledStandIn('wsl-utils')
-    const real = await importReal('wsl-utils')
-    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
-    expect(standIn.isWsl).toBe(real.isWsl)
-    expect(evaluated()).toBe(false)
-    expect(standIn.isUncPath('\\\\server\\share')).toBe(real.isUncPath('\\\\server\\share'))
-    expect(evaluated()).toBe(true)
-  })
-
-  it('tinyglobby', async () => {
-    const {standIn, evaluated} = await bundledStandIn('tinyglobby')
-    const real = require(require.resolve('tinyglobby', {paths: [ROOT]}))
-    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
-    expect(evaluated()).toBe(false)
-    expect(standIn.globSync(['package.json'], {cwd: ROOT})).toEqual(real.globSync(['package.json'], {cwd: ROOT}))
-    expect(evaluated()).toBe(true)
-  })
-
-  it('supports-color', async () => {
-    const {standIn, evaluated} = await bundledStandIn('supports-color')
-    const real = require(require.resolve('supports-color', {paths: [ROOT]}))
-    expect(evaluated()).toBe(false)
-    expect(standIn.stdout).toEqual(real.stdout)
-    expect(evaluated()).toBe(true)
-  })
-
-  it('debug: without DEBUG a debugger that is off and debug never evaluated; with DEBUG the real one', async () => {
-    const saved = process.env.DEBUG
-    try {
-      delete process.env.DEBUG
-      const {standIn, evaluated} = await bundledStandIn('debug')
-      const off = standIn('amctl:test')
-      expect(off.enabled).toBe(false)
-      expect(off.namespace).toBe('amctl:test')
-      expect(off.extend('child').namespace).toBe('amctl:test:child')
-      off('nothing to say')
-      expect(evaluated()).toBe(false)
-      process.env.DEBUG = 'amctl:*'
-      const on = standIn('amctl:test')
-      expect(evaluated()).toBe(true)
-      expect(on.enabled).toBe(true)
-    } finally {
-      if (saved === undefined) delete process.env.DEBUG
-      else process.env.DEBUG = saved
-    }
-  })
-
-  it.each([
-    ['ejs', (ejs: any) => ejs.render('<%= a %>', {a: 1}), '1'],
-    ['cli-spinners', (spinners: any) => spinners.dots.frames[0], '⠋'],
-    ['minimatch', (m: any) => m.minimatch('runs', 'r*'), true],
-    ['lilconfig', (l: any) => typeof l.lilconfig('x').search, 'function'],
-    ['wrap-ansi', (wrap: any) => wrap('aaa bbb', 3), 'aaa\nbbb'],
-  ])('%s: evaluated on first use, then the real one', async (name, use, expected) => {
-    const {standIn, evaluated} = await bundledStandIn(name)
-    const real = require(require.resolve(name, {paths: [ROOT]}))
-    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
-    expect(evaluated()).toBe(false)
-    expect(use(standIn)).toEqual(expected)
-    expect(evaluated()).toBe(true)
-  })
-
-  it('every package listed has a test here', () => {
-    expect(Object.keys(startup.LAZY_PACKAGES).sort()).toEqual([
-      'cli-spinners',
-      'debug',
-      'ejs',
-      'lilconfig',
-      'minimatch',
-      'string-width',
-      'supports-color',
-      'tinyglobby',
-      'wrap-ansi',
-      'wsl-utils',
-    ])
-  })
-})
-
-/** The version package.json pins a package to: bundled ones are devDependencies, the keychain a dependency. */
-function pinned(name: string): string | undefined {
-  return pkg.dependencies?.[name] ?? pkg.devDependencies?.[name]
-}
-
-describe('dependency internals: pinned, and still what the edits and imports expect', () => {
-  const installed = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
-
-  type Edit = {package: string; version: string; file: string; from: string}
-  it.each((startup.EDITS as Edit[]).map((e) => ({name: e.package, e})))('edit of $name: the pinned version holds the text', ({e}) => {
-    // every copy at the edited version (nested ones included) holds the text
-    const copies = spawnSync('find', ['node_modules', '-path', `*node_modules/${e.package}/package.json`], {cwd: ROOT, encoding: 'utf8'})
-      .stdout.trim()
-      .split('\n')
-      .map((p) => join(ROOT, p, '..'))
-      .filter((dir) => installed(dir) === e.version)
-    expect(copies.length, `no ${e.package}@${e.version} installed`).toBeGreaterThan(0)
-    for (const dir of copies) expect(readFileSync(join(dir, e.file), 'utf8')).toContain(e.from)
-    // a dependency of amctl's own, at the edited version, is pinned to it exactly
-    if (installed(startup.packageDir(e.package)) === e.version) expect(pinned(e.package), 'exact pin in package.json').toBe(e.version)
-  })
-
-  it("oclif's shell, found on first use: SHELL's last segment, else the password database's (autocomplete's instructions)", () => {
-    const home = tempDir('amctl-startup-shell-')
-    const run = (env: Record<string, string>) =>
-      spawnSync(process.execPath, [BIN, 'autocomplete'], {
-        env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: join(home, 'cache'), ...env},
-        encoding: 'utf8',
-      })
-    expect(run({SHELL: '/usr/local/bin/zsh'}).stdout).toContain('amctl autocomplete script zsh')
-    const login = (require('node:os').userInfo().shell ?? '').split('/').at(-1)
-    if (login === 'bash' || login === 'zsh') expect(run({}).stdout).toContain(`amctl autocomplete script ${login}`)
-    // and a command that does not ask never reads the password database
-    const dir = tempDir('amctl-startup-userinfo-')
-    const hook = join(dir, 'count.cjs')
-    writeFileSync(
-      hook,
-      `const os = require('node:os'); const real = os.userInfo; let calls = 0
-os.userInfo = (...a) => { calls++; return real(...a) }
-process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'calls'))}, String(calls)))\n`,
-    )
-    const r = spawnSync(process.execPath, ['--require', hook, BIN, 'config', 'list'], {env: {PATH: process.env.PATH ?? '', HOME: home}})
-    expect(r.status).toBe(0)
-    expect(readFileSync(join(dir, 'calls'), 'utf8')).toBe('0')
-  })
-
-  it("oclif's command sort: amctl's command IDs sort the same by code unit as by localeCompare", () => {
-    const ids = Object.keys(JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands)
-    const byLocale = [...ids].sort((a, b) => a.localeCompare(b))
-    const byCodeUnit = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    expect(byCodeUnit).toEqual(byLocale)
-  })
-
-  it('string-width 4 with its ASCII shortcut measures as before', () => {
-    const edit = startup.EDITS.find((e: {package: string}) => e.package === 'string-width')
-    const dir = join(ROOT, 'node_modules', '@oclif', 'core', 'node_modules', 'string-width')
-    const source = readFileSync(join(dir, 'index.js'), 'utf8')
-    const load = (text: string) => {
-      const module = {exports: {} as unknown}
-      new Function('module', 'exports', 'require', text)(module, module.exports, createRequire(join(dir, 'index.js')))
-      return module.exports as (s: string) => number
-    }
-    const original = load(source)
-    const edited = load(source.replace(edit.from, edit.to))
-    const samples = ['', 'runs list', '\u001b[1mbold\u001b[22m', 'naïve', '日本語', 'a\u0301', '👍 ok', '\t tab', '#️⃣ *️⃣ 0️⃣']
-    for (let c = 0x20; c < 0x7f; c++) samples.push(String.fromCharCode(c), String.fromCharCode(c).repeat(3))
-    for (const s of samples) expect(edited(s), JSON.stringify(s)).toBe(original(s))
-  })
-
-  it("undici's client: the HTTP/2 half is only ever called", () => {
-    const source = readFileSync(join(startup.packageDir('undici'), 'lib', 'dispatcher', 'client.js'), 'utf8')
-    expect(source.match(/\bconnectH2\b(?!\()/g)).toEqual(['connectH2'])
-  })
-
-  it("undici by its parts is undici's index: the same classes, the same request API", () => {
-    const undici = require(require.resolve('undici', {paths: [ROOT]}))
-    const part = (path: string) => require(require.resolve(path, {paths: [ROOT]}))
-    for (const [name, path] of Object.entries(startup.UNDICI_PARTS as Record<string, string>)) expect(part(path), name).toBe(undici[name])
-    for (const [name, path] of Object.entries(startup.UNDICI_API as Record<string, string>)) {
-      expect(part(path), name).toBe(undici.Dispatcher.prototype[name])
-    }
-    expect(installed(startup.packageDir('undici'))).toBe(pinned('undici'))
-  })
-
-  it("plugin-autocomplete's commands: the pinned version, where the bundle imports them", () => {
-    for (const [name, {version, under}] of Object.entries(startup.DEEP_IMPORTS as Record<string, {version: string; under: string}>)) {
-      const dir = startup.packageDir(name)
-      expect(installed(dir)).toBe(version)
-      expect(pinned(name)).toBe(version)
-      for (const file of ['index.js', 'create.js', 'script.js']) expect(statSync(join(dir, under, file)).isFile()).toBe(true)
-    }
+    expect(launcher.cacheSlug([])).toBe('help')
+    expect(launcher.cacheSlug(['--help'])).toBe('help')
+    expect(launcher.cacheSlug(['runs', 'list', '-h'])).toBe('help')
+    expect(launcher.cacheSlug(['help', 'runs'])).toBe('help')
+    expect(launcher.cacheSlug(['runs', 'list', '--json', '--limit', '50'])).toBe('runs-list')
+    expect(launcher.cacheSlug(['orgs', 'implementation-doc', 'set'])).toBe('orgs-implementation-doc')
+    expect(launcher.cacheSlug(['runs', 'watch', 'run_acme_0001'])).toBe('runs-watch')
+    expect(launcher.cacheSlug(['api', '/me'])).toBe('api')
+    expect(launcher.cacheSlug(['--json'])).toBe('other')
+    expect(launcher.cacheSlug(['../../etc/passwd'])).toBe('other')
   })
 })
 
 describe('help drawn at build time (dist/help/), printed without the bundle', () => {
-  const helpDir = join(ROOT, 'dist', startup.HELP_DIR)
-  const built = JSON.parse(readFileSync(join(helpDir, startup.HELP_META), 'utf8')) as {id: string; package: string}
+  const helpDir = join(ROOT, 'dist', launcher.HELP_DIR)
+  const built = JSON.parse(readFileSync(join(helpDir, launcher.HELP_META), 'utf8')) as {id: string; package: string}
   /** Every argv dist/help/ holds, by its file (words and flags joined by '_'). */
   const forms = readdirSync(helpDir)
     .filter((f) => f.endsWith('.txt'))
     .map((f) => (f === '_.txt' ? [] : f.slice(0, -'.txt'.length).split('_')))
   /** The help dist/help/ holds for this argv. */
-  const drawnFor = (argv: string[]) => readFileSync(join(helpDir, startup.helpFile(argv)), 'utf8')
+  const drawnFor = (argv: string[]) => readFileSync(join(helpDir, launcher.helpFile(argv)), 'utf8')
   const home = tempDir('amctl-startup-help-home-')
 
   /** A piped run, with `record`ed modules; what it printed. */
@@ -634,7 +470,7 @@ describe('help drawn at build time (dist/help/), printed without the bundle', ()
     // a topic alone (`amctl runs`) shows its commands
     expected.push('runs', 'orgs implementation-doc', 'runs --help', 'help runs')
     expect(forms.map((f) => f.join(' '))).toEqual(expect.arrayContaining(expected))
-    expect(built.package).toBe(startup.helpPackage(pkg))
+    expect(built.package).toBe(launcher.helpPackage(pkg))
   })
 
   it('every one prints, piped, byte for byte what oclif draws at run time (AMCTL_HELP_CACHE=off), exit 0, nothing on stderr', async () => {
@@ -676,7 +512,7 @@ describe('help drawn at build time (dist/help/), printed without the bundle', ()
     }
   })
 
-  it.each(startup.HELP_ENV as string[])('%s set: oclif draws the help from the bundle', (name) => {
+  it.each(launcher.HELP_ENV as string[])('%s set: oclif draws the help from the bundle', (name) => {
     const value = {OCLIF_COLUMNS: '50', FORCE_COLOR: '1', DEBUG: 'amctl-nothing', AMCTL_DEBUG: '1'}[name] ?? '1'
     const r = piped(['runs', 'list', '--help'], {[name]: value})
     expect(r.bundle).toBe(true)
@@ -697,7 +533,7 @@ describe('help drawn at build time (dist/help/), printed without the bundle', ()
     function fakeRoot() {
       const root = tempDir('amctl-startup-root-')
       for (const file of ['package.json', 'oclif.manifest.json']) writeFileSync(join(root, file), readFileSync(join(ROOT, file)))
-      cpSync(helpDir, join(root, 'dist', startup.HELP_DIR), {recursive: true})
+      cpSync(helpDir, join(root, 'dist', launcher.HELP_DIR), {recursive: true})
       return root
     }
     const pipe = () => 'piped'
@@ -705,26 +541,26 @@ describe('help drawn at build time (dist/help/), printed without the bundle', ()
 
     it('prints it when both are what it was drawn from', () => {
       const root = fakeRoot()
-      expect(startup.help(['runs', 'list', '--help'], root, pkg, {}, pipe)).toEqual({text})
-      expect(startup.help(['runs', 'list', '-h'], root, pkg, {}, pipe)).toEqual({text})
-      expect(startup.help(['help', 'runs', 'list'], root, pkg, {}, pipe)).toEqual({text})
+      expect(launcher.help(['runs', 'list', '--help'], root, pkg, {}, pipe)).toEqual({text})
+      expect(launcher.help(['runs', 'list', '-h'], root, pkg, {}, pipe)).toEqual({text})
+      expect(launcher.help(['help', 'runs', 'list'], root, pkg, {}, pipe)).toEqual({text})
     })
 
     it('not for another manifest, another package.json, no dist/help/help.json, stdout neither piped nor a terminal, or AMCTL_HELP_CACHE=off', () => {
       const root = fakeRoot()
       const argv = ['runs', 'list', '--help']
-      expect(startup.help(argv, root, {...pkg, description: 'another'}, {}, pipe)).toBeUndefined()
-      expect(startup.help(argv, root, {...pkg, version: '9.9.9'}, {}, pipe)).toBeUndefined()
-      expect(startup.help(argv, root, pkg, {}, () => 'other')).toBeUndefined()
-      expect(startup.help(argv, root, pkg, {AMCTL_HELP_CACHE: 'off'}, pipe)).toBeUndefined()
+      expect(launcher.help(argv, root, {...pkg, description: 'another'}, {}, pipe)).toBeUndefined()
+      expect(launcher.help(argv, root, {...pkg, version: '9.9.9'}, {}, pipe)).toBeUndefined()
+      expect(launcher.help(argv, root, pkg, {}, () => 'other')).toBeUndefined()
+      expect(launcher.help(argv, root, pkg, {AMCTL_HELP_CACHE: 'off'}, pipe)).toBeUndefined()
       const manifest = readFileSync(join(root, 'oclif.manifest.json'), 'utf8')
       // the same length, one character changed
       writeFileSync(join(root, 'oclif.manifest.json'), manifest.replace('List runs', 'List Runs'))
-      expect(startup.help(argv, root, pkg, {}, pipe)).toBeUndefined()
+      expect(launcher.help(argv, root, pkg, {}, pipe)).toBeUndefined()
       writeFileSync(join(root, 'oclif.manifest.json'), manifest)
-      expect(startup.help(argv, root, pkg, {}, pipe)).toEqual({text})
-      rmSync(join(root, 'dist', startup.HELP_DIR, startup.HELP_META))
-      expect(startup.help(argv, root, pkg, {}, pipe)).toBeUndefined()
+      expect(launcher.help(argv, root, pkg, {}, pipe)).toEqual({text})
+      rmSync(join(root, 'dist', launcher.HELP_DIR, launcher.HELP_META))
+      expect(launcher.help(argv, root, pkg, {}, pipe)).toBeUndefined()
     })
 
     it('not for an argv it does not hold word for word', () => {
@@ -735,7 +571,7 @@ describe('help drawn at build time (dist/help/), printed without the bundle', ()
         ['runs list', '--help'],
         ['runs', '--', '--help'],
       ]) {
-        expect(startup.help(argv, root, pkg, {}, pipe), argv.join(' ')).toBeUndefined()
+        expect(launcher.help(argv, root, pkg, {}, pipe), argv.join(' ')).toBeUndefined()
       }
     })
   })
@@ -842,6 +678,19 @@ require(${JSON.stringify(BIN)})
         expect(r.bundle).toBe(true)
       }
       expect(helpFiles(cache)).toEqual([])
+    })
+
+    it('a cache file that is a link, even to a file of the user, is not printed', async () => {
+      const cache = tempDir('amctl-startup-tty-link-')
+      await onTerminal(['--help'], cache, 80)
+      const [file] = helpFiles(cache)
+      const secret = join(tempDir('amctl-startup-secret-'), 'secret.txt')
+      writeFileSync(secret, 'a root-only secret\n', {mode: 0o600})
+      rmSync(join(cache, 'help', file))
+      symlinkSync(secret, join(cache, 'help', file))
+      const r = await onTerminal(['--help'], cache, 80)
+      expect(r.screen).not.toContain('a root-only secret')
+      expect(r.screen).toContain('USAGE')
     })
 
     it('a cache file others could have written is not used', async () => {
