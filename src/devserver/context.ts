@@ -1,6 +1,5 @@
 import type {IncomingHttpHeaders} from 'node:http'
-import type {operations} from '../contract/openapi-types.js'
-import {ROUTES, type OperationId} from '../contract/routes.js'
+import {type BodyOf, ROUTES, type OperationId} from '../contract/routes.js'
 import type {JsonObject} from '../contract/types.js'
 import type {DeviceFlow} from './device-flow.js'
 import type {Faults} from './faults.js'
@@ -51,9 +50,6 @@ export interface Principal {
 export interface AuthedContext extends RequestContext {
   principal: Principal
 }
-
-/** The JSON body of an operation, as the OpenAPI document describes it. */
-export type BodyOf<Id extends OperationId> = operations[Id] extends {requestBody?: {content: {'application/json': infer B}}} ? B : never
 
 export type OperationContext<Id extends OperationId> = AuthedContext & {body: BodyOf<Id>}
 export type OpenOperationContext<Id extends OperationId> = RequestContext & {body: BodyOf<Id>}
