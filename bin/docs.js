@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm run docs`: regenerates what is derived from the code, then the tests check it is fresh:
+//   what `npm run generate` writes   (bin/generate.js: the route table, schemas/, command-snapshot.json)
 //   oclif.manifest.json               the commands' flags and help (oclif manifest)
 //   docs/commands/                    a page per command and an index by topic (src/base/help/docs.ts)
 //   man/amctl.1, man/amctl-*.1        the man pages: the overview and one per command (the same
@@ -20,6 +21,8 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
 
+// first what is generated from the API's document and the commands (routes, schemas/, the snapshot)
+run(process.execPath, ['bin/generate.js'])
 run(process.execPath, ['bin/build.js'])
 run('npx', ['oclif', 'manifest'])
 run(process.execPath, ['bin/ci-example.js'])
