@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {type Clock, clock, setClock, systemClock} from '../../src/core/clock.js'
 import {fakeClock} from './fake-clock.js'
-import {activeFakeApi, type DeclaringCommand, undeclaredOperations} from './fake-api.js'
+import {type DeclaringCommand, sentRequests, undeclaredOperations} from './declared.js'
 import {colorAllowed, setIO} from '../../src/output/io.js'
 import {type Part, Renderer} from '../../src/output/renderer.js'
 
@@ -155,8 +155,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   }
   let exitCode = 0
   let result: unknown
-  const fake = activeFakeApi()
-  const sentBefore = fake?.requests().length ?? 0
+  const sentBefore = sentRequests().length
   const renderer = recordRenderer()
   const returned = captureResult(Cmd)
   try {
@@ -177,7 +176,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   }
   await new Promise((resolve) => setImmediate(resolve))
   // what the command sent, held to what it declares (help's REQUEST section)
-  const undeclared = undeclaredOperations(Cmd, fake?.requests().slice(sentBefore) ?? [])
+  const undeclared = undeclaredOperations(Cmd, sentRequests().slice(sentBefore))
   if (undeclared.length > 0) throw new Error(undeclared.join('\n'))
   return {stdout: out(), stderr: err(), exitCode, result, rendered: renderer.calls}
 }

@@ -3,6 +3,7 @@ import nock from 'nock'
 import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
 import {DocumentAnswers} from '../../src/devserver/answers.js'
+import {setSentRequests} from './declared.js'
 import {removeTempDirs} from './temp.js'
 
 /**
@@ -163,40 +164,6 @@ export interface FakeApiCore extends FakeApi {
   stop(): string[]
 }
 
-/** The fake API turned on in this file (test/helpers/cli.ts reads what a command sent). */
-let active: FakeApi | undefined
-export function activeFakeApi(): FakeApi | undefined {
-  return active
-}
-
-/** A command class as test/helpers/cli.ts runs it: what it declares it sends (help's REQUEST section). */
-export interface DeclaringCommand {
-  name: string
-  operations?: readonly string[]
-  /** `amctl api`: sends whatever request the user names */
-  anyRequest?: boolean
-  baseFlags?: Record<string, unknown>
-  flags?: Record<string, unknown>
-}
-
-/**
- * The operations of `sent` that `Cmd` does not declare in `static operations`, as one line each.
- * GET /me is the organization's resolution (src/base/context.ts) when the command takes --org.
- */
-export function undeclaredOperations(Cmd: DeclaringCommand, sent: readonly Recorded[]): string[] {
-  if (Cmd.anyRequest) return []
-  const takesOrg = Cmd.baseFlags?.org !== undefined || Cmd.flags?.org !== undefined
-  const declared = new Set([...(Cmd.operations ?? []), ...(takesOrg ? ['getMe'] : [])])
-  const undeclared = sent.filter((req) => req.operation !== undefined && !declared.has(req.operation))
-  return [
-    ...new Set(
-      undeclared.map(
-        (req) => `${Cmd.name} sent ${req.operation} (${req.method} ${req.path.split('?')[0]}), which its static operations do not declare`,
-      ),
-    ),
-  ]
-}
-
 export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolean} = {}): FakeApiCore {
   const all: Record<string, Route> = {...(opts.me === false ? {} : {'GET /me': ME}), ...defaults}
   const entries = new Map<string, Entry>()
@@ -247,7 +214,7 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
     },
     env: (extra = {}) => ({AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: ORIGIN, ...extra}),
     start() {
-      active = self
+      setSentRequests(() => requests)
       if (!nock.isActive()) nock.activate()
       // nock replaces node:http's request() on the CommonJS module; an ES import of node:http made
       // before (src/core/http/node-http.ts, in an earlier file of the worker) would keep the real one
@@ -280,7 +247,7 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
       ]
     },
     stop() {
-      if (active === self) active = undefined
+      setSentRequests(undefined)
       nock.emitter.removeListener('no match', onNoMatch)
       nock.enableNetConnect()
       nock.restore()

@@ -3,7 +3,8 @@ import Api from '../../src/commands/api.js'
 import OrgsSummary from '../../src/commands/orgs/summary.js'
 import type {OperationId} from '../../src/contract/routes.js'
 import {runCommand} from './cli.js'
-import {type Recorded, undeclaredOperations, useFakeApi} from './fake-api.js'
+import {undeclaredOperations} from './declared.js'
+import {type Recorded, useFakeApi} from './fake-api.js'
 
 // A command's `static operations` (help's REQUEST section) are held to what it sends: with a fake
 // API on, runCommand fails a command that sends an operation it does not declare.
