@@ -42,7 +42,6 @@ try {
     const {COMMANDS} = await bundle('commands', {stdin: {contents, resolveDir: root, loader: 'ts', sourcefile: 'commands.ts'}})
     return COMMANDS
   }
-  const files = await generate.generatedFiles(root, load)
   const stale = []
   const write = (path, content) => {
     stale.push(path)
@@ -51,15 +50,23 @@ try {
     if (content === undefined) rmSync(join(root, path))
     else writeFileSync(join(root, path), content)
   }
-  for (const [path, content] of files) {
-    let old
-    try {
-      old = readFileSync(join(root, path), 'utf8')
-    } catch {
-      old = undefined
+  const update = (files) => {
+    for (const [path, content] of files) {
+      let old
+      try {
+        old = readFileSync(join(root, path), 'utf8')
+      } catch {
+        old = undefined
+      }
+      if (old !== content) write(path, content)
     }
-    if (old !== content) write(path, content)
   }
+  // what the sources import first (the route tables), then what is read from the commands
+  const sources = await generate.sourceFiles(root)
+  update(sources)
+  const commands = await generate.commandContractFiles(root, load)
+  update(commands)
+  const files = new Map([...sources, ...commands])
   // schemas/ holds only what is generated now (a removed command loses its schema)
   for (const name of readdirSync(join(root, 'schemas'))) if (!files.has(`schemas/${name}`)) write(`schemas/${name}`, undefined)
   if (check && stale.length > 0) {

@@ -1,5 +1,6 @@
 import {type CommandClass, type CommandFile, commandFiles, snapshotFile} from './commands.js'
 import {contractFiles, generatedLine} from './contract.js'
+import {devRoutesFile} from './dev.js'
 import {schemaFiles} from './schemas.js'
 
 export {commandFiles} from './commands.js'
@@ -20,7 +21,7 @@ export async function commandContractFiles(root: string, load: LoadCommands): Pr
   return new Map([['command-snapshot.json', snapshot], ...schemas])
 }
 
-/** Every file `npm run generate` writes, by path relative to the repository, with its content. */
-export async function generatedFiles(root: string, load: LoadCommands): Promise<Map<string, string>> {
-  return new Map([...(await contractFiles(root)), ...(await commandContractFiles(root, load))])
+/** What the sources import, from the OpenAPI documents: written before the commands are loaded. */
+export async function sourceFiles(root: string): Promise<Map<string, string>> {
+  return new Map([...(await contractFiles(root)), devRoutesFile(root)])
 }
