@@ -13,7 +13,9 @@ const fixture = useSeededServer()
 
 describe('src/devserver/dev-openapi.json', () => {
   it('is a valid OpenAPI 3.1 document whose operations are all tagged Dev, below /_dev, without a token', async () => {
-    expect(await new Validator().validate(structuredClone(devDocument))).toEqual({valid: true})
+    expect(await new Validator().validate(structuredClone(devDocument) as object as Parameters<Validator['validate']>[0])).toEqual({
+      valid: true,
+    })
     expect((devDocument as unknown as {servers: {url: string}[]}).servers).toEqual([{url: '/_dev'}])
     expect(devOperations.map(({operation}) => operation.tags)).toEqual(devOperations.map(() => ['Dev']))
     expect(devOperations.map(({operation}) => operation.operationId).sort()).toEqual(Object.keys(DEV_ROUTES).sort())
