@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm run docs`: regenerates the documents derived from the code that are checked in, then the
-// tests check they are fresh:
+// `npm run docs`: regenerates what is derived from the code and checked in, then the tests check
+// it is fresh:
+//   what `npm run generate` writes   (bin/generate.js: the route table, schemas/, command-snapshot.json)
+//   oclif.manifest.json               the commands' flags and help (written by the build, bin/build.js)
 //   docs/commands/                    a page per command and an index by topic (src/base/help/docs.ts)
 //   help-topic sections               between <!-- help:NAME --> markers in README.md,
 //                                     CONTRIBUTING.md and docs/*.md (src/base/help/topics.ts)
@@ -26,6 +28,8 @@ const manDir = manAt < 0 ? undefined : process.argv[manAt + 1]
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
 
 if (manDir === undefined) {
+  // first what is generated from the API's document and the commands (routes, schemas/, the snapshot)
+  run(process.execPath, ['bin/generate.js'])
   run(process.execPath, ['bin/build.js'])
   run(process.execPath, ['bin/ci-example.js'])
 }

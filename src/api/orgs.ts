@@ -1,4 +1,4 @@
-import type {JsonObject} from '../contract/types.js'
+import type {ImplementationDoc, JsonObject} from '../contract/types.js'
 import type {HttpClient} from '../core/http/client.js'
 import {call} from './request.js'
 
@@ -10,6 +10,6 @@ export function getOrgSummary(client: HttpClient, org: string): Promise<JsonObje
 }
 
 /** `PUT /orgs/{org}/implementation-doc` with the whole object. */
-export function setImplementationDoc(client: HttpClient, org: string, doc: JsonObject): Promise<JsonObject> {
+export function setImplementationDoc(client: HttpClient, org: string, doc: JsonObject): Promise<ImplementationDoc> {
   return call(client, 'setImplementationDoc', {org}, {body: doc, resource: organization(org)})
 }

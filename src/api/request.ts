@@ -1,5 +1,4 @@
-import type {JsonObject} from '../contract/types.js'
-import {type OperationId, type ParamsOf, ROUTES} from '../contract/routes.js'
+import {type OperationId, type ParamsOf, type ResponseOf, ROUTES} from '../contract/routes.js'
 import {type ErrorContext, inNotFound} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import {routePath, withQuery} from '../core/http/path.js'
@@ -27,18 +26,18 @@ export function operationPath<Id extends OperationId>(id: Id, params: ParamsOf<I
 
 /**
  * Sends operation `id` of the API (method and path from src/contract/routes.ts) and returns its
- * JSON object. A 404 gets the resource asked for as its context (the error presenter leaves it
+ * JSON answer, typed as the document describes it (`ResponseOf`). A 404 gets the resource asked for as its context (the error presenter leaves it
  * out when the server's message already names what is missing: it may be the organization).
  */
-export async function call<Id extends OperationId, T = JsonObject>(
+export async function call<Id extends OperationId>(
   client: HttpClient,
   id: Id,
   params: ParamsOf<Id>,
   opts: CallOptions = {},
-): Promise<T> {
+): Promise<ResponseOf<Id>> {
   const path = operationPath(id, params, opts.query)
   try {
-    return await client.json<T>({method: ROUTES[id].method, path, body: opts.body, auth: opts.auth})
+    return await client.json<ResponseOf<Id>>({method: ROUTES[id].method, path, body: opts.body, auth: opts.auth})
   } catch (error) {
     throw opts.resource ? namingResource(error, opts.resource, (params as {org?: string}).org) : error
   }

@@ -121,7 +121,7 @@ export abstract class BaseCommand extends Command {
     return result as T
   }
 
-  private async renderResult(result: StreamedList<unknown> | UnknownOutcome<unknown> | Finished<unknown>): Promise<void> {
+  private async renderResult(result: StreamedList<unknown> | UnknownOutcome<unknown, unknown> | Finished<unknown, unknown>): Promise<void> {
     switch (result.kind) {
       case 'stream': {
         if (this.jq) {

@@ -1,4 +1,4 @@
-import type {AmctlError} from '../core/errors.js'
+import type {AmctlError, ErrorDocument} from '../core/errors.js'
 import type {Column} from '../output/format.js'
 import type {StreamedList} from '../output/stream.js'
 
@@ -13,27 +13,35 @@ export type {StreamedList} from '../output/stream.js'
 /**
  * A create/launch that was sent and got no answer (contract 1.6): exit 9, never resubmitted.
  * People see the error and the newest items (so they can tell whether it happened); --json
- * prints `document` (e.g. `{"outcome":"unknown","recentRuns":[…],"error":{…}}`).
+ * prints `document`, of type `D` (e.g. `{"outcome":"unknown","recentRuns":[…],"error":{…}}`).
  */
-export interface UnknownOutcome<T> {
+export interface UnknownOutcome<T, D> {
   kind: 'unknown-outcome'
   error: AmctlError
   /** what to list after the error, or why it could not be listed */
   recent: {title: string; items: T[]; columns: readonly Column<T>[]} | {listError: AmctlError}
-  document: Record<string, unknown>
+  document: D
 }
 
 /** Work that ended with an exit code of its own (a wait: 10 not passed, 11 timed out) and data to show. */
-export interface Finished<T> {
+export interface Finished<T, D> {
   kind: 'finished'
   exitCode: number
   /** what --json prints */
-  document: unknown
+  document: D
   /** what people and pipes see: a list, rendered like any other */
   list?: {items: T[]; columns: readonly Column<T>[]}
 }
 
-export type CommandResult = StreamedList<unknown> | UnknownOutcome<unknown> | Finished<unknown>
+/** What --json prints for a StreamedList<T>: every item; an error that ended the list midway closes it. */
+export interface StreamedDocument<T> {
+  items: T[]
+  error?: ErrorDocument['error']
+}
+
+// (the type parameters of UnknownOutcome and Finished are each command's --json document:
+// bin/generate/schemas.ts writes schemas/<topic>-<verb>.json from them)
+export type CommandResult = StreamedList<unknown> | UnknownOutcome<unknown, unknown> | Finished<unknown, unknown>
 
 // The mark of a result made by commandResult(): a command's data (a server's answer) may have a
 // member named `kind` with any value, and is still data, never a result to act on.

@@ -10,6 +10,8 @@ import {checkApiPath, fieldsAsQuery, fillOrg, normalizeApiPath, parseHeaders, pa
 
 export default class Api extends ApiCommand {
   static override summary = 'Send any request to the API and print the response'
+  /** sends whatever request the user names: it declares no `operations` (test/helpers/cli.ts) */
+  static anyRequest = true
   static override description =
     `The escape hatch for the functional areas without a command, like \`gh api\`. PATH is relative to /api/v1 (a leading /api/v1 is accepted) and may carry a query string; {org} in it is replaced by the resolved organization.
 

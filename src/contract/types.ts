@@ -23,6 +23,7 @@ export type CliTokenPoll = Schemas['CliTokenPoll']
 export type ScenarioBody = Schemas['ScenarioBody']
 export type Scenario = Schemas['Scenario']
 export type ChatBody = Schemas['ChatBody']
+export type ImplementationDoc = Schemas['ImplementationDoc']
 
 /** A free-form JSON object (spec endpoint rule 1). */
 export type JsonObject = {[key: string]: unknown}

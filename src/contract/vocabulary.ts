@@ -128,7 +128,6 @@ export function expiryDays(text: string): number | undefined {
 
 /** Run statuses (contract 5); the last three are terminal. Any other value counts as not finished. */
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
-export type RunStatus = (typeof RUN_STATUSES)[number]
 export const TERMINAL_RUN_STATUSES: readonly string[] = ['succeeded', 'failed', 'cancelled']
 
 /**

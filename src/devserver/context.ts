@@ -1,7 +1,7 @@
 import type {IncomingHttpHeaders} from 'node:http'
-import type {operations} from '../contract/openapi-types.js'
-import {ROUTES, type OperationId} from '../contract/routes.js'
+import {type BodyOf, ROUTES, type OperationId} from '../contract/routes.js'
 import type {JsonObject} from '../contract/types.js'
+import {DEV_ROUTES, type DevOperationId} from './dev-routes.js'
 import type {DeviceFlow} from './device-flow.js'
 import type {Faults} from './faults.js'
 import {documentOperations, routePattern} from './openapi.js'
@@ -10,6 +10,7 @@ import type {Reply} from './reply.js'
 import type {RequestLog} from './request-log.js'
 import {Router} from './router.js'
 import type {OutcomePlans} from './outcome-plans.js'
+import {HOOKS_PREFIX} from './options.js'
 import type {RunLifecycle} from './runs.js'
 import type {TokenRecord, UserRecord} from './state.js'
 import type {Store} from './store.js'
@@ -52,9 +53,6 @@ export interface AuthedContext extends RequestContext {
   principal: Principal
 }
 
-/** The JSON body of an operation, as the OpenAPI document describes it. */
-export type BodyOf<Id extends OperationId> = operations[Id] extends {requestBody?: {content: {'application/json': infer B}}} ? B : never
-
 export type OperationContext<Id extends OperationId> = AuthedContext & {body: BodyOf<Id>}
 export type OpenOperationContext<Id extends OperationId> = RequestContext & {body: BodyOf<Id>}
 
@@ -65,7 +63,7 @@ type Result = Reply | Promise<Reply>
  * to `--data`); by default every method but GET does. `operationId`: the API operation it
  * answers, whose request body the server checks against the document before running it.
  */
-export type Handler = {persist: boolean; operationId?: OperationId} & (
+export type Handler = {persist: boolean; operationId?: OperationId | DevOperationId} & (
   | {auth: false; run: (ctx: RequestContext) => Result}
   | {auth: true; run: (ctx: AuthedContext) => Result}
 )
@@ -101,6 +99,13 @@ export class ApiRouter extends Router<Handler> {
     const {method, path} = ROUTES[id]
     const persist = options.persist ?? method !== 'GET'
     return this.add(method, routePattern(path), {auth: false, operationId: id, run: run as (ctx: RequestContext) => Result, persist})
+  }
+
+  /** A test hook under /_dev/ (no token): method and path from the hooks' document, its body checked against it. */
+  hook(id: DevOperationId, run: (ctx: RequestContext) => Result, options: RouteOptions = {}): this {
+    const {method, path} = DEV_ROUTES[id]
+    const persist = options.persist ?? method !== 'GET'
+    return this.add(method, `${HOOKS_PREFIX}${path}`, {auth: false, operationId: id, run, persist})
   }
 
   authed(method: string, pattern: string, run: (ctx: AuthedContext) => Result, options: RouteOptions = {}): this {

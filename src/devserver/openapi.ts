@@ -1,8 +1,12 @@
 import document from '../contract/openapi.json' with {type: 'json'}
+import devDocumentJson from './dev-openapi.json' with {type: 'json'}
 import {API_PREFIX} from '../contract/vocabulary.js'
 
 /** The OpenAPI document (src/contract/openapi.json), the single description of the API. */
 export const openapiDocument = document as unknown as OpenApiDocument
+
+/** The test hooks' own OpenAPI document (./dev-openapi.json): the paths below /_dev, tagged `Dev`. */
+export const devDocument = devDocumentJson as unknown as OpenApiDocument
 
 type Json = {[key: string]: unknown}
 
@@ -42,8 +46,8 @@ export interface DocumentOperation {
   entry: OpenApiPathItem
 }
 
-/** A local reference (`#/components/…`) of the document. */
-export function resolveRef<T>(node: T | {$ref: string}): T {
+/** A local reference (`#/components/…`) of the document (of `doc`, the API's unless given). */
+export function resolveRef<T>(node: T | {$ref: string}, doc: OpenApiDocument = openapiDocument): T {
   let current: unknown = node
   for (let hops = 0; typeof current === 'object' && current !== null && '$ref' in current; hops += 1) {
     const ref = (current as {$ref: string}).$ref
@@ -52,21 +56,28 @@ export function resolveRef<T>(node: T | {$ref: string}): T {
       .slice(2)
       .split('/')
       .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce<unknown>((into, part) => (into as Json | undefined)?.[part], openapiDocument)
+      .reduce<unknown>((into, part) => (into as Json | undefined)?.[part], doc)
     if (current === undefined) throw new Error(`unresolved reference ${ref} in the OpenAPI document`)
   }
   return current as T
 }
 
-export const documentOperations: readonly DocumentOperation[] = Object.entries(openapiDocument.paths).flatMap(([path, entry]) => {
-  const item = entry.$ref === undefined ? entry : {...resolveRef<OpenApiPathItem>({$ref: entry.$ref}), ...withoutRef(entry)}
-  return METHODS.filter((method) => item[method] !== undefined).map((method) => ({
-    method: method.toUpperCase(),
-    path,
-    operation: item[method] as OpenApiOperation,
-    entry,
-  }))
-})
+function operationsOf(doc: OpenApiDocument): DocumentOperation[] {
+  return Object.entries(doc.paths).flatMap(([path, entry]) => {
+    const item = entry.$ref === undefined ? entry : {...resolveRef<OpenApiPathItem>({$ref: entry.$ref}, doc), ...withoutRef(entry)}
+    return METHODS.filter((method) => item[method] !== undefined).map((method) => ({
+      method: method.toUpperCase(),
+      path,
+      operation: item[method] as OpenApiOperation,
+      entry,
+    }))
+  })
+}
+
+export const documentOperations: readonly DocumentOperation[] = operationsOf(openapiDocument)
+
+/** The test hooks' operations (paths relative to /_dev). */
+export const devOperations: readonly DocumentOperation[] = operationsOf(devDocument)
 
 function withoutRef(entry: OpenApiPathItem): OpenApiPathItem {
   const {$ref: _ref, ...rest} = entry

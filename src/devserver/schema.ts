@@ -2,7 +2,15 @@ import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js
 import addFormatsModule from 'ajv-formats'
 import type {JsonObject} from '../contract/types.js'
 import {invalid} from './errors.js'
-import {documentOperations, openapiDocument, resolveRef, type OpenApiOperation} from './openapi.js'
+import {
+  devDocument,
+  devOperations,
+  documentOperations,
+  openapiDocument,
+  resolveRef,
+  type OpenApiDocument,
+  type OpenApiOperation,
+} from './openapi.js'
 import {describeValue, parseJsonBody} from './validate.js'
 
 /**
@@ -125,16 +133,21 @@ interface BodyRule {
 }
 
 /**
- * Request bodies checked against the document, compiled once when the server starts: one rule
- * per operation that has an `application/json` request body.
+ * Request bodies checked against the documents, compiled once when the server starts: one rule
+ * per operation that has an `application/json` request body, the API's and the test hooks'.
  */
 export class RequestBodies {
   private readonly rules = new Map<string, BodyRule>()
 
   constructor(schemas: SchemaSet) {
-    for (const {operation} of documentOperations) {
-      const rule = bodyRule(schemas, operation)
-      if (operation.operationId !== undefined && rule !== undefined) this.rules.set(operation.operationId, rule)
+    for (const [operations, doc] of [
+      [documentOperations, openapiDocument],
+      [devOperations, devDocument],
+    ] as const) {
+      for (const {operation} of operations) {
+        const rule = bodyRule(schemas, operation, doc)
+        if (operation.operationId !== undefined && rule !== undefined) this.rules.set(operation.operationId, rule)
+      }
     }
   }
 
@@ -157,9 +170,9 @@ export class RequestBodies {
   }
 }
 
-function bodyRule(schemas: SchemaSet, operation: OpenApiOperation): BodyRule | undefined {
+function bodyRule(schemas: SchemaSet, operation: OpenApiOperation, doc: OpenApiDocument): BodyRule | undefined {
   if (operation.requestBody === undefined) return undefined
-  const body = resolveRef(operation.requestBody)
+  const body = resolveRef(operation.requestBody, doc)
   const schema = body.content?.['application/json']?.schema
   return schema === undefined ? undefined : {required: body.required === true, validate: schemas.compile(schema)}
 }

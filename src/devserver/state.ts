@@ -78,7 +78,7 @@ export interface VisibilityPrompt extends RunSettings {
   scenarioIds: string[]
 }
 
-export interface Scenario extends RunSettings {
+export interface ScenarioRecord extends RunSettings {
   id: string
   visibilityPromptId: string
   repository: string
@@ -162,7 +162,7 @@ export interface State {
   /** by connection ID; server-side only, never part of any answer */
   connectionSecrets: Record<string, string>
   visibilityPrompts: Record<string, Owned<VisibilityPrompt>>
-  scenarios: Record<string, Owned<Scenario>>
+  scenarios: Record<string, Owned<ScenarioRecord>>
   experiments: Record<string, Owned<Experiment>>
   variants: Record<string, Owned<Variant>>
   optimizations: Record<string, Owned<Optimization>>

@@ -120,13 +120,16 @@ function hostOf(baseUrl: string): string {
   }
 }
 
+/** A run as a wait ends with it: with --baseline, also its `baseline` and `delta`. */
+export type WatchedRun = Run & Partial<Pick<GatedRun, 'baseline' | 'delta'>>
+
 /**
  * The end of a wait for the base to render: the runs in their last known state, in the order
  * given, as `runs list` shows them (table, TSV, or `document` under --json), and the exit code
  * (0 passed, 10 not passed, 11 timed out). With --baseline each run also carries `baseline`
  * ({"runId","score"} or null) and `delta` (number or null), shown as BASELINE and Δ columns.
  */
-export function waitResult(outcome: WatchOutcome, document: (runs: Run[]) => unknown): Finished<Run> {
+export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[]) => D): Finished<Run, D> {
   const {state} = outcome
   const exitCode = EXIT_BY_END[outcome.end]
   if (state.rules.baseline === undefined) {

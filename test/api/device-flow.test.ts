@@ -1,7 +1,7 @@
 import {errorText} from '../../src/output/present.js'
 import {beforeEach, describe, expect, it} from 'vitest'
 import {MAX_POLL_FAILURES, obtainToken, type DeviceFlowHooks} from '../../src/api/device-flow.js'
-import {dropConnection, envelope, reply, fakeApiClient, useFakeApi} from '../helpers/fake-api.js'
+import {dropConnection, envelope, Reply, reply, fakeApiClient, unchecked, useFakeApi} from '../helpers/fake-api.js'
 import {failure} from '../helpers/failure.js'
 
 const DROP = Symbol('drop the connection')
@@ -14,16 +14,19 @@ let sleeps: number[]
 let prompts: [string, string][]
 let opened: string[]
 
-/** Answers of POST /cli/token in order: the start, then one per poll (the last one repeats). */
+/** Answers of POST /cli/token in order: the start, then one per poll (the last one repeats); an `odd` one breaks the document. */
 function answer(answers: unknown[]): void {
   let calls = 0
   api.stub('POST /cli/token', () => {
     const next = answers[Math.min(calls++, answers.length - 1)]
     if (next === DROP) throw dropConnection()
     if (next === UNAVAILABLE) return envelope(503, 'unavailable', 'try later')
-    return reply(200, next)
+    return next instanceof Reply ? next : reply(200, next)
   })
 }
+
+/** An answer of POST /cli/token the document does not allow: amctl must cope with it. */
+const odd = (body: unknown): Reply => unchecked('a server that answers the device flow outside the document', 200, body)
 
 beforeEach(() => {
   clock = 1_000_000
@@ -96,7 +99,7 @@ describe('obtainToken', () => {
     [600, 60_000],
     ['5', 5000],
   ])('an interval of %j s is taken as %i ms (absent → 5 s, outside 1–60 → the nearest bound)', async (interval, ms) => {
-    answer([{...START, interval, expiresIn: 3600}, {status: 'pending'}, {status: 'pending'}, {token: 'svc_ok'}])
+    answer([odd({...START, interval, expiresIn: 3600}), {status: 'pending'}, {status: 'pending'}, {token: 'svc_ok'}])
     await obtainToken(client, hooks)
     expect(sleeps).toEqual([ms, ms, ms])
   })
@@ -142,7 +145,7 @@ describe('obtainToken', () => {
   })
 
   it('anything else at the start is exit 1 naming the members that came back', async () => {
-    answer([{access_token: 'x', expires: 3}])
+    answer([odd({access_token: 'x', expires: 3})])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).toContain('"access_token"')
@@ -151,28 +154,28 @@ describe('obtainToken', () => {
   })
 
   it('an empty object is exit 1 too', async () => {
-    answer([{}])
+    answer([odd({})])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).toContain('empty object')
   })
 
   it('an unknown answer while polling is exit 1 naming its members', async () => {
-    answer([START, {state: 'weird'}])
+    answer([START, odd({state: 'weird'})])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).toContain('"state"')
   })
 
   it('a token that is not svc_… is exit 1, not stored', async () => {
-    answer([{token: 'Bearer abc'}])
+    answer([odd({token: 'Bearer abc'})])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({code: 'bad_response', exitCode: 1})
     expect(e.message).not.toContain('Bearer abc')
   })
 
   it('the device code never shows in an error', async () => {
-    answer([START, {state: 'weird'}])
+    answer([START, odd({state: 'weird'})])
     const e = await failure(obtainToken(client, hooks))
     expect(e.message).not.toContain('dc_secret_1')
   })

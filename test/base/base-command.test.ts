@@ -19,7 +19,17 @@ vi.mock('jq-wasm', async (importOriginal) => {
   return importOriginal()
 })
 
-const run = (i: number, status = 'succeeded') => ({id: `run_${i}`, status, evalSetId: 'es_1', createdAt: `2026-01-01T00:00:0${i}Z`})
+const run = (i: number, status = 'succeeded') => ({
+  id: `run_${i}`,
+  status,
+  evalSetId: 'es_1',
+  batchId: null,
+  createdAt: `2026-01-01T00:00:0${i}Z`,
+  forkedFrom: null,
+  agent: null,
+  model: null,
+  score: null,
+})
 const api = useFakeApi({}, {me: false})
 
 interface CommandShape {

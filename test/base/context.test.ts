@@ -92,7 +92,7 @@ describe('org and clients', () => {
   })
 
   it('the anonymous client sends no Authorization; httpWith sends the token it is given', async () => {
-    api.stub('POST /cli/token', {ok: true})
+    api.stub('POST /cli/token', {token: 'svc_just_issued_9999'})
     api.stub('GET /me', ME)
     const {ctx} = context({}, api.env())
     await (await ctx.anonymousHttp()).json({method: 'POST', path: '/cli/token', body: {}})

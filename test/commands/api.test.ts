@@ -1,12 +1,15 @@
 import {describe, expect, it} from 'vitest'
 import Api from '../../src/commands/api.js'
 import {runCommand} from '../helpers/cli.js'
-import {envelope, json, ME, reply, useFakeApi} from '../helpers/fake-api.js'
+import {envelope, json, ME, unchecked, useFakeApi} from '../helpers/fake-api.js'
+
+/** `amctl api` sends to any path: its answers, documented or not, are whatever a server says. */
+const ANY_PATH = 'amctl api reaches any path and prints what comes back'
 
 const api = useFakeApi({
   'GET /orgs/acme/summary': {runs: 3},
-  'POST /orgs/acme/things': {created: true},
-  'PATCH /orgs/acme/eval-sets/es_1': {id: 'es_1', samplesPerTarget: 5},
+  'POST /orgs/acme/things': unchecked(ANY_PATH, 200, {created: true}),
+  'PATCH /orgs/acme/eval-sets/es_1': {id: 'es_1', name: 'Checkout', cadence: 'DAILY', samplesPerTarget: 5, connectionIds: []},
 })
 
 describe('api', () => {
@@ -27,7 +30,7 @@ describe('api', () => {
   it.each([[{kind: 'stream', note: 'a server member named kind'}], [{kind: 'finished', exitCode: 3}], [{kind: 'unknown-outcome'}]])(
     'an answer with a member named kind is data: printed as it came, exit 0 (%j)',
     async (answer) => {
-      api.stub('GET /orgs/acme/things', answer)
+      api.stub('GET /orgs/acme/things', unchecked(ANY_PATH, 200, answer))
       for (const tty of [false, true]) {
         const r = await runCommand(Api, ['/orgs/acme/things'], {env: api.env(), tty})
         expect(r.exitCode, r.stderr).toBe(0)
@@ -55,7 +58,7 @@ describe('api', () => {
 
   it('prints a non-JSON body as text', async () => {
     api.stub('GET /openapi.yaml', () => {
-      return reply(200, 'openapi: 3.1.0', {'content-type': 'text/yaml'})
+      return unchecked(ANY_PATH, 200, 'openapi: 3.1.0', {'content-type': 'text/yaml'})
     })
     const r = await runCommand(Api, ['/openapi.yaml'], {env: api.env()})
     expect(r.stdout).toBe('openapi: 3.1.0\n')
@@ -63,7 +66,7 @@ describe('api', () => {
 
   it('a body labelled JSON that is not JSON is bad_response (exit 1), not printed as if fine', async () => {
     api.stub('GET /broken', () => {
-      return reply(200, '{"half": ', {'content-type': 'application/json'})
+      return unchecked(ANY_PATH, 200, '{"half": ', {'content-type': 'application/json'})
     })
     const r = await runCommand(Api, ['/broken'], {env: api.env()})
     expect(r.exitCode).toBe(1)
@@ -74,7 +77,7 @@ describe('api', () => {
   it('--paginate merges the items of every page into one document', async () => {
     api.stub('GET /orgs/acme/runs', (req) => {
       const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
-      return reply(200, cursor ? {items: [{id: 3}]} : {items: [{id: 1}, {id: 2}], nextCursor: 'n'})
+      return unchecked(ANY_PATH, 200, cursor ? {items: [{id: 3}]} : {items: [{id: 1}, {id: 2}], nextCursor: 'n'})
     })
     const r = await runCommand(Api, ['/orgs/acme/runs?limit=2', '--paginate'], {env: api.env()})
     expect(JSON.parse(r.stdout)).toEqual({items: [{id: 1}, {id: 2}, {id: 3}]})
@@ -84,7 +87,7 @@ describe('api', () => {
   it("--paginate: a 404 on a later page names that page; the server's message stays unchanged under --json", async () => {
     api.stub('GET /orgs/acme/runs', (req) => {
       const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
-      return cursor ? envelope(404, 'not_found', 'Cursor n has expired') : reply(200, {items: [{id: 1}], nextCursor: 'n'})
+      return cursor ? envelope(404, 'not_found', 'Cursor n has expired') : unchecked(ANY_PATH, 200, {items: [{id: 1}], nextCursor: 'n'})
     })
     const r = await runCommand(Api, ['/orgs/acme/runs', '--paginate'], {env: api.env()})
     expect(r.exitCode).toBe(5)
@@ -153,7 +156,7 @@ describe('api', () => {
 
   it('a text body on a terminal is terminal-safe; piped it is written as it came', async () => {
     api.stub('GET /motd', () => {
-      return reply(200, 'hello\u001b]0;pwned\u0007\nworld\u001b[2J\n', {'content-type': 'text/plain'})
+      return unchecked(ANY_PATH, 200, 'hello\u001b]0;pwned\u0007\nworld\u001b[2J\n', {'content-type': 'text/plain'})
     })
     const tty = await runCommand(Api, ['/motd'], {env: api.env(), tty: true})
     expect(tty.stdout).toBe('hello\\u001b]0;pwned\\u0007\nworld\\u001b[2J\n')
@@ -193,7 +196,7 @@ describe('api: typed result and renderer', () => {
     const json = await runCommand(Api, ['/orgs/acme/summary'], {env: api.env()})
     expect(json.result).toEqual({runs: 3})
     expect(json.rendered).toEqual([{method: 'json', value: {runs: 3}}])
-    api.stub('GET /motd', reply(200, 'hello\n', {'content-type': 'text/plain'}))
+    api.stub('GET /motd', unchecked(ANY_PATH, 200, 'hello\n', {'content-type': 'text/plain'}))
     const text = await runCommand(Api, ['/motd'], {env: api.env()})
     expect(text.result).toBe('hello\n')
     expect(text.rendered).toEqual([{method: 'block', value: 'hello\n'}])

@@ -6,7 +6,7 @@ import AuthStatus from '../../src/commands/auth/status.js'
 import OrgsSummary from '../../src/commands/orgs/summary.js'
 import RunsList from '../../src/commands/runs/list.js'
 import {runCommand} from '../helpers/cli.js'
-import {ME, type Recorded, reply, useFakeApi} from '../helpers/fake-api.js'
+import {ME, type Recorded, reply, unchecked, useFakeApi} from '../helpers/fake-api.js'
 import {tempDir} from '../helpers/temp.js'
 
 /**
@@ -19,10 +19,12 @@ const SAFE = 'x\\u001b[2J\\u001b]0;pwned\\u0007\\u009b31my'
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 
 const api = useFakeApi()
+/** the answers of this file break the document on purpose: control sequences where it wants IDs, dates, URLs */
+const HOSTILE = 'a hostile server: terminal control sequences in its text'
 const evil =
   (status: number, body: unknown, headers: Record<string, string> = {}) =>
   () => {
-    return reply(status, JSON.stringify(body), {'content-type': 'application/json', ...headers})
+    return unchecked(HOSTILE, status, JSON.stringify(body), {'content-type': 'application/json', ...headers})
   }
 
 describe('server text on a terminal is written visibly, never obeyed', () => {
@@ -38,7 +40,7 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
     const code = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(code.stderr).not.toMatch(RAW)
     api.stub('GET /orgs/acme/summary', () => {
-      return reply(418, `<h1>${EVIL}</h1>`, {'content-type': 'text/html'})
+      return unchecked(HOSTILE, 418, `<h1>${EVIL}</h1>`, {'content-type': 'text/html'})
     })
     const html = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(html.stderr).toContain(SAFE)
@@ -46,7 +48,10 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
   })
 
   it('tables, key/value and the more: hint', async () => {
-    api.stub('GET /orgs/acme/runs', {items: [{id: EVIL, status: EVIL, evalSetId: 'es', createdAt: EVIL}], nextCursor: EVIL})
+    api.stub(
+      'GET /orgs/acme/runs',
+      unchecked(HOSTILE, 200, {items: [{id: EVIL, status: EVIL, evalSetId: 'es', createdAt: EVIL}], nextCursor: EVIL}),
+    )
     const list = await runCommand(RunsList, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(list.stdout).toContain(SAFE)
     expect(list.stdout + list.stderr).not.toMatch(RAW)
@@ -97,7 +102,7 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
     let polls = 0
     api.stub('POST /cli/token', (req: Recorded) => {
       if (!req.path.includes('deviceCode'))
-        return reply(200, {deviceCode: 'dc', userCode: EVIL, verificationUri: `https://x.example/${EVIL}`, interval: 1})
+        return unchecked(HOSTILE, 200, {deviceCode: 'dc', userCode: EVIL, verificationUri: `https://x.example/${EVIL}`, interval: 1})
       polls += 1
       return reply(200, {token: 'svc_device_token_1234'})
     })

@@ -1,6 +1,5 @@
 import {afterAll, beforeAll} from 'vitest'
-import {Ajv2020, type ValidateFunction} from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
+import {DocumentAnswers} from '../../src/devserver/answers.js'
 import {openapiDocument} from '../../src/devserver/openapi.js'
 import {API_PREFIX} from '../../src/contract/vocabulary.js'
 import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
@@ -71,22 +70,13 @@ export async function startTestServer(options: DevServerOptions = {}): Promise<T
 }
 
 // ---------------------------------------------------------------------------------------------
-// OpenAPI response validation
+// OpenAPI response validation: the dev server's own (src/devserver/answers.ts)
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
-const ajv = new Ajv2020({allErrors: true, allowUnionTypes: true})
-addFormats(ajv)
-ajv.addVocabulary(['components'])
-const compiled = new Map<unknown, ValidateFunction>()
+const answers = new DocumentAnswers()
 
-function validatorFor(schema: Json): ValidateFunction {
-  let validate = compiled.get(schema)
-  if (validate === undefined) {
-    // compiled in a root that carries the components, so `#/components/...` references resolve
-    validate = ajv.compile({...schema, components: doc.components})
-    compiled.set(schema, validate)
-  }
-  return validate
+/** Compiles every answer's schema now: a suite that times its commands does it before it starts. */
+export function compileAnswerSchemas(): void {
+  answers.compileAll()
 }
 
 const resolve = (node: Json): Json => resolveRef(doc, node)
@@ -128,25 +118,8 @@ export function findOperation(method: string, path: string): {template: string; 
  * not have may only answer 404 with the error envelope.
  */
 export function checkAgainstDocument(method: string, path: string, answer: Answer): void {
-  const found = findOperation(method, path)
-  let schema: Json
-  if (found === undefined) {
-    if (answer.status !== 404) throw new Error(`${method} ${path} answered ${answer.status} but the document has no such operation`)
-    schema = doc.components.schemas.Error
-  } else {
-    const response = resolve(found.operation.responses[String(answer.status)] ?? found.operation.responses.default)
-    if (response === undefined) throw new Error(`${method} ${found.template}: status ${answer.status} is not documented`)
-    schema = response.content?.['application/json']?.schema
-    if (schema === undefined) throw new Error(`${method} ${found.template}: status ${answer.status} has no JSON schema in the document`)
-  }
-  if (answer.body === undefined)
-    throw new Error(`${method} ${path} answered ${answer.status} without a JSON body: ${answer.text.slice(0, 200)}`)
-  const validate = validatorFor(schema)
-  if (!validate(answer.body)) {
-    throw new Error(
-      `${method} ${path} → ${answer.status} does not match the document: ${ajv.errorsText(validate.errors)}\n${answer.text.slice(0, 500)}`,
-    )
-  }
+  const problem = answers.problem(method, path, answer.status, answer.body)
+  if (problem !== undefined) throw new Error(`${problem}\n${answer.text.slice(0, 500)}`)
 }
 
 /** Expects an error answer with the envelope, the status and the code. */

@@ -2,6 +2,7 @@ import {readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ROUTES} from '../../src/contract/routes.js'
+import {DEV_ROUTES} from '../../src/devserver/dev-routes.js'
 import {HOOKS, HOOKS_PREFIX} from '../../src/devserver/options.js'
 import {buildRouter} from '../../src/devserver/routes/index.js'
 import {operations} from './helpers.js'
@@ -16,13 +17,22 @@ describe('the dev server registers', () => {
       expect(registered[0].method).toBe(method)
       expect(registered[0].pattern).toBe(`/api/v1${path.replace(/\{(\w+)\}/g, ':$1')}`)
     }
-    expect(routes.filter(({handler}) => handler.operationId !== undefined)).toHaveLength(Object.keys(ROUTES).length)
+    const apiOperations = routes.filter(({handler}) => handler.operationId !== undefined && handler.operationId in ROUTES)
+    expect(apiOperations).toHaveLength(Object.keys(ROUTES).length)
   })
 
   it('a token check exactly where the document does not say `security: []`', () => {
     for (const {operation} of operations.filter(({operation}) => operation.operationId !== undefined)) {
       const route = routes.find(({handler}) => handler.operationId === operation.operationId)!
       expect(route.handler.auth, operation.operationId).toBe(!(Array.isArray(operation.security) && operation.security.length === 0))
+    }
+  })
+
+  it('each hook of the dev document (src/devserver/dev-routes.ts) once, at its method and path below /_dev', () => {
+    for (const [id, {method, path}] of Object.entries(DEV_ROUTES)) {
+      const registered = routes.filter(({handler}) => handler.operationId === id)
+      expect(registered, id).toHaveLength(1)
+      expect(`${registered[0].method} ${registered[0].pattern}`).toBe(`${method} ${HOOKS_PREFIX}${path}`)
     }
   })
 

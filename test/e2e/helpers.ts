@@ -6,7 +6,7 @@ import {USERS} from '../../src/devserver/seed.js'
 import {type BinOptions, type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
 import {runArgv} from '../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../helpers/fake-clock.js'
-import {checkAgainstDocument} from '../devserver/helpers.js'
+import {checkAgainstDocument, compileAnswerSchemas} from '../devserver/helpers.js'
 
 /**
  * End-to-end fixture: the local control plane runs in the test process on port 0; amctl is the
@@ -75,6 +75,8 @@ export interface E2E {
 export const undocumentedAnswers: string[] = []
 
 export async function startE2E(options: DevServerOptions = {}): Promise<E2E> {
+  // the answers are checked in this process, which is the server's: not while a command waits on it
+  compileAnswerSchemas()
   const server = await startDevServer({
     port: 0,
     onAnswer: ({method, path, status, contentType, body}) => {

@@ -1,5 +1,7 @@
 import {createServer, type IncomingMessage, type Server} from 'node:http'
 import {afterEach, describe, expect, it} from 'vitest'
+import snapshot from '../../command-snapshot.json' with {type: 'json'}
+import {type OperationId, ROUTES} from '../../src/contract/routes.js'
 import {EVAL_SETS, EXPERIMENTS, OPTIMIZATIONS, PERSONAS, REPOSITORIES, TAGS, VISIBILITY_PROMPTS} from '../../src/devserver/seed.js'
 import {oneJson, runInProcess, useE2E, type FaultRule} from '../e2e/helpers.js'
 import {freshConfigDir, runBin, type BinResult} from '../helpers/bin.js'
@@ -360,31 +362,40 @@ describe.concurrent('waiting for timeouts', () => {
     const MARGIN_MS = 20_000
     const idempotentBound = ATTEMPTS * TIMEOUT_S * 1000 + 3500 + MARGIN_MS
 
-    const POSTS: Array<[string, string[]]> = [
-      ['tokens create', ['tokens', 'create', '--name', 'hang', '--expires', '1d']],
-      ['evals run', ['evals', 'run', EVAL_SETS.acmeCheckout, '--org', 'acme']],
-      ['runs fork', ['runs', 'fork', 'run_acme_0001']],
-      ['experiments launch', ['experiments', 'launch', EXPERIMENTS.acmeOnboarding, '--org', 'acme']],
-      [
-        'scenarios create',
-        [
-          'scenarios',
-          'create',
-          '--prompt',
-          VISIBILITY_PROMPTS.acmePreference,
-          '--repository',
-          REPOSITORIES.acme[0],
-          '--persona',
-          PERSONAS.acme[0].name,
-          '--org',
-          'acme',
-        ],
+    // every command whose operation is a POST (command-snapshot.json, generated from the commands),
+    // each with a command line that reaches it; `amctl api -X POST` besides
+    const ARGV: Record<string, string[]> = {
+      'auth:login': ['auth', 'login', '--no-browser'],
+      'tokens:create': ['tokens', 'create', '--name', 'hang', '--expires', '1d'],
+      'evals:run': ['evals', 'run', EVAL_SETS.acmeCheckout, '--org', 'acme'],
+      'runs:fork': ['runs', 'fork', 'run_acme_0001'],
+      'experiments:launch': ['experiments', 'launch', EXPERIMENTS.acmeOnboarding, '--org', 'acme'],
+      'scenarios:create': [
+        'scenarios',
+        'create',
+        '--prompt',
+        VISIBILITY_PROMPTS.acmePreference,
+        '--repository',
+        REPOSITORIES.acme[0],
+        '--persona',
+        PERSONAS.acme[0].name,
+        '--org',
+        'acme',
       ],
-      ['optimizations preview', ['optimizations', 'preview', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
-      ['optimizations propose', ['optimizations', 'propose', OPTIMIZATIONS.acmeCheckout, '--org', 'acme']],
-      ['optimizations chat', ['optimizations', 'chat', OPTIMIZATIONS.acmeCheckout, '--message', 'hello', '--org', 'acme']],
+      'optimizations:preview': ['optimizations', 'preview', OPTIMIZATIONS.acmeCheckout, '--org', 'acme'],
+      'optimizations:propose': ['optimizations', 'propose', OPTIMIZATIONS.acmeCheckout, '--org', 'acme'],
+      'optimizations:chat': ['optimizations', 'chat', OPTIMIZATIONS.acmeCheckout, '--message', 'hello', '--org', 'acme'],
+    }
+    const postCommands = snapshot.commands
+      .filter(({operations}) => operations.some((id) => ROUTES[id as OperationId].method === 'POST'))
+      .map(({command}) => command)
+    const POSTS: Array<[string, string[]]> = [
+      ...postCommands.map((id): [string, string[]] => [id.replaceAll(':', ' '), ARGV[id]]),
       ['api -X POST', ['api', '-X', 'POST', '/orgs/{org}/things', '--org', 'acme']],
     ]
+    it('covers every command whose operation is a POST (a new one needs its command line here)', () => {
+      expect(Object.keys(ARGV).sort()).toEqual([...postCommands].sort())
+    })
     const IDEMPOTENT: Array<[string, string[], string]> = [
       ['orgs summary (GET)', ['orgs', 'summary', '--org', 'acme'], 'GET'],
       ['runs list (GET)', ['runs', 'list', '--org', 'acme'], 'GET'],

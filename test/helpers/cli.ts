@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {type Clock, clock, setClock, systemClock} from '../../src/core/clock.js'
 import {fakeClock} from './fake-clock.js'
+import {type DeclaringCommand, sentRequests, undeclaredOperations} from './declared.js'
 import {colorAllowed, setIO} from '../../src/output/io.js'
 import {type Part, Renderer} from '../../src/output/renderer.js'
 
@@ -12,6 +13,8 @@ import {type Part, Renderer} from '../../src/output/renderer.js'
  * Runs a command class in-process the way bin/run.js would, with fake streams:
  * stdout/stderr captured, TTY-ness chosen by the test, stdin from a string, env overridden for
  * the duration of the run. Returns what a user or script would see: stdout, stderr, exit code.
+ * With a fake API on (test/helpers/fake-api.ts), a command that sends an operation its `static
+ * operations` do not declare fails the test.
  */
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -96,7 +99,7 @@ function recordRenderer(): {calls: RenderCall[]; restore(): void} {
   }
 }
 
-type CommandClass = {run(argv: string[], opts?: Config): Promise<unknown>; prototype: object}
+type CommandClass = DeclaringCommand & {run(argv: string[], opts?: Config): Promise<unknown>; prototype: object}
 
 /** Captures what the command's own run() returns (also when the base then ends it with an exit code). */
 function captureResult(Cmd: CommandClass): {value(): unknown; restore(): void} {
@@ -152,6 +155,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   }
   let exitCode = 0
   let result: unknown
+  const sentBefore = sentRequests().length
   const renderer = recordRenderer()
   const returned = captureResult(Cmd)
   try {
@@ -171,6 +175,9 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     result = returned.value()
   }
   await new Promise((resolve) => setImmediate(resolve))
+  // what the command sent, held to what it declares (help's REQUEST section)
+  const undeclared = undeclaredOperations(Cmd, sentRequests().slice(sentBefore))
+  if (undeclared.length > 0) throw new Error(undeclared.join('\n'))
   return {stdout: out(), stderr: err(), exitCode, result, rendered: renderer.calls}
 }
 

@@ -1,7 +1,7 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
 import {failure} from './failure.js'
-import {dropConnection, envelope, type FakeApiCore, fakeApi, ORIGIN, reply, TOKEN} from './fake-api.js'
+import {dropConnection, envelope, type FakeApiCore, fakeApi, ME, ORIGIN, reply, TOKEN, unchecked} from './fake-api.js'
 
 // The fake API's own contract: what it answers, what it records, and what its verification
 // (gh's httpmock.Verify) reports. useFakeApi turns a non-empty report into a failed test.
@@ -17,12 +17,15 @@ afterEach(() => {
   api.stop()
 })
 
+/** the fake's own tests use made-up paths and answers */
+const MADE_UP = 'a test of the fake itself, on a made-up path'
+
 const client = () =>
   new HttpClient({baseUrl: ORIGIN, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => TOKEN, sleep: async () => {}})
 
 describe('fake API', () => {
   it('answers a stub and records the request as sent', async () => {
-    api.stub('POST /tokens', reply(201, {id: 't1'}, {'x-request-id': 'req_1'}))
+    api.stub('POST /tokens', unchecked(MADE_UP, 201, {id: 't1'}, {'x-request-id': 'req_1'}))
     const res = await client().send({method: 'POST', path: '/tokens?x=1', body: {name: 'ci'}})
     expect(res).toMatchObject({status: 201, data: {id: 't1'}, requestId: 'req_1', contentType: 'application/json'})
     expect(api.requests()).toEqual([
@@ -32,14 +35,15 @@ describe('fake API', () => {
         path: '/api/v1/tokens?x=1',
         headers: expect.objectContaining({authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json'}),
         body: '{"name":"ci"}',
+        operation: 'createToken',
       },
     ])
     expect(api.verify()).toEqual([])
   })
 
   it('answers with an envelope, a function of the request, or a dropped connection', async () => {
-    api.stub('GET /a', envelope(409, 'conflict', 'taken'))
-    api.stub('GET /b', (req) => reply(200, {echo: req.path}))
+    api.stub('GET /a', unchecked(MADE_UP, 409, {error: {code: 'conflict', message: 'taken'}}))
+    api.stub('GET /b', (req) => unchecked(MADE_UP, 200, {echo: req.path}))
     api.stub('POST /c', () => {
       throw dropConnection()
     })
@@ -50,7 +54,7 @@ describe('fake API', () => {
   })
 
   it('reports a stub the test never used', async () => {
-    api.stub('GET /used', {})
+    api.stub('GET /used', unchecked(MADE_UP, 200, {}))
     api.stub('DELETE /orgs/acme/tags/t1', reply(204))
     await client().json({method: 'GET', path: '/used'})
     expect(api.verify()).toEqual([`stub never used: DELETE ${ORIGIN}:443/api/v1/orgs/acme/tags/t1`])
@@ -63,9 +67,42 @@ describe('fake API', () => {
     expect(api.verify()).toEqual([`stub never used: GET ${ORIGIN}:443/api/v1/thing`])
   })
 
+  it('holds every stub answer to the document: a wrong one is reported with what is wrong; unchecked() lets one through', async () => {
+    api.stub('GET /me', {id: 'usr_1', name: 'Ada'})
+    api.stub('GET /orgs/acme/runs', {items: [{id: 'run_1'}], nextCursor: null})
+    api.stub('POST /cli/token', unchecked('a server that answers outside the document', 200, {hello: 'world'}))
+    await client().json({method: 'GET', path: '/me'})
+    await client().json({method: 'GET', path: '/orgs/acme/runs'})
+    await client().json({method: 'POST', path: '/cli/token', body: {}})
+    expect(api.verify()).toEqual([
+      "stub answer not in the document: GET /api/v1/me → 200 does not match the document: email is required (a stub; one that breaks the document on purpose answers with unchecked('why', …))",
+      "stub answer not in the document: GET /api/v1/orgs/acme/runs → 200 does not match the document: items[0].status is required (a stub; one that breaks the document on purpose answers with unchecked('why', …))",
+    ])
+    expect(() => unchecked(' ', 200, {})).toThrow(/say why/)
+  })
+
+  it('accepts the answers the document gives, errors included, and records the operation each request reached', async () => {
+    api.stub('GET /me', ME)
+    api.stub('DELETE /orgs/acme/tags/t1', envelope(404, 'not_found', 'no such tag'))
+    await client().json({method: 'GET', path: '/me'})
+    await failure(client().json({method: 'DELETE', path: '/orgs/acme/tags/t1'}))
+    await failure(client().json({method: 'GET', path: '/nowhere'}))
+    expect(api.requests().map((r) => r.operation)).toEqual(['getMe', 'deleteTag', undefined])
+    expect(api.verify()).toEqual([`request matched no stub: GET ${ORIGIN}/api/v1/nowhere`])
+  })
+
   it('reports a request that matched no stub', async () => {
     await failure(client().json({method: 'GET', path: '/nowhere'}))
     expect(api.verify()).toEqual([`request matched no stub: GET ${ORIGIN}/api/v1/nowhere`])
+  })
+
+  it('intercepts node:http also when an ES import of it came before nock was on (an earlier file of the worker did)', async () => {
+    api.stop()
+    // what src/core/http/node-http.ts takes from node:http, with nock off
+    const {request} = await import('node:http')
+    api.start()
+    api.reset()
+    expect((await import('node:http')).request).not.toBe(request)
   })
 
   it('does not require a default in every test, but reports one no test used', async () => {

@@ -1,6 +1,9 @@
+import {syncBuiltinESMExports} from 'node:module'
 import nock from 'nock'
 import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
+import {DocumentAnswers} from '../../src/devserver/answers.js'
+import {setSentRequests} from './declared.js'
 import {removeTempDirs} from './temp.js'
 
 /**
@@ -12,6 +15,13 @@ import {removeTempDirs} from './temp.js'
  * Like gh's httpmock.Verify: a test fails when a stub it registered (`stub`) was never used, or
  * when a request matched no stub. Defaults a file declares for all its tests (`useFakeApi({...})`,
  * and `GET /me`) are optional per test, but a default no test of the file used fails the file.
+ *
+ * Held to the contract: every answer a stub gives is checked against the OpenAPI document as the
+ * dev server's are (src/devserver/answers.ts: a documented status, a body its schema accepts), and
+ * a test whose stub answers what the document does not allow fails. A test of a hostile or broken
+ * server answers so on purpose with `unchecked('why', …)`, which is not checked. Each request
+ * records the operation it reached (`operation`), which test/helpers/cli.ts holds to the command's
+ * declared operations. A raw `scope()` is not checked: it is for tests of the transport itself.
  */
 
 export const ORIGIN = 'https://api.amctl.test'
@@ -27,14 +37,20 @@ export interface Recorded {
   /** lower-case names */
   headers: Record<string, string>
   body: string
+  /** the document's operation the method and path reach (undefined: none, e.g. `amctl api` to any path) */
+  operation?: string
 }
 
-/** An answer: made with `reply` or `envelope`; a string body is sent as it is, anything else as JSON. */
+/**
+ * An answer: made with `reply`, `envelope` or `unchecked`; a string body is sent as it is, anything
+ * else as JSON. `unchecked` is why it breaks the document on purpose (then it is not checked).
+ */
 export class Reply {
   constructor(
     readonly status: number,
     readonly body?: unknown,
     readonly headers: Record<string, string> = {},
+    readonly unchecked?: string,
   ) {}
 }
 
@@ -89,13 +105,40 @@ export function reply(status: number, body?: unknown, headers?: Record<string, s
   return new Reply(status, body, headers)
 }
 
+/**
+ * An answer the OpenAPI document does not allow, given on purpose (a hostile or broken server, a
+ * path outside the document for `amctl api`): `reason` says why; the one answer a stub may give
+ * that is not checked against the document.
+ */
+export function unchecked(reason: string, status: number, body?: unknown, headers?: Record<string, string>): Reply {
+  if (reason.trim() === '') throw new Error('unchecked(): say why the answer breaks the document')
+  return new Reply(status, body, headers, reason)
+}
+
+let answers: DocumentAnswers | undefined
+/** What is wrong with a stub's answer to `req` (undefined: the document gives it, or it is unchecked). */
+function offContract(req: Recorded, answer: Reply): string | undefined {
+  if (answer.unchecked !== undefined) return undefined
+  answers ??= new DocumentAnswers()
+  const json = typeof answer.body === 'string' || answer.body === undefined ? undefined : answer.body
+  const problem = answers.problem(req.method, req.path, answer.status, json)
+  return problem === undefined ? undefined : `${problem} (a stub; one that breaks the document on purpose answers with unchecked('why', …))`
+}
+
+/** The document's operation a request reaches. */
+function operationOf(method: string, path: string): string | undefined {
+  answers ??= new DocumentAnswers()
+  return answers.operation(method, path)?.operation.operationId
+}
+
 function recorded(req: Request, body: string): Recorded {
   const url = new URL(req.url)
   const headers: Record<string, string> = {}
   req.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value
   })
-  return {origin: url.origin, method: req.method, path: url.pathname + url.search, headers, body}
+  const path = url.pathname + url.search
+  return {origin: url.origin, method: req.method, path, headers, body, operation: operationOf(req.method, path)}
 }
 
 function toReply(route: Route, req: Recorded): Reply | Promise<Reply> {
@@ -127,6 +170,8 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
   const defaultsUsed = new Set<string>()
   let requests: Recorded[] = []
   let unmatched: string[] = []
+  // (checked in verify, after the test: compiling a schema must not slow an answer whose timing a test measures)
+  let answered: Array<[Recorded, Reply]> = []
   const onNoMatch = (req: Request): void => {
     const r = recorded(req, '')
     unmatched.push(`${r.method} ${r.origin}${r.path}`)
@@ -151,46 +196,67 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
     if (delayMs !== undefined) interceptor.delay(delayMs)
     interceptor.reply(async (req: Request) => {
       if (!required) defaultsUsed.add(key)
-      return serialize(await toReply(route, seen.get(req) ?? recorded(req, '')))
+      const request = seen.get(req) ?? recorded(req, '')
+      const answer = await toReply(route, request)
+      answered.push([request, answer])
+      return serialize(answer)
     })
   }
 
-  return {
+  const self: FakeApiCore = {
     url: ORIGIN,
     stub: (key, route, stubOpts) => add(key, route, true, stubOpts),
     scope,
     requests: () => requests,
-    passthrough: () => nock.restore(),
+    passthrough: () => {
+      nock.restore()
+      syncBuiltinESMExports()
+    },
     env: (extra = {}) => ({AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: ORIGIN, ...extra}),
     start() {
+      setSentRequests(() => requests)
       if (!nock.isActive()) nock.activate()
+      // nock replaces node:http's request() on the CommonJS module; an ES import of node:http made
+      // before (src/core/http/node-http.ts, in an earlier file of the worker) would keep the real one
+      syncBuiltinESMExports()
       nock.disableNetConnect()
       nock.emitter.on('no match', onNoMatch)
     },
     reset() {
       requests = []
       unmatched = []
+      answered = []
       // (on again after a test that let its requests through)
       if (!nock.isActive()) nock.activate()
+      syncBuiltinESMExports()
       for (const [key, route] of Object.entries(all)) add(key, route, false)
     },
     verify() {
       const unused = nock.pendingMocks()
       const stray = unmatched
+      const broken = answered.map(([request, answer]) => offContract(request, answer)).filter((problem) => problem !== undefined)
       unmatched = []
+      answered = []
       entries.clear()
       nock.abortPendingRequests()
       nock.cleanAll()
-      return [...unused.map((key) => `stub never used: ${key}`), ...stray.map((request) => `request matched no stub: ${request}`)]
+      return [
+        ...unused.map((key) => `stub never used: ${key}`),
+        ...stray.map((request) => `request matched no stub: ${request}`),
+        ...broken.map((problem) => `stub answer not in the document: ${problem}`),
+      ]
     },
     stop() {
+      setSentRequests(undefined)
       nock.emitter.removeListener('no match', onNoMatch)
       nock.enableNetConnect()
       nock.restore()
+      syncBuiltinESMExports()
       const neverUsed = Object.keys(all).filter((key) => !defaultsUsed.has(key))
       return neverUsed.map((key) => `default no test used: ${key}`)
     },
   }
+  return self
 }
 
 /** One fake API per test file, verified after each test (and its defaults after the file). */

@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {launchEvalSet} from '../../api/evals.js'
 import {commandResult, type Finished, type UnknownOutcome} from '../../base/results.js'
+import type {ErrorDocument} from '../../core/errors.js'
 import type {LaunchResult, Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
 import {requireId} from '../../input/values.js'
@@ -9,8 +10,19 @@ import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
-import {resolveBaseline, waitForRuns, waitResult} from '../../gate/wait.js'
+import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
 import {againCommand, parseWatchOptions, watchFlags, watchFlagWords} from '../../gate/flags.js'
+
+/** --json when the launch was sent and no answer came (exit 9). */
+export interface UnknownLaunch {
+  outcome: 'unknown'
+  /** the organization's newest runs, to see whether the launch happened */
+  recentRuns: Run[]
+  error: ErrorDocument['error']
+}
+
+/** --json with --wait: the launch's answer and its runs in their last known state. */
+export type WaitedLaunch = LaunchResult & {runs: WatchedRun[]}
 
 export default class EvalsRun extends GateCommand {
   static override summary = "Launch an eval set's saved settings"
@@ -42,7 +54,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     ...watchFlags,
   }
 
-  async run(): Promise<LaunchResult | UnknownOutcome<Run> | Finished<Run>> {
+  async run(): Promise<LaunchResult | UnknownOutcome<Run, UnknownLaunch> | Finished<Run, WaitedLaunch>> {
     const {args, flags} = await this.parse(EvalsRun)
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
     const given = watchFlagWords(flags)[0]
@@ -66,7 +78,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
               items: recentRuns,
               columns: RUN_COLUMNS,
             },
-        document: {outcome: 'unknown', recentRuns, error: error.toDocument().error},
+        document: {outcome: 'unknown' as const, recentRuns, error: error.toDocument().error},
       })
     }
     const {batchIds = [], runIds = []} = launch.result
@@ -83,6 +95,6 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       again: againCommand(runIds, org, flags),
       evalSetId: id,
     })
-    return waitResult(outcome, (runs) => ({...launch.result, runs}))
+    return waitResult(outcome, (runs): WaitedLaunch => ({...launch.result, runs}))
   }
 }

@@ -6,9 +6,14 @@ import {readStream} from '../../input/files.js'
 import {requireId} from '../../input/values.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
-import {resolveBaseline, waitForRuns, waitResult} from '../../gate/wait.js'
+import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
 import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
+
+/** --json: the runs in their last known state, in the order given. */
+export interface WatchDocument {
+  items: WatchedRun[]
+}
 
 export default class RunsWatch extends GateCommand {
   static override summary = 'Wait until runs finish; exit 0 only when all of them succeeded'
@@ -49,7 +54,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
 
   static override flags = {...watchFlags}
 
-  async run(): Promise<Finished<Run>> {
+  async run(): Promise<Finished<Run, WatchDocument>> {
     const {argv, flags} = await this.parse(RunsWatch)
     const plan = parseWatchOptions(flags, this.ctx.env)
     const ids = await this.runIds(argv as string[])
@@ -57,7 +62,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
     const outcome = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
-    return waitResult(outcome, (items) => ({items}))
+    return waitResult(outcome, (items): WatchDocument => ({items}))
   }
 
   /** The IDs given, or read from stdin for a lone `-`; each checked like any ID (exit 2). */

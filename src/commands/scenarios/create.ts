@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {createScenario} from '../../api/scenarios.js'
 import {ApiCommand} from '../../base/api-command.js'
-import type {JsonObject} from '../../contract/types.js'
+import type {Scenario} from '../../contract/types.js'
 import {requireId, requireText} from '../../input/values.js'
 import type {OperationId} from '../../contract/routes.js'
 
@@ -21,7 +21,7 @@ export default class ScenariosCreate extends ApiCommand {
     persona: Flags.string({description: 'persona of the scenario', required: true}),
   }
 
-  async run(): Promise<JsonObject> {
+  async run(): Promise<Scenario> {
     const {flags} = await this.parse(ScenariosCreate)
     const promptId = requireId('--prompt', flags.prompt)
     const body = {repository: requireText('--repository', flags.repository).trim(), persona: requireText('--persona', flags.persona).trim()}

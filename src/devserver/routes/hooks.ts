@@ -1,7 +1,6 @@
 import type {ApiRouter, RequestContext} from '../context.js'
 import {invalid, notFound} from '../errors.js'
 import {mintToken} from '../auth.js'
-import {HOOKS_PREFIX} from '../options.js'
 import {compilePattern} from '../pattern.js'
 import {json} from '../reply.js'
 import type {OrgRecord, UserRecord} from '../state.js'
@@ -9,9 +8,10 @@ import {parseObjectBody, requireBoolean, requireInteger, requireNumber, requireO
 import {orgRef} from '../views.js'
 
 /**
- * Test hooks under `/_dev/` (dev server only; no auth; not in the OpenAPI document; not in the
- * request log): faults, the request log, tokens, memberships, organization state, bulk runs, the
- * planned outcomes of the next launched runs, a run's status and score, device approvals. src/devserver/options.ts `HOOKS` documents them.
+ * Test hooks under `/_dev/` (dev server only; no auth; not in the request log), described by their
+ * own OpenAPI document (../dev-openapi.json: each one's method, path, body check and help):
+ * faults, the request log, tokens, memberships, organization state, bulk runs, the planned
+ * outcomes of the next launched runs, a run's status and score, device approvals.
  */
 
 export {HOOKS_PREFIX} from '../options.js'
@@ -19,14 +19,12 @@ const MAX_BULK_RUNS = 1_000_000
 const BULK_STATUSES = ['succeeded', 'failed', 'succeeded', 'cancelled'] as const
 
 export function registerHooks(router: ApiRouter): void {
-  const p = HOOKS_PREFIX
   const quiet = {persist: false}
 
-  router.open('POST', `${p}/faults`, ({services, rawBody}) => json(services.faults.add(parseObjectBody(rawBody))), quiet)
-  router.open('GET', `${p}/faults`, ({services}) => json({items: services.faults.list()}))
-  router.open(
-    'DELETE',
-    `${p}/faults`,
+  router.hook('addFault', ({services, rawBody}) => json(services.faults.add(parseObjectBody(rawBody))), quiet)
+  router.hook('listFaults', ({services}) => json({items: services.faults.list()}))
+  router.hook(
+    'clearFaults',
     ({services}) => {
       services.faults.clear()
       return json({cleared: true})
@@ -34,13 +32,12 @@ export function registerHooks(router: ApiRouter): void {
     quiet,
   )
 
-  router.open('GET', `${p}/requests`, ({services, query}) => {
+  router.hook('listRequests', ({services, query}) => {
     const path = query.get('path')
     return json({items: services.requests.list(query.get('method'), path === null ? null : compilePattern(path, 'path'))})
   })
-  router.open(
-    'DELETE',
-    `${p}/requests`,
+  router.hook(
+    'clearRequests',
     ({services}) => {
       services.requests.clear()
       return json({cleared: true})
@@ -48,26 +45,26 @@ export function registerHooks(router: ApiRouter): void {
     quiet,
   )
 
-  router.open('POST', `${p}/tokens`, (ctx) => {
+  router.hook('mintToken', (ctx) => {
     const user = userOf(ctx, requireString(parseObjectBody(ctx.rawBody), 'email'))
     return json({token: mintToken(ctx.services.store, user.id, 'dev hook', null).token, userId: user.id})
   })
 
-  router.open('DELETE', `${p}/orgs/:org/members/:email`, (ctx) => {
+  router.hook('removeMember', (ctx) => {
     const org = orgOf(ctx)
     const user = userOf(ctx, ctx.params.email)
     org.members = org.members.filter((id) => id !== user.id)
     return json({org: org.slug, email: user.email, member: false})
   })
-  router.open('POST', `${p}/orgs/:org/members/:email`, (ctx) => {
+  router.hook('addMember', (ctx) => {
     const org = orgOf(ctx)
     const user = userOf(ctx, ctx.params.email)
     if (!org.members.includes(user.id)) org.members.push(user.id)
     return json({org: org.slug, email: user.email, member: true})
   })
 
-  router.open('GET', `${p}/orgs/:org`, (ctx) => json(orgState(ctx, orgOf(ctx))))
-  router.open('PATCH', `${p}/orgs/:org`, (ctx) => {
+  router.hook('getOrgState', (ctx) => json(orgState(ctx, orgOf(ctx))))
+  router.hook('setOrgState', (ctx) => {
     const org = orgOf(ctx)
     const body = parseObjectBody(ctx.rawBody)
     const capabilities = body.capabilities === undefined ? undefined : requireObject(body, 'capabilities')
@@ -80,7 +77,7 @@ export function registerHooks(router: ApiRouter): void {
     return json(orgState(ctx, org))
   })
 
-  router.open('POST', `${p}/orgs/:org/runs`, (ctx) => {
+  router.hook('addRuns', (ctx) => {
     const org = orgOf(ctx)
     const count = requireInteger(parseObjectBody(ctx.rawBody), 'count', 1, MAX_BULK_RUNS)
     const {store} = ctx.services
@@ -103,16 +100,14 @@ export function registerHooks(router: ApiRouter): void {
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})
   })
 
-  router.open('POST', `${p}/orgs/:org/outcomes`, (ctx) =>
-    json(ctx.services.outcomes.add(orgOf(ctx).publicId, parseObjectBody(ctx.rawBody))),
-  )
-  router.open('GET', `${p}/orgs/:org/outcomes`, (ctx) => json({items: ctx.services.outcomes.list(orgOf(ctx).publicId)}))
-  router.open('DELETE', `${p}/orgs/:org/outcomes`, (ctx) => {
+  router.hook('planOutcome', (ctx) => json(ctx.services.outcomes.add(orgOf(ctx).publicId, parseObjectBody(ctx.rawBody))))
+  router.hook('listOutcomes', (ctx) => json({items: ctx.services.outcomes.list(orgOf(ctx).publicId)}))
+  router.hook('clearOutcomes', (ctx) => {
     ctx.services.outcomes.clear(orgOf(ctx).publicId)
     return json({cleared: true})
   })
 
-  router.open('PATCH', `${p}/runs/:runId`, (ctx) => {
+  router.hook('setRun', (ctx) => {
     const {store, runs} = ctx.services
     const found = store.findRun(ctx.params.runId)
     if (found === undefined) throw notFound(`run "${ctx.params.runId}" not found`)
@@ -126,9 +121,8 @@ export function registerHooks(router: ApiRouter): void {
     return json(runs.pin(store.state, found.run, changes))
   })
 
-  router.open(
-    'POST',
-    `${p}/device/approve`,
+  router.hook(
+    'approveDevice',
     (ctx) => {
       const body = parseObjectBody(ctx.rawBody)
       const userCode = requireString(body, 'userCode')
@@ -140,9 +134,8 @@ export function registerHooks(router: ApiRouter): void {
     },
     quiet,
   )
-  router.open(
-    'POST',
-    `${p}/device/deny`,
+  router.hook(
+    'denyDevice',
     (ctx) => {
       const userCode = requireString(parseObjectBody(ctx.rawBody), 'userCode')
       ctx.services.device.deny(userCode)

@@ -2,7 +2,7 @@ import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
 import {conflict, invalid} from '../errors.js'
 import {json} from '../reply.js'
-import type {Scenario} from '../state.js'
+import type {ScenarioRecord} from '../state.js'
 
 /** Agent Preference area: repository/persona scenarios, owned by a preference prompt. */
 
@@ -24,7 +24,7 @@ export function registerScenarios(router: ApiRouter): void {
       .find((scenario) => scenario?.repository === body.repository && scenario.personaId === persona.id)
     if (duplicate !== undefined) throw conflict(`scenario "${duplicate.id}" already pairs ${body.repository} with ${persona.name}`)
 
-    const scenario: Scenario = {
+    const scenario: ScenarioRecord = {
       id: store.newId('scn'),
       visibilityPromptId: prompt.id,
       repository: body.repository,

@@ -4,7 +4,7 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import AuthLogin from '../../../src/commands/auth/login.js'
 import AuthToken from '../../../src/commands/auth/token.js'
 import {runCommand} from '../../helpers/cli.js'
-import {envelope, ME, type Recorded, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, ME, type Recorded, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 
 const GOOD = 'svc_login_good_token_5678'
@@ -167,7 +167,7 @@ describe('auth login (device flow)', () => {
   })
 
   it('an answer that is neither a token nor a device code is exit 1 naming its members', async () => {
-    api.stub('POST /cli/token', {hello: 'world'})
+    api.stub('POST /cli/token', unchecked('neither a token nor a device code: amctl must refuse it', 200, {hello: 'world'}))
     const r = await runCommand(AuthLogin, [], {env: env()})
     expect(r.exitCode).toBe(1)
     expect(r.stderr).toMatch(/^error: .*"hello".* \(bad_response\)\n$/)

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import AuthStatus from '../../../src/commands/auth/status.js'
 import {runCommand} from '../../helpers/cli.js'
-import {envelope, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 
 const TOKEN = 'svc_status_test_token_1234'
 const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}], plan: 'team'}
@@ -33,7 +33,7 @@ describe('auth status', () => {
   })
 
   it('a /me without the email and orgs amctl relies on is bad_response (exit 1)', async () => {
-    api.stub('GET /me', {id: 'usr_1', name: 'Ada'})
+    api.stub('GET /me', unchecked('a /me without email and orgs: amctl must refuse it', 200, {id: 'usr_1', name: 'Ada'}))
     const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: api.url}})
     expect(r.exitCode).toBe(1)
     expect(r.stderr).toBe('error: GET /me did not answer the "email" and "orgs" amctl relies on (bad_response)\n')

@@ -5,7 +5,19 @@ import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {dropConnection, envelope, json, reply, useFakeApi} from '../../helpers/fake-api.js'
 
-const runs = [{id: 'run_2', status: 'queued', evalSetId: 'es_1', batchId: 'b_1', createdAt: '2026-01-02T00:00:00Z'}]
+const runs = [
+  {
+    id: 'run_2',
+    status: 'queued',
+    evalSetId: 'es_1',
+    batchId: 'b_1',
+    createdAt: '2026-01-02T00:00:00Z',
+    forkedFrom: null,
+    agent: null,
+    model: null,
+    score: null,
+  },
+]
 const api = useFakeApi(
   {
     'POST /orgs/acme/eval-sets/es_1/run': {batchIds: ['b_1'], runIds: ['run_2', 'run_3']},

@@ -4,15 +4,18 @@ import {describe, expect, it} from 'vitest'
 import RunsFork from '../../../src/commands/runs/fork.js'
 import {runCommand} from '../../helpers/cli.js'
 import {envelope, json, TOKEN, useFakeApi} from '../../helpers/fake-api.js'
+import {runAt} from '../../helpers/pages.js'
 import {tempDir} from '../../helpers/temp.js'
 
-const api = useFakeApi({'POST /runs/run_1/fork': {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}}, {me: false})
+const FORKED = runAt('run_9', '2026-01-01T00:00:00Z', {status: 'queued', forkedFrom: 'run_1'})
+const forked = (id: string) => runAt(id, '2026-01-01T00:00:00Z', {status: 'queued'})
+const api = useFakeApi({'POST /runs/run_1/fork': FORKED}, {me: false})
 
 describe('runs fork', () => {
   it('sends POST /runs/{runId}/fork with {} and never resolves an org', async () => {
     const r = await runCommand(RunsFork, ['run_1', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(0)
-    expect(JSON.parse(r.stdout)).toEqual({id: 'run_9', status: 'queued', forkedFrom: 'run_1'})
+    expect(JSON.parse(r.stdout)).toEqual(FORKED)
     expect(api.requests()).toHaveLength(1)
     const [req] = api.requests()
     expect(req.method).toBe('POST')
@@ -21,7 +24,7 @@ describe('runs fork', () => {
   })
 
   it('flags before RUN_ID: -F takes one value per occurrence (contract 1.1)', async () => {
-    api.stub('POST /runs/run_7/fork', {id: 'run_8'})
+    api.stub('POST /runs/run_7/fork', forked('run_8'))
     const r = await runCommand(RunsFork, ['-F', 'a=1', '-F', 'b=x', 'run_7'], {env: api.env()})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(api.requests()[0].path).toBe('/api/v1/runs/run_7/fork')
@@ -29,7 +32,7 @@ describe('runs fork', () => {
   })
 
   it('member names are data: -F constructor, -f __proto__, -F toString are ordinary members, also over --input', async () => {
-    api.stub('POST /runs/run_7/fork', {id: 'run_8'})
+    api.stub('POST /runs/run_7/fork', forked('run_8'))
     const r = await runCommand(RunsFork, ['run_7', '--input', '-', '-F', 'constructor=1', '-f', '__proto__=x', '-F', 'toString=1'], {
       env: api.env(),
       stdin: '{"hasOwnProperty": true}',
@@ -105,7 +108,7 @@ describe('runs fork', () => {
     [' ', '%20'],
     ['café', 'caf%C3%A9'],
   ])('sends RUN_ID %j as one encoded path segment (%s)', async (id, encoded) => {
-    api.stub(`POST /runs/${encoded}/fork`, {id: 'run_new'})
+    api.stub(`POST /runs/${encoded}/fork`, forked('run_new'))
     const r = await runCommand(RunsFork, [id], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(api.requests().map((q) => q.path)).toEqual([`/api/v1/runs/${encoded}/fork`])
@@ -119,7 +122,7 @@ describe('runs fork', () => {
   })
 
   it('percent-encodes the ID in the path', async () => {
-    api.stub('POST /runs/run%3A1%40x/fork', {id: 'run_10'})
+    api.stub('POST /runs/run%3A1%40x/fork', forked('run_10'))
     const r = await runCommand(RunsFork, ['run:1@x'], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(api.requests()[0].path).toBe('/api/v1/runs/run%3A1%40x/fork')
@@ -135,7 +138,7 @@ describe('runs fork', () => {
 
 describe('runs fork: typed result and renderer', () => {
   it('returns the new run and hands it to the renderer as an object', async () => {
-    const run = {id: 'run_9', status: 'queued', forkedFrom: 'run_1'}
+    const run = FORKED
     const r = await runCommand(RunsFork, ['run_1'], {env: api.env()})
     expect(r.result).toEqual(run)
     expect(r.rendered).toEqual([{method: 'object', value: run}])

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import RunsList from '../../../src/commands/runs/list.js'
 import {runCommand} from '../../helpers/cli.js'
-import {reply, useFakeApi} from '../../helpers/fake-api.js'
+import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 
 const run = (i: number) => ({
   id: `run_${i}`,
@@ -9,6 +9,10 @@ const run = (i: number) => ({
   evalSetId: 'es_1',
   batchId: 'b_1',
   createdAt: `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`,
+  forkedFrom: null,
+  agent: null,
+  model: null,
+  score: null,
 })
 const api = useFakeApi()
 
@@ -40,7 +44,15 @@ describe('runs list', () => {
   })
 
   it('asks for --org (exit 2) when the caller has several orgs', async () => {
-    api.stub('GET /me', {id: 'u', email: 'a@b', name: 'A', orgs: [{slug: 'acme'}, {slug: 'globex'}]})
+    api.stub('GET /me', {
+      id: 'u',
+      email: 'a@b',
+      name: 'A',
+      orgs: [
+        {slug: 'acme', publicId: 'org_1', name: 'Acme'},
+        {slug: 'globex', publicId: 'org_2', name: 'Globex'},
+      ],
+    })
     const r = await runCommand(RunsList, [], {env: api.env()})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain('you belong to 2 organizations (acme, globex): pass --org or run `amctl config set org <slug>`')
@@ -159,7 +171,7 @@ describe('runs list', () => {
   })
 
   it('a page without an "items" array is bad_response (exit 1), on a TTY too', async () => {
-    api.stub('GET /orgs/acme/runs', {data: []})
+    api.stub('GET /orgs/acme/runs', unchecked('a page without items, which amctl must refuse', 200, {data: []}))
     for (const tty of [true, false]) {
       const r = await runCommand(RunsList, ['--org', 'acme'], {tty, env: api.env()})
       expect(r.exitCode).toBe(1)

@@ -1,12 +1,18 @@
 import {describe, expect, it} from 'vitest'
 import {pages} from '../../../src/core/http/paginate.js'
-import {envelope, type Reply, reply, fakeApiClient, useFakeApi} from '../../helpers/fake-api.js'
+import {envelope, type Reply, reply, fakeApiClient, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 
 type Answer = (url: URL) => Reply
 const api = useFakeApi({}, {me: false})
 const client = fakeApiClient(api, 'svc_page_token')
+/** the pager walks any collection, documented or not: these pages hold made-up items */
+const ANY_COLLECTION = 'src/core/http/paginate.ts pages any collection; its tests page made-up items'
 /** GET `path` answers with `answer` (of the request's URL, query included) */
-const serve = (path: string, answer: Answer) => api.stub(`GET ${path}`, (req) => answer(new URL(req.path, api.url)))
+const serve = (path: string, answer: Answer) =>
+  api.stub(`GET ${path}`, (req) => {
+    const {status, body, headers} = answer(new URL(req.path, api.url))
+    return unchecked(ANY_COLLECTION, status, body, headers)
+  })
 const requests = () => api.requests()
 
 /** Three pages: a → b → c, cursors "c2" and "c3"; `last` is what the last page says. */

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {setImplementationDoc} from '../../../api/orgs.js'
 import {ApiCommand} from '../../../base/api-command.js'
-import type {JsonObject} from '../../../contract/types.js'
+import type {ImplementationDoc} from '../../../contract/types.js'
 import {readJsonObject} from '../../../input/body.js'
 import type {OperationId} from '../../../contract/routes.js'
 
@@ -18,7 +18,7 @@ export default class OrgsImplementationDocSet extends ApiCommand {
     input: Flags.string({description: 'JSON object file, or - for stdin', helpValue: 'FILE|-', required: true}),
   }
 
-  async run(): Promise<JsonObject> {
+  async run(): Promise<ImplementationDoc> {
     const {flags} = await this.parse(OrgsImplementationDocSet)
     const doc = await readJsonObject(flags.input, this.io.stdin)
     const saved = await setImplementationDoc(await this.ctx.http(), await this.ctx.org(), doc)
