@@ -5,8 +5,9 @@ import {describe, expect, it} from 'vitest'
 import {ROOT} from './helpers/cli.js'
 
 // oclif.manifest.json is what `amctl` loads at start-up instead of importing every command; a
-// stale one hides new commands or flags. `npm run build` makes it (bin/build/help.cjs): it is not
-// checked in, and after a build it describes the commands as src/ has them.
+// stale one hides new commands or flags. `npm run build` makes it (bin/build/help.cjs), so after a
+// build it describes the commands as src/ has them; it is committed too (readers of the repository
+// see the commands), and .ci/run fails when the build changes the committed file.
 describe('oclif.manifest.json', () => {
   it('matches the commands in the build', async () => {
     const plugin = new Plugin({root: ROOT, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, isRoot: true})
