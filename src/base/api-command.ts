@@ -1,7 +1,11 @@
+import {Errors} from '@oclif/core'
+import {ExitCode} from '../core/errors.js'
 import type {GlobalFlags} from '../core/settings.js'
 import {BaseCommand} from './base-command.js'
 import {CommandContext} from './context.js'
 import {orgFlags} from './flags.js'
+
+const VERDICTS = new Set<number>([ExitCode.notPassed, ExitCode.waitTimeout])
 
 /**
  * Base of every command that talks to the API (or reads its stored token): the global flags it
@@ -26,6 +30,9 @@ export abstract class ApiCommand extends BaseCommand {
   }
 
   override async finally(err: Error | undefined): Promise<void> {
+    // a wait's verdict (10, 11) is work done: the runs it saw are real
+    const done = err === undefined || (err instanceof Errors.ExitError && VERDICTS.has(err.oclif.exit ?? 1))
+    if (done) await this.ctx?.remember(Date.now())
     await this.ctx?.close()
     await super.finally(err)
   }

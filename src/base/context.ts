@@ -2,6 +2,7 @@ import type {Me} from '../contract/types.js'
 import {findToken, type FoundToken} from '../core/auth/credentials.js'
 import {ConfigStore, localStateWarnings} from '../core/config.js'
 import {NotLoggedInError, UsageError} from '../core/errors.js'
+import {rememberRecent, type Sighting} from '../core/recent.js'
 import type {HttpClient} from '../core/http/client.js'
 import {type GlobalFlags, resolveSettings, type Settings} from '../core/settings.js'
 import type {IO} from '../output/io.js'
@@ -32,6 +33,9 @@ export class CommandContext {
   private orgP?: Promise<string>
   private httpLoaded = false
   private readonly warned = new Set<string>()
+  /** what the command saw, for shell completion (see remember) */
+  private readonly sightings: Sighting[] = []
+  private orgUsed?: string
 
   constructor(
     private readonly flags: GlobalFlags,
@@ -117,8 +121,29 @@ export class CommandContext {
           ? 'you belong to no organization'
           : `you belong to ${orgs.length} organizations (${orgs.map((o) => o.slug).join(', ')})`
       throw new UsageError(`${which}: pass --org or run \`amctl config set org <slug>\``)
-    })()
+    })().then((org) => {
+      this.orgUsed = org
+      return org
+    })
     return this.orgP
+  }
+
+  /** IDs the command saw (runs, eval sets, organizations), kept for shell completion when it ends well. */
+  saw(sightings: readonly Sighting[]): void {
+    this.sightings.push(...sightings)
+  }
+
+  /**
+   * Adds what the command saw, and the organization it used, to the completion cache
+   * (src/core/recent.ts), at the end of a command that did its work. A cache that cannot be
+   * written never fails the command; --verbose says so.
+   */
+  async remember(now: number): Promise<void> {
+    const seen: Sighting[] = this.orgUsed === undefined ? this.sightings : [{kind: 'orgs', id: this.orgUsed}, ...this.sightings]
+    const error = rememberRecent(this.env, seen, now)
+    if (error && this.settingsP && (await this.settingsP).verbose) {
+      this.opts.io.stderr.write(`${this.opts.errStyle.dim(terminalSafe(`the completion cache was not written: ${error.message}`))}\n`)
+    }
   }
 
   /** Closes the HTTP agents so no idle socket keeps the process alive. */

@@ -9,6 +9,7 @@ import {checkReportPaths} from '../../gate/report.js'
 import {resolveBaseline, waitForRuns, waitResult} from '../../gate/wait.js'
 import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
+import {sightingsOfRuns} from '../../core/recent.js'
 
 export default class RunsWatch extends GateCommand {
   static override summary = 'Wait until runs finish; exit 0 only when all of them succeeded'
@@ -57,7 +58,9 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
     const outcome = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
-    return waitResult(outcome, (items) => ({items}))
+    const result = waitResult(outcome, (items) => ({items}))
+    this.ctx.saw(sightingsOfRuns(gate.org, result.list?.items ?? []))
+    return result
   }
 
   /** The IDs given, or read from stdin for a lone `-`; each checked like any ID (exit 2). */
