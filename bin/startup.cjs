@@ -12,7 +12,6 @@
 //   plugins()         lazy stand-ins for built-ins and packages whose load-time work most
 //                     commands never use; undici by its parts, and --liftoff-only when it loads;
 //                     source edits of dependencies (EDITS)
-//   DEEP_IMPORTS      dependency internals src/ imports by file, at their pinned version
 // Each build-time piece has a name; `node bin/build.js --without NAME,…` leaves it out.
 
 const {
@@ -616,16 +615,6 @@ function setLiftoffOnly(key) {
 }
 
 /**
- * oclif's help and autocomplete commands are amctl's own (src/commands/help.ts,
- * src/commands/autocomplete/), bundled rather than loaded as plugins: a plugin is a package.json
- * and a manifest read on every run (~6 ms), and its commands, loaded from node_modules, import a
- * second @oclif/core. plugin-autocomplete exports none of its commands: src/commands/autocomplete/
- * imports them by file, at this exact version (test/bin/startup.test.ts checks the pin).
- * Bench rows: every row but --version.
- */
-const DEEP_IMPORTS = {'@oclif/plugin-autocomplete': {version: '3.2.56', under: 'lib/commands/autocomplete/'}}
-
-/**
  * Source edits of dependencies, each where a dependency does costly work amctl never needs. An
  * edit applies to every bundled copy of the package at that exact version; the build fails when
  * its text is not found in one of them, or when no such copy is bundled.
@@ -943,7 +932,6 @@ module.exports = {
   UNDICI_API,
   plugins,
   pieceNames,
-  DEEP_IMPORTS,
   EDITS,
   packageDir,
   lazyBuiltinSource,

@@ -150,7 +150,7 @@ export function sightingsOfRuns(org: string, runs: readonly Run[]): Sighting[] {
   const sightings: Sighting[] = []
   const evalSets = new Set<string>()
   for (const run of runs.slice(0, RECENT_LIMITS.runs)) {
-    const note = [run.status, run.evalSetId].filter((part) => typeof part === 'string' && part !== '').join(' · ')
+    const note = [run.status, run.evalSetId].filter((part) => typeof part === 'string' && part !== '').join(', ')
     sightings.push({kind: 'runs', id: run.id, org, note: note || undefined})
     if (typeof run.evalSetId === 'string' && evalSets.size < RECENT_LIMITS.evalSets) evalSets.add(run.evalSetId)
   }

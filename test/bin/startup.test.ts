@@ -580,15 +580,6 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(
     }
     expect(installed(startup.packageDir('undici'))).toBe(pinned('undici'))
   })
-
-  it("plugin-autocomplete's commands: the pinned version, where the bundle imports them", () => {
-    for (const [name, {version, under}] of Object.entries(startup.DEEP_IMPORTS as Record<string, {version: string; under: string}>)) {
-      const dir = startup.packageDir(name)
-      expect(installed(dir)).toBe(version)
-      expect(pinned(name)).toBe(version)
-      for (const file of ['index.js', 'create.js', 'script.js']) expect(statSync(join(dir, under, file)).isFile()).toBe(true)
-    }
-  })
 })
 
 describe('help drawn at build time (dist/help/), printed without the bundle', () => {

@@ -21,7 +21,7 @@ describe('rememberRecent / readRecent', () => {
   it('keeps what a command saw in <cache dir>/recent.json (0600, in a 0700 directory it creates), newest first', () => {
     const env = envWith()
     expect(readRecent(env, NOW)).toEqual({orgs: [], runs: [], evalSets: []})
-    expect(rememberRecent(env, [run('run_1', 'acme', 'succeeded · es_1'), {kind: 'orgs', id: 'acme'}], NOW)).toBeUndefined()
+    expect(rememberRecent(env, [run('run_1', 'acme', 'succeeded, es_1'), {kind: 'orgs', id: 'acme'}], NOW)).toBeUndefined()
     expect(rememberRecent(env, [run('run_2'), {kind: 'evalSets', id: 'es_1', org: 'acme'}], NOW + 1000)).toBeUndefined()
     const file = recentPath(env)
     expect(file).toBe(join(env.AMCTL_CACHE_DIR, 'recent.json'))
@@ -31,7 +31,7 @@ describe('rememberRecent / readRecent', () => {
       orgs: [{id: 'acme', at: NOW}],
       runs: [
         {id: 'run_2', org: 'acme', at: NOW + 1000},
-        {id: 'run_1', org: 'acme', note: 'succeeded · es_1', at: NOW},
+        {id: 'run_1', org: 'acme', note: 'succeeded, es_1', at: NOW},
       ],
       evalSets: [{id: 'es_1', org: 'acme', at: NOW + 1000}],
     })

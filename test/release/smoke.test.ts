@@ -68,19 +68,21 @@ describe(`a shipped amctl (${BIN})`, () => {
     )
   })
 
-  it('--help, `help <command>` and `autocomplete` answer', async () => {
-    const [help, command, autocomplete] = await Promise.all([
+  it("--help, `help <command>`, `autocomplete` and the completion scripts' question answer", async () => {
+    const [help, command, autocomplete, complete] = await Promise.all([
       runBin(['--help']),
       runBin(['help', 'runs', 'list']),
       runBin(['autocomplete', 'bash'], {env: {XDG_CACHE_HOME: freshConfigDir()}}),
+      runBin(['__complete', 'runs', '']),
     ])
-    for (const result of [help, command, autocomplete]) {
+    for (const result of [help, command, autocomplete, complete]) {
       expect(result.stderr, 'no error, no warning').not.toMatch(/error|warning/i)
       expect(result.exitCode).toBe(0)
     }
     expect(help.stdout).toContain('GETTING STARTED')
     expect(command.stdout).toContain('$ amctl runs list')
-    expect(autocomplete.stdout).toContain('Setup Instructions for AMCTL CLI Autocomplete')
+    expect(autocomplete.stdout).toContain(`eval "$(amctl autocomplete script bash)"`)
+    expect(complete.stdout).toMatch(/^fork\t.*\nlist\t.*\nwatch\t.*\n:\n$/)
   })
 
   it('carries the man pages, amctl(1) and one per command, in its man/ directory', async () => {

@@ -52,7 +52,7 @@ export const ENVIRONMENT: Topic = {
         ['AMCTL_KEYCHAIN=off', 'never use the OS keychain; tokens go to credentials.json'],
         [
           'AMCTL_CACHE_DIR',
-          "the cache directory: code caches and a terminal's help, which speed up start-up (default: $XDG_CACHE_HOME/amctl or ~/.cache/amctl)",
+          "the cache directory: code caches and a terminal's help, which speed up start-up, and the IDs shell completion offers (default: $XDG_CACHE_HOME/amctl or ~/.cache/amctl)",
         ],
         ['AMCTL_CODE_CACHE=off', 'start without a code cache (slower; for measuring start-up)'],
         ['AMCTL_HELP_CACHE=off', 'draw help at run time, not the help drawn at build time or kept for a terminal (slower; for measuring)'],

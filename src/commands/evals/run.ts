@@ -73,7 +73,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     const {batchIds = [], runIds = []} = launch.result
     this.ctx.saw([
       {kind: 'evalSets', id, org},
-      ...runIds.map((runId) => ({kind: 'runs' as const, id: runId, org, note: `launched · ${id}`})),
+      ...runIds.map((runId) => ({kind: 'runs' as const, id: runId, org, note: `launched, ${id}`})),
     ])
     // with --wait, stdout holds the runs at the end (like `runs watch`); the launch is told on stderr
     if (!options) this.out.object(launch.result)

@@ -42,7 +42,7 @@ describe('generated documents', () => {
       expect(generated.has(`docs/commands/${id.replaceAll(':', '-')}.md`), id).toBe(true)
       expect(generated.has(`man/amctl-${id.replaceAll(':', '-')}.1`), id).toBe(true)
     }
-    expect(generated.has('docs/commands/autocomplete-script.md')).toBe(false)
+    expect(generated.has('docs/commands/autocomplete-create.md')).toBe(false)
   })
 
   it('package.json ships every man page and lists them in "man", so `npm install -g` links them', () => {

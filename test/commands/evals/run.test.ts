@@ -34,8 +34,8 @@ describe('evals run', () => {
     const seen = readRecent(env, Date.now())
     expect(seen.evalSets.map((e) => [e.id, e.org])).toEqual([['es_1', 'acme']])
     expect(seen.runs.map((e) => [e.id, e.org, e.note])).toEqual([
-      ['run_2', 'acme', 'launched · es_1'],
-      ['run_3', 'acme', 'launched · es_1'],
+      ['run_2', 'acme', 'launched, es_1'],
+      ['run_3', 'acme', 'launched, es_1'],
     ])
     expect(seen.orgs.map((o) => o.id)).toEqual(['acme'])
   })
@@ -145,8 +145,8 @@ describe('evals run --wait (contract 5)', () => {
     const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
     expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {env})).exitCode).toBe(10)
     expect(readRecent(env, Date.now()).runs.map((e) => [e.id, e.note])).toEqual([
-      ['run_2', 'succeeded · es_1'],
-      ['run_3', 'failed · es_1'],
+      ['run_2', 'succeeded, es_1'],
+      ['run_3', 'failed, es_1'],
     ])
   })
 

@@ -209,8 +209,8 @@ describe('runs list: what it keeps for shell completion', () => {
       expect(r.exitCode).toBe(0)
       const seen = recent(env)
       expect(seen.runs.map(({id, org, note}) => ({id, org, note}))).toEqual([
-        {id: 'run_2', org: 'acme', note: 'succeeded · es_1'},
-        {id: 'run_1', org: 'acme', note: 'failed · es_2'},
+        {id: 'run_2', org: 'acme', note: 'succeeded, es_1'},
+        {id: 'run_1', org: 'acme', note: 'failed, es_2'},
       ])
       expect(seen.evalSets.map((e) => [e.id, e.org])).toEqual([
         ['es_1', 'acme'],

@@ -77,8 +77,8 @@ describe('runs watch: what it keeps for shell completion', () => {
     expect(r.exitCode).toBe(10)
     const seen = readRecent(env, Date.now())
     expect(seen.runs.map(({id, org, note}) => [id, org, note])).toEqual([
-      ['r1', 'acme', 'failed · es_1'],
-      ['r2', 'acme', 'succeeded · es_1'],
+      ['r1', 'acme', 'failed, es_1'],
+      ['r2', 'acme', 'succeeded, es_1'],
     ])
     expect(seen.evalSets.map((e) => e.id)).toEqual(['es_1'])
     expect(seen.orgs.map((o) => o.id)).toEqual(['acme'])
