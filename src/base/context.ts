@@ -7,6 +7,7 @@ import type {HttpClient} from '../core/http/client.js'
 import {type GlobalFlags, resolveSettings, type Settings} from '../core/settings.js'
 import type {IO} from '../output/io.js'
 import {terminalSafe} from '../output/sanitize.js'
+import {shellLine} from '../output/shell.js'
 import type {Style} from '../output/style.js'
 
 export interface ContextOptions {
@@ -61,6 +62,17 @@ export class CommandContext {
     if (this.warned.has(message)) return
     this.warned.add(message)
     this.opts.warn(message)
+  }
+
+  /**
+   * `amctl auth login` (with `extra` words) as a hint says it: with the --profile and --base-url
+   * this command was given, so that pasting it logs in where the command looked for a token.
+   */
+  loginCommand(extra: readonly string[] = []): string {
+    const words = ['amctl', 'auth', 'login', ...extra]
+    if (this.flags.profile !== undefined) words.push('--profile', this.flags.profile)
+    if (this.flags['base-url'] !== undefined) words.push('--base-url', this.flags['base-url'])
+    return shellLine(words)
   }
 
   /** The settings by the contract's precedence; the config file is read only when flags and environment leave a gap. */

@@ -102,9 +102,10 @@ describe(`a shipped amctl (${BIN})`, () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const env = {AMCTL_BASE_URL: server.url, AMCTL_CONFIG_DIR: freshConfigDir()}
 
-    const login = await runBin(['auth', 'login'], {env})
+    // a device login needs a terminal (without one amctl exits 2 at once)
+    const login = await runBin(['auth', 'login'], {env, stdinTerminal: true})
     expect(login.exitCode, login.stderr).toBe(0)
-    expect(login.stderr).toContain('Logged in as ada@example.com')
+    expect(login.stderr).toContain(`Logged in to ${server.url} as ada@example.com`)
 
     const runs = await runBin(['runs', 'list', '--org', 'acme', '--json'], {env})
     expect(runs.exitCode, runs.stderr).toBe(0)
@@ -147,7 +148,7 @@ describe(`a shipped amctl (${BIN})`, () => {
       }
       const stored = keychain.entry!('amctl', `default@${server.url}`)
 
-      const login = await runBin(['auth', 'login'], {env})
+      const login = await runBin(['auth', 'login'], {env, stdinTerminal: true})
       expect(login.exitCode, login.stderr).toBe(0)
       expect(login.stderr).not.toMatch(/keychain/i)
       const token = await stored.getPassword()

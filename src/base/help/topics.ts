@@ -59,7 +59,7 @@ export const ENVIRONMENT: Topic = {
         ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies for remote servers (loopback hosts are always reached directly)'],
         ['NO_COLOR, FORCE_COLOR=0', 'no colour'],
         ['BROWSER', 'the program that opens the login page'],
-        ['CI', 'set: auth login never opens a browser'],
+        ['CI', 'set (but not false or 0): auth login without --with-token exits 2 at once, as no one could approve a device login'],
       ],
     },
     text('Precedence: flag > environment > profile in the config > built-in default.'),
