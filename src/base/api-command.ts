@@ -1,5 +1,6 @@
 import {Errors} from '@oclif/core'
-import {ExitCode} from '../core/errors.js'
+import {type AmctlError, ExitCode} from '../core/errors.js'
+import {isUnauthorized} from '../output/present.js'
 import type {GlobalFlags} from '../core/settings.js'
 import {BaseCommand} from './base-command.js'
 import {CommandContext} from './context.js'
@@ -27,6 +28,12 @@ export abstract class ApiCommand extends BaseCommand {
       errStyle: this.errStyle,
       warn: (message) => this.out.warning(message),
     })
+  }
+
+  /** Errors as the base presents them, a missing or rejected token with the hint this command's context knows. */
+  protected override present(error: AmctlError): void {
+    if (this.ctx && isUnauthorized(error)) error.hint = this.ctx.authHint(error.hint)
+    super.present(error)
   }
 
   override async finally(err: Error | undefined): Promise<void> {

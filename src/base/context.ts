@@ -1,7 +1,7 @@
 import type {Me} from '../contract/types.js'
 import {findToken, type FoundToken} from '../core/auth/credentials.js'
 import {ConfigStore, localStateWarnings} from '../core/config.js'
-import {NotLoggedInError, UsageError} from '../core/errors.js'
+import {LOGIN_HINT, NotLoggedInError, UsageError} from '../core/errors.js'
 import {rememberRecent, type Sighting} from '../core/recent.js'
 import type {HttpClient} from '../core/http/client.js'
 import {type GlobalFlags, resolveSettings, type Settings} from '../core/settings.js'
@@ -37,6 +37,8 @@ export class CommandContext {
   /** what the command saw, for shell completion (see remember) */
   private readonly sightings: Sighting[] = []
   private orgUsed?: string
+  /** where the token sent came from, once it was found */
+  private tokenSource?: FoundToken['source']
 
   constructor(
     private readonly flags: GlobalFlags,
@@ -75,6 +77,20 @@ export class CommandContext {
     return shellLine(words)
   }
 
+  /**
+   * The hint of a missing or rejected token (`hint`: the one it came with), as this command knows
+   * it: a token from AMCTL_TOKEN that the server rejected is the environment's to fix, as it is
+   * used before any stored login; otherwise the login, with the --profile and --base-url given.
+   * Another hint an error came with is kept.
+   */
+  authHint(hint: string | undefined): string | undefined {
+    if (hint !== undefined && hint !== LOGIN_HINT) return hint
+    if (this.tokenSource === 'env') {
+      return 'the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it'
+    }
+    return `run \`${this.loginCommand()}\``
+  }
+
   /** The settings by the contract's precedence; the config file is read only when flags and environment leave a gap. */
   settings(): Promise<Settings> {
     this.settingsP ??= (async () => {
@@ -95,6 +111,7 @@ export class CommandContext {
       if (!this.env.AMCTL_TOKEN) for (const warning of localStateWarnings(this.env)) this.warn(warning)
       const found = await findToken(profile, baseUrl, this.env)
       if (!found) throw new NotLoggedInError(`not logged in to ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
+      this.tokenSource = found.source
       return found
     })()
     return this.tokenP

@@ -181,7 +181,9 @@ describe('runs watch: polling on the wire', () => {
     expect(r.stdout).toBe('')
     // the live view is erased before the error line
     const afterView = r.stderr.split(ERASE).at(-1)
-    expect(afterView).toBe('error: token revoked (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
+    expect(afterView).toBe(
+      'error: token revoked (unauthorized, HTTP 401)\nhint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it\n',
+    )
   })
 
   it('resolves the org from GET /me like every org command', async () => {

@@ -172,27 +172,32 @@ describe('tokens and AMCTL_TOKEN', () => {
     expect(reqs).toEqual([])
   })
 
-  it('a rejected AMCTL_TOKEN of the right form: 401 → exit 3 with the login hint; --json: only the error document', async () => {
+  it('a rejected AMCTL_TOKEN of the right form: 401 → exit 3 with the hint naming AMCTL_TOKEN; --json: only the error document', async () => {
     const env = {AMCTL_TOKEN: 'svc_revokedOrNeverIssued_abcd'}
     const [[r, json], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['runs', 'list', '--org', 'acme'], {env}),
       () => e2e.current.amctl(['auth', 'status', '--json'], {env}),
     ])
     expect(expectError(r, 3, 'unauthorized', 401)).toBe('invalid or revoked token')
-    expect(lines(r.stderr)[1]).toBe('hint: run `amctl auth login`')
+    expect(lines(r.stderr)[1]).toBe(
+      'hint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it',
+    )
     expect(reqs).toEqual(sorted([`GET ${API}/orgs/acme/runs`, `GET ${API}/me`])) // a 401 is not retried
     expect(expectJsonError(json, 3, 'unauthorized', 401).message).toBe('invalid or revoked token')
   })
 
   it('an AMCTL_TOKEN of the wrong form: exit 2 before any request; no token at all: exit 3, nothing sent', async () => {
-    const [[bad, none], reqs] = await requestsOfAll(e2e.current, [
+    const [[bad, none, staging], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['orgs', 'summary', '--org', 'acme'], {env: {AMCTL_TOKEN: 'Bearer abc'}}),
       () => e2e.current.amctl(['orgs', 'summary', '--org', 'acme'], {as: null}),
+      () => e2e.current.amctl(['orgs', 'summary', '--org', 'acme', '--profile', 'staging'], {as: null}),
     ])
     expect(expectError(bad, 2, 'invalid_request')).toMatch(/^AMCTL_TOKEN is not a valid token/)
     expect(bad.stderr).not.toContain('abc')
     expect(expectError(none, 3, 'unauthorized')).toBe(`not logged in to ${e2e.current.url}`)
     expect(lines(none.stderr)[1]).toBe('hint: run `amctl auth login`')
+    // the login that would help is the one of the profile given
+    expect(lines(staging.stderr)[1]).toBe('hint: run `amctl auth login --profile staging`')
     expect(reqs).toEqual([])
   })
 
