@@ -29,7 +29,7 @@ describe('global flags only where they act', () => {
   it.each([
     [AuthLogout, ['--org', 'acme'], '--org'],
     [AuthToken, ['--timeout', '5'], '--timeout'],
-    [ConfigList, ['--base-url', 'https://api.example.com'], '--base-url'],
+    [ConfigList, ['--timeout', '5'], '--timeout'],
     [ConfigSet, ['org', 'acme', '--verbose'], '--verbose'],
   ] as const)('%o refuses %j: exit 2, unknown flag, nothing written', async (command, argv, flag) => {
     const r = await runCommand(command, [...argv])
