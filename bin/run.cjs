@@ -14,12 +14,14 @@ const complete = argv[0] === '__complete' || argv[0] === '__complete-stdin'
 const startup = complete ? undefined : require('./startup.cjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
-// `--version` is answered without loading oclif (the most frequent call from scripts), and help
-// without the bundle when the build drew it already (bin/startup.cjs).
-const help = complete || (argv.length === 1 && argv[0] === '--version') ? undefined : startup.help(argv, root, pjson)
+// `--version` (and `version`, as gh has it: src/commands/version.ts prints the same) is answered
+// without loading oclif (the most frequent call from scripts), and help without the bundle when
+// the build drew it already (bin/startup.cjs).
+const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')
+const help = complete || version ? undefined : startup.help(argv, root, pjson)
 if (complete) {
   require('../dist/complete.cjs').main(argv[0] === '__complete' ? argv.slice(1) : undefined, root, pjson)
-} else if (argv.length === 1 && argv[0] === '--version') {
+} else if (version) {
   // the first line stays what scripts parse; the commit and its date follow when the build knows them
   let built = ''
   try {

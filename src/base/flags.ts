@@ -13,6 +13,7 @@ const GLOBAL = 'GLOBAL'
 export const outputFlags = {
   json: Flags.boolean({description: 'print one JSON document on stdout, errors too', helpGroup: GLOBAL}),
   jq: Flags.string({
+    char: 'q',
     description:
       'print the output through a jq expression, like --json | jq -r -c EXPR (with --all or --paginate every page is held in memory first)',
     helpValue: 'EXPR',
@@ -21,12 +22,13 @@ export const outputFlags = {
 }
 
 /**
- * Whether --jq is among the arguments (before a `--`): it implies --json for the output, and
- * makes errors show as without --json even when the arguments do not parse.
+ * Whether --jq (or -q, as gh has it: `-q EXPR`, `-qEXPR`, `-q=EXPR`) is among the arguments
+ * (before a `--`): it implies --json for the output, and makes errors show as without --json
+ * even when the arguments do not parse.
  */
 export function jqInArgv(argv: readonly string[]): boolean {
   const end = argv.indexOf('--')
-  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--jq' || arg.startsWith('--jq='))
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--jq' || arg.startsWith('--jq=') || /^-q(?!-)/.test(arg))
 }
 
 export const profileFlags = {

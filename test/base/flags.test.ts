@@ -16,6 +16,11 @@ describe('jqInArgv', () => {
     [['runs', 'list', '--json'], false],
     [['runs', 'list', '--jqx'], false],
     [['api', '/x', '--', '--jq'], false],
+    // -q, as gh has it
+    [['runs', 'list', '-q', '.items'], true],
+    [['runs', 'list', '-q.items'], true],
+    [['runs', 'list', '-q=.items'], true],
+    [['api', '/x', '--', '-q'], false],
     [[], false],
   ])('%j → %s', (argv, found) => {
     expect(jqInArgv(argv)).toBe(found)

@@ -57,7 +57,8 @@ export const ENVIRONMENT: Topic = {
         ['AMCTL_CODE_CACHE=off', 'start without a code cache (slower; for measuring start-up)'],
         ['AMCTL_HELP_CACHE=off', 'draw help at run time, not the help drawn at build time or kept for a terminal (slower; for measuring)'],
         ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies for remote servers (loopback hosts are always reached directly)'],
-        ['NO_COLOR, FORCE_COLOR=0', 'no colour'],
+        ['NO_COLOR, FORCE_COLOR=0, CLICOLOR=0', 'no colour'],
+        ['CLICOLOR_FORCE', 'set (not 0): colour where there is no terminal too, e.g. a CI log (NO_COLOR and FORCE_COLOR=0 still win)'],
         ['BROWSER', 'the program that opens the login page'],
         ['CI', 'set (but not false or 0): auth login without --with-token exits 2 at once, as no one could approve a device login'],
       ],
@@ -115,11 +116,11 @@ export const FORMATTING: Topic = {
     {
       kind: 'list',
       items: [
-        'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value, colour unless NO_COLOR or FORCE_COLOR=0.',
+        'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value, colour unless NO_COLOR, FORCE_COLOR=0 or CLICOLOR=0 (CLICOLOR_FORCE colours messages off a terminal too).',
         'Piped: lists as tab-separated rows without a header, the ID first; objects as key<TAB>value lines, nested values as compact JSON. No colour.',
         'In tab-separated output a backslash, tab, newline and carriage return inside a value are written `\\\\`, `\\t`, `\\n` and `\\r`, other control characters `\\u00XX`: one record per line.',
         '--json: the answer exactly as the API gave it, one document (pretty on a terminal, compact piped); lists keep {"items":[…],"nextCursor":…}. It holds no raw control character: DEL and C1 controls, which JSON allows raw, are written `\\u00XX` too (the same value).',
-        '--jq EXPR: a jq expression applied to the document --json would print; each result on its own line, strings raw, other values as compact JSON (like `--json | jq -r -c EXPR`); no jq install needed. With --all or --paginate it sees the whole {"items":[…]} document.',
+        '--jq EXPR (or -q EXPR, as gh has it): a jq expression applied to the document --json would print; each result on its own line, strings raw, other values as compact JSON (like `--json | jq -r -c EXPR`); no jq install needed. With --all or --paginate it sees the whole {"items":[…]} document.',
         '--all and api --paginate stream page by page; if a page fails midway, --json closes the document as {"items":[…],"error":{…}}.',
         'Text from the server is never a terminal command: control characters are shown as `\\u00XX`.',
         'A reader that goes away (`| head -1`) ends amctl at once with exit 0.',

@@ -42,7 +42,7 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
   ]
 
   static override flags = {
-    limit: Flags.string({description: `page size, ${PAGE_LIMIT.min}–${PAGE_LIMIT.max}`}),
+    limit: Flags.string({char: 'L', description: `page size, ${PAGE_LIMIT.min}–${PAGE_LIMIT.max}`}),
     cursor: Flags.string({description: 'start from this cursor (a nextCursor value)'}),
     all: Flags.boolean({description: 'follow nextCursor to the last page, streaming'}),
     status: Flags.string({

@@ -34,6 +34,16 @@ describe('runs list', () => {
     expect(both.path).toBe('/api/v1/orgs/acme/runs?limit=5&cursor=abc')
   })
 
+  it('-L is --limit, as gh has it', async () => {
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: null})
+    const r = await runCommand(RunsList, ['--org', 'acme', '-L', '5'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests()[0].path).toBe('/api/v1/orgs/acme/runs?limit=5')
+    const bad = await runCommand(RunsList, ['--org', 'acme', '-L', '0'], {env: api.env()})
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toMatch(/^error: --limit /)
+  })
+
   it('resolves the org from GET /me when the caller has exactly one', async () => {
     api.stub('GET /orgs/acme/runs', {items: []})
     const r = await runCommand(RunsList, [], {env: api.env()})
