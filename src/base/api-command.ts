@@ -10,11 +10,11 @@ const VERDICTS = new Set<number>([ExitCode.notPassed, ExitCode.waitTimeout])
 
 /**
  * Base of every command that talks to the API (or reads its stored token): the global flags it
- * takes (`orgFlags` here; a command without `{org}` in its path narrows them) and the context
- * they resolve to, built once before `run()`.
+ * takes (all of them, `orgFlags`; a command hides from its help those it has no use for:
+ * `apiFlags`) and the context they resolve to, built once before `run()`.
  */
 export abstract class ApiCommand extends BaseCommand {
-  static override baseFlags: Partial<typeof orgFlags> = orgFlags
+  static override baseFlags: typeof orgFlags = orgFlags
 
   protected ctx!: CommandContext
 

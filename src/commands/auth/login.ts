@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {getMe} from '../../api/auth.js'
 import {obtainToken} from '../../api/device-flow.js'
 import {ApiCommand} from '../../base/api-command.js'
-import {requestFlags} from '../../base/flags.js'
+import {apiFlags} from '../../base/flags.js'
 import type {Me} from '../../contract/types.js'
 import {storeToken} from '../../core/auth/credentials.js'
 import {clock} from '../../core/clock.js'
@@ -43,7 +43,7 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
     },
   ]
 
-  static override baseFlags = requestFlags
+  static override baseFlags = apiFlags(['org'])
   static override flags = {
     'with-token': Flags.boolean({description: 'read the token from standard input'}),
     'insecure-storage': Flags.boolean({description: 'store the token in a file (mode 0600) instead of the OS keychain'}),
