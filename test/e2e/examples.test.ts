@@ -166,6 +166,8 @@ describe('every example in the help and the documents works as documented agains
       AMCTL_CI_TOKEN: token,
       AMCTL_CONFIG_DIR: join(cwd, 'config'),
       AMCTL_KEYCHAIN: 'off',
+      // (the shell `amctl autocomplete` gives instructions for when none is named)
+      SHELL: '/bin/bash',
       url: server.url,
     }
     let script = command.replaceAll('http://127.0.0.1:4010', server.url)
