@@ -145,11 +145,16 @@ export function rememberRecent(env: NodeJS.ProcessEnv, sightings: readonly Sight
   }
 }
 
-/** What a list of runs of `org` shows: each run (its status and eval set as the note) and each eval set, up to the limits. */
+/**
+ * What a list of runs of `org` shows: each run (its status and eval set as the note) and each eval
+ * set, up to the limits. The list is the server's, as it came: an item that is not a run is
+ * passed over here (the renderer reports it).
+ */
 export function sightingsOfRuns(org: string, runs: readonly Run[]): Sighting[] {
   const sightings: Sighting[] = []
   const evalSets = new Set<string>()
-  for (const run of runs.slice(0, RECENT_LIMITS.runs)) {
+  for (const run of runs.slice(0, RECENT_LIMITS.runs) as unknown[]) {
+    if (!isJsonObject(run) || typeof run.id !== 'string') continue
     const note = [run.status, run.evalSetId].filter((part) => typeof part === 'string' && part !== '').join(', ')
     sightings.push({kind: 'runs', id: run.id, org, note: note || undefined})
     if (typeof run.evalSetId === 'string' && evalSets.size < RECENT_LIMITS.evalSets) evalSets.add(run.evalSetId)

@@ -1,8 +1,10 @@
 import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import type {Run} from '../../src/contract/types.js'
 import {
   mergeRecent,
+  sightingsOfRuns,
   RECENT_LIMITS,
   RECENT_MAX_AGE_MS,
   readRecent,
@@ -136,5 +138,20 @@ describe('rememberRecent / readRecent', () => {
     const error = rememberRecent(env, [run('run_1')], NOW)
     expect(error?.message).toMatch(/^cannot create directory .*not-a-dir.cache: .*\(ENOTDIR\)$/)
     expect(readRecent(env, NOW).runs).toEqual([])
+  })
+
+  it('sightingsOfRuns: the runs of a list and their eval sets; an item that is not a run is passed over', () => {
+    const runs = [
+      {id: 'run_1', status: 'failed', evalSetId: 'es_1'},
+      null,
+      7,
+      {status: 'queued'},
+      {id: 'run_2', status: 'queued', evalSetId: null},
+    ] as unknown as Run[]
+    expect(sightingsOfRuns('acme', runs)).toEqual([
+      {kind: 'runs', id: 'run_1', org: 'acme', note: 'failed, es_1'},
+      {kind: 'runs', id: 'run_2', org: 'acme', note: 'queued'},
+      {kind: 'evalSets', id: 'es_1', org: 'acme'},
+    ])
   })
 })

@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {recentPath} from '../../src/core/recent.js'
 import {amctlOnPath, runBin} from '../helpers/bin.js'
+import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 import {useE2E} from './helpers.js'
 
@@ -212,6 +213,12 @@ describe('fish', () => {
 })
 
 describe('amctl __complete (what the scripts ask)', () => {
+  it('dist/complete.cjs, which answers them, holds no network module at all', () => {
+    const source = readFileSync(join(ROOT, 'dist', 'complete.cjs'), 'utf8')
+    const required = [...source.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])
+    expect(new Set(required)).toEqual(new Set(['node:fs', 'node:os', 'node:path']))
+  })
+
   it('answers from local files only: no request reaches the server', async () => {
     await e2e.current.clearRequests()
     const r = await runBin(['__complete', 'runs', 'watch', ''], {env})
