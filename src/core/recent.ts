@@ -11,9 +11,9 @@ import {isJsonObject, readJsonFile, updateJsonFile} from './fs-atomic.js'
  * file and never asks the server.
  *
  * `recent.json` in the cache directory: bounded in age (RECENT_MAX_AGE_MS) and size
- * (RECENT_LIMITS, newest first), written atomically under a lock, and only when something is new
- * or was last seen more than an hour ago, so a command that sees the same IDs again does not
- * write at all. A cache never fails a command: a file that cannot be read is taken as empty, one
+ * (RECENT_LIMITS, newest first), written atomically under a lock, and only when an ID is new or
+ * was last seen more than an hour ago, so a command that sees the same IDs again does not write
+ * at all (a write costs a lock and two fsyncs, a few milliseconds). A cache never fails a command: a file that cannot be read is taken as empty, one
  * that cannot be written is left as it is.
  */
 
@@ -114,7 +114,9 @@ export function mergeRecent(recent: Recent, sightings: readonly Sighting[], now:
     const at = list.findIndex((entry) => same(entry, sighting))
     const old = at < 0 ? undefined : list.splice(at, 1)[0]
     const note = sighting.note !== undefined && NOTE.test(sighting.note) ? sighting.note : old?.note
-    if (old === undefined || old.note !== note || now - old.at > REFRESH_MS) changed = true
+    // a new status alone is not worth a write (a script polling `runs list` would write at every
+    // poll): it rides along with the next write
+    if (old === undefined || now - old.at > REFRESH_MS) changed = true
     const entry: RecentEntry = {id: sighting.id, at: now}
     if (sighting.org !== undefined) entry.org = sighting.org
     if (note !== undefined) entry.note = note

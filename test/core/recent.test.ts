@@ -39,21 +39,25 @@ describe('rememberRecent / readRecent', () => {
     })
   })
 
-  it('writes only when something is new, its note changed, or it was last seen over an hour ago', () => {
+  it('writes only when an ID is new or was last seen over an hour ago; a new status rides along with the next write', () => {
     const env = envWith()
     rememberRecent(env, [run('run_1', 'acme', 'running')], NOW)
     const file = recentPath(env)
     const written = readFileSync(file, 'utf8')
     writeFileSync(file, written.replace('"running"', '"running" '))
-    // the same sighting a minute later: no write (the marker survives)
+    // the same run a minute later, even in another status: no write (the marker survives)
     rememberRecent(env, [run('run_1', 'acme', 'running')], NOW + 60_000)
-    expect(readFileSync(file, 'utf8')).toContain('"running" ')
-    // a new status is written
     rememberRecent(env, [run('run_1', 'acme', 'succeeded')], NOW + 120_000)
-    expect(readRecent(env, NOW + 120_000).runs).toEqual([{id: 'run_1', org: 'acme', note: 'succeeded', at: NOW + 120_000}])
+    expect(readFileSync(file, 'utf8')).toContain('"running" ')
+    // a new run is written, the status seen with it too
+    rememberRecent(env, [run('run_2'), run('run_1', 'acme', 'succeeded')], NOW + 180_000)
+    expect(readRecent(env, NOW + 180_000).runs).toEqual([
+      {id: 'run_2', org: 'acme', at: NOW + 180_000},
+      {id: 'run_1', org: 'acme', note: 'succeeded', at: NOW + 180_000},
+    ])
     // and so is a sighting two hours later
-    rememberRecent(env, [run('run_1', 'acme', 'succeeded')], NOW + 2 * HOUR)
-    expect(readRecent(env, NOW + 2 * HOUR).runs[0].at).toBe(NOW + 2 * HOUR)
+    rememberRecent(env, [run('run_1', 'acme', 'succeeded')], NOW + 2 * HOUR + 180_000)
+    expect(readRecent(env, NOW + 2 * HOUR + 180_000).runs[0]).toMatchObject({id: 'run_1', at: NOW + 2 * HOUR + 180_000})
   })
 
   it('forgets what was not seen for 30 days, and keeps at most the newest of each kind', () => {
