@@ -1,13 +1,18 @@
 import {join} from 'node:path'
 
 /**
- * The completion scripts `amctl autocomplete script SHELL` prints. Each is small and the same for
- * every version of amctl: at every Tab it hands amctl the words of the command line
- * (`amctl __complete WORD…`, the last being the word under the cursor; PowerShell sends them one
- * per line on stdin to `amctl __complete-stdin`, as it drops empty arguments) and offers what comes
- * back: one candidate per line, a tab and a description after it, then a last line `:files` (let
- * the shell complete a path) or `:` (nothing more). bin/run.cjs answers those without loading the
- * CLI, from the manifest and local files only (./engine.ts): no request is ever sent.
+ * The completion scripts `amctl autocomplete script SHELL` prints. amctl's own rather than
+ * @oclif/plugin-autocomplete's: that plugin exports none of its commands (they could be reached
+ * only by a path into node_modules, which test/layers.test.ts refuses) and completes no values
+ * (its bash script knows commands and flags, its zsh script offers file names for arguments).
+ *
+ * Each script is small and the same for every version of amctl: at every Tab it hands amctl the
+ * words of the command line (`amctl __complete WORD…`, the last being the word under the cursor;
+ * PowerShell sends them one per line on stdin to `amctl __complete-stdin`, as it drops empty
+ * arguments) and offers what comes back: one candidate per line, a tab and a description after
+ * it, then a last line `:files` (let the shell complete a path) or `:` (nothing more), as gh's
+ * `__complete` does. bin/run.cjs answers those without loading the CLI, from the manifest and
+ * local files only (./engine.ts): no request is ever sent.
  */
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const
