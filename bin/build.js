@@ -14,6 +14,8 @@
 // dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
 //                  the bundle so that no other command reads or compiles it; the bundle's
 //                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
+// dist/complete.cjs  shell completion's answers (`amctl __complete`, bin/run.cjs), apart from the
+//                  bundle: a Tab loads neither oclif nor the commands.
 // dist/xml.cjs    the XML library of --junit (fast-xml-builder), apart from the bundle in the same
 //                  way: the bundle's import('fast-xml-builder') requires ./xml.cjs.
 // dist/<module>.js a few modules that scripts and tests load by path (ESM, each self-contained).
@@ -173,6 +175,14 @@ const devserver = await build({
   ...shared,
   entryPoints: [join(src, 'devserver', 'index.ts')],
   outfile: join(dist, 'devserver.cjs'),
+  format: 'cjs',
+})
+// shell completion (bin/run.cjs answers `amctl __complete` with it): the manifest, the config and
+// the completion cache, without the CLI; no request is ever sent from it
+const completion = await build({
+  ...shared,
+  entryPoints: [join(src, 'commands', 'autocomplete', 'shared', 'main.ts')],
+  outfile: join(dist, 'complete.cjs'),
   format: 'cjs',
 })
 const loose = await build({
@@ -342,6 +352,7 @@ const outputs = [
   ...Object.entries(cli.metafile.outputs),
   ...Object.entries(undici?.metafile.outputs ?? {}),
   ...Object.entries(devserver.metafile.outputs),
+  ...Object.entries(completion.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),
   ...Object.entries(jq.metafile.outputs),
   ...Object.entries(xml.metafile.outputs),

@@ -5,16 +5,23 @@
 
 const {readFileSync} = require('node:fs')
 const {join} = require('node:path')
-const launcher = require('./launcher.cjs')
 
 const argv = process.argv.slice(2)
 const root = join(__dirname, '..')
+// the completion scripts' question at every Tab (`amctl autocomplete script`): answered from the
+// manifest and local files by dist/complete.cjs, without the CLI or the start-up machinery
+const complete = argv[0] === '__complete' || argv[0] === '__complete-stdin'
+const launcher = complete ? undefined : require('./launcher.cjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
-// `--version` is answered without loading oclif (the most frequent call from scripts), and help
-// without the bundle when the build drew it already (bin/launcher.cjs).
-const help = argv.length === 1 && argv[0] === '--version' ? undefined : launcher.help(argv, root, pjson)
-if (argv.length === 1 && argv[0] === '--version') {
+// `--version` (and `version`, as gh has it: src/commands/version.ts prints the same) is answered
+// without loading oclif (the most frequent call from scripts), and help without the bundle when
+// the build drew it already (bin/launcher.cjs).
+const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')
+const help = complete || version ? undefined : launcher.help(argv, root, pjson)
+if (complete) {
+  require('../dist/complete.cjs').main(argv[0] === '__complete' ? argv.slice(1) : undefined, root, pjson)
+} else if (version) {
   // the first line stays what scripts parse; the commit and its date follow when the build knows them
   let built = ''
   try {

@@ -44,12 +44,18 @@ describe('the layers of src/', () => {
     const upward = edges.filter(([from, to]) => {
       const a = roomOf(from)
       const b = roomOf(to)
-      // imports that leave src/ (src/commands/autocomplete's reach into node_modules) are not a floor's matter
+      // (an import that leaves src/ is the next test's matter)
       if (!to.startsWith('src/')) return false
       if (a === b || a === 'devserver' || b === 'devserver' || b === 'types') return false
       return !(a in FLOORS) || !(b in FLOORS) || FLOORS[b] >= FLOORS[a]
     })
     expect(upward.map(([from, to]) => `${from} -> ${to}`)).toEqual([])
+  })
+
+  it('no relative import leaves src/: a package is imported by its name, never by a path into node_modules', () => {
+    // a file of a dependency's internals is not its API: a patch release may move or change it
+    const outside = edges.filter(([, to]) => !to.startsWith('src/'))
+    expect(outside.map(([from, to]) => `${from} -> ${to}`)).toEqual([])
   })
 
   it('the dev server is its own room: it imports only the contract and core, and only `dev server` imports it', () => {

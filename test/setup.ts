@@ -23,6 +23,10 @@ for (const key of Object.keys(process.env)) {
 const configDir = tempDir('amctl-test-')
 rmdirSync(configDir)
 process.env.AMCTL_CONFIG_DIR = configDir
+// and a cache directory of its own (the completion cache: src/core/recent.ts), made when written
+const cacheDir = tempDir('amctl-test-cache-')
+rmdirSync(cacheDir)
+process.env.AMCTL_CACHE_DIR = cacheDir
 // the keychain is never tried in unit tests unless a test opts in (see test/core/auth/keychain.test.ts)
 process.env.AMCTL_KEYCHAIN = 'off'
 

@@ -28,11 +28,8 @@ const BUILD_OPTIONS = {
  * oclif's help and autocomplete commands are amctl's own (src/commands/help.ts,
  * src/commands/autocomplete/), bundled rather than loaded as plugins: a plugin is a package.json
  * and a manifest read on every run (~6 ms), and its commands, loaded from node_modules, import a
- * second @oclif/core. plugin-autocomplete exports none of its commands: src/commands/autocomplete/
- * imports them by file, at this exact version (test/bin/build/plugins.test.ts checks the pin).
- * Bench rows: every row but --version.
+ * second @oclif/core.
  */
-const DEEP_IMPORTS = {'@oclif/plugin-autocomplete': {version: '3.2.56', under: 'lib/commands/autocomplete/'}}
 
 /** The directory of an installed package (whatever its "exports" allow). */
 function packageDir(name) {
@@ -75,4 +72,4 @@ function pieceNames() {
   ]
 }
 
-module.exports = {BUILD_OPTIONS, DEEP_IMPORTS, packageDir, plugins, pieceNames}
+module.exports = {BUILD_OPTIONS, packageDir, plugins, pieceNames}

@@ -174,15 +174,19 @@ export abstract class BaseCommand extends Command {
     }
   }
 
+  /** What a command knows of an error that the error does not say (a subclass adds it: ApiCommand's login hint). */
+  protected refine(_error: AmctlError): void {}
+
   /** Writes an error the contract's way (the one presenter). */
   protected present(error: AmctlError): void {
+    this.refine(error)
     presentError(error, this.io, {json: errorsAsJson(this.argv), style: this.errStyle})
   }
 
   /** Every failure of a command ends where one outside a command does (./failure.ts). */
   override async catch(err: Error & {oclif?: {exit?: number}}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
-    throw new Errors.ExitError(await reportFailure(err, this.argv, this.io))
+    throw new Errors.ExitError(await reportFailure(err, this.argv, this.io, (failure) => this.refine(failure)))
   }
 
   override async finally(err: Error | undefined): Promise<void> {

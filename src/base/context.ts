@@ -1,11 +1,13 @@
 import type {Me} from '../contract/types.js'
 import {findToken, type FoundToken} from '../core/auth/credentials.js'
 import {ConfigStore, localStateWarnings} from '../core/config.js'
-import {NotLoggedInError, UsageError} from '../core/errors.js'
+import {LOGIN_HINT, NotLoggedInError, UsageError} from '../core/errors.js'
+import {rememberRecent, type Sighting} from '../core/recent.js'
 import type {HttpClient} from '../core/http/client.js'
 import {type GlobalFlags, resolveSettings, type Settings} from '../core/settings.js'
 import type {IO} from '../output/io.js'
 import {terminalSafe} from '../output/sanitize.js'
+import {shellLine} from '../output/shell.js'
 import type {Style} from '../output/style.js'
 
 export interface ContextOptions {
@@ -32,6 +34,11 @@ export class CommandContext {
   private orgP?: Promise<string>
   private httpLoaded = false
   private readonly warned = new Set<string>()
+  /** what the command saw, for shell completion (see remember) */
+  private readonly sightings: Sighting[] = []
+  private orgUsed?: string
+  /** where the token sent came from, once it was found */
+  private tokenSource?: FoundToken['source']
 
   constructor(
     private readonly flags: GlobalFlags,
@@ -59,6 +66,31 @@ export class CommandContext {
     this.opts.warn(message)
   }
 
+  /**
+   * `amctl auth login` (with `extra` words) as a hint says it: with the --profile and --base-url
+   * this command was given, so that pasting it logs in where the command looked for a token.
+   */
+  loginCommand(extra: readonly string[] = []): string {
+    const words = ['amctl', 'auth', 'login', ...extra]
+    if (this.flags.profile !== undefined) words.push('--profile', this.flags.profile)
+    if (this.flags['base-url'] !== undefined) words.push('--base-url', this.flags['base-url'])
+    return shellLine(words)
+  }
+
+  /**
+   * The hint of a missing or rejected token (`hint`: the one it came with), as this command knows
+   * it: a token from AMCTL_TOKEN that the server rejected is the environment's to fix, as it is
+   * used before any stored login; otherwise the login, with the --profile and --base-url given.
+   * Another hint an error came with is kept.
+   */
+  authHint(hint: string | undefined): string | undefined {
+    if (hint !== undefined && hint !== LOGIN_HINT) return hint
+    if (this.tokenSource === 'env') {
+      return 'the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it'
+    }
+    return `run \`${this.loginCommand()}\``
+  }
+
   /** The settings by the contract's precedence; the config file is read only when flags and environment leave a gap. */
   settings(): Promise<Settings> {
     this.settingsP ??= (async () => {
@@ -79,6 +111,7 @@ export class CommandContext {
       if (!this.env.AMCTL_TOKEN) for (const warning of localStateWarnings(this.env)) this.warn(warning)
       const found = await findToken(profile, baseUrl, this.env)
       if (!found) throw new NotLoggedInError(`not logged in to ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
+      this.tokenSource = found.source
       return found
     })()
     return this.tokenP
@@ -117,8 +150,29 @@ export class CommandContext {
           ? 'you belong to no organization'
           : `you belong to ${orgs.length} organizations (${orgs.map((o) => o.slug).join(', ')})`
       throw new UsageError(`${which}: pass --org or run \`amctl config set org <slug>\``)
-    })()
+    })().then((org) => {
+      this.orgUsed = org
+      return org
+    })
     return this.orgP
+  }
+
+  /** IDs the command saw (runs, eval sets, organizations), kept for shell completion when it ends well. */
+  saw(sightings: readonly Sighting[]): void {
+    this.sightings.push(...sightings)
+  }
+
+  /**
+   * Adds what the command saw, and the organization it used, to the completion cache
+   * (src/core/recent.ts), at the end of a command that did its work. A cache that cannot be
+   * written never fails the command; --verbose says so.
+   */
+  async remember(now: number): Promise<void> {
+    const seen: Sighting[] = this.orgUsed === undefined ? this.sightings : [{kind: 'orgs', id: this.orgUsed}, ...this.sightings]
+    const error = rememberRecent(this.env, seen, now)
+    if (error && this.settingsP && (await this.settingsP).verbose) {
+      this.opts.io.stderr.write(`${this.opts.errStyle.dim(terminalSafe(`the completion cache was not written: ${error.message}`))}\n`)
+    }
   }
 
   /** Closes the HTTP agents so no idle socket keeps the process alive. */

@@ -1,4 +1,4 @@
-import {ExitCode} from '../core/errors.js'
+import {type AmctlError, ExitCode} from '../core/errors.js'
 import {type IO, io} from '../output/io.js'
 import {presentError} from '../output/present.js'
 import {loadColors, palette} from '../output/style.js'
@@ -10,12 +10,19 @@ import {toAmctlError} from './parse-errors.js'
  * unknown command, a failure before a command ran: bin/run.cjs): the error presented by the one
  * presenter, as JSON exactly when `errorsAsJson(argv)` says so and coloured on a terminal that
  * takes colour, the stack too with AMCTL_DEBUG=1; returns the exit code. An exit a command
- * already presented (oclif's ExitError) keeps its code and prints nothing.
+ * already presented (oclif's ExitError) keeps its code and prints nothing. `refine` lets a
+ * command add what it knows to the error first (the login hint of its profile and server).
  */
-export async function reportFailure(error: unknown, argv: readonly string[], out: IO = io()): Promise<number> {
+export async function reportFailure(
+  error: unknown,
+  argv: readonly string[],
+  out: IO = io(),
+  refine?: (failure: AmctlError) => void,
+): Promise<number> {
   const e = error as {code?: string; oclif?: {exit?: number}}
   if (e?.code === 'EEXIT' && typeof e.oclif?.exit === 'number') return e.oclif.exit
   const failure = toAmctlError(error)
+  refine?.(failure)
   const json = errorsAsJson(argv)
   if (!json && out.stderrColor) await loadColors()
   presentError(failure, out, {json, style: palette(out.stderrColor)})

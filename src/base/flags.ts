@@ -1,10 +1,11 @@
 import {Flags} from '@oclif/core'
 
 /**
- * Every flag that more than one command takes, defined once. Commands take the groups they use:
- * an org-scoped API command all of `orgFlags`, `runs fork` (no org in its path) `requestFlags`,
- * `auth token` and `auth logout` (no request) `serverFlags`, the config commands `profileFlags`,
- * `dev server` `outputFlags`. Every group holds `outputFlags`, as every command has --json.
+ * Every flag that more than one command takes, defined once. Every command that talks to the API
+ * takes all the global flags `amctl --help` lists (`orgFlags`, through ApiCommand); one a command
+ * has no use for is accepted and ignored, as its environment variable is, and left out of that
+ * command's help (`apiFlags`). The config commands take `profileFlags`, `dev server` and the other
+ * local commands `outputFlags`. Every group holds `outputFlags`, as every command has --json.
  */
 
 const GLOBAL = 'GLOBAL'
@@ -13,6 +14,7 @@ const GLOBAL = 'GLOBAL'
 export const outputFlags = {
   json: Flags.boolean({description: 'print one JSON document on stdout, errors too', helpGroup: GLOBAL}),
   jq: Flags.string({
+    char: 'q',
     description:
       'print the output through a jq expression, like --json | jq -r -c EXPR (with --all or --paginate every page is held in memory first)',
     helpValue: 'EXPR',
@@ -27,11 +29,12 @@ function flagPart(argv: readonly string[]): readonly string[] {
 }
 
 /**
- * Whether --jq is among the arguments (before a `--`): it implies --json for the output, and
- * makes errors show as without --json even when the arguments do not parse.
+ * Whether --jq (or -q, as gh has it: `-q EXPR`, `-qEXPR`, `-q=EXPR`) is among the arguments
+ * (before a `--`): it implies --json for the output, and makes errors show as without --json
+ * even when the arguments do not parse.
  */
 export function jqInArgv(argv: readonly string[]): boolean {
-  return flagPart(argv).some((arg) => arg === '--jq' || arg.startsWith('--jq='))
+  return flagPart(argv).some((arg) => arg === '--jq' || arg.startsWith('--jq=') || /^-q(?!-)/.test(arg))
 }
 
 /** Whether --json is among the arguments (before a `--`). */
@@ -58,13 +61,13 @@ export const profileFlags = {
 }
 
 /** Which server, and so which stored token. */
-export const serverFlags = {
+const serverFlags = {
   ...profileFlags,
   'base-url': Flags.string({description: 'server root; /api/v1 is appended [env: AMCTL_BASE_URL]', helpGroup: GLOBAL, helpValue: 'URL'}),
 }
 
 /** Commands that send requests. */
-export const requestFlags = {
+const requestFlags = {
   ...serverFlags,
   timeout: Flags.string({
     description: 'per-request timeout in seconds [env: AMCTL_TIMEOUT] (default 30)',
@@ -74,10 +77,23 @@ export const requestFlags = {
   verbose: Flags.boolean({description: 'log each request to stderr [env: AMCTL_DEBUG=1]', helpGroup: GLOBAL}),
 }
 
-/** Commands whose requests name an organization. */
+/** The global flags: every command that talks to the API takes them all. */
 export const orgFlags = {
   ...requestFlags,
   org: Flags.string({description: 'organization slug or public ID [env: AMCTL_ORG]', helpGroup: GLOBAL, helpValue: 'ORG'}),
+}
+
+/**
+ * The global flags of a command that talks to the API, those in `unused` (--org where the request
+ * names no organization, --timeout and --verbose where no request is sent) accepted and ignored,
+ * as their environment variables are, and left out of the command's help: a script can give every
+ * command the same global flags, as gh's commands all take its global ones. A value such a flag
+ * cannot have is still refused, as its variable's is.
+ */
+export function apiFlags(unused: readonly (keyof typeof orgFlags)[]): typeof orgFlags {
+  const flags: Record<string, unknown> = {...orgFlags}
+  for (const name of unused) flags[name] = {...orgFlags[name], hidden: true}
+  return flags as typeof orgFlags
 }
 
 /** -F / -f / --input: every command that sends a free-form body (cli-contract.md section 3). */

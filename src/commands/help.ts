@@ -2,7 +2,7 @@ import {commands} from '@oclif/plugin-help'
 
 /**
  * oclif's help command (@oclif/plugin-help), in the bundle with amctl's own commands rather than
- * loaded as a plugin at every start (bin/startup.cjs). It draws through amctl's help class.
+ * loaded as a plugin at every start (bin/launcher.cjs). It draws through amctl's help class.
  */
 export default class Help extends commands.help {
   static override summary = 'Display help for amctl, a topic, a help topic or a command'

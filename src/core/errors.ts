@@ -127,11 +127,14 @@ export class UsageError extends AmctlError {
   }
 }
 
+/** The hint of a missing or rejected token when nothing more is known (a command knows more: src/base/api-command.ts). */
+export const LOGIN_HINT = 'run `amctl auth login`'
+
 /** No token anywhere (env, keychain, file): exit 3. */
 export class NotLoggedInError extends AmctlError {
   override name = 'NotLoggedInError'
   constructor(message = 'not logged in') {
-    super(message, {code: 'unauthorized', exitCode: ExitCode.auth, hint: 'run `amctl auth login`'})
+    super(message, {code: 'unauthorized', exitCode: ExitCode.auth, hint: LOGIN_HINT})
   }
 }
 

@@ -34,14 +34,54 @@ export interface Settings {
 const MAX_TIMEOUT_SECONDS = 24 * 3600
 
 function pick(flag: string | undefined, flagName: string, env: string | undefined, envName: string) {
-  if (flag !== undefined) return {value: flag, source: flagName}
-  if (env !== undefined && env !== '') return {value: env, source: envName}
+  if (flag !== undefined) return {value: flag, source: flagName, from: 'flag' as const}
+  if (env !== undefined && env !== '') return {value: env, source: envName, from: 'environment' as const}
   return undefined
 }
 
+/** Where a setting's value came from, by the precedence above. */
+export type ValueSource = 'flag' | 'environment' | 'profile' | 'default'
+
+export interface Sourced {
+  value: string
+  source: ValueSource
+}
+
+/** The profile and the config keys in effect, each with where it came from (`config list` and `config get` show them). */
+export interface EffectiveConfig {
+  profile: Sourced
+  'base-url': Sourced
+  /** none: resolved through GET /me */
+  org?: Sourced
+}
+
 export function resolveProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env): string {
+  return profileOf(flags, env).value
+}
+
+function profileOf(flags: GlobalFlags, env: NodeJS.ProcessEnv): Sourced {
   const chosen = pick(flags.profile, '--profile', env.AMCTL_PROFILE, 'AMCTL_PROFILE')
-  return chosen ? assertProfileName(chosen.value) : DEFAULT_PROFILE
+  return chosen ? {value: assertProfileName(chosen.value), source: chosen.from} : {value: DEFAULT_PROFILE, source: 'default'}
+}
+
+/** The values of the profile's settings in effect, by the precedence above; flag and environment values are checked. */
+export function effectiveConfig(flags: GlobalFlags, profileValues: ProfileValues, env: NodeJS.ProcessEnv): EffectiveConfig {
+  const profile = profileOf(flags, env)
+  const url = pick(flags['base-url'], '--base-url', env.AMCTL_BASE_URL, 'AMCTL_BASE_URL')
+  const stored = profileValues['base-url']
+  const baseUrl: Sourced = url
+    ? {value: normalizeBaseUrl(url.value, url.source), source: url.from}
+    : {
+        value: normalizeBaseUrl(stored ?? DEFAULT_BASE_URL, `base-url of profile "${profile.value}"`),
+        source: stored ? 'profile' : 'default',
+      }
+  const given = pick(flags.org, '--org', env.AMCTL_ORG, 'AMCTL_ORG')
+  const org: Sourced | undefined = given
+    ? {value: checkOrg(given.value, given.source), source: given.from}
+    : profileValues.org === undefined
+      ? undefined
+      : {value: profileValues.org, source: 'profile'}
+  return {profile, 'base-url': baseUrl, org}
 }
 
 export function parseTimeout(value: string, source: string): number {
@@ -62,17 +102,12 @@ export function checkOrg(value: string, source: string): string {
 }
 
 export function resolveSettings(flags: GlobalFlags, profileValues: ProfileValues, env: NodeJS.ProcessEnv = process.env): Settings {
-  const profile = resolveProfile(flags, env)
-  const url = pick(flags['base-url'], '--base-url', env.AMCTL_BASE_URL, 'AMCTL_BASE_URL')
-  const baseUrl = url
-    ? normalizeBaseUrl(url.value, url.source)
-    : normalizeBaseUrl(profileValues['base-url'] ?? DEFAULT_BASE_URL, `base-url of profile "${profile}"`)
-  const org = pick(flags.org, '--org', env.AMCTL_ORG, 'AMCTL_ORG')
+  const config = effectiveConfig(flags, profileValues, env)
   const timeout = pick(flags.timeout, '--timeout', env.AMCTL_TIMEOUT, 'AMCTL_TIMEOUT')
   return {
-    profile,
-    baseUrl,
-    org: org ? checkOrg(org.value, org.source) : profileValues.org,
+    profile: config.profile.value,
+    baseUrl: config['base-url'].value,
+    org: config.org?.value,
     timeoutMs: timeout ? parseTimeout(timeout.value, timeout.source) : DEFAULT_TIMEOUT_SECONDS * 1000,
     verbose: Boolean(flags.verbose) || env.AMCTL_DEBUG === '1',
   }

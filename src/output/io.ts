@@ -19,17 +19,24 @@ export interface IO {
   stdinIsTTY: boolean
   stdoutIsTTY: boolean
   stderrIsTTY: boolean
-  /** colour on stdout / stderr: a TTY, and neither NO_COLOR nor FORCE_COLOR=0 */
+  /** colour on stdout / stderr: see colorAllowed */
   stdoutColor: boolean
   stderrColor: boolean
   /** the terminal's width when stdout is one (tables are fitted to it) */
   stdoutColumns?: number
 }
 
-/** NO_COLOR (any value) and FORCE_COLOR=0 turn colour off; otherwise a TTY turns it on. */
+/**
+ * NO_COLOR (any value) and FORCE_COLOR=0 turn colour off; CLICOLOR_FORCE (set, not 0) turns it on
+ * where there is no terminal too (a CI log that shows colours), as gh has it; CLICOLOR=0 turns it
+ * off; otherwise a TTY turns it on. (gh lets CLICOLOR_FORCE win over NO_COLOR; amctl does not: a
+ * request for no colour is kept, as no-color.org and bixense.com/clicolors ask.)
+ */
 export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
   if (env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false
+  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true
+  if (env.CLICOLOR === '0') return false
   return isTTY
 }
 
@@ -57,7 +64,7 @@ const DIRECT_BYTES = 64 * 1024
  * not wait for its reader. Anything more, and anything after a write that failed (EAGAIN, EPIPE),
  * goes through process.stdout, as all output did before: it waits for a slow reader without
  * holding up the event loop (Ctrl-C, timers), and bin/run.cjs handles a reader that went away.
- * (bin/startup.cjs's writeStdout does the same for the help it prints without the bundle.)
+ * (bin/launcher.cjs's writeStdout does the same for the help it prints without the bundle.)
  */
 export class DirectStdout implements Output {
   private written = 0

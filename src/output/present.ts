@@ -1,4 +1,4 @@
-import {type AmctlError, oneLine} from '../core/errors.js'
+import {type AmctlError, LOGIN_HINT, oneLine} from '../core/errors.js'
 import {jsonText} from './format.js'
 import type {IO} from './io.js'
 import {terminalSafe} from './sanitize.js'
@@ -11,10 +11,15 @@ import type {Style} from './style.js'
  * move the cursor or set the window title. The base command and bin/run.cjs both end here.
  */
 
+/** A missing or rejected token (exit 3). */
+export function isUnauthorized(error: AmctlError): boolean {
+  return error.code === 'unauthorized' || error.status === 401
+}
+
 /** The hint an error earns when it carries none: 401 and no stored token say how to log in. */
 function hintFor(error: AmctlError): string | undefined {
   if (error.hint !== undefined) return error.hint
-  if (error.code === 'unauthorized' || error.status === 401) return 'run `amctl auth login`'
+  if (isUnauthorized(error)) return LOGIN_HINT
   return undefined
 }
 

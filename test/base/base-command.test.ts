@@ -89,6 +89,19 @@ describe('--jq', () => {
     expect(none).toMatchObject({exitCode: 0, stdout: '', stderr: ''})
   })
 
+  it('-q is --jq (as gh has it), in every form oclif takes a short flag', async () => {
+    for (const argv of [['-q', '.items[].id'], ['-q.items[].id'], ['-q=.items[].id']]) {
+      api.stub('GET /orgs/acme/runs', {items: [run(1), run(2)], nextCursor: null})
+      const r = await runCommand(RunsList, ['--org', 'acme', ...argv], {env: api.env()})
+      expect(r, argv.join(' ')).toMatchObject({exitCode: 0, stdout: 'run_1\nrun_2\n', stderr: ''})
+    }
+    // errors show as without --json, as with --jq
+    const bad = await runCommand(RunsList, ['--org', 'acme', '-q', '.items['], {env: api.env()})
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stdout).toBe('')
+    expect(bad.stderr).toMatch(/^error: --jq: /)
+  })
+
   it('implies --json: with or without --json the output is the same, on a terminal too', async () => {
     api.stub('GET /orgs/acme/summary', {counts: {runs: 260}, name: 'Acme'})
     for (const tty of [false, true]) {

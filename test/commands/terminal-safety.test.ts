@@ -94,7 +94,7 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
       stderrTTY: true,
     })
     expect(login.exitCode, login.stderr).toBe(0)
-    expect(login.stderr).toContain(`Logged in as ada${SAFE}@acme.test (${SAFE})`)
+    expect(login.stderr).toContain(`Logged in to ${api.url} as ada${SAFE}@acme.test (${SAFE})`)
     expect(login.stderr).not.toMatch(RAW)
   })
 
@@ -107,7 +107,8 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
       return reply(200, {token: 'svc_device_token_1234'})
     })
     const r = await runCommand(AuthLogin, ['--no-browser'], {
-      env: {...api.env(), AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: tempDir('amctl-safe-')},
+      env: {...api.env(), AMCTL_TOKEN: undefined, AMCTL_CONFIG_DIR: tempDir('amctl-safe-'), CI: undefined},
+      stdinTTY: true,
       stderrTTY: true,
     })
     expect(r.exitCode, r.stderr).toBe(0)

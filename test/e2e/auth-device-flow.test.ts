@@ -4,8 +4,9 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {freshConfigDir, runBin} from '../helpers/bin.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 
-// The built CLI as a user runs it: a subprocess with no TTY, talking real HTTP to a node:http
-// server on 127.0.0.1 that implements the device flow of cli-contract.md section 2.
+// The built CLI as a user runs it: a subprocess whose stdin is a terminal (a device login needs
+// one) and whose output is captured, talking real HTTP to a node:http server on 127.0.0.1 that
+// implements the device flow of cli-contract.md section 2.
 const TOKEN = 'svc_device_flow_token_9f3a'
 const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}]}
 
@@ -39,10 +40,10 @@ describe('amctl auth login (device flow) then auth status, as a subprocess', () 
   it('logs in, stores the token in the 0600 file fallback, and status reads it back', async () => {
     const configDir = freshConfigDir()
     const env = {AMCTL_CONFIG_DIR: configDir}
-    const login = await runBin(['auth', 'login', '--base-url', server.url, '--verbose'], {env})
+    const login = await runBin(['auth', 'login', '--base-url', server.url, '--verbose'], {env, stdinTerminal: true})
     expect(login.stderr).toContain('WXYZ-1234')
     expect(login.stderr).toContain(`${server.url}/device`)
-    expect(login.stderr).toContain('Logged in as ada@acme.test (acme)')
+    expect(login.stderr).toContain(`Logged in to ${server.url} as ada@acme.test (acme)`)
     expect(login.stderr).toMatch(/keychain is not available .* stored in .*credentials\.json \(mode 0600\)/)
     expect(login.exitCode).toBe(0)
     expect(login.stdout).toBe('')

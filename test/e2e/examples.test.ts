@@ -77,6 +77,8 @@ const EXPECT: {match: string; exit: number; why: string}[] = [
   {match: 'mcp-servers delete mcp_acme_filesystem --org acme', exit: 2, why: 'asks on a terminal; off one it needs --yes'},
   // the seed makes outcomes deterministic: one of the two launched runs scores below 0.4
   {match: '--min-score 0.4', exit: 10, why: 'a run did not pass --min-score'},
+  // the examples run without a terminal, where no one could approve a device login
+  {match: 'auth login --base-url http://127.0.0.1:4010', exit: 2, why: 'a device login needs a terminal'},
   // and one of the two launched runs of es_acme_checkout fails
   {match: 'es_acme_checkout --org acme --wait --baseline previous', exit: 10, why: 'a launched run failed'},
 ]
@@ -164,6 +166,8 @@ describe('every example in the help and the documents works as documented agains
       AMCTL_CI_TOKEN: token,
       AMCTL_CONFIG_DIR: join(cwd, 'config'),
       AMCTL_KEYCHAIN: 'off',
+      // (the shell `amctl autocomplete` gives instructions for when none is named)
+      SHELL: '/bin/bash',
       url: server.url,
     }
     let script = command.replaceAll('http://127.0.0.1:4010', server.url)

@@ -38,7 +38,7 @@ describe.skipIf(Boolean(unavailable) && !keychainRequired)('the real OS keychain
     const env = {AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: undefined, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS}
 
     const login = await runBin(['auth', 'login', '--with-token', '--base-url', server.url], {env, input: `${TOKEN}\n`})
-    expect(login.stderr).toContain('Logged in as ada@acme.test (acme)')
+    expect(login.stderr).toContain(`Logged in to ${server.url} as ada@acme.test (acme)`)
     expect(login.exitCode).toBe(0)
     expect(login.stderr).not.toMatch(/keychain is not available/)
     const file = join(configDir, 'credentials.json')

@@ -67,7 +67,11 @@ describe('the config directory', () => {
   it('that exists keeps its mode: a plain 0755 directory with 0600 files draws no warning', async () => {
     const dir = existingDir(0o755)
     expect(await amctl(['config', 'set', 'org', 'acme'], dir)).toMatchObject({exitCode: 0, stderr: ''})
-    expect(await amctl(['config', 'list'], dir)).toMatchObject({exitCode: 0, stdout: 'org\tacme\n', stderr: ''})
+    expect(await amctl(['config', 'list'], dir)).toMatchObject({
+      exitCode: 0,
+      stdout: 'base-url\thttp://127.0.0.1:4010\norg\tacme\n',
+      stderr: '',
+    })
     expect(mode(dir)).toBe(0o755)
   })
 
@@ -157,7 +161,8 @@ describe('reading commands without a usable config directory', () => {
   it('work when it is absent, and create nothing', async () => {
     const root = tempRoot()
     const dir = join(root, 'amctl')
-    expect(await amctl(['config', 'list'], dir)).toMatchObject({exitCode: 0, stdout: '', stderr: ''})
+    // (the default server, which is never hidden)
+    expect(await amctl(['config', 'list'], dir)).toMatchObject({exitCode: 0, stdout: 'base-url\thttp://127.0.0.1:4010\n', stderr: ''})
     expect(await amctl(['config', 'get', 'org'], dir)).toMatchObject({exitCode: 0, stdout: ''})
     const status = await amctl(['auth', 'status', '--json'], dir, {env: {AMCTL_TOKEN: GOOD, AMCTL_BASE_URL: server.url}})
     expect(status.exitCode, status.stderr).toBe(0)

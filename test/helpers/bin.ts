@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {chmodSync, existsSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join, resolve as resolvePath} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {ROOT} from './cli.js'
@@ -26,6 +26,11 @@ export interface BinOptions {
   onSpawn?: (child: ReturnType<typeof spawn>) => void
   /** like `| head -1` (line) or `| head -c 100` (chunk): close stdout's pipe once a first line, or anything, has come */
   closeStdout?: 'line' | 'chunk'
+  /**
+   * stdin a terminal (a pseudo-terminal, through `script`), stdout and stderr still captured apart
+   * and not terminals: a person at a terminal whose output is redirected, as a device login needs
+   */
+  stdinTerminal?: boolean
 }
 
 /**
@@ -66,6 +71,7 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
     else env[key] = value
   }
   const started = performance.now()
+  if (opts.stdinTerminal) return onTerminalStdin(argv, env, opts, started)
   return new Promise((resolve, reject) => {
     const [file, args] = binCommand(argv)
     const child = spawn(file, args, {env, stdio: ['pipe', 'pipe', 'pipe']})
@@ -98,6 +104,28 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
   })
 }
 
+const shellQuoted = (words: readonly string[]) => words.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+
+/** runBin with stdin a pseudo-terminal (`script`) and stdout and stderr redirected to files, read back. */
+function onTerminalStdin(argv: string[], env: Record<string, string>, opts: BinOptions, started: number): Promise<BinResult> {
+  const dir = tempDir('amctl-tty-')
+  const [out, err] = [join(dir, 'stdout'), join(dir, 'stderr')]
+  const command = `${shellQuoted(binCommand(argv).flat())} >${shellQuoted([out])} 2>${shellQuoted([err])}`
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {env, stdio: ['pipe', 'ignore', 'ignore']})
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
+    child.on('error', reject)
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer)
+      const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '')
+      resolve({stdout: read(out), stderr: read(err), exitCode, signal, ms: performance.now() - started})
+    })
+    opts.onSpawn?.(child)
+    // typed at the terminal (never closed: an end of input there would be the terminal's, not amctl's)
+    if (opts.input !== undefined) child.stdin.write(opts.input)
+  })
+}
+
 /** The file URL of a module of the build (dist/<path>); a missing build fails the test, never skips it. */
 export function builtModule(path: string): string {
   const file = join(ROOT, 'dist', path)
@@ -118,7 +146,7 @@ export interface TerminalResult {
  */
 export function runOnTerminal(
   argv: string[],
-  opts: {env?: Record<string, string>; ctrlC?: string; timeoutMs?: number; columns?: number} = {},
+  opts: {env?: Record<string, string | undefined>; ctrlC?: string; timeoutMs?: number; columns?: number} = {},
 ): Promise<TerminalResult> {
   const [file, args] = binCommand(argv)
   const quoted = [file, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')

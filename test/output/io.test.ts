@@ -32,6 +32,23 @@ describe('colour decision', () => {
     expect(colorAllowed(true, {FORCE_COLOR: 'false'})).toBe(false)
   })
 
+  it('CLICOLOR_FORCE (set, not 0) turns it on off a terminal too, as gh has it; CLICOLOR=0 turns it off', () => {
+    expect(colorAllowed(false, {CLICOLOR_FORCE: '1'})).toBe(true)
+    expect(colorAllowed(false, {CLICOLOR_FORCE: 'yes'})).toBe(true)
+    expect(colorAllowed(false, {CLICOLOR_FORCE: '0'})).toBe(false)
+    expect(colorAllowed(false, {CLICOLOR_FORCE: ''})).toBe(false)
+    expect(colorAllowed(true, {CLICOLOR: '0'})).toBe(false)
+    expect(colorAllowed(true, {CLICOLOR: '1'})).toBe(true)
+    expect(colorAllowed(false, {CLICOLOR: '1'})).toBe(false)
+  })
+
+  it('NO_COLOR and FORCE_COLOR=0 win over CLICOLOR_FORCE: asked for no colour, none is sent', () => {
+    expect(colorAllowed(false, {CLICOLOR_FORCE: '1', NO_COLOR: '1'})).toBe(false)
+    expect(colorAllowed(true, {CLICOLOR_FORCE: '1', FORCE_COLOR: '0'})).toBe(false)
+    // CLICOLOR_FORCE wins over CLICOLOR=0 (bixense.com/clicolors)
+    expect(colorAllowed(false, {CLICOLOR_FORCE: '1', CLICOLOR: '0'})).toBe(true)
+  })
+
   it('the palette emits escape codes exactly when colour is on', () => {
     expect(palette(false).red('x')).toBe('x')
     expect(palette(false).bold('x')).toBe('x')

@@ -71,19 +71,21 @@ describe(`a shipped amctl (${BIN})`, () => {
     )
   })
 
-  it('--help, `help <command>` and `autocomplete` answer', async () => {
-    const [help, command, autocomplete] = await Promise.all([
+  it("--help, `help <command>`, `autocomplete` and the completion scripts' question answer", async () => {
+    const [help, command, autocomplete, complete] = await Promise.all([
       runBin(['--help']),
       runBin(['help', 'runs', 'list']),
       runBin(['autocomplete', 'bash'], {env: {XDG_CACHE_HOME: freshConfigDir()}}),
+      runBin(['__complete', 'runs', '']),
     ])
-    for (const result of [help, command, autocomplete]) {
+    for (const result of [help, command, autocomplete, complete]) {
       expect(result.stderr, 'no error, no warning').not.toMatch(/error|warning/i)
       expect(result.exitCode).toBe(0)
     }
     expect(help.stdout).toContain('GETTING STARTED')
     expect(command.stdout).toContain('$ amctl runs list')
-    expect(autocomplete.stdout).toContain('Setup Instructions for AMCTL CLI Autocomplete')
+    expect(autocomplete.stdout).toContain(`eval "$(amctl autocomplete script bash)"`)
+    expect(complete.stdout).toMatch(/^fork\t.*\nlist\t.*\nwatch\t.*\n:\n$/)
   })
 
   // (a checkout has none: they are made when the package is packed, test/release/package.test.ts)
@@ -108,9 +110,10 @@ describe(`a shipped amctl (${BIN})`, () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const env = {AMCTL_BASE_URL: server.url, AMCTL_CONFIG_DIR: freshConfigDir()}
 
-    const login = await runBin(['auth', 'login'], {env})
+    // a device login needs a terminal (without one amctl exits 2 at once)
+    const login = await runBin(['auth', 'login'], {env, stdinTerminal: true})
     expect(login.exitCode, login.stderr).toBe(0)
-    expect(login.stderr).toContain('Logged in as ada@example.com')
+    expect(login.stderr).toContain(`Logged in to ${server.url} as ada@example.com`)
 
     const runs = await runBin(['runs', 'list', '--org', 'acme', '--json'], {env})
     expect(runs.exitCode, runs.stderr).toBe(0)
@@ -153,7 +156,7 @@ describe(`a shipped amctl (${BIN})`, () => {
       }
       const stored = keychain.entry!('amctl', `default@${server.url}`)
 
-      const login = await runBin(['auth', 'login'], {env})
+      const login = await runBin(['auth', 'login'], {env, stdinTerminal: true})
       expect(login.exitCode, login.stderr).toBe(0)
       expect(login.stderr).not.toMatch(/keychain/i)
       const token = await stored.getPassword()

@@ -18,7 +18,7 @@ import {findTopic, HELP_TOPICS} from './topics.js'
 export const GROUPS: readonly {title: string; names: readonly string[]}[] = [
   {title: 'CORE COMMANDS', names: ['auth', 'evals', 'runs', 'optimizations', 'experiments']},
   {title: 'ADMINISTRATION COMMANDS', names: ['tokens', 'orgs', 'connections', 'mcp-servers', 'tags', 'scenarios']},
-  {title: 'TOOLS', names: ['api', 'config', 'dev', 'autocomplete', 'help']},
+  {title: 'TOOLS', names: ['api', 'config', 'dev', 'autocomplete', 'version', 'help']},
 ]
 
 export const GETTING_STARTED = [

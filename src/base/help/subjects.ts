@@ -12,7 +12,7 @@ export interface HelpSubjects {
 /**
  * The commands and topics of oclif's configuration (from the manifest and package.json:
  * whatever commands exist) and the help topics. The build draws the help of each once
- * (bin/startup.cjs), so that the launcher prints it without loading the bundle.
+ * (bin/launcher.cjs), so that the launcher prints it without loading the bundle.
  */
 export function helpSubjects(config: Pick<Config, 'commands' | 'topics'>): HelpSubjects {
   const words = (id: string) => id.replaceAll(':', ' ')

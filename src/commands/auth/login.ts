@@ -2,11 +2,12 @@ import {Flags} from '@oclif/core'
 import {getMe} from '../../api/auth.js'
 import {obtainToken} from '../../api/device-flow.js'
 import {ApiCommand} from '../../base/api-command.js'
-import {requestFlags} from '../../base/flags.js'
+import {apiFlags} from '../../base/flags.js'
 import type {Me} from '../../contract/types.js'
 import {storeToken} from '../../core/auth/credentials.js'
 import {clock} from '../../core/clock.js'
 import {assertTokenForm} from '../../core/auth/token.js'
+import {UsageError} from '../../core/errors.js'
 import {openBrowser} from '../../core/browser.js'
 import {styled} from '../../output/renderer.js'
 import {readText} from '../../input/files.js'
@@ -27,6 +28,8 @@ export default class AuthLogin extends ApiCommand {
 
 With --with-token, reads a token (svc_…) from standard input instead, for CI.
 
+Without a terminal (standard input not a terminal, or CI set) no one could approve a device login: without --with-token amctl exits 2 at once, before any request, pointing to --with-token and AMCTL_TOKEN.
+
 The token goes to the OS keychain, or, when no keychain is usable (or with --insecure-storage), to credentials.json (mode 0600) in the config directory. A base URL given by flag or environment is saved in the profile.`
 
   static override examples = [
@@ -40,7 +43,7 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
     },
   ]
 
-  static override baseFlags = requestFlags
+  static override baseFlags = apiFlags(['org'])
   static override flags = {
     'with-token': Flags.boolean({description: 'read the token from standard input'}),
     'insecure-storage': Flags.boolean({description: 'store the token in a file (mode 0600) instead of the OS keychain'}),
@@ -49,13 +52,20 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
 
   async run(): Promise<LoginResult> {
     const {flags} = await this.parse(AuthLogin)
+    const ci = isCI(this.ctx.env)
+    if (!flags['with-token'] && (ci || !this.io.stdinIsTTY)) {
+      throw new UsageError(
+        `cannot log in here: ${ci ? 'CI is set' : 'stdin is not a terminal'}, so no one can approve a device login`,
+        `pipe a token to \`${this.ctx.loginCommand(['--with-token'])}\`, or set AMCTL_TOKEN`,
+      )
+    }
     const settings = await this.ctx.settings()
     let token: string
     if (flags['with-token']) {
       if (this.io.stdinIsTTY) this.out.notice('Paste a token (svc_…), then press Ctrl-D:')
       token = assertTokenForm((await readText('-', this.io.stdin, '--with-token')).trim(), 'the token read from stdin')
     } else {
-      const browser = !flags['no-browser'] && this.io.stdinIsTTY && this.io.stderrIsTTY && !process.env.CI
+      const browser = !flags['no-browser'] && this.io.stderrIsTTY
       token = await obtainToken(await this.ctx.anonymousHttp(), {
         prompt: (code, url) => {
           this.out.notice('First copy your one-time code: ', styled(code, 'bold'))
@@ -70,7 +80,7 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
 
     const user = await getMe(await this.ctx.httpWith(token))
     const stored = await storeToken(settings.profile, settings.baseUrl, token, {insecure: flags['insecure-storage']})
-    if (flags['base-url'] !== undefined || process.env.AMCTL_BASE_URL) {
+    if (flags['base-url'] !== undefined || this.ctx.env.AMCTL_BASE_URL) {
       const store = await this.ctx.store()
       if (store.get(settings.profile, 'base-url') !== settings.baseUrl) store.set(settings.profile, 'base-url', settings.baseUrl)
     }
@@ -79,8 +89,14 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
       this.out.warning(`the OS keychain is not available (${stored.keychainProblem}); the token is stored in ${stored.path} (mode 0600)`)
     }
     const orgs = user.orgs.map((o) => o.slug)
-    this.out.notice(`Logged in as ${user.email} (${orgs.length > 0 ? orgs.join(', ') : 'no organization'})`)
-    if (process.env.AMCTL_TOKEN) this.out.warning('AMCTL_TOKEN is set in the environment: commands use it, not the token just stored')
+    this.out.notice(`Logged in to ${settings.baseUrl} as ${user.email} (${orgs.length > 0 ? orgs.join(', ') : 'no organization'})`)
+    if (this.ctx.env.AMCTL_TOKEN) this.out.warning('AMCTL_TOKEN is set in the environment: commands use it, not the token just stored')
     return {user, tokenSource: stored.source, baseUrl: settings.baseUrl, profile: settings.profile}
   }
+}
+
+/** CI is set (GitHub Actions, GitLab and most others set CI=true): anything but empty, false or 0. */
+function isCI(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI?.trim().toLowerCase()
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0'
 }

@@ -1,5 +1,5 @@
 import {ApiCommand} from '../../base/api-command.js'
-import {serverFlags} from '../../base/flags.js'
+import {apiFlags} from '../../base/flags.js'
 import {removeToken, type TokenSource} from '../../core/auth/credentials.js'
 
 export default class AuthLogout extends ApiCommand {
@@ -8,7 +8,7 @@ export default class AuthLogout extends ApiCommand {
     'Deletes the token from the OS keychain and the credentials file. No request is sent; AMCTL_TOKEN, if set, is not affected.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --profile staging']
 
-  static override baseFlags = serverFlags
+  static override baseFlags = apiFlags(['org', 'timeout', 'verbose'])
 
   async run(): Promise<{baseUrl: string; profile: string; removed: TokenSource[]}> {
     await this.parse(AuthLogout)

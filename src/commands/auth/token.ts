@@ -1,5 +1,5 @@
 import {ApiCommand} from '../../base/api-command.js'
-import {serverFlags} from '../../base/flags.js'
+import {apiFlags} from '../../base/flags.js'
 import type {TokenSource} from '../../core/auth/credentials.js'
 
 export default class AuthToken extends ApiCommand {
@@ -11,7 +11,7 @@ export default class AuthToken extends ApiCommand {
     '<%= config.bin %> <%= command.id %> --profile staging',
   ]
 
-  static override baseFlags = serverFlags
+  static override baseFlags = apiFlags(['org', 'timeout', 'verbose'])
 
   async run(): Promise<{token: string; source: TokenSource}> {
     await this.parse(AuthToken)

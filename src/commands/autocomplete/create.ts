@@ -1,10 +1,19 @@
-// @oclif/plugin-autocomplete's internals: see ./index.ts
-import Create from '../../../node_modules/@oclif/plugin-autocomplete/lib/commands/autocomplete/create.js'
+import {BaseCommand} from '../../base/base-command.js'
+import {writeLegacySetup} from './shared/setup.js'
 
-/** Writes the completion scripts `amctl autocomplete` sets up (run by it, hidden). */
-export default class AutocompleteCreate extends Create {
-  static override summary = 'Create autocomplete setup scripts and completion functions'
-  // (the summary says it all: no DESCRIPTION section repeating it)
-  static override description = ''
-  static override examples = ['<%= config.bin %> autocomplete create', '<%= config.bin %> autocomplete --refresh-cache']
+/** What `amctl autocomplete --refresh-cache` does, as a command of its own (hidden, as it was). */
+export default class AutocompleteCreate extends BaseCommand {
+  static override hidden = true
+  static override summary = 'Write the completion scripts where setups of earlier versions load them'
+  static override description =
+    'Setups made by earlier versions of amctl source completion files from the cache directory (<cache>/autocomplete/). This writes the current scripts there, so such a setup keeps working.'
+
+  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> autocomplete --refresh-cache']
+
+  async run(): Promise<{written: string[]}> {
+    await this.parse(AutocompleteCreate)
+    const written = writeLegacySetup(process.env)
+    for (const file of written) this.out.notice(`wrote ${file}`)
+    return {written}
+  }
 }

@@ -8,6 +8,7 @@ import {requireId} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
+import {sightingsOfRuns} from '../../core/recent.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
 import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
@@ -82,6 +83,10 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       })
     }
     const {batchIds = [], runIds = []} = launch.result
+    this.ctx.saw([
+      {kind: 'evalSets', id, org},
+      ...runIds.map((runId) => ({kind: 'runs' as const, id: runId, org, note: `launched, ${id}`})),
+    ])
     // with --wait, stdout holds the runs at the end (like `runs watch`); the launch is told on stderr
     if (!options) this.out.object(launch.result)
     this.out.notice(
@@ -95,6 +100,8 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       again: againCommand(runIds, org, flags),
       evalSetId: id,
     })
-    return waitResult(outcome, (runs): WaitedLaunch => ({...launch.result, runs}))
+    const result = waitResult(outcome, (runs): WaitedLaunch => ({...launch.result, runs}))
+    this.ctx.saw(sightingsOfRuns(org, result.list?.items ?? []))
+    return result
   }
 }

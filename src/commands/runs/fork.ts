@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 import {forkRun} from '../../api/runs.js'
 import {ApiCommand} from '../../base/api-command.js'
-import {bodyFlags, requestFlags} from '../../base/flags.js'
+import {apiFlags, bodyFlags} from '../../base/flags.js'
 import type {Run} from '../../contract/types.js'
 import {buildBody} from '../../input/body.js'
 import {requireId} from '../../input/values.js'
@@ -17,7 +17,7 @@ export default class RunsFork extends ApiCommand {
     '<%= config.bin %> <%= command.id %> run_acme_0001 -F samplesPerTarget=3 -f note="rerun with more samples"',
   ]
 
-  static override baseFlags = requestFlags
+  static override baseFlags = apiFlags(['org'])
   static override args = {run_id: Args.string({description: 'ID of the run to fork', required: true})}
   static override flags = {...bodyFlags}
 

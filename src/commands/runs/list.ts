@@ -9,6 +9,7 @@ import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
 import {shellLine} from '../../output/shell.js'
+import {RECENT_LIMITS, sightingsOfRuns} from '../../core/recent.js'
 import {filterPage, filterPages, filterWords, isFiltering, parseRunFilter, type RunFilter, STATUS_FILTERS} from '../../gate/filter.js'
 
 const FILTER = 'FILTER'
@@ -41,7 +42,7 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
   ]
 
   static override flags = {
-    limit: Flags.string({description: `page size, ${PAGE_LIMIT.min}–${PAGE_LIMIT.max}`}),
+    limit: Flags.string({char: 'L', description: `page size, ${PAGE_LIMIT.min}–${PAGE_LIMIT.max}`}),
     cursor: Flags.string({description: 'start from this cursor (a nextCursor value)'}),
     all: Flags.boolean({description: 'follow nextCursor to the last page, streaming'}),
     status: Flags.string({
@@ -82,7 +83,7 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
       const pages = runPages(client, org, {limit, cursor})
       return commandResult({
         kind: 'stream',
-        pages: filtering ? filterPages(pages, filter, bound) : pages,
+        pages: this.seen(org, filtering ? filterPages(pages, filter, bound) : pages),
         columns: RUN_COLUMNS,
         noun: {one: 'run', other: 'runs'},
       })
@@ -91,10 +92,21 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
     const fetched = await listRuns(client, org, {limit, cursor})
     const {page, reached} = filtering ? filterPage(fetched, filter) : {page: fetched, reached: false}
     if (reached) bound()
+    this.ctx.saw(sightingsOfRuns(org, page.items))
     this.out.list(page.items, RUN_COLUMNS)
     if (page.nextCursor && this.io.stderrIsTTY)
       this.out.notice(styled(`more: ${await this.moreCommand(page.nextCursor, limit, filter)} (or --all)`, 'dim'))
     return page
+  }
+
+  /** The pages as they are, the newest runs of them kept for shell completion on the way. */
+  private async *seen(org: string, pages: AsyncIterable<Page<Run>>): AsyncIterable<Page<Run>> {
+    let count = 0
+    for await (const page of pages) {
+      if (count < RECENT_LIMITS.runs) this.ctx.saw(sightingsOfRuns(org, page.items.slice(0, RECENT_LIMITS.runs - count)))
+      count += page.items.length
+      yield page
+    }
   }
 
   /** The command that shows the next page, with the flags that chose this one (so pasting it works). */

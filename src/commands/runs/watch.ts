@@ -9,6 +9,7 @@ import {checkReportPaths} from '../../gate/report.js'
 import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
 import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
+import {sightingsOfRuns} from '../../core/recent.js'
 
 /** --json: the runs in their last known state, in the order given. */
 export interface WatchDocument {
@@ -62,7 +63,9 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
     const outcome = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
-    return waitResult(outcome, (items): WatchDocument => ({items}))
+    const result = waitResult(outcome, (items): WatchDocument => ({items}))
+    this.ctx.saw(sightingsOfRuns(gate.org, result.list?.items ?? []))
+    return result
   }
 
   /** The IDs given, or read from stdin for a lone `-`; each checked like any ID (exit 2). */

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {createToken} from '../../api/auth.js'
 import {ApiCommand} from '../../base/api-command.js'
-import {requestFlags} from '../../base/flags.js'
+import {apiFlags} from '../../base/flags.js'
 import type {CreatedToken} from '../../contract/types.js'
 import {TOKEN_EXPIRY_DAYS} from '../../contract/vocabulary.js'
 import {parseExpiry, requireText} from '../../input/values.js'
@@ -17,7 +17,7 @@ export default class TokensCreate extends ApiCommand {
     {description: 'Keep only the token', command: '<%= config.bin %> <%= command.id %> --name deploy --expires 90d --jq .token'},
   ]
 
-  static override baseFlags = requestFlags
+  static override baseFlags = apiFlags(['org'])
   static override flags = {
     name: Flags.string({description: 'name of the token', required: true}),
     expires: Flags.string({

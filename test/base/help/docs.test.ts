@@ -36,7 +36,7 @@ describe('generated documents', () => {
       expect(generated.has(`docs/commands/${id.replaceAll(':', '-')}.md`), id).toBe(true)
       expect(generated.has(`man/amctl-${id.replaceAll(':', '-')}.1`), id).toBe(true)
     }
-    expect(generated.has('docs/commands/autocomplete-script.md')).toBe(false)
+    expect(generated.has('docs/commands/autocomplete-create.md')).toBe(false)
   })
 
   it('no man page is checked in: they are made when the package is packed (bin/release.js, bin/docs.js --man)', () => {

@@ -24,8 +24,8 @@ beforeEach(() => {
   dir = join(tempDir('amctl-login-'), 'cfg')
 })
 
-/** Env for a login against the fake server: no AMCTL_TOKEN, a fresh config dir. */
-const env = (extra: Record<string, string | undefined> = {}) => ({AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: api.url, ...extra})
+/** Env for a login against the fake server: no AMCTL_TOKEN, a fresh config dir, not in CI (whatever runs the tests). */
+const env = (extra: Record<string, string | undefined> = {}) => ({AMCTL_CONFIG_DIR: dir, AMCTL_BASE_URL: api.url, CI: undefined, ...extra})
 const credentials = () => JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as {tokens: Record<string, {token: string}>}
 const account = (profile = 'default') => `${profile}@${api.url}`
 
@@ -54,7 +54,7 @@ describe('auth login --with-token', () => {
     const notices = r.stderr.split('\n').filter((l) => l.includes('keychain'))
     expect(notices).toHaveLength(1)
     expect(notices[0]).toMatch(/^warning: the OS keychain is not available .*credentials\.json \(mode 0600\)$/)
-    expect(r.stderr).toContain('Logged in as ada@acme.test (acme)\n')
+    expect(r.stderr).toContain(`Logged in to ${api.url} as ada@acme.test (acme)\n`)
     expect(r.stdout + r.stderr).not.toContain(GOOD)
   })
 
@@ -100,10 +100,46 @@ describe('auth login --with-token', () => {
   })
 })
 
+describe('auth login without a terminal', () => {
+  it.each([
+    ['stdin is not a terminal', {stdinTTY: false, env: {CI: undefined}}, 'stdin is not a terminal'],
+    ['CI is set', {stdinTTY: true, tty: true, env: {CI: 'true'}}, 'CI is set'],
+    ['CI=1, everything piped', {stdinTTY: false, env: {CI: '1'}}, 'CI is set'],
+  ] as const)('%s: exit 2 at once, no request, pointing to --with-token and AMCTL_TOKEN', async (_what, opts, why) => {
+    const r = await runCommand(AuthLogin, ['--no-browser'], {...opts, env: env(opts.env)})
+    expect(r.exitCode).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(
+      `error: cannot log in here: ${why}, so no one can approve a device login (invalid_request)\n` +
+        'hint: pipe a token to `amctl auth login --with-token`, or set AMCTL_TOKEN\n',
+    )
+    expect(api.requests()).toEqual([])
+  })
+
+  it('--json: the error document alone; --profile is kept in the hint', async () => {
+    const r = await runCommand(AuthLogin, ['--json', '--profile', 'ci'], {env: env({CI: 'true'})})
+    expect(r.exitCode).toBe(2)
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: {code: 'invalid_request', message: 'cannot log in here: CI is set, so no one can approve a device login'},
+    })
+    const human = await runCommand(AuthLogin, ['--profile', 'ci'], {env: env({CI: 'true'})})
+    expect(human.stderr).toContain('hint: pipe a token to `amctl auth login --with-token --profile ci`, or set AMCTL_TOKEN\n')
+    expect(api.requests()).toEqual([])
+  })
+
+  it('CI=false or an empty CI is no CI', async () => {
+    api.stub('POST /cli/token', {token: GRANTED})
+    for (const CI of ['false', '0', '']) {
+      const r = await runCommand(AuthLogin, [], {stdinTTY: true, env: env({CI})})
+      expect(r.exitCode, r.stderr).toBe(0)
+    }
+  })
+})
+
 describe('auth login (device flow)', () => {
   it('takes a token answered at once: POST /cli/token {} without Authorization, then GET /me', async () => {
     api.stub('POST /cli/token', {token: GRANTED})
-    const r = await runCommand(AuthLogin, [], {env: env({AMCTL_TOKEN: undefined})})
+    const r = await runCommand(AuthLogin, [], {stdinTTY: true, env: env({AMCTL_TOKEN: undefined})})
     expect(r.exitCode).toBe(0)
     const [start, me] = api.requests()
     expect(`${start.method} ${start.path}`).toBe('POST /api/v1/cli/token')
@@ -129,7 +165,7 @@ describe('auth login (device flow)', () => {
       polls++
       return reply(200, polls < 2 ? {status: 'pending'} : {token: GRANTED})
     })
-    const r = await runCommand(AuthLogin, ['--verbose', '--no-browser'], {env: env()})
+    const r = await runCommand(AuthLogin, ['--verbose', '--no-browser'], {stdinTTY: true, env: env()})
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe('')
     expect(r.stderr).toContain('WXYZ-1234')
@@ -160,7 +196,7 @@ describe('auth login (device flow)', () => {
           : {deviceCode: 'd', userCode: 'U', verificationUri: 'https://x.example', interval: 0.01},
       ),
     )
-    const r = await runCommand(AuthLogin, ['--json'], {env: env()})
+    const r = await runCommand(AuthLogin, ['--json'], {stdinTTY: true, env: env()})
     expect(r.exitCode).toBe(3)
     expect(JSON.parse(r.stdout)).toMatchObject({error: {code: 'unauthorized'}})
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false)
@@ -168,7 +204,7 @@ describe('auth login (device flow)', () => {
 
   it('an answer that is neither a token nor a device code is exit 1 naming its members', async () => {
     api.stub('POST /cli/token', unchecked('neither a token nor a device code: amctl must refuse it', 200, {hello: 'world'}))
-    const r = await runCommand(AuthLogin, [], {env: env()})
+    const r = await runCommand(AuthLogin, [], {stdinTTY: true, env: env()})
     expect(r.exitCode).toBe(1)
     expect(r.stderr).toMatch(/^error: .*"hello".* \(bad_response\)\n$/)
   })
@@ -178,6 +214,6 @@ describe('auth login: typed result and renderer', () => {
   it('returns the user and where the token went; the renderer gets the logged-in notice', async () => {
     const r = await runCommand(AuthLogin, ['--with-token', '--insecure-storage'], {env: env(), stdin: `${GOOD}\n`})
     expect(r.result).toEqual({user: ME, tokenSource: 'file', baseUrl: api.url, profile: 'default'})
-    expect(r.rendered).toEqual([{method: 'notice', text: 'Logged in as ada@acme.test (acme)'}])
+    expect(r.rendered).toEqual([{method: 'notice', text: `Logged in to ${api.url} as ada@acme.test (acme)`}])
   })
 })

@@ -39,11 +39,13 @@ describe('auth status', () => {
     expect(r.stderr).toBe('error: GET /me did not answer the "email" and "orgs" amctl relies on (bad_response)\n')
   })
 
-  it('exits 3 with a login hint when the token is rejected', async () => {
+  it('exits 3 when the token is rejected, with a hint naming AMCTL_TOKEN, where it came from', async () => {
     const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: 'svc_wrong', AMCTL_BASE_URL: api.url}})
     expect(r.exitCode).toBe(3)
     expect(r.stdout).toBe('')
-    expect(r.stderr).toBe('error: invalid token (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
+    expect(r.stderr).toBe(
+      'error: invalid token (unauthorized, HTTP 401)\nhint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it\n',
+    )
   })
 
   it('exits 3 without a request when not logged in', async () => {

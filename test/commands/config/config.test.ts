@@ -28,12 +28,12 @@ describe('config set / get / unset / list', () => {
     const get = await run(ConfigGet, ['org'])
     expect(get).toMatchObject({exitCode: 0, stdout: 'acme\n', stderr: ''})
     const getJson = await run(ConfigGet, ['org', '--json'])
-    expect(JSON.parse(getJson.stdout)).toEqual({profile: 'default', key: 'org', value: 'acme'})
+    expect(JSON.parse(getJson.stdout)).toEqual({profile: 'default', key: 'org', value: 'acme', source: 'profile'})
 
     const unset = await run(ConfigUnset, ['org'])
     expect(unset.exitCode).toBe(0)
     const after = await run(ConfigGet, ['org', '--json'])
-    expect(JSON.parse(after.stdout)).toEqual({profile: 'default', key: 'org', value: null})
+    expect(JSON.parse(after.stdout)).toEqual({profile: 'default', key: 'org', value: null, source: null})
     const plain = await run(ConfigGet, ['org'])
     expect(plain).toMatchObject({exitCode: 0, stdout: ''})
   })
@@ -55,18 +55,78 @@ describe('config set / get / unset / list', () => {
     expect((await run(ConfigGet, ['org', '--profile', 'default'], {env: {AMCTL_PROFILE: 'staging'}})).stdout).toBe('acme\n')
   })
 
-  it('list: key/value on a TTY, key<TAB>value piped, one JSON document with --json', async () => {
+  it('list: the values in effect and where each came from; key<TAB>value piped, as before; --json adds the sources', async () => {
     await run(ConfigSet, ['org', 'acme'])
     await run(ConfigSet, ['base-url', 'https://api.example.com'])
     const tty = await run(ConfigList, [], {tty: true})
-    expect(tty.stdout).toMatch(/^org:\s+acme$/m)
-    expect(tty.stdout).toMatch(/^base-url:\s+https:\/\/api\.example\.com$/m)
+    expect(tty.stdout.split('\n').map((line) => line.trimEnd())).toEqual([
+      'KEY       VALUE                    SOURCE',
+      'profile   default                  built-in default',
+      'base-url  https://api.example.com  profile "default"',
+      'org       acme                     profile "default"',
+      '',
+    ])
     const piped = await run(ConfigList, [])
-    expect(piped.stdout).toBe('org\tacme\nbase-url\thttps://api.example.com\n')
+    expect(piped.stdout).toBe('base-url\thttps://api.example.com\norg\tacme\n')
     const json = await run(ConfigList, ['--json'])
-    expect(json.stdout).toBe('{"org":"acme","base-url":"https://api.example.com"}\n')
-    const prettyJson = await run(ConfigList, ['--json'], {tty: true})
-    expect(prettyJson.stdout).toBe('{\n  "org": "acme",\n  "base-url": "https://api.example.com"\n}\n')
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'default',
+      'base-url': 'https://api.example.com',
+      org: 'acme',
+      sources: {profile: 'default', 'base-url': 'profile', org: 'profile'},
+    })
+    expect(json.stdout.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('list never hides the default server, and names the variable or flag that won', async () => {
+    const empty = await run(ConfigList, [], {tty: true})
+    expect(empty.stdout).toMatch(/^base-url +http:\/\/127\.0\.0\.1:4010 +built-in default$/m)
+    expect(empty.stdout).toMatch(/^org +- +not set: your login's only organization is used$/m)
+    expect((await run(ConfigList, [])).stdout).toBe('base-url\thttp://127.0.0.1:4010\n')
+    expect(JSON.parse((await run(ConfigList, ['--json'])).stdout)).toEqual({
+      profile: 'default',
+      'base-url': 'http://127.0.0.1:4010',
+      org: null,
+      sources: {profile: 'default', 'base-url': 'default', org: null},
+    })
+    await run(ConfigSet, ['org', 'acme', '--profile', 'prod'])
+    const env = {AMCTL_PROFILE: 'prod', AMCTL_ORG: 'globex'}
+    const given = await run(ConfigList, ['--base-url', 'https://flag.example.com/'], {tty: true, env})
+    expect(given.stdout).toMatch(/^profile +prod +AMCTL_PROFILE$/m)
+    expect(given.stdout).toMatch(/^base-url +https:\/\/flag\.example\.com +--base-url$/m)
+    expect(given.stdout).toMatch(/^org +globex +AMCTL_ORG$/m)
+    const json = await run(ConfigList, ['--base-url', 'https://flag.example.com/', '--org', 'initech', '--json'], {env})
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'prod',
+      'base-url': 'https://flag.example.com',
+      org: 'initech',
+      sources: {profile: 'environment', 'base-url': 'flag', org: 'flag'},
+    })
+  })
+
+  it('get: the value in effect on stdout; where it came from on stderr at a terminal only; --json adds the source', async () => {
+    const tty = await run(ConfigGet, ['base-url'], {tty: true})
+    expect(tty).toMatchObject({
+      exitCode: 0,
+      stdout: 'http://127.0.0.1:4010\n',
+      stderr: 'from: built-in default (not set in profile "default")\n',
+    })
+    const piped = await run(ConfigGet, ['base-url'])
+    expect(piped).toMatchObject({exitCode: 0, stdout: 'http://127.0.0.1:4010\n', stderr: ''})
+    expect(JSON.parse((await run(ConfigGet, ['base-url', '--json'])).stdout)).toEqual({
+      profile: 'default',
+      key: 'base-url',
+      value: 'http://127.0.0.1:4010',
+      source: 'default',
+    })
+    const env = await run(ConfigGet, ['base-url'], {tty: true, env: {AMCTL_BASE_URL: 'https://env.example.com'}})
+    expect(env).toMatchObject({stdout: 'https://env.example.com\n', stderr: 'from: AMCTL_BASE_URL\n'})
+    const org = await run(ConfigGet, ['org'], {tty: true})
+    expect(org).toMatchObject({
+      exitCode: 0,
+      stdout: '',
+      stderr: 'org is not set (profile "default", AMCTL_ORG, --org): your login\'s only organization is used\n',
+    })
   })
 
   it('unset of a key that is not set says so on stderr, exit 0', async () => {
@@ -162,14 +222,23 @@ describe('config errors', () => {
 })
 
 describe('config: typed results and renderer', () => {
-  it('get returns the value and hands it to the renderer as text; list as one object', async () => {
+  it('get returns the value and hands it to the renderer as text; list its values as an object piped, a table on a terminal', async () => {
     await run(ConfigSet, ['org', 'acme'])
     const get = await run(ConfigGet, ['org'])
-    expect(get.result).toEqual({profile: 'default', key: 'org', value: 'acme'})
+    expect(get.result).toEqual({profile: 'default', key: 'org', value: 'acme', source: 'profile'})
     expect(get.rendered).toEqual([{method: 'text', value: 'acme'}])
     const list = await run(ConfigList, [])
-    expect(list.result).toEqual({org: 'acme'})
-    expect(list.rendered).toEqual([{method: 'object', value: {org: 'acme'}}])
+    const result = {
+      profile: 'default',
+      'base-url': 'http://127.0.0.1:4010',
+      org: 'acme',
+      sources: {profile: 'default', 'base-url': 'default', org: 'profile'},
+    }
+    expect(list.result).toEqual(result)
+    expect(list.rendered).toEqual([{method: 'object', value: {'base-url': 'http://127.0.0.1:4010', org: 'acme'}}])
+    const tty = await run(ConfigList, [], {tty: true})
+    expect(tty.result).toEqual(result)
+    expect(tty.rendered).toEqual([{method: 'list', rows: expect.any(Array), columns: ['KEY', 'VALUE', 'SOURCE']}])
   })
 
   it('set shows nothing; unset of a value that was not set says so', async () => {

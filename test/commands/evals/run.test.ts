@@ -4,6 +4,8 @@ import {setClock} from '../../../src/core/clock.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {dropConnection, envelope, json, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {readRecent} from '../../../src/core/recent.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const runs = [
   {
@@ -36,6 +38,18 @@ describe('evals run', () => {
     expect(r.stderr).toContain('Launched eval set es_1: 1 batch, 2 runs')
     const j = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--json'], {env: api.env()})
     expect(JSON.parse(j.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3']})
+  })
+
+  it('keeps the eval set, the runs it launched and the organization for shell completion', async () => {
+    const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env})).exitCode).toBe(0)
+    const seen = readRecent(env, Date.now())
+    expect(seen.evalSets.map((e) => [e.id, e.org])).toEqual([['es_1', 'acme']])
+    expect(seen.runs.map((e) => [e.id, e.org, e.note])).toEqual([
+      ['run_2', 'acme', 'launched, es_1'],
+      ['run_3', 'acme', 'launched, es_1'],
+    ])
+    expect(seen.orgs.map((o) => o.id)).toEqual(['acme'])
   })
 
   it('when the connection drops after sending: no resubmission, newest runs listed, exit 9', async () => {
@@ -136,6 +150,16 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE\n/)
     expect(r.stderr).toMatch(/\u001B\[\d+F\u001B\[J✗ 1 of 2 runs did not pass: run_3 scored 0\.3 \(below 0\.5\) \(5s\)\n$/)
     expect(r.stdout).toMatch(/^ID +STATUS +EVAL SET +SCORE +CREATED\nrun_2 +succeeded +es_1 +0\.90 .*\nrun_3 +succeeded +es_1 +0\.30 /)
+  })
+
+  it('--wait keeps the runs in their last state for shell completion', async () => {
+    progress({run_2: 'succeeded:0.9', run_3: 'failed'})
+    const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {env})).exitCode).toBe(10)
+    expect(readRecent(env, Date.now()).runs.map((e) => [e.id, e.note])).toEqual([
+      ['run_2', 'succeeded, es_1'],
+      ['run_3', 'failed, es_1'],
+    ])
   })
 
   it('the time limit: exit 11 with the last known states', async () => {

@@ -2,6 +2,8 @@ import {describe, expect, it} from 'vitest'
 import RunsList from '../../../src/commands/runs/list.js'
 import {runCommand} from '../../helpers/cli.js'
 import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+import {readRecent} from '../../../src/core/recent.js'
+import {tempDir} from '../../helpers/temp.js'
 
 const run = (i: number) => ({
   id: `run_${i}`,
@@ -34,6 +36,16 @@ describe('runs list', () => {
     const [plain, both] = api.requests()
     expect(plain.path).toBe('/api/v1/orgs/acme/runs')
     expect(both.path).toBe('/api/v1/orgs/acme/runs?limit=5&cursor=abc')
+  })
+
+  it('-L is --limit, as gh has it', async () => {
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: null})
+    const r = await runCommand(RunsList, ['--org', 'acme', '-L', '5'], {env: api.env()})
+    expect(r.exitCode).toBe(0)
+    expect(api.requests()[0].path).toBe('/api/v1/orgs/acme/runs?limit=5')
+    const bad = await runCommand(RunsList, ['--org', 'acme', '-L', '0'], {env: api.env()})
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toMatch(/^error: --limit /)
   })
 
   it('resolves the org from GET /me when the caller has exactly one', async () => {
@@ -205,6 +217,50 @@ describe('runs list', () => {
     expect(JSON.parse(json.stdout)).toEqual({
       error: {code: 'not_found', message: 'not found', status: 404, context: 'organization "nope" not found'},
     })
+  })
+})
+
+describe('runs list: what it keeps for shell completion', () => {
+  const recent = (env: Record<string, string>) => readRecent(env, Date.now())
+
+  it('keeps the runs it showed, their eval sets and the organization in the cache directory, in every output form', async () => {
+    for (const argv of [[], ['--json'], ['--jq', '.items[0].id']]) {
+      const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+      api.stub('GET /orgs/acme/runs', {items: [run(2), {...run(1), status: 'failed', evalSetId: 'es_2'}], nextCursor: null})
+      const r = await runCommand(RunsList, ['--org', 'acme', ...argv], {env})
+      expect(r.exitCode).toBe(0)
+      const seen = recent(env)
+      expect(seen.runs.map(({id, org, note}) => ({id, org, note}))).toEqual([
+        {id: 'run_2', org: 'acme', note: 'succeeded, es_1'},
+        {id: 'run_1', org: 'acme', note: 'failed, es_2'},
+      ])
+      expect(seen.evalSets.map((e) => [e.id, e.org])).toEqual([
+        ['es_1', 'acme'],
+        ['es_2', 'acme'],
+      ])
+      expect(seen.orgs.map((o) => o.id)).toEqual(['acme'])
+    }
+    // the cache is the client's own: no request but the list
+    expect(api.requests().every((q) => q.path === '/api/v1/orgs/acme/runs')).toBe(true)
+  })
+
+  it('--all keeps the runs of every page as they stream (the newest first), only those a filter kept', async () => {
+    paged()
+    const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all', '--limit', '2', '--until', '2026-01-01T00:00:05Z'], {env})
+    expect(r.exitCode).toBe(0)
+    expect(recent(env).runs.map((e) => e.id)).toEqual(['run_1', 'run_2', 'run_3', 'run_4'])
+  })
+
+  it('keeps nothing when the list fails', async () => {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      if (!req.path.includes('cursor')) return reply(200, {items: [run(1)], nextCursor: 'c1'})
+      return reply(500, {error: {code: 'internal', message: 'down'}})
+    })
+    const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    const r = await runCommand(RunsList, ['--org', 'acme', '--all'], {env})
+    expect(r.exitCode).toBe(1)
+    expect(recent(env)).toEqual({orgs: [], runs: [], evalSets: []})
   })
 })
 

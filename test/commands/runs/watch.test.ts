@@ -7,6 +7,7 @@ import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
+import {readRecent} from '../../../src/core/recent.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
@@ -61,6 +62,32 @@ function serveRuns(pages: string[][], timeline: Timeline): void {
 const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
 const paths = () => api.requests().map((r) => r.path.replace('/api/v1', ''))
 const ERASE = /\u001B\[\d+F\u001B\[J/
+
+describe('runs watch: what it keeps for shell completion', () => {
+  it('keeps the watched runs in their last state, also when the verdict is 10; nothing when the wait failed', async () => {
+    serveRuns(
+      [['r2', 'r1']],
+      [
+        {r1: 'running', r2: 'running'},
+        {r1: 'failed', r2: 'succeeded:0.9'},
+      ],
+    )
+    const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env})
+    expect(r.exitCode).toBe(10)
+    const seen = readRecent(env, Date.now())
+    expect(seen.runs.map(({id, org, note}) => [id, org, note])).toEqual([
+      ['r1', 'acme', 'failed, es_1'],
+      ['r2', 'acme', 'succeeded, es_1'],
+    ])
+    expect(seen.evalSets.map((e) => e.id)).toEqual(['es_1'])
+    expect(seen.orgs.map((o) => o.id)).toEqual(['acme'])
+
+    const none = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    expect((await runCommand(RunsWatch, ['missing', '--org', 'acme'], {env: none})).exitCode).toBe(5)
+    expect(readRecent(none, Date.now())).toEqual({orgs: [], runs: [], evalSets: []})
+  })
+})
 
 describe('runs watch: polling on the wire', () => {
   it('one GET ?limit=200 per poll when every watched run is on the first page', async () => {
@@ -154,7 +181,9 @@ describe('runs watch: polling on the wire', () => {
     expect(r.stdout).toBe('')
     // the live view is erased before the error line
     const afterView = r.stderr.split(ERASE).at(-1)
-    expect(afterView).toBe('error: token revoked (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
+    expect(afterView).toBe(
+      'error: token revoked (unauthorized, HTTP 401)\nhint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it\n',
+    )
   })
 
   it('resolves the org from GET /me like every org command', async () => {

@@ -110,11 +110,13 @@ describe('tokens create', () => {
     expect(api.requests()).toHaveLength(0)
   })
 
-  it('a rejected token is exit 3 with the hint', async () => {
+  it('a rejected token is exit 3 with the hint (AMCTL_TOKEN: its own)', async () => {
     api.stub('POST /tokens', () => reply(401, {error: {code: 'unauthorized', message: 'token expired'}}))
     const r = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d'], {env: api.env()})
     expect(r.exitCode).toBe(3)
-    expect(r.stderr).toBe('error: token expired (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
+    expect(r.stderr).toBe(
+      'error: token expired (unauthorized, HTTP 401)\nhint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it\n',
+    )
   })
 
   it('no answer in time: exit 9, sent once, never resubmitted', async () => {

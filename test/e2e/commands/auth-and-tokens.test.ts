@@ -13,13 +13,13 @@ const e2e = useE2E({deviceInterval: 0.05})
 describe('amctl auth login (device flow) / status / token / logout', () => {
   it('login: cli/token without Authorization, polled, verified with /me; the file store; nothing on stdout', async () => {
     const configDir = freshConfigDir()
-    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['auth', 'login'], {as: null, configDir}))
+    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['auth', 'login'], {as: null, configDir, stdinTerminal: true}))
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stdout).toBe('')
     const err = lines(r.stderr)
     expect(err[0]).toMatch(/^First copy your one-time code: [A-Z]{4}-[A-Z]{4}$/)
     expect(err[1]).toBe(`Then approve the login at ${e2e.current.url}/device`)
-    expect(err.at(-1)).toBe('Logged in as ada@example.com (acme, globex)')
+    expect(err.at(-1)).toBe(`Logged in to ${e2e.current.url} as ada@example.com (acme, globex)`)
 
     const log = await e2e.current.requests()
     expect(log[0]).toMatchObject({method: 'POST', path: `${API}/cli/token`, authorization: 'absent', status: 200})
@@ -84,6 +84,24 @@ describe('amctl auth login (device flow) / status / token / logout', () => {
     expect(jsonDoc(again)).toEqual({baseUrl: e2e.current.url, profile: 'default', removed: []})
   })
 
+  it('login without a terminal (CI=true, or stdin a pipe) exits 2 at once: no request, the way out in the hint', async () => {
+    await e2e.current.clearRequests()
+    const ci = await e2e.current.amctl(['auth', 'login'], {as: null, env: {CI: 'true'}, stdinTerminal: true})
+    const piped = await e2e.current.amctl(['auth', 'login', '--profile', 'ci'], {as: null})
+    for (const [r, why, flags] of [
+      [ci, 'CI is set', ''],
+      [piped, 'stdin is not a terminal', ' --profile ci'],
+    ] as const) {
+      expect(r.exitCode).toBe(2)
+      expect(r.stdout).toBe('')
+      expect(r.stderr).toBe(
+        `error: cannot log in here: ${why}, so no one can approve a device login (invalid_request)\n` +
+          `hint: pipe a token to \`amctl auth login --with-token${flags}\`, or set AMCTL_TOKEN\n`,
+      )
+    }
+    expect(await e2e.current.requests()).toEqual([])
+  })
+
   it('login --with-token --json: reads stdin, verifies with /me, stores it; auth token --json', async () => {
     const configDir = freshConfigDir()
     const token = await e2e.current.token('grace')
@@ -93,7 +111,7 @@ describe('amctl auth login (device flow) / status / token / logout', () => {
     expect(r.exitCode, r.stderr).toBe(0)
     expect(reqs).toEqual([`GET ${API}/me`])
     expect(jsonDoc(r)).toMatchObject({user: {email: 'grace@example.com'}, tokenSource: 'file', baseUrl: e2e.current.url})
-    expect(r.stderr).toContain('Logged in as grace@example.com (globex)')
+    expect(r.stderr).toContain(`Logged in to ${e2e.current.url} as grace@example.com (globex)`)
     expect(r.stdout).not.toContain(token)
 
     const printed = await e2e.current.amctl(['auth', 'token', '--json'], {as: null, configDir})
@@ -154,27 +172,32 @@ describe('tokens and AMCTL_TOKEN', () => {
     expect(reqs).toEqual([])
   })
 
-  it('a rejected AMCTL_TOKEN of the right form: 401 → exit 3 with the login hint; --json: only the error document', async () => {
+  it('a rejected AMCTL_TOKEN of the right form: 401 → exit 3 with the hint naming AMCTL_TOKEN; --json: only the error document', async () => {
     const env = {AMCTL_TOKEN: 'svc_revokedOrNeverIssued_abcd'}
     const [[r, json], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['runs', 'list', '--org', 'acme'], {env}),
       () => e2e.current.amctl(['auth', 'status', '--json'], {env}),
     ])
     expect(expectError(r, 3, 'unauthorized', 401)).toBe('invalid or revoked token')
-    expect(lines(r.stderr)[1]).toBe('hint: run `amctl auth login`')
+    expect(lines(r.stderr)[1]).toBe(
+      'hint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it',
+    )
     expect(reqs).toEqual(sorted([`GET ${API}/orgs/acme/runs`, `GET ${API}/me`])) // a 401 is not retried
     expect(expectJsonError(json, 3, 'unauthorized', 401).message).toBe('invalid or revoked token')
   })
 
   it('an AMCTL_TOKEN of the wrong form: exit 2 before any request; no token at all: exit 3, nothing sent', async () => {
-    const [[bad, none], reqs] = await requestsOfAll(e2e.current, [
+    const [[bad, none, staging], reqs] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['orgs', 'summary', '--org', 'acme'], {env: {AMCTL_TOKEN: 'Bearer abc'}}),
       () => e2e.current.amctl(['orgs', 'summary', '--org', 'acme'], {as: null}),
+      () => e2e.current.amctl(['orgs', 'summary', '--org', 'acme', '--profile', 'staging'], {as: null}),
     ])
     expect(expectError(bad, 2, 'invalid_request')).toMatch(/^AMCTL_TOKEN is not a valid token/)
     expect(bad.stderr).not.toContain('abc')
     expect(expectError(none, 3, 'unauthorized')).toBe(`not logged in to ${e2e.current.url}`)
     expect(lines(none.stderr)[1]).toBe('hint: run `amctl auth login`')
+    // the login that would help is the one of the profile given
+    expect(lines(staging.stderr)[1]).toBe('hint: run `amctl auth login --profile staging`')
     expect(reqs).toEqual([])
   })
 

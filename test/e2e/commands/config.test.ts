@@ -34,9 +34,21 @@ describe('amctl config', () => {
     }
     expectOk(results.get)
     expect(results.get.stdout).toBe('acme\n')
-    expect(jsonDoc(results.getJson)).toEqual({profile: 'default', key: 'base-url', value: 'https://api.example.com/prefix'})
-    expect(lines(results.list.stdout)).toEqual(['org\tacme', 'base-url\thttps://api.example.com/prefix'])
-    expect(jsonDoc(results.listJson)).toEqual({org: 'globex'})
+    // the values in effect: AMCTL_BASE_URL (the test server's) wins over the profile's base-url
+    expect(jsonDoc(results.getJson)).toEqual({profile: 'default', key: 'base-url', value: e2e.current.url, source: 'environment'})
+    expect(lines(results.list.stdout)).toEqual([`base-url\t${e2e.current.url}`, 'org\tacme'])
+    expect(jsonDoc(results.listJson)).toEqual({
+      profile: 'staging',
+      'base-url': e2e.current.url,
+      org: 'globex',
+      sources: {profile: 'flag', 'base-url': 'environment', org: 'profile'},
+    })
+    const [stored, storedJson] = await Promise.all([
+      e2e.current.amctl(['config', 'get', 'base-url'], {configDir, as: null, env: {AMCTL_BASE_URL: undefined}}),
+      e2e.current.amctl(['config', 'list', '--json'], {configDir, as: null, env: {AMCTL_BASE_URL: undefined}}),
+    ])
+    expect(stored.stdout).toBe('https://api.example.com/prefix\n')
+    expect(jsonDoc(storedJson)).toMatchObject({'base-url': 'https://api.example.com/prefix', sources: {'base-url': 'profile'}})
 
     expect(statSync(configDir).mode & 0o777).toBe(0o700)
     const file = join(configDir, 'config.json')
@@ -53,7 +65,7 @@ describe('amctl config', () => {
     expect(jsonDoc(unsetAgain)).toEqual({profile: 'default', key: 'org', removed: false})
     const emptyJson = await run(['get', 'org', '--json'])
     expectOk(emptyJson)
-    expect(jsonDoc(emptyJson)).toEqual({profile: 'default', key: 'org', value: null})
+    expect(jsonDoc(emptyJson)).toEqual({profile: 'default', key: 'org', value: null, source: null})
   })
 
   it('unknown keys and clear-text non-loopback URLs: exit 2 naming what is valid', async () => {
@@ -66,8 +78,14 @@ describe('amctl config', () => {
     expect(expectError(unknown, 2, 'invalid_request')).toBe('unknown config key "colour"; valid keys: base-url, org')
     expect(expectJsonError(unknownJson, 2, 'invalid_request').message).toBe('unknown config key "token"; valid keys: base-url, org')
     expect(expectError(http, 2, 'invalid_request')).toContain('must use https')
-    const list = await e2e.current.amctl(['config', 'list', '--json'], {configDir})
-    expect(jsonDoc(list)).toEqual({})
+    // nothing stored: the default server is shown, never hidden
+    const list = await e2e.current.amctl(['config', 'list', '--json'], {configDir, env: {AMCTL_BASE_URL: undefined}})
+    expect(jsonDoc(list)).toEqual({
+      profile: 'default',
+      'base-url': 'http://127.0.0.1:4010',
+      org: null,
+      sources: {profile: 'default', 'base-url': 'default', org: null},
+    })
   })
 
   it("the profile's org is used; AMCTL_ORG beats it; --org beats both", async () => {

@@ -109,11 +109,11 @@ describe('amctl dev server (subprocess)', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
 
     const configDir = freshConfigDir()
-    const login = await runBin(['auth', 'login'], {env: {AMCTL_BASE_URL: url, AMCTL_CONFIG_DIR: configDir}})
+    const login = await runBin(['auth', 'login'], {env: {AMCTL_BASE_URL: url, AMCTL_CONFIG_DIR: configDir}, stdinTerminal: true})
     expect(login.exitCode, login.stderr).toBe(0)
     expect(login.stdout).toBe('')
     expect(login.stderr).toContain(`Then approve the login at ${url}/device`)
-    expect(login.stderr).toContain('Logged in as ada@example.com (acme, globex)')
+    expect(login.stderr).toContain(`Logged in to ${url} as ada@example.com (acme, globex)`)
 
     // same config dir, no AMCTL_BASE_URL: the login saved the URL in the profile
     const all = await runBin(['runs', 'list', '--org', 'acme', '--all', '--json'], {env: {AMCTL_CONFIG_DIR: configDir}})

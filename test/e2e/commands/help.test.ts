@@ -90,7 +90,7 @@ describe('--help', () => {
     expect(topic.stdout).toContain('runs list')
     expect(command.stdout.split('\n')[0]).toBe(manifest.commands['runs:list'].summary)
     expect(root.stdout).toContain('TOPICS')
-    expect(autocomplete.stdout).toContain('Setup Instructions for AMCTL CLI Autocomplete')
+    expect(autocomplete.stdout).toContain(`eval "$(amctl autocomplete script bash)"`)
   })
 
   it('an unknown command or flag exits 2', async () => {

@@ -12,13 +12,13 @@ describe('journey: login → configure → launch → fork → optimize → CI t
   it('works end to end in one config dir', async () => {
     const configDir = freshConfigDir()
     // no AMCTL_TOKEN: everything goes through the stored login
-    const amctl = (argv: string[], opts: {input?: string; env?: Record<string, string | undefined>} = {}) =>
+    const amctl = (argv: string[], opts: {input?: string; env?: Record<string, string | undefined>; stdinTerminal?: boolean} = {}) =>
       e2e.current.amctl(argv, {as: null, configDir, ...opts})
 
-    // 1. log in through the device flow (auto-approved as ada)
-    const login = await amctl(['auth', 'login'])
+    // 1. log in through the device flow (auto-approved as ada), at a terminal
+    const login = await amctl(['auth', 'login'], {stdinTerminal: true})
     expect(login.exitCode, login.stderr).toBe(0)
-    expect(login.stderr).toContain('Logged in as ada@example.com (acme, globex)')
+    expect(login.stderr).toContain(`Logged in to ${e2e.current.url} as ada@example.com (acme, globex)`)
 
     // 2. status, with the base URL now coming from the profile
     const status = await amctl(['auth', 'status', '--json'], {env: {AMCTL_BASE_URL: undefined}})

@@ -66,7 +66,7 @@ describe('amctl … --jq', () => {
     ])
     expect(plain.exitCode).toBe(0)
     expect(loadsEngine(plain.stderr)).toBe(false)
-    expect(filtered).toMatchObject({exitCode: 0, stdout: '[]\n'})
+    expect(filtered).toMatchObject({exitCode: 0, stdout: '["base-url","org","profile","sources"]\n'})
     expect(loadsEngine(filtered.stderr)).toBe(true)
   })
 

@@ -63,7 +63,7 @@ describe('amctl orgs summary', () => {
     expect(jsonDoc(r).org.slug).toBe('globex')
   })
 
-  it('not a member (exit 4), an unknown org (exit 5), a rejected token (exit 3 with the login hint)', async () => {
+  it('not a member (exit 4), an unknown org (exit 5), a rejected AMCTL_TOKEN (exit 3 with the hint naming it)', async () => {
     const [[forbidden, missing, rejected]] = await requestsOfAll(e2e.current, [
       () => e2e.current.amctl(['orgs', 'summary', '--org', 'acme'], {as: 'grace'}),
       () => e2e.current.amctl(['orgs', 'summary', '--org', 'initech']),
@@ -72,7 +72,9 @@ describe('amctl orgs summary', () => {
     expect(expectError(forbidden, 4, 'forbidden', 403)).toBe('grace@example.com is not a member of organization acme')
     expect(expectError(missing, 5, 'not_found', 404)).toBe('organization "initech" not found')
     expect(expectError(rejected, 3, 'unauthorized', 401)).toBe('invalid or revoked token')
-    expect(lines(rejected.stderr)[1]).toBe('hint: run `amctl auth login`')
+    expect(lines(rejected.stderr)[1]).toBe(
+      'hint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it',
+    )
   })
 
   it('removing a membership takes effect on the very next command; adding it back restores access', async () => {

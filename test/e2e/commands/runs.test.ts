@@ -177,6 +177,13 @@ describe('amctl runs fork', () => {
     expect(list.items[0]).toMatchObject({id: out.id, forkedFrom: 'run_acme_0100', status: 'queued'})
   })
 
+  it('--org and every other global flag are accepted; --org is ignored, as AMCTL_ORG is (the same one request)', async () => {
+    const argv = ['runs', 'fork', 'run_acme_0101', '--org', 'globex', '--timeout', '20', '--verbose', '--profile', 'default']
+    const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(argv))
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(reqs).toEqual([`POST ${API}/runs/run_acme_0101/fork`])
+  })
+
   it('--json with -F/-f: the body reaches the server (kept as forkOptions)', async () => {
     const r = await e2e.current.amctl(
       ['runs', 'fork', 'run_acme_0150', '-F', 'samplesPerTarget=3', '-F', 'dry=false', '-f', 'note=007', '--json'],

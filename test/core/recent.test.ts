@@ -1,0 +1,161 @@
+import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import type {Run} from '../../src/contract/types.js'
+import {
+  mergeRecent,
+  sightingsOfRuns,
+  RECENT_LIMITS,
+  RECENT_MAX_AGE_MS,
+  readRecent,
+  recentPath,
+  rememberRecent,
+  type Sighting,
+} from '../../src/core/recent.js'
+import {tempDir} from '../helpers/temp.js'
+
+const NOW = Date.UTC(2026, 10, 25, 12)
+const HOUR = 3600 * 1000
+const envWith = () => ({AMCTL_CACHE_DIR: join(tempDir('amctl-recent-'), 'cache')})
+const run = (id: string, org = 'acme', note?: string): Sighting => ({kind: 'runs', id, org, note})
+
+describe('rememberRecent / readRecent', () => {
+  it('keeps what a command saw in <cache dir>/recent.json (0600, in a 0700 directory it creates), newest first', () => {
+    const env = envWith()
+    expect(readRecent(env, NOW)).toEqual({orgs: [], runs: [], evalSets: []})
+    expect(rememberRecent(env, [run('run_1', 'acme', 'succeeded, es_1'), {kind: 'orgs', id: 'acme'}], NOW)).toBeUndefined()
+    expect(rememberRecent(env, [run('run_2'), {kind: 'evalSets', id: 'es_1', org: 'acme'}], NOW + 1000)).toBeUndefined()
+    const file = recentPath(env)
+    expect(file).toBe(join(env.AMCTL_CACHE_DIR, 'recent.json'))
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(statSync(env.AMCTL_CACHE_DIR).mode & 0o777).toBe(0o700)
+    expect(readRecent(env, NOW + 2000)).toEqual({
+      orgs: [{id: 'acme', at: NOW}],
+      runs: [
+        {id: 'run_2', org: 'acme', at: NOW + 1000},
+        {id: 'run_1', org: 'acme', note: 'succeeded, es_1', at: NOW},
+      ],
+      evalSets: [{id: 'es_1', org: 'acme', at: NOW + 1000}],
+    })
+  })
+
+  it('writes only when an ID is new or was last seen over an hour ago; a new status rides along with the next write', () => {
+    const env = envWith()
+    rememberRecent(env, [run('run_1', 'acme', 'running')], NOW)
+    const file = recentPath(env)
+    const written = readFileSync(file, 'utf8')
+    writeFileSync(file, written.replace('"running"', '"running" '))
+    // the same run a minute later, even in another status: no write (the marker survives)
+    rememberRecent(env, [run('run_1', 'acme', 'running')], NOW + 60_000)
+    rememberRecent(env, [run('run_1', 'acme', 'succeeded')], NOW + 120_000)
+    expect(readFileSync(file, 'utf8')).toContain('"running" ')
+    // a new run is written, the status seen with it too
+    rememberRecent(env, [run('run_2'), run('run_1', 'acme', 'succeeded')], NOW + 180_000)
+    expect(readRecent(env, NOW + 180_000).runs).toEqual([
+      {id: 'run_2', org: 'acme', at: NOW + 180_000},
+      {id: 'run_1', org: 'acme', note: 'succeeded', at: NOW + 180_000},
+    ])
+    // and so is a sighting two hours later
+    rememberRecent(env, [run('run_1', 'acme', 'succeeded')], NOW + 2 * HOUR + 180_000)
+    expect(readRecent(env, NOW + 2 * HOUR + 180_000).runs[0]).toMatchObject({id: 'run_1', at: NOW + 2 * HOUR + 180_000})
+  })
+
+  it('forgets what was not seen for 30 days, and keeps at most the newest of each kind', () => {
+    const env = envWith()
+    rememberRecent(env, [run('run_old')], NOW)
+    expect(readRecent(env, NOW + RECENT_MAX_AGE_MS).runs.map((r) => r.id)).toEqual(['run_old'])
+    expect(readRecent(env, NOW + RECENT_MAX_AGE_MS + 1).runs).toEqual([])
+    const many = Array.from({length: RECENT_LIMITS.runs + 25}, (_, i) => run(`run_${i}`))
+    rememberRecent(env, many, NOW)
+    const runs = readRecent(env, NOW).runs
+    expect(runs).toHaveLength(RECENT_LIMITS.runs)
+    // a list keeps its order (the first, the newest, first); its tail is cut
+    expect(runs[0].id).toBe('run_0')
+    expect(runs.at(-1)?.id).toBe(`run_${RECENT_LIMITS.runs - 1}`)
+    // what is seen later comes before what was seen earlier
+    rememberRecent(env, [run('run_new')], NOW + 1)
+    expect(
+      readRecent(env, NOW + 1)
+        .runs.slice(0, 2)
+        .map((r) => r.id),
+    ).toEqual(['run_new', 'run_0'])
+    expect(JSON.parse(readFileSync(recentPath(env), 'utf8')).runs).toHaveLength(RECENT_LIMITS.runs)
+  })
+
+  it('the same ID in two organizations is two entries; an ID a shell cannot take as one word is never kept', () => {
+    const {next} = mergeRecent(
+      {orgs: [], runs: [], evalSets: []},
+      [
+        run('run_1', 'acme'),
+        run('run_1', 'globex'),
+        run('run 2'),
+        run('run_\u001b[2J'),
+        run('run_3', 'ac me'),
+        run('run_4', 'acme', 'bad\u0007note'),
+      ],
+      NOW,
+    )
+    expect(next.runs).toEqual([
+      {id: 'run_1', org: 'acme', at: NOW},
+      {id: 'run_1', org: 'globex', at: NOW},
+      {id: 'run_4', org: 'acme', at: NOW},
+    ])
+  })
+
+  it('a thing one command saw twice is kept as it was seen last', () => {
+    const {next} = mergeRecent(
+      {orgs: [], runs: [], evalSets: []},
+      [run('run_1', 'acme', 'launched'), run('run_2'), run('run_1', 'acme', 'failed')],
+      NOW,
+    )
+    expect(next.runs.map((r) => [r.id, r.note])).toEqual([
+      ['run_2', undefined],
+      ['run_1', 'failed'],
+    ])
+  })
+
+  it('a corrupt or foreign file is taken as empty and replaced; entries that are not well formed are skipped', () => {
+    const env = envWith()
+    mkdirSync(env.AMCTL_CACHE_DIR, {recursive: true})
+    writeFileSync(recentPath(env), '{"version":1,"runs":[')
+    expect(readRecent(env, NOW).runs).toEqual([])
+    expect(rememberRecent(env, [run('run_1')], NOW)).toBeUndefined()
+    expect(readRecent(env, NOW).runs.map((r) => r.id)).toEqual(['run_1'])
+    writeFileSync(
+      recentPath(env),
+      JSON.stringify({
+        version: 1,
+        runs: [{id: 'run_ok', at: NOW}, {id: 7, at: NOW}, {id: 'run_noat'}, 'x', {id: 'run_\n', at: NOW}],
+        orgs: 'x',
+      }),
+    )
+    expect(readRecent(env, NOW)).toEqual({orgs: [], runs: [{id: 'run_ok', at: NOW}], evalSets: []})
+    writeFileSync(recentPath(env), JSON.stringify({version: 2, runs: [{id: 'run_future', at: NOW}]}))
+    expect(readRecent(env, NOW).runs).toEqual([])
+  })
+
+  it('never throws: a cache that cannot be written is reported, not raised', () => {
+    // a file where the cache directory should be (refused even to root)
+    const file = join(tempDir('amctl-recent-file-'), 'not-a-dir')
+    writeFileSync(file, '')
+    const env = {AMCTL_CACHE_DIR: join(file, 'cache')}
+    const error = rememberRecent(env, [run('run_1')], NOW)
+    expect(error?.message).toMatch(/^cannot create directory .*not-a-dir.cache: .*\(ENOTDIR\)$/)
+    expect(readRecent(env, NOW).runs).toEqual([])
+  })
+
+  it('sightingsOfRuns: the runs of a list and their eval sets; an item that is not a run is passed over', () => {
+    const runs = [
+      {id: 'run_1', status: 'failed', evalSetId: 'es_1'},
+      null,
+      7,
+      {status: 'queued'},
+      {id: 'run_2', status: 'queued', evalSetId: null},
+    ] as unknown as Run[]
+    expect(sightingsOfRuns('acme', runs)).toEqual([
+      {kind: 'runs', id: 'run_1', org: 'acme', note: 'failed, es_1'},
+      {kind: 'runs', id: 'run_2', org: 'acme', note: 'queued'},
+      {kind: 'evalSets', id: 'es_1', org: 'acme'},
+    ])
+  })
+})

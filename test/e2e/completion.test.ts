@@ -1,0 +1,247 @@
+import {spawn, spawnSync} from 'node:child_process'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {recentPath} from '../../src/core/recent.js'
+import {amctlOnPath, runBin} from '../helpers/bin.js'
+import {ROOT} from '../helpers/cli.js'
+import {tempDir} from '../helpers/temp.js'
+import {useE2E} from './helpers.js'
+
+// Shell completion as people get it: the script of `amctl autocomplete script SHELL`, loaded into
+// a real interactive bash and zsh on a pseudo-terminal (`script`), Tab pressed, what the shell
+// shows read off the screen. The built amctl is on PATH; the IDs come from what `runs list` and
+// `evals run` against the dev server left in the completion cache. fish answers `complete -C`.
+
+const e2e = useE2E({runSeconds: 0})
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0
+// CI installs zsh (and fish) with the system packages (.ci/run); elsewhere a missing shell is skipped, and says so
+const needs = (shell: string) => {
+  if (!has(shell) && process.env.CI) throw new Error(`${shell} is not installed: .ci/run installs it`)
+  if (!has(shell)) console.warn(`skipped: ${shell} is not installed (apt-get install ${shell})`)
+  return has(shell)
+}
+
+let home: string
+let env: Record<string, string>
+
+beforeAll(async () => {
+  home = tempDir('amctl-completion-')
+  env = {
+    PATH: `${amctlOnPath()}:${process.env.PATH}`,
+    HOME: home,
+    TERM: 'dumb',
+    AMCTL_CONFIG_DIR: join(home, 'config'),
+    AMCTL_CACHE_DIR: join(home, 'cache'),
+    AMCTL_KEYCHAIN: 'off',
+    AMCTL_BASE_URL: e2e.current.url,
+  }
+  const token = await e2e.current.token('ada')
+  for (const argv of [
+    ['auth', 'login', '--with-token'],
+    ['config', 'set', 'org', 'acme'],
+    ['config', 'set', 'org', 'globex', '--profile', 'other'],
+    ['runs', 'list', '--limit', '3'],
+    ['evals', 'run', 'es_acme_search'],
+  ]) {
+    const r = await runBin(argv, {env, input: `${token}\n`})
+    expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(0)
+  }
+}, 60_000)
+
+/** An ID of `ids` and a prefix of it that no other has. */
+function uniquePrefix(ids: string[]): [string, string] {
+  for (const id of ids) {
+    const prefix = id.slice(0, -1)
+    if (ids.filter((other) => other.startsWith(prefix)).length === 1) return [id, prefix]
+  }
+  throw new Error(`no ID of ${ids.join(', ')} has a prefix of its own`)
+}
+
+/** The IDs the built CLI kept: those `evals run` launched, then the three newest runs `runs list` showed. */
+function seenRuns(): string[] {
+  return (JSON.parse(readFileSync(recentPath(env), 'utf8')) as {runs: {id: string}[]}).runs.map((r) => r.id)
+}
+
+/**
+ * Types `setup` lines, then each of `keys` (a partial command line and Tabs) into one interactive
+ * `shell` on a pseudo-terminal, each followed by Ctrl-A, `# ` and Enter (the line is commented
+ * out: nothing runs) and a marker; resolves with what the screen showed for each, once the last
+ * marker is printed. Everything is typed at once: no character the terminal's line discipline acts
+ * on (Ctrl-U, Ctrl-C) is sent before the shell reads it.
+ */
+function typeInto(shell: string[], setup: string[], keys: string[]): Promise<string[]> {
+  const quoted = shell.map((word) => `'${word}'`).join(' ')
+  const child = spawn('script', ['-qfec', quoted, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'pipe']})
+  const lines = keys.flatMap((line) => [`${line}\u0001# `, 'echo __ST""EP__'])
+  let screen = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`not every marker after 25 s; the screen:\n${screen}`))
+    }, 25_000)
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString('utf8')
+      const parts = screen.split(/^__STEP__\r?$/m)
+      if (parts.length > keys.length) {
+        clearTimeout(timer)
+        child.stdin.end('exit\n')
+        resolve(
+          parts.slice(0, keys.length).map((part) => part.replace(/\u001b\[[0-9;?]*[A-Za-z]|\u001b[=>]|[\b\r]/g, '').replace(/ +$/gm, '')),
+        )
+      }
+    })
+    child.on('error', reject)
+    child.stdin.write(`${[...setup, ...lines].join('\n')}\n`)
+  })
+}
+
+describe('bash', () => {
+  const bash = (keys: string[], cwd = home) => {
+    const script = join(home, 'amctl.bash')
+    writeFileSync(script, spawnSync('amctl', ['autocomplete', 'script', 'bash'], {env, encoding: 'utf8'}).stdout)
+    const setup = [
+      `source ${script}; cd ${cwd}`,
+      ...['show-all-if-ambiguous on', 'completion-query-items 0', 'page-completions off', 'print-completions-horizontally on'].map(
+        (setting) => `bind 'set ${setting}'`,
+      ),
+    ]
+    return typeInto(['bash', '--norc', '--noprofile', '-i'], setup, keys)
+  }
+
+  it.runIf(needs('bash'))('completes run IDs from the cache, newest first, then one to the end', async () => {
+    const runs = seenRuns()
+    // the three listed and those the launch made
+    expect(runs.length).toBeGreaterThan(3)
+    const [id, prefix] = uniquePrefix(runs)
+    const [all, one] = await bash(['amctl runs watch \t', `amctl runs watch ${prefix}\t`])
+    // the listing: lines of IDs alone, across the terminal's width
+    const listed = all
+      .split('\n')
+      .filter((line) => /^(run_\w+ *)+$/.test(line))
+      .flatMap((line) => line.split(/ +/))
+    expect(listed).toEqual(runs)
+    expect(one).toContain(`# amctl runs watch ${id} `)
+  })
+
+  it.runIf(needs('bash'))('completes eval set IDs, commands, flags, --status lists, --org= and --profile', async () => {
+    const screens = await bash([
+      'amctl evals run es_acme_s\t',
+      'amctl ru\tli\t',
+      'amctl runs list --stat\t',
+      'amctl runs list --status failed,can\t',
+      'amctl runs list --org=\t',
+      'amctl runs list --org=glo\t',
+      'amctl runs list --profile ot\t',
+    ])
+    expect(screens[0]).toContain('# amctl evals run es_acme_search ')
+    expect(screens[1]).toContain('# amctl runs list ')
+    expect(screens[2]).toContain('# amctl runs list --status ')
+    expect(screens[3]).toContain('# amctl runs list --status failed,cancelled ')
+    expect(screens[4]).toMatch(/^acme +globex$/m)
+    expect(screens[5]).toContain('# amctl runs list --org=globex ')
+    expect(screens[6]).toContain('# amctl runs list --profile other ')
+  })
+
+  it.runIf(needs('bash'))('--input completes file names', async () => {
+    mkdirSync(join(home, 'bodies'), {recursive: true})
+    writeFileSync(join(home, 'bodies', 'fork-body.json'), '{}')
+    const [screen] = await bash(['amctl runs fork run_1 --input fork-b\t'], join(home, 'bodies'))
+    expect(screen).toContain('# amctl runs fork run_1 --input fork-body.json ')
+  })
+})
+
+describe('zsh', () => {
+  const zsh = (keys: string[]) => {
+    const dir = join(home, 'zfunc')
+    mkdirSync(dir, {recursive: true})
+    writeFileSync(join(dir, '_amctl'), spawnSync('amctl', ['autocomplete', 'script', 'zsh'], {env, encoding: 'utf8'}).stdout)
+    const setup = [
+      `fpath=(${dir} $fpath); autoload -Uz compinit; compinit -u -D`,
+      'LISTMAX=1000; PS1="% "; setopt interactive_comments; unsetopt list_ambiguous',
+    ]
+    return typeInto(['zsh', '-f', '-i'], setup, keys)
+  }
+
+  it.runIf(needs('zsh'))('completes run IDs of the profile’s organization with their status and eval set', async () => {
+    const runs = seenRuns()
+    const [id, prefix] = uniquePrefix(runs)
+    const [all, one, globex] = await zsh([
+      'amctl runs watch run_\t',
+      `amctl runs watch ${prefix}\t`,
+      'amctl runs watch --org globex run_\t',
+    ])
+    const listed = all.match(/^run_\w+ +-- .*$/gm) ?? []
+    expect(listed.map((line) => line.split(' ')[0])).toEqual(runs)
+    expect(listed[0]).toMatch(/ -- launched, es_acme_search, seen just now$/)
+    expect(listed.at(-1)).toMatch(/ -- (succeeded|failed|running|queued|cancelled), es_acme_\w+, seen just now$/)
+    expect(one).toContain(`# amctl runs watch ${id}`)
+    // another organization's runs: none seen
+    expect(globex).not.toMatch(/^run_/m)
+  })
+
+  it.runIf(needs('zsh'))('completes eval set IDs, commands with their summaries, flags, org slugs and config keys', async () => {
+    const screens = await zsh([
+      'amctl evals run es_acme_s\t',
+      'amctl ru\t',
+      'amctl runs \t',
+      'amctl runs list --stat\t',
+      'amctl runs list --org \t',
+      'amctl config get \t',
+    ])
+    expect(screens[0]).toContain('# amctl evals run es_acme_search')
+    expect(screens[1]).toContain('# amctl runs')
+    expect(screens[2]).toMatch(/^watch +-- Wait until runs finish/m)
+    expect(screens[3]).toContain('# amctl runs list --status')
+    expect(screens[4]).toMatch(/^acme +-- org of profile "default"\nglobex +-- org of profile "other"$/m)
+    expect(screens[5]).toMatch(/^base-url\norg$/m)
+  })
+})
+
+describe('fish', () => {
+  it.runIf(needs('fish'))('complete -C offers run IDs with descriptions, and org slugs', () => {
+    const script = join(home, 'amctl.fish')
+    writeFileSync(script, spawnSync('amctl', ['autocomplete', 'script', 'fish'], {env, encoding: 'utf8'}).stdout)
+    const complete = (line: string) =>
+      spawnSync('fish', ['--no-config', '-c', `source ${script}; complete -C '${line}'`], {env, encoding: 'utf8'}).stdout
+    const runs = seenRuns()
+    const lines = complete('amctl runs watch ').trim().split('\n')
+    expect(lines.map((l) => l.split('\t')[0]).slice(0, runs.length)).toEqual(runs)
+    expect(lines[0]).toMatch(/\tlaunched, es_acme_search, seen just now$/)
+    expect(complete('amctl runs list --org ')).toMatch(/^acme\torg of profile "default"\nglobex\torg of profile "other"\n/)
+  })
+})
+
+describe('amctl __complete (what the scripts ask)', () => {
+  it('dist/complete.cjs, which answers them, holds no network module at all', () => {
+    const source = readFileSync(join(ROOT, 'dist', 'complete.cjs'), 'utf8')
+    const required = [...source.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])
+    expect(new Set(required)).toEqual(new Set(['node:fs', 'node:os', 'node:path']))
+  })
+
+  it('answers from local files only: no request reaches the server', async () => {
+    await e2e.current.clearRequests()
+    const r = await runBin(['__complete', 'runs', 'watch', ''], {env})
+    expect(r.exitCode).toBe(0)
+    const runs = seenRuns()
+    expect(
+      r.stdout
+        .split('\n')
+        .slice(0, runs.length)
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(runs)
+    expect(r.stdout.endsWith('\n:\n')).toBe(true)
+    expect(await e2e.current.requests()).toEqual([])
+  })
+
+  it('__complete-stdin takes the words one per line, an empty last word included', async () => {
+    const r = await runBin(['__complete-stdin'], {env, input: 'runs\r\nlist\r\n--org\r\n\r\n'})
+    expect(r.stdout).toBe('acme\torg of profile "default"\nglobex\torg of profile "other"\n:\n')
+  })
+
+  it('a broken config or cache gives fewer candidates, never an error', async () => {
+    const broken = {...env, AMCTL_CONFIG_DIR: join(home, 'nothing-here'), AMCTL_CACHE_DIR: join(home, 'config', 'config.json')}
+    const r = await runBin(['__complete', 'runs', 'watch', ''], {env: broken})
+    expect(r).toMatchObject({exitCode: 0, stdout: ':\n', stderr: ''})
+  })
+})
