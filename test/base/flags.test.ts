@@ -88,7 +88,13 @@ describe('global flags on every command that talks to the API', () => {
     expect(logout).toMatchObject({exitCode: 0, stderr: `No stored token for ${api.url}\n`})
     const token = await runCommand(AuthToken, ignored, {env: api.env()})
     expect(token).toMatchObject({exitCode: 0})
-    api.stub('POST /tokens', {id: 'tok_1', name: 'ci', token: 'svc_new_token_1234', expiresAt: '2027-01-01T00:00:00Z', createdAt: '2026-11-22T00:00:00Z'})
+    api.stub('POST /tokens', {
+      id: 'tok_1',
+      name: 'ci',
+      token: 'svc_new_token_1234',
+      expiresAt: '2027-01-01T00:00:00Z',
+      createdAt: '2026-11-22T00:00:00Z',
+    })
     const create = await runCommand(TokensCreate, ['--name', 'ci', '--expires', '30d', '--org', 'acme'], {env: api.env()})
     expect(create.exitCode, create.stderr).toBe(0)
     expect(api.requests().map((q) => q.path)).toEqual(['/api/v1/tokens'])
