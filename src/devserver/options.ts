@@ -85,7 +85,9 @@ export const HOOKS: readonly HookDoc[] = [
     method: 'POST',
     path: '/orgs/:org/runs',
     summary: 'add finished runs to the run list',
-    details: 'body: {count} (up to 1,000,000)',
+    details:
+      "body: {count} (up to 1,000,000); as launches of the organization's eval sets would make them: each target in turn, " +
+      'each run ending as the runs of its eval set, agent and model do',
     example: '{"count":1000}',
   },
   {
@@ -95,7 +97,7 @@ export const HOOKS: readonly HookDoc[] = [
     details:
       'body: {status (succeeded, failed or cancelled), score (0-1 or null), evalSetId, agent, model (each optional: the runs it matches), ' +
       'count (runs it takes; absent: until cleared)}; the first plan that matches a new run decides its outcome and score, ' +
-      'reached after --run-seconds as usual (without a plan: fixed by the run ID)',
+      'reached after --run-seconds as usual (without a plan: drawn for its eval set, agent and model)',
     example: '{"status":"succeeded","score":0.42,"count":1}',
   },
   {method: 'GET', path: '/orgs/:org/outcomes', summary: 'list the planned outcomes and how many runs each took'},

@@ -6,11 +6,10 @@ import {invalid} from '../errors.js'
 import {json} from '../reply.js'
 import type {OrgRecord} from '../state.js'
 import type {Store} from '../store.js'
-import {describeValue, isObject} from '../validate.js'
+import {launchTargets} from '../runs.js'
+import {describeValue} from '../validate.js'
 
 /** Agent Experience area: eval set configuration and launching an eval's saved settings. */
-
-const MAX_RUNS_PER_LAUNCH = 3
 
 export function registerEvalSets(router: ApiRouter): void {
   router.operation('updateEvalSet', (ctx) => {
@@ -29,18 +28,16 @@ export function registerEvalSets(router: ApiRouter): void {
     const {store, runs} = ctx.services
     const evalSet = ownedItem(store, 'evalSets', 'eval set', ctx.params.evalSetId, org)
     requireCredits(org)
-    const targets = (Array.isArray(evalSet.targets) ? evalSet.targets : []).filter(isObject).slice(0, MAX_RUNS_PER_LAUNCH)
     const batchId = store.newId('bat')
     const launched = runs.launch(
       store,
       org.publicId,
-      (targets.length > 0 ? targets : [{}]).map((target) => ({
+      launchTargets(evalSet).map((target) => ({
         status: 'queued',
         evalSetId: evalSet.id,
         batchId,
         forkedFrom: null,
-        agent: typeof target.agent === 'string' ? target.agent : null,
-        model: typeof target.model === 'string' ? target.model : null,
+        ...target,
         score: null,
       })),
     )

@@ -162,9 +162,13 @@ describe('amctl dev server', () => {
     const {token} = (await minted.json()) as {token: string}
     const auth = {authorization: `Bearer ${token}`, ...json}
     const forked = await fetch(`${url}/api/v1/runs/${seededRunId('acme', 1)}/fork`, {method: 'POST', headers: auth, body: '{}'})
-    const fork = (await forked.json()) as {id: string; status: string}
+    const fork = (await forked.json()) as {id: string; status: string; evalSetId: string; agent: string; model: string}
     await cmd.stop()
-    expect(fork.status).toBe(outcomeOf(fork.id).outcome)
+    // the next run of its eval set × agent × model after the seeded ones
+    const seeded = seedState('default').runs[ORGS.acme.publicId].filter(
+      (r) => r.evalSetId === fork.evalSetId && r.agent === fork.agent && r.model === fork.model,
+    )
+    expect(fork.status).toBe(outcomeOf(fork, seeded.length).outcome)
   })
 
   it('refuses a --data file of the wrong shape with exit 2 naming what is wrong, before it listens', async () => {
