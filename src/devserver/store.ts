@@ -20,9 +20,28 @@ export class Store {
   private readonly tripleCounts = new Map<string, number>()
 
   constructor(readonly state: State) {
-    for (const [orgId, runs] of Object.entries(state.runs)) {
+    this.reindex()
+  }
+
+  private reindex(): void {
+    this.runIndex.clear()
+    this.tripleCounts.clear()
+    for (const [orgId, runs] of Object.entries(this.state.runs)) {
       for (const run of runs) this.index(orgId, run)
     }
+  }
+
+  /**
+   * Puts the whole state back to `text` (what serialize() wrote earlier: ./persistence.ts undoes
+   * a change it could not write). The state object stays the same object, so what holds it sees
+   * the restored state.
+   */
+  restore(text: string): void {
+    const restored = JSON.parse(text) as State
+    const state = this.state as unknown as Record<string, unknown>
+    for (const key of Object.keys(state)) delete state[key]
+    Object.assign(state, restored)
+    this.reindex()
   }
 
   private index(orgId: string, run: Run): void {

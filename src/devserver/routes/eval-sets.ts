@@ -19,7 +19,7 @@ export function registerEvalSets(router: ApiRouter): void {
     checkPatch(store, org, evalSet, ctx.body)
     const changes: JsonObject = {...ctx.body}
     if (ctx.body.connectionIds !== undefined) changes.connectionIds = [...new Set(ctx.body.connectionIds)]
-    if (Object.keys(changes).length > 0) Object.assign(evalSet, changes, {updatedAt: new Date().toISOString()})
+    if (Object.keys(changes).length > 0) storeMembers(evalSet, {...changes, updatedAt: new Date().toISOString()})
     return json(evalSet)
   })
 
@@ -59,5 +59,16 @@ function checkPatch(store: Store, org: OrgRecord, current: EvalSet, patch: EvalS
   }
   for (const [member, value] of Object.entries(patch)) {
     if (Array.isArray(current[member]) && !Array.isArray(value)) throw invalid(`${member} must be an array, got ${describeValue(value)}`)
+  }
+}
+
+/**
+ * Stores each member of `changes` in `target` as its own member, whatever its name: a body's
+ * `__proto__` (an ordinary member once JSON.parse has read it) is stored and answered like any
+ * other, where Object.assign would set the stored object's prototype and drop it from every answer.
+ */
+function storeMembers(target: JsonObject, changes: JsonObject): void {
+  for (const [member, value] of Object.entries(changes)) {
+    Object.defineProperty(target, member, {value, enumerable: true, writable: true, configurable: true})
   }
 }
