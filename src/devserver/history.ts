@@ -1,4 +1,3 @@
-import {createHash} from 'node:crypto'
 import type {RunPlan} from './state.js'
 
 /**
@@ -14,12 +13,14 @@ import type {RunPlan} from './state.js'
  *   else happened on the server (tokens minted, other eval sets launched): only the number of
  *   earlier runs of the same triple moves it.
  *
- * Hand-written: a few lines of hashing and a Box–Muller transform; a seeded random-number library
- * would draw from a stream, which is exactly what must not be shared between triples.
+ * Hand-written: a string hash and an integer mixer (FNV-1a, then MurmurHash3's finalizer) and a
+ * Box–Muller transform, a few lines. A seeded random-number library draws from one stream, which
+ * is exactly what must not be shared between triples, and a cryptographic hash per run made
+ * adding 100,000 runs take seconds.
  */
 
 /** The seed of every draw: another seed gives another history (with the same profiles). */
-export const HISTORY_SEED = 'amctl-dev-history-670'
+export const HISTORY_SEED = 'amctl-dev-history-146'
 
 /** What a run is drawn by: its eval set, agent and model (null when the run has none). */
 export interface Triple {
@@ -45,15 +46,42 @@ export interface TripleProfile {
 /** The outcome and score a run reaches. */
 export type Outcome = Pick<RunPlan, 'outcome' | 'score'>
 
-/** One key per triple (for tables and indexes); nulls stay apart from the text "null". */
-export function tripleKey(triple: Triple): string {
-  return JSON.stringify([triple.evalSetId ?? null, triple.agent ?? null, triple.model ?? null])
+/** One key per triple (for tables, indexes and the hash); a null stays apart from the text "null". */
+export function tripleKey(triple: {evalSetId?: string | null; agent?: string | null; model?: string | null}): string {
+  return `${part(triple.evalSetId)}|${part(triple.agent)}|${part(triple.model)}`
 }
 
-/** Uniform numbers in [0, 1) from a hash of `parts` (48 bits each, six per digest). */
-function uniforms(...parts: Array<string | number>): number[] {
-  const digest = createHash('sha256').update(parts.join('\u0000')).digest()
-  return Array.from({length: 5}, (_, i) => digest.readUIntBE(i * 6, 6) / 2 ** 48)
+/** A name with its length in front (so no name can run into the next), or `-` for none. */
+function part(name: string | null | undefined): string {
+  return name === null || name === undefined ? '-' : `${name.length}:${name}`
+}
+
+/** MurmurHash3's 32-bit finalizer: every bit of the input moves about half of the output's. */
+function mix(x: number): number {
+  let h = Math.imul(x ^ (x >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
+}
+
+// the hash of each (seed, purpose, triple) seen, so a draw costs a few multiplications
+const hashes = new Map<string, number>()
+const MAX_HASHES = 10_000
+
+/** FNV-1a over the text's UTF-16 units, finalized (cached). */
+function hashOf(text: string): number {
+  let h = hashes.get(text)
+  if (h !== undefined) return h
+  h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  h = mix(h)
+  if (hashes.size >= MAX_HASHES) hashes.clear()
+  hashes.set(text, h)
+  return h
+}
+
+/** The i-th uniform number in [0, 1) of draw k under `base` (a hash). */
+function uniform(base: number, k: number, i: number): number {
+  return mix((mix((base ^ k) >>> 0) + Math.imul(i + 1, 0x9e3779b9)) >>> 0) / 2 ** 32
 }
 
 /**
@@ -62,7 +90,8 @@ function uniforms(...parts: Array<string | number>): number[] {
  * ten flaky, with a mean from 0.55 to 0.85.
  */
 export function derivedProfile(triple: Triple, seed = HISTORY_SEED): TripleProfile {
-  const [kindPick, meanPick, sdPick, failPick] = uniforms(seed, 'profile', tripleKey(triple))
+  const base = hashOf(`${seed}\u0000profile\u0000${tripleKey(triple)}`)
+  const [kindPick, meanPick, sdPick, failPick] = [0, 1, 2, 3].map((i) => uniform(base, 0, i))
   const mean = round(0.55 + 0.3 * meanPick, 2)
   if (kindPick < 0.5) return {kind: 'steady', mean, sd: round(0.02 + 0.01 * sdPick, 3), failed: 0.02, cancelled: 0.02}
   if (kindPick < 0.8) return {kind: 'noisy', mean, sd: round(0.06 + 0.02 * sdPick, 3), failed: 0.03, cancelled: 0.02}
@@ -75,11 +104,12 @@ export function derivedProfile(triple: Triple, seed = HISTORY_SEED): TripleProfi
  * 0–1 and rounded to two decimals.
  */
 export function drawOutcome(profile: TripleProfile, triple: Triple, k: number, seed = HISTORY_SEED): Outcome {
-  const [pick, u1, u2] = uniforms(seed, 'run', tripleKey(triple), k)
+  const base = hashOf(`${seed}\u0000run\u0000${tripleKey(triple)}`)
+  const pick = uniform(base, k, 0)
   if (pick < profile.failed) return {outcome: 'failed', score: null}
   if (pick < profile.failed + profile.cancelled) return {outcome: 'cancelled', score: null}
-  // Box–Muller: 1 − u1 is in (0, 1], so the logarithm is finite
-  const z = Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2)
+  // Box–Muller: 1 − u is in (0, 1], so the logarithm is finite
+  const z = Math.sqrt(-2 * Math.log(1 - uniform(base, k, 1))) * Math.cos(2 * Math.PI * uniform(base, k, 2))
   return {outcome: 'succeeded', score: round(Math.min(1, Math.max(0, profile.mean + profile.sd * z)), 2)}
 }
 
