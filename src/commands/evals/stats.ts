@@ -3,8 +3,8 @@ import {runPages} from '../../api/runs.js'
 import {ApiCommand} from '../../base/api-command.js'
 import type {OperationId} from '../../contract/routes.js'
 import {PAGE_LIMIT} from '../../contract/vocabulary.js'
-import {newestUntil} from '../../gate/filter.js'
 import {parseDuration, requireId} from '../../input/values.js'
+import {assertRow} from '../../output/format.js'
 import {Progress} from '../../output/progress.js'
 import {styled} from '../../output/renderer.js'
 import {type EvalStats, EvalStatsTally, STATS_COLUMNS, TREND_LENGTH} from './shared/stats.js'
@@ -57,10 +57,16 @@ The API has no filters, so amctl reads the organization's run list from the newe
     const progress = new Progress(this.io, {one: 'run', other: 'runs'})
     let read = 0
     try {
-      for await (const page of newestUntil(runPages(client, org, {limit: PAGE_LIMIT.max}), since)) {
-        for (const run of page.items) tally.add(run)
+      for await (const page of runPages(client, org, {limit: PAGE_LIMIT.max})) {
+        let reached = false
+        for (const run of page.items) {
+          assertRow(run)
+          if (tally.add(run)) reached = true
+        }
         read += page.items.length
         progress.update(read)
+        // newest first: the pages after one that reaches runs older than the window hold only older runs
+        if (reached) break
       }
     } finally {
       progress.clear()

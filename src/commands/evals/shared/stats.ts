@@ -68,7 +68,8 @@ type Tally = Pick<EvalStatsGroup, 'agent' | 'model' | 'runs' | 'succeeded' | 'fa
 
 /** Sums up runs of `evalSetId` created at or after `since` (epoch ms; undefined: any), fed newest first. */
 export class EvalStatsTally {
-  private readonly groups = new Map<string, Tally>()
+  /** by agent, then model (a run without one under null) */
+  private readonly groups = new Map<string | null, Map<string | null, Tally>>()
   private counted = 0
 
   constructor(
@@ -76,20 +77,31 @@ export class EvalStatsTally {
     readonly since: number | undefined,
   ) {}
 
-  /** Counts `run` when it is of the eval set and within the window; anything else is passed over. */
-  add(run: Run): void {
-    if (run.evalSetId !== this.evalSetId) return
+  /**
+   * Counts `run` when it is of the eval set and within the window; anything else is passed over.
+   * Answers whether the run is older than the window: the list comes newest first, so no later
+   * page holds a run to count (the early stop of `runs list --since`, ../../../gate/filter.ts; the
+   * date is read once per run, here). A run of another eval set without a date does not count
+   * as older.
+   */
+  add(run: Run): boolean {
     const at = createdMs(run)
+    const older = this.since !== undefined && at !== undefined && at < this.since
+    if (run.evalSetId !== this.evalSetId) return older
     if (at === undefined) throw badRun(run, 'createdAt', 'is not a date')
-    if (this.since !== undefined && at < this.since) return
+    if (older) return true
     const agent = nameOf(run, 'agent')
     const model = nameOf(run, 'model')
     const score = scoreOf(run)
-    const key = JSON.stringify([agent, model])
-    let tally = this.groups.get(key)
+    let models = this.groups.get(agent)
+    if (models === undefined) {
+      models = new Map()
+      this.groups.set(agent, models)
+    }
+    let tally = models.get(model)
     if (tally === undefined) {
       tally = {agent, model, runs: 0, succeeded: 0, failed: 0, cancelled: 0, scores: new RunningStats(), last: null, trend: []}
-      this.groups.set(key, tally)
+      models.set(model, tally)
     }
     this.counted++
     tally.runs++
@@ -103,11 +115,15 @@ export class EvalStatsTally {
         if (tally.trend.length < TREND_LENGTH) tally.trend.push(score)
       }
     }
+    return false
   }
 
   /** The summary so far, as `--json` prints it; `until`: when the runs were read (epoch ms), `windowS` the window. */
   result(windowS: number, until: number): EvalStats {
-    const groups = [...this.groups.values()].sort(byName).map(summary)
+    const groups = [...this.groups.values()]
+      .flatMap((models) => [...models.values()])
+      .sort(byName)
+      .map(summary)
     return {
       evalSetId: this.evalSetId,
       window: {

@@ -108,6 +108,17 @@ describe('EvalStatsTally', () => {
     expect(tally([run(), run({minutesAgo: 10 ** 6})]).window).toEqual({seconds: 0, since: null, until: '2026-06-01T12:00:00.000Z'})
   })
 
+  it('answers whether a run, of any eval set, is older than the window: where the newest-first list can stop', () => {
+    const t = new EvalStatsTally('es_1', NOW - 60 * 60_000)
+    expect(t.add(run({minutesAgo: 10}))).toBe(false)
+    expect(t.add(run({minutesAgo: 90, evalSetId: 'es_other'}))).toBe(true)
+    expect(t.add(run({minutesAgo: 90}))).toBe(true)
+    // another eval set's run without a date is passed over, and does not end the list
+    expect(t.add(run({evalSetId: 'es_other', createdAt: 'yesterday'}))).toBe(false)
+    expect(new EvalStatsTally('es_1', undefined).add(run({minutesAgo: 10 ** 6}))).toBe(false)
+    expect(t.result(3600, NOW).runs).toBe(1)
+  })
+
   it('one group per agent × model, by agent then model, runs without either last', () => {
     const stats = tally([
       run({agent: 'codex', model: 'gpt-5'}),
