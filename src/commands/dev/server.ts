@@ -64,7 +64,8 @@ its own true mean, noise and share of failed runs, some steady, some noisy, some
 are drawn from it too, so \`--baseline previous\` finds a baseline for a launch and \`evals stats\` shows the noise.
 
 It answers only requests whose Host is the address it listens on (or localhost with its port), so a web page cannot \
-reach it through DNS rebinding. --data FILE is locked while the server runs (a second server on it exits 2).
+reach it through DNS rebinding. --data FILE is locked while the server runs (a second server on it exits 2); each \
+change is written to it before it is answered, and a change it cannot write (a full disk) is undone and answered 507.
 
 Test hooks (no token; refused from another Origin, and bodies must be Content-Type: application/json):
 ${HOOK_LINES}
