@@ -74,7 +74,9 @@ The API has no filters, so amctl reads the organization's run list from the newe
 
     const stats = tally.result(windowS, now)
     const within = since === undefined ? 'of any date' : `created since ${new Date(since).toISOString().slice(0, 16).replace('T', ' ')} UTC`
-    if (this.out.tty && stats.runs > 0) this.out.notice(styled(`${id}: ${plural(stats.runs, 'run')} ${within}`, 'dim'))
+    const unfinished = stats.groups.reduce((n, group) => n + group.unfinished, 0)
+    const open = unfinished === 0 ? '' : ` (${unfinished.toLocaleString('en-US')} not finished)`
+    if (this.out.tty && stats.runs > 0) this.out.notice(styled(`${id}: ${plural(stats.runs, 'run')} ${within}${open}`, 'dim'))
     this.out.list(stats.groups, STATS_COLUMNS, `no runs of ${id} ${within} in ${org}`)
     return stats
   }

@@ -137,14 +137,32 @@ describe('evals stats', () => {
     const r = await stats([], {tty: true, stderrTTY: true, columns: 120})
     expect(r.exitCode, r.stderr).toBe(0)
     const [header, claude, codex] = r.stdout.trimEnd().split('\n')
-    expect(header).toMatch(/^AGENT\s+MODEL\s+RUNS\s+SUCCEEDED\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND$/)
+    expect(header).toMatch(/^AGENT\s+MODEL\s+RUNS\s+OK\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND$/)
     expect(claude).toMatch(/^claude-code\s+sonnet\s+4\s+100%\s+0%\s+0%\s+0\.65\s+0\.31\s+0\.90\s+▂▇▆█$/)
     expect(codex).toMatch(/^codex\s+gpt-5\s+2\s+50%\s+50%\s+0%\s+0\.60\s+0\.60\s+▅$/)
     expect(r.stderr).toMatch(/es_1: 6 runs created since \d{4}-\d\d-\d\d \d\d:\d\d UTC\n$/)
     expect(r.rendered.find((call) => call.method === 'list')).toMatchObject({
       method: 'list',
-      columns: ['AGENT', 'MODEL', 'RUNS', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'MEAN', 'SD', 'LAST', 'UNFINISHED', 'TREND'],
+      columns: ['AGENT', 'MODEL', 'RUNS', 'OK', 'FAILED', 'CANCELLED', 'MEAN', 'SD', 'LAST', 'TREND'],
     })
+  })
+
+  it('on a terminal 100 columns wide the table fits: the model is cut before anything else; runs not finished are counted on stderr', async () => {
+    api.stub('GET /orgs/acme/runs', {
+      items: [
+        run('r0', 1, {status: 'queued', score: null, model: 'claude-sonnet-4-5'}),
+        ...Array.from({length: 20}, (_, i) => run(`r${i + 1}`, 2 + i, {model: 'claude-sonnet-4-5', score: 0.7 + (i % 3) / 10})),
+        run('r21', 30, {agent: 'cursor-agent', model: 'gemini-2.5-pro'}),
+      ],
+      nextCursor: null,
+    })
+    const r = await stats([], {tty: true, stderrTTY: true, columns: 100})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const rows = r.stdout.trimEnd().split('\n')
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(100)
+    expect(rows[1]).toMatch(/^claude-code\s+claude-sonnet-…\s+21\s+100%\s+0%\s+0%\s+0\.80\s+0\.08\s+0\.70\s+[▁▂▃▄▅▆▇█]{20}$/)
+    expect(rows[2]).toMatch(/^cursor-agent\s+gemini-2\.5-pro\s+1\s+100%\s+0%\s+0%\s+0\.80\s+0\.80\s+▇$/)
+    expect(r.stderr).toMatch(/es_1: 22 runs created since .* UTC \(1 not finished\)\n$/)
   })
 
   it('no runs of the eval set: an empty list (exit 0); on a terminal it says so', async () => {

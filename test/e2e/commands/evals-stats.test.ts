@@ -118,7 +118,7 @@ describe('amctl evals stats against the dev server', () => {
       columns: 120,
     })
     expect(exitCode, screen).toBe(0)
-    expect(screen).toMatch(/^AGENT\s+MODEL\s+RUNS\s+SUCCEEDED\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND\r?$/m)
+    expect(screen).toMatch(/^AGENT\s+MODEL\s+RUNS\s+OK\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND\r?$/m)
     expect(screen).toMatch(/^claude-code\s+claude-sonnet-4-5\s+\d+\s+\d+%\s+\d+%\s+\d+%\s+0\.8\d\s+0\.0\d\s+0\.\d\d\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
     expect(screen).toMatch(/^codex\s+gpt-5\s+\d+\s+\d+%\s+1\d%\s+\d+%\s+0\.7\d\s+0\.0\d\s+0\.\d\d\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
   })

@@ -198,20 +198,20 @@ function scoreOf(run: Run): number | null {
 
 /**
  * The table (a terminal) and the tab-separated rows (piped): agent, model, runs, the shares of
- * finished runs that succeeded, failed and were cancelled (fractions when piped, percentages on
- * a terminal), the mean and standard deviation of the scores, the last score; on a terminal
- * also the runs not finished (when some are) and the trend as a sparkline.
+ * finished runs that succeeded (OK), failed and were cancelled (fractions when piped, percentages
+ * on a terminal), the mean and standard deviation of the scores, the last score; on a terminal
+ * also the trend as a sparkline. Headers are short: with the trend's 20 columns the table fits
+ * 100 columns.
  */
 export const STATS_COLUMNS: Column<EvalStatsGroup>[] = [
   {header: 'AGENT', get: (g) => g.agent},
   {header: 'MODEL', get: (g) => g.model, flexible: true},
   {header: 'RUNS', get: (g) => g.runs},
-  {header: 'SUCCEEDED', get: (g) => g.share?.succeeded ?? null, show: 'share'},
+  {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share'},
   {header: 'FAILED', get: (g) => g.share?.failed ?? null, show: 'share'},
   {header: 'CANCELLED', get: (g) => g.share?.cancelled ?? null, show: 'share'},
   {header: 'MEAN', get: (g) => g.mean, show: 'score'},
   {header: 'SD', get: (g) => g.sd, show: 'score'},
   {header: 'LAST', get: (g) => g.last?.score ?? null, show: 'score'},
-  {header: 'UNFINISHED', get: (g) => (g.unfinished === 0 ? null : g.unfinished), extra: true},
   {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend)), extra: true},
 ]

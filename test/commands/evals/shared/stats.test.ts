@@ -172,8 +172,8 @@ describe('STATS_COLUMNS', () => {
     expect(tsvRows(stats.groups, STATS_COLUMNS)).toBe('claude-code\tsonnet\t4\t0.6667\t0.3333\t0\t0.8\t0.141421\t0.9\n')
   })
 
-  it('on a terminal: percentages, two decimals, the runs not finished, the trend as a sparkline', () => {
+  it('on a terminal: percentages, two decimals, the trend as a sparkline', () => {
     const cells = ttyCells(stats.groups[0], STATS_COLUMNS, palette(false), NOW).map((cell) => cell.text)
-    expect(cells).toEqual(['claude-code', 'sonnet', '4', '67%', '33%', '0%', '0.80', '0.14', '0.90', '1', '▆█'])
+    expect(cells).toEqual(['claude-code', 'sonnet', '4', '67%', '33%', '0%', '0.80', '0.14', '0.90', '▆█'])
   })
 })
