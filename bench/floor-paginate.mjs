@@ -1,6 +1,7 @@
-// Floor of `amctl runs list --all --json`: a minimal undici cursor loop over the same server
-// (the same requests: the server's page size, then the cursor it returns), writing the same
-// bytes ({"items":[…]} with every item, compact) with back-pressure.
+// Floor of `amctl runs list --all --json` and of `amctl evals stats`: a minimal undici cursor loop
+// over the same server (the same requests: the URL's query, such as `?limit=200`, or the server's
+// page size, then the cursor it returns), writing every item ({"items":[…]}, compact) with
+// back-pressure.
 //   node bench/floor-paginate.mjs URL TOKEN
 import {request} from 'undici'
 
@@ -10,7 +11,9 @@ let cursor
 let first = true
 await write('{"items":[')
 do {
-  const res = await request(cursor ? `${url}?${new URLSearchParams({cursor})}` : url, {headers: {authorization: `Bearer ${token}`}})
+  const target = new URL(url)
+  if (cursor) target.searchParams.set('cursor', cursor)
+  const res = await request(target, {headers: {authorization: `Bearer ${token}`}})
   if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${await res.body.text()}`)
   const page = await res.body.json()
   let chunk = ''

@@ -46,6 +46,7 @@ const TARGETS = {
   local: major >= 22 ? 1.6 : 1.8,
   request: major >= 22 ? 1.5 : 1.6,
   paging: 1.1,
+  stats: 1.1,
 }
 
 if (!existsSync(join(root, 'dist', 'amctl.cjs'))) {
@@ -174,6 +175,24 @@ try {
     10,
     `${small.toFixed(1)} MB → ${big.aRss.toFixed(1)} MB`,
   )
+
+  // --- evals stats over the BIG runs of globex (its one eval set, every run within the 30-day
+  // window, so the whole list is read): the same requests as amctl (200 to a page), the loop
+  // writing every run where amctl only counts them
+  say(`evals stats over ${BIG.toLocaleString('en-US')} runs, ${ALL_REPS} alternating repetitions…`)
+  const stats = compare(
+    amctl('evals', 'stats', 'es_globex_onboarding', '--org', 'globex'),
+    [node, '--liftoff-only', join(root, 'bench', 'floor-paginate.mjs'), `${baseUrl}/api/v1/orgs/globex/runs?limit=200`, token],
+    {reps: ALL_REPS, warmup: 1, rss: true},
+  )
+  ratioRow(
+    `\`amctl evals stats\` over ${BIG.toLocaleString('en-US')} runs`,
+    'the undici cursor loop, 200 to a page',
+    stats,
+    TARGETS.stats,
+    {amctlRssMb: stats.aRss, floorRssMb: stats.bRss},
+  )
+  valueRow(`peak RSS of \`evals stats\` over ${BIG.toLocaleString('en-US')} runs`, stats.aRss, 'MB', 80)
 
   // --- runs watch: the WATCHED newest runs, all running (so every poll looks for all of them),
   // polled every second until --wait-timeout; the dev server's request log says how many

@@ -46,9 +46,9 @@ export const COMMAND = [
 
 /** How the launched runs end: one improves, one drops within --max-drop, one drops beyond it. */
 const OUTCOMES = [
-  {agent: 'claude-code', status: 'succeeded', score: 0.74},
+  {agent: 'claude-code', status: 'succeeded', score: 0.78},
   {agent: 'codex', status: 'succeeded', score: 0.58},
-  {agent: 'cursor-agent', status: 'succeeded', score: 0.71},
+  {agent: 'cursor-agent', status: 'succeeded', score: 0.55},
 ]
 
 /** The JUnit report's `time` attributes: the only values that depend on the moment. */

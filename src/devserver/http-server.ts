@@ -14,7 +14,8 @@ import type {RequestBodies} from './schema.js'
 /**
  * The request pipeline: read the body, refuse a foreign Host (and, for /_dev/, a foreign Origin
  * or a body that is not JSON), apply an injected fault, route, authenticate, rate-limit, check
- * an operation's body against the OpenAPI document, run the handler, persist, answer. Handlers
+ * an operation's body against the OpenAPI document, run the handler, write the change to `--data`
+ * (507 and undone when it cannot be written), answer. Handlers
  * never touch the socket.
  */
 
@@ -146,8 +147,10 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
       return finish(null, fault)
     }
 
-    const {reply, persist} = await dispatch(req, method, path, query, rawBody)
-    if (persist && reply.status < 400) persistence?.markDirty()
+    const dispatched = await dispatch(req, method, path, query, rawBody)
+    // a change is written before it is answered; one that cannot be is undone and refused
+    const failedWrite = dispatched.persist && dispatched.reply.status < 400 ? persistence?.commit() : undefined
+    const reply = failedWrite === undefined ? dispatched.reply : storageFailure(failedWrite)
     if (fault?.type === 'drop-after') {
       req.socket.destroy()
       return finish(null, fault)
@@ -172,7 +175,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
         for (const cancel of sleepers) cancel()
         server.close(() => resolve())
         server.closeAllConnections()
-      }).then(() => persistence?.close())
+      })
       return closing
     },
   }
@@ -190,6 +193,12 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
     req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
+}
+
+/** The answer to a change the `--data` file could not take (./persistence.ts undid it in memory). */
+function storageFailure(error: Error): Reply {
+  const why = (error as NodeJS.ErrnoException).code ?? error.message
+  return json(envelope(codeForStatus(507), `the change could not be written to the --data file (${why}), so it was not made`), 507)
 }
 
 /** The answer an injected `status` fault gives instead of doing the work. */

@@ -63,10 +63,7 @@ export interface DevServer {
   catalog: OrgCatalog[]
   /** when this server seeded its state (epoch ms; its seeded runs are dated before it), or undefined when it read `dataFile` */
   seededAt?: number
-  /**
-   * stops accepting, cuts open connections, writes pending state and releases `dataFile`;
-   * rejects when that last write fails
-   */
+  /** stops accepting, cuts open connections and releases `dataFile` (every change was written when it was answered) */
   close(): Promise<void>
 }
 
@@ -91,10 +88,21 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const lock = dataFile === undefined ? undefined : lockDataFile(dataFile, log)
   try {
     const startedAt = now()
-    const {store, seeded} =
-      dataFile === undefined ? {store: new Store(seedState(seed, startedAt)), seeded: true} : loadOrSeed(dataFile, seed, schemas, startedAt)
-    const failedWrite = (error: Error): void => warn?.(`could not write ${dataFile}: ${error.message}`)
-    const persistence = dataFile === undefined ? undefined : new Persistence(dataFile, () => store.serialize(), failedWrite)
+    const {store, seeded, text} =
+      dataFile === undefined
+        ? {store: new Store(seedState(seed, startedAt)), seeded: true, text: ''}
+        : loadOrSeed(dataFile, seed, schemas, startedAt)
+    const failedWrite = (error: Error): void => warn?.(`could not write ${dataFile}: ${error.message}; the change was refused (507)`)
+    const persistence =
+      dataFile === undefined
+        ? undefined
+        : new Persistence(
+            dataFile,
+            () => store.serialize(),
+            (written) => store.restore(written),
+            failedWrite,
+            text,
+          )
     const outcomes = new OutcomePlans()
     const runs = new RunLifecycle(runSeconds, now, outcomes)
 
@@ -182,8 +190,8 @@ function lockDataFile(file: string, log: ((line: string) => void) | undefined): 
   return lock
 }
 
-/** State from `file` when it exists (its shape checked); otherwise the seed, written there at once. */
-function loadOrSeed(file: string, seed: SeedKind, schemas: SchemaSet, seededAt: number): {store: Store; seeded: boolean} {
+/** State from `file` when it exists (its shape checked); otherwise the seed, written there at once. `text`: what the file holds. */
+function loadOrSeed(file: string, seed: SeedKind, schemas: SchemaSet, seededAt: number): {store: Store; seeded: boolean; text: string} {
   let text: string | undefined
   try {
     text = Persistence.read(file)
@@ -192,15 +200,16 @@ function loadOrSeed(file: string, seed: SeedKind, schemas: SchemaSet, seededAt: 
   }
   if (text === undefined) {
     const store = new Store(seedState(seed, seededAt))
+    const seededText = store.serialize()
     try {
-      writeFileAtomic(file, store.serialize())
+      writeFileAtomic(file, seededText)
     } catch (error) {
       throw new DevServerOptionError(`cannot write ${file}: ${(error as Error).message}`)
     }
-    return {store, seeded: true}
+    return {store, seeded: true, text: seededText}
   }
   try {
-    return {store: Store.parse(text, schemas), seeded: false}
+    return {store: Store.parse(text, schemas), seeded: false, text}
   } catch (error) {
     throw new DevServerOptionError(`${file} is not usable dev server state: ${(error as Error).message}`)
   }

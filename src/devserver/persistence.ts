@@ -1,62 +1,52 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {writeFileAtomic} from '../core/fs-atomic.js'
 
-/** Shortest wait between a change and its write; later writes wait twice the last write's time. */
-const MIN_DELAY_MS = 20
-
 /**
- * Keeps `--data FILE` in step with the state: changes are coalesced into at most one pending
- * write (atomic, so a crash leaves the old file or the new one, never a mix), and `close`
- * writes whatever is still pending.
+ * Keeps `--data FILE` and the state in memory in step: each change is written (atomically, so a
+ * crash leaves the old file or the new one, never a mix) before it is answered, so nothing
+ * acknowledged is lost on restart. A change that cannot be written (a full disk, a file-size
+ * limit, a directory in the way) is undone in memory from the text the file still holds, and
+ * its request is answered 507 (src/devserver/http-server.ts): nothing unacknowledged stays in
+ * memory either.
+ *
+ * Written through rather than coalesced: a change waiting for a later write would already be
+ * visible to other requests, and lost if that write failed.
  */
 export class Persistence {
-  private timer: NodeJS.Timeout | undefined
-  private dirty = false
-  private closed = false
-  private lastWriteMs = 0
+  /** what the file holds: the state as of the last change acknowledged */
+  private written: string
 
   constructor(
     private readonly file: string,
     private readonly snapshot: () => string,
+    /** puts the state in memory back to `text` (what the file holds) */
+    private readonly restore: (text: string) => void,
     private readonly onError: (error: Error) => void,
-  ) {}
+    /** the file's text at start */
+    initial: string,
+  ) {
+    this.written = initial
+  }
 
   /** The file's text, or undefined when it does not exist yet. */
   static read(file: string): string | undefined {
     return existsSync(file) ? readFileSync(file, 'utf8') : undefined
   }
 
-  markDirty(): void {
-    if (this.closed) return
-    this.dirty = true
-    if (this.timer !== undefined) return
-    this.timer = setTimeout(() => this.flush(), Math.max(MIN_DELAY_MS, 2 * this.lastWriteMs))
-    this.timer.unref()
-  }
-
-  /** Writes now if anything changed since the last write; a failure is reported (and answered). */
-  flush(): Error | undefined {
-    clearTimeout(this.timer)
-    this.timer = undefined
-    if (!this.dirty) return undefined
-    this.dirty = false
-    const started = Date.now()
-    let failure: Error | undefined
+  /**
+   * Writes the state as it is now. On failure the state in memory is put back to what the file
+   * holds, the failure is reported, and returned (the caller answers 507).
+   */
+  commit(): Error | undefined {
+    const text = this.snapshot()
     try {
-      writeFileAtomic(this.file, this.snapshot())
+      writeFileAtomic(this.file, text)
     } catch (error) {
-      this.dirty = true
-      failure = error as Error
-      this.onError(failure)
+      this.restore(this.written)
+      this.onError(error as Error)
+      return error as Error
     }
-    this.lastWriteMs = Date.now() - started
-    return failure
-  }
-
-  /** The last write; throws when it fails, so the changes it held are not lost in silence. */
-  close(): void {
-    const failure = this.flush()
-    this.closed = true
-    if (failure !== undefined) throw failure
+    this.written = text
+    return undefined
   }
 }

@@ -1,20 +1,35 @@
-import {createHash} from 'node:crypto'
-import type {Run} from '../contract/types.js'
+import type {EvalSet, Run} from '../contract/types.js'
+import type {Outcome} from './history.js'
 import type {OutcomePlans} from './outcome-plans.js'
+import {seededOutcome} from './seed.js'
+import {isObject} from './validate.js'
 import type {RunPlan, State} from './state.js'
 import type {NewRun, Store} from './store.js'
 
 /**
  * The run lifecycle (contract section 4, "Run lifecycle"): a launched or forked run is `queued`
  * for the first fifth of `--run-seconds`, then `running`, then at the end reaches its outcome.
- * The outcome and score come from a hash of the run's ID, so the same launches give the same
- * results on every machine, unless a planned outcome (./outcome-plans.ts) matches the run. Nothing ticks: a run's plan (its times and outcome, fixed when it is
+ * The outcome and score are drawn for the run's eval set × agent × model and how many runs of it
+ * the organization had before (./history.ts), so the same launches give the same results on every
+ * machine, unless a planned outcome (./outcome-plans.ts) matches the run. Nothing ticks: a run's plan (its times and outcome, fixed when it is
  * created and kept in the state) is applied whenever the run is read, so no timer keeps the
  * process alive and a restart with `--data` sees the same runs at the same moments.
  */
 
 /** Share of a run's time spent `queued` before it is `running`. */
 const QUEUED_SHARE = 0.2
+
+/** A launch makes one run per target of the eval set, at most this many. */
+const MAX_RUNS_PER_LAUNCH = 3
+
+/** The agent and model of each run a launch of `evalSet` makes: one per target (at most three), or one without either. */
+export function launchTargets(evalSet: EvalSet): Array<{agent: string | null; model: string | null}> {
+  const targets = (Array.isArray(evalSet.targets) ? evalSet.targets : []).filter(isObject).slice(0, MAX_RUNS_PER_LAUNCH)
+  return (targets.length > 0 ? targets : [{}]).map((target) => ({
+    agent: typeof target.agent === 'string' ? target.agent : null,
+    model: typeof target.model === 'string' ? target.model : null,
+  }))
+}
 
 export class RunLifecycle {
   /**
@@ -30,8 +45,11 @@ export class RunLifecycle {
 
   /** Adds runs that move on their own from `queued` to their outcome. */
   launch(store: Store, orgId: string, fields: readonly NewRun[]): Run[] {
+    const sequences = store.sequences(orgId, fields)
     const runs = store.addRuns(orgId, fields, this.now())
-    for (const run of runs) store.state.runPlans[run.id] = this.plan(run, this.planned?.take(orgId, run))
+    runs.forEach((run, i) => {
+      store.state.runPlans[run.id] = this.plan(run, this.planned?.take(orgId, run) ?? outcomeOf(run, sequences[i]))
+    })
     return runs.map((run) => this.view(store.state, run))
   }
 
@@ -55,23 +73,22 @@ export class RunLifecycle {
     return run
   }
 
-  private plan(run: Run, planned: Pick<RunPlan, 'outcome' | 'score'> | undefined): RunPlan {
+  private plan(run: Run, outcome: Outcome): RunPlan {
     const start = Date.parse(run.createdAt)
     const total = this.seconds * 1000
     return {
       runningAt: new Date(start + Math.round(total * QUEUED_SHARE)).toISOString(),
       finishedAt: new Date(start + total).toISOString(),
-      ...(planned ?? outcomeOf(run.id)),
+      ...outcome,
     }
   }
 }
 
-/** 70% succeed (score 0.50–1.00), 20% fail (score 0.00–0.49), 10% are cancelled (no score). */
-export function outcomeOf(runId: string): Pick<RunPlan, 'outcome' | 'score'> {
-  const digest = createHash('sha256').update(runId).digest()
-  const pick = digest.readUInt32BE(0) % 10
-  const fraction = digest.readUInt32BE(4) % 50
-  if (pick < 7) return {outcome: 'succeeded', score: (50 + fraction + (digest[8] % 2)) / 100}
-  if (pick < 9) return {outcome: 'failed', score: fraction / 100}
-  return {outcome: 'cancelled', score: null}
+/**
+ * The outcome of a run no plan decides: the k-th run (from 0) of its eval set × agent × model in
+ * the organization draws from that triple's distribution (./history.ts, ./seed.ts TRIPLE_PROFILES),
+ * as the seeded history did. It depends on nothing else: not the run's ID, not other triples.
+ */
+export function outcomeOf(run: Pick<Run, 'evalSetId' | 'agent' | 'model'>, k: number): Outcome {
+  return seededOutcome({evalSetId: run.evalSetId ?? null, agent: run.agent ?? null, model: run.model ?? null}, k)
 }

@@ -18,11 +18,14 @@ import {
  * The seeded world. Every ID is fixed, and so is every timestamp but the runs': tests and docs
  * can name them. The seeded runs are the recent history of the organizations, ten minutes apart,
  * the newest ten minutes before the state was seeded (`seededRunCreatedAt`): a launch compares
- * with them (`--baseline previous` looks 30 days back), as it would in a real organization.
+ * with them (`--baseline previous` looks 30 days back), as it would in a real organization. They
+ * are launches of the eval sets, in turn, one run per target; each eval set × agent × model has
+ * its own true mean, noise and failure share (TRIPLE_PROFILES), which its runs are drawn from.
  * Seed `default` fills both organizations; seed `empty` has the users and organizations only.
  */
 
 import type {SeedKind} from './options.js'
+import {derivedProfile, drawOutcome, type Outcome, type Triple, type TripleProfile, tripleKey} from './history.js'
 
 export {SEED_KINDS, type SeedKind} from './options.js'
 
@@ -140,6 +143,48 @@ const AGENTS = ['claude-code', 'codex', 'cursor-agent'] as const
 const MODELS = ['claude-sonnet-4-5', 'gpt-5', 'gemini-2.5-pro'] as const
 const TARGETS = AGENTS.map((agent, i) => ({agent, model: MODELS[i]}))
 
+/** The agents and models each seeded eval set targets (its `targets`, and the triples of its history). */
+const EVAL_SET_TARGETS = {
+  [EVAL_SETS.acmeCheckout]: TARGETS.slice(0, 2),
+  [EVAL_SETS.acmeSearch]: TARGETS,
+  [EVAL_SETS.globexOnboarding]: TARGETS.slice(0, 1),
+} as const
+
+/** The eval sets whose launches make up each organization's seeded history, launched in turn. */
+const LAUNCHED = {
+  acme: [EVAL_SETS.acmeCheckout, EVAL_SETS.acmeSearch],
+  globex: [EVAL_SETS.globexOnboarding],
+} as const
+
+const profile = (evalSetId: string, target: {agent: string; model: string}, fields: TripleProfile): [string, TripleProfile] => [
+  tripleKey({evalSetId, ...target}),
+  fields,
+]
+
+/**
+ * The true distribution of each seeded eval set × agent × model (./history.ts): steady ones, noisy
+ * ones and flaky ones (15–18 % failed), so a history reads like real evals. Its seeded runs and the
+ * runs launched later are drawn from it.
+ */
+export const TRIPLE_PROFILES: ReadonlyMap<string, TripleProfile> = new Map([
+  profile(EVAL_SETS.acmeCheckout, TARGETS[0], {kind: 'steady', mean: 0.84, sd: 0.02, failed: 0.02, cancelled: 0.02}),
+  profile(EVAL_SETS.acmeCheckout, TARGETS[1], {kind: 'flaky', mean: 0.72, sd: 0.04, failed: 0.15, cancelled: 0.03}),
+  profile(EVAL_SETS.acmeSearch, TARGETS[0], {kind: 'noisy', mean: 0.7, sd: 0.08, failed: 0.03, cancelled: 0.02}),
+  profile(EVAL_SETS.acmeSearch, TARGETS[1], {kind: 'steady', mean: 0.62, sd: 0.02, failed: 0.02, cancelled: 0.02}),
+  profile(EVAL_SETS.acmeSearch, TARGETS[2], {kind: 'flaky', mean: 0.58, sd: 0.06, failed: 0.18, cancelled: 0.04}),
+  profile(EVAL_SETS.globexOnboarding, TARGETS[0], {kind: 'noisy', mean: 0.66, sd: 0.07, failed: 0.04, cancelled: 0.02}),
+])
+
+/** The true distribution of a triple's runs: the seeded one, or one fixed by the triple (./history.ts). */
+export function profileOf(triple: Triple): TripleProfile {
+  return TRIPLE_PROFILES.get(tripleKey(triple)) ?? derivedProfile(triple)
+}
+
+/** The outcome of the k-th run (from 0) of a triple in an organization, when no plan decides it. */
+export function seededOutcome(triple: Triple, k: number): Outcome {
+  return drawOutcome(profileOf(triple), triple, k)
+}
+
 /** The seeded run IDs of an organization: `run_<slug>_0001` (oldest) … */
 export function seededRunId(slug: keyof typeof RUN_COUNTS, n: number): string {
   return `run_${slug}_${String(n).padStart(4, '0')}`
@@ -175,23 +220,32 @@ export function seededRunCreatedAt(slug: keyof typeof RUN_COUNTS, n: number, see
   return new Date(start + (RUN_OFFSET_MINUTES[slug] + n * RUN_SPACING_MINUTES) * 60_000).toISOString()
 }
 
-function runs(key: keyof typeof RUN_COUNTS, evalSetIds: string[], seededAt: number): Run[] {
-  const statuses = ['succeeded', 'succeeded', 'failed', 'succeeded', 'cancelled'] as const
+/**
+ * An organization's seeded history: its eval sets launched in turn, each launch one run per
+ * target (one batch), each run's outcome and score drawn for its triple (seededOutcome). The
+ * newest three are `running` or `queued` for ever.
+ */
+function runs(key: keyof typeof RUN_COUNTS, seededAt: number): Run[] {
+  const slots = LAUNCHED[key].flatMap((evalSetId, launch) => EVAL_SET_TARGETS[evalSetId].map((target) => ({evalSetId, launch, ...target})))
   const total = RUN_COUNTS[key]
   return Array.from({length: total}, (_, index): Run => {
     const n = index + 1
-    const status = n === total ? 'queued' : n >= total - 2 ? 'running' : statuses[n % statuses.length]
-    const target = TARGETS[n % TARGETS.length]
+    const slot = slots[index % slots.length]
+    const cycle = Math.floor(index / slots.length)
+    const batch = cycle * LAUNCHED[key].length + slot.launch + 1
+    // the k-th run of this triple: each cycle holds one
+    const drawn = seededOutcome(slot, cycle)
+    const unfinished = n === total ? 'queued' : n >= total - 2 ? 'running' : undefined
     return {
       id: seededRunId(key, n),
-      status,
-      evalSetId: evalSetIds[n % evalSetIds.length],
-      batchId: `bat_${key}_${String(Math.ceil(n / 2)).padStart(4, '0')}`,
+      status: unfinished ?? drawn.outcome,
+      evalSetId: slot.evalSetId,
+      batchId: `bat_${key}_${String(batch).padStart(4, '0')}`,
       createdAt: seededRunCreatedAt(key, n, seededAt),
       forkedFrom: key === 'acme' && n === 200 ? seededRunId('acme', 150) : null,
-      agent: target.agent,
-      model: target.model,
-      score: status === 'succeeded' ? ((n * 37) % 100) / 100 : null,
+      agent: slot.agent,
+      model: slot.model,
+      score: unfinished === undefined ? drawn.score : null,
     }
   })
 }
@@ -240,8 +294,8 @@ export function seedState(kind: SeedKind, seededAt: number = Date.now()): State 
 
   const a = acme.publicId
   const g = globex.publicId
-  state.runs[a] = runs('acme', [EVAL_SETS.acmeCheckout, EVAL_SETS.acmeSearch], seededAt)
-  state.runs[g] = runs('globex', [EVAL_SETS.globexOnboarding], seededAt)
+  state.runs[a] = runs('acme', seededAt)
+  state.runs[g] = runs('globex', seededAt)
 
   state.evalSets = {
     ...owned(a, [
@@ -252,7 +306,7 @@ export function seedState(kind: SeedKind, seededAt: number = Date.now()): State 
         skillIds: [SKILLS.acmeCheckout, SKILLS.acmeRefunds],
         mcpServerIds: [MCP_SERVERS.acmeGithub.id],
         tagIds: [TAGS.acmeNightly],
-        targets: TARGETS.slice(0, 2),
+        targets: EVAL_SET_TARGETS[EVAL_SETS.acmeCheckout].map((target) => ({...target})),
       }),
       evalSet(EVAL_SETS.acmeSearch, 'Product search', {
         cadence: 'NONE',
@@ -261,7 +315,7 @@ export function seedState(kind: SeedKind, seededAt: number = Date.now()): State 
         skillIds: [],
         mcpServerIds: [],
         tagIds: [],
-        targets: TARGETS,
+        targets: EVAL_SET_TARGETS[EVAL_SETS.acmeSearch].map((target) => ({...target})),
       }),
     ]),
     ...owned(g, [
@@ -272,7 +326,7 @@ export function seedState(kind: SeedKind, seededAt: number = Date.now()): State 
         skillIds: [SKILLS.globexOnboarding],
         mcpServerIds: [MCP_SERVERS.globexJira.id],
         tagIds: [TAGS.globexBeta],
-        targets: TARGETS.slice(0, 1),
+        targets: EVAL_SET_TARGETS[EVAL_SETS.globexOnboarding].map((target) => ({...target})),
       }),
     ]),
   }

@@ -3,6 +3,7 @@ import {STATE_FORMAT, STATE_VERSION, type OrgRecord, type Owned, type OwnedColle
 import {schemaErrorText, type SchemaSet} from './schema.js'
 import {STATE_SCHEMA} from './state-schema.js'
 import {isObject} from './validate.js'
+import {type Triple, tripleKey} from './history.js'
 
 export interface RunLocation {
   orgId: string
@@ -15,11 +16,52 @@ export type NewRun = Pick<Run, 'status' | 'evalSetId' | 'batchId' | 'forkedFrom'
 /** The state plus the indexes derived from it (rebuilt on load, never persisted). */
 export class Store {
   private readonly runIndex = new Map<string, RunLocation>()
+  /** how many runs each organization has of each eval set × agent × model (./history.ts) */
+  private readonly tripleCounts = new Map<string, number>()
 
   constructor(readonly state: State) {
-    for (const [orgId, runs] of Object.entries(state.runs)) {
-      for (const run of runs) this.runIndex.set(run.id, {orgId, run})
+    this.reindex()
+  }
+
+  private reindex(): void {
+    this.runIndex.clear()
+    this.tripleCounts.clear()
+    for (const [orgId, runs] of Object.entries(this.state.runs)) {
+      for (const run of runs) this.index(orgId, run)
     }
+  }
+
+  /**
+   * Puts the whole state back to `text` (what serialize() wrote earlier: ./persistence.ts undoes
+   * a change it could not write). The state object stays the same object, so what holds it sees
+   * the restored state.
+   */
+  restore(text: string): void {
+    const restored = JSON.parse(text) as State
+    const state = this.state as unknown as Record<string, unknown>
+    for (const key of Object.keys(state)) delete state[key]
+    Object.assign(state, restored)
+    this.reindex()
+  }
+
+  private index(orgId: string, run: Run): void {
+    this.runIndex.set(run.id, {orgId, run})
+    const key = countKey(orgId, run)
+    this.tripleCounts.set(key, (this.tripleCounts.get(key) ?? 0) + 1)
+  }
+
+  /**
+   * Where each of `fields`, added now, falls in its eval set × agent × model: k for the k-th
+   * run (from 0) of that triple in the organization. Call before addRuns.
+   */
+  sequences(orgId: string, fields: readonly NewRun[]): number[] {
+    const next = new Map<string, number>()
+    return fields.map((field) => {
+      const key = countKey(orgId, field)
+      const k = next.get(key) ?? this.tripleCounts.get(key) ?? 0
+      next.set(key, k + 1)
+      return k
+    })
   }
 
   /** Reads a state file's text; throws an Error naming what is wrong. */
@@ -82,7 +124,7 @@ export class Store {
     const added = fields.map((field): Run => ({id: this.newId('run'), createdAt, ...field}))
     for (const run of added) {
       runs.push(run)
-      this.runIndex.set(run.id, {orgId, run})
+      this.index(orgId, run)
     }
     return added
   }
@@ -102,4 +144,8 @@ export class Store {
     const records = this.state[collection]
     return Object.hasOwn(records, id) ? (records[id] as State[C][string]) : undefined
   }
+}
+
+function countKey(orgId: string, run: Triple): string {
+  return `${orgId} ${tripleKey(run)}`
 }

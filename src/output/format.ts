@@ -13,8 +13,8 @@ import {relativeTime} from './time.js'
 export interface Column<T> extends TableColumn {
   /** the value of a row, as scripts get it */
   get: (row: T) => unknown
-  /** how a terminal shows it: a relative time, a coloured run status, a score, a signed score difference */
-  show?: 'time' | 'status' | 'score' | 'delta'
+  /** how a terminal shows it: a relative time, a coloured run status, a score, a signed score difference, a share as a percentage */
+  show?: 'time' | 'status' | 'score' | 'delta' | 'share'
   /** shown on a terminal only, and only when some row has a value (tab-separated rows keep their fields) */
   extra?: boolean
 }
@@ -109,10 +109,20 @@ export function ttyCells<T>(row: T, columns: readonly Column<T>[], style: Style,
         return {text: typeof value === 'number' ? value.toFixed(2) : text}
       case 'delta':
         return {text: typeof value === 'number' ? `${value < 0 ? '-' : '+'}${Math.abs(value).toFixed(2)}` : text}
+      case 'share':
+        return {text: typeof value === 'number' ? percent(value) : text}
       default:
         return {text}
     }
   })
+}
+
+/** A share as a whole percentage; one that is not 0 or 1 never reads as 0 % or 100 % (one failed run in 300 is `<1%`). */
+function percent(share: number): string {
+  const whole = Math.round(share * 100)
+  if (whole === 0 && share > 0) return '<1%'
+  if (whole === 100 && share < 1) return '>99%'
+  return `${whole}%`
 }
 
 /** key<TAB>value lines; nested values (arrays and objects) as compact JSON. */

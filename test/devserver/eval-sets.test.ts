@@ -29,6 +29,22 @@ describe('PATCH /orgs/{org}/eval-sets/{evalSetId}', () => {
     })
   })
 
+  it('stores a member named __proto__ as a member, as it stores any other (the answer, later reads, nothing else changed)', async () => {
+    const raw = '{"__proto__":{"owner":"ada"},"constructor":1,"cadence":"DAILY"}'
+    const answer = await f.server.api('PATCH', checkout, {token: f.ada, raw})
+    expect(answer.status).toBe(200)
+    // JSON.parse makes "__proto__" an own member, as the server sent it
+    expect(Object.hasOwn(answer.body, '__proto__')).toBe(true)
+    expect(Object.getOwnPropertyDescriptor(answer.body, '__proto__')?.value).toEqual({owner: 'ada'})
+    expect(answer.text).toContain('"__proto__":{"owner":"ada"}')
+    expect(answer.body).toMatchObject({constructor: 1, cadence: 'DAILY'})
+    const later = await patch({})
+    expect(later.text).toContain('"__proto__":{"owner":"ada"}')
+    // the stored eval set took no prototype from it: no member of it shows through
+    expect(later.text).not.toContain('"owner":"ada","')
+    expect(Object.keys(later.body)).not.toContain('owner')
+  })
+
   it('accepts the bounds and every cadence', async () => {
     for (const cadence of ['NONE', 'DAILY', 'WEEKLY', 'MONTHLY']) expect((await patch({cadence})).body.cadence).toBe(cadence)
     expect((await patch({samplesPerTarget: 50})).body.samplesPerTarget).toBe(50)

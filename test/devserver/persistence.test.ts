@@ -10,12 +10,6 @@ import {tempDir} from '../helpers/temp.js'
 
 const tempFile = () => join(tempDir('amctl-devserver-'), 'state.json')
 
-/** Waits (a few hundred ms at most) until `done()` holds. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !done(); i += 1) await sleep(5)
-  expect(done()).toBe(true)
-}
-
 describe('--data FILE', () => {
   it('seeds and writes the file when it does not exist, private to the user', async () => {
     const file = tempFile()
@@ -62,6 +56,22 @@ describe('--data FILE', () => {
     }
   })
 
+  it('keeps a member named __proto__ across a restart', async () => {
+    const file = tempFile()
+    const first = await startTestServer({dataFile: file})
+    const ada = await first.token(USERS.ada.email)
+    const raw = '{"__proto__":{"owner":"ada"}}'
+    expect((await first.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: ada, raw})).status).toBe(200)
+    await first.close()
+    const second = await startTestServer({dataFile: file})
+    try {
+      const stored = await second.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: ada, body: {}})
+      expect(stored.text).toContain('"__proto__":{"owner":"ada"}')
+    } finally {
+      await second.close()
+    }
+  })
+
   it('never leaves a partial file: it parses at every moment while changes stream in', async () => {
     const file = tempFile()
     const server = await startTestServer({dataFile: file})
@@ -77,7 +87,7 @@ describe('--data FILE', () => {
           await sleep(1)
         }
       })()
-      for (let i = 0; i < 60; i += 1) {
+      for (let i = 0; i < 30; i += 1) {
         await server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}`, {token: ada, body: {samplesPerTarget: (i % 50) + 1}})
       }
       await sleep(100)
@@ -88,7 +98,7 @@ describe('--data FILE', () => {
       await server.close()
     }
     const state = JSON.parse(readFileSync(file, 'utf8'))
-    expect(state.evalSets[EVAL_SETS.acmeCheckout].item.samplesPerTarget).toBe(10)
+    expect(state.evalSets[EVAL_SETS.acmeCheckout].item.samplesPerTarget).toBe(30)
     expect(readdirSync(join(file, '..'))).toEqual(['state.json'])
   })
 
@@ -100,18 +110,18 @@ describe('--data FILE', () => {
     await expect(startDevServer({port: 0, dataFile: file})).rejects.toThrow(/not a dev server state file/)
   })
 
-  it('with 100,000 runs: coalesced writes, close flushes, restart loads them all', async () => {
+  it('with 100,000 runs: each change written as it is answered, restart loads them all', async () => {
     const file = tempFile()
     const server = await startTestServer({dataFile: file})
     const ada = await server.token(USERS.ada.email)
     await server.call('POST', '/_dev/orgs/acme/runs', {body: {count: 100_000}})
-    for (let i = 0; i < 20; i += 1) await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}/run`, {token: ada, body: {}})
+    for (let i = 0; i < 3; i += 1) await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}/run`, {token: ada, body: {}})
     await server.close()
 
     const again = await startDevServer({port: 0, dataFile: file})
     try {
       const state = (await fetch(`${again.url}/_dev/orgs/acme`).then((res) => res.json())) as {runCount: number}
-      expect(state.runCount).toBe(RUN_COUNTS.acme + 100_000 + 20 * 3)
+      expect(state.runCount).toBe(RUN_COUNTS.acme + 100_000 + 3 * 3)
     } finally {
       await again.close()
     }
@@ -211,18 +221,76 @@ describe('--data FILE is locked while a server uses it', () => {
   })
 })
 
-describe('--data FILE: failed writes are not silent', () => {
-  it('reports a failed write at once, and the final write at close rejects', async () => {
-    const file = tempFile()
-    const warnings: string[] = []
-    const server = await startTestServer({dataFile: file, warn: (line) => warnings.push(line)})
-    // a non-empty directory where the file was: the atomic rename over it fails
+describe('--data FILE: a change it cannot write is refused (507), and memory and file stay in step', () => {
+  /** A non-empty directory where the file was: the atomic rename over it fails, as a full disk would fail the write. */
+  function block(file: string): () => void {
     rmSync(file)
     mkdirSync(join(file, 'blocker'), {recursive: true})
-    await server.call('PATCH', '/_dev/orgs/acme', {body: {credits: 5}})
-    await until(() => warnings.length > 0)
-    expect(warnings[0]).toMatch(new RegExp(`^could not write ${file}: `))
-    await expect(server.close()).rejects.toThrow()
-    expect(existsSync(`${file}.lock`)).toBe(false)
+    return () => rmSync(file, {recursive: true})
+  }
+
+  it('answers 507 insufficient_storage, warns at once, and keeps nothing of the change in memory', async () => {
+    const file = tempFile()
+    const warnings: string[] = []
+    const server = await startTestServer({dataFile: file, warn: (line) => warnings.push(line), runSeconds: 0})
+    const ada = await server.token(USERS.ada.email)
+    const before = (await server.call('GET', '/_dev/orgs/acme')).body
+    const unblock = block(file)
+
+    const credits = await server.call('PATCH', '/_dev/orgs/acme', {body: {credits: 5}})
+    expect(expectError(credits, 507, 'insufficient_storage')).toMatch(
+      /^the change could not be written to the --data file \(\w+\), so it was not made$/,
+    )
+    expect(warnings[0]).toMatch(new RegExp(`^could not write ${file}: .*; the change was refused \\(507\\)$`))
+    const launch = await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}/run`, {token: ada, body: {}})
+    expectError(launch, 507, 'insufficient_storage')
+    const patch = await server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: ada, body: {cadence: 'MONTHLY'}})
+    expectError(patch, 507, 'insufficient_storage')
+    const minted = await server.api('POST', '/tokens', {token: ada, body: {name: 'refused', expiresIn: '7d'}})
+    expectError(minted, 507, 'insufficient_storage')
+    // none of it is in memory: the organization, its runs, its eval set and the token are as before
+    expect((await server.call('GET', '/_dev/orgs/acme')).body).toEqual(before)
+    const top = await server.api('GET', '/orgs/acme/runs?limit=1', {token: ada})
+    expect(top.body.items[0].id).toBe('run_acme_0260')
+    expect(await server.api('GET', '/me', {token: minted.body.token ?? 'amc_refused'})).toMatchObject({status: 401})
+
+    unblock()
+    const kept = await server.call('PATCH', '/_dev/orgs/acme', {body: {credits: 7}})
+    expect(kept.status).toBe(200)
+    await server.close()
+
+    // acknowledged: in the file; refused: nowhere
+    const again = await startTestServer({dataFile: file})
+    try {
+      const ada2 = await again.token(USERS.ada.email)
+      expect((await again.call('GET', '/_dev/orgs/acme')).body).toEqual({...before, credits: 7})
+      const stored = await again.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: ada2, body: {}})
+      expect(stored.body.cadence).toBe('NONE')
+    } finally {
+      await again.close()
+    }
+  })
+
+  it('a run launched after a refused launch is where the refused one would have been: IDs and outcomes as if it never happened', async () => {
+    const file = tempFile()
+    const server = await startTestServer({dataFile: file, runSeconds: 0})
+    const ada = await server.token(USERS.ada.email)
+    const unblock = block(file)
+    expectError(
+      await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}}),
+      507,
+      'insufficient_storage',
+    )
+    unblock()
+    const launched = await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}})
+    await server.close()
+    const fresh = await startTestServer({runSeconds: 0})
+    try {
+      const freshAda = await fresh.token(USERS.ada.email)
+      const expected = await fresh.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: freshAda, body: {}})
+      expect(launched.body).toEqual(expected.body)
+    } finally {
+      await fresh.close()
+    }
   })
 })

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {EVAL_SETS, ORGS, RUN_COUNTS, seededRunId} from '../../src/devserver/seed.js'
+import {outcomeOf} from '../../src/devserver/runs.js'
 import {expectError, useSeededServer} from './helpers.js'
 
 const f = useSeededServer()
@@ -71,6 +72,30 @@ describe('GET /orgs/{org}/runs', () => {
     for (const cursor of ['garbage!', 'bm90LWEtY3Vyc29y', '', forged, zero, `${page.body.nextCursor}x`, other.body.nextCursor]) {
       const answer = await f.server.api('GET', `/orgs/acme/runs?cursor=${encodeURIComponent(cursor)}`, {token: f.ada})
       expect(expectError(answer, 400, 'invalid_request')).toContain('cursor')
+    }
+  })
+
+  it("adds finished runs as launches of the organization's eval sets would: each target in turn, outcomes drawn for each triple", async () => {
+    const added = await f.server.call('POST', '/_dev/orgs/acme/runs', {body: {count: 10}})
+    expect(added.status).toBe(200)
+    const oldestFirst = (await walk('acme', 200)).reverse()
+    const newest = oldestFirst.slice(-10)
+    expect(newest.map((run) => `${run.evalSetId} ${run.agent}`)).toEqual(
+      Array(2)
+        .fill([
+          `${EVAL_SETS.acmeCheckout} claude-code`,
+          `${EVAL_SETS.acmeCheckout} codex`,
+          `${EVAL_SETS.acmeSearch} claude-code`,
+          `${EVAL_SETS.acmeSearch} codex`,
+          `${EVAL_SETS.acmeSearch} cursor-agent`,
+        ])
+        .flat(),
+    )
+    for (const run of newest) {
+      const k = oldestFirst
+        .slice(0, oldestFirst.indexOf(run))
+        .filter((r) => r.evalSetId === run.evalSetId && r.agent === run.agent && r.model === run.model).length
+      expect({status: run.status, score: run.score}).toEqual({status: outcomeOf(run, k).outcome, score: outcomeOf(run, k).score})
     }
   })
 

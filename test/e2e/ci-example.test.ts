@@ -23,6 +23,6 @@ describe('the CI report example', () => {
     const xml = readFileSync(example.FILES.xml, 'utf8')
     expect(await junitSchemaErrors(xml)).toEqual([])
     expect(xml).toContain('<failure type="max-drop"')
-    expect(readFileSync(example.FILES.md, 'utf8')).toContain('below baseline run_acme_0251')
+    expect(readFileSync(example.FILES.md, 'utf8')).toContain('below baseline run_acme_0254')
   })
 })

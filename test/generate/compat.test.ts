@@ -65,7 +65,7 @@ describe('the command snapshot that changed', () => {
         delete commandOf(json, 'api').flags.method.char
         commandOf(json, 'runs:list').flags.page = {type: 'option'}
         json.commands = json.commands.filter((c: SnapshotCommand) => c.command !== 'tags:delete')
-        json.commands.push({command: 'evals:stats', aliases: [], args: [], flags: {}, operations: ['listRuns']})
+        json.commands.push({command: 'runs:rerun', aliases: [], args: [], flags: {}, operations: ['listRuns']})
       }),
     )
     expect(snapshotChanges(before.commands, after.commands)).toEqual([
@@ -73,7 +73,7 @@ describe('the command snapshot that changed', () => {
       {at: 'runs list --limit', what: 'the flag was removed', breaking: true},
       {at: 'runs list --page', what: 'a new flag', breaking: false},
       {at: 'tags delete', what: 'the command was removed', breaking: true},
-      {at: 'evals stats', what: 'a new command', breaking: false},
+      {at: 'runs rerun', what: 'a new command', breaking: false},
     ])
   })
 

@@ -1,6 +1,6 @@
 import {beforeAll, describe, expect, it} from 'vitest'
 import {COLUMNS, type Conn, ROWS, table} from './fixtures.js'
-import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, type Column} from '../../src/output/format.js'
+import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, type Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
@@ -86,6 +86,16 @@ describe('key/value (TTY)', () => {
   it('shows a nested object as aligned key/values, indented', () => {
     const out = keyValue({org: 'acme', counts: {runs: 20266, tags: 2}}, plain)
     expect(out).toBe('org:  acme\ncounts:\n  runs:  20266\n  tags:  2\n')
+  })
+})
+
+describe('ttyCells: how a terminal shows a value', () => {
+  it('a share as a whole percentage, never 0 % or 100 % for one that is not; the value itself piped', () => {
+    const column: Column<{v: unknown}> = {header: 'V', get: (row) => row.v, show: 'share'}
+    const shown = (v: unknown) => ttyCells({v}, [column], plain, 0)[0].text
+    expect([0, 1, 0.5, 0.0196, 0.994, 0.996, 0.004, 0.999].map(shown)).toEqual(['0%', '100%', '50%', '2%', '99%', '>99%', '<1%', '>99%'])
+    expect(shown(null)).toBe('')
+    expect(tsvRow({v: 0.0196}, [column])).toBe('0.0196\n')
   })
 })
 

@@ -129,7 +129,7 @@ describe(`a shipped amctl (${BIN})`, () => {
     const watched = await runBin(['runs', 'watch', 'run_acme_0251', '--org', 'acme', '--baseline', 'previous', '--junit', junit], {env})
     expect(watched.exitCode, watched.stderr).toBe(0)
     expect(readFileSync(junit, 'utf8')).toContain(
-      '<testcase classname="es_acme_search" name="cursor-agent / gemini-2.5-pro (run_acme_0251)"',
+      '<testcase classname="es_acme_checkout" name="claude-code / claude-sonnet-4-5 (run_acme_0251)"',
     )
 
     server.child.kill('SIGINT')

@@ -57,13 +57,15 @@ organization (slug, public ID, name; tab-separated) — or one JSON line with --
 IDs to try each command with.
 
 Launched and forked runs move on their own: queued, then running, then succeeded, failed or cancelled after \
---run-seconds (0: at once), with an outcome and score fixed by the run's ID, or planned through POST /_dev/orgs/:org/outcomes. \
-Seeded runs keep their statuses; they are each organization's recent history (ten minutes apart, the newest ten \
-minutes before the state was seeded), with scores for every eval set, agent and model, so \`--baseline previous\` finds \
-a baseline for a launch.
+--run-seconds (0: at once), with an outcome and score planned through POST /_dev/orgs/:org/outcomes, or else drawn \
+for its eval set, agent and model. Seeded runs keep their statuses; they are each organization's recent history \
+(launches ten minutes apart, the newest ten minutes before the state was seeded): every eval set × agent × model has \
+its own true mean, noise and share of failed runs, some steady, some noisy, some flaky, and the runs launched later \
+are drawn from it too, so \`--baseline previous\` finds a baseline for a launch and \`evals stats\` shows the noise.
 
 It answers only requests whose Host is the address it listens on (or localhost with its port), so a web page cannot \
-reach it through DNS rebinding. --data FILE is locked while the server runs (a second server on it exits 2).
+reach it through DNS rebinding. --data FILE is locked while the server runs (a second server on it exits 2); each \
+change is written to it before it is answered, and a change it cannot write (a full disk) is undone and answered 507.
 
 Test hooks (no token; refused from another Origin, and bodies must be Content-Type: application/json):
 ${HOOK_LINES}
@@ -171,12 +173,8 @@ ${PATTERN_SYNTAX}`
     for (const hint of hints) stderr(hint)
 
     await untilSignal()
-    try {
-      await server.close()
-    } catch (error) {
-      const message = `could not write ${flags.data} on shutdown, the latest changes are lost: ${(error as Error).message}`
-      throw new AmctlError(message, {code: 'write_failed', exitCode: 1})
-    }
+    // every change was written to --data when it was answered: nothing is pending here
+    await server.close()
   }
 }
 

@@ -35,7 +35,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     {
       description:
         'Compare runs with the newest earlier run of the same eval set, agent and model; fail on a drop of more than 0.1; write a JUnit report',
-      command: '<%= config.bin %> <%= command.id %> run_acme_0250 --org acme --baseline previous --max-drop 0.1 --junit evals.xml',
+      command: '<%= config.bin %> <%= command.id %> run_acme_0251 --org acme --baseline previous --max-drop 0.1 --junit evals.xml',
     },
     {
       description: 'Launch an eval set and wait for its runs, at most 15 minutes, each scoring at least 0.4',

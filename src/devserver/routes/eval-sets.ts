@@ -6,11 +6,10 @@ import {invalid} from '../errors.js'
 import {json} from '../reply.js'
 import type {OrgRecord} from '../state.js'
 import type {Store} from '../store.js'
-import {describeValue, isObject} from '../validate.js'
+import {launchTargets} from '../runs.js'
+import {describeValue} from '../validate.js'
 
 /** Agent Experience area: eval set configuration and launching an eval's saved settings. */
-
-const MAX_RUNS_PER_LAUNCH = 3
 
 export function registerEvalSets(router: ApiRouter): void {
   router.operation('updateEvalSet', (ctx) => {
@@ -20,7 +19,7 @@ export function registerEvalSets(router: ApiRouter): void {
     checkPatch(store, org, evalSet, ctx.body)
     const changes: JsonObject = {...ctx.body}
     if (ctx.body.connectionIds !== undefined) changes.connectionIds = [...new Set(ctx.body.connectionIds)]
-    if (Object.keys(changes).length > 0) Object.assign(evalSet, changes, {updatedAt: new Date().toISOString()})
+    if (Object.keys(changes).length > 0) storeMembers(evalSet, {...changes, updatedAt: new Date().toISOString()})
     return json(evalSet)
   })
 
@@ -29,18 +28,16 @@ export function registerEvalSets(router: ApiRouter): void {
     const {store, runs} = ctx.services
     const evalSet = ownedItem(store, 'evalSets', 'eval set', ctx.params.evalSetId, org)
     requireCredits(org)
-    const targets = (Array.isArray(evalSet.targets) ? evalSet.targets : []).filter(isObject).slice(0, MAX_RUNS_PER_LAUNCH)
     const batchId = store.newId('bat')
     const launched = runs.launch(
       store,
       org.publicId,
-      (targets.length > 0 ? targets : [{}]).map((target) => ({
+      launchTargets(evalSet).map((target) => ({
         status: 'queued',
         evalSetId: evalSet.id,
         batchId,
         forkedFrom: null,
-        agent: typeof target.agent === 'string' ? target.agent : null,
-        model: typeof target.model === 'string' ? target.model : null,
+        ...target,
         score: null,
       })),
     )
@@ -62,5 +59,16 @@ function checkPatch(store: Store, org: OrgRecord, current: EvalSet, patch: EvalS
   }
   for (const [member, value] of Object.entries(patch)) {
     if (Array.isArray(current[member]) && !Array.isArray(value)) throw invalid(`${member} must be an array, got ${describeValue(value)}`)
+  }
+}
+
+/**
+ * Stores each member of `changes` in `target` as its own member, whatever its name: a body's
+ * `__proto__` (an ordinary member once JSON.parse has read it) is stored and answered like any
+ * other, where Object.assign would set the stored object's prototype and drop it from every answer.
+ */
+function storeMembers(target: JsonObject, changes: JsonObject): void {
+  for (const [member, value] of Object.entries(changes)) {
+    Object.defineProperty(target, member, {value, enumerable: true, writable: true, configurable: true})
   }
 }

@@ -6,6 +6,8 @@ import {json} from '../reply.js'
 import type {OrgRecord, UserRecord} from '../state.js'
 import {parseObjectBody, requireBoolean, requireInteger, requireNumber, requireObject, requireString} from '../validate.js'
 import {orgRef} from '../views.js'
+import {launchTargets, outcomeOf} from '../runs.js'
+import type {NewRun} from '../store.js'
 
 /**
  * Test hooks under `/_dev/` (dev server only; no auth; not in the request log), described by their
@@ -16,7 +18,8 @@ import {orgRef} from '../views.js'
 
 export {HOOKS_PREFIX} from '../options.js'
 const MAX_BULK_RUNS = 1_000_000
-const BULK_STATUSES = ['succeeded', 'failed', 'succeeded', 'cancelled'] as const
+/** A run the bulk hook adds, before its eval set, agent, model and outcome are filled in. */
+const BULK_RUN: NewRun = {status: 'succeeded', evalSetId: null, batchId: null, forkedFrom: null, agent: null, model: null, score: null}
 
 export function registerHooks(router: ApiRouter): void {
   const quiet = {persist: false}
@@ -81,22 +84,20 @@ export function registerHooks(router: ApiRouter): void {
     const org = orgOf(ctx)
     const count = requireInteger(parseObjectBody(ctx.rawBody), 'count', 1, MAX_BULK_RUNS)
     const {store} = ctx.services
-    const evalSetIds = Object.values(store.state.evalSets)
+    // as if the organization's eval sets had been launched in turn, each run finished as its
+    // eval set × agent × model's runs do (../history.ts)
+    const slots: NewRun[] = Object.values(store.state.evalSets)
       .filter((owned) => owned.orgId === org.publicId)
-      .map((owned) => owned.item.id)
-    const added = store.addRuns(
-      org.publicId,
-      Array.from({length: count}, (_, i) => ({
-        status: BULK_STATUSES[i % BULK_STATUSES.length],
-        evalSetId: evalSetIds.length === 0 ? null : evalSetIds[i % evalSetIds.length],
-        batchId: null,
-        forkedFrom: null,
-        agent: null,
-        model: null,
-        score: null,
-      })),
-      ctx.services.runs.now(),
-    )
+      .flatMap(({item}) => launchTargets(item).map((target) => ({...BULK_RUN, evalSetId: item.id, ...target})))
+    if (slots.length === 0) slots.push({...BULK_RUN})
+    const fields = Array.from({length: count}, (_, i): NewRun => ({...slots[i % slots.length]}))
+    const sequences = store.sequences(org.publicId, fields)
+    fields.forEach((field, i) => {
+      const {outcome, score} = outcomeOf(field, sequences[i])
+      field.status = outcome
+      field.score = score
+    })
+    const added = store.addRuns(org.publicId, fields, ctx.services.runs.now())
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})
   })
 

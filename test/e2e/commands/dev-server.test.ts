@@ -1,7 +1,9 @@
 import {type ChildProcessWithoutNullStreams, spawn, spawnSync} from 'node:child_process'
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {HOOKS} from '../../../src/devserver/options.js'
 import {amctlOnPath, BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
+import {tempDir} from '../../helpers/temp.js'
 import {lines} from './util.js'
 
 // `amctl dev server` as a user runs it: the real bin/run.js in a subprocess, its URL read from
@@ -58,8 +60,10 @@ async function helpExamples(): Promise<{description: string; command: string}[]>
   return examples
 }
 
-function startServer(extra: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'dev', 'server', '--port', '0', '--seed', 'default', ...extra], {
+/** `limit`: a command the server runs under (`prlimit --fsize=N`). */
+function startServer(extra: string[] = [], limit: string[] = []): Promise<Server> {
+  const [command, ...before] = [...limit, process.execPath]
+  const child = spawn(command, [...before, BIN, 'dev', 'server', '--port', '0', '--seed', 'default', ...extra], {
     env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'},
     stdio: ['pipe', 'pipe', 'pipe'],
   })
@@ -102,7 +106,35 @@ async function interrupt(server: Server): Promise<{code: number | null; signal: 
   }
 }
 
+const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0
+
 describe('amctl dev server (subprocess)', () => {
+  it.skipIf(!hasPrlimit)(
+    '--data on a full disk (a file-size limit): a change it cannot write answers 507 and is undone; a restart has every answered change, no refused one',
+    async () => {
+      const file = join(tempDir('amctl-e2e-full-'), 'state.json')
+      // the seeded state (about 75 KB) fits in 1 MB; 20,000 more runs do not
+      const server = await startServer(['--data', file], ['prlimit', '--fsize=1000000'])
+      const url = server.firstLine
+      const post = (path: string, body: unknown, method = 'POST') =>
+        fetch(`${url}${path}`, {method, headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})
+      const refused = await post('/_dev/orgs/acme/runs', {count: 20_000})
+      expect(refused.status).toBe(507)
+      expect(((await refused.json()) as {error: {code: string}}).error.code).toBe('insufficient_storage')
+      expect(server.stderr()).toMatch(/warning: could not write .*EFBIG.*; the change was refused \(507\)/)
+      const state = async () => (await (await fetch(`${url}/_dev/orgs/acme`)).json()) as {runCount: number; credits: number}
+      expect((await state()).runCount).toBe(260)
+      // a change that fits is written and answered
+      expect((await post('/_dev/orgs/acme', {credits: 5}, 'PATCH')).status).toBe(200)
+      expect(await interrupt(server)).toEqual({code: 0, signal: null})
+
+      const again = await startServer(['--data', file])
+      const kept = (await (await fetch(`${again.firstLine}/_dev/orgs/acme`)).json()) as {runCount: number; credits: number}
+      expect(kept).toMatchObject({runCount: 260, credits: 5})
+      expect(await interrupt(again)).toEqual({code: 0, signal: null})
+    },
+  )
+
   it('prints its URL, serves a device-flow login and every seeded run, and exits 0 on SIGINT', async () => {
     const server = await startServer()
     const url = server.firstLine

@@ -74,6 +74,24 @@ describe('amctl evals update', () => {
     expect(await readBack('es_acme_search')).toEqual(doc)
   })
 
+  it('--set __proto__=…: stored as a member and read back as one (the dev server keeps any member name)', async () => {
+    const r = await e2e.current.amctl([
+      'evals',
+      'update',
+      'es_acme_checkout',
+      '--org',
+      'acme',
+      '--set',
+      '__proto__={"owner":"ada"}',
+      '--json',
+    ])
+    expectOk(r)
+    expect(r.stdout).toContain('"__proto__":{"owner":"ada"}')
+    const stored = await readBack('es_acme_checkout')
+    expect(Object.hasOwn(stored, '__proto__')).toBe(true)
+    expect(Object.getOwnPropertyDescriptor(stored, '__proto__')?.value).toEqual({owner: 'ada'})
+  })
+
   it('--clear-connections sends connectionIds: [] and clears them', async () => {
     const r = await e2e.current.amctl(['evals', 'update', 'es_acme_search', '--org', 'acme', '--clear-connections', '--json'])
     expectOk(r)

@@ -12,13 +12,37 @@ import {jsonDoc, lines} from './util.js'
 // PATCH /_dev/runs/{runId} {"status","score"} sets a run's state. The servers run as
 // `amctl dev server` subprocesses, through the documented flag.
 
-/** How the dev server ends a launched run (its plan, from the run ID). */
-function planned(id: string): {status: string; score: number | null} {
-  const {outcome, score} = outcomeOf(id)
-  return {status: outcome, score}
+type Planned = Map<string, {status: string; score: number | null}>
+
+/**
+ * How the dev server ends each of `ids`: the k-th run of an eval set × agent × model in the
+ * organization draws the k-th outcome of that triple (src/devserver/runs.ts outcomeOf), k counted
+ * over acme's whole run list, oldest first.
+ */
+async function planned(server: Server, ids: string[]): Promise<Planned> {
+  const all: Array<{id: string; evalSetId: string | null; agent: string | null; model: string | null}> = []
+  let cursor: string | null = null
+  do {
+    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`
+    const res = await fetch(`${server.url}/api/v1/orgs/acme/runs?limit=200${query}`, {headers: {authorization: `Bearer ${server.token}`}})
+    const page = (await res.json()) as {items: typeof all; nextCursor: string | null}
+    all.push(...page.items)
+    cursor = page.nextCursor
+  } while (cursor !== null)
+  const counts = new Map<string, number>()
+  const plans: Planned = new Map()
+  for (const run of all.reverse()) {
+    const triple = JSON.stringify([run.evalSetId, run.agent, run.model])
+    const k = counts.get(triple) ?? 0
+    counts.set(triple, k + 1)
+    if (!ids.includes(run.id)) continue
+    const {outcome, score} = outcomeOf(run, k)
+    plans.set(run.id, {status: outcome, score})
+  }
+  return plans
 }
-/** The exit code of a wait on `ids` (contract 5): 0 when every one succeeded, else 10. */
-const exitFor = (ids: string[]) => (ids.every((id) => planned(id).status === 'succeeded') ? 0 : 10)
+/** The exit code of a wait on the planned runs (contract 5): 0 when every one succeeded, else 10. */
+const exitFor = (plans: Planned) => ([...plans.values()].every((plan) => plan.status === 'succeeded') ? 0 : 10)
 /** the shortest interval: a poll every second */
 const FAST = ['--interval', '1']
 
@@ -110,18 +134,23 @@ describe('waiting for runs that progress on their own (--run-seconds 2)', () => 
     const r = await amctl(server!, argv)
     const doc = jsonDoc(r)
     expect(doc.runs.map((run: {id: string}) => run.id)).toEqual(doc.runIds)
-    // each run ends as the dev server's plan for its ID says (deterministic), and the exit code follows
-    for (const run of doc.runs) expect({status: run.status, score: run.score}).toEqual(planned(run.id))
-    expect(r.exitCode, r.stderr).toBe(exitFor(doc.runIds))
+    // each run ends as the dev server draws it (deterministic), and the exit code follows
+    const plans = await planned(server!, doc.runIds)
+    for (const run of doc.runs) expect({status: run.status, score: run.score}).toEqual(plans.get(run.id))
+    expect(r.exitCode, r.stderr).toBe(exitFor(plans))
   })
 
   it('evals run --wait piped: one stderr line per change, each run from queued to a terminal status', async () => {
     const r = await amctl(server!, ['evals', 'run', 'es_acme_search', '--org', 'acme', '--wait', '--interval', '1', '--wait-timeout', '60'])
     const rows = lines(r.stdout).map((line) => line.split('\t'))
     expect(rows.length).toBeGreaterThan(0)
-    expect(r.exitCode, r.stderr).toBe(exitFor(rows.map(([id]) => id)))
+    const plans = await planned(
+      server!,
+      rows.map(([id]) => id),
+    )
+    expect(r.exitCode, r.stderr).toBe(exitFor(plans))
     for (const [id, status] of rows) {
-      expect(status).toBe(planned(id).status)
+      expect(status).toBe(plans.get(id)?.status)
       expect(r.stderr).toContain(`${id} queued\n`)
       expect(r.stderr).toMatch(new RegExp(`^${id} \\w+ → ${status}`, 'm'))
     }
@@ -135,13 +164,14 @@ describe('waiting for runs that progress on their own (--run-seconds 2)', () => 
     // the final table's rows (the live view has no EVAL SET column)
     const finalRows = new Map([...screen.matchAll(/^(run_\w+)\s+(\w+)\s+es_acme_checkout\b/gm)].map((m) => [m[1], m[2]]))
     expect(finalRows.size, screen).toBe(2)
-    expect(exitCode, screen).toBe(exitFor([...finalRows.keys()]))
+    const plans = await planned(server!, [...finalRows.keys()])
+    expect(exitCode, screen).toBe(exitFor(plans))
     expect(screen).toMatch(/^Launched eval set es_acme_checkout: 1 batch, 2 runs\r?$/m)
-    for (const [id, status] of finalRows) expect(status).toBe(planned(id).status)
+    for (const [id, status] of finalRows) expect(status).toBe(plans.get(id)?.status)
     // the live view is erased (cursor up over it, erase down) just before the summary
     expect(screen).toMatch(/\u001b\[\d+F\u001b\[J[✓✗] /)
     // the summary, then the table (its header last but the rows)
-    expect(screen).toMatch(exitFor([...finalRows.keys()]) === 0 ? /✓ all 2 runs succeeded/ : /✗ \d of 2 runs did not pass/)
+    expect(screen).toMatch(exitFor(plans) === 0 ? /✓ all 2 runs succeeded/ : /✗ \d of 2 runs did not pass/)
     expect(screen.slice(screen.lastIndexOf('ID  '))).toMatch(/^ID\s+STATUS\s+EVAL SET/)
   })
 
@@ -154,14 +184,15 @@ describe('waiting for runs that progress on their own (--run-seconds 2)', () => 
       input: `${ids.join('\n')}\n`, // what `jq -r '.runIds[]'` writes
       timeoutMs: 90_000,
     })
-    expect(r.exitCode, r.stderr).toBe(exitFor(ids))
+    const plans = await planned(server!, ids)
+    expect(r.exitCode, r.stderr).toBe(exitFor(plans))
     expect(
       jsonDoc(r).items.map((run: {id: string; status: string; score: number | null}) => ({
         id: run.id,
         status: run.status,
         score: run.score,
       })),
-    ).toEqual(ids.map((id) => ({id, ...planned(id)})))
+    ).toEqual(ids.map((id) => ({id, ...plans.get(id)})))
   })
 })
 

@@ -25,13 +25,13 @@ describe('amctl runs watch', () => {
     expect(r.exitCode, r.stderr).toBe(0)
     expect(reqs).toEqual([`GET ${RUNS}`])
     expect(lines(r.stdout)).toEqual([
-      `run_acme_0251\tsucceeded\tes_acme_search\t${seededRunCreatedAt('acme', 251, e2e.current.server.seededAt ?? 0)}`,
-      `run_acme_0250\tsucceeded\tes_acme_checkout\t${seededRunCreatedAt('acme', 250, e2e.current.server.seededAt ?? 0)}`,
+      `run_acme_0251\tsucceeded\tes_acme_checkout\t${seededRunCreatedAt('acme', 251, e2e.current.server.seededAt ?? 0)}`,
+      `run_acme_0250\tsucceeded\tes_acme_search\t${seededRunCreatedAt('acme', 250, e2e.current.server.seededAt ?? 0)}`,
     ])
     expect(lines(r.stderr)).toEqual([
       'watching 2 runs of acme: a poll every 5s, up to 1h',
-      'run_acme_0251 succeeded (score 0.87)',
-      'run_acme_0250 succeeded (score 0.50)',
+      'run_acme_0251 succeeded (score 0.84)',
+      'run_acme_0250 succeeded (score 0.56)',
       '✓ all 2 runs succeeded (0s)',
     ])
     expectNoColour(r)
@@ -39,7 +39,7 @@ describe('amctl runs watch', () => {
 
   it('a failed run: exit 10; --json {"items":[…]}; a run beyond the first page is read from the next one', async () => {
     const [r, reqs] = await requestsOf(e2e.current, () =>
-      e2e.current.amctl(['runs', 'watch', 'run_acme_0252', 'run_acme_0001', '--org', 'acme', '--json']),
+      e2e.current.amctl(['runs', 'watch', 'run_acme_0257', 'run_acme_0001', '--org', 'acme', '--json']),
     )
     expect(r.exitCode, r.stderr).toBe(10)
     expect(reqs).toHaveLength(2)
@@ -48,25 +48,25 @@ describe('amctl runs watch', () => {
     const doc = jsonDoc(r)
     expect(Object.keys(doc)).toEqual(['items'])
     const states = doc.items.map((run: {id: string; status: string}) => `${run.id} ${run.status}`)
-    expect(states).toEqual(['run_acme_0252 failed', 'run_acme_0001 succeeded'])
-    expect(lines(r.stderr).at(-1)).toBe('✗ 1 of 2 runs did not pass: run_acme_0252 failed (0s)')
+    expect(states).toEqual(['run_acme_0257 failed', 'run_acme_0001 succeeded'])
+    expect(lines(r.stderr).at(-1)).toBe('✗ 1 of 2 runs did not pass: run_acme_0257 failed (0s)')
   })
 
-  it('--min-score: 0.5 is met by a score of 0.5, 0.6 is not (exit 10)', async () => {
+  it('--min-score: 0.7 is met by a score of 0.7, 0.71 is not (exit 10)', async () => {
     const [met, missed] = await Promise.all([
-      e2e.current.amctl(['runs', 'watch', 'run_acme_0250', '--org', 'acme', '--min-score', '0.5']),
-      e2e.current.amctl(['runs', 'watch', 'run_acme_0250', '--org', 'acme', '--min-score', '0.6']),
+      e2e.current.amctl(['runs', 'watch', 'run_acme_0242', '--org', 'acme', '--min-score', '0.7']),
+      e2e.current.amctl(['runs', 'watch', 'run_acme_0242', '--org', 'acme', '--min-score', '0.71']),
     ])
     expect(met.exitCode, met.stderr).toBe(0)
     expect(missed.exitCode, missed.stderr).toBe(10)
-    expect(lines(missed.stderr).at(-1)).toBe('✗ 1 of 1 run did not pass: run_acme_0250 scored 0.5 (below 0.6) (0s)')
-    expect(tsvIds(missed.stdout)).toEqual(['run_acme_0250 succeeded'])
+    expect(lines(missed.stderr).at(-1)).toBe('✗ 1 of 1 run did not pass: run_acme_0242 scored 0.7 (below 0.71) (0s)')
+    expect(tsvIds(missed.stdout)).toEqual(['run_acme_0242 succeeded'])
   })
 
   it('IDs from stdin with -, as `jq -r .runIds[]` writes them', async () => {
-    const r = await e2e.current.amctl(['runs', 'watch', '-', '--org', 'acme'], {input: 'run_acme_0251\nrun_acme_0254\n'})
+    const r = await e2e.current.amctl(['runs', 'watch', '-', '--org', 'acme'], {input: 'run_acme_0251\nrun_acme_0220\n'})
     expect(r.exitCode, r.stderr).toBe(10)
-    expect(tsvIds(r.stdout)).toEqual(['run_acme_0251 succeeded', 'run_acme_0254 cancelled'])
+    expect(tsvIds(r.stdout)).toEqual(['run_acme_0251 succeeded', 'run_acme_0220 cancelled'])
   })
 
   it('a run the organization does not have: exit 5 naming it, after the whole list', async () => {

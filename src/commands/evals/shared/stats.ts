@@ -1,0 +1,217 @@
+import type {Run} from '../../../contract/types.js'
+import {BadResponseError} from '../../../core/errors.js'
+import {RunningStats} from '../../../gate/stats.js'
+import {createdMs} from '../../../gate/filter.js'
+import type {Column} from '../../../output/format.js'
+import {sparkline} from '../../../output/sparkline.js'
+
+/**
+ * `amctl evals stats`: the runs of one eval set, summed up per agent × model while the run list
+ * streams past (newest first), in memory that does not grow with the list: counts, Welford's
+ * running mean and standard deviation (../../../gate/stats.ts), and the newest few scores.
+ */
+
+/** How many of the newest scores the trend holds. */
+export const TREND_LENGTH = 20
+
+/** The shares of an agent × model's finished runs that succeeded, failed and were cancelled. */
+export interface EvalStatsShares {
+  succeeded: number
+  failed: number
+  cancelled: number
+}
+
+/** One agent × model of the eval set (`--json`: an item of `groups`). */
+export interface EvalStatsGroup {
+  /** the agent, or null for runs without one */
+  agent: string | null
+  /** the model, or null for runs without one */
+  model: string | null
+  /** runs created within the window, whatever their status */
+  runs: number
+  succeeded: number
+  failed: number
+  cancelled: number
+  /** runs not finished yet (queued, running, or a status amctl does not know) */
+  unfinished: number
+  /** shares of the finished runs (succeeded + failed + cancelled), rounded to 4 decimals; null when none finished */
+  share: EvalStatsShares | null
+  /** how many succeeded runs have a score: what mean, sd and trend are made of */
+  scored: number
+  /** the mean of those scores, rounded to 6 decimals; null without one */
+  mean: number | null
+  /** their sample standard deviation (n − 1), rounded to 6 decimals; null with fewer than two */
+  sd: number | null
+  /** the newest succeeded run with a score, or null */
+  last: {runId: string; score: number; createdAt: string} | null
+  /** the newest scores (at most TREND_LENGTH), oldest first */
+  trend: number[]
+}
+
+/** The `--json` document of `amctl evals stats` (a scripts' contract: see docs/ci.md). */
+export interface EvalStats {
+  evalSetId: string
+  /** the runs counted: created at or after `since` (null: no limit, `--window 0`), read at `until` */
+  window: {seconds: number; since: string | null; until: string}
+  /** runs of the eval set within the window */
+  runs: number
+  /** one per agent × model, by agent then model (null last) */
+  groups: EvalStatsGroup[]
+}
+
+/** What is kept of one agent × model while the runs stream past. */
+type Tally = Pick<EvalStatsGroup, 'agent' | 'model' | 'runs' | 'succeeded' | 'failed' | 'cancelled' | 'last'> & {
+  scores: RunningStats
+  /** newest first */
+  trend: number[]
+}
+
+/** Sums up runs of `evalSetId` created at or after `since` (epoch ms; undefined: any), fed newest first. */
+export class EvalStatsTally {
+  /** by agent, then model (a run without one under null) */
+  private readonly groups = new Map<string | null, Map<string | null, Tally>>()
+  private counted = 0
+
+  constructor(
+    readonly evalSetId: string,
+    readonly since: number | undefined,
+  ) {}
+
+  /**
+   * Counts `run` when it is of the eval set and within the window; anything else is passed over.
+   * Answers whether the run is older than the window: the list comes newest first, so no later
+   * page holds a run to count (the early stop of `runs list --since`, ../../../gate/filter.ts; the
+   * date is read once per run, here). A run of another eval set without a date does not count
+   * as older.
+   */
+  add(run: Run): boolean {
+    const at = createdMs(run)
+    const older = this.since !== undefined && at !== undefined && at < this.since
+    if (run.evalSetId !== this.evalSetId) return older
+    if (at === undefined) throw badRun(run, 'createdAt', 'is not a date')
+    if (older) return true
+    const agent = nameOf(run, 'agent')
+    const model = nameOf(run, 'model')
+    const score = scoreOf(run)
+    let models = this.groups.get(agent)
+    if (models === undefined) {
+      models = new Map()
+      this.groups.set(agent, models)
+    }
+    let tally = models.get(model)
+    if (tally === undefined) {
+      tally = {agent, model, runs: 0, succeeded: 0, failed: 0, cancelled: 0, scores: new RunningStats(), last: null, trend: []}
+      models.set(model, tally)
+    }
+    this.counted++
+    tally.runs++
+    if (run.status === 'failed') tally.failed++
+    else if (run.status === 'cancelled') tally.cancelled++
+    else if (run.status === 'succeeded') {
+      tally.succeeded++
+      if (score !== null) {
+        tally.scores.add(score)
+        tally.last ??= {runId: run.id, score, createdAt: run.createdAt}
+        if (tally.trend.length < TREND_LENGTH) tally.trend.push(score)
+      }
+    }
+    return false
+  }
+
+  /** The summary so far, as `--json` prints it; `until`: when the runs were read (epoch ms), `windowS` the window. */
+  result(windowS: number, until: number): EvalStats {
+    const groups = [...this.groups.values()]
+      .flatMap((models) => [...models.values()])
+      .sort(byName)
+      .map(summary)
+    return {
+      evalSetId: this.evalSetId,
+      window: {
+        seconds: windowS,
+        since: this.since === undefined ? null : new Date(this.since).toISOString(),
+        until: new Date(until).toISOString(),
+      },
+      runs: this.counted,
+      groups,
+    }
+  }
+}
+
+function summary(tally: Tally): EvalStatsGroup {
+  const finished = tally.succeeded + tally.failed + tally.cancelled
+  const share = (n: number): number => round(n / finished, 4)
+  const {mean, sd} = tally.scores
+  return {
+    agent: tally.agent,
+    model: tally.model,
+    runs: tally.runs,
+    succeeded: tally.succeeded,
+    failed: tally.failed,
+    cancelled: tally.cancelled,
+    unfinished: tally.runs - finished,
+    share: finished === 0 ? null : {succeeded: share(tally.succeeded), failed: share(tally.failed), cancelled: share(tally.cancelled)},
+    scored: tally.scores.n,
+    mean: mean === undefined ? null : round(mean, 6),
+    sd: sd === undefined ? null : round(sd, 6),
+    last: tally.last,
+    trend: [...tally.trend].reverse(),
+  }
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits
+  return Math.round(value * scale) / scale
+}
+
+/** By agent, then model; runs without one last. */
+function byName(a: Tally, b: Tally): number {
+  return compareNames(a.agent, b.agent) || compareNames(a.model, b.model)
+}
+
+function compareNames(a: string | null, b: string | null): number {
+  if (a === b) return 0
+  if (a === null) return 1
+  if (b === null) return -1
+  return a < b ? -1 : 1
+}
+
+function badRun(run: Run, member: string, problem: string): BadResponseError {
+  return new BadResponseError(`the server's run ${JSON.stringify(run.id)} has a ${member} that ${problem}: ${JSON.stringify(run[member])}`)
+}
+
+/** A run's agent or model: a name, or null when it has none; anything else is a bad answer. */
+function nameOf(run: Run, member: 'agent' | 'model'): string | null {
+  const value: unknown = run[member]
+  if (value === undefined || value === null) return null
+  if (typeof value !== 'string') throw badRun(run, member, 'is not a string')
+  return value
+}
+
+/** A run's score: a number from 0 to 1, or null when it has none; anything else is a bad answer. */
+function scoreOf(run: Run): number | null {
+  const value: unknown = run.score
+  if (value === undefined || value === null) return null
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw badRun(run, 'score', 'is not a number from 0 to 1')
+  return value
+}
+
+/**
+ * The table (a terminal) and the tab-separated rows (piped): agent, model, runs, the shares of
+ * finished runs that succeeded (OK), failed and were cancelled (fractions when piped, percentages
+ * on a terminal), the mean and standard deviation of the scores, the last score; on a terminal
+ * also the trend as a sparkline. Headers are short: with the trend's 20 columns the table fits
+ * 100 columns.
+ */
+export const STATS_COLUMNS: Column<EvalStatsGroup>[] = [
+  {header: 'AGENT', get: (g) => g.agent},
+  {header: 'MODEL', get: (g) => g.model, flexible: true},
+  {header: 'RUNS', get: (g) => g.runs},
+  {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share'},
+  {header: 'FAILED', get: (g) => g.share?.failed ?? null, show: 'share'},
+  {header: 'CANCELLED', get: (g) => g.share?.cancelled ?? null, show: 'share'},
+  {header: 'MEAN', get: (g) => g.mean, show: 'score'},
+  {header: 'SD', get: (g) => g.sd, show: 'score'},
+  {header: 'LAST', get: (g) => g.last?.score ?? null, show: 'score'},
+  {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend)), extra: true},
+]

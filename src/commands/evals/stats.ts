@@ -1,0 +1,87 @@
+import {Args, Flags} from '@oclif/core'
+import {runPages} from '../../api/runs.js'
+import {ApiCommand} from '../../base/api-command.js'
+import type {OperationId} from '../../contract/routes.js'
+import {PAGE_LIMIT} from '../../contract/vocabulary.js'
+import {parseDuration, requireId} from '../../input/values.js'
+import {assertRow} from '../../output/format.js'
+import {Progress} from '../../output/progress.js'
+import {styled} from '../../output/renderer.js'
+import {type EvalStats, EvalStatsTally, STATS_COLUMNS, TREND_LENGTH} from './shared/stats.js'
+
+export type {EvalStats as EvalsStatsResult, EvalStatsGroup} from './shared/stats.js'
+
+const DEFAULT_WINDOW = '30d'
+
+export default class EvalsStats extends ApiCommand {
+  static override summary = 'Show how each agent and model does on an eval set: runs, failures, mean score and its noise, the trend'
+  static operations: OperationId[] = ['listRuns']
+  static override description =
+    `For each agent × model of the eval set, over the runs created within --window (default ${DEFAULT_WINDOW}; 0: every run): how many runs, the share of the finished ones that succeeded, failed and were cancelled (how flaky it is), the mean and sample standard deviation of the scores of the succeeded runs (how noisy it is), the last score, and on a terminal the trend of the last ${TREND_LENGTH} scores as a sparkline on a fixed 0–1 scale (oldest first: a flat line is a steady score).
+
+The API has no filters, so amctl reads the organization's run list from the newest, ${PAGE_LIMIT.max} to a page, and stops at the first page that reaches runs older than the window; each page is counted and dropped as it arrives, so memory stays flat however long the list. A run whose score is not a number from 0 to 1, or whose createdAt is not a date, is a bad answer (exit 1).
+
+--json prints {"evalSetId","window":{"seconds","since","until"},"runs","groups":[…]}; each group: agent, model, runs, succeeded, failed, cancelled, unfinished, share {succeeded, failed, cancelled} (of the finished runs; null when none finished), scored, mean, sd (null with fewer than two scores), last {runId, score, createdAt}, trend (the last ${TREND_LENGTH} scores, oldest first). Piped, one line per agent × model: agent, model, runs, the three shares, mean, sd, last score.`
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> es_acme_search --org acme',
+    {
+      description: 'The last week of one eval set, as JSON',
+      command: '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --window 7d --json',
+    },
+    {
+      description: 'The flaky ones: agents and models with more than 10 % of their finished runs failed',
+      command:
+        '<%= config.bin %> <%= command.id %> es_acme_search --org acme --jq \'.groups[] | select(.share.failed > 0.1) | "\\(.agent) \\(.model)"\'',
+    },
+  ]
+
+  static override args = {eval_set_id: Args.string({description: 'ID of the eval set', required: true})}
+  static override flags = {
+    window: Flags.string({
+      description: `count the runs created within this long before now: 90m, 12h, 30d or seconds; 0 counts every run (default ${DEFAULT_WINDOW})`,
+      helpValue: 'DURATION',
+    }),
+  }
+
+  async run(): Promise<EvalStats> {
+    const {args, flags} = await this.parse(EvalsStats)
+    const id = requireId('EVAL_SET_ID', args.eval_set_id)
+    const windowS = parseDuration('--window', flags.window ?? DEFAULT_WINDOW, {days: true})
+    const now = Date.now()
+    const since = windowS === 0 ? undefined : now - windowS * 1000
+    const client = await this.ctx.http()
+    const org = await this.ctx.org()
+
+    const tally = new EvalStatsTally(id, since)
+    const progress = new Progress(this.io, {one: 'run', other: 'runs'})
+    let read = 0
+    try {
+      for await (const page of runPages(client, org, {limit: PAGE_LIMIT.max})) {
+        let reached = false
+        for (const run of page.items) {
+          assertRow(run)
+          if (tally.add(run)) reached = true
+        }
+        read += page.items.length
+        progress.update(read)
+        // newest first: the pages after one that reaches runs older than the window hold only older runs
+        if (reached) break
+      }
+    } finally {
+      progress.clear()
+    }
+
+    const stats = tally.result(windowS, now)
+    const within = since === undefined ? 'of any date' : `created since ${new Date(since).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+    const unfinished = stats.groups.reduce((n, group) => n + group.unfinished, 0)
+    const open = unfinished === 0 ? '' : ` (${unfinished.toLocaleString('en-US')} not finished)`
+    if (this.out.tty && stats.runs > 0) this.out.notice(styled(`${id}: ${plural(stats.runs, 'run')} ${within}${open}`, 'dim'))
+    this.out.list(stats.groups, STATS_COLUMNS, `no runs of ${id} ${within} in ${org}`)
+    return stats
+  }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`
+}

@@ -1,0 +1,179 @@
+import {describe, expect, it} from 'vitest'
+import {EvalStatsTally, STATS_COLUMNS, TREND_LENGTH} from '../../../../src/commands/evals/shared/stats.js'
+import type {Run} from '../../../../src/contract/types.js'
+import {BadResponseError} from '../../../../src/core/errors.js'
+import {tsvRows, ttyCells} from '../../../../src/output/format.js'
+import {palette} from '../../../../src/output/style.js'
+
+const NOW = Date.parse('2026-06-01T12:00:00.000Z')
+let seq = 0
+
+/** A run of es_1 by claude-code / sonnet, `minutesAgo` before NOW. */
+function run(fields: Partial<Run> & {minutesAgo?: number} = {}): Run {
+  const {minutesAgo = 1, ...rest} = fields
+  seq += 1
+  return {
+    id: `run_${seq}`,
+    status: 'succeeded',
+    evalSetId: 'es_1',
+    batchId: null,
+    createdAt: new Date(NOW - minutesAgo * 60_000).toISOString(),
+    forkedFrom: null,
+    agent: 'claude-code',
+    model: 'sonnet',
+    score: 0.8,
+    ...rest,
+  }
+}
+
+/** Tallies runs given newest first. */
+function tally(runs: Run[], since?: number) {
+  const t = new EvalStatsTally('es_1', since)
+  for (const r of runs) t.add(r)
+  return t.result(since === undefined ? 0 : (NOW - since) / 1000, NOW)
+}
+
+describe('EvalStatsTally', () => {
+  it("counts each agent × model's runs by status; shares are of the finished runs", () => {
+    const stats = tally([
+      run({status: 'running', score: null}),
+      run({status: 'succeeded', score: 0.9}),
+      run({status: 'failed', score: null}),
+      run({status: 'cancelled', score: null}),
+      run({status: 'succeeded', score: 0.7}),
+      run({status: 'paused', score: null}),
+    ])
+    expect(stats.runs).toBe(6)
+    expect(stats.groups).toHaveLength(1)
+    expect(stats.groups[0]).toMatchObject({
+      agent: 'claude-code',
+      model: 'sonnet',
+      runs: 6,
+      succeeded: 2,
+      failed: 1,
+      cancelled: 1,
+      unfinished: 2,
+      share: {succeeded: 0.5, failed: 0.25, cancelled: 0.25},
+      scored: 2,
+      mean: 0.8,
+      sd: 0.141421,
+    })
+  })
+
+  it('mean and sd are those of the succeeded runs with a score (sample sd, n − 1), as the gate reads a history', () => {
+    const scores = [0.61, 0.74, 0.7, 0.69, 0.72]
+    const stats = tally([
+      ...scores.map((score) => run({score})),
+      run({status: 'failed', score: 0.1}),
+      run({status: 'succeeded', score: null}),
+    ])
+    const mean = scores.reduce((a, b) => a + b) / scores.length
+    const sd = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / (scores.length - 1))
+    expect(stats.groups[0]).toMatchObject({succeeded: 6, scored: 5, mean: Number(mean.toFixed(6)), sd: Number(sd.toFixed(6))})
+  })
+
+  it('the last score is the newest scored run; the trend holds the newest 20 scores, oldest first', () => {
+    const runs = Array.from({length: 30}, (_, i) => run({score: (30 - i) / 100, minutesAgo: i + 1}))
+    const stats = tally([run({status: 'failed', score: null, minutesAgo: 0}), ...runs])
+    const group = stats.groups[0]
+    expect(group.last).toEqual({runId: runs[0].id, score: 0.3, createdAt: runs[0].createdAt})
+    expect(group.trend).toHaveLength(TREND_LENGTH)
+    expect(group.trend).toEqual(Array.from({length: 20}, (_, i) => (11 + i) / 100))
+  })
+
+  it('keeps nothing per run: 100,000 runs leave one group, its trend at 20 scores', () => {
+    const t = new EvalStatsTally('es_1', undefined)
+    const one = run()
+    for (let i = 0; i < 100_000; i++) t.add({...one, score: (i % 100) / 100})
+    const [group] = t.result(0, NOW).groups
+    expect(group.runs).toBe(100_000)
+    expect(group.trend).toHaveLength(TREND_LENGTH)
+    expect(group.mean).toBeCloseTo(0.495, 6)
+  })
+
+  it('counts only the eval set, and only runs created at or after the window start', () => {
+    const since = NOW - 60 * 60_000
+    const stats = tally(
+      [
+        run({minutesAgo: 10}),
+        run({evalSetId: 'es_other', score: 'bad' as unknown as number}),
+        run({minutesAgo: 60}),
+        run({minutesAgo: 61}),
+        run({minutesAgo: 3000, score: 0.1}),
+      ],
+      since,
+    )
+    expect(stats.runs).toBe(2)
+    expect(stats.window).toEqual({seconds: 3600, since: '2026-06-01T11:00:00.000Z', until: '2026-06-01T12:00:00.000Z'})
+    expect(tally([run(), run({minutesAgo: 10 ** 6})]).window).toEqual({seconds: 0, since: null, until: '2026-06-01T12:00:00.000Z'})
+  })
+
+  it('answers whether a run, of any eval set, is older than the window: where the newest-first list can stop', () => {
+    const t = new EvalStatsTally('es_1', NOW - 60 * 60_000)
+    expect(t.add(run({minutesAgo: 10}))).toBe(false)
+    expect(t.add(run({minutesAgo: 90, evalSetId: 'es_other'}))).toBe(true)
+    expect(t.add(run({minutesAgo: 90}))).toBe(true)
+    // another eval set's run without a date is passed over, and does not end the list
+    expect(t.add(run({evalSetId: 'es_other', createdAt: 'yesterday'}))).toBe(false)
+    expect(new EvalStatsTally('es_1', undefined).add(run({minutesAgo: 10 ** 6}))).toBe(false)
+    expect(t.result(3600, NOW).runs).toBe(1)
+  })
+
+  it('one group per agent × model, by agent then model, runs without either last', () => {
+    const stats = tally([
+      run({agent: 'codex', model: 'gpt-5'}),
+      run({agent: null, model: null}),
+      run({agent: 'claude-code', model: 'sonnet'}),
+      run({agent: 'codex', model: 'gpt-4'}),
+      run({agent: 'claude-code', model: null}),
+    ])
+    expect(stats.groups.map((g) => [g.agent, g.model])).toEqual([
+      ['claude-code', 'sonnet'],
+      ['claude-code', null],
+      ['codex', 'gpt-4'],
+      ['codex', 'gpt-5'],
+      [null, null],
+    ])
+  })
+
+  it('no finished run: share null; no score: mean, sd and last null, empty trend; one score: sd null', () => {
+    const [queued] = tally([run({status: 'queued', score: null})]).groups
+    expect(queued).toMatchObject({share: null, scored: 0, mean: null, sd: null, last: null, trend: []})
+    expect(tally([run({score: 0.5})]).groups[0]).toMatchObject({scored: 1, mean: 0.5, sd: null})
+  })
+
+  it.each([
+    [{score: '0.9'}, 'score that is not a number from 0 to 1: "0.9"'],
+    [{score: 5}, 'score that is not a number from 0 to 1: 5'],
+    [{score: -0.1}, 'score that is not a number from 0 to 1: -0.1'],
+    [{score: true}, 'score that is not a number from 0 to 1: true'],
+    [{createdAt: 'yesterday'}, 'createdAt that is not a date: "yesterday"'],
+    [{agent: 7}, 'agent that is not a string: 7'],
+  ])('a run of the eval set with %j is a bad answer (exit 1), never counted', (fields, says) => {
+    const bad = run(fields as Partial<Run>)
+    const t = new EvalStatsTally('es_1', undefined)
+    const error = (() => {
+      try {
+        t.add(bad)
+      } catch (caught) {
+        return caught
+      }
+    })()
+    expect(error).toBeInstanceOf(BadResponseError)
+    expect((error as BadResponseError).exitCode).toBe(1)
+    expect((error as Error).message).toBe(`the server's run "${bad.id}" has a ${says}`)
+  })
+})
+
+describe('STATS_COLUMNS', () => {
+  const stats = tally([run({score: 0.9}), run({score: 0.7}), run({status: 'failed', score: null}), run({status: 'queued', score: null})])
+
+  it('piped: agent, model, runs, the three shares as fractions, mean, sd, last score; no trend', () => {
+    expect(tsvRows(stats.groups, STATS_COLUMNS)).toBe('claude-code\tsonnet\t4\t0.6667\t0.3333\t0\t0.8\t0.141421\t0.9\n')
+  })
+
+  it('on a terminal: percentages, two decimals, the trend as a sparkline', () => {
+    const cells = ttyCells(stats.groups[0], STATS_COLUMNS, palette(false), NOW).map((cell) => cell.text)
+    expect(cells).toEqual(['claude-code', 'sonnet', '4', '67%', '33%', '0%', '0.80', '0.14', '0.90', '▆█'])
+  })
+})

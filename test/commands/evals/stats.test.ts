@@ -1,0 +1,214 @@
+import {describe, expect, it} from 'vitest'
+import EvalsStats from '../../../src/commands/evals/stats.js'
+import type {EvalStats} from '../../../src/commands/evals/shared/stats.js'
+import {runCommand} from '../../helpers/cli.js'
+import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+
+// A run list of three pages (newest first): es_1 by two agents, other eval sets among them, and
+// runs older than the window on the last page.
+
+const HOUR = 3_600_000
+const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString()
+
+function run(id: string, hoursAgo: number, fields: Record<string, unknown> = {}) {
+  return {
+    id,
+    status: 'succeeded',
+    evalSetId: 'es_1',
+    batchId: null,
+    createdAt: ago(hoursAgo),
+    forkedFrom: null,
+    agent: 'claude-code',
+    model: 'sonnet',
+    score: 0.8,
+    ...fields,
+  }
+}
+
+const PAGES = {
+  '': {
+    items: [
+      run('r1', 1, {score: 0.9}),
+      run('r2', 2, {agent: 'codex', model: 'gpt-5', status: 'failed', score: null}),
+      run('r3', 3, {evalSetId: 'es_other', score: 0.1}),
+    ],
+    nextCursor: 'c1',
+  },
+  c1: {
+    items: [run('r4', 24, {score: 0.7}), run('r5', 48, {agent: 'codex', model: 'gpt-5', score: 0.6}), run('r6', 24 * 6, {score: 0.8})],
+    nextCursor: 'c2',
+  },
+  c2: {items: [run('r7', 24 * 8, {score: 0.2}), run('r8', 24 * 40, {score: 0.1})], nextCursor: 'c3'},
+  c3: {items: [run('r9', 24 * 50, {score: 0.1})], nextCursor: null},
+} as const
+
+const api = useFakeApi({}, {me: false})
+
+/** The three pages, answered by cursor. */
+function paged(): void {
+  api.stub('GET /orgs/acme/runs', (req) => {
+    const cursor = new URL(req.path, 'http://x').searchParams.get('cursor') ?? ''
+    return reply(200, PAGES[cursor as keyof typeof PAGES])
+  })
+}
+
+const stats = (args: string[], opts: Parameters<typeof runCommand>[2] = {}) =>
+  runCommand(EvalsStats, ['es_1', '--org', 'acme', ...args], {env: api.env(), ...opts})
+
+describe('evals stats', () => {
+  it('reads the run list newest first, 200 to a page, and stops at the first page that reaches runs older than the window', async () => {
+    paged()
+    const r = await stats(['--window', '7d', '--json'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(api.requests().map((q) => q.path)).toEqual([
+      '/api/v1/orgs/acme/runs?limit=200',
+      '/api/v1/orgs/acme/runs?limit=200&cursor=c1',
+      '/api/v1/orgs/acme/runs?limit=200&cursor=c2',
+    ])
+    const doc = JSON.parse(r.stdout) as EvalStats
+    expect(doc.runs).toBe(5)
+    expect(doc.window.seconds).toBe(7 * 86_400)
+    expect(Date.parse(doc.window.until) - Date.parse(doc.window.since as string)).toBe(7 * 86_400_000)
+  })
+
+  it('--json: the document, per agent × model; it is also the typed result', async () => {
+    paged()
+    const r = await stats(['--json'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const doc = JSON.parse(r.stdout) as EvalStats
+    expect(r.result).toEqual(doc)
+    expect(Object.keys(doc)).toEqual(['evalSetId', 'window', 'runs', 'groups'])
+    expect(doc.evalSetId).toBe('es_1')
+    expect(doc.window.seconds).toBe(30 * 86_400)
+    // r8 (40 days) is outside the default 30d; the page of r9 is never read
+    expect(api.requests()).toHaveLength(3)
+    expect(doc.groups).toEqual([
+      {
+        agent: 'claude-code',
+        model: 'sonnet',
+        runs: 4,
+        succeeded: 4,
+        failed: 0,
+        cancelled: 0,
+        unfinished: 0,
+        share: {succeeded: 1, failed: 0, cancelled: 0},
+        scored: 4,
+        mean: 0.65,
+        sd: 0.310913,
+        last: {runId: 'r1', score: 0.9, createdAt: PAGES[''].items[0].createdAt},
+        trend: [0.2, 0.8, 0.7, 0.9],
+      },
+      {
+        agent: 'codex',
+        model: 'gpt-5',
+        runs: 2,
+        succeeded: 1,
+        failed: 1,
+        cancelled: 0,
+        unfinished: 0,
+        share: {succeeded: 0.5, failed: 0.5, cancelled: 0},
+        scored: 1,
+        mean: 0.6,
+        sd: null,
+        last: {runId: 'r5', score: 0.6, createdAt: PAGES.c1.items[1].createdAt},
+        trend: [0.6],
+      },
+    ])
+  })
+
+  it('--window 0 reads every page and counts every run', async () => {
+    paged()
+    const r = await stats(['--window', '0', '--jq', '[.runs, .window.since]'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).toBe('[8,null]\n')
+    expect(api.requests()).toHaveLength(4)
+  })
+
+  it('piped: one tab-separated line per agent × model, no header, no trend', async () => {
+    paged()
+    const r = await stats([])
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stdout).toBe('claude-code\tsonnet\t4\t1\t0\t0\t0.65\t0.310913\t0.9\ncodex\tgpt-5\t2\t0.5\t0.5\t0\t0.6\t\t0.6\n')
+    expect(r.stderr).toBe('')
+  })
+
+  it('on a terminal: a table with percentages, two decimals and the trend as a sparkline; what was counted on stderr', async () => {
+    paged()
+    const r = await stats([], {tty: true, stderrTTY: true, columns: 120})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const [header, claude, codex] = r.stdout.trimEnd().split('\n')
+    expect(header).toMatch(/^AGENT\s+MODEL\s+RUNS\s+OK\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND$/)
+    expect(claude).toMatch(/^claude-code\s+sonnet\s+4\s+100%\s+0%\s+0%\s+0\.65\s+0\.31\s+0\.90\s+▂▇▆█$/)
+    expect(codex).toMatch(/^codex\s+gpt-5\s+2\s+50%\s+50%\s+0%\s+0\.60\s+0\.60\s+▅$/)
+    expect(r.stderr).toMatch(/es_1: 6 runs created since \d{4}-\d\d-\d\d \d\d:\d\d UTC\n$/)
+    expect(r.rendered.find((call) => call.method === 'list')).toMatchObject({
+      method: 'list',
+      columns: ['AGENT', 'MODEL', 'RUNS', 'OK', 'FAILED', 'CANCELLED', 'MEAN', 'SD', 'LAST', 'TREND'],
+    })
+  })
+
+  it('on a terminal 100 columns wide the table fits: the model is cut before anything else; runs not finished are counted on stderr', async () => {
+    api.stub('GET /orgs/acme/runs', {
+      items: [
+        run('r0', 1, {status: 'queued', score: null, model: 'claude-sonnet-4-5'}),
+        ...Array.from({length: 20}, (_, i) => run(`r${i + 1}`, 2 + i, {model: 'claude-sonnet-4-5', score: 0.7 + (i % 3) / 10})),
+        run('r21', 30, {agent: 'cursor-agent', model: 'gemini-2.5-pro'}),
+      ],
+      nextCursor: null,
+    })
+    const r = await stats([], {tty: true, stderrTTY: true, columns: 100})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const rows = r.stdout.trimEnd().split('\n')
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(100)
+    expect(rows[1]).toMatch(/^claude-code\s+claude-sonnet-…\s+21\s+100%\s+0%\s+0%\s+0\.80\s+0\.08\s+0\.70\s+[▁▂▃▄▅▆▇█]{20}$/)
+    expect(rows[2]).toMatch(/^cursor-agent\s+gemini-2\.5-pro\s+1\s+100%\s+0%\s+0%\s+0\.80\s+0\.80\s+▇$/)
+    expect(r.stderr).toMatch(/es_1: 22 runs created since .* UTC \(1 not finished\)\n$/)
+  })
+
+  it('no runs of the eval set: an empty list (exit 0); on a terminal it says so', async () => {
+    api.stub('GET /orgs/acme/runs', {items: [run('r1', 1, {evalSetId: 'es_other'})], nextCursor: null})
+    const piped = await runCommand(EvalsStats, ['es_none', '--org', 'acme'], {env: api.env()})
+    expect([piped.exitCode, piped.stdout, piped.stderr]).toEqual([0, '', ''])
+    const tty = await runCommand(EvalsStats, ['es_none', '--org', 'acme'], {env: api.env(), tty: true})
+    expect(tty.exitCode).toBe(0)
+    expect(tty.stderr).toMatch(/(^|\u001b\[2K)no runs of es_none created since .* UTC in acme\n$/)
+    const json = await runCommand(EvalsStats, ['es_none', '--org', 'acme', '--jq', '.groups'], {env: api.env()})
+    expect(json.stdout).toBe('[]\n')
+  })
+
+  it('a run of the eval set with a score outside 0–1 is a bad answer: exit 1, no statistics', async () => {
+    api.stub(
+      'GET /orgs/acme/runs',
+      unchecked('a score of 5 is outside the document: amctl must refuse it', 200, {
+        items: [run('r1', 1), run('r2', 2, {score: 5})],
+        nextCursor: null,
+      }),
+    )
+    const r = await stats([])
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe('error: the server\'s run "r2" has a score that is not a number from 0 to 1: 5 (bad_response)\n')
+    const json = await stats(['--json'])
+    expect(json.exitCode).toBe(1)
+    expect(JSON.parse(json.stdout)).toEqual({error: {code: 'bad_response', message: expect.stringContaining('"r2" has a score')}})
+  })
+
+  it.each([
+    [['--window', '2w'], '--window must be a duration such as 90s, 15m, 2h, 30d or a number of seconds, got "2w"'],
+    [['--window', '-1d'], '--window must be a duration'],
+    [['--window'], 'Flag --window expects a value'],
+  ])('%j exits 2 before any request', async (args, says) => {
+    const r = await stats(args)
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(says)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect(api.requests()).toEqual([])
+  })
+
+  it('a bad EVAL_SET_ID exits 2 before any request', async () => {
+    const r = await runCommand(EvalsStats, ['..', '--org', 'acme'], {env: api.env()})
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/^error: EVAL_SET_ID /)
+    expect(api.requests()).toEqual([])
+  })
+})
