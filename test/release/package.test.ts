@@ -2,6 +2,7 @@ import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
@@ -12,6 +13,7 @@ import {tempDir} from '../helpers/temp.js'
 
 const EXACT = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+const release = await import(pathToFileURL(join(ROOT, 'bin', 'release.js')).href)
 
 function pack(): {tarball: string; sha256: string} {
   const out = tempDir('amctl-pack-test-')
@@ -21,7 +23,7 @@ function pack(): {tarball: string; sha256: string} {
     stdio: 'pipe',
     env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
   })
-  const tarball = join(out, `amctl-${pkg.version}.tgz`)
+  const tarball = join(out, release.tarballName(pkg))
   return {tarball, sha256: createHash('sha256').update(readFileSync(tarball)).digest('hex')}
 }
 
