@@ -103,7 +103,9 @@ async function runExampleStep(options: Partial<RunActionOptions> & {workspace: s
 
 const stepOf = (result: ActionResult, id: string) => result.steps.find((s) => s.id === id)!
 
-describe('the GitHub Action (action.yml) against a local release and the dev server', () => {
+// each run of the action starts the executable (its first run writes 8 MB) and waits for runs: on
+// a loaded machine a run takes tens of seconds
+describe('the GitHub Action (action.yml) against a local release and the dev server', {timeout: 240_000}, () => {
   it("the GitHub example's step: installs this action's own release for Linux x64, checked and cached; the gate passes", async () => {
     served.length = 0
     const cacheStore = new Map<string, string>()
@@ -230,7 +232,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
   })
 })
 
-describe('the asset for each runner', () => {
+describe('the asset for each runner', {timeout: 60_000}, () => {
   /** A release server of its own whose SHA256SUMS names every platform's executable (picking one needs no file). */
   let sums: TestServer
   const checksums = new Map<string, string>()
@@ -320,7 +322,7 @@ describe('the asset for each runner', () => {
   })
 })
 
-describe("the action's verdict", () => {
+describe("the action's verdict", {timeout: 60_000}, () => {
   /**
    * An amctl that prints a given document through the --jq program it is given (with jq-wasm,
    * the engine of amctl's --jq) and exits with a given code, recording its arguments: the gate's

@@ -1,4 +1,4 @@
-import {execFileSync} from 'node:child_process'
+import {execFileSync, spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -35,7 +35,7 @@ describe('the npm package', () => {
     first = pack()
     files = execFileSync('tar', ['-tzf', first.tarball], {encoding: 'utf8'}).trim().split('\n').sort()
     shipped = JSON.parse(execFileSync('tar', ['-xzOf', first.tarball, 'package/package.json'], {encoding: 'utf8'}))
-  })
+  }, 120_000)
 
   it('holds what runs, and no build, demo or release script, source, test or machine-specific cache', () => {
     const entry = String(pkg.bin.amctl).replace(/^\.\//, '')
@@ -85,7 +85,25 @@ describe('the npm package', () => {
     expect(loose).toEqual([])
   })
 
-  it('packs the same bytes from the same inputs', () => {
+  // (each npm pack of ~200 files: seconds, more on a loaded machine)
+  it('--repository OWNER/NAME goes into the shipped package.json (npm provenance checks it); nothing else does', {timeout: 120_000}, () => {
+    const out = tempDir('amctl-pack-test-')
+    const pack = (repository: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'bin', 'release.js'), '--tarball', '--no-build', '--out', out, '--repository', repository], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
+      })
+    expect(pack('acme-labs/amctl').status).toBe(0)
+    const json = JSON.parse(execFileSync('tar', ['-xzOf', join(out, release.tarballName(pkg)), 'package/package.json'], {encoding: 'utf8'}))
+    expect(json.repository).toEqual({type: 'git', url: 'git+https://github.com/acme-labs/amctl.git'})
+    expect(shipped.repository).toBeUndefined()
+    const bad = pack('https://example.com/x')
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toBe('release: --repository "https://example.com/x" is not a GitHub OWNER/NAME\n')
+  })
+
+  it('packs the same bytes from the same inputs', {timeout: 120_000}, () => {
     expect(pack().sha256).toBe(first.sha256)
   })
 })
