@@ -102,9 +102,9 @@ describe('no install of amctl by a name the project does not own', () => {
 })
 
 describe("the project's home, said one way (docs/install.md#where-amctl-comes-from)", () => {
-  it('every file names the GitHub repository as <owner>/amctl, so one replacement settles it', () => {
+  it('every file names the GitHub repository as <owner>/amctl, so one replacement settles it (tests use owners of their own)', () => {
     const found: string[] = []
-    for (const {file, text} of repositoryFiles()) {
+    for (const {file, text} of repositoryFiles().filter(({file}) => !file.startsWith('test/'))) {
       for (const m of text.matchAll(/github\.com\/([^/\s"'`)]+)\/amctl\b|(?:uses:\s*|--repo\s+)([^/\s"'`]+)\/amctl\b/g)) {
         const owner = m[1] ?? m[2]
         if (owner !== '<owner>') found.push(`${file}: ${m[0]}`)
