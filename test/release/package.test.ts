@@ -1,7 +1,8 @@
-import {execFileSync} from 'node:child_process'
+import {execFileSync, spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {manFiles} from '../../src/base/help/docs.js'
 import {ROOT} from '../helpers/cli.js'
@@ -13,6 +14,7 @@ import {tempDir} from '../helpers/temp.js'
 
 const EXACT = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+const release = await import(pathToFileURL(join(ROOT, 'bin', 'release.js')).href)
 
 function pack(): {tarball: string; sha256: string} {
   const out = tempDir('amctl-pack-test-')
@@ -22,7 +24,7 @@ function pack(): {tarball: string; sha256: string} {
     stdio: 'pipe',
     env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
   })
-  const tarball = join(out, `amctl-${pkg.version}.tgz`)
+  const tarball = join(out, release.tarballName(pkg))
   return {tarball, sha256: createHash('sha256').update(readFileSync(tarball)).digest('hex')}
 }
 
@@ -86,7 +88,24 @@ describe('the npm package', () => {
   })
 
   // (a pack makes the man pages too: about 10 s on a busy 2-core machine)
-  it('packs the same bytes from the same inputs', () => {
+  it('--repository OWNER/NAME goes into the shipped package.json (npm provenance checks it); nothing else does', {timeout: 120_000}, () => {
+    const out = tempDir('amctl-pack-test-')
+    const pack = (repository: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'bin', 'release.js'), '--tarball', '--no-build', '--out', out, '--repository', repository], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
+      })
+    expect(pack('acme-labs/amctl').status).toBe(0)
+    const json = JSON.parse(execFileSync('tar', ['-xzOf', join(out, release.tarballName(pkg)), 'package/package.json'], {encoding: 'utf8'}))
+    expect(json.repository).toEqual({type: 'git', url: 'git+https://github.com/acme-labs/amctl.git'})
+    expect(shipped.repository).toBeUndefined()
+    const bad = pack('https://example.com/x')
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toBe('release: --repository "https://example.com/x" is not a GitHub OWNER/NAME\n')
+  })
+
+  it('packs the same bytes from the same inputs', {timeout: 120_000}, () => {
     expect(pack().sha256).toBe(first.sha256)
-  }, 120_000)
+  })
 })

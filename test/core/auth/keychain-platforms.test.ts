@@ -1,0 +1,74 @@
+import {afterAll, beforeEach, describe, expect, it, vi} from 'vitest'
+import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {onPlatform} from '../../helpers/platform.js'
+
+// The keychain on each platform, with process.platform set to it: the macOS Keychain and the
+// Windows Credential Manager are @napi-rs/keyring's own choice there (no store named, no D-Bus to
+// look for); on Linux every entry is pinned to the Secret Service, and without a session bus the
+// native module is not even loaded. The module is the OS boundary (test/helpers/keytar-fake.ts).
+
+const kt = vi.hoisted(
+  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
+)
+vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
+
+const saved = {keychain: process.env.AMCTL_KEYCHAIN, bus: process.env.DBUS_SESSION_BUS_ADDRESS, runtime: process.env.XDG_RUNTIME_DIR}
+afterAll(() => {
+  for (const [key, value] of [
+    ['AMCTL_KEYCHAIN', saved.keychain],
+    ['DBUS_SESSION_BUS_ADDRESS', saved.bus],
+    ['XDG_RUNTIME_DIR', saved.runtime],
+  ] as const) {
+    if (value === undefined) delete process.env[key]
+    else process.env[key] = value
+  }
+})
+beforeEach(() => {
+  vi.resetModules()
+  kt.mode = 'memory'
+  kt.store.clear()
+  kt.stores.length = 0
+  kt.calls.length = 0
+  delete process.env.AMCTL_KEYCHAIN
+  // no D-Bus session here: what Windows and macOS never have
+  delete process.env.DBUS_SESSION_BUS_ADDRESS
+  delete process.env.XDG_RUNTIME_DIR
+})
+
+/** The keychain module as a fresh process on that platform loads it. */
+const keychainOn = (platform: NodeJS.Platform) => onPlatform(platform, () => import('../../../src/core/auth/keychain.js'))
+
+describe('the keychain on each platform', () => {
+  it.each(['darwin', 'win32'] as const)(
+    '%s: the platform keychain under service "amctl", without a D-Bus session, the store left to the module',
+    async (platform) => {
+      const {keychain} = await keychainOn(platform)
+      await onPlatform(platform, async () => {
+        await keychain.set('default@https://a.example', 'svc_k1')
+        expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
+        expect(await keychain.delete('default@https://a.example')).toBe(true)
+      })
+      expect(kt.store.size).toBe(0)
+      expect(kt.calls).toEqual(['set', 'get', 'delete'])
+      expect(kt.stores).toEqual([undefined, undefined, undefined])
+    },
+  )
+
+  it('linux without a session bus: unavailable at once, no entry made (keychain-no-bus.test.ts: the module is not loaded)', async () => {
+    const {keychain, KeychainUnavailable} = await keychainOn('linux')
+    const e = await onPlatform('linux', () => keychain.get('default@https://a.example')).catch((error: unknown) => error)
+    expect(e).toBeInstanceOf(KeychainUnavailable)
+    expect(kt.stores).toEqual([])
+    expect(kt.calls).toEqual([])
+  })
+
+  it('linux with a session bus: every entry pinned to the Secret Service', async () => {
+    process.env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/run/user/0/bus'
+    const {keychain} = await keychainOn('linux')
+    await onPlatform('linux', async () => {
+      await keychain.set('default@https://a.example', 'svc_k1')
+      expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
+    })
+    expect(kt.stores).toEqual(['secret-service', 'secret-service'])
+  })
+})
