@@ -78,25 +78,41 @@ export class WatchView {
     const failures = state.failures().map((f) => `${f.id} ${f.reason}`)
     const unfinished = state.unfinished().map((w) => `${w.id} ${w.run ? statusText(w.run) : 'not found yet'}`)
     if (total === 0) {
-      this.out.notice('no runs to wait for')
+      this.out.notice(styled('✗', 'red'), ' no runs to wait for: the launch started none, so nothing passed')
       return
     }
-    const orphans = state.rules.baseline === undefined ? [] : state.entries().filter((w) => w.baseline === null)
-    if (orphans.length > 0) {
-      const held = this.options.maxDrop === undefined ? '' : ': not held to --max-drop'
-      const which = named(orphans.map((w) => w.id))
-      this.out.notice(
-        styled(`no baseline for ${which} (no earlier run of the same eval set, agent and model succeeded with a score)${held}`, 'dim'),
-      )
+    const orphans = state.rules.baseline === undefined ? [] : state.groups().filter((g) => g.baseline === null)
+    if (orphans.length > 0 && !state.rules.requireBaseline) {
+      const held = this.options.maxDrop === undefined && state.rules.baseline?.kind !== 'history' ? '' : ': not judged against a baseline'
+      const which = named(orphans.map((g) => g.id))
+      const what =
+        state.rules.baseline?.kind === 'history'
+          ? 'fewer than 3 earlier runs of the same eval set, agent and model succeeded with a score'
+          : 'no earlier run of the same eval set, agent and model succeeded with a score'
+      this.out.notice(styled(`no baseline for ${which} (${what})${held}`, 'dim'))
+    }
+    if (state.rules.grouped) {
+      const flaky = state.judged().filter(({judgement}) => judgement.flaky && judgement.verdict !== 'failed')
+      for (const {group, judgement} of flaky) this.out.notice(styled('!', 'yellow'), ` ${group.id}: ${judgement.note}`)
     }
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
-        this.out.notice(styled('✓', 'green'), ` ${total === 1 ? '1 run' : `all ${total} runs`} succeeded${min} (${took})`)
+        const noise = state.rules.baseline?.kind === 'history' ? ', none beyond noise' : ''
+        if (state.rules.grouped) {
+          const groups = state.groups().length
+          this.out.notice(
+            styled('✓', 'green'),
+            ` ${groups === 1 ? '1 group' : `all ${groups} groups`} of ${plural(total, 'run')} passed${min}${noise} (${took})`,
+          )
+          return
+        }
+        this.out.notice(styled('✓', 'green'), ` ${total === 1 ? '1 run' : `all ${total} runs`} succeeded${min}${noise} (${took})`)
         return
       }
       case 'not-passed': {
-        const parts: Part[] = [styled('✗', 'red'), ` ${failures.length} of ${plural(total, 'run')} did not pass: ${named(failures)}`]
+        const judged = state.rules.grouped ? plural(state.groups().length, 'group') : plural(total, 'run')
+        const parts: Part[] = [styled('✗', 'red'), ` ${failures.length} of ${judged} did not pass: ${named(failures)}`]
         if (unfinished.length > 0) parts.push(`; stopped at the first (--fail-fast), ${unfinished.length} not finished`)
         this.out.notice(...parts, ` (${took})`)
         return

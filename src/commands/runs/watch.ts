@@ -1,6 +1,5 @@
 import {Args} from '@oclif/core'
 import type {Finished} from '../../base/results.js'
-import type {Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
 import {readStream} from '../../input/files.js'
 import {requireId} from '../../input/values.js'
@@ -49,7 +48,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
 
   static override flags = {...watchFlags}
 
-  async run(): Promise<Finished<Run>> {
+  async run(): Promise<Finished<unknown>> {
     const {argv, flags} = await this.parse(RunsWatch)
     const plan = parseWatchOptions(flags, this.ctx.env)
     const ids = await this.runIds(argv as string[])

@@ -93,7 +93,7 @@ describe('evals run --wait (contract 5)', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
-    expect(r.stdout).toBe('run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\n')
+    expect(r.stdout).toBe('run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\n')
     expect(r.stderr).toBe(
       [
         'Launched eval set es_1: 1 batch, 2 runs',
@@ -112,7 +112,10 @@ describe('evals run --wait (contract 5)', () => {
     progress({run_2: 'succeeded:0.9', run_3: 'failed'})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(10)
-    const runs = [launched('run_2', 'succeeded', 0.9), launched('run_3', 'failed')]
+    const runs = [
+      {...launched('run_2', 'succeeded', 0.9), verdict: 'passed'},
+      {...launched('run_3', 'failed'), verdict: 'failed'},
+    ]
     expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs})
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
@@ -123,7 +126,9 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.exitCode).toBe(10)
     expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE\n/)
     expect(r.stderr).toMatch(/\u001B\[\d+F\u001B\[J✗ 1 of 2 runs did not pass: run_3 scored 0\.3 \(below 0\.5\) \(5s\)\n$/)
-    expect(r.stdout).toMatch(/^ID +STATUS +EVAL SET +SCORE +CREATED\nrun_2 +succeeded +es_1 +0\.90 .*\nrun_3 +succeeded +es_1 +0\.30 /)
+    expect(r.stdout).toMatch(
+      /^ID +STATUS +EVAL SET +SCORE +CREATED +VERDICT\nrun_2 +succeeded +es_1 +0\.90 .*\nrun_3 +succeeded +es_1 +0\.30 /,
+    )
   })
 
   it('the time limit: exit 11 with the last known states', async () => {
@@ -161,13 +166,25 @@ describe('evals run --wait (contract 5)', () => {
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
   })
 
-  it('no runs launched: nothing to wait for, exit 0', async () => {
+  it('no runs launched (runIds: []): nothing to wait for, and not a pass — exit 10 (issue 26 item 1)', async () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
-    expect(r.exitCode).toBe(0)
+    expect(r.exitCode).toBe(10)
     expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: []})
+    expect(r.stderr).toContain('no runs to wait for: the launch started none, so nothing passed')
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
   })
+
+  it.each([[[1, 2]], [[null]], ['run_1'], [[{id: 'run_1'}]]])(
+    'a launch answer whose runIds are %j is a bad answer: exit 1, nothing waited for (issue 26 item 2)',
+    async (runIds) => {
+      api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: ['b_1'], runIds})
+      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {env: api.env()})
+      expect(r.exitCode).toBe(1)
+      expect(r.stderr).toMatch(/^error: the launch answer's runIds is not a list of strings: .* \(bad_response\)\n$/)
+      expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
+    },
+  )
 
   it.each([
     [['--interval', '3'], /--interval acts only with --wait/],

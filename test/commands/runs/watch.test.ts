@@ -188,14 +188,19 @@ describe('runs watch: output and exit codes', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\n')
   })
 
   it('--json: {"items":[…]} with the runs as the API sent them, in the order given', async () => {
     serveRuns([['r2', 'r1']], TIMELINE)
     const r = await runCommand(RunsWatch, ['r2', 'r1', '--org', 'acme', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(10)
-    expect(JSON.parse(r.stdout)).toEqual({items: [run('r2', 'failed'), run('r1', 'succeeded', 0.9)]})
+    expect(JSON.parse(r.stdout)).toEqual({
+      items: [
+        {...run('r2', 'failed'), verdict: 'failed'},
+        {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
+      ],
+    })
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
 
@@ -219,7 +224,7 @@ describe('runs watch: output and exit codes', () => {
     )
     // erased, then the summary alone
     expect(frames.at(-1)).toBe('✓ all 2 runs succeeded (3s)\n')
-    expect(r.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED$/)
+    expect(r.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+VERDICT$/)
     expect(r.stdout).toMatch(/^r1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.90\s+/m)
     expect(r.stdout.trim().split('\n')).toHaveLength(3)
   })
@@ -239,11 +244,11 @@ describe('runs watch: output and exit codes', () => {
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--wait-timeout', '1m', '--interval', '20'], {env: api.env()})
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
-    expect(r.stdout).toBe('r1\trunning\tes_1\t2026-01-01T00:00:00Z\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
     expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {env: api.env()})
     expect(json.exitCode).toBe(11)
-    expect(JSON.parse(json.stdout)).toEqual({items: [run('r1', 'running')]})
+    expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}]})
   })
 
   it('--fail-fast ends at the first failed run; without it the wait goes on until all finished', async () => {
@@ -253,7 +258,7 @@ describe('runs watch: output and exit codes', () => {
     expect(fast.exitCode).toBe(10)
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
-    expect(fast.stdout).toBe('r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(fast.stdout).toBe('r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\n')
 
     api.requests().length = 0
     serveRuns([['r2', 'r1']], timeline)
@@ -295,7 +300,7 @@ describe('runs watch: output and exit codes', () => {
   it('a run given twice is watched and printed once', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {env: api.env()})
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
   })
 })
 
@@ -304,7 +309,7 @@ describe('runs watch: run IDs from stdin', () => {
     serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded', r3: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe('r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
   })
 
   it.each([
@@ -402,14 +407,17 @@ describe('runs watch: typed result and renderer', () => {
     )
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(10)
-    const runs = [run('r1', 'succeeded', 0.9), run('r2', 'failed')]
+    const runs = [
+      {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
+      {...run('r2', 'failed'), verdict: 'failed'},
+    ]
     expect(r.result).toMatchObject({kind: 'finished', exitCode: 10, document: {items: runs}, list: {items: runs}})
     // the changes as notices while it waits, then the runs as one list
     expect(r.rendered.filter((c) => c.method === 'notice').map((c) => (c as {text: string}).text)).toContain('r2 queued → failed')
     expect(r.rendered.at(-1)).toEqual({
       method: 'list',
       rows: runs,
-      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED'],
+      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED', 'VERDICT'],
     })
   })
 })
@@ -477,11 +485,11 @@ describe('runs watch: the regression gate and the CI reports', () => {
       env: api.env(),
     })
     expect(tty.exitCode, tty.stderr).toBe(0)
-    expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+BASELINE\s+Δ$/)
-    expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05$/)
+    expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+BASELINE\s+Δ\s+VERDICT$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05\s+passed$/)
     serveHistory([{w1: 'succeeded:0.85'}])
     const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {env: api.env()})
-    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\n`)
+    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\tpassed\n`)
   })
 
   it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {
