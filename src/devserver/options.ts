@@ -93,8 +93,9 @@ export const HOOKS: readonly HookDoc[] = [
     path: '/orgs/:org/outcomes',
     summary: 'plan how the next launched or forked runs end',
     details:
-      'body: {status (succeeded, failed or cancelled), score (0-1 or null), evalSetId, agent, model (each optional: the runs it matches), ' +
-      'count (runs it takes; absent: until cleared)}; the first plan that matches a new run decides its outcome and score, ' +
+      'body: {status (succeeded, failed or cancelled), score (0-1 or null) or mean and sd (scores drawn from that normal distribution, ' +
+      'clipped to 0-1, the same for a given seed), seed, evalSetId, agent, model (each optional: the runs it matches), ' +
+      'count (runs it takes; absent: until cleared)}; at most 1000 plans an organization; the first plan that matches a new run decides its outcome and score, ' +
       'reached after --run-seconds as usual (without a plan: fixed by the run ID)',
     example: '{"status":"succeeded","score":0.42,"count":1}',
   },
