@@ -52,6 +52,9 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     const {argv, flags} = await this.parse(RunsWatch)
     const plan = parseWatchOptions(flags, this.ctx.env)
     const ids = await this.runIds(argv as string[])
+    if (plan.baselineRunId !== undefined && ids.includes(plan.baselineRunId)) {
+      throw new UsageError(`--baseline ${plan.baselineRunId} is one of the watched runs: a run cannot be its own baseline`)
+    }
     checkReportPaths(plan.reports)
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)

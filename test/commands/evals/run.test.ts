@@ -150,6 +150,76 @@ describe('evals run --wait (contract 5)', () => {
     expect(clock.sleeps).toEqual([])
   })
 
+  it('--repeat 3 whose second launch gets no answer: exit 9, no third launch, nothing waited for; the first launch named', async () => {
+    let launches = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      if (++launches === 2) throw dropConnection()
+      return reply(200, {batchIds: ['b_1'], runIds: ['run_2', 'run_3']})
+    })
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(9)
+    expect(JSON.parse(r.stdout)).toMatchObject({outcome: 'unknown', launches: [{batchIds: ['b_1'], runIds: ['run_2', 'run_3']}]})
+    expect(r.stderr).toContain(
+      'launch 2 of 3 got no answer; no further launch was made and nothing is waited for: the earlier launches started run_2, run_3',
+    )
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=10'])
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('--repeat 2: two launches one after another, one group per agent and model judged on the mean; --json has launches and groups', async () => {
+    let launches = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      launches++
+      return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
+    })
+    api.stub('GET /orgs/acme/runs', () =>
+      reply(200, {
+        items: [
+          {...launched('run_2', 'succeeded', 0.6), agent: 'a', model: 'm'},
+          {...launched('run_1', 'failed', null), agent: 'a', model: 'm'},
+        ],
+        nextCursor: null,
+      }),
+    )
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--json'], {env: api.env()})
+    // one of two failed: half, so the group failed (broken, not flaky)
+    expect(r.exitCode, r.stderr).toBe(10)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.launches).toEqual([
+      {batchIds: ['b_1'], runIds: ['run_1']},
+      {batchIds: ['b_2'], runIds: ['run_2']},
+    ])
+    expect(doc.runIds).toEqual(['run_1', 'run_2'])
+    expect(doc.groups).toEqual([
+      {
+        agent: 'a',
+        model: 'm',
+        evalSetId: 'es_1',
+        runIds: ['run_1', 'run_2'],
+        scores: [null, 0.6],
+        score: 0.6,
+        failures: 1,
+        flaky: true,
+        verdict: 'failed',
+      },
+    ])
+    expect(doc.runs.map((x: any) => x.verdict)).toEqual(['failed', 'failed'])
+    expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(2)
+  })
+
+  it('--repeat is checked: 1–20, and only with --wait', async () => {
+    for (const [args, message] of [
+      [['--repeat', '2'], /--repeat acts only with --wait/],
+      [['--wait', '--repeat', '21'], /--repeat must be from 1 to 20, got 21/],
+      [['--wait', '--repeat', '0'], /--repeat must be from 1 to 20, got 0/],
+    ] as const) {
+      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', ...args], {env: api.env()})
+      expect(r.exitCode).toBe(2)
+      expect(r.stderr).toMatch(message)
+    }
+    expect(api.requests()).toEqual([])
+  })
+
   it('Ctrl-C: exit 130 and the command that watches the launched runs again', async () => {
     progress({run_2: 'running', run_3: 'running'})
     const baseline = process.listeners('SIGINT')

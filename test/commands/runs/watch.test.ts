@@ -1,4 +1,5 @@
-import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {setClock} from '../../../src/core/clock.js'
@@ -580,6 +581,56 @@ describe('runs watch: the regression gate and the CI reports', () => {
       expect(r.stderr).toMatch(message as RegExp)
     }
     expect(api.requests()).toHaveLength(0)
+  })
+
+  it('report paths are compared as files, stream paths are refused up front (issue 26 items 3, 4)', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    mkdirSync(join(dir, 'r'))
+    writeFileSync(join(dir, 'r', 'a.xml'), '')
+    symlinkSync(join(dir, 'r', 'a.xml'), join(dir, 'link.md'))
+    symlinkSync('/dev/stdout', join(dir, 'out.md'))
+    const cases: Array<[string[], RegExp]> = [
+      [['--junit', join(dir, 'r', 'a.xml'), '--summary', `${dir}/./r/../r/a.xml`], /are the same file/],
+      [['--junit', join(dir, 'r', 'a.xml'), '--summary', join(dir, 'link.md')], /are the same file/],
+      [['--junit', join(dir, 'r', 'new.xml'), '--summary', join(dir, 'r', 'new.xml')], /are the same file/],
+      [['--summary', '/dev/stdout'], /--summary \/dev\/stdout names a stream of this process/],
+      [['--junit', '/dev/fd/1'], /names a stream of this process/],
+      [['--junit', '/proc/self/fd/1'], /names a stream of this process/],
+      [['--summary', join(dir, 'out.md')], /names a stream of this process/],
+      // --baseline RUN_ID naming a watched run
+      [['--baseline', 'w1'], /--baseline w1 is one of the watched runs/],
+    ]
+    for (const [flags, message] of cases) {
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...flags], {env: api.env()})
+      expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toMatch(message)
+    }
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('a report that cannot be written at the end does not stop the others: they are written, then exit 1', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    mkdirSync(join(dir, 'j'))
+    serveHistory([{w1: 'succeeded:0.9'}])
+    // the JUnit path becomes a directory after the paths were checked: the summary is still written
+    clock.onSleep = () => mkdirSync(join(dir, 'j', 'e.xml'), {recursive: true})
+    serveHistory([{w1: 'running'}, {w1: 'succeeded:0.9'}])
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--junit', join(dir, 'j', 'e.xml'), '--summary', join(dir, 'e.md')], {
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/e\.xml/)
+    expect(readFileSync(join(dir, 'e.md'), 'utf8')).toMatch(/^### ✅ amctl: 1 run passed/)
+  })
+
+  it('a $GITHUB_STEP_SUMMARY that is a FIFO nobody reads does not block: a warning, and the verdict stands', async () => {
+    const dir = tempDir('amctl-watch-gha-')
+    const fifo = join(dir, 'summary.fifo')
+    execFileSync('mkfifo', [fifo])
+    serveHistory([{w1: 'succeeded:0.9'}])
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme'], {env: api.env({GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: fifo})})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/warning: could not add the summary to \$GITHUB_STEP_SUMMARY: it is a FIFO nobody reads/)
   })
 
   it('GitHub Actions: the summary appended to $GITHUB_STEP_SUMMARY, one ::error per failing run on stderr; stdout stays data', async () => {
