@@ -197,9 +197,9 @@ describe('evals run --wait (contract 5)', () => {
         evalSetId: 'es_1',
         runIds: ['run_1', 'run_2'],
         scores: [null, 0.6],
-        score: 0.6,
+        score: null,
         failures: 1,
-        flaky: true,
+        flaky: false,
         verdict: 'failed',
       },
     ])
