@@ -1,5 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {EVAL_SETS, ORGS, RUN_COUNTS, USERS, seedState, seededRunCreatedAt, seededRunId} from '../../src/devserver/seed.js'
+import {MAX_PLANS, OutcomePlans} from '../../src/devserver/outcome-plans.js'
 import {expectError, startTestServer, type TestServer} from './helpers.js'
 
 // The dev server makes the regression gate testable: a seeded history with scores for every eval
@@ -123,12 +124,11 @@ describe('POST /_dev/orgs/:org/outcomes', () => {
     for (const score of await draws(1, 0.99, 0.5)) expect(score >= 0 && score <= 1).toBe(true)
   })
 
-  it('an organization holds at most 1000 plans: the next is refused with a 400 (issue 26 item 19)', async () => {
-    const {server} = await start()
-    for (let i = 0; i < 1000; i++) {
-      expect((await server.call('POST', '/_dev/orgs/acme/outcomes', {body: {status: 'succeeded', score: 0.5, count: 1}})).status).toBe(200)
-    }
-    const over = await server.call('POST', '/_dev/orgs/acme/outcomes', {body: {status: 'succeeded', score: 0.5}})
-    expect(expectError(over, 400, 'invalid_request')).toContain('at most 1000 outcome plans')
+  it('an organization holds at most MAX_PLANS (1000) plans: the next is refused (invalid_request: a 400) (issue 26 item 19)', () => {
+    const plans = new OutcomePlans()
+    for (let i = 0; i < MAX_PLANS; i++) plans.add('org_1', {status: 'succeeded', score: 0.5, count: 1})
+    expect(() => plans.add('org_1', {status: 'succeeded', score: 0.5})).toThrow(/at most 1000 outcome plans/)
+    // another organization has its own
+    expect(plans.add('org_2', {status: 'succeeded', score: 0.5})).toMatchObject({status: 'succeeded'})
   })
 })
