@@ -12,6 +12,7 @@ const LIVE_COLUMNS: TableColumn[] = [
   {header: 'STATUS', flexible: true},
   {header: 'ELAPSED'},
   {header: 'SCORE'},
+  {header: 'VERDICT'},
 ]
 /** How many runs a summary line names before "and N more". */
 const NAMED = 5
@@ -27,8 +28,9 @@ function named(items: string[]): string {
  * What a wait shows on stderr while it runs (contract 5): on a terminal (without --verbose,
  * whose request lines would break it) a live view of every run — ID, coloured status, time
  * since the watch began (stopped when the run finished) and score — redrawn in place and erased
- * at the end; elsewhere one line per status change (`run_7 running → succeeded`). Then one
- * summary line. Server text goes through the live view or the renderer, both terminal-safe.
+ * at the end — and each run's verdict as soon as it is known (./state.ts VERDICTS: the run
+ * finished, its baseline was looked up, and with --repeat its whole group is decided); elsewhere
+ * one line per status change (`run_7 running → succeeded`). Then one summary line. Server text goes through the live view or the renderer, both terminal-safe.
  */
 export class WatchView {
   /** undefined when stderr is not a terminal, or --verbose writes its own lines there */
@@ -144,12 +146,29 @@ export class WatchView {
         w.run ? {text: statusText(w.run), paint: statusColour(statusText(w.run), this.errStyle)} : {text: '…', paint: this.errStyle.dim},
         {text: this.elapsed(w, now)},
         {text: w.run ? score(w.run.score) : ''},
+        this.verdict(state, w),
       ])
     const done = state.entries().length - state.unfinished().length
     const limit = this.options.timeoutS > 0 ? ` of ${flagDuration(this.options.timeoutS, false)}` : ''
     const took = shortDuration((now - this.startedAt) / 1000)
     const footer = `${done} of ${plural(state.entries().length, 'run')} finished · ${took}${limit} · Ctrl-C stops watching, not the runs`
     live.draw(LIVE_COLUMNS, rows, {text: footer, paint: this.errStyle.dim})
+  }
+
+  /**
+   * The run's verdict once it can no longer change: failing verdicts red, `no-baseline` yellow,
+   * the others green; empty while the run, its baseline or (--repeat) its group is pending.
+   */
+  private verdict(state: WatchState, w: Watched): LiveCell {
+    // (with --repeat the groups are known once every run was found)
+    if (!isFinished(w.run) || (state.rules.grouped && state.entries().some((e) => e.run === undefined))) return {text: ''}
+    const group = state.groupOf(w.id)
+    if (group === undefined || (state.rules.baseline !== undefined && group.baseline === undefined)) return {text: ''}
+    const judgement = state.judge(group)
+    if (!judgement.decided) return {text: ''}
+    const verdict = state.runVerdict(w)
+    const {red, yellow, green} = this.errStyle
+    return {text: verdict, paint: verdict === 'failed' || judgement.fails ? red : verdict === 'no-baseline' ? yellow : green}
   }
 
   /** Time since the watch began, stopped when the run finished; `—` for a run finished before. */

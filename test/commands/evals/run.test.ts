@@ -124,7 +124,9 @@ describe('evals run --wait (contract 5)', () => {
     progress({run_2: 'succeeded:0.9', run_3: 'succeeded:0.3'})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--min-score', '0.5'], {env: api.env(), tty: true})
     expect(r.exitCode).toBe(10)
-    expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE\n/)
+    expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE +VERDICT\n/)
+    // the last frame before the view is erased: each run's verdict
+    expect(r.stderr).toMatch(/\nrun_2 +succeeded +\S+ +0\.90 +passed\nrun_3 +succeeded +\S+ +0\.30 +below-min-score\n/)
     expect(r.stderr).toMatch(/\u001B\[\d+F\u001B\[J✗ 1 of 2 runs did not pass: run_3 scored 0\.3 \(below 0\.5\) \(5s\)\n$/)
     expect(r.stdout).toMatch(
       /^ID +STATUS +EVAL SET +SCORE +CREATED +VERDICT\nrun_2 +succeeded +es_1 +0\.90 .*\nrun_3 +succeeded +es_1 +0\.30 /,
@@ -205,6 +207,31 @@ describe('evals run --wait (contract 5)', () => {
     ])
     expect(doc.runs.map((x: any) => x.verdict)).toEqual(['failed', 'failed'])
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(2)
+  })
+
+  it("--repeat on a terminal: a run's verdict shows once its whole group is decided, not while another run of it is going", async () => {
+    let launches = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      launches++
+      return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
+    })
+    let polls = 0
+    api.stub('GET /orgs/acme/runs', () => {
+      polls++
+      const items = [
+        {...launched('run_2', polls === 1 ? 'running' : 'succeeded', polls === 1 ? null : 0.6), agent: 'a', model: 'm'},
+        {...launched('run_1', 'succeeded', 0.7), agent: 'a', model: 'm'},
+      ]
+      return reply(200, {items, nextCursor: null})
+    })
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2'], {env: api.env(), tty: true})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const frames = r.stderr.split(/\u001B\[\d+F\u001B\[J/)
+    // the first frame: run_1 finished, its group not decided (run_2 is running): no verdict yet
+    expect(frames[0]).toMatch(/\nrun_1 +succeeded +\S+ +0\.70\n/)
+    expect(frames[0]).toMatch(/\nrun_2 +running +\S+\n/)
+    // the last frame before the summary: both runs carry the group's verdict
+    expect(frames.at(-2)).toMatch(/\nrun_1 +succeeded +\S+ +0\.70 +passed\nrun_2 +succeeded +\S+ +0\.60 +passed\n/)
   })
 
   it('--repeat is checked: 1–20, and only with --wait', async () => {

@@ -218,10 +218,16 @@ describe('runs watch: output and exit codes', () => {
     const frames = r.stderr.split(ERASE)
     const footer = (done: number, took: string) => `${done} of 2 runs finished · ${took} of 1h · Ctrl-C stops watching, not the runs`
     const frame = (...rows: string[]) => `${rows.join('\n')}\n`
-    expect(frames[0]).toBe(frame('RUN  STATUS   ELAPSED  SCORE', 'r1   queued   0s', 'r2   running  0s', footer(0, '0s')))
-    expect(frames).toContain(frame('RUN  STATUS   ELAPSED  SCORE', 'r1   queued   2s', 'r2   running  2s', footer(0, '2s')))
+    expect(frames[0]).toBe(frame('RUN  STATUS   ELAPSED  SCORE  VERDICT', 'r1   queued   0s', 'r2   running  0s', footer(0, '0s')))
+    expect(frames).toContain(frame('RUN  STATUS   ELAPSED  SCORE  VERDICT', 'r1   queued   2s', 'r2   running  2s', footer(0, '2s')))
+    // each run's verdict once it finished
     expect(frames.at(-2)).toBe(
-      frame('RUN  STATUS     ELAPSED  SCORE', 'r1   succeeded  3s       0.90', 'r2   succeeded  3s       0.75', footer(2, '3s')),
+      frame(
+        'RUN  STATUS     ELAPSED  SCORE  VERDICT',
+        'r1   succeeded  3s       0.90   passed',
+        'r2   succeeded  3s       0.75   passed',
+        footer(2, '3s'),
+      ),
     )
     // erased, then the summary alone
     expect(frames.at(-1)).toBe('✓ all 2 runs succeeded (3s)\n')
