@@ -54,6 +54,8 @@ describe('the history gate: estimator, floor, margin, correction', () => {
     const margin = predictionMargin(t, {n: 20, sd: flat.sd}, 1, 0.95)
     expect(margin).toBeCloseTo(1.729133 * HISTORY.sdFloor * Math.sqrt(1.05), 6)
     expect(margin).toBeGreaterThan(0.001)
+    // nor does it make a score 0.01 off an outlier (the scale of the outlier rule has the same floor)
+    expect(robustSummary([...Array(19).fill(0.7), 0.71], t).outliers).toEqual([])
   })
 
   it('an outlier (a run at 0.1 among runs at 0.7) is set aside and does not widen the margin', async () => {
@@ -72,6 +74,13 @@ describe('the history gate: estimator, floor, margin, correction', () => {
   it('genuine noise is kept: a score at the edge of a normal spread is not an outlier', async () => {
     const t = await quantile()
     expect(robustSummary([0.7, 0.72, 0.68, 0.74, 0.66, 0.79, 0.7, 0.71], t).outliers).toEqual([])
+    // 0.77 is a candidate (its MAD is small by chance: 0.07 from the median, more than 3.5 scaled
+    // MADs, 0.052), but within the 1 − 0.001/n prediction bound of the others: kept (the MAD rule
+    // alone would set it aside, shrink the sd and raise the false-alarm rate)
+    const tight = [0.7, 0.7, 0.71, 0.69, 0.7, 0.71, 0.69, 0.7, 0.72, 0.68, 0.74, 0.66, 0.75, 0.65, 0.7, 0.71, 0.69, 0.7, 0.77, 0.7]
+    const centre = median(tight)
+    expect(0.77 - centre).toBeGreaterThan(HISTORY.outlierMads * 1.4826 * median(tight.map((x) => Math.abs(x - centre))))
+    expect(robustSummary(tight, t)).toMatchObject({outliers: [], kept: tight.map((_, i) => i)})
     // with fewer than 3 scores that are not candidates nothing is set aside
     expect(robustSummary([0.7, 0.71, 0.1], t).outliers).toEqual([])
   })
