@@ -1,5 +1,6 @@
 import type {RunPlan} from './state.js'
 import {invalid} from './errors.js'
+import {mulberry32} from './random.js'
 import {requireInteger, requireNumber, requireOneOf, requireString} from './validate.js'
 import type {JsonObject} from '../contract/types.js'
 
@@ -20,21 +21,6 @@ const OUTCOMES = ['succeeded', 'failed', 'cancelled'] as const
 const MAX_COUNT = 1_000_000
 /** Plans an organization may hold at once (issue 26 item 19: unbounded plans were a way to fill the memory). */
 export const MAX_PLANS = 1000
-
-/**
- * A seeded stream of uniform numbers in [0, 1): mulberry32, written here because the dev server
- * needs a few lines of deterministic noise and no dependency for it (Math.random cannot be seeded).
- */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 /** A normal draw (Box–Muller) from two uniforms. */
 function normal(next: () => number): number {
@@ -120,7 +106,7 @@ export class OutcomePlans {
     }
     if (plan.mean !== undefined && plan.sd !== undefined && plan.status !== 'cancelled') {
       // the hits-th draw of the plan's own stream: the same seed gives the same scores in order
-      const next = uniform(((plan.seed ?? 1) * 0x9e3779b1 + plan.hits * 0x85ebca6b) >>> 0)
+      const next = mulberry32(((plan.seed ?? 1) * 0x9e3779b1 + plan.hits * 0x85ebca6b) >>> 0)
       const draw = plan.mean + plan.sd * normal(next)
       return {outcome: plan.status, score: Math.round(Math.min(1, Math.max(0, draw)) * 1e4) / 1e4}
     }
