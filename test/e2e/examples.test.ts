@@ -78,7 +78,7 @@ const EXPECT: {match: string; exit: number; why: string}[] = [
   // the seed makes outcomes deterministic: one of the two launched runs scores below 0.4
   {match: '--min-score 0.4', exit: 10, why: 'a run did not pass --min-score'},
   // and one of the two launched runs of es_acme_checkout fails
-  {match: 'es_acme_checkout --org acme --wait --baseline previous', exit: 10, why: 'a launched run failed'},
+  {match: 'es_acme_checkout --org acme --wait --baseline history --junit', exit: 10, why: 'a launched run failed'},
 ]
 
 /** The device hooks approve or deny a login waiting under a code: one is started, and its code stands in for the example's. */
