@@ -201,8 +201,9 @@ async function main() {
   )
   const missed = [...table, ...pooled].flatMap((row) => row.missed)
   if (missed.length > 0) {
-    console.error(`targets missed:\n${missed.map((m) => `  ${m}`).join('\n')}`)
-    process.exitCode = 1
+    // (--quick has too few steps to judge a target: it only says so)
+    console.error(`targets missed${quick ? ' (--quick: too few steps to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
+    if (!quick) process.exitCode = 1
   }
 }
 
