@@ -236,7 +236,8 @@ const stats = await build({
   format: 'cjs',
   minify: true,
 })
-if (Math.abs(require(join(dist, 'stats.cjs')).studentt.inv(0.95, 19) - 1.7291) > 1e-3) throw new Error('dist/stats.cjs does not give t quantiles')
+if (Math.abs(require(join(dist, 'stats.cjs')).studentt.inv(0.95, 19) - 1.7291) > 1e-3)
+  throw new Error('dist/stats.cjs does not give t quantiles')
 const XMLBuilder = require(join(dist, 'xml.cjs'))
 if (new XMLBuilder({}).build({a: 'x<'}) !== '<a>x&lt;</a>') throw new Error('dist/xml.cjs does not build XML')
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
