@@ -7,7 +7,7 @@ import {amctlLines, ciExample, shellLines} from '../helpers/ci-examples.js'
 /** GitHub Actions expressions, as the workflow spells them (not JavaScript templates). */
 const expression = (text: string): string => `$\{{ ${text} }}`
 
-const GATE = ['--wait', '--min-score', '--baseline previous', '--max-drop', '--junit reports/evals.xml', '--summary reports/evals.md']
+const GATE = ['--wait', '--min-score', '--baseline history', '--junit reports/evals.xml', '--summary reports/evals.md']
 
 describe('examples/ci', () => {
   it.each(['github-actions.yml', 'gitlab-ci.yml'] as const)(
