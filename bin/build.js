@@ -18,6 +18,8 @@
 //                  bundle: a Tab loads neither oclif nor the commands.
 // dist/xml.cjs    the XML library of --junit (fast-xml-builder), apart from the bundle in the same
 //                  way: the bundle's import('fast-xml-builder') requires ./xml.cjs.
+// dist/stats.cjs  the statistics library of --baseline history (jstat: Student's t quantile), apart
+//                  from the bundle in the same way: import('jstat') requires ./stats.cjs.
 // dist/<module>.js a few modules that scripts and tests load by path (ESM, each self-contained).
 //
 // Nothing machine-specific goes into dist/ (the code cache lives in the user's cache directory),
@@ -133,6 +135,17 @@ const xmlBuilder = {
   },
 }
 
+// import('jstat') in the bundle (the history gate's t quantile): a require of dist/stats.cjs, made
+// only by a wait with --baseline history
+const statsLibrary = {
+  name: 'stats-library',
+  setup(b) {
+    b.onResolve({filter: /^jstat$/}, () => ({path: 'jstat', namespace: 'stats-library'}))
+    b.onLoad({filter: /.*/, namespace: 'stats-library'}, () => ({contents: "module.exports = require('./stats.cjs')", loader: 'js'}))
+    b.onResolve({filter: /^\.\/stats\.cjs$/, namespace: 'stats-library'}, (args) => ({path: args.path, external: true}))
+  },
+}
+
 const shared = {
   bundle: true,
   platform: 'node',
@@ -151,7 +164,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...plugins(without, 'amctl'), jqEngine, xmlBuilder, devServer],
+  plugins: [...plugins(without, 'amctl'), jqEngine, xmlBuilder, statsLibrary, devServer],
   ...BUILD_OPTIONS,
   // indentation and line breaks are a third of the bundle, read on every run; names stay
   // (shortening them too, every function and class keeping its name, measured nothing: the code
@@ -227,6 +240,16 @@ const xml = await build({
   format: 'cjs',
   minify: true,
 })
+// the statistics library of --baseline history (jstat), apart from the bundle like the XML library
+const stats = await build({
+  ...shared,
+  stdin: {contents: "module.exports = require('jstat')", resolveDir: root, sourcefile: 'stats.cjs', loader: 'js'},
+  outfile: join(dist, 'stats.cjs'),
+  format: 'cjs',
+  minify: true,
+})
+if (Math.abs(require(join(dist, 'stats.cjs')).studentt.inv(0.95, 19) - 1.7291) > 1e-3)
+  throw new Error('dist/stats.cjs does not give t quantiles')
 const XMLBuilder = require(join(dist, 'xml.cjs'))
 if (new XMLBuilder({}).build({a: 'x<'}) !== '<a>x&lt;</a>') throw new Error('dist/xml.cjs does not build XML')
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
@@ -356,6 +379,7 @@ const outputs = [
   ...Object.entries(loose.metafile.outputs),
   ...Object.entries(jq.metafile.outputs),
   ...Object.entries(xml.metafile.outputs),
+  ...Object.entries(stats.metafile.outputs),
   ...Object.entries(colour.metafile.outputs),
 ]
 outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])

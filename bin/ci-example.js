@@ -6,10 +6,12 @@
 // examples of examples/ci between <!-- ci-example:github --> and <!-- ci-example:gitlab -->). `npm run docs` runs it after the
 // build; test/e2e/ci-example.test.ts fails when the files are not what it writes.
 //
-// Deterministic: the dev server runs on a fixed clock (so the seeded history, the launched runs'
-// createdAt and the report's timestamp are fixed) with --run-seconds 0 and planned outcomes; the
-// run IDs come from its counter. The one thing left to the moment is how long the CLI took to see
-// each run finish (JUnit's `time`): those attributes are written 0.000.
+// Deterministic: the dev server runs on a clock this script sets (so the seeded history, the
+// launched runs' createdAt and the report's timestamp are fixed) with --run-seconds 0 and planned
+// outcomes: first a history of 20 launches, ten minutes apart, whose scores the dev server draws
+// from N(0.70, 0.03) with a fixed seed, then the launch of the example at CLOCK. The run IDs come
+// from its counter. The one thing left to the moment is how long the CLI took to see each run
+// finish (JUnit's `time`): those attributes are written 0.000.
 
 import {spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -35,20 +37,21 @@ export const COMMAND = [
   '--min-score',
   '0.5',
   '--baseline',
-  'previous',
-  '--max-drop',
-  '0.05',
+  'history',
   '--junit',
   'reports/evals.xml',
   '--summary',
   'reports/evals.md',
 ]
 
-/** How the launched runs end: one improves, one drops within --max-drop, one drops beyond it. */
+/** The history of every target: 20 launches scoring N(0.70, 0.03) (an outcome plan with a seed). */
+const HISTORY = {launches: 20, plan: {status: 'succeeded', mean: 0.7, sd: 0.03, seed: 1}}
+
+/** How the launched runs end: one improves beyond noise, one is within noise, one regresses beyond it. */
 const OUTCOMES = [
-  {agent: 'claude-code', status: 'succeeded', score: 0.78},
-  {agent: 'codex', status: 'succeeded', score: 0.58},
-  {agent: 'cursor-agent', status: 'succeeded', score: 0.55},
+  {agent: 'claude-code', status: 'succeeded', score: 0.8},
+  {agent: 'codex', status: 'succeeded', score: 0.68},
+  {agent: 'cursor-agent', status: 'succeeded', score: 0.58},
 ]
 
 /** The JUnit report's `time` attributes: the only values that depend on the moment. */
@@ -71,19 +74,27 @@ function run(argv, env, cwd) {
 /** Runs the example against a fresh dev server; returns the two reports. */
 export async function generate() {
   const {startDevServer} = require(join(root, 'dist', 'devserver.cjs'))
-  const server = await startDevServer({port: 0, runSeconds: 0, now: () => CLOCK})
+  // the clock: the history's launches ten minutes apart before CLOCK, then the example at CLOCK
+  let clock = CLOCK - (HISTORY.launches + 1) * 600_000
+  const server = await startDevServer({port: 0, runSeconds: 0, now: () => clock})
   const scratch = mkdtempSync(join(tmpdir(), 'amctl-ci-example-'))
   try {
-    const hook = async (path, body) => {
+    const hook = async (path, body, token) => {
       const res = await fetch(`${server.url}${path}`, {
         method: 'POST',
-        headers: {'content-type': 'application/json'},
+        headers: {'content-type': 'application/json', ...(token ? {authorization: `Bearer ${token}`} : {})},
         body: JSON.stringify(body),
       })
       if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`)
       return res.json()
     }
     const {token} = await hook('/_dev/tokens', {email: 'ada@example.com'})
+    await hook('/_dev/orgs/acme/outcomes', {evalSetId: 'es_acme_search', ...HISTORY.plan, count: HISTORY.launches * OUTCOMES.length})
+    for (let i = 0; i < HISTORY.launches; i++) {
+      clock += 600_000
+      await hook('/api/v1/orgs/acme/eval-sets/es_acme_search/run', {}, token)
+    }
+    clock = CLOCK
     for (const outcome of OUTCOMES) await hook('/_dev/orgs/acme/outcomes', {evalSetId: 'es_acme_search', ...outcome, count: 1})
     const env = {
       PATH: process.env.PATH ?? '',
@@ -95,7 +106,7 @@ export async function generate() {
       AMCTL_CODE_CACHE: 'off',
     }
     const result = await run(COMMAND, env, scratch)
-    // the example shows a gate that fails: one run dropped beyond --max-drop
+    // the example shows a gate that fails: one run regressed beyond noise
     if (result.code !== 10) throw new Error(`the example exited ${result.code}, not 10:\n${result.stderr}`)
     return {
       xml: normalise(readFileSync(join(scratch, 'reports', 'evals.xml'), 'utf8')),

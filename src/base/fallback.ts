@@ -34,7 +34,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The candidate nearest to `wanted`, when one is close enough. */
-function closest(wanted: string, candidates: string[]): string | undefined {
+export function closest(wanted: string, candidates: string[]): string | undefined {
   let best: {id: string; d: number} | undefined
   for (const id of candidates) {
     const d = distance(wanted, id)

@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  constants,
   closeSync,
   fsyncSync,
   lstatSync,
@@ -213,4 +214,22 @@ export function updateJsonFile<T>(file: string, read: (file: string) => T, chang
     }
     return next
   })
+}
+
+/**
+ * Appends `data` to `file` (created with `mode` when missing) without ever blocking: the file is
+ * opened with O_NONBLOCK, so a FIFO nobody reads (a `$GITHUB_STEP_SUMMARY` pointing at one) fails
+ * at once with ENXIO instead of holding the command forever, and a write that would block fails
+ * with EAGAIN. Appending is not atomic by nature (GitHub's step summary is written this way).
+ * Throws the file system's own error.
+ */
+export function appendWithoutBlocking(file: string, data: string, mode = 0o644): void {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, mode)
+  try {
+    const buf = Buffer.from(data)
+    let off = 0
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
+  } finally {
+    closeSync(fd)
+  }
 }

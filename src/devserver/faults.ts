@@ -1,6 +1,7 @@
 import type {JsonObject} from '../contract/types.js'
 import {ApiError, invalid} from './errors.js'
 import {compilePattern, type PathMatcher} from './pattern.js'
+import {mulberry32} from './random.js'
 import {describeValue, isObject, optionalString, requireInteger, requireNumber, requireObject, requireOneOf} from './validate.js'
 
 /** Injected faults (`/_dev/faults`): which requests they hit and what happens to them. */
@@ -122,17 +123,5 @@ function parseActionMembers(value: JsonObject): FaultAction {
     headers: headers as Record<string, string>,
     body: value.body,
     contentType: optionalString(value, 'contentType'),
-  }
-}
-
-/** Small deterministic PRNG (mulberry32): the same seed gives the same sequence of faults. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
   }
 }

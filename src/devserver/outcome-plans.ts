@@ -1,5 +1,6 @@
 import type {RunPlan} from './state.js'
 import {invalid} from './errors.js'
+import {mulberry32} from './random.js'
 import {requireInteger, requireNumber, requireOneOf, requireString} from './validate.js'
 import type {JsonObject} from '../contract/types.js'
 
@@ -9,10 +10,23 @@ import type {JsonObject} from '../contract/types.js'
  * can launch, wait, and see a regression fail or an improvement pass. A plan matches runs by
  * eval set, agent and model (each optional), takes `count` runs (absent: every match until
  * cleared), and the first plan that matches a run is used. Kept in memory, like fault rules.
+ *
+ * Instead of a fixed `score`, a plan may give `mean` and `sd`: each run it takes then scores a
+ * draw from that normal distribution, clipped to 0–1, deterministic for the plan's `seed` (the
+ * n-th run a plan takes always draws the same score), so tests and bench/gate.mjs can make noise
+ * and true drops. An organization holds at most MAX_PLANS plans (a 400 beyond).
  */
 
 const OUTCOMES = ['succeeded', 'failed', 'cancelled'] as const
 const MAX_COUNT = 1_000_000
+/** Plans an organization may hold at once (issue 26 item 19: unbounded plans were a way to fill the memory). */
+export const MAX_PLANS = 1000
+
+/** A normal draw (Box–Muller) from two uniforms. */
+function normal(next: () => number): number {
+  const u = 1 - next()
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next())
+}
 
 export interface OutcomePlan {
   evalSetId?: string
@@ -20,6 +34,10 @@ export interface OutcomePlan {
   model?: string
   status: RunPlan['outcome']
   score: number | null
+  /** scores drawn from N(mean, sd), clipped to 0–1, instead of `score` */
+  mean?: number
+  sd?: number
+  seed?: number
   /** runs it still takes; undefined = every match until cleared */
   count?: number
   /** runs it took */
@@ -38,7 +56,7 @@ export class OutcomePlans {
 
   /** Adds a plan for the organization (by public ID) from a hook's body. */
   add(orgId: string, body: JsonObject): OutcomePlan {
-    const known = ['evalSetId', 'agent', 'model', 'status', 'score', 'count']
+    const known = ['evalSetId', 'agent', 'model', 'status', 'score', 'mean', 'sd', 'seed', 'count']
     const other = Object.keys(body).find((member) => !known.includes(member))
     if (other !== undefined) throw invalid(`${other} is not a member of an outcome plan (${known.join(', ')})`)
     const plan: OutcomePlan = {status: requireOneOf(body, 'status', OUTCOMES), score: null, hits: 0}
@@ -46,7 +64,17 @@ export class OutcomePlans {
       if (body[member] !== undefined) plan[member] = requireString(body, member)
     if (body.score !== undefined && body.score !== null) plan.score = requireNumber(body, 'score', 0, 1)
     if (body.count !== undefined) plan.count = requireInteger(body, 'count', 1, MAX_COUNT)
+    if (body.mean !== undefined || body.sd !== undefined) {
+      if (body.score !== undefined) throw invalid('give either score or mean and sd, not both')
+      if (body.mean === undefined || body.sd === undefined) throw invalid('mean and sd come together')
+      plan.mean = requireNumber(body, 'mean', 0, 1)
+      plan.sd = requireNumber(body, 'sd', 0, 1)
+      plan.seed = body.seed === undefined ? 1 : requireInteger(body, 'seed', 0, 2 ** 32 - 1)
+    } else if (body.seed !== undefined) {
+      throw invalid('seed acts only with mean and sd')
+    }
     const list = this.plans.get(orgId) ?? []
+    if (list.length >= MAX_PLANS) throw invalid(`an organization holds at most ${MAX_PLANS} outcome plans; DELETE them first`)
     list.push(plan)
     this.plans.set(orgId, list)
     return {...plan}
@@ -75,6 +103,12 @@ export class OutcomePlans {
     if (plan.count !== undefined) {
       plan.count -= 1
       if (plan.count === 0) list.splice(index, 1)
+    }
+    if (plan.mean !== undefined && plan.sd !== undefined && plan.status !== 'cancelled') {
+      // the hits-th draw of the plan's own stream: the same seed gives the same scores in order
+      const next = mulberry32(((plan.seed ?? 1) * 0x9e3779b1 + plan.hits * 0x85ebca6b) >>> 0)
+      const draw = plan.mean + plan.sd * normal(next)
+      return {outcome: plan.status, score: Math.round(Math.min(1, Math.max(0, draw)) * 1e4) / 1e4}
     }
     return {outcome: plan.status, score: plan.score}
   }

@@ -1,58 +1,70 @@
 import type {Run} from '../contract/types.js'
 import type {Page} from '../contract/vocabulary.js'
 import {AmctlError, ExitCode} from '../core/errors.js'
-import {createdMs, newestUntil} from './filter.js'
-import {type Baseline, statusText} from './state.js'
+import {checkRun, createdMs, newestUntil} from './filter.js'
+import {flagDuration} from '../output/time.js'
+import {type Baseline, type GateBaseline, statusText, type WatchState} from './state.js'
+import {HISTORY, robustSummary} from './stats.js'
 
 /**
- * The baselines of the regression gate (`--baseline`, `--max-drop`).
+ * The baselines of the regression gate (`--baseline`, docs/ci.md).
  *
- * `--baseline previous`: for each watched run, the most recent run created before it (by
- * `createdAt`) with the same eval set, agent and model that succeeded with a score. Found in ONE
+ * `--baseline previous` and `--baseline history`: for each group judged (a watched run, or with
+ * --repeat the runs of one eval set, agent and model), the newest runs created before the
+ * group's first run (by `createdAt`) with the same eval set, agent and model that succeeded with
+ * a score: one of them for `previous`, up to `--baseline-runs` for `history`. Found in ONE
  * newest-first scan of the organization's run list (the mechanism of `runs list --since`,
- * ./filter.ts), which stops as soon as every watched run has its baseline, or at the first page
- * that reaches runs older than the oldest watched run's `createdAt` minus `--baseline-window`.
- * Watched runs are never each other's baselines. A run without one is "no baseline": not held to
- * --max-drop.
+ * ./filter.ts), which stops as soon as every group has all it wants, or at the first page that
+ * reaches runs older than the oldest group's `createdAt` minus `--baseline-window`. Watched runs
+ * are never baselines. A run of the same eval set, agent and model whose score or createdAt is
+ * malformed is a bad answer (exit 1), never skipped.
  */
 
-/** Whether `candidate` can be `run`'s baseline: like it, earlier, within the window, succeeded with a score. */
-function canBaseline(candidate: Run, run: Run, runAt: number, windowMs: number): boolean {
-  if (candidate.status !== 'succeeded' || typeof candidate.score !== 'number') return false
-  if (candidate.evalSetId !== run.evalSetId || candidate.agent !== run.agent || candidate.model !== run.model) return false
-  const at = createdMs(candidate)
-  return at !== undefined && at < runAt && (windowMs === 0 || at >= runAt - windowMs)
+/** A group whose earlier runs are looked for: its ID, a run that names its eval set, agent and model, and its first createdAt. */
+export interface BaselineProbe {
+  id: string
+  run: Run
+  /** epoch ms: candidates must be created before it */
+  at: number
 }
 
+/** A candidate of the scan: an earlier run's ID, score and creation time. */
+export interface EarlierRun extends Baseline {
+  createdAt: string
+}
+
+const sameTarget = (a: Run, b: Run): boolean => a.evalSetId === b.evalSetId && a.agent === b.agent && a.model === b.model
+
 /**
- * `--baseline previous` for `watched` (their last known state: each needs its `createdAt`),
- * reading `pages` (newest first, one request per page) no further than needed. `windowS` 0 =
- * no limit. Returns the baselines found, by watched run ID.
+ * The earlier runs of each probe, newest first, at most `want` each, reading `pages` (newest
+ * first, one request per page) no further than needed. `windowS` 0 = no limit; `watched`: IDs
+ * that are never candidates.
  */
-export async function findBaselines(
+export async function findEarlierRuns(
   pages: AsyncIterable<Page<Run>>,
-  watched: readonly Run[],
+  probes: readonly BaselineProbe[],
+  watched: ReadonlySet<string>,
   windowS: number,
-): Promise<Map<string, Baseline>> {
-  const found = new Map<string, Baseline>()
+  want: number,
+): Promise<Map<string, EarlierRun[]>> {
+  const found = new Map<string, EarlierRun[]>(probes.map((p) => [p.id, []]))
+  if (probes.length === 0) return found
   const windowMs = windowS * 1000
-  const ids = new Set(watched.map((run) => run.id))
-  // each watched run with a createdAt to look before (one without cannot have a baseline)
-  const pending = new Map<string, {run: Run; at: number}>()
-  for (const run of watched) {
-    const at = createdMs(run)
-    if (at !== undefined) pending.set(run.id, {run, at})
-  }
-  if (pending.size === 0) return found
-  const oldest = Math.min(...[...pending.values()].map((p) => p.at))
+  const pending = new Set(probes.map((p) => p.id))
+  const oldest = Math.min(...probes.map((p) => p.at))
   for await (const page of newestUntil(pages, windowMs === 0 ? undefined : oldest - windowMs)) {
     for (const candidate of page.items) {
-      if (ids.has(candidate.id)) continue
-      for (const [id, {run, at}] of pending) {
-        if (!canBaseline(candidate, run, at, windowMs)) continue
-        // newest first: the first that fits is the most recent
-        found.set(id, {runId: candidate.id, score: candidate.score as number})
-        pending.delete(id)
+      if (watched.has(candidate.id)) continue
+      const matching = probes.filter((p) => pending.has(p.id) && sameTarget(candidate, p.run))
+      if (matching.length === 0) continue
+      checkRun(candidate)
+      if (candidate.status !== 'succeeded' || typeof candidate.score !== 'number') continue
+      const at = createdMs(candidate) as number
+      for (const probe of matching) {
+        if (at >= probe.at || (windowMs !== 0 && at < probe.at - windowMs)) continue
+        const list = found.get(probe.id) as EarlierRun[]
+        list.push({runId: candidate.id, score: candidate.score, createdAt: candidate.createdAt})
+        if (list.length >= want) pending.delete(probe.id)
       }
     }
     if (pending.size === 0) break
@@ -61,14 +73,31 @@ export async function findBaselines(
 }
 
 /**
+ * `--baseline previous` for `watched` runs, each judged alone (their last known state: each has
+ * a `createdAt`, checked by the poll): the newest earlier run like it, by watched run ID.
+ */
+export async function findBaselines(
+  pages: AsyncIterable<Page<Run>>,
+  watched: readonly Run[],
+  windowS: number,
+): Promise<Map<string, Baseline>> {
+  const probes = watched.map((run) => ({id: run.id, run, at: createdMs(run) as number}))
+  const earlier = await findEarlierRuns(pages, probes, new Set(watched.map((r) => r.id)), windowS, 1)
+  const out = new Map<string, Baseline>()
+  for (const [id, runs] of earlier) if (runs.length > 0) out.set(id, {runId: runs[0].runId, score: runs[0].score})
+  return out
+}
+
+/**
  * `--baseline RUN_ID`: that run, found by reading the list from the newest (the API has no
  * GET of one run). Exit 5 when the whole list does not hold it; exit 2 when it did not succeed
- * with a score (nothing to compare with).
+ * with a score (nothing to compare with); exit 1 when its score is malformed.
  */
 export async function findBaselineRun(pages: AsyncIterable<Page<Run>>, runId: string, listName: string): Promise<Baseline> {
   for await (const page of newestUntil(pages, undefined)) {
     const run = page.items.find((item) => item.id === runId)
     if (run === undefined) continue
+    checkRun(run)
     if (run.status !== 'succeeded' || typeof run.score !== 'number') {
       const state = run.status === 'succeeded' ? 'it succeeded without a score' : `its status is ${statusText(run)}`
       throw new AmctlError(`--baseline ${runId} cannot be a baseline: ${state}; a baseline is a run that succeeded with a score`, {
@@ -79,4 +108,56 @@ export async function findBaselineRun(pages: AsyncIterable<Page<Run>>, runId: st
     return {runId, score: run.score}
   }
   throw new AmctlError(`--baseline: run "${runId}" is not among ${listName}`, {code: 'not_found', exitCode: ExitCode.notFound})
+}
+
+/** What the lookup found: each group's baseline, and with history how many earlier runs a group without one had. */
+export interface BaselineLookup {
+  found: Map<string, GateBaseline>
+  historyFound?: Map<string, number>
+}
+
+/**
+ * The baselines of a wait's groups (`--baseline previous|history`), in one scan: for history,
+ * the earlier runs summarized by the gate's estimator (./stats.ts robustSummary); fewer than
+ * HISTORY.minRuns is no baseline.
+ */
+export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: WatchState): Promise<BaselineLookup> {
+  const choice = state.rules.baseline
+  const found = new Map<string, GateBaseline>()
+  if (choice === undefined || choice.kind === 'run') return {found}
+  const probes: BaselineProbe[] = state.groups().map((group) => {
+    const runs = state.runsOf(group).map((w) => w.run as Run)
+    return {id: group.id, run: runs[0], at: Math.min(...runs.map((run) => createdMs(run) as number))}
+  })
+  const watched = new Set(state.entries().map((w) => w.id))
+  const want = choice.kind === 'history' ? choice.runs : 1
+  const earlier = await findEarlierRuns(pages, probes, watched, choice.windowS, want)
+  if (choice.kind === 'previous') {
+    for (const [id, runs] of earlier) if (runs.length > 0) found.set(id, {runId: runs[0].runId, score: runs[0].score})
+    return {found}
+  }
+  const quantile = state.rules.quantile
+  if (quantile === undefined) throw new Error('the history gate looks up baselines without a t quantile')
+  const historyFound = new Map<string, number>()
+  for (const [id, newestFirst] of earlier) {
+    historyFound.set(id, newestFirst.length)
+    if (newestFirst.length < HISTORY.minRuns) continue
+    const runs = [...newestFirst].reverse()
+    const summary = robustSummary(
+      runs.map((r) => r.score),
+      quantile,
+    )
+    const round = (n: number) => Math.round(n * 1e6) / 1e6
+    found.set(id, {
+      kind: 'history',
+      runs: summary.kept.length,
+      mean: round(summary.mean),
+      sd: round(summary.sd),
+      window: choice.windowS === 0 ? null : flagDuration(choice.windowS),
+      runIds: summary.kept.map((i) => runs[i].runId),
+      scores: summary.kept.map((i) => runs[i].score),
+      outliers: summary.outliers.map((i) => ({runId: runs[i].runId, score: runs[i].score})),
+    })
+  }
+  return {found, historyFound}
 }

@@ -1,17 +1,79 @@
 import type {Run} from '../contract/types.js'
 import type {Column} from '../output/format.js'
 import {RUN_COLUMNS} from '../output/run-columns.js'
+import {sparkline} from '../output/sparkline.js'
+import {type BaselineChoice, type GateBaseline, historyText, isHistory, type RunVerdict} from './state.js'
 
-/** A watched run with its baseline (`--baseline`): what `--json` and the table show. */
-export type GatedRun = Run & {baseline: {runId: string; score: number} | null; delta: number | null}
+/** A watched run at the end of a wait: its verdict, and with --baseline its baseline, delta and margin (what `--json` and the table show). */
+export type GatedRun = Run & {verdict: RunVerdict; baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}
+
+/** With `evals run --repeat`: one group, as `--json` (`groups`) and the table show it. */
+export interface GroupRow {
+  agent: unknown
+  model: unknown
+  evalSetId: unknown
+  runIds: string[]
+  /** each run's score (null: none), in the order of runIds */
+  scores: Array<number | null>
+  /** the mean of the succeeded runs' scores */
+  score: number | null
+  /** runs that failed or were cancelled */
+  failures: number
+  /** fewer than half failed: judged on the others */
+  flaky: boolean
+  verdict: RunVerdict
+  baseline?: GateBaseline | null
+  delta?: number | null
+  margin?: number | null
+}
+
+type Kind = BaselineChoice['kind'] | undefined
+
+/** BASELINE: the baseline run's ID, or a history as `mean ± sd (n)`. */
+const baselineCell = (baseline: GateBaseline | null | undefined): string | null =>
+  baseline == null ? null : isHistory(baseline) ? historyText(baseline) : baseline.runId
+
+/** The columns a baseline adds: BASELINE, Δ, and with history MARGIN and TREND (a sparkline of the history's scores, on a terminal only). */
+function baselineColumns<T extends {baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}>(
+  kind: Kind,
+): Column<T>[] {
+  if (kind === undefined) return []
+  const columns: Column<T>[] = [
+    {header: 'BASELINE', get: (r) => baselineCell(r.baseline)},
+    {header: 'Δ', get: (r) => r.delta ?? null, show: 'delta'},
+  ]
+  if (kind === 'history') {
+    columns.push(
+      {header: 'MARGIN', get: (r) => r.margin ?? null, show: 'score'},
+      {header: 'TREND', get: (r) => (isHistory(r.baseline) ? sparkline(r.baseline.scores) : null), extra: true},
+    )
+  }
+  return columns
+}
 
 /**
- * The runs of a wait with --baseline: the columns of `runs list`, then BASELINE (the baseline's
- * run ID) and Δ (score minus the baseline's; signed on a terminal), in tab-separated rows too,
- * after the fields `runs list` has there.
+ * The runs of a wait: the columns of `runs list`, then with --baseline BASELINE, Δ (signed on a
+ * terminal), and with history MARGIN and TREND (terminal only), then VERDICT — last, in
+ * tab-separated rows too, so the fields before it keep their places.
  */
-export const GATED_RUN_COLUMNS: Column<GatedRun>[] = [
-  ...(RUN_COLUMNS as Column<GatedRun>[]),
-  {header: 'BASELINE', get: (r) => r.baseline?.runId ?? null},
-  {header: 'Δ', get: (r) => r.delta, show: 'delta'},
-]
+export function gatedRunColumns(kind: Kind): Column<GatedRun>[] {
+  return [...(RUN_COLUMNS as Column<GatedRun>[]), ...baselineColumns<GatedRun>(kind), {header: 'VERDICT', get: (r) => r.verdict}]
+}
+
+/**
+ * The groups of `evals run --repeat`: eval set, agent, model, the runs, how many failed, the
+ * group's score (the mean of its succeeded runs), then the baseline's columns, then VERDICT
+ * (`passed (flaky)` when some runs failed, fewer than half).
+ */
+export function groupColumns(kind: Kind): Column<GroupRow>[] {
+  return [
+    {header: 'EVAL SET', get: (g) => g.evalSetId},
+    {header: 'AGENT', get: (g) => g.agent, flexible: true},
+    {header: 'MODEL', get: (g) => g.model, flexible: true},
+    {header: 'RUN IDS', get: (g) => g.runIds, flexible: true},
+    {header: 'FAILED', get: (g) => g.failures},
+    {header: 'SCORE', get: (g) => g.score, show: 'score'},
+    ...baselineColumns<GroupRow>(kind),
+    {header: 'VERDICT', get: (g) => (g.flaky && g.verdict !== 'failed' ? `${g.verdict} (flaky)` : g.verdict)},
+  ]
+}

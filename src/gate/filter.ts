@@ -1,6 +1,6 @@
 import type {Run} from '../contract/types.js'
 import {type Page, RUN_STATUSES, TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
-import {UsageError} from '../core/errors.js'
+import {BadResponseError, UsageError} from '../core/errors.js'
 import {parseTimeBound, requireText} from '../input/values.js'
 import {assertRow} from '../output/format.js'
 
@@ -33,7 +33,36 @@ export function createdMs(run: Run): number | undefined {
   return Number.isNaN(at) ? undefined : at
 }
 
-/** Whether `run` is one the filter keeps. A run whose createdAt is not a date never matches a time bound. */
+const short = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/**
+ * A run the gate judges, or a time bound reads, must be what contract 5 says: a `createdAt` that
+ * is a date, and a `score` that is a number from 0 to 1 or null. Anything else is a bad answer
+ * from the server (exit 1): never "no baseline", never a pass on a score of 5, never a run that
+ * silently drops out of `runs list --since`.
+ */
+export function checkRun(run: Run): void {
+  assertRow(run)
+  const id = typeof run.id === 'string' ? run.id : short(run.id)
+  const score: unknown = run.score
+  if (score !== null && score !== undefined && (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1)) {
+    throw new BadResponseError(`the server's run ${id} has a score that is not a number from 0 to 1 or null: ${short(score)}`)
+  }
+  checkCreatedAt(run)
+}
+
+/** A run's `createdAt` must be a date (see checkRun). */
+export function checkCreatedAt(run: Run): void {
+  if (createdMs(run) === undefined) {
+    const id = typeof run.id === 'string' ? run.id : short(run.id)
+    throw new BadResponseError(`the server's run ${id} has a createdAt that is not a date: ${short(run.createdAt)}`)
+  }
+}
+
+/** Whether `run` is one the filter keeps. With a time bound, a run whose createdAt is not a date is a bad answer (exit 1). */
 export function matchesFilter(run: Run, filter: RunFilter): boolean {
   if (filter.statuses !== undefined || filter.unfinished) {
     const status = typeof run.status === 'string' ? run.status : undefined
@@ -45,8 +74,8 @@ export function matchesFilter(run: Run, filter: RunFilter): boolean {
   if (filter.agent !== undefined && run.agent !== filter.agent) return false
   if (filter.model !== undefined && run.model !== filter.model) return false
   if (filter.since !== undefined || filter.until !== undefined) {
-    const at = createdMs(run)
-    if (at === undefined) return false
+    checkCreatedAt(run)
+    const at = createdMs(run) as number
     if (filter.since !== undefined && at < filter.since) return false
     if (filter.until !== undefined && at >= filter.until) return false
   }
@@ -63,9 +92,14 @@ export async function* newestUntil(
   pages: AsyncIterable<Page<Run>>,
   bound: number | undefined,
   onBound?: () => void,
+  datesChecked = bound !== undefined,
 ): AsyncGenerator<Page<Run>> {
   for await (const page of pages) {
-    for (const item of page.items) assertRow(item)
+    for (const item of page.items) {
+      assertRow(item)
+      // a bound read on a run without a date would skip it, or stop too early
+      if (datesChecked) checkCreatedAt(item)
+    }
     yield page
     if (reachesBound(page, bound)) {
       onBound?.()
@@ -74,7 +108,7 @@ export async function* newestUntil(
   }
 }
 
-/** Whether the page holds a run created before `bound` (a run whose createdAt is not a date does not count). */
+/** Whether the page holds a run created before `bound` (its dates were checked). */
 function reachesBound(page: Page<Run>, bound: number | undefined): boolean {
   return bound !== undefined && page.items.some((run) => (createdMs(run) ?? Number.POSITIVE_INFINITY) < bound)
 }
@@ -90,12 +124,18 @@ export function isFiltering(filter: RunFilter): boolean {
  * was reached (no later page holds a run the filter keeps).
  */
 export async function* filterPages(pages: AsyncIterable<Page<Run>>, filter: RunFilter, onBound?: () => void): AsyncGenerator<Page<Run>> {
-  for await (const page of newestUntil(pages, filter.since, onBound)) yield filterPage(page, filter).page
+  for await (const page of newestUntil(pages, filter.since, onBound, filter.since !== undefined || filter.until !== undefined)) {
+    yield filterPage(page, filter).page
+  }
 }
 
 /** One page with only the runs `filter` keeps; `reached`: it holds runs older than `--since` (no later page can match). */
 export function filterPage(page: Page<Run>, filter: RunFilter): {page: Page<Run>; reached: boolean} {
-  for (const item of page.items) assertRow(item)
+  const timed = filter.since !== undefined || filter.until !== undefined
+  for (const item of page.items) {
+    assertRow(item)
+    if (timed) checkCreatedAt(item)
+  }
   const reached = reachesBound(page, filter.since)
   const items = page.items.filter((run) => matchesFilter(run, filter))
   return {page: {...page, items, nextCursor: reached ? null : page.nextCursor}, reached}

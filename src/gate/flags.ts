@@ -1,7 +1,9 @@
 import {Flags} from '@oclif/core'
 import {UsageError} from '../core/errors.js'
-import {parseDuration, parseNumberInRange, requireId} from '../input/values.js'
+import {closest} from '../base/fallback.js'
+import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
 import {shellLine} from '../output/shell.js'
+import {HISTORY} from './stats.js'
 import type {WatchOptions} from './watch.js'
 
 /** Defaults and bounds of the wait flags (contract 5) and of the regression gate. */
@@ -9,6 +11,11 @@ export const WATCH_DEFAULTS = {intervalS: 5, minIntervalS: 1, maxIntervalS: 86_4
 
 /** `--baseline previous`: each run's own newest earlier run like it. */
 export const PREVIOUS = 'previous'
+/** `--baseline history`: the earlier runs like it, with a confidence. */
+export const HISTORY_BASELINE = 'history'
+
+/** `evals run --repeat K`: the bounds of K. */
+export const REPEAT = {min: 1, max: 20} as const
 
 const WAIT = 'WAIT'
 const REPORT = 'REPORT'
@@ -37,18 +44,32 @@ export const watchFlags = {
   }),
   baseline: Flags.string({
     description:
-      'compare each run with a baseline: previous (the newest earlier run of the same eval set, agent and model that succeeded with a score) or a RUN_ID for all',
-    helpValue: 'previous|RUN_ID',
+      'compare each run with a baseline: history (the earlier runs of the same eval set, agent and model: regression or noise, at --confidence; recommended), previous (the newest such run) or a RUN_ID for all',
+    helpValue: 'history|previous|RUN_ID',
     helpGroup: WAIT,
   }),
   'baseline-window': Flags.string({
-    description: `--baseline previous looks this far back from each run: 90m, 12h, 30d; 0 = no limit (default ${WATCH_DEFAULTS.baselineWindow})`,
+    description: `--baseline history|previous looks this far back from each run: 90m, 12h, 30d; 0 = no limit (default ${WATCH_DEFAULTS.baselineWindow})`,
     helpValue: 'DURATION',
+    helpGroup: WAIT,
+  }),
+  'baseline-runs': Flags.string({
+    description: `--baseline history: the newest N earlier runs, ${HISTORY.minRuns}–${HISTORY.maxRuns} (default ${HISTORY.defaultRuns}); fewer than ${HISTORY.minRuns} is no baseline`,
+    helpValue: 'N',
+    helpGroup: WAIT,
+  }),
+  confidence: Flags.string({
+    description: `--baseline history: how sure a regression must be, ${HISTORY.minConfidence}–${HISTORY.maxConfidence} for the whole step (default ${HISTORY.defaultConfidence})`,
+    helpValue: 'C',
+    helpGroup: WAIT,
+  }),
+  'require-baseline': Flags.boolean({
+    description: 'with --baseline: a run (or group) without a baseline fails instead of passing unjudged',
     helpGroup: WAIT,
   }),
   'max-drop': Flags.string({
     description:
-      'with --baseline: a succeeded run may score at most X below its baseline, 0–1 (a run without a baseline is not held to it)',
+      'with --baseline: the smallest drop below the baseline that fails, 0–1 (previous, RUN_ID: the rule; history: with the noise margin, default 0)',
     helpValue: 'X',
     helpGroup: WAIT,
   }),
@@ -77,6 +98,9 @@ export type WatchFlagValues = {
   'min-score'?: string
   baseline?: string
   'baseline-window'?: string
+  'baseline-runs'?: string
+  confidence?: string
+  'require-baseline'?: boolean
   'max-drop'?: string
   junit?: string
   summary?: string
@@ -103,12 +127,21 @@ export interface ReportTargets {
 /** The wait flags, checked (exit 2 before any request); `env` says whether this is GitHub Actions. */
 export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv = {}): WaitPlan {
   const seconds = `a number of seconds from ${minIntervalS} to ${maxIntervalS}`
-  const {interval, baseline} = flags
+  const {interval} = flags
+  const baseline = baselineKind(flags.baseline)
   const minScore = flags['min-score']
   const maxDrop = flags['max-drop']
   const window = flags['baseline-window']
-  if (baseline === undefined && maxDrop !== undefined) throw new UsageError('--max-drop acts only with --baseline (previous or a RUN_ID)')
-  if (baseline?.trim() !== PREVIOUS && window !== undefined) throw new UsageError('--baseline-window acts only with --baseline previous')
+  if (baseline === undefined) {
+    const lone = (['max-drop', 'require-baseline'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline (history, previous or a RUN_ID)`)
+  }
+  if (baseline?.kind !== 'history') {
+    const lone = (['baseline-runs', 'confidence'] as const).find((name) => flags[name] !== undefined)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline history`)
+  }
+  if ((baseline === undefined || baseline.kind === 'run') && window !== undefined)
+    throw new UsageError('--baseline-window acts only with --baseline history or previous')
   const options: WatchOptions = {
     intervalS:
       interval === undefined ? WATCH_DEFAULTS.intervalS : parseNumberInRange('--interval', interval, minIntervalS, maxIntervalS, seconds),
@@ -116,21 +149,58 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
     failFast: flags['fail-fast'] ?? false,
     minScore: minScore === undefined ? undefined : parseNumberInRange('--min-score', minScore, 0, 1, 'a score from 0 to 1'),
     maxDrop: maxDrop === undefined ? undefined : parseNumberInRange('--max-drop', maxDrop, 0, 1, 'a score difference from 0 to 1'),
+    requireBaseline: flags['require-baseline'] ?? false,
   }
   let baselineRunId: string | undefined
-  if (baseline?.trim() === PREVIOUS) {
+  const windowS = () => parseDuration('--baseline-window', window ?? WATCH_DEFAULTS.baselineWindow, {days: true})
+  if (baseline?.kind === 'previous') {
+    options.baseline = {kind: 'previous', windowS: windowS()}
+  } else if (baseline?.kind === 'history') {
+    const runs = flags['baseline-runs']
+    const confidence = flags.confidence
+    const {minConfidence, maxConfidence} = HISTORY
     options.baseline = {
-      kind: 'previous',
-      windowS: parseDuration('--baseline-window', window ?? WATCH_DEFAULTS.baselineWindow, {days: true}),
+      kind: 'history',
+      windowS: windowS(),
+      runs: runs === undefined ? HISTORY.defaultRuns : parseIntegerInRange('--baseline-runs', runs, HISTORY.minRuns, HISTORY.maxRuns),
+      confidence:
+        confidence === undefined
+          ? HISTORY.defaultConfidence
+          : parseNumberInRange(
+              '--confidence',
+              confidence,
+              minConfidence,
+              maxConfidence,
+              `a confidence from ${minConfidence} to ${maxConfidence}`,
+            ),
     }
-  } else if (baseline !== undefined) {
-    baselineRunId = requireId('--baseline', baseline)
+  } else if (baseline?.kind === 'run') {
+    baselineRunId = baseline.runId
   }
   const junit = flags.junit === undefined ? undefined : requirePath('--junit', flags.junit)
   const summary = flags.summary === undefined ? undefined : requirePath('--summary', flags.summary)
-  if (junit !== undefined && junit === summary) throw new UsageError('--junit and --summary must be different files')
   const annotations = flags['ci-annotations'] ?? env.GITHUB_ACTIONS === 'true'
   return {options, baselineRunId, reports: {junit, summary, annotations}}
+}
+
+/**
+ * `--baseline`: history, previous, or a run ID. A near miss of a keyword (`prev`, `History`,
+ * `previus`) is exit 2 with "did you mean", not a run ID looked up and not found (exit 5).
+ */
+function baselineKind(value: string | undefined): {kind: 'history' | 'previous'} | {kind: 'run'; runId: string} | undefined {
+  if (value === undefined) return undefined
+  const text = value.trim()
+  if (text === PREVIOUS || text === HISTORY_BASELINE) return {kind: text}
+  const keywords = [HISTORY_BASELINE, PREVIOUS]
+  const lower = text.toLowerCase()
+  const near =
+    keywords.find((k) => lower === k) ??
+    (lower.length >= 2 ? keywords.find((k) => k.startsWith(lower)) : undefined) ??
+    closest(lower, keywords)
+  if (near !== undefined) {
+    throw new UsageError(`--baseline ${value}: did you mean ${near}? (--baseline takes history, previous or a RUN_ID)`)
+  }
+  return {kind: 'run', runId: requireId('--baseline', value)}
 }
 
 function requirePath(label: string, value: string): string {
@@ -141,9 +211,21 @@ function requirePath(label: string, value: string): string {
 /** The wait flags as given, to repeat them in a command line. */
 export function watchFlagWords(flags: WatchFlagValues): string[] {
   const words: string[] = []
-  const valued = ['interval', 'wait-timeout', 'min-score', 'baseline', 'baseline-window', 'max-drop', 'junit', 'summary'] as const
+  const valued = [
+    'interval',
+    'wait-timeout',
+    'min-score',
+    'baseline',
+    'baseline-window',
+    'baseline-runs',
+    'confidence',
+    'max-drop',
+    'junit',
+    'summary',
+  ] as const
   for (const name of valued) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
   if (flags['fail-fast']) words.push('--fail-fast')
+  if (flags['require-baseline']) words.push('--require-baseline')
   if (flags['ci-annotations'] !== undefined) words.push(flags['ci-annotations'] ? '--ci-annotations' : '--no-ci-annotations')
   return words
 }

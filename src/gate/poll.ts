@@ -1,6 +1,7 @@
 import type {Run} from '../contract/types.js'
 import type {Page} from '../contract/vocabulary.js'
 import {assertRow} from '../output/format.js'
+import {checkRun} from './filter.js'
 
 /** What one poll of the run list learned about the watched runs it looked for. */
 export interface PollResult {
@@ -27,7 +28,11 @@ export async function pollRuns(pages: AsyncIterable<Page<Run>>, wanted: Readonly
     count++
     for (const item of page.items) {
       assertRow(item)
-      if (wanted.has(item.id) && !found.has(item.id)) found.set(item.id, item)
+      if (wanted.has(item.id) && !found.has(item.id)) {
+        // a watched run with a malformed score or createdAt is a bad answer (exit 1), never judged
+        checkRun(item)
+        found.set(item.id, item)
+      }
     }
     if (found.size === wanted.size) break
   }

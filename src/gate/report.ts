@@ -1,17 +1,17 @@
-import {accessSync, appendFileSync, constants} from 'node:fs'
-import {dirname, resolve} from 'node:path'
+import {accessSync, constants, lstatSync, readlinkSync, realpathSync} from 'node:fs'
+import {basename, dirname, join, resolve} from 'node:path'
 import {UsageError} from '../core/errors.js'
-import {ensurePrivateDir, fileSystemError, statOrUndefined, writeFileAtomic} from '../core/fs-atomic.js'
+import {appendWithoutBlocking, ensurePrivateDir, fileSystemError, statOrUndefined, writeFileAtomic} from '../core/fs-atomic.js'
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import {githubAnnotations} from '../output/reports/github.js'
 import {junitXml} from '../output/reports/junit.js'
 import {markdownSummary} from '../output/reports/markdown.js'
-import type {CiReport, ReportRun} from '../output/reports/model.js'
+import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/reports/model.js'
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
 import type {WatchOutcome} from './watch.js'
-import {isFinished, scoreDelta, statusText} from './state.js'
+import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, statusText, type WatchState} from './state.js'
 import type {ReportTargets} from './flags.js'
 
 /**
@@ -25,19 +25,61 @@ import type {ReportTargets} from './flags.js'
 /** Reports are files for CI artifacts: readable by the job's other steps. */
 const REPORT_MODE = 0o644
 
+/** Paths that name one of this process's own streams: an atomic write would replace what they point at (`>> log`). */
+const STREAM_PATH = /^\/(?:dev\/(?:stdout|stderr|stdin|fd(?:\/.*)?)|proc\/[^/]+\/fd(?:\/.*)?)$/
+
+/** `path` and every link it goes through, hop by hop (at most 40, as the kernel allows). */
+function linkHops(path: string): string[] {
+  const hops = [resolve(path)]
+  for (let i = 0; i < 40; i++) {
+    const current = hops[hops.length - 1]
+    let target: string
+    try {
+      if (!lstatSync(current).isSymbolicLink()) break
+      target = readlinkSync(current)
+    } catch {
+      break
+    }
+    hops.push(resolve(dirname(current), target))
+  }
+  return hops
+}
+
+/** What a report path is, as a file: its real path (links followed), and its device and inode when it exists. */
+function fileIdentity(path: string): {real: string; inode?: string} {
+  const file = resolve(path)
+  const stat = statOrUndefined(file)
+  let real = file
+  try {
+    real = realpathSync(stat === undefined ? dirname(file) : file)
+    if (stat === undefined) real = join(real, basename(file))
+  } catch {
+    // a directory not made yet: the path as written
+  }
+  return {real, inode: stat === undefined ? undefined : `${stat.dev}:${stat.ino}`}
+}
+
 /**
  * Each report path must be writable, checked up front (exit 2, nothing launched, no request):
  * its directory is created when missing (as test reporters do: `--junit reports/evals.xml`),
- * must be writable, and the path must not be a directory or another kind of non-regular file
- * (`/dev/stdout`: a rename would replace the device).
+ * must be writable, and the path must not be a directory or another kind of non-regular file,
+ * nor name one of the process's own streams (`/dev/stdout`, `/dev/fd/N`, `/proc/PID/fd/N`, or a
+ * link to one: an atomic write would replace the file the shell redirected stdout to). The two
+ * paths must be different files: compared with links followed, and by inode when they exist.
  */
 export function checkReportPaths(targets: ReportTargets): void {
-  for (const [label, path] of [
+  const given = [
     ['--junit', targets.junit],
     ['--summary', targets.summary],
-  ] as const) {
+  ] as const
+  for (const [label, path] of given) {
     if (path === undefined) continue
     const file = resolve(path)
+    if (linkHops(path).some((hop) => STREAM_PATH.test(hop))) {
+      throw new UsageError(
+        `${label} ${path} names a stream of this process, not a file; give a file path (the report is written atomically)`,
+      )
+    }
     const stat = statOrUndefined(file)
     if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
     if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
@@ -46,6 +88,13 @@ export function checkReportPaths(targets: ReportTargets): void {
       accessSync(dirname(file), constants.W_OK)
     } catch (error) {
       throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
+    }
+  }
+  if (targets.junit !== undefined && targets.summary !== undefined) {
+    const a = fileIdentity(targets.junit)
+    const b = fileIdentity(targets.summary)
+    if (a.real === b.real || (a.inode !== undefined && a.inode === b.inode)) {
+      throw new UsageError(`--junit ${targets.junit} and --summary ${targets.summary} are the same file; give two different files`)
     }
   }
 }
@@ -58,6 +107,14 @@ export interface ReportContext {
   evalSetId?: string
   /** Date.now() when the wait began (the wait's own clock is monotonic) */
   wallStart: number
+}
+
+/** A gate baseline as the reports show it (the history without its window). */
+function reportBaseline(baseline: GateBaseline | null | undefined): ReportBaseline | null {
+  if (baseline == null) return null
+  if (!isHistory(baseline)) return baseline
+  const {runs, mean, sd, runIds, scores, outliers} = baseline
+  return {kind: 'history', runs, mean, sd, runIds, scores, outliers}
 }
 
 /** What the wait saw, as the typed report the renderers take. */
@@ -73,10 +130,13 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     timeout,
     interrupted: 'not finished when the wait was interrupted (Ctrl-C)',
   }
+  const grouped = rules.grouped === true
   const runs = state.entries().map((w): ReportRun => {
     const run = w.run
     const created = run === undefined ? undefined : createdMs(run)
     const seenAt = wall(w.finishedAt ?? outcome.endedAt)
+    const group = state.groupOf(w.id)
+    const judgement = group === undefined ? undefined : state.judge(group)
     const failed = state.shortfallOf(w)
     const item: ReportRun = {
       id: w.id,
@@ -87,30 +147,74 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
       score: typeof run?.score === 'number' ? run.score : null,
       seconds: created === undefined ? null : Math.max(0, Math.round(seenAt - created) / 1000),
       createdAt: run === undefined ? null : stringOrNull(run.createdAt),
+      verdict: state.runVerdict(w),
       outcome: failed ? 'failed' : isFinished(run) ? 'passed' : 'skipped',
     }
     if (failed) item.failure = {rule: failed.rule, reason: failed.reason}
     if (item.outcome === 'skipped') item.skipped = `${why[outcome.end]}${run === undefined ? ' (not found yet)' : ` (${statusText(run)})`}`
-    if (rules.baseline !== undefined) {
-      item.baseline = w.baseline ?? null
-      item.delta = run === undefined ? null : scoreDelta(run, w.baseline)
+    if (!grouped && judgement?.note !== undefined) item.note = judgement.note
+    if (rules.baseline !== undefined && !grouped) {
+      item.baseline = reportBaseline(group?.baseline)
+      item.delta = judgement?.delta ?? null
+      if (rules.baseline.kind === 'history') item.margin = judgement?.margin ?? null
     }
     return item
   })
-  const baseline = rules.baseline
-  return {
+  const report: CiReport = {
     end: outcome.end,
     org: ctx.org,
     host: ctx.host,
-    rules: {
-      minScore: rules.minScore,
-      maxDrop: rules.maxDrop,
-      baseline: baseline === undefined ? undefined : baseline.kind === 'previous' ? 'previous' : baseline.baseline.runId,
-      baselineWindowS: baseline?.kind === 'previous' ? baseline.windowS : undefined,
-      timeoutS: outcome.timeoutS,
-    },
+    rules: reportRules(outcome),
     runs,
   }
+  if (grouped) report.groups = state.judged().map(({group, judgement}) => reportGroup(state, group, judgement, runs, why[outcome.end]))
+  return report
+}
+
+function reportRules(outcome: WatchOutcome): CiReport['rules'] {
+  const {rules} = outcome.state
+  const baseline = rules.baseline
+  return {
+    minScore: rules.minScore,
+    maxDrop: rules.maxDrop,
+    baseline: baseline === undefined ? undefined : baseline.kind === 'run' ? baseline.baseline.runId : baseline.kind,
+    baselineWindowS: baseline?.kind === 'run' ? undefined : baseline?.windowS,
+    baselineRuns: baseline?.kind === 'history' ? baseline.runs : undefined,
+    confidence: baseline?.kind === 'history' ? baseline.confidence : undefined,
+    comparisons: baseline?.kind === 'history' ? outcome.state.comparisons() : undefined,
+    requireBaseline: rules.requireBaseline || undefined,
+    timeoutS: outcome.timeoutS,
+  }
+}
+
+function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs: ReportRun[], skippedWhy: string): ReportGroup {
+  const members = group.runIds.map((id) => runs.find((r) => r.id === id) as ReportRun)
+  const first = members[0]
+  const item: ReportGroup = {
+    id: group.id,
+    evalSetId: first?.evalSetId ?? null,
+    agent: first?.agent ?? null,
+    model: first?.model ?? null,
+    runIds: [...group.runIds],
+    scores: members.map((r) => r.score),
+    statuses: members.map((r) => r.status),
+    score: judgement.score,
+    seconds: members.reduce<number | null>((max, r) => (r.seconds === null ? max : Math.max(max ?? 0, r.seconds)), null),
+    verdict: judgement.verdict,
+    outcome: judgement.fails && judgement.decided ? 'failed' : judgement.decided ? 'passed' : 'skipped',
+    failures: judgement.failures,
+    flaky: judgement.flaky,
+  }
+  if (item.outcome === 'failed' && judgement.shortfall) item.failure = {...judgement.shortfall}
+  if (item.outcome === 'skipped')
+    item.skipped = `${skippedWhy} (${members.filter((r) => r.outcome === 'skipped').length} of ${members.length} runs)`
+  if (judgement.note !== undefined) item.note = judgement.note
+  if (state.rules.baseline !== undefined) {
+    item.baseline = reportBaseline(group.baseline)
+    item.delta = judgement.delta
+    if (state.rules.baseline.kind === 'history') item.margin = judgement.margin
+  }
+  return item
 }
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : value == null ? null : JSON.stringify(value))
@@ -122,24 +226,39 @@ export interface ReportWriter {
 }
 
 /**
- * Writes the reports of `report`: the files atomically (a failure is exit 1 naming the file),
- * then in GitHub Actions the step summary (appended, as GitHub asks; a failure is a warning) and
- * the annotations on stderr.
+ * Writes the reports of `report`: the files atomically, then in GitHub Actions the step summary
+ * (appended, as GitHub asks, never blocking: a FIFO nobody reads is a warning) and the
+ * annotations on stderr. A report that cannot be written does not stop the others: each is
+ * tried, then the first failure is thrown (exit 1 naming the file).
  */
 export async function writeReports(report: CiReport, targets: ReportTargets, writer: ReportWriter): Promise<void> {
   const summary = targets.summary !== undefined || targets.annotations ? markdownSummary(report) : undefined
-  if (targets.junit !== undefined) writeReport(targets.junit, await junitXml(report))
-  if (targets.summary !== undefined && summary !== undefined) writeReport(targets.summary, summary)
-  if (!targets.annotations || summary === undefined) return
-  const stepSummary = writer.env.GITHUB_STEP_SUMMARY
-  if (stepSummary) {
+  const failures: unknown[] = []
+  const attempt = async (write: () => void | Promise<void>) => {
     try {
-      appendFileSync(stepSummary, `${summary}\n`)
+      await write()
     } catch (error) {
-      writer.out.warning(`could not add the summary to $GITHUB_STEP_SUMMARY: ${fileSystemError('append to', stepSummary, error).message}`)
+      failures.push(error)
     }
   }
-  for (const line of githubAnnotations(report)) writer.io.stderr.write(`${line}\n`)
+  const {junit} = targets
+  if (junit !== undefined) await attempt(async () => writeReport(junit, await junitXml(report)))
+  if (targets.summary !== undefined && summary !== undefined) await attempt(() => writeReport(targets.summary as string, summary))
+  if (targets.annotations && summary !== undefined) {
+    const stepSummary = writer.env.GITHUB_STEP_SUMMARY
+    if (stepSummary) {
+      try {
+        appendWithoutBlocking(stepSummary, `${summary}\n`)
+      } catch (error) {
+        const why = (error as NodeJS.ErrnoException).code === 'ENXIO' ? ': it is a FIFO nobody reads' : ''
+        writer.out.warning(
+          `could not add the summary to $GITHUB_STEP_SUMMARY${why}: ${fileSystemError('append to', stepSummary, error).message}`,
+        )
+      }
+    }
+    for (const line of githubAnnotations(report)) writer.io.stderr.write(`${line}\n`)
+  }
+  if (failures.length > 0) throw failures[0]
 }
 
 function writeReport(path: string, content: string): void {

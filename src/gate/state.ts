@@ -1,33 +1,83 @@
 import type {Run} from '../contract/types.js'
 import {TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
+import {flagDuration} from '../output/time.js'
+import {perComparison, predictionMargin, type Quantile} from './stats.js'
 
-/** A run another is compared with (`--baseline`): what --json shows as `baseline`. */
+/**
+ * What a wait says of each run and each group, said once (docs/ci.md "Verdicts"):
+ *
+ * - `passed`: succeeded, met --min-score, and (with --baseline) within noise / within --max-drop
+ * - `improved`: above its baseline by more than the margin (history) or --max-drop (previous, RUN_ID)
+ * - `no-baseline`: passed, but no baseline was found to compare with (fails with --require-baseline)
+ * - `regressed`: below its baseline by more than max(--max-drop, margin) (history) or --max-drop
+ * - `failed`: failed or cancelled (a group: half its runs or more)
+ * - `below-min-score`: succeeded with a score below --min-score, or none
+ * - `unfinished`: not finished when the wait ended
+ */
+export const VERDICTS = ['passed', 'improved', 'no-baseline', 'regressed', 'failed', 'below-min-score', 'unfinished'] as const
+export type RunVerdict = (typeof VERDICTS)[number]
+
+/** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
+const FAILING: ReadonlySet<RunVerdict> = new Set(['regressed', 'failed', 'below-min-score'])
+
+/** A run another is compared with (`--baseline previous|RUN_ID`): what --json shows as `baseline`. */
 export interface Baseline {
   runId: string
   score: number
 }
 
-/** Where each watched run's baseline comes from: the newest earlier run like it, or one run for all. */
-export type BaselineChoice = {kind: 'previous'; windowS: number} | {kind: 'run'; baseline: Baseline}
+/** `--baseline history`: the earlier runs a group is judged against, as --json shows them. */
+export interface HistoryBaseline {
+  kind: 'history'
+  /** runs kept (outliers set aside) */
+  runs: number
+  mean: number
+  /** the sample standard deviation of the runs kept (the margin uses at least HISTORY.sdFloor) */
+  sd: number
+  /** --baseline-window as given ("30d"), or null for no limit */
+  window: string | null
+  /** the runs kept, oldest first, and their scores in the same order */
+  runIds: string[]
+  scores: number[]
+  /** runs set aside as outliers */
+  outliers: Baseline[]
+}
 
-/** What makes a finished run pass (contract 5, and the regression gate of the CI reports). */
+export type GateBaseline = Baseline | HistoryBaseline
+
+export const isHistory = (baseline: GateBaseline | null | undefined): baseline is HistoryBaseline =>
+  baseline != null && 'kind' in baseline && baseline.kind === 'history'
+
+/** Where each group's baseline comes from. */
+export type BaselineChoice =
+  | {kind: 'previous'; windowS: number}
+  | {kind: 'run'; baseline: Baseline}
+  | {kind: 'history'; windowS: number; runs: number; confidence: number}
+
+/** What makes a finished run or group pass (contract 5, and the regression gate of docs/ci.md). */
 export interface WatchRules {
-  /** end at the first finished run that did not pass */
+  /** end at the first run or group that did not pass */
   failFast: boolean
   /** a succeeded run also needs a score of at least this (0–1) */
   minScore?: number
-  /** --baseline: each run is compared with a baseline (its delta shown, --max-drop applied) */
+  /** --baseline: each group is compared with a baseline */
   baseline?: BaselineChoice
-  /** --max-drop: a succeeded run must score no more than this below its baseline (0–1) */
+  /** --max-drop: the smallest drop that fails (previous, RUN_ID: the only rule; history: with the margin) */
   maxDrop?: number
+  /** --require-baseline: a group without a baseline fails */
+  requireBaseline?: boolean
+  /** --repeat: the runs of one eval set, agent and model are judged as one group */
+  grouped?: boolean
+  /** --baseline history: Student's t quantile (loaded before the wait: ./stats.ts loadQuantile) */
+  quantile?: Quantile
 }
 
-/** Which rule a finished run did not pass: its status, --min-score or --max-drop. */
-export type GateRule = 'status' | 'min-score' | 'max-drop'
+/** Which rule a run or group did not pass. */
+export type GateRule = 'status' | 'min-score' | 'max-drop' | 'noise' | 'baseline'
 
 export interface Shortfall {
   rule: GateRule
-  /** for people: "failed", "scored 0.41 (below 0.5)", "scored 0.61, 0.27 below baseline run_9 (0.88; --max-drop 0.1)" */
+  /** one sentence for people: "failed", "scored 0.41 (below 0.5)", "scored 0.61, 0.12 below the mean of …" */
   reason: string
 }
 
@@ -40,8 +90,44 @@ export interface Watched {
   finishedAt?: number
   /** it was already finished when the watch first found it */
   finishedBefore?: boolean
-  /** with --baseline: its baseline, or null when none was found; undefined until looked up */
-  baseline?: Baseline | null
+}
+
+/** Runs judged together: one run, or with --repeat the runs of one eval set, agent and model. */
+export interface Group {
+  /** a run's ID, or with --repeat "<eval set> <agent> / <model>" */
+  id: string
+  runIds: string[]
+  /** with --baseline: its baseline, null when none was found; undefined until looked up */
+  baseline?: GateBaseline | null
+  /** --baseline history without a baseline: how many earlier runs were found */
+  historyFound?: number
+}
+
+/** What a group's judgement says (every output renders this). */
+export interface Judgement {
+  verdict: RunVerdict
+  /** it fails the step (a failing verdict, or no-baseline under --require-baseline) */
+  fails: boolean
+  /** the verdict can no longer change (every run finished, or failures alone decided it) */
+  decided: boolean
+  /** why, in one sentence: for a failure, and for every comparison with a history */
+  shortfall?: Shortfall
+  /** a sentence for the passing verdicts (within noise, improved, flaky, no baseline) */
+  note?: string
+  /** the group's score: the mean of its succeeded runs' scores (a run's own score alone) */
+  score: number | null
+  /** how many scores that mean holds */
+  k: number
+  /** runs that failed or were cancelled */
+  failures: number
+  /** some runs failed, fewer than half: judged on the others */
+  flaky: boolean
+  /** score minus the baseline's (its mean with history), 6 decimals */
+  delta: number | null
+  /** --baseline history: the prediction margin */
+  margin: number | null
+  /** --baseline history: the confidence each group was judged at (Bonferroni over the groups judged) */
+  confidence: number | null
 }
 
 /** A run whose status a poll found changed (`from` is undefined the first time it is found). */
@@ -66,6 +152,11 @@ export function statusText(run: Run): string {
 
 /** Numbers as people read them in reasons: 0.27, not 0.27000000000000002. */
 const shown = (n: number): string => String(Number(n.toFixed(6)))
+/** Scores in sentences: two decimals. */
+export const two = (n: number): string => n.toFixed(2)
+/** 0.95 → "95 %", 0.975 → "97.5 %" (as the docs write it) */
+export const percent = (c: number): string => `${Number((c * 100).toFixed(2))} %`
+const round6 = (n: number): number => Math.round(n * 1e6) / 1e6
 
 /**
  * A run's score minus its baseline's, rounded to 6 decimals (0.8 - 0.7 is 0.1, not
@@ -73,14 +164,18 @@ const shown = (n: number): string => String(Number(n.toFixed(6)))
  */
 export function scoreDelta(run: Run, baseline: Baseline | null | undefined): number | null {
   if (baseline === null || baseline === undefined || typeof run.score !== 'number') return null
-  return Math.round((run.score - baseline.score) * 1e6) / 1e6
+  return round6(run.score - baseline.score)
+}
+
+/** `mean ± sd (n)`: a history as the table and the summary show it. */
+export function historyText(history: HistoryBaseline): string {
+  return `${two(history.mean)} ± ${two(history.sd)} (${history.runs})`
 }
 
 /**
- * Why a finished run did not pass, or undefined when it passed: its status (failed, cancelled),
- * then --min-score (a score below it, or none), then --max-drop (a score more than that below
- * its baseline's, or none while the baseline has one). A run without a baseline is not held to
- * --max-drop.
+ * Why a finished run did not pass on its own, or undefined: its status, then --min-score, then
+ * (--baseline previous|RUN_ID) --max-drop. The rules of one run judged alone against one baseline
+ * run; WatchState.judge applies the same to groups and histories.
  */
 export function shortfall(run: Run, rules: Pick<WatchRules, 'minScore' | 'maxDrop'>, baseline?: Baseline | null): Shortfall | undefined {
   const {minScore, maxDrop} = rules
@@ -99,14 +194,16 @@ export function shortfall(run: Run, rules: Pick<WatchRules, 'minScore' | 'maxDro
 }
 
 /**
- * The state machine of a wait: each watched run's last known state, what a poll changed, and
- * the verdict. A run is final once finished (its later states are not read); the wait passes
- * when every run succeeded (and met --min-score), does not pass when every run finished and
- * some did not pass — or, with --fail-fast, as soon as one finished without passing — and goes
- * on otherwise.
+ * The state machine of a wait: each watched run's last known state, what a poll changed, the
+ * groups judged (each run alone, or with --repeat the runs of one eval set, agent and model),
+ * and the verdict. A run is final once finished (its later states are not read); the wait
+ * passes when every group is decided and none fails, does not pass when every group is decided
+ * and some fails — or, with --fail-fast, as soon as one does — and goes on otherwise.
  */
 export class WatchState {
   private readonly watched: Map<string, Watched>
+  private groupList?: Group[]
+  private groupById?: Map<string, Group>
 
   /** `ids` without duplicates, in the order given. */
   constructor(
@@ -148,29 +245,200 @@ export class WatchState {
     return changes
   }
 
-  /** Whether the baselines are still to be looked up (--baseline previous, before the first verdict). */
+  /**
+   * The groups judged: each run alone, or (--repeat) the runs of one eval set, agent and model,
+   * in the order their first run was given. Formed once, when every run has been found (before
+   * that, a run not found yet is its own group).
+   */
+  groups(): Group[] {
+    if (this.groupList) return this.groupList
+    const entries = this.entries()
+    // each run alone: known from the start; grouped: once every run is known
+    const complete = !this.rules.grouped || entries.every((w) => w.run !== undefined)
+    let groups: Group[]
+    if (!complete || !this.rules.grouped) {
+      groups = entries.map((w) => ({id: w.id, runIds: [w.id]}))
+    } else {
+      const byKey = new Map<string, Group>()
+      for (const w of entries) {
+        const run = w.run as Run
+        const key = JSON.stringify([run.evalSetId, run.agent, run.model])
+        const group = byKey.get(key) ?? {id: groupLabel(run), runIds: []}
+        group.runIds.push(w.id)
+        byKey.set(key, group)
+      }
+      groups = [...byKey.values()]
+    }
+    if (complete) {
+      this.groupList = groups
+      this.groupById = new Map(groups.flatMap((g) => g.runIds.map((id) => [id, g] as const)))
+    }
+    return groups
+  }
+
+  /** The watched runs of a group. */
+  runsOf(group: Group): Watched[] {
+    return group.runIds.map((id) => this.watched.get(id) as Watched)
+  }
+
+  /** The group a run belongs to. */
+  groupOf(id: string): Group | undefined {
+    return this.groupById?.get(id) ?? this.groups().find((g) => g.runIds.includes(id))
+  }
+
+  /** Whether the baselines are still to be looked up (--baseline, before the first verdict). */
   needsBaselines(): boolean {
-    return this.rules.baseline !== undefined && this.entries().some((w) => w.baseline === undefined)
+    return this.rules.baseline !== undefined && this.groups().some((g) => g.baseline === undefined)
   }
 
-  /** Sets each run's baseline: from `found` (by run ID; absent = none), or the one run of `--baseline RUN_ID`. */
-  setBaselines(found: ReadonlyMap<string, Baseline>): void {
+  /**
+   * Sets each group's baseline: from `found` (by group ID; absent = none), or the one run of
+   * `--baseline RUN_ID`. `historyFound`: with --baseline history, how many earlier runs each
+   * group without a baseline had.
+   */
+  setBaselines(found: ReadonlyMap<string, GateBaseline>, historyFound?: ReadonlyMap<string, number>): void {
     const fixed = this.rules.baseline?.kind === 'run' ? this.rules.baseline.baseline : undefined
-    for (const w of this.watched.values()) w.baseline = fixed ?? found.get(w.id) ?? null
+    for (const group of this.groups()) {
+      group.baseline = fixed ?? found.get(group.id) ?? null
+      if (group.baseline === null && historyFound !== undefined) group.historyFound = historyFound.get(group.id) ?? 0
+    }
   }
 
-  /** The shortfall of one watched run, if it finished without passing. */
+  /** How many groups are compared with a history in this step (the m of the correction). */
+  comparisons(): number {
+    return this.groups().filter((g) => isHistory(g.baseline)).length
+  }
+
+  /** The judgement of one group (see VERDICTS and docs/ci.md "Verdicts"). */
+  judge(group: Group): Judgement {
+    const {rules} = this
+    const runs = this.runsOf(group)
+    const size = runs.length
+    const failed = runs.filter((w) => isFinished(w.run) && w.run?.status !== 'succeeded')
+    const failures = failed.length
+    const unfinished = runs.filter((w) => !isFinished(w.run)).length
+    const empty = {score: null, k: 0, failures, flaky: false, delta: null, margin: null, confidence: null}
+    if (failures > 0 && failures * 2 >= size) {
+      const statuses = [...new Set(failed.map((w) => statusText(w.run as Run)))].join(', ')
+      const reason = size === 1 ? statuses : `${failures} of ${size} runs did not succeed (${statuses})`
+      return {...empty, verdict: 'failed', fails: true, decided: true, shortfall: {rule: 'status', reason}}
+    }
+    if (unfinished > 0) return {...empty, verdict: 'unfinished', fails: false, decided: false}
+    const succeeded = runs.filter((w) => w.run?.status === 'succeeded').map((w) => w.run as Run)
+    const scores = succeeded.map((run) => run.score).filter((s): s is number => typeof s === 'number')
+    const unscored = scores.length < succeeded.length
+    const k = scores.length
+    const score = k === 0 ? null : round6(scores.reduce((a, b) => a + b, 0) / k)
+    const flaky = failures > 0
+    const of = size === 1 ? '' : ` (mean of ${k} run${k === 1 ? '' : 's'})`
+    const scored = (n: number) => `scored ${two(n)}${of}`
+    const base = {score, k, failures, flaky, delta: null, margin: null, confidence: null}
+    const flakyNote = flaky ? `flaky: ${failures} of ${size} runs did not succeed; judged on the other ${size - failures}` : undefined
+    const {minScore, maxDrop} = rules
+    // --min-score is judged before the baseline, whose delta and margin are still shown
+    let below: Shortfall | undefined
+    if (minScore !== undefined) {
+      if (unscored || score === null) below = {rule: 'min-score', reason: `succeeded without a score (--min-score ${minScore})`}
+      else if (score < minScore) {
+        below = {rule: 'min-score', reason: size === 1 ? `scored ${score} (below ${minScore})` : `${scored(score)}, below ${minScore}`}
+      }
+    }
+    const done = (j: Omit<Judgement, 'decided' | 'fails'> & {fails?: boolean}): Judgement => {
+      if (below !== undefined) {
+        return {...j, verdict: 'below-min-score', shortfall: below, note: flakyNote, fails: true, decided: true}
+      }
+      const note = [j.note, flakyNote].filter((n) => n !== undefined).join('; ') || undefined
+      return {...j, note, fails: j.fails ?? FAILING.has(j.verdict), decided: true}
+    }
+    const choice = rules.baseline
+    if (choice === undefined) return done({...base, verdict: 'passed'})
+    const baseline = group.baseline
+    if (baseline == null) {
+      const why =
+        choice.kind === 'history'
+          ? `${group.historyFound ?? 0} earlier run${group.historyFound === 1 ? '' : 's'} of the same eval set, agent and model succeeded with a score${choice.windowS > 0 ? ` within ${flagDuration(choice.windowS)}` : ''} (at least 3 needed)`
+          : 'no earlier run of the same eval set, agent and model succeeded with a score'
+      const text = `no baseline: ${why}`
+      return done({
+        ...base,
+        verdict: 'no-baseline',
+        fails: rules.requireBaseline === true,
+        ...(rules.requireBaseline ? {shortfall: {rule: 'baseline', reason: `${text} (--require-baseline)`}} : {note: text}),
+      })
+    }
+    if (!isHistory(baseline)) {
+      const delta = score === null ? null : round6(score - baseline.score)
+      if (maxDrop === undefined) return done({...base, delta, verdict: 'passed'})
+      const against = `baseline ${baseline.runId} (${shown(baseline.score)}; --max-drop ${maxDrop})`
+      if (unscored || score === null || delta === null) {
+        return done({...base, delta, verdict: 'regressed', shortfall: {rule: 'max-drop', reason: `succeeded without a score, ${against}`}})
+      }
+      if (-delta > maxDrop) {
+        const reason = `${size === 1 ? `scored ${shown(score)}` : scored(score)}, ${shown(-delta)} below ${against}`
+        return done({...base, delta, verdict: 'regressed', shortfall: {rule: 'max-drop', reason}})
+      }
+      if (delta > maxDrop) return done({...base, delta, verdict: 'improved', note: `${shown(delta)} above ${against}`})
+      return done({...base, delta, verdict: 'passed'})
+    }
+    // --baseline history
+    const level = choice.kind === 'history' ? choice.confidence : 0.95
+    const confidence = perComparison(level, this.comparisons())
+    if (rules.quantile === undefined) throw new Error('the history gate judges without a t quantile')
+    const margin = round6(predictionMargin(rules.quantile, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), confidence))
+    const history = `the mean of ${baseline.runs} earlier run${baseline.runs === 1 ? '' : 's'} (${two(baseline.mean)} ± ${two(baseline.sd)})`
+    if (unscored || score === null) {
+      return done({
+        ...base,
+        margin,
+        confidence: round6(confidence),
+        verdict: 'regressed',
+        shortfall: {rule: 'noise', reason: `succeeded without a score, against ${history}`},
+      })
+    }
+    const delta = round6(score - baseline.mean)
+    const judged = {...base, delta, margin, confidence: round6(confidence)}
+    const gap = `${two(Math.abs(delta))} ${delta < 0 ? 'below' : 'above'} ${history}`
+    const atLevel = `noise at ${percent(level)}`
+    if (-delta > Math.max(maxDrop ?? 0, margin)) {
+      const beyond = maxDrop !== undefined && maxDrop > margin ? `more than --max-drop ${maxDrop}` : `beyond ${atLevel}`
+      return done({
+        ...judged,
+        verdict: 'regressed',
+        shortfall: {rule: maxDrop !== undefined && maxDrop > margin ? 'max-drop' : 'noise', reason: `${scored(score)}, ${gap}: ${beyond}`},
+      })
+    }
+    if (delta > margin) return done({...judged, verdict: 'improved', note: `${scored(score)}, ${gap}: beyond ${atLevel}`})
+    return done({...judged, verdict: 'passed', note: `${scored(score)}, ${gap}: within ${atLevel}`})
+  }
+
+  /** Every group with its judgement, in order. */
+  judged(): Array<{group: Group; judgement: Judgement}> {
+    return this.groups().map((group) => ({group, judgement: this.judge(group)}))
+  }
+
+  /** A run's own verdict: failed or unfinished on its own, else its group's. */
+  runVerdict(w: Watched): RunVerdict {
+    if (!isFinished(w.run)) return 'unfinished'
+    if (w.run?.status !== 'succeeded') return 'failed'
+    const group = this.groupOf(w.id)
+    return group === undefined ? 'passed' : this.judge(group).verdict
+  }
+
+  /** The shortfall of the group of one watched run, if it is decided and fails. */
   shortfallOf(w: Watched): Shortfall | undefined {
-    if (w.run === undefined || !isFinished(w.run)) return undefined
-    return shortfall(w.run, this.rules, w.baseline)
+    const group = this.groupOf(w.id)
+    if (group === undefined) return undefined
+    const j = this.judge(group)
+    if (!j.fails || !j.decided) return undefined
+    if (group.runIds.length > 1 && w.run?.status === 'succeeded' && j.shortfall?.rule === 'status') return undefined
+    return j.shortfall
   }
 
-  /** The finished runs that did not pass, with the rule and why. */
+  /** The groups decided and failing, with the rule and why (by group ID: a run's ID when each run is judged alone). */
   failures(): Array<{id: string} & Shortfall> {
     const out: Array<{id: string} & Shortfall> = []
-    for (const w of this.watched.values()) {
-      const failed = this.shortfallOf(w)
-      if (failed !== undefined) out.push({id: w.id, ...failed})
+    for (const {group, judgement} of this.judged()) {
+      if (judgement.fails && judgement.decided && judgement.shortfall) out.push({id: group.id, ...judgement.shortfall})
     }
     return out
   }
@@ -180,11 +448,13 @@ export class WatchState {
     return this.entries().filter((w) => !isFinished(w.run))
   }
 
-  /** undefined while the wait goes on. */
+  /** undefined while the wait goes on. A wait with no runs at all (a launch that started none) does not pass. */
   verdict(): Verdict | undefined {
-    const failed = this.failures().length > 0
+    if (this.watched.size === 0) return 'not-passed'
+    const judged = this.judged().map((j) => j.judgement)
+    const failed = judged.some((j) => j.fails && j.decided)
     if (failed && this.rules.failFast) return 'not-passed'
-    if (this.unfinished().length > 0) return undefined
+    if (judged.some((j) => !j.decided)) return undefined
     return failed ? 'not-passed' : 'passed'
   }
 
@@ -192,4 +462,10 @@ export class WatchState {
   runs(): Run[] {
     return this.entries().flatMap((w) => (w.run === undefined ? [] : [w.run]))
   }
+}
+
+/** "<eval set> <agent> / <model>": a group as people read it. */
+export function groupLabel(run: Run): string {
+  const text = (v: unknown, absent: string) => (typeof v === 'string' ? v : v == null ? absent : JSON.stringify(v))
+  return `${text(run.evalSetId, '(no eval set)')} ${text(run.agent, '(no agent)')} / ${text(run.model, '(no model)')}`
 }

@@ -12,6 +12,7 @@ const LIVE_COLUMNS: TableColumn[] = [
   {header: 'STATUS', flexible: true},
   {header: 'ELAPSED'},
   {header: 'SCORE'},
+  {header: 'VERDICT'},
 ]
 /** How many runs a summary line names before "and N more". */
 const NAMED = 5
@@ -27,8 +28,9 @@ function named(items: string[]): string {
  * What a wait shows on stderr while it runs (contract 5): on a terminal (without --verbose,
  * whose request lines would break it) a live view of every run — ID, coloured status, time
  * since the watch began (stopped when the run finished) and score — redrawn in place and erased
- * at the end; elsewhere one line per status change (`run_7 running → succeeded`). Then one
- * summary line. Server text goes through the live view or the renderer, both terminal-safe.
+ * at the end — and each run's verdict as soon as it is known (./state.ts VERDICTS: the run
+ * finished, its baseline was looked up, and with --repeat its whole group is decided); elsewhere
+ * one line per status change (`run_7 running → succeeded`). Then one summary line. Server text goes through the live view or the renderer, both terminal-safe.
  */
 export class WatchView {
   /** undefined when stderr is not a terminal, or --verbose writes its own lines there */
@@ -78,25 +80,41 @@ export class WatchView {
     const failures = state.failures().map((f) => `${f.id} ${f.reason}`)
     const unfinished = state.unfinished().map((w) => `${w.id} ${w.run ? statusText(w.run) : 'not found yet'}`)
     if (total === 0) {
-      this.out.notice('no runs to wait for')
+      this.out.notice(styled('✗', 'red'), ' no runs to wait for: the launch started none, so nothing passed')
       return
     }
-    const orphans = state.rules.baseline === undefined ? [] : state.entries().filter((w) => w.baseline === null)
-    if (orphans.length > 0) {
-      const held = this.options.maxDrop === undefined ? '' : ': not held to --max-drop'
-      const which = named(orphans.map((w) => w.id))
-      this.out.notice(
-        styled(`no baseline for ${which} (no earlier run of the same eval set, agent and model succeeded with a score)${held}`, 'dim'),
-      )
+    const orphans = state.rules.baseline === undefined ? [] : state.groups().filter((g) => g.baseline === null)
+    if (orphans.length > 0 && !state.rules.requireBaseline) {
+      const held = this.options.maxDrop === undefined && state.rules.baseline?.kind !== 'history' ? '' : ': not judged against a baseline'
+      const which = named(orphans.map((g) => g.id))
+      const what =
+        state.rules.baseline?.kind === 'history'
+          ? 'fewer than 3 earlier runs of the same eval set, agent and model succeeded with a score'
+          : 'no earlier run of the same eval set, agent and model succeeded with a score'
+      this.out.notice(styled(`no baseline for ${which} (${what})${held}`, 'dim'))
+    }
+    if (state.rules.grouped) {
+      const flaky = state.judged().filter(({judgement}) => judgement.flaky && judgement.verdict !== 'failed')
+      for (const {group, judgement} of flaky) this.out.notice(styled('!', 'yellow'), ` ${group.id}: ${judgement.note}`)
     }
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
-        this.out.notice(styled('✓', 'green'), ` ${total === 1 ? '1 run' : `all ${total} runs`} succeeded${min} (${took})`)
+        const noise = state.rules.baseline?.kind === 'history' ? ', none beyond noise' : ''
+        if (state.rules.grouped) {
+          const groups = state.groups().length
+          this.out.notice(
+            styled('✓', 'green'),
+            ` ${groups === 1 ? '1 group' : `all ${groups} groups`} of ${plural(total, 'run')} passed${min}${noise} (${took})`,
+          )
+          return
+        }
+        this.out.notice(styled('✓', 'green'), ` ${total === 1 ? '1 run' : `all ${total} runs`} succeeded${min}${noise} (${took})`)
         return
       }
       case 'not-passed': {
-        const parts: Part[] = [styled('✗', 'red'), ` ${failures.length} of ${plural(total, 'run')} did not pass: ${named(failures)}`]
+        const judged = state.rules.grouped ? plural(state.groups().length, 'group') : plural(total, 'run')
+        const parts: Part[] = [styled('✗', 'red'), ` ${failures.length} of ${judged} did not pass: ${named(failures)}`]
         if (unfinished.length > 0) parts.push(`; stopped at the first (--fail-fast), ${unfinished.length} not finished`)
         this.out.notice(...parts, ` (${took})`)
         return
@@ -128,12 +146,29 @@ export class WatchView {
         w.run ? {text: statusText(w.run), paint: statusColour(statusText(w.run), this.errStyle)} : {text: '…', paint: this.errStyle.dim},
         {text: this.elapsed(w, now)},
         {text: w.run ? score(w.run.score) : ''},
+        this.verdict(state, w),
       ])
     const done = state.entries().length - state.unfinished().length
     const limit = this.options.timeoutS > 0 ? ` of ${flagDuration(this.options.timeoutS, false)}` : ''
     const took = shortDuration((now - this.startedAt) / 1000)
     const footer = `${done} of ${plural(state.entries().length, 'run')} finished · ${took}${limit} · Ctrl-C stops watching, not the runs`
     live.draw(LIVE_COLUMNS, rows, {text: footer, paint: this.errStyle.dim})
+  }
+
+  /**
+   * The run's verdict once it can no longer change: failing verdicts red, `no-baseline` yellow,
+   * the others green; empty while the run, its baseline or (--repeat) its group is pending.
+   */
+  private verdict(state: WatchState, w: Watched): LiveCell {
+    // (with --repeat the groups are known once every run was found)
+    if (!isFinished(w.run) || (state.rules.grouped && state.entries().some((e) => e.run === undefined))) return {text: ''}
+    const group = state.groupOf(w.id)
+    if (group === undefined || (state.rules.baseline !== undefined && group.baseline === undefined)) return {text: ''}
+    const judgement = state.judge(group)
+    if (!judgement.decided) return {text: ''}
+    const verdict = state.runVerdict(w)
+    const {red, yellow, green} = this.errStyle
+    return {text: verdict, paint: verdict === 'failed' || judgement.fails ? red : verdict === 'no-baseline' ? yellow : green}
   }
 
   /** Time since the watch began, stopped when the run finished; `—` for a run finished before. */

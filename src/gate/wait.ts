@@ -8,14 +8,15 @@ import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
-import {findBaselineRun, findBaselines} from './baseline.js'
-import {RUN_COLUMNS} from '../output/run-columns.js'
-import {GATED_RUN_COLUMNS, type GatedRun} from './columns.js'
+import {findBaselineRun, lookUpBaselines} from './baseline.js'
+import type {Column} from '../output/format.js'
+import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
 import {buildReport, writeReports} from './report.js'
 import {EXIT_BY_END, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
-import {scoreDelta} from './state.js'
+import type {Judgement, Watched, WatchState} from './state.js'
+import {loadQuantile} from './stats.js'
 import {WatchView} from './view.js'
 
 /**
@@ -53,6 +54,8 @@ const newestRuns = (client: HttpClient, org: string, again?: string) => runPages
  * the run is not there, 2 when it did not succeed with a score): before anything is launched.
  */
 export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<WatchOptions> {
+  // the t quantile of the history gate: loaded only by a wait that judges a history
+  if (plan.options.baseline?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
   if (plan.baselineRunId === undefined) return plan.options
   const baseline = await findBaselineRun(newestRuns(deps.client, deps.org), plan.baselineRunId, `the runs of ${deps.org}`)
   return {...plan.options, baseline: {kind: 'run', baseline}}
@@ -84,11 +87,10 @@ export async function waitForRuns(
   process.on('SIGINT', onSigint)
   try {
     view.start(unique.length, org)
-    const baselineWindow = options.baseline?.kind === 'previous' ? options.baseline.windowS : 0
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
       poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined), pending),
-      baselines: (runs) => findBaselines(newestRuns(client, org, 'in the baseline search'), runs, baselineWindow),
+      baselines: (state) => lookUpBaselines(newestRuns(client, org, 'in the baseline search'), state),
       listName,
       clock: time,
       signal: interrupt.signal,
@@ -120,30 +122,74 @@ function hostOf(baseUrl: string): string {
   }
 }
 
-/** A run as a wait ends with it: with --baseline, also its `baseline` and `delta`. */
-export type WatchedRun = Run & Partial<Pick<GatedRun, 'baseline' | 'delta'>>
+/** A run as a wait ends with it: its `verdict`; with --baseline, also its `baseline`, `delta` and `margin`. */
+export type WatchedRun = GatedRun
 
 /**
  * The end of a wait for the base to render: the runs in their last known state, in the order
- * given, as `runs list` shows them (table, TSV, or `document` under --json), and the exit code
- * (0 passed, 10 not passed, 11 timed out). With --baseline each run also carries `baseline`
- * ({"runId","score"} or null) and `delta` (number or null), shown as BASELINE and Δ columns.
+ * given, as `runs list` shows them (table, TSV, or `document` under --json), each with its
+ * `verdict`, and the exit code (0 passed, 10 not passed, 11 timed out). With --baseline each run
+ * also carries `baseline` ({"runId","score"}, the history, or null), `delta` and `margin`, shown
+ * as BASELINE, Δ, MARGIN and TREND columns. With --repeat the runs carry their verdict only and
+ * `groups` (./columns.ts GroupRow) carry the rest; the table shows the groups.
  */
-export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[]) => D): Finished<Run, D> {
+export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[], groups?: GroupRow[]) => D): Finished<unknown, D> {
   const {state} = outcome
   const exitCode = EXIT_BY_END[outcome.end]
-  if (state.rules.baseline === undefined) {
-    const runs = state.runs()
-    return commandResult({kind: 'finished', exitCode, document: document(runs), list: {items: runs, columns: RUN_COLUMNS}})
+  const choice = state.rules.baseline
+  const gated = state.entries().flatMap((w): GatedRun[] => (w.run === undefined ? [] : [gatedRun(state, w)]))
+  if (state.rules.grouped) {
+    const groups = groupRows(state)
+    return commandResult({
+      kind: 'finished',
+      exitCode,
+      document: document(gated, groups),
+      list: {items: groups as unknown[], columns: groupColumns(choice?.kind) as Column<unknown>[]},
+    })
   }
-  const gated = state.entries().flatMap((w): GatedRun[] => {
-    if (w.run === undefined) return []
-    return [{...w.run, baseline: w.baseline ?? null, delta: scoreDelta(w.run, w.baseline)}]
-  })
   return commandResult({
     kind: 'finished',
     exitCode,
     document: document(gated),
-    list: {items: gated, columns: GATED_RUN_COLUMNS as typeof RUN_COLUMNS},
+    list: {items: gated as unknown[], columns: gatedRunColumns(choice?.kind) as Column<unknown>[]},
+  })
+}
+
+/** A watched run with its verdict, and with --baseline (each run judged alone) its baseline, delta and margin. */
+function gatedRun(state: WatchState, w: Watched): GatedRun {
+  const run = w.run as Run
+  const verdict = state.runVerdict(w)
+  const choice = state.rules.baseline
+  if (choice === undefined || state.rules.grouped) return {...run, verdict}
+  const group = state.groupOf(w.id)
+  const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
+  const out: GatedRun = {...run, verdict, baseline: group?.baseline ?? null, delta: judgement?.delta ?? null}
+  if (choice.kind === 'history') out.margin = judgement?.margin ?? null
+  return out
+}
+
+/** The groups of a wait with --repeat, as --json and the table show them. */
+function groupRows(state: WatchState): GroupRow[] {
+  const choice = state.rules.baseline
+  return state.judged().map(({group, judgement}) => {
+    const runs = state.runsOf(group).map((w) => w.run as Run)
+    const first = runs[0]
+    const row: GroupRow = {
+      agent: first?.agent ?? null,
+      model: first?.model ?? null,
+      evalSetId: first?.evalSetId ?? null,
+      runIds: [...group.runIds],
+      scores: runs.map((run) => (typeof run?.score === 'number' ? run.score : null)),
+      score: judgement.score,
+      failures: judgement.failures,
+      flaky: judgement.flaky,
+      verdict: judgement.verdict,
+    }
+    if (choice !== undefined) {
+      row.baseline = group.baseline ?? null
+      row.delta = judgement.delta
+      if (choice.kind === 'history') row.margin = judgement.margin
+    }
+    return row
   })
 }

@@ -1,8 +1,8 @@
 import {AmctlError, ExitCode} from '../core/errors.js'
 import type {Clock} from '../core/clock.js'
 import type {PollResult} from './poll.js'
-import type {Run} from '../contract/types.js'
-import {type Baseline, type RunChange, type Verdict, type WatchRules, WatchState} from './state.js'
+import type {BaselineLookup} from './baseline.js'
+import {type RunChange, type Verdict, type WatchRules, WatchState} from './state.js'
 
 /** How a wait is run (contract 5): the flags, checked. */
 export interface WatchOptions extends WatchRules {
@@ -16,10 +16,10 @@ export interface WatchHooks {
   /** poll `number` (1, 2 …): looks for the pending runs (contract 5's planner, ./poll.ts) */
   poll(pending: ReadonlySet<string>, number: number): Promise<PollResult>
   /**
-   * `--baseline previous`: each run's baseline, by run ID (./baseline.ts), looked up once, after
-   * the first poll found every run and before any verdict
+   * `--baseline history|previous`: each group's baseline, by group ID (./baseline.ts), looked up
+   * once, after the first poll found every run and before any verdict
    */
-  baselines?(runs: Run[]): Promise<ReadonlyMap<string, Baseline>>
+  baselines?(state: WatchState): Promise<BaselineLookup>
   /** the list polled, for the not-found error: "the runs of acme" */
   listName: string
   clock: Clock
@@ -120,10 +120,10 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
     if (result.missing.length > 0) throw notFound(result.missing, hooks.listName)
     const changes = state.apply(result.found, clock.now())
     if (state.needsBaselines()) {
-      const found =
-        state.rules.baseline?.kind === 'previous' && hooks.baselines ? await orAbort(hooks.baselines(state.runs()), signal) : new Map()
-      if (found === ABORTED) return end('interrupted')
-      state.setBaselines(found)
+      const lookup: BaselineLookup | typeof ABORTED =
+        state.rules.baseline?.kind !== 'run' && hooks.baselines ? await orAbort(hooks.baselines(state), signal) : {found: new Map()}
+      if (lookup === ABORTED) return end('interrupted')
+      state.setBaselines(lookup.found, lookup.historyFound)
     }
     hooks.onPoll?.(state, changes)
     const verdict = state.verdict()

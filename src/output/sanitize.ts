@@ -58,12 +58,12 @@ export function safeJson(value: unknown, space?: number): string | undefined {
 }
 
 // what Markdown reads as syntax inside a line: emphasis, code, links, HTML, table cells, strike,
-// mentions, and the start of a bare URL that GitHub would turn into a link (`http://`, `www.`)
-const MARKDOWN_SPECIAL = /[\\`*[\]<>|~@]|_(?![A-Za-z0-9])|(?<![A-Za-z0-9])_|:(?=\/\/)|(?<=\bwww)\./gi
+// mentions, math (`$…$`), and the start of a bare URL that GitHub would turn into a link (`http://`, `www.`)
+const MARKDOWN_SPECIAL = /[\\`*[\]<>|~@$]|_(?![A-Za-z0-9])|(?<![A-Za-z0-9])_|:(?=\/\/)|(?<=\bwww)\./gi
 
 /**
  * For Markdown (the CI summary): text that stays text. Backslash, backtick, `*`, `[`, `]`, `<`,
- * `>`, `|` (a table cell's edge), `~` and `@` (a mention) are backslash-escaped, `_` too unless
+ * `>`, `|` (a table cell's edge), `~`, `@` (a mention) and `$` (GitHub renders `$…$` as math) are backslash-escaped, `_` too unless
  * it stands inside a word (`run_acme_0246` reads as it is: GitHub never takes an inner `_` for
  * emphasis), and so are the `:` of `://` and the `.` of `www.` (no bare link), `&` is `&amp;`;
  * then control characters, newlines included, are written visibly as `\u00XX`

@@ -6,3 +6,8 @@ declare module 'marked-man' {
   const markedMan: MarkedExtension & Record<string, unknown>
   export default markedMan
 }
+
+// jstat ships no types: the one function amctl uses, Student's t quantile (the history gate's margin)
+declare module 'jstat' {
+  export const studentt: {inv(p: number, dof: number): number}
+}

@@ -213,6 +213,15 @@ describe('the XML library of --junit (fast-xml-builder): a file of its own, like
     const dir = tempDir('amctl-startup-xml-')
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--junit', join(dir, 'e.xml')])).toContain('xml.cjs')
   })
+
+  it("jstat (the history gate's t quantile) is not in the bundle either: ./stats.cjs is required only by --baseline history", async () => {
+    const source = readFileSync(BUNDLE, 'latin1')
+    expect(source).toMatch(/require\(["']\.\/stats\.cjs["']\)/)
+    expect(source).not.toContain('ibetainv') // a function of jstat
+    expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--baseline', 'previous'])).not.toContain('stats.cjs')
+    expect(await distRequired(['runs', 'list'])).not.toContain('stats.cjs')
+    expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--baseline', 'history'])).toContain('stats.cjs')
+  })
 })
 
 describe('the code cache (vm.Script and a V8 cache, on every Node version)', () => {

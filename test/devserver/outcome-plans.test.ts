@@ -1,5 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {EVAL_SETS, ORGS, RUN_COUNTS, USERS, seedState, seededRunCreatedAt, seededRunId} from '../../src/devserver/seed.js'
+import {MAX_PLANS, OutcomePlans} from '../../src/devserver/outcome-plans.js'
 import {expectError, startTestServer, type TestServer} from './helpers.js'
 
 // The dev server makes the regression gate testable: a seeded history with scores for every eval
@@ -87,8 +88,47 @@ describe('POST /_dev/orgs/:org/outcomes', () => {
     [{status: 'succeeded', score: 2}, 'score must be a number from 0 to 1'],
     [{status: 'succeeded', count: 0}, 'count'],
     [{status: 'succeeded', when: 'later'}, 'when is not a member of an outcome plan'],
+    [{status: 'succeeded', mean: 0.7}, 'mean and sd come together'],
+    [{status: 'succeeded', mean: 0.7, sd: 0.03, score: 0.5}, 'either score or mean and sd'],
+    [{status: 'succeeded', mean: 1.5, sd: 0.03}, 'mean must be a number from 0 to 1'],
+    [{status: 'succeeded', score: 0.5, seed: 3}, 'seed acts only with mean and sd'],
   ])('%j is refused (400) naming what is wrong', async (body, message) => {
     const {server} = await start()
     expect(expectError(await server.call('POST', '/_dev/orgs/acme/outcomes', {body}), 400, 'invalid_request')).toContain(message)
+  })
+
+  it('mean and sd: scores drawn from that normal distribution, clipped to 0–1, the same for a given seed', async () => {
+    const draws = async (seed: number, mean = 0.7, sd = 0.05) => {
+      const {server, ada} = await start()
+      await server.call('POST', '/_dev/orgs/acme/outcomes', {body: {agent: 'codex', status: 'succeeded', mean, sd, seed}})
+      const ids: string[] = []
+      for (let i = 0; i < 40; i++) {
+        const launch = await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}/run`, {token: ada, body: {}})
+        ids.push(launch.body.runIds[1])
+      }
+      const page = await server.api('GET', '/orgs/acme/runs?limit=200', {token: ada})
+      const byId = Object.fromEntries(page.body.items.map((r: any) => [r.id, r]))
+      return ids.map((id) => byId[id].score as number)
+    }
+    const a = await draws(7)
+    expect(await draws(7)).toEqual(a)
+    expect(await draws(8)).not.toEqual(a)
+    const mean = a.reduce((x, y) => x + y, 0) / a.length
+    const sd = Math.sqrt(a.reduce((x, y) => x + (y - mean) ** 2, 0) / (a.length - 1))
+    expect(mean).toBeGreaterThan(0.66)
+    expect(mean).toBeLessThan(0.74)
+    expect(sd).toBeGreaterThan(0.03)
+    expect(sd).toBeLessThan(0.07)
+    expect(new Set(a).size).toBeGreaterThan(30)
+    // clipped to 0–1
+    for (const score of await draws(1, 0.99, 0.5)) expect(score >= 0 && score <= 1).toBe(true)
+  })
+
+  it('an organization holds at most MAX_PLANS (1000) plans: the next is refused (invalid_request: a 400) (issue 26 item 19)', () => {
+    const plans = new OutcomePlans()
+    for (let i = 0; i < MAX_PLANS; i++) plans.add('org_1', {status: 'succeeded', score: 0.5, count: 1})
+    expect(() => plans.add('org_1', {status: 'succeeded', score: 0.5})).toThrow(/at most 1000 outcome plans/)
+    // another organization has its own
+    expect(plans.add('org_2', {status: 'succeeded', score: 0.5})).toMatchObject({status: 'succeeded'})
   })
 })

@@ -13,7 +13,7 @@ import {ROOT} from '../helpers/cli.js'
 /** GitHub Actions expressions, as the workflow spells them (not JavaScript templates). */
 const expression = (text: string): string => `$\{{ ${text} }}`
 
-const GATE = ['--wait', '--min-score', '--baseline previous', '--max-drop', '--junit reports/evals.xml', '--summary reports/evals.md']
+const GATE = ['--wait', '--min-score', '--baseline history', '--junit reports/evals.xml', '--summary reports/evals.md']
 const {version} = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {version: string}
 
 describe('examples/ci', () => {
@@ -27,8 +27,7 @@ describe('examples/ci', () => {
       'eval-set': 'es_acme_search',
       'wait-timeout': '30m',
       'min-score': 0.5,
-      baseline: 'previous',
-      'max-drop': 0.05,
+      baseline: 'history',
       junit: 'reports/evals.xml',
       summary: 'reports/evals.md',
     })

@@ -44,11 +44,21 @@ describe('findBaselines (--baseline previous)', () => {
     expect(src.requested()).toBe(3)
   })
 
-  it('a watched run without a createdAt has no baseline, and asks for no page', async () => {
-    const src = list([run('b', 1)])
-    expect((await findBaselines(src.pages, [run('w', 2, {createdAt: 'never'})], 0)).size).toBe(0)
-    expect(src.requested()).toBe(0)
-  })
+  it.each([
+    ['a score that is a string', {score: '0.9'}],
+    ['a score of true', {score: true}],
+    ['a score that is an object', {score: {}}],
+    ['a score above 1', {score: 5}],
+    ['a negative score', {score: -0.1}],
+    ['a createdAt that is not a date', {createdAt: 'yesterday'}],
+  ])(
+    'a candidate of the same eval set, agent and model with %s is a bad answer (exit 1), never "no baseline" (issue 26 item 2)',
+    async (_, bad) => {
+      const watched = [run('w', 20, {status: 'running', score: null})]
+      const src = list([watched[0], run('bad', 19, bad as Partial<Run>), run('fine', 18, {score: 0.7})])
+      await expect(findBaselines(src.pages, watched, 30 * DAY)).rejects.toMatchObject({code: 'bad_response', exitCode: 1})
+    },
+  )
 })
 
 describe('findBaselineRun (--baseline RUN_ID)', () => {

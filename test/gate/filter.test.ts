@@ -35,13 +35,22 @@ describe('newestUntil: the newest-first scan with a time bound (runs list --sinc
     }
   })
 
-  it('a run whose createdAt is not a date neither stops the scan nor matches a time bound', async () => {
-    const src = source([[run('x', 'not a date')], [run('y', '2026-11-01T00:00:00Z')]])
-    const pages = []
-    for await (const page of filterPages(src.pages, {since: Date.parse('2026-10-01T00:00:00Z')})) pages.push(page.items.map((r) => r.id))
-    expect(pages).toEqual([[], ['y']])
-    expect(matchesFilter(run('x', 'not a date'), {})).toBe(true)
-  })
+  it.each([['since'], ['until']])(
+    'with --%s, a run whose createdAt is not a date is a bad answer (exit 1), never a run that silently drops out (issue 26 item 2)',
+    async (bound) => {
+      const src = source([[run('x', 'not a date')], [run('y', '2026-11-01T00:00:00Z')]])
+      await expect(async () => {
+        for await (const _ of filterPages(src.pages, {[bound]: Date.parse('2026-10-01T00:00:00Z')}));
+      }).rejects.toMatchObject({
+        code: 'bad_response',
+        exitCode: 1,
+        message: expect.stringContaining('run x has a createdAt that is not a date'),
+      })
+      expect(() => matchesFilter(run('x', 'not a date'), {until: 1})).toThrow(/not a date/)
+      // without a time bound the date is not read
+      expect(matchesFilter(run('x', 'not a date'), {})).toBe(true)
+    },
+  )
 
   it('an item that is not an object is a bad response (exit 1), not a crash', async () => {
     const src = source([[null as unknown as Run]])

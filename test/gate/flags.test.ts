@@ -6,7 +6,14 @@ import {UsageError} from '../../src/core/errors.js'
 describe('parseWatchOptions', () => {
   it('defaults: a poll every 5 s, up to 60 minutes, no fail-fast, no minimum score', () => {
     expect(parseWatchOptions({})).toEqual({
-      options: {intervalS: WATCH_DEFAULTS.intervalS, timeoutS: 3600, failFast: false, minScore: undefined, maxDrop: undefined},
+      options: {
+        intervalS: WATCH_DEFAULTS.intervalS,
+        timeoutS: 3600,
+        failFast: false,
+        minScore: undefined,
+        maxDrop: undefined,
+        requireBaseline: false,
+      },
       baselineRunId: undefined,
       reports: {junit: undefined, summary: undefined, annotations: false},
     })
@@ -19,6 +26,7 @@ describe('parseWatchOptions', () => {
       failFast: true,
       minScore: 0.8,
       maxDrop: undefined,
+      requireBaseline: false,
     })
     expect(parseWatchOptions({'wait-timeout': '0'}).options.timeoutS).toBe(0)
   })
@@ -32,6 +40,15 @@ describe('parseWatchOptions', () => {
       kind: 'previous',
       windowS: 43_200,
     })
+    expect(parseWatchOptions({baseline: 'history'}).options).toMatchObject({
+      baseline: {kind: 'history', windowS: 30 * 86_400, runs: 20, confidence: 0.95},
+      maxDrop: undefined,
+      requireBaseline: false,
+    })
+    expect(
+      parseWatchOptions({baseline: 'history', 'baseline-runs': '5', confidence: '0.99', 'require-baseline': true, 'baseline-window': '7d'})
+        .options,
+    ).toMatchObject({baseline: {kind: 'history', windowS: 7 * 86_400, runs: 5, confidence: 0.99}, requireBaseline: true})
     const fixed = parseWatchOptions({baseline: 'run_9', 'max-drop': '0'})
     expect(fixed.baselineRunId).toBe('run_9')
     expect(fixed.options.baseline).toBeUndefined()
@@ -55,12 +72,24 @@ describe('parseWatchOptions', () => {
     [{'wait-timeout': 'soon'}, '--wait-timeout'],
     [{'max-drop': '0.1'}, '--max-drop acts only with --baseline'],
     [{baseline: 'previous', 'max-drop': '2'}, '--max-drop must be a score difference from 0 to 1'],
-    [{'baseline-window': '7d'}, '--baseline-window acts only with --baseline previous'],
-    [{baseline: 'run_1', 'baseline-window': '7d'}, '--baseline-window acts only with --baseline previous'],
+    [{'baseline-window': '7d'}, '--baseline-window acts only with --baseline history or previous'],
+    [{baseline: 'run_1', 'baseline-window': '7d'}, '--baseline-window acts only with --baseline history or previous'],
+    [{'require-baseline': true}, '--require-baseline acts only with --baseline'],
+    [{baseline: 'previous', 'baseline-runs': '5'}, '--baseline-runs acts only with --baseline history'],
+    [{baseline: 'previous', confidence: '0.9'}, '--confidence acts only with --baseline history'],
+    [{baseline: 'history', 'baseline-runs': '2'}, '--baseline-runs must be from 3 to 100, got 2'],
+    [{baseline: 'history', 'baseline-runs': '101'}, '--baseline-runs must be from 3 to 100'],
+    [{baseline: 'history', confidence: '0.4'}, '--confidence must be a confidence from 0.5 to 0.999, got "0.4"'],
+    [{baseline: 'history', confidence: '1'}, '--confidence must be a confidence from 0.5 to 0.999'],
+    // a near miss of a keyword is not a run ID to look up (exit 5): issue 26 item 23
+    [{baseline: 'prev'}, '--baseline prev: did you mean previous?'],
+    [{baseline: 'Previous'}, '--baseline Previous: did you mean previous?'],
+    [{baseline: 'previus'}, '--baseline previus: did you mean previous?'],
+    [{baseline: 'hist'}, '--baseline hist: did you mean history?'],
+    [{baseline: 'histroy'}, '--baseline histroy: did you mean history?'],
     [{baseline: 'previous', 'baseline-window': '2w'}, '--baseline-window must be a duration'],
     [{baseline: ''}, '--baseline must not be empty'],
     [{junit: ''}, '--junit must be a file path'],
-    [{junit: 'x', summary: 'x'}, '--junit and --summary must be different files'],
   ])('%j → exit 2 naming %s', (flags, name) => {
     expect(() => parseWatchOptions(flags)).toThrow(UsageError)
     expect(() => parseWatchOptions(flags)).toThrow(name)

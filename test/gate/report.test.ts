@@ -39,6 +39,7 @@ describe('buildReport', () => {
     state.setBaselines(new Map([['low', {runId: 'b', score: 0.7}]]))
     const report = buildReport(outcome(state, 'not-passed'), {org: 'acme', host: 'h', wallStart: WALL_START, evalSetId: 'es_x'})
     expect(report.runs[0]).toMatchObject({
+      verdict: 'below-min-score',
       outcome: 'failed',
       failure: {rule: 'min-score', reason: 'scored 0.5 (below 0.6)'},
       baseline: {runId: 'b', score: 0.7},

@@ -1,5 +1,6 @@
-import {describe, expect, it} from 'vitest'
-import {isFinished, scoreDelta, shortfall, WatchState} from '../../src/gate/state.js'
+import {beforeAll, describe, expect, it} from 'vitest'
+import {type HistoryBaseline, isFinished, scoreDelta, shortfall, type WatchRules, WatchState} from '../../src/gate/state.js'
+import {loadQuantile, type Quantile} from '../../src/gate/stats.js'
 import type {Run} from '../../src/contract/types.js'
 
 const CREATED = '2026-01-01T00:00:00Z'
@@ -177,7 +178,7 @@ describe('WatchState: the regression gate (--baseline, --max-drop)', () => {
     const state = new WatchState(['orphan', 'blank'], {failFast: false, baseline: previous, maxDrop: 0})
     state.apply(found(run('orphan', 'succeeded', 0.1), run('blank', 'succeeded', null)), 0)
     state.setBaselines(new Map([['blank', base('b1', 0.5)]]))
-    expect(state.entries().map((w) => w.baseline)).toEqual([null, base('b1', 0.5)])
+    expect(state.groups().map((g) => g.baseline)).toEqual([null, base('b1', 0.5)])
     expect(state.failures()).toEqual([
       {id: 'blank', rule: 'max-drop', reason: 'succeeded without a score, baseline b1 (0.5; --max-drop 0)'},
     ])
@@ -199,7 +200,7 @@ describe('WatchState: the regression gate (--baseline, --max-drop)', () => {
     const state = new WatchState(['a', 'b'], {failFast: false, baseline: {kind: 'run', baseline: base('fixed', 0.9)}, maxDrop: 0.2})
     state.apply(found(run('a', 'succeeded', 0.75), run('b', 'succeeded', 0.65)), 0)
     state.setBaselines(new Map())
-    expect(state.entries().map((w) => w.baseline?.runId)).toEqual(['fixed', 'fixed'])
+    expect(state.groups().map((g) => (g.baseline as {runId: string} | null)?.runId)).toEqual(['fixed', 'fixed'])
     expect(state.failures().map((f) => f.id)).toEqual(['b'])
   })
 
@@ -208,5 +209,146 @@ describe('WatchState: the regression gate (--baseline, --max-drop)', () => {
     expect(scoreDelta(run('r', 'succeeded', 0.3), base('b', 0.5))).toBe(-0.2)
     expect(scoreDelta(run('r', 'succeeded', null), base('b', 0.5))).toBeNull()
     expect(scoreDelta(run('r', 'succeeded', 0.3), null)).toBeNull()
+  })
+})
+
+describe('WatchState: --baseline history (regression or noise)', () => {
+  const history = (mean: number, sd: number, runs = 20): HistoryBaseline => ({
+    kind: 'history',
+    runs,
+    mean,
+    sd,
+    window: '30d',
+    runIds: Array.from({length: runs}, (_, i) => `h${i}`),
+    scores: Array(runs).fill(mean),
+    outliers: [],
+  })
+  const choice = {kind: 'history', windowS: 30 * 86_400, runs: 20, confidence: 0.95} as const
+  let quantile: Quantile
+  beforeAll(async () => {
+    quantile = await loadQuantile()
+  })
+  const judged = (runs: Run[], baselines: Record<string, HistoryBaseline>, rules: Partial<WatchRules> = {}) => {
+    const state = new WatchState(
+      runs.map((r) => r.id),
+      {failFast: false, baseline: choice, quantile, ...rules},
+    )
+    state.apply(found(...runs), 0)
+    state.setBaselines(new Map(Object.entries(baselines)), new Map())
+    return state
+  }
+
+  it('regressed beyond the margin, improved above it, passed within noise; one sentence each', () => {
+    const b = history(0.73, 0.03)
+    // one group: margin = t(0.95, 19) × 0.03 × √(1 + 1/20) = 0.0532
+    const state = judged([run('r1', 'succeeded', 0.61)], {r1: b})
+    const j = state.judge(state.groups()[0])
+    expect(j).toMatchObject({verdict: 'regressed', fails: true, delta: -0.12, margin: 0.053155, confidence: 0.95})
+    expect(j.shortfall).toEqual({
+      rule: 'noise',
+      reason: 'scored 0.61, 0.12 below the mean of 20 earlier runs (0.73 ± 0.03): beyond noise at 95 %',
+    })
+    expect(state.verdict()).toBe('not-passed')
+    const within = judged([run('r1', 'succeeded', 0.7)], {r1: b})
+    expect(within.judge(within.groups()[0])).toMatchObject({
+      verdict: 'passed',
+      note: 'scored 0.70, 0.03 below the mean of 20 earlier runs (0.73 ± 0.03): within noise at 95 %',
+    })
+    expect(within.verdict()).toBe('passed')
+    const up = judged([run('r1', 'succeeded', 0.85)], {r1: b})
+    expect(up.judge(up.groups()[0])).toMatchObject({verdict: 'improved', fails: false})
+    expect(up.verdict()).toBe('passed')
+  })
+
+  it('--max-drop with history: the larger of it and the margin decides', () => {
+    const state = judged([run('r1', 'succeeded', 0.61)], {r1: history(0.73, 0.03)}, {maxDrop: 0.15})
+    expect(state.judge(state.groups()[0]).verdict).toBe('passed')
+    const small = judged([run('r1', 'succeeded', 0.66)], {r1: history(0.73, 0.001)}, {maxDrop: 0.05})
+    expect(small.judge(small.groups()[0]).shortfall).toEqual({
+      rule: 'max-drop',
+      reason: 'scored 0.66, 0.07 below the mean of 20 earlier runs (0.73 ± 0.00): more than --max-drop 0.05',
+    })
+  })
+
+  it("the correction: with 3 groups each is judged at 1 − 0.05/3, so a drop beyond one group's margin can be within the step's", () => {
+    const b = history(0.73, 0.03)
+    // 0.675: 0.055 below; alone the margin is 0.0532 (regressed); among 3 groups it is t(0.9833, 19) × … = 0.0705
+    const alone = judged([run('a', 'succeeded', 0.675)], {a: b})
+    expect(alone.judge(alone.groups()[0]).verdict).toBe('regressed')
+    const three = judged([run('a', 'succeeded', 0.675), run('b', 'succeeded', 0.73), run('c', 'succeeded', 0.73)], {a: b, b, c: b})
+    const j = three.judge(three.groups()[0])
+    expect(j).toMatchObject({verdict: 'passed', confidence: 0.983333})
+    expect(j.margin).toBeCloseTo(quantile(1 - 0.05 / 3, 19) * 0.03 * Math.sqrt(1.05), 5)
+    // a group without a history is not counted among the comparisons
+    const two = judged([run('a', 'succeeded', 0.675), run('b', 'succeeded', 0.73)], {a: b})
+    expect(two.comparisons()).toBe(1)
+  })
+
+  it('no baseline (fewer than 3 earlier runs) passes unjudged, and fails with --require-baseline', () => {
+    const lone = new WatchState(['r1'], {failFast: false, baseline: choice, quantile})
+    lone.apply(found(run('r1', 'succeeded', 0.2)), 0)
+    lone.setBaselines(new Map(), new Map([['r1', 2]]))
+    expect(lone.judge(lone.groups()[0])).toMatchObject({verdict: 'no-baseline', fails: false})
+    expect(lone.judge(lone.groups()[0]).note).toBe(
+      'no baseline: 2 earlier runs of the same eval set, agent and model succeeded with a score within 30d (at least 3 needed)',
+    )
+    expect(lone.verdict()).toBe('passed')
+    const strict = new WatchState(['r1'], {failFast: false, baseline: choice, quantile, requireBaseline: true})
+    strict.apply(found(run('r1', 'succeeded', 0.9)), 0)
+    strict.setBaselines(new Map(), new Map([['r1', 0]]))
+    expect(strict.judge(strict.groups()[0])).toMatchObject({verdict: 'no-baseline', fails: true, shortfall: {rule: 'baseline'}})
+    expect(strict.verdict()).toBe('not-passed')
+  })
+})
+
+describe('WatchState: --repeat groups (flaky or broken)', () => {
+  const target = (id: string, status: string, score: number | null, agent = 'a') =>
+    ({...run(id, status, score), evalSetId: 'es_1', agent, model: 'm'}) as Run
+
+  it('the runs of one eval set, agent and model are one group, judged on the mean of their scores', () => {
+    const state = new WatchState(['a1', 'b1', 'a2', 'b2'], {failFast: false, grouped: true, minScore: 0.5})
+    state.apply(
+      found(
+        target('a1', 'succeeded', 0.6),
+        target('b1', 'succeeded', 0.4, 'b'),
+        target('a2', 'succeeded', 0.8),
+        target('b2', 'succeeded', 0.5, 'b'),
+      ),
+      0,
+    )
+    expect(state.groups().map((g) => [g.id, g.runIds])).toEqual([
+      ['es_1 a / m', ['a1', 'a2']],
+      ['es_1 b / m', ['b1', 'b2']],
+    ])
+    expect(state.judged().map(({judgement}) => [judgement.score, judgement.k, judgement.verdict])).toEqual([
+      [0.7, 2, 'passed'],
+      [0.45, 2, 'below-min-score'],
+    ])
+    expect(state.failures()).toEqual([{id: 'es_1 b / m', rule: 'min-score', reason: 'scored 0.45 (mean of 2 runs), below 0.5'}])
+  })
+
+  it('one failed run of three: flaky — judged on the other two, and said so; two of three: failed', () => {
+    const flaky = new WatchState(['r1', 'r2', 'r3'], {failFast: false, grouped: true})
+    flaky.apply(found(target('r1', 'succeeded', 0.7), target('r2', 'failed', null), target('r3', 'succeeded', 0.8)), 0)
+    const j = flaky.judge(flaky.groups()[0])
+    expect(j).toMatchObject({verdict: 'passed', flaky: true, failures: 1, k: 2, score: 0.75, fails: false})
+    expect(j.note).toBe('flaky: 1 of 3 runs did not succeed; judged on the other 2')
+    expect(flaky.verdict()).toBe('passed')
+    expect(flaky.runVerdict(flaky.entries()[1])).toBe('failed')
+    const broken = new WatchState(['r1', 'r2', 'r3'], {failFast: false, grouped: true})
+    broken.apply(found(target('r1', 'succeeded', 0.7), target('r2', 'failed', null), target('r3', 'cancelled', null)), 0)
+    expect(broken.judge(broken.groups()[0])).toMatchObject({
+      verdict: 'failed',
+      fails: true,
+      failures: 2,
+      shortfall: {rule: 'status', reason: '2 of 3 runs did not succeed (failed, cancelled)'},
+    })
+    expect(broken.verdict()).toBe('not-passed')
+  })
+
+  it('half or more failed decides the group before its other runs finish (--fail-fast ends there)', () => {
+    const state = new WatchState(['r1', 'r2'], {failFast: true, grouped: true})
+    state.apply(found(target('r1', 'failed', null), target('r2', 'running', null)), 0)
+    expect(state.verdict()).toBe('not-passed')
   })
 })

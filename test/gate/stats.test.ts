@@ -1,5 +1,14 @@
 import {describe, expect, it} from 'vitest'
-import {RunningStats, summarize} from '../../src/gate/stats.js'
+import {
+  HISTORY,
+  loadQuantile,
+  median,
+  perComparison,
+  predictionMargin,
+  RunningStats,
+  robustSummary,
+  summarize,
+} from '../../src/gate/stats.js'
 
 describe('RunningStats', () => {
   it('the mean and the sample standard deviation (n − 1)', () => {
@@ -19,5 +28,71 @@ describe('RunningStats', () => {
     for (let i = 0; i < 100_000; i++) stats.add(1e6 + (i % 2 === 0 ? 0.01 : -0.01))
     expect(stats.mean).toBeCloseTo(1e6, 6)
     expect(stats.sd).toBeCloseTo(0.01, 6)
+  })
+})
+
+describe('the history gate: estimator, floor, margin, correction', () => {
+  // jstat's Student's t, as the gate loads it
+  const quantile = async () => loadQuantile()
+
+  it("Student's t quantile comes from jstat: t(0.95, 19) = 1.7291, t(0.975, 2) = 4.3027", async () => {
+    const t = await quantile()
+    expect(t(0.95, 19)).toBeCloseTo(1.729133, 5)
+    expect(t(0.975, 2)).toBeCloseTo(4.302653, 5)
+  })
+
+  it('the margin: t(C, n − 1) × sd × √(1/k + 1/n); k repeats narrow it', async () => {
+    const t = await quantile()
+    expect(predictionMargin(t, {n: 20, sd: 0.03}, 1, 0.95)).toBeCloseTo(1.729133 * 0.03 * Math.sqrt(1 + 1 / 20), 6)
+    expect(predictionMargin(t, {n: 20, sd: 0.03}, 3, 0.95)).toBeCloseTo(1.729133 * 0.03 * Math.sqrt(1 / 3 + 1 / 20), 6)
+  })
+
+  it('the floor: a history with no spread is taken as sd 0.01, so a drop of 0.001 is noise', async () => {
+    const t = await quantile()
+    const flat = robustSummary(Array(20).fill(0.7), t)
+    expect(flat).toMatchObject({mean: 0.7, sd: 0, outliers: []})
+    const margin = predictionMargin(t, {n: 20, sd: flat.sd}, 1, 0.95)
+    expect(margin).toBeCloseTo(1.729133 * HISTORY.sdFloor * Math.sqrt(1.05), 6)
+    expect(margin).toBeGreaterThan(0.001)
+    // nor does it make a score 0.01 off an outlier (the scale of the outlier rule has the same floor)
+    expect(robustSummary([...Array(19).fill(0.7), 0.71], t).outliers).toEqual([])
+  })
+
+  it('an outlier (a run at 0.1 among runs at 0.7) is set aside and does not widen the margin', async () => {
+    const t = await quantile()
+    const noisy = [0.7, 0.72, 0.68, 0.71, 0.69, 0.73, 0.67, 0.7, 0.72, 0.68]
+    const withOutlier = robustSummary([...noisy, 0.1], t)
+    expect(withOutlier.outliers).toEqual([10])
+    expect(withOutlier.kept).toHaveLength(10)
+    expect(withOutlier.sd).toBeCloseTo(summarize(noisy).sd as number, 12)
+    // two outliers do not hide each other (the median and MAD are not moved by them)
+    expect(robustSummary([...noisy, 0.1, 0.12], t).outliers).toEqual([10, 11])
+    // among equal scores too
+    expect(robustSummary([...Array(19).fill(0.7), 0.1], t).outliers).toEqual([19])
+  })
+
+  it('genuine noise is kept: a score at the edge of a normal spread is not an outlier', async () => {
+    const t = await quantile()
+    expect(robustSummary([0.7, 0.72, 0.68, 0.74, 0.66, 0.79, 0.7, 0.71], t).outliers).toEqual([])
+    // 0.77 is a candidate (its MAD is small by chance: 0.07 from the median, more than 3.5 scaled
+    // MADs, 0.052), but within the 1 − 0.001/n prediction bound of the others: kept (the MAD rule
+    // alone would set it aside, shrink the sd and raise the false-alarm rate)
+    const tight = [0.7, 0.7, 0.71, 0.69, 0.7, 0.71, 0.69, 0.7, 0.72, 0.68, 0.74, 0.66, 0.75, 0.65, 0.7, 0.71, 0.69, 0.7, 0.77, 0.7]
+    const centre = median(tight)
+    expect(0.77 - centre).toBeGreaterThan(HISTORY.outlierMads * 1.4826 * median(tight.map((x) => Math.abs(x - centre))))
+    expect(robustSummary(tight, t)).toMatchObject({outliers: [], kept: tight.map((_, i) => i)})
+    // with fewer than 3 scores that are not candidates nothing is set aside
+    expect(robustSummary([0.7, 0.71, 0.1], t).outliers).toEqual([])
+  })
+
+  it('Bonferroni: m groups judged in one step are each judged at 1 − (1 − C)/m', () => {
+    expect(perComparison(0.95, 1)).toBeCloseTo(0.95, 12)
+    expect(perComparison(0.95, 3)).toBeCloseTo(1 - 0.05 / 3, 12)
+    expect(perComparison(0.95, 0)).toBeCloseTo(0.95, 12)
+  })
+
+  it('median', () => {
+    expect(median([3, 1, 2])).toBe(2)
+    expect(median([4, 1, 3, 2])).toBe(2.5)
   })
 })

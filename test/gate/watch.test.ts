@@ -183,16 +183,16 @@ describe('watchRuns: the baselines of --baseline previous', () => {
         poll,
         clock: fakeClock(),
         listName: 'the runs of acme',
-        async baselines(runs) {
-          calls.push(runs.map((r) => r.id))
-          return new Map([['a', {runId: 'base', score: 1}]])
+        async baselines(state) {
+          calls.push(state.runs().map((r) => r.id))
+          return {found: new Map([['a', {runId: 'base', score: 1}]])}
         },
       },
     )
     expect(calls).toEqual([['a', 'b']])
     // a scored 0.9 (the scripted score), 0.1 below its baseline: exactly --max-drop passes
     expect(outcome.end).toBe('passed')
-    expect(outcome.state.entries().map((w) => w.baseline)).toEqual([{runId: 'base', score: 1}, null])
+    expect(outcome.state.groups().map((g) => g.baseline)).toEqual([{runId: 'base', score: 1}, null])
   })
 
   it('a drop beyond --max-drop ends the wait like a failed run (exit 10)', async () => {
@@ -204,7 +204,7 @@ describe('watchRuns: the baselines of --baseline previous', () => {
         poll,
         clock: fakeClock(),
         listName: 'the runs of acme',
-        baselines: async () => new Map([['a', {runId: 'base', score: 1}]]),
+        baselines: async () => ({found: new Map([['a', {runId: 'base', score: 1}]])}),
       },
     )
     expect(outcome.end).toBe('not-passed')

@@ -49,6 +49,7 @@ describe('the npm package', () => {
       entry,
       'dist/amctl.cjs',
       'dist/xml.cjs',
+      'dist/stats.cjs',
     ]) {
       expect(files, needed).toContain(`package/${needed}`)
     }

@@ -1,6 +1,5 @@
 import {Args} from '@oclif/core'
 import type {Finished} from '../../base/results.js'
-import type {Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
 import {readStream} from '../../input/files.js'
 import {requireId} from '../../input/values.js'
@@ -22,9 +21,9 @@ export default class RunsWatch extends GateCommand {
   static override description =
     `Polls the organization's run list (every --interval seconds, newest first, only as far as the watched runs) until every run is succeeded, failed or cancelled, then prints the runs in their last known state, in the order given, as \`runs list\` does (a table, tab-separated rows, or {"items":[…]} with --json). While it waits, stderr shows a live view on a terminal, or one line per status change elsewhere.
 
-Exit codes: 0 every run succeeded (and met --min-score and --max-drop); 10 some run failed, was cancelled, scored below --min-score (or has no score), or dropped more than --max-drop below its baseline; 11 --wait-timeout came first (the runs are still printed); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs.
+Exit codes: 0 every run passed (succeeded, met --min-score, did not regress); 10 some run failed, was cancelled, scored below --min-score (or has no score), or regressed against its baseline (or had none, with --require-baseline); 11 --wait-timeout came first (the runs are still printed); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs.
 
---baseline previous compares each run with the newest earlier run of the same eval set, agent and model that succeeded with a score (within --baseline-window, default 30d); --baseline RUN_ID compares every run with that run. --json then gives each run "baseline" ({"runId","score"} or null) and "delta" (its score minus the baseline's, or null), and the table BASELINE and Δ columns. A run without a baseline is not held to --max-drop.
+--baseline history (recommended) judges each run against the newest --baseline-runs (default 20) earlier runs of the same eval set, agent and model that succeeded with a score, within --baseline-window (default 30d): a run regresses when it scores below their mean by more than the noise margin at --confidence (default 0.95, for the whole step: Bonferroni over the runs judged) and --max-drop (default 0); fewer than 3 such runs is no baseline. --baseline previous compares each run with the newest such run, and --baseline RUN_ID every run with that run, failing a drop of more than --max-drop. --json then gives each run "verdict", "baseline" (the history, {"runId","score"}, or null), "delta" (its score minus the baseline's) and with history "margin"; the table adds BASELINE, Δ (and MARGIN, TREND) and VERDICT. A run without a baseline passes unjudged unless --require-baseline.
 
 --junit PATH and --summary PATH write a JUnit XML report and a Markdown summary on every end (0, 10, 11 and Ctrl-C; runs not finished are skipped), atomically; a path that cannot be written exits 2 before any request. In GitHub Actions (GITHUB_ACTIONS=true) the summary is also appended to $GITHUB_STEP_SUMMARY and each failing run gets an ::error line on stderr (--no-ci-annotations: neither).
 
@@ -34,8 +33,8 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     '<%= config.bin %> <%= command.id %> run_acme_0251 run_acme_0250 --org acme',
     {
       description:
-        'Compare runs with the newest earlier run of the same eval set, agent and model; fail on a drop of more than 0.1; write a JUnit report',
-      command: '<%= config.bin %> <%= command.id %> run_acme_0251 --org acme --baseline previous --max-drop 0.1 --junit evals.xml',
+        'Fail a run that scores below the noise of the earlier runs of the same eval set, agent and model (95 % sure); write a JUnit report',
+      command: '<%= config.bin %> <%= command.id %> run_acme_0251 --org acme --baseline history --junit evals.xml',
     },
     {
       description: 'Launch an eval set and wait for its runs, at most 15 minutes, each scoring at least 0.4',
@@ -55,16 +54,19 @@ A single - reads the run IDs from standard input, separated by whitespace.`
 
   static override flags = {...watchFlags}
 
-  async run(): Promise<Finished<Run, WatchDocument>> {
+  async run(): Promise<Finished<unknown, WatchDocument>> {
     const {argv, flags} = await this.parse(RunsWatch)
     const plan = parseWatchOptions(flags, this.ctx.env)
     const ids = await this.runIds(argv as string[])
+    if (plan.baselineRunId !== undefined && ids.includes(plan.baselineRunId)) {
+      throw new UsageError(`--baseline ${plan.baselineRunId} is one of the watched runs: a run cannot be its own baseline`)
+    }
     checkReportPaths(plan.reports)
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
     const outcome = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
     const result = waitResult(outcome, (items): WatchDocument => ({items}))
-    this.ctx.saw(sightingsOfRuns(gate.org, result.list?.items ?? []))
+    this.ctx.saw(sightingsOfRuns(gate.org, outcome.state.runs()))
     return result
   }
 

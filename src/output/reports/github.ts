@@ -1,6 +1,6 @@
 import {workflowEscape} from '../sanitize.js'
 import {flagDuration} from '../time.js'
-import type {CiReport, ReportRun} from './model.js'
+import {type CiReport, judgedItems, type ReportGroup, type ReportRun} from './model.js'
 
 /**
  * GitHub Actions workflow commands for a report (written on stderr: the runner reads workflow
@@ -14,24 +14,23 @@ export function workflowCommand(command: 'error' | 'warning' | 'notice', title: 
   return `::${command} title=${workflowEscape(title, 'property')}::${workflowEscape(message, 'data')}`
 }
 
-const target = (run: ReportRun): string =>
+const target = (run: ReportRun | ReportGroup): string =>
   `${run.evalSetId ?? 'unknown eval set'} ${run.agent ?? '(no agent)'} / ${run.model ?? '(no model)'}`
+const what = (item: ReportRun | ReportGroup): string =>
+  'runIds' in item ? `group ${item.id} (${item.runIds.length} runs)` : `run ${item.id}`
 
 /** The annotations of `report`, one line each. */
 export function githubAnnotations(report: CiReport): string[] {
   const lines: string[] = []
-  for (const run of report.runs) {
-    if (run.outcome === 'failed') {
-      lines.push(workflowCommand('error', `amctl: run ${run.id} did not pass`, `${target(run)}: ${run.failure?.reason ?? 'did not pass'}`))
-    } else if (run.outcome === 'skipped' && report.end === 'timeout') {
-      const limit = flagDuration(report.rules.timeoutS, false)
+  for (const item of judgedItems(report)) {
+    if (item.outcome === 'failed') {
       lines.push(
-        workflowCommand(
-          'error',
-          `amctl: run ${run.id} not finished`,
-          `${target(run)}: ${run.status ?? 'not found'} after --wait-timeout ${limit}`,
-        ),
+        workflowCommand('error', `amctl: ${what(item)} did not pass`, `${target(item)}: ${item.failure?.reason ?? 'did not pass'}`),
       )
+    } else if (item.outcome === 'skipped' && report.end === 'timeout') {
+      const limit = flagDuration(report.rules.timeoutS, false)
+      const status = 'runIds' in item ? item.statuses.map((s) => s ?? 'not found').join(', ') : (item.status ?? 'not found')
+      lines.push(workflowCommand('error', `amctl: ${what(item)} not finished`, `${target(item)}: ${status} after --wait-timeout ${limit}`))
     }
   }
   return lines

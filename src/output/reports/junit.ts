@@ -1,6 +1,6 @@
 import {AmctlError} from '../../core/errors.js'
 import {terminalSafe} from '../sanitize.js'
-import {byEvalSet, type CiReport, type ReportRun} from './model.js'
+import {byEvalSet, type CiReport, historyOf, type ReportBaseline, type ReportGroup, type ReportRun} from './model.js'
 
 /**
  * `--junit PATH`: the report as JUnit XML, as GitLab (`artifacts:reports:junit`), Jenkins and
@@ -9,14 +9,17 @@ import {byEvalSet, type CiReport, type ReportRun} from './model.js'
  *
  *   <testsuites>
  *     <testsuite name=EVAL_SET package=EVAL_SET id=N timestamp hostname tests failures errors skipped time>
- *       <properties>  <property name="<run ID>.score" value=…/> (and .baseline, .baseline-score, .delta)
+ *       <properties>  <property name="<run ID>.score" value=…/> (and .verdict, .baseline, .baseline-score,
+ *                     .delta; with a history .baseline-mean, .baseline-sd, .baseline-runs, .margin)
  *       <testcase classname=EVAL_SET name="<agent> / <model> (<run ID>)" time=SECONDS>
- *         <failure type=RULE message=…>   (failed, cancelled, below --min-score, beyond --max-drop)
+ *         <failure type=RULE message=…>   (failed, cancelled, below --min-score, beyond --max-drop or the noise)
  *         <skipped message=…/>           (not finished when the wait ended)
  *       <system-out/> <system-err/>
  *
- * The schema allows properties only on a testsuite, so a run's score is a property of its
- * suite, named by the run. Counts are derived from the testcases. Server text is made
+ * With --repeat there is one testcase per group, named `<agent> / <model> (K runs)`, and its runs
+ * are properties named `<agent> / <model>.run.N` (value `<run ID> <status> <score>`). The schema
+ * allows properties only on a testsuite, so a run's score is a property of its suite, named by
+ * the run (or the group). Counts are derived from the testcases. Server text is made
  * terminal-safe first (XML 1.0 cannot hold most control characters at all), then escaped by the
  * XML library (fast-xml-builder), which is loaded only when --junit is given: in dist/ it is a
  * file of its own beside the bundle (bin/build.js).
@@ -38,47 +41,80 @@ export function testcaseName(run: ReportRun): string {
   return `${text(run.agent, '(no agent)')} / ${text(run.model, '(no model)')} (${terminalSafe(run.id)})`
 }
 
-function testcase(run: ReportRun, classname: string): Record<string, unknown> {
-  const node: Record<string, unknown> = {'@_classname': classname, '@_name': testcaseName(run), '@_time': seconds(run.seconds)}
-  if (run.outcome === 'failed' && run.failure) {
-    const reason = terminalSafe(run.failure.reason)
+/** The baseline in one line for a failure's text. */
+function baselineLine(baseline: ReportBaseline | null): string {
+  if (baseline === null) return 'none'
+  const history = historyOf(baseline)
+  if (history)
+    return `the mean of ${history.runs} earlier runs, ${history.mean} ± ${history.sd} (${history.runIds.map((id) => terminalSafe(id)).join(', ')})`
+  return 'runId' in baseline ? `${terminalSafe(baseline.runId)} (${baseline.score})` : 'none'
+}
+
+/** `<agent> / <model> (K runs)`: a group's testcase. */
+export function groupCaseName(group: ReportGroup): string {
+  return `${text(group.agent, '(no agent)')} / ${text(group.model, '(no model)')} (${group.runIds.length} runs)`
+}
+
+function testcase(item: ReportRun | ReportGroup, classname: string): Record<string, unknown> {
+  const group = 'runIds' in item ? item : undefined
+  const name = group ? groupCaseName(group) : testcaseName(item as ReportRun)
+  const node: Record<string, unknown> = {'@_classname': classname, '@_name': name, '@_time': seconds(item.seconds)}
+  if (item.outcome === 'failed' && item.failure) {
+    const reason = terminalSafe(item.failure.reason)
+    const status = group
+      ? `statuses: ${group.statuses.map((s) => text(s, 'unknown')).join(', ')}`
+      : `status: ${text((item as ReportRun).status, 'unknown')}`
     node.failure = {
-      '@_type': run.failure.rule,
+      '@_type': item.failure.rule,
       '@_message': reason,
       '#text': [
-        `run ${terminalSafe(run.id)}: ${reason}`,
-        `status: ${text(run.status, 'unknown')}`,
-        `score: ${run.score ?? 'none'}`,
-        ...(run.baseline === undefined
-          ? []
-          : [`baseline: ${run.baseline ? `${terminalSafe(run.baseline.runId)} (${run.baseline.score})` : 'none'}`]),
+        `${group ? `group ${terminalSafe(group.id)} (${group.runIds.map((id) => terminalSafe(id)).join(', ')})` : `run ${terminalSafe(item.id)}`}: ${reason}`,
+        status,
+        `score: ${item.score ?? 'none'}`,
+        ...(item.baseline === undefined ? [] : [`baseline: ${baselineLine(item.baseline)}`]),
       ].join('\n'),
     }
-  } else if (run.outcome === 'skipped') {
-    node.skipped = {'@_message': terminalSafe(run.skipped ?? 'not finished')}
+  } else if (item.outcome === 'skipped') {
+    node.skipped = {'@_message': terminalSafe(item.skipped ?? 'not finished')}
   }
   return node
 }
 
-function properties(runs: ReportRun[]): Array<Record<string, string>> {
+function properties(items: Array<ReportRun | ReportGroup>): Array<Record<string, string>> {
   const out: Array<Record<string, string>> = []
-  const add = (run: ReportRun, name: string, value: string) => out.push({'@_name': `${terminalSafe(run.id)}.${name}`, '@_value': value})
-  for (const run of runs) {
-    if (run.score !== null) add(run, 'score', String(run.score))
-    if (run.baseline) {
-      add(run, 'baseline', terminalSafe(run.baseline.runId))
-      add(run, 'baseline-score', String(run.baseline.score))
+  for (const item of items) {
+    const group = 'runIds' in item ? item : undefined
+    const prefix = group ? `${text(group.agent, '(no agent)')} / ${text(group.model, '(no model)')}` : terminalSafe(item.id)
+    const add = (name: string, value: string) => out.push({'@_name': `${prefix}.${name}`, '@_value': value})
+    if (group) {
+      group.runIds.forEach((id, i) => {
+        add(`run.${i + 1}`, `${terminalSafe(id)} ${text(group.statuses[i], 'unknown')} ${group.scores[i] ?? 'none'}`)
+      })
     }
-    if (run.delta !== undefined && run.delta !== null) add(run, 'delta', String(run.delta))
+    if (item.score !== null) add('score', String(item.score))
+    add('verdict', item.verdict)
+    const history = historyOf(item.baseline)
+    if (history) {
+      add('baseline', `${history.mean} ± ${history.sd} (${history.runs})`)
+      add('baseline-mean', String(history.mean))
+      add('baseline-sd', String(history.sd))
+      add('baseline-runs', history.runIds.map((id) => terminalSafe(id)).join(','))
+    } else if (item.baseline && 'runId' in item.baseline) {
+      add('baseline', terminalSafe(item.baseline.runId))
+      add('baseline-score', String(item.baseline.score))
+    }
+    if (item.delta !== undefined && item.delta !== null) add('delta', String(item.delta))
+    if (item.margin !== undefined && item.margin !== null) add('margin', String(item.margin))
   }
   return out
 }
 
 /** The JUnit XML document of `report` (UTF-8, with its declaration). */
 export async function junitXml(report: CiReport): Promise<string> {
-  const suites = byEvalSet(report).map(({evalSetId, runs}, id) => {
+  const suites = byEvalSet(report).map(({evalSetId, runs, groups}, id) => {
     const name = terminalSafe(evalSetId)
-    const cases = runs.map((run) => testcase(run, name))
+    const items = groups ?? runs
+    const cases = items.map((item) => testcase(item, name))
     const created = runs.map((run) => run.createdAt).filter((at): at is string => at !== null && !Number.isNaN(Date.parse(at)))
     const first = created.sort((a, b) => Date.parse(a) - Date.parse(b))[0] ?? null
     return {
@@ -92,7 +128,7 @@ export async function junitXml(report: CiReport): Promise<string> {
       '@_errors': 0,
       '@_skipped': cases.filter((c) => c.skipped !== undefined).length,
       '@_time': seconds(runs.reduce((sum, run) => sum + Number(seconds(run.seconds)), 0)),
-      properties: {property: properties(runs)},
+      properties: {property: properties(items)},
       testcase: cases,
       'system-out': '',
       'system-err': '',

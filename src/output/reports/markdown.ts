@@ -1,12 +1,16 @@
 import {markdownText} from '../sanitize.js'
+import {sparkline} from '../sparkline.js'
 import {flagDuration} from '../time.js'
-import {type CiReport, type ReportRun, verdictText} from './model.js'
+import {type CiReport, historyOf, type ReportBaseline, type ReportGroup, type ReportRun, verdictText} from './model.js'
 
 /**
  * `--summary PATH` (and, in GitHub Actions, the job summary): the report as Markdown — a one-line
- * verdict, a table of the runs (run, eval set, agent, model, status, score, baseline, delta),
- * then the failures, and what the runs were held to. Every server string goes through
- * markdownText (src/output/sanitize.ts): it stays text, one line, inside its table cell.
+ * verdict, a table of the runs (run, eval set, agent, model, status, score, baseline, delta,
+ * verdict) or with --repeat of the groups, then the failures and the notes (within noise,
+ * improved, flaky, no baseline), each in one sentence, and what the runs were held to. A
+ * history baseline shows `mean ± sd (n)` and a sparkline of its scores, so a reader sees the
+ * noise a verdict was judged against. Every server string goes through markdownText
+ * (src/output/sanitize.ts): it stays text, one line, inside its table cell.
  */
 
 const MARK: Record<CiReport['end'], string> = {passed: '✅', 'not-passed': '❌', timeout: '⏱️', interrupted: '⏹️'}
@@ -14,64 +18,110 @@ const MARK: Record<CiReport['end'], string> = {passed: '✅', 'not-passed': '❌
 const score = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '—')
 const signed = (n: number | null | undefined): string => (typeof n === 'number' ? `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}` : '—')
 const cell = (value: string | null): string => (value === null ? '—' : markdownText(value))
+const percent = (c: number): string => `${Number((c * 100).toFixed(2))} %`
 
-function baselineCell(run: ReportRun): string {
-  if (run.baseline === undefined) return '—'
-  if (run.baseline === null) return 'no baseline'
-  return `${markdownText(run.baseline.runId)} (${score(run.baseline.score)})`
+function baselineCell(baseline: ReportBaseline | null | undefined): string {
+  if (baseline === undefined) return '—'
+  if (baseline === null) return 'no baseline'
+  const history = historyOf(baseline)
+  if (history) return `${score(history.mean)} ± ${score(history.sd)} (${history.runs}) ${sparkline(history.scores)}`
+  if ('runId' in baseline) return `${markdownText(baseline.runId)} (${score(baseline.score)})`
+  return '—'
 }
+
+const MARKS: Record<ReportRun['outcome'], string> = {failed: '❌', skipped: '⏳', passed: '✅'}
 
 function statusCell(run: ReportRun): string {
-  const status = run.status === null ? 'not found yet' : markdownText(run.status)
-  if (run.outcome === 'failed') return `❌ ${status}`
-  if (run.outcome === 'skipped') return `⏳ ${status}`
-  return `✅ ${status}`
+  return `${MARKS[run.outcome]} ${run.status === null ? 'not found yet' : markdownText(run.status)}`
 }
 
-/** What the runs were held to, in the flags' words. */
+/** What the runs were held to, in the flags' words, with the correction of the history gate. */
 function rulesLine(report: CiReport): string {
   const {rules} = report
+  const each = report.groups ? 'group (the mean of its runs)' : 'run'
   const parts = ['succeed']
   if (rules.minScore !== undefined) parts.push(`score at least ${rules.minScore} (--min-score)`)
-  if (rules.maxDrop !== undefined) parts.push(`score at most ${rules.maxDrop} below its baseline (--max-drop)`)
-  let line = `Each run must ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`}.`
-  if (rules.baseline === 'previous') {
-    const window = rules.baselineWindowS ? `, created at most ${flagDuration(rules.baselineWindowS)} before it` : ' created before it'
+  if (rules.maxDrop !== undefined && rules.baseline !== 'history')
+    parts.push(`score at most ${rules.maxDrop} below its baseline (--max-drop)`)
+  if (rules.baseline === 'history') parts.push('score within the noise of its history')
+  let line = `Each ${each} must ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`}.`
+  const window = rules.baselineWindowS ? `, created at most ${flagDuration(rules.baselineWindowS)} before it` : ' created before it'
+  if (rules.baseline === 'history') {
+    const confidence = rules.confidence ?? 0.95
+    const m = rules.comparisons ?? 0
+    const each = m > 1 ? `: Bonferroni over the ${m} groups compared, each at ${percent(1 - (1 - confidence) / m)}` : ''
+    const drop = rules.maxDrop !== undefined ? ` and by at least ${rules.maxDrop} (--max-drop)` : ''
+    line +=
+      ` Baseline: the newest ${rules.baselineRuns ?? 20} runs of the same eval set, agent and model that succeeded with a score${window}` +
+      ` (--baseline history; at least 3, outliers set aside). A regression is a score below their mean by more than the noise margin${drop},` +
+      ` at ${percent(confidence)} for the whole step${each}.`
+  } else if (rules.baseline === 'previous') {
     line += ` Baseline: the newest run of the same eval set, agent and model that succeeded with a score${window} (--baseline previous).`
   } else if (rules.baseline !== undefined) {
     line += ` Baseline: run ${markdownText(rules.baseline)} for every run (--baseline).`
   }
+  if (rules.requireBaseline) line += ' A run without a baseline fails (--require-baseline).'
   return line
+}
+
+function runTable(report: CiReport, lines: string[]): void {
+  const gated = report.rules.baseline !== undefined
+  lines.push(
+    `| Run | Eval set | Agent | Model | Status | Score |${gated ? ' Baseline | Δ |' : ''} Verdict |`,
+    `|---|---|---|---|---|--:|${gated ? '---|--:|' : ''}---|`,
+  )
+  for (const run of report.runs) {
+    const baseline = gated ? ` ${baselineCell(run.baseline)} | ${signed(run.delta)} |` : ''
+    lines.push(
+      `| ${markdownText(run.id)} | ${cell(run.evalSetId)} | ${cell(run.agent)} | ${cell(run.model)} | ${statusCell(run)} | ${score(run.score)} |${baseline} ${run.verdict} |`,
+    )
+  }
+}
+
+function groupTable(report: CiReport, groups: ReportGroup[], lines: string[]): void {
+  const gated = report.rules.baseline !== undefined
+  lines.push(
+    `| Eval set | Agent | Model | Runs | Scores | Score |${gated ? ' Baseline | Δ |' : ''} Verdict |`,
+    `|---|---|---|---|---|--:|${gated ? '---|--:|' : ''}---|`,
+  )
+  for (const group of groups) {
+    const baseline = gated ? ` ${baselineCell(group.baseline)} | ${signed(group.delta)} |` : ''
+    const runs = `${group.runIds.length}${group.failures > 0 ? ` (${group.failures} failed)` : ''}`
+    const scores = group.scores.map((s) => score(s)).join(', ')
+    const verdict = group.flaky && group.verdict !== 'failed' ? `${group.verdict} (flaky)` : group.verdict
+    lines.push(
+      `| ${cell(group.evalSetId)} | ${cell(group.agent)} | ${cell(group.model)} | ${runs} | ${scores} | ${score(group.score)} |${baseline} ${MARKS[group.outcome]} ${verdict} |`,
+    )
+  }
 }
 
 /** The Markdown summary of `report`. */
 export function markdownSummary(report: CiReport): string {
   const lines = [`### ${MARK[report.end]} amctl: ${markdownText(verdictText(report))}`, '']
-  lines.push('| Run | Eval set | Agent | Model | Status | Score | Baseline | Δ |', '|---|---|---|---|---|--:|---|--:|')
-  for (const run of report.runs) {
-    const delta = run.baseline === undefined ? '—' : signed(run.delta)
-    lines.push(
-      `| ${markdownText(run.id)} | ${cell(run.evalSetId)} | ${cell(run.agent)} | ${cell(run.model)} | ${statusCell(run)} | ${score(run.score)} | ${baselineCell(run)} | ${delta} |`,
-    )
-  }
-  const failures = report.runs.filter((run) => run.outcome === 'failed')
+  const items: Array<ReportRun | ReportGroup> = report.groups ?? report.runs
+  const name = (item: ReportRun | ReportGroup): string =>
+    'runIds' in item ? markdownText(item.id) : `${markdownText(item.id)} (${cell(item.agent)} / ${cell(item.model)})`
+  if (report.groups) groupTable(report, report.groups, lines)
+  else runTable(report, lines)
+  const failures = items.filter((item) => item.outcome === 'failed')
   if (failures.length > 0) {
     lines.push('', '**Failures**', '')
-    for (const run of failures) {
-      lines.push(
-        `- ${markdownText(run.id)} (${cell(run.agent)} / ${cell(run.model)}): ${markdownText(run.failure?.reason ?? 'did not pass')}`,
-      )
-    }
+    for (const item of failures) lines.push(`- ${name(item)}: ${markdownText(item.failure?.reason ?? 'did not pass')}`)
   }
-  const unfinished = report.runs.filter((run) => run.outcome === 'skipped')
+  const notes = items.filter((item) => item.outcome !== 'failed' && item.note !== undefined)
+  if (notes.length > 0) {
+    lines.push('', '**Notes**', '')
+    for (const item of notes) lines.push(`- ${name(item)}: ${markdownText(item.note as string)}`)
+  }
+  const unfinished = items.filter((item) => item.outcome === 'skipped')
   if (unfinished.length > 0) {
     lines.push('', '**Not finished**', '')
-    for (const run of unfinished) lines.push(`- ${markdownText(run.id)}: ${markdownText(run.skipped ?? 'not finished')}`)
+    for (const item of unfinished) lines.push(`- ${markdownText(item.id)}: ${markdownText(item.skipped ?? 'not finished')}`)
   }
   lines.push('', rulesLine(report))
-  const without = report.runs.filter((run) => run.baseline === null)
-  if (without.length > 0 && report.rules.baseline !== undefined) {
-    const which = without.map((run) => markdownText(run.id)).join(', ')
+  const without = items.filter((item) => item.baseline === null)
+  if (without.length > 0 && report.rules.baseline !== undefined && report.rules.baseline !== 'history' && !report.rules.requireBaseline) {
+    const which = without.map((item) => markdownText(item.id)).join(', ')
     const held = report.rules.maxDrop === undefined ? '' : ': not held to --max-drop'
     lines.push(`No baseline for ${which} (no such run was found)${held}.`)
   }

@@ -24,14 +24,53 @@ export interface ReportRun {
   /** ISO 8601, as the API gave it */
   createdAt: string | null
   outcome: 'passed' | 'failed' | 'skipped'
-  /** why it failed: the rule (status, min-score, max-drop) and the reason */
+  /** the verdict (src/gate/state.ts VERDICTS) */
+  verdict: string
+  /** why it failed: the rule (status, min-score, max-drop, noise, baseline) and the reason, one sentence */
   failure?: {rule: string; reason: string}
+  /** a sentence on a passing verdict: within noise, improved, flaky, no baseline */
+  note?: string
   /** why it is skipped: it did not finish before the wait ended */
   skipped?: string
-  /** with --baseline: its baseline, or null ("no baseline"); absent without --baseline */
-  baseline?: {runId: string; score: number} | null
-  /** with --baseline: score minus the baseline's score, or null */
+  /** with --baseline: its baseline ({runId, score}, or the history), or null ("no baseline"); absent without --baseline */
+  baseline?: ReportBaseline | null
+  /** with --baseline: score minus the baseline's score (its mean), or null */
   delta?: number | null
+  /** with --baseline history: the noise margin */
+  margin?: number | null
+}
+
+/** A baseline as the reports show it: one run, or a history of runs. */
+export type ReportBaseline =
+  | {runId: string; score: number}
+  | {
+      kind: 'history'
+      runs: number
+      mean: number
+      sd: number
+      runIds: string[]
+      scores: number[]
+      outliers: Array<{runId: string; score: number}>
+    }
+
+/** With `evals run --repeat`: the runs of one eval set, agent and model, judged as one. */
+export interface ReportGroup extends Omit<ReportRun, 'id' | 'status' | 'createdAt'> {
+  /** "<eval set> <agent> / <model>" */
+  id: string
+  runIds: string[]
+  /** each run's score (null: none), in the order of runIds */
+  scores: Array<number | null>
+  /** each run's status (null: not found) */
+  statuses: Array<string | null>
+  /** runs that failed or were cancelled */
+  failures: number
+  /** fewer than half failed: judged on the others */
+  flaky: boolean
+}
+
+/** A history baseline, or undefined. */
+export function historyOf(baseline: ReportBaseline | null | undefined): Extract<ReportBaseline, {kind: 'history'}> | undefined {
+  return baseline != null && 'kind' in baseline ? baseline : undefined
 }
 
 export interface CiReport {
@@ -44,27 +83,45 @@ export interface CiReport {
   rules: {
     minScore?: number
     maxDrop?: number
-    /** `previous` or a run ID */
+    /** `history`, `previous` or a run ID */
     baseline?: string
-    /** --baseline previous: how far back, in seconds (0 = no limit) */
+    /** --baseline history|previous: how far back, in seconds (0 = no limit) */
     baselineWindowS?: number
+    /** --baseline history: --baseline-runs, --confidence, and the groups compared (the m of the correction) */
+    baselineRuns?: number
+    confidence?: number
+    comparisons?: number
+    requireBaseline?: boolean
+    /** --repeat K */
+    repeat?: number
     /** --wait-timeout in seconds (0 = no limit) */
     timeoutS: number
   }
   /** every watched run, in the order given */
   runs: ReportRun[]
+  /** with --repeat: the groups judged (the verdict is theirs) */
+  groups?: ReportGroup[]
+}
+
+/** What the verdict counts: the groups with --repeat, else the runs. */
+export function judgedItems(report: CiReport): Array<ReportRun | ReportGroup> {
+  return report.groups ?? report.runs
 }
 
 /** One line: how the wait ended, in words ("1 of 3 runs did not pass"). */
 export function verdictText(report: CiReport): string {
-  const total = report.runs.length
-  const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`
-  const failed = report.runs.filter((r) => r.outcome === 'failed').length
-  const unfinished = report.runs.filter((r) => r.outcome === 'skipped').length
+  const items = judgedItems(report)
+  const total = items.length
+  const noun = report.groups ? 'group' : 'run'
+  const runs = (n: number) => `${n} ${noun}${n === 1 ? '' : 's'}`
+  const failed = items.filter((r) => r.outcome === 'failed').length
+  const unfinished = items.filter((r) => r.outcome === 'skipped').length
   switch (report.end) {
     case 'passed':
-      return total === 1 ? '1 run passed' : `all ${total} runs passed`
+      if (total === 0) return `no ${noun}s to judge`
+      return total === 1 ? `1 ${noun} passed` : `all ${total} ${noun}s passed`
     case 'not-passed':
+      if (total === 0) return 'no runs to judge: the launch started none, so nothing passed'
       return `${failed} of ${runs(total)} did not pass`
     case 'timeout':
       return `${unfinished} of ${runs(total)} not finished within --wait-timeout ${flagDuration(report.rules.timeoutS, false)}${failed > 0 ? `; ${failed} did not pass` : ''}`
@@ -73,16 +130,18 @@ export function verdictText(report: CiReport): string {
   }
 }
 
-/** The runs of each eval set, in the order their first run was given (one JUnit testsuite each). */
-export function byEvalSet(report: CiReport): Array<{evalSetId: string; runs: ReportRun[]}> {
-  const groups = new Map<string, ReportRun[]>()
-  for (const run of report.runs) {
-    const key = run.evalSetId ?? UNKNOWN_EVAL_SET
-    const group = groups.get(key) ?? []
-    group.push(run)
-    groups.set(key, group)
+/** The runs (and with --repeat the groups) of each eval set, in the order their first run was given (one JUnit testsuite each). */
+export function byEvalSet(report: CiReport): Array<{evalSetId: string; runs: ReportRun[]; groups?: ReportGroup[]}> {
+  const sets = new Map<string, {runs: ReportRun[]; groups?: ReportGroup[]}>()
+  const of = (evalSetId: string | null) => {
+    const key = evalSetId ?? UNKNOWN_EVAL_SET
+    const set = sets.get(key) ?? {runs: [], groups: report.groups ? [] : undefined}
+    sets.set(key, set)
+    return set
   }
-  return [...groups].map(([evalSetId, runs]) => ({evalSetId, runs}))
+  for (const run of report.runs) of(run.evalSetId).runs.push(run)
+  for (const group of report.groups ?? []) of(group.evalSetId).groups?.push(group)
+  return [...sets].map(([evalSetId, set]) => ({evalSetId, ...set}))
 }
 
 /** The suite of runs whose eval set is not known (never found before the wait ended). */

@@ -3,7 +3,7 @@ import EvalsRun from '../../../src/commands/evals/run.js'
 import {setClock} from '../../../src/core/clock.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
-import {dropConnection, envelope, json, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {dropConnection, envelope, json, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
 
@@ -119,7 +119,7 @@ describe('evals run --wait (contract 5)', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
-    expect(r.stdout).toBe('run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\n')
+    expect(r.stdout).toBe('run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\n')
     expect(r.stderr).toBe(
       [
         'Launched eval set es_1: 1 batch, 2 runs',
@@ -138,7 +138,10 @@ describe('evals run --wait (contract 5)', () => {
     progress({run_2: 'succeeded:0.9', run_3: 'failed'})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(10)
-    const runs = [launched('run_2', 'succeeded', 0.9), launched('run_3', 'failed')]
+    const runs = [
+      {...launched('run_2', 'succeeded', 0.9), verdict: 'passed'},
+      {...launched('run_3', 'failed'), verdict: 'failed'},
+    ]
     expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs})
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
@@ -147,9 +150,13 @@ describe('evals run --wait (contract 5)', () => {
     progress({run_2: 'succeeded:0.9', run_3: 'succeeded:0.3'})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--min-score', '0.5'], {env: api.env(), tty: true})
     expect(r.exitCode).toBe(10)
-    expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE\n/)
+    expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE +VERDICT\n/)
+    // the last frame before the view is erased: each run's verdict
+    expect(r.stderr).toMatch(/\nrun_2 +succeeded +\S+ +0\.90 +passed\nrun_3 +succeeded +\S+ +0\.30 +below-min-score\n/)
     expect(r.stderr).toMatch(/\u001B\[\d+F\u001B\[J✗ 1 of 2 runs did not pass: run_3 scored 0\.3 \(below 0\.5\) \(5s\)\n$/)
-    expect(r.stdout).toMatch(/^ID +STATUS +EVAL SET +SCORE +CREATED\nrun_2 +succeeded +es_1 +0\.90 .*\nrun_3 +succeeded +es_1 +0\.30 /)
+    expect(r.stdout).toMatch(
+      /^ID +STATUS +EVAL SET +SCORE +CREATED +VERDICT\nrun_2 +succeeded +es_1 +0\.90 .*\nrun_3 +succeeded +es_1 +0\.30 /,
+    )
   })
 
   it('--wait keeps the runs in their last state for shell completion', async () => {
@@ -181,6 +188,101 @@ describe('evals run --wait (contract 5)', () => {
     expect(clock.sleeps).toEqual([])
   })
 
+  it('--repeat 3 whose second launch gets no answer: exit 9, no third launch, nothing waited for; the first launch named', async () => {
+    let launches = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      if (++launches === 2) throw dropConnection()
+      return reply(200, {batchIds: ['b_1'], runIds: ['run_2', 'run_3']})
+    })
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--json'], {env: api.env()})
+    expect(r.exitCode).toBe(9)
+    expect(JSON.parse(r.stdout)).toMatchObject({outcome: 'unknown', launches: [{batchIds: ['b_1'], runIds: ['run_2', 'run_3']}]})
+    expect(r.stderr).toContain(
+      'launch 2 of 3 got no answer; no further launch was made and nothing is waited for: the earlier launches started run_2, run_3',
+    )
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=10'])
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('--repeat 2: two launches one after another, one group per agent and model judged on the mean; --json has launches and groups', async () => {
+    let launches = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      launches++
+      return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
+    })
+    api.stub('GET /orgs/acme/runs', () =>
+      reply(200, {
+        items: [
+          {...launched('run_2', 'succeeded', 0.6), agent: 'a', model: 'm'},
+          {...launched('run_1', 'failed', null), agent: 'a', model: 'm'},
+        ],
+        nextCursor: null,
+      }),
+    )
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--json'], {env: api.env()})
+    // one of two failed: half, so the group failed (broken, not flaky)
+    expect(r.exitCode, r.stderr).toBe(10)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.launches).toEqual([
+      {batchIds: ['b_1'], runIds: ['run_1']},
+      {batchIds: ['b_2'], runIds: ['run_2']},
+    ])
+    expect(doc.runIds).toEqual(['run_1', 'run_2'])
+    expect(doc.groups).toEqual([
+      {
+        agent: 'a',
+        model: 'm',
+        evalSetId: 'es_1',
+        runIds: ['run_1', 'run_2'],
+        scores: [null, 0.6],
+        score: null,
+        failures: 1,
+        flaky: false,
+        verdict: 'failed',
+      },
+    ])
+    expect(doc.runs.map((x: any) => x.verdict)).toEqual(['failed', 'failed'])
+    expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(2)
+  })
+
+  it("--repeat on a terminal: a run's verdict shows once its whole group is decided, not while another run of it is going", async () => {
+    let launches = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      launches++
+      return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
+    })
+    let polls = 0
+    api.stub('GET /orgs/acme/runs', () => {
+      polls++
+      const items = [
+        {...launched('run_2', polls === 1 ? 'running' : 'succeeded', polls === 1 ? null : 0.6), agent: 'a', model: 'm'},
+        {...launched('run_1', 'succeeded', 0.7), agent: 'a', model: 'm'},
+      ]
+      return reply(200, {items, nextCursor: null})
+    })
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2'], {env: api.env(), tty: true})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const frames = r.stderr.split(/\u001B\[\d+F\u001B\[J/)
+    // the first frame: run_1 finished, its group not decided (run_2 is running): no verdict yet
+    expect(frames[0]).toMatch(/\nrun_1 +succeeded +\S+ +0\.70\n/)
+    expect(frames[0]).toMatch(/\nrun_2 +running +\S+\n/)
+    // the last frame before the summary: both runs carry the group's verdict
+    expect(frames.at(-2)).toMatch(/\nrun_1 +succeeded +\S+ +0\.70 +passed\nrun_2 +succeeded +\S+ +0\.60 +passed\n/)
+  })
+
+  it('--repeat is checked: 1–20, and only with --wait', async () => {
+    for (const [args, message] of [
+      [['--repeat', '2'], /--repeat acts only with --wait/],
+      [['--wait', '--repeat', '21'], /--repeat must be from 1 to 20, got 21/],
+      [['--wait', '--repeat', '0'], /--repeat must be from 1 to 20, got 0/],
+    ] as const) {
+      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', ...args], {env: api.env()})
+      expect(r.exitCode).toBe(2)
+      expect(r.stderr).toMatch(message)
+    }
+    expect(api.requests()).toEqual([])
+  })
+
   it('Ctrl-C: exit 130 and the command that watches the launched runs again', async () => {
     progress({run_2: 'running', run_3: 'running'})
     const baseline = process.listeners('SIGINT')
@@ -197,13 +299,28 @@ describe('evals run --wait (contract 5)', () => {
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
   })
 
-  it('no runs launched: nothing to wait for, exit 0', async () => {
+  it('no runs launched (runIds: []): nothing to wait for, and not a pass — exit 10 (issue 26 item 1)', async () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
-    expect(r.exitCode).toBe(0)
+    expect(r.exitCode).toBe(10)
     expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: []})
+    expect(r.stderr).toContain('no runs to wait for: the launch started none, so nothing passed')
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
   })
+
+  it.each([[[1, 2]], [[null]], ['run_1'], [[{id: 'run_1'}]]])(
+    'a launch answer whose runIds are %j is a bad answer: exit 1, nothing waited for (issue 26 item 2)',
+    async (runIds) => {
+      api.stub(
+        'POST /orgs/acme/eval-sets/es_1/run',
+        unchecked('runIds that are not strings: amctl must refuse them', 200, {batchIds: ['b_1'], runIds}),
+      )
+      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {env: api.env()})
+      expect(r.exitCode).toBe(1)
+      expect(r.stderr).toMatch(/^error: the launch answer's runIds is not a list of strings: .* \(bad_response\)\n$/)
+      expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
+    },
+  )
 
   it.each([
     [['--interval', '3'], /--interval acts only with --wait/],

@@ -1,4 +1,5 @@
-import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {setClock} from '../../../src/core/clock.js'
@@ -217,14 +218,19 @@ describe('runs watch: output and exit codes', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\n')
   })
 
   it('--json: {"items":[…]} with the runs as the API sent them, in the order given', async () => {
     serveRuns([['r2', 'r1']], TIMELINE)
     const r = await runCommand(RunsWatch, ['r2', 'r1', '--org', 'acme', '--json'], {env: api.env()})
     expect(r.exitCode).toBe(10)
-    expect(JSON.parse(r.stdout)).toEqual({items: [run('r2', 'failed'), run('r1', 'succeeded', 0.9)]})
+    expect(JSON.parse(r.stdout)).toEqual({
+      items: [
+        {...run('r2', 'failed'), verdict: 'failed'},
+        {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
+      ],
+    })
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
 
@@ -241,14 +247,20 @@ describe('runs watch: output and exit codes', () => {
     const frames = r.stderr.split(ERASE)
     const footer = (done: number, took: string) => `${done} of 2 runs finished · ${took} of 1h · Ctrl-C stops watching, not the runs`
     const frame = (...rows: string[]) => `${rows.join('\n')}\n`
-    expect(frames[0]).toBe(frame('RUN  STATUS   ELAPSED  SCORE', 'r1   queued   0s', 'r2   running  0s', footer(0, '0s')))
-    expect(frames).toContain(frame('RUN  STATUS   ELAPSED  SCORE', 'r1   queued   2s', 'r2   running  2s', footer(0, '2s')))
+    expect(frames[0]).toBe(frame('RUN  STATUS   ELAPSED  SCORE  VERDICT', 'r1   queued   0s', 'r2   running  0s', footer(0, '0s')))
+    expect(frames).toContain(frame('RUN  STATUS   ELAPSED  SCORE  VERDICT', 'r1   queued   2s', 'r2   running  2s', footer(0, '2s')))
+    // each run's verdict once it finished
     expect(frames.at(-2)).toBe(
-      frame('RUN  STATUS     ELAPSED  SCORE', 'r1   succeeded  3s       0.90', 'r2   succeeded  3s       0.75', footer(2, '3s')),
+      frame(
+        'RUN  STATUS     ELAPSED  SCORE  VERDICT',
+        'r1   succeeded  3s       0.90   passed',
+        'r2   succeeded  3s       0.75   passed',
+        footer(2, '3s'),
+      ),
     )
     // erased, then the summary alone
     expect(frames.at(-1)).toBe('✓ all 2 runs succeeded (3s)\n')
-    expect(r.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED$/)
+    expect(r.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+VERDICT$/)
     expect(r.stdout).toMatch(/^r1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.90\s+/m)
     expect(r.stdout.trim().split('\n')).toHaveLength(3)
   })
@@ -268,11 +280,11 @@ describe('runs watch: output and exit codes', () => {
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--wait-timeout', '1m', '--interval', '20'], {env: api.env()})
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
-    expect(r.stdout).toBe('r1\trunning\tes_1\t2026-01-01T00:00:00Z\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
     expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {env: api.env()})
     expect(json.exitCode).toBe(11)
-    expect(JSON.parse(json.stdout)).toEqual({items: [run('r1', 'running')]})
+    expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}]})
   })
 
   it('--fail-fast ends at the first failed run; without it the wait goes on until all finished', async () => {
@@ -282,7 +294,7 @@ describe('runs watch: output and exit codes', () => {
     expect(fast.exitCode).toBe(10)
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
-    expect(fast.stdout).toBe('r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(fast.stdout).toBe('r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\n')
 
     api.requests().length = 0
     serveRuns([['r2', 'r1']], timeline)
@@ -324,7 +336,7 @@ describe('runs watch: output and exit codes', () => {
   it('a run given twice is watched and printed once', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {env: api.env()})
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
   })
 })
 
@@ -333,7 +345,7 @@ describe('runs watch: run IDs from stdin', () => {
     serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded', r3: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe('r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\n')
+    expect(r.stdout).toBe('r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
   })
 
   it.each([
@@ -431,14 +443,17 @@ describe('runs watch: typed result and renderer', () => {
     )
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(10)
-    const runs = [run('r1', 'succeeded', 0.9), run('r2', 'failed')]
+    const runs = [
+      {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
+      {...run('r2', 'failed'), verdict: 'failed'},
+    ]
     expect(r.result).toMatchObject({kind: 'finished', exitCode: 10, document: {items: runs}, list: {items: runs}})
     // the changes as notices while it waits, then the runs as one list
     expect(r.rendered.filter((c) => c.method === 'notice').map((c) => (c as {text: string}).text)).toContain('r2 queued → failed')
     expect(r.rendered.at(-1)).toEqual({
       method: 'list',
       rows: runs,
-      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED'],
+      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED', 'VERDICT'],
     })
   })
 })
@@ -506,11 +521,11 @@ describe('runs watch: the regression gate and the CI reports', () => {
       env: api.env(),
     })
     expect(tty.exitCode, tty.stderr).toBe(0)
-    expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+BASELINE\s+Δ$/)
-    expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05$/)
+    expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+BASELINE\s+Δ\s+VERDICT$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05\s+passed$/)
     serveHistory([{w1: 'succeeded:0.85'}])
     const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {env: api.env()})
-    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\n`)
+    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\tpassed\n`)
   })
 
   it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {
@@ -601,6 +616,56 @@ describe('runs watch: the regression gate and the CI reports', () => {
       expect(r.stderr).toMatch(message as RegExp)
     }
     expect(api.requests()).toHaveLength(0)
+  })
+
+  it('report paths are compared as files, stream paths are refused up front (issue 26 items 3, 4)', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    mkdirSync(join(dir, 'r'))
+    writeFileSync(join(dir, 'r', 'a.xml'), '')
+    symlinkSync(join(dir, 'r', 'a.xml'), join(dir, 'link.md'))
+    symlinkSync('/dev/stdout', join(dir, 'out.md'))
+    const cases: Array<[string[], RegExp]> = [
+      [['--junit', join(dir, 'r', 'a.xml'), '--summary', `${dir}/./r/../r/a.xml`], /are the same file/],
+      [['--junit', join(dir, 'r', 'a.xml'), '--summary', join(dir, 'link.md')], /are the same file/],
+      [['--junit', join(dir, 'r', 'new.xml'), '--summary', join(dir, 'r', 'new.xml')], /are the same file/],
+      [['--summary', '/dev/stdout'], /--summary \/dev\/stdout names a stream of this process/],
+      [['--junit', '/dev/fd/1'], /names a stream of this process/],
+      [['--junit', '/proc/self/fd/1'], /names a stream of this process/],
+      [['--summary', join(dir, 'out.md')], /names a stream of this process/],
+      // --baseline RUN_ID naming a watched run
+      [['--baseline', 'w1'], /--baseline w1 is one of the watched runs/],
+    ]
+    for (const [flags, message] of cases) {
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...flags], {env: api.env()})
+      expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toMatch(message)
+    }
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('a report that cannot be written at the end does not stop the others: they are written, then exit 1', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    mkdirSync(join(dir, 'j'))
+    serveHistory([{w1: 'succeeded:0.9'}])
+    // the JUnit path becomes a directory after the paths were checked: the summary is still written
+    clock.onSleep = () => mkdirSync(join(dir, 'j', 'e.xml'), {recursive: true})
+    serveHistory([{w1: 'running'}, {w1: 'succeeded:0.9'}])
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--junit', join(dir, 'j', 'e.xml'), '--summary', join(dir, 'e.md')], {
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/e\.xml/)
+    expect(readFileSync(join(dir, 'e.md'), 'utf8')).toMatch(/^### ✅ amctl: 1 run passed/)
+  })
+
+  it('a $GITHUB_STEP_SUMMARY that is a FIFO nobody reads does not block: a warning, and the verdict stands', async () => {
+    const dir = tempDir('amctl-watch-gha-')
+    const fifo = join(dir, 'summary.fifo')
+    execFileSync('mkfifo', [fifo])
+    serveHistory([{w1: 'succeeded:0.9'}])
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme'], {env: api.env({GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: fifo})})
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/warning: could not add the summary to \$GITHUB_STEP_SUMMARY: it is a FIFO nobody reads/)
   })
 
   it('GitHub Actions: the summary appended to $GITHUB_STEP_SUMMARY, one ::error per failing run on stderr; stdout stays data', async () => {

@@ -11,6 +11,14 @@ export function lines(text: string): string[] {
   return text === '' ? [] : text.replace(/\n$/, '').split('\n')
 }
 
+/**
+ * A summary line without the time the wait took (` (0s)` at its end): a loaded machine can take
+ * a second for the one poll of runs already finished, and the line is the same otherwise.
+ */
+export function untimed(line: string | undefined): string | undefined {
+  return line?.replace(/ \((\d+h )?(\d+m )?\d+s\)$/, '')
+}
+
 /** stdout is exactly one compact JSON document (one line) and nothing else; returns it. */
 export function jsonDoc(result: BinResult): any {
   expect(result.stdout.endsWith('\n'), `stdout ends with one newline: ${JSON.stringify(result.stdout)}`).toBe(true)

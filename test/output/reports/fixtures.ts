@@ -26,7 +26,9 @@ export function parseJunit(xml: string): any {
   return parser.parse(xml)
 }
 
+const VERDICT_OF = {passed: 'passed', failed: 'failed', skipped: 'unfinished'} as const
 const passed = (id: string, fields: Partial<ReportRun> = {}): ReportRun => ({
+  verdict: VERDICT_OF[fields.outcome ?? 'passed'],
   id,
   evalSetId: 'es_acme_checkout',
   agent: 'claude-code',
@@ -53,6 +55,7 @@ export function sampleReport(fields: Partial<CiReport> = {}): CiReport {
         model: 'gpt-5',
         score: 0.61,
         outcome: 'failed',
+        verdict: 'regressed',
         failure: {rule: 'max-drop', reason: 'scored 0.61, 0.27 below baseline run_9 (0.88; --max-drop 0.1)'},
         baseline: {runId: 'run_9', score: 0.88},
         delta: -0.27,

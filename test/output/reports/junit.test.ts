@@ -54,14 +54,17 @@ describe('junitXml (--junit)', () => {
     const props = Object.fromEntries(doc.testsuites.testsuite[0].properties.property.map((p: any) => [p['@_name'], p['@_value']]))
     expect(props).toEqual({
       'run_1.score': '0.82',
+      'run_1.verdict': 'passed',
       'run_1.baseline': 'run_0',
       'run_1.baseline-score': '0.8',
       'run_1.delta': '0.02',
       'run_2.score': '0.61',
+      'run_2.verdict': 'regressed',
       'run_2.baseline': 'run_9',
       'run_2.baseline-score': '0.88',
       'run_2.delta': '-0.27',
       'run|5\\u000a<b>*x*</b> & `y`\\u001b[31m.score': '0.82',
+      'run|5\\u000a<b>*x*</b> & `y`\\u001b[31m.verdict': 'failed',
     })
   })
 

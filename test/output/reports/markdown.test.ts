@@ -15,7 +15,7 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
     const md = markdownSummary(sampleReport())
     expect(md.split('\n')[0]).toBe('### ❌ amctl: 3 of 5 runs did not pass')
     const {header, rows} = table(md)
-    expect(header).toEqual(['Run', 'Eval set', 'Agent', 'Model', 'Status', 'Score', 'Baseline', 'Δ'])
+    expect(header).toEqual(['Run', 'Eval set', 'Agent', 'Model', 'Status', 'Score', 'Baseline', 'Δ', 'Verdict'])
     expect(rows[0]).toEqual([
       'run_1',
       'es_acme_checkout',
@@ -25,10 +25,11 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
       '0.82',
       'run_0 (0.80)',
       '+0.02',
+      'passed',
     ])
-    expect(rows[1]).toEqual(['run_2', 'es_acme_checkout', 'codex', 'gpt-5', '❌ succeeded', '0.61', 'run_9 (0.88)', '−0.27'])
-    expect(rows[2].slice(4)).toEqual(['❌ failed', '0.20', 'no baseline', '—'])
-    expect(rows[3].slice(4)).toEqual(['⏳ running', '—', 'no baseline', '—'])
+    expect(rows[1]).toEqual(['run_2', 'es_acme_checkout', 'codex', 'gpt-5', '❌ succeeded', '0.61', 'run_9 (0.88)', '−0.27', 'regressed'])
+    expect(rows[2].slice(4)).toEqual(['❌ failed', '0.20', 'no baseline', '—', 'failed'])
+    expect(rows[3].slice(4)).toEqual(['⏳ running', '—', 'no baseline', '—', 'unfinished'])
     expect(md).toContain('**Failures**\n\n- run_2 (codex / gpt-5): scored 0.61, 0.27 below baseline run_9 (0.88; --max-drop 0.1)\n')
     expect(md).toContain('**Not finished**\n\n- run_4: not finished (running)\n')
     expect(md).toContain(
@@ -41,7 +42,7 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
     const md = markdownSummary(sampleReport())
     const {rows} = table(md)
     expect(rows).toHaveLength(5)
-    for (const row of rows) expect(row).toHaveLength(8)
+    for (const row of rows) expect(row).toHaveLength(9)
     // each cell, rendered, shows the server's text as it is (control characters as \u00XX)
     const shown = rows[4].map((cell) => marked.parseInline(cell) as string)
     expect(shown[0]).toBe('run|5\\u000a&lt;b&gt;*x*&lt;/b&gt; &amp; `y`\\u001b[31m')
@@ -54,7 +55,7 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
     expect(md).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F]/)
   })
 
-  it('without --baseline the baseline columns say —; a pass has no failures section', () => {
+  it('without --baseline there are no baseline columns; a pass has no failures section', () => {
     const report = sampleReport({
       end: 'passed',
       rules: {timeoutS: 3600},
@@ -62,9 +63,17 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
     })
     const md = markdownSummary(report)
     expect(md.split('\n')[0]).toBe('### ✅ amctl: 1 run passed')
-    expect(table(md).rows[0].slice(6)).toEqual(['—', '—'])
+    expect(table(md).header).toEqual(['Run', 'Eval set', 'Agent', 'Model', 'Status', 'Score', 'Verdict'])
+    expect(table(md).rows[0].slice(6)).toEqual(['passed'])
     expect(md).not.toContain('Failures')
     expect(md).toContain('Each run must succeed.\n')
+  })
+
+  it('escapes $ (GitHub renders $…$ as math): issue 26 item 20', () => {
+    const report = sampleReport({runs: [{...sampleReport().runs[0], agent: '$x^2$', model: 'a $5 model'}]})
+    const md = markdownSummary(report)
+    expect(table(md).rows[0][2]).toBe('\\$x^2\\$')
+    expect(md).not.toMatch(/(?<!\\)\$/)
   })
 
   it('the verdict of a timeout and of Ctrl-C', () => {

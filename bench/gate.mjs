@@ -1,0 +1,507 @@
+#!/usr/bin/env node
+// bench/gate.mjs: how often the regression gate fails a step on noise alone (false alarms) and how
+// often it catches a true drop (detection), for `--baseline previous --max-drop 0.05` and
+// `--baseline history` (--confidence 0.95), with K = 1 and K = 3 (`evals run --repeat 3`)
+// (issue 23 §5; the table is in docs/ci.md and docs/performance.md).
+//
+//   npm run build && node bench/gate.mjs [--trials N] [--previous N] [--detect N] [--workers N] [--seed S] [--quick] [--out DIR]
+//
+// --trials  history's false-alarm steps per cell (noise × groups; default 1500, so that the
+// pooled rate of each K is known to about ±0.6 %); --previous  the previous-run gate's (default
+// 400: its rates are far from any target); --detect  steps per drop (default 150: 450 judged
+// groups, 3 a step); --workers  processes (default 2); --seed  the draws (default 1); --quick
+// 300, 100 and 40; --out  where gate.md and gate.json go (default .bench/). About 3 minutes
+// on 2 idle cores.
+//
+// What runs: the built CLI (dist/amctl.cjs, as bin/run.cjs loads it) in-process, in a few worker
+// processes of a clean environment (`env -i PATH=$PATH HOME=$tmp`), each against a dev server of
+// its own (dist/devserver.cjs, --run-seconds 0, its clock held by the worker), stdout going to a
+// file the worker reads back after each command. One process per judged step would spend its
+// time starting Node, not judging.
+//
+// One trial, for an eval set of m targets (es_acme_checkout: 2, es_acme_search: 3), every score
+// drawn by the dev server from an outcome plan with "mean" and "sd" (normal, clipped to 0–1):
+//   1. the history: 20 launches of the eval set scoring N(0.70, sd), at times of their own;
+//   2. then, all at one later instant T, for each scenario (no change, and with --detect a true
+//      drop d of every target's mean): `evals run --wait --repeat 3` with --baseline previous
+//      --max-drop 0.05 and with --baseline history, and `runs watch` of the first launch of each
+//      (K = 1) with the same flags. Runs created at T are never each other's baselines (a
+//      baseline is created before the run), so every scenario and gate of a trial is judged
+//      against the same 20 runs, and each trial against a history of its own.
+// A false alarm is a step (one command) that exits 10 when no true mean changed; detection is
+// the share of dropped groups whose verdict is `regressed`. Beside each rate: its 95 % Wilson
+// interval, and what the normal theory predicts (the t prediction bound is exact for normal
+// noise: per step 1 − (1 − 0.05/m)^m; detection from the noncentral t; the previous-run gate from
+// the normal distribution of a difference of two noisy scores).
+
+import {fork} from 'node:child_process'
+import {closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync} from 'node:fs'
+import {request as httpRequest, Agent} from 'node:http'
+import {createRequire} from 'node:module'
+import {cpus, loadavg, release, tmpdir, totalmem} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+
+/** The true mean of every target, and the noise of one run (sd). */
+const MEAN = 0.7
+const NOISE = [0.03, 0.06]
+/** The eval sets of the dev server's seed by how many targets (groups) a launch has. */
+const EVAL_SETS = {2: 'es_acme_checkout', 3: 'es_acme_search'}
+const HISTORY_RUNS = 20
+const REPEAT = 3
+const MAX_DROP = 0.05
+const CONFIDENCE = 0.95
+/** The gates compared: the command-line flags of each. */
+const GATES = [
+  {
+    name: 'previous',
+    flags: ['--baseline', 'previous', '--max-drop', String(MAX_DROP)],
+    label: `--baseline previous --max-drop ${MAX_DROP}`,
+  },
+  {name: 'history', flags: ['--baseline', 'history'], label: `--baseline history (${CONFIDENCE})`},
+]
+/** The true drops whose detection is measured (in steps of 3 groups), by noise: 0.05, 0.10, 4 sd (the K = 1 target) and 2.5 sd (K = 3). */
+const drops = (sd) => [
+  {name: '0.05', drop: 0.05},
+  {name: '0.10', drop: 0.1},
+  {name: '4 sd', drop: round(4 * sd)},
+  {name: '2.5 sd', drop: round(2.5 * sd)},
+]
+/** The targets of issue 23 §5. */
+const TARGETS = {falseAlarm: 0.055, detection: 0.9, detectK1: '4 sd', detectK3: '2.5 sd'}
+
+function round(n, places = 6) {
+  return Math.round(n * 10 ** places) / 10 ** places
+}
+
+// ———————————————————————————————————————— the parent ————————————————————————————————————————
+
+async function main() {
+  const args = process.argv.slice(2)
+  const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
+  const quick = args.includes('--quick')
+  const trials = Number(value('--trials', quick ? 300 : 1500))
+  const previous = Number(value('--previous', quick ? 100 : 400))
+  const detect = Number(value('--detect', quick ? 40 : 150))
+  const workers = Number(value('--workers', 2))
+  const seed = Number(value('--seed', 1))
+  const outDir = value('--out', join(root, '.bench'))
+  for (const [name, n] of [
+    ['--trials', trials],
+    ['--previous', previous],
+    ['--detect', detect],
+    ['--workers', workers],
+    ['--seed', seed],
+  ]) {
+    if (!Number.isInteger(n) || n < (name === '--seed' ? 0 : 1)) throw new Error(`${name} must be a positive integer`)
+  }
+  if (detect > trials || previous > trials) throw new Error('--detect and --previous must not exceed --trials')
+  for (const file of ['amctl.cjs', 'devserver.cjs', 'stats.cjs']) {
+    if (!existsSync(join(root, 'dist', file))) {
+      console.error(`dist/${file} is missing: run \`npm run build\` first`)
+      process.exit(1)
+    }
+  }
+
+  // the work: chunks of trials of one cell (groups, noise), each on a fresh dev server (bounded memory)
+  const CHUNK = 100
+  const chunks = []
+  for (const m of [3, 2]) {
+    for (const sd of NOISE) {
+      for (let from = 0; from < trials; from += CHUNK) {
+        const to = Math.min(trials, from + CHUNK)
+        const first = (n) => Math.max(0, Math.min(n, to) - from)
+        chunks.push({m, sd, from, to, previous: first(previous), detect: m === 3 ? first(detect) : 0, seed})
+      }
+    }
+  }
+  // the heavier chunks first, so the workers end together
+  chunks.sort((a, b) => b.detect * 8 + b.previous - (a.detect * 8 + a.previous))
+
+  const work = mkdtempSync(join(tmpdir(), 'amctl-bench-gate-'))
+  const started = performance.now()
+  const load = loadavg()[0]
+  const results = []
+  let done = 0
+  try {
+    await Promise.all(
+      Array.from({length: Math.min(workers, chunks.length)}, async (_, w) => {
+        const home = join(work, `home-${w}`)
+        mkdirSync(home)
+        const out = join(work, `stdout-${w}`)
+        const err = join(work, `stderr-${w}`)
+        const outFd = openSync(out, 'w')
+        const errFd = openSync(err, 'w')
+        const child = fork(fileURLToPath(import.meta.url), ['--worker'], {
+          // a clean environment, as `env -i PATH=$PATH HOME=$tmp` gives
+          env: {PATH: process.env.PATH, HOME: home},
+          stdio: ['ignore', outFd, errFd, 'ipc'],
+          execArgv: [],
+        })
+        closeSync(outFd)
+        closeSync(errFd)
+        // the chunk the worker is on: its reply, or the worker's end
+        let pending
+        child.on('message', (reply) => pending?.resolve(reply))
+        const exited = new Promise((resolve) =>
+          child.once('exit', (code) => {
+            pending?.reject(new Error(`worker ${w} exited ${code}:\n${readFileSync(err, 'utf8').slice(-2000)}`))
+            resolve()
+          }),
+        )
+        try {
+          for (;;) {
+            const chunk = chunks.shift()
+            if (chunk === undefined) break
+            const reply = await new Promise((resolve, reject) => {
+              pending = {resolve, reject}
+              child.send({chunk, out})
+            })
+            pending = undefined
+            if (reply.error) throw new Error(`worker ${w}: ${reply.error}\n${readFileSync(err, 'utf8').slice(-2000)}`)
+            results.push(reply.result)
+            done += chunk.to - chunk.from
+            process.stderr.write(`\r${done} of ${trials * 4} trials (${Math.round((performance.now() - started) / 1000)} s)`)
+          }
+        } finally {
+          child.disconnect()
+          await exited
+        }
+      }),
+    )
+  } finally {
+    process.stderr.write('\n')
+    rmSync(work, {recursive: true, force: true})
+  }
+  const seconds = (performance.now() - started) / 1000
+  // what the workers counted, kept before anything is derived from it
+  mkdirSync(outDir, {recursive: true})
+  writeFileSync(join(outDir, 'gate-counts.json'), `${JSON.stringify(results)}\n`)
+  const table = summarize(results)
+  const pooled = pool(table)
+  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.versions.node}`
+  const cpu = results.reduce((sum, r) => sum + r.cpuMs, 0) / 1000
+  const spread = NOISE.map((sd) => {
+    const mine = results.filter((r) => r.sd === sd).map((r) => r.historySpread)
+    const n = mine.reduce((a, h) => a + h.n, 0)
+    const sdOf = Math.sqrt(mine.reduce((a, h) => a + h.sumVar, 0) / n)
+    const outliers = mine.reduce((a, h) => a + h.outliers, 0) / n
+    return `sd ${sd}: histories of mean ${(mine.reduce((a, h) => a + h.sumMean, 0) / n).toFixed(3)}, sd ${sdOf.toFixed(4)} (root mean square), ${outliers.toFixed(3)} outliers set aside per history`
+  })
+  const about = `false alarms: ${trials} steps per cell (history), ${previous} (previous); detection: ${detect} steps (${detect * 3} judged groups) per drop; ${spread.join('; ')}. ${workers} workers; seed ${seed}; ${Math.round(seconds)} s (${Math.round(cpu)} s of CPU in the workers) on ${machine}, load average ${load.toFixed(1)} at the start`
+  const md = render(table, pooled, about)
+  process.stdout.write(md)
+  writeFileSync(join(outDir, 'gate.md'), md)
+  writeFileSync(
+    join(outDir, 'gate.json'),
+    `${JSON.stringify({about, seconds, trials, previous, detect, seed, rows: table, pooled}, null, 2)}\n`,
+  )
+  const missed = [...table, ...pooled].flatMap((row) => row.missed)
+  if (missed.length > 0) {
+    // (--quick has too few steps to judge a target: it only says so)
+    console.error(`targets missed${quick ? ' (--quick: too few steps to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
+    if (!quick) process.exitCode = 1
+  }
+}
+
+/** The 95 % Wilson score interval of `k` successes in `n` trials (a formula, not a special function). */
+function wilson(k, n, z = 1.959964) {
+  const p = k / n
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n)
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))
+  return [Math.max(0, centre - half), Math.min(1, centre + half)]
+}
+
+/** What the normal theory predicts: false alarms per step and detection per group (jstat). */
+function theory(gate, k, m, sd, drop) {
+  const {jStat} = require('jstat')
+  if (gate === 'previous') {
+    // the group's mean of k scores minus one earlier score: N(−drop, sd² (1/k + 1))
+    const spread = sd * Math.sqrt(1 / k + 1)
+    const perGroup = jStat.normal.cdf(-MAX_DROP, -drop, spread)
+    return drop === 0 ? 1 - (1 - perGroup) ** m : perGroup
+  }
+  // (mean of k − history mean) / (s √(1/k + 1/n)) is noncentral t with n − 1 degrees of freedom
+  const n = HISTORY_RUNS
+  const alpha = (1 - CONFIDENCE) / m
+  const t = jStat.studentt.inv(1 - alpha, n - 1)
+  if (drop === 0) return 1 - (1 - alpha) ** m
+  const ncp = drop / (sd * Math.sqrt(1 / k + 1 / n))
+  // P(T < −t) with noncentrality −ncp = P(T' > t) with +ncp
+  return 1 - jStat.noncentralt.cdf(t, n - 1, ncp)
+}
+
+/** Per gate, K and noise: the false-alarm rate per step for 2 and 3 groups, and the detection rate of each drop. */
+function summarize(results) {
+  const rows = []
+  for (const gate of GATES) {
+    for (const k of [1, REPEAT]) {
+      for (const sd of NOISE) {
+        const row = {gate: gate.label, name: gate.name, k, sd, falseAlarms: {}, detection: {}, missed: []}
+        for (const m of [2, 3]) {
+          let steps = 0
+          let failed = 0
+          for (const r of results.filter((x) => x.m === m && x.sd === sd)) {
+            const cell = r.cells[`${gate.name}/${k}/0`]
+            if (cell === undefined) continue
+            steps += cell.steps
+            failed += cell.failedSteps
+          }
+          row.falseAlarms[m] = rate(failed, steps, theory(gate.name, k, m, sd, 0))
+        }
+        for (const {name, drop} of drops(sd)) {
+          let groups = 0
+          let regressed = 0
+          for (const r of results.filter((x) => x.m === 3 && x.sd === sd)) {
+            const cell = r.cells[`${gate.name}/${k}/${drop}`]
+            if (cell === undefined) continue
+            groups += cell.groups
+            regressed += cell.regressed
+          }
+          row.detection[name] = {drop, ...rate(regressed, groups, theory(gate.name, k, 3, sd, drop))}
+        }
+        if (gate.name === 'history') {
+          // a cell is off target when even its interval lies above 5.5 % (one cell of 1500 steps at
+          // the nominal 4.9 % reads above 5.5 % one time in eight); the pooled rate below is the judge
+          for (const m of [2, 3]) {
+            const fa = row.falseAlarms[m]
+            if (fa.low > TARGETS.falseAlarm) row.missed.push(`history K=${k} sd ${sd}, ${m} groups: false alarms ${cell(fa)} > 5.5 %`)
+          }
+          const target = k === 1 ? TARGETS.detectK1 : TARGETS.detectK3
+          const det = row.detection[target]
+          if (det.rate < TARGETS.detection) row.missed.push(`history K=${k} sd ${sd}: detects ${target} in ${pct(det.rate)} < 90 %`)
+        }
+        rows.push(row)
+      }
+    }
+  }
+  return rows
+}
+
+/** History's false-alarm rate per step of each K over every cell (noise × groups): the figure the 5.5 % target is judged on. */
+function pool(rows) {
+  return [1, REPEAT].map((k) => {
+    const cells = rows.filter((row) => row.name === 'history' && row.k === k).flatMap((row) => [row.falseAlarms[2], row.falseAlarms[3]])
+    const hits = cells.reduce((a, c) => a + c.hits, 0)
+    const of = cells.reduce((a, c) => a + c.of, 0)
+    const expected = cells.reduce((a, c) => a + c.expected * c.of, 0) / of
+    const pooled = {k, ...rate(hits, of, expected), missed: []}
+    if (pooled.rate > TARGETS.falseAlarm) pooled.missed.push(`history K=${k}, every cell: false alarms ${cell(pooled)} > 5.5 %`)
+    return pooled
+  })
+}
+
+function rate(k, n, expected) {
+  const [low, high] = wilson(k, n)
+  return {hits: k, of: n, rate: k / n, low, high, expected}
+}
+
+const pct = (x) => `${(x * 100).toFixed(1)} %`
+const cell = (r) => `${pct(r.rate)} (${(r.low * 100).toFixed(1)}–${(r.high * 100).toFixed(1)})`
+
+function render(rows, pooled, about) {
+  const lines = [
+    '| gate | K | sd | false alarms / step, 2 groups | false alarms / step, 3 groups | detects 0.05 | detects 0.10 | detects 4 sd | detects 2.5 sd |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ]
+  for (const row of rows) {
+    const det = (name) => `${cell(row.detection[name])}${name === '0.05' || name === '0.10' ? '' : ` [${row.detection[name].drop}]`}`
+    lines.push(
+      `| ${row.gate} | ${row.k} | ${row.sd} | ${cell(row.falseAlarms[2])} | ${cell(row.falseAlarms[3])} | ${det('0.05')} | ${det('0.10')} | ${det('4 sd')} | ${det('2.5 sd')} |`,
+    )
+  }
+  lines.push('', 'What the normal theory predicts for the same cells:', '')
+  lines.push('| gate | K | sd | 2 groups | 3 groups | 0.05 | 0.10 | 4 sd | 2.5 sd |', '|---|--:|--:|--:|--:|--:|--:|--:|--:|')
+  for (const row of rows) {
+    const e = (r) => pct(r.expected)
+    lines.push(
+      `| ${row.gate} | ${row.k} | ${row.sd} | ${e(row.falseAlarms[2])} | ${e(row.falseAlarms[3])} | ${e(row.detection['0.05'])} | ${e(row.detection['0.10'])} | ${e(row.detection['4 sd'])} | ${e(row.detection['2.5 sd'])} |`,
+    )
+  }
+  lines.push(
+    '',
+    `History's false alarms per step over every cell (noise 0.03 and 0.06, 2 and 3 groups): ${pooled.map((p) => `K = ${p.k}: ${cell(p)} (theory ${pct(p.expected)})`).join('; ')}.`,
+  )
+  const missed = [...rows, ...pooled].flatMap((row) => row.missed)
+  lines.push(
+    '',
+    missed.length === 0
+      ? 'Targets (history: false alarms ≤ 5.5 % a step; detects 4 sd at K = 1 and 2.5 sd at K = 3 in ≥ 90 %): met.'
+      : `Targets missed: ${missed.join('; ')}.`,
+  )
+  lines.push('', about, '')
+  return `${lines.join('\n')}\n`
+}
+
+// ———————————————————————————————————————— a worker ————————————————————————————————————————
+
+/**
+ * Runs the chunks the parent sends, each against a fresh dev server in this process, with the
+ * built CLI in this process too (oclif's run, as bin/run.cjs calls it). stdout (fd 1) is a file:
+ * after each command the worker reads what it added, one JSON document.
+ */
+async function worker() {
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const cli = require(join(root, 'dist', 'amctl.cjs'))
+  const {startDevServer} = require(join(root, 'dist', 'devserver.cjs'))
+  const oclifOptions = {root, pjson, userPlugins: false}
+  process.env.OCLIF_DISABLE_ENGINE_WARNING = '1'
+  process.env.AMCTL_KEYCHAIN = 'off'
+  process.env.AMCTL_CONFIG_DIR = join(process.env.HOME, 'config')
+  let readFd
+  let offset = 0
+
+  /** Runs one amctl command in this process: its exit code and the JSON document it printed. */
+  async function amctl(argv) {
+    let code = 0
+    try {
+      await cli.run(argv, oclifOptions)
+    } catch (error) {
+      code = cli.reportFailure(error, argv)
+    }
+    code = code || process.exitCode || 0
+    process.exitCode = 0
+    const buffer = Buffer.alloc(1 << 20)
+    let text = ''
+    for (;;) {
+      const n = readSync(readFd, buffer, 0, buffer.length, offset)
+      if (n === 0) break
+      offset += n
+      text += buffer.toString('utf8', 0, n)
+    }
+    if (code !== 0 && code !== 10) throw new Error(`amctl ${argv.join(' ')} exited ${code}`)
+    return {code, doc: JSON.parse(text)}
+  }
+
+  process.on('message', async ({chunk, out}) => {
+    try {
+      readFd ??= openSync(out, 'r')
+      process.send({result: await runChunk(chunk, amctl, startDevServer)})
+    } catch (error) {
+      process.send({error: error.stack ?? String(error)})
+    }
+  })
+  process.on('disconnect', () => process.exit(0))
+}
+
+/** A small mixing of integers (murmur3's finalizer) for the outcome plans' seeds. */
+function mix(...parts) {
+  let h = 0x811c9dc5
+  for (const part of parts) {
+    h = Math.imul(h ^ part, 0x01000193) >>> 0
+    h ^= h >>> 16
+    h = Math.imul(h, 0x85ebca6b) >>> 0
+    h ^= h >>> 13
+    h = Math.imul(h, 0xc2b2ae35) >>> 0
+    h ^= h >>> 16
+  }
+  return h >>> 0
+}
+
+async function runChunk({m, sd, from, to, previous, detect, seed}, amctl, startDevServer) {
+  const cpu0 = process.cpuUsage()
+  const cpuMs = () => {
+    const {user, system} = process.cpuUsage(cpu0)
+    return (user + system) / 1000
+  }
+  let clock = Date.parse('2026-06-01T09:00:00.000Z')
+  const server = await startDevServer({port: 0, runSeconds: 0, now: () => clock})
+  const agent = new Agent({keepAlive: true})
+  try {
+    const call = (method, path, body, token) =>
+      new Promise((resolve, reject) => {
+        const headers = {'content-type': 'application/json', ...(token ? {authorization: `Bearer ${token}`} : {})}
+        const req = httpRequest(server.url + path, {method, headers, agent}, (res) => {
+          let text = ''
+          res.setEncoding('utf8')
+          res.on('data', (c) => {
+            text += c
+          })
+          res.on('end', () =>
+            res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)),
+          )
+        })
+        req.on('error', reject)
+        req.end(body === undefined ? undefined : JSON.stringify(body))
+      })
+    const {token} = await call('POST', '/_dev/tokens', {email: 'ada@example.com'})
+    process.env.AMCTL_BASE_URL = server.url
+    process.env.AMCTL_TOKEN = token
+    process.env.AMCTL_ORG = 'acme'
+    const evalSet = EVAL_SETS[m]
+    const plan = (mean, count, ...key) =>
+      call('POST', '/_dev/orgs/acme/outcomes', {
+        evalSetId: evalSet,
+        status: 'succeeded',
+        mean,
+        sd,
+        seed: mix(seed, m, sd * 1000, ...key),
+        count,
+      })
+    const launch = () => call('POST', `/api/v1/orgs/acme/eval-sets/${evalSet}/run`, {}, token)
+
+    const cells = {}
+    const tally = (key) => {
+      cells[key] ??= {steps: 0, failedSteps: 0, groups: 0, regressed: 0}
+      return cells[key]
+    }
+    const historySpread = {n: 0, sumVar: 0, sumMean: 0, outliers: 0}
+    for (let trial = from; trial < to; trial++) {
+      // 1. the history: 20 launches at times of their own, well after the previous trial
+      clock += 60_000
+      await plan(MEAN, HISTORY_RUNS * m, trial, 0)
+      for (let i = 0; i < HISTORY_RUNS; i++) {
+        clock += 1000
+        const {runIds} = await launch()
+        if (runIds.length !== m) throw new Error(`${evalSet} launched ${runIds.length} runs, not ${m}`)
+      }
+      // 2. every scenario and gate at one instant T
+      clock += 60_000
+      const scenarios = [{drop: 0}, ...(trial - from < detect ? drops(sd) : [])]
+      for (const [s, {drop}] of scenarios.entries()) {
+        for (const [g, gate] of GATES.entries()) {
+          if (gate.name === 'previous' && drop === 0 && trial - from >= previous) continue
+          await plan(round(MEAN - drop), REPEAT * m, trial, 1 + s * GATES.length + g)
+          const repeated = await amctl(['evals', 'run', evalSet, '--wait', '--repeat', String(REPEAT), ...gate.flags, '--json'])
+          const firstLaunch = repeated.doc.launches[0].runIds
+          const single = await amctl(['runs', 'watch', ...firstLaunch, ...gate.flags, '--json'])
+          judge(tally(`${gate.name}/${REPEAT}/${drop}`), repeated, repeated.doc.groups, drop)
+          judge(tally(`${gate.name}/1/${drop}`), single, single.doc.items, drop)
+          if (gate.name === 'history' && drop === 0) {
+            for (const item of single.doc.items) {
+              const b = item.baseline
+              historySpread.n += 1
+              historySpread.sumVar += b.sd ** 2
+              historySpread.sumMean += b.mean
+              historySpread.outliers += b.outliers.length
+            }
+          }
+        }
+      }
+    }
+    return {m, sd, cells, historySpread, cpuMs: cpuMs()}
+  } finally {
+    agent.destroy()
+    await server.close()
+  }
+}
+
+/** Counts a step (failed: exit 10) and its groups (regressed); anything but a judged verdict is the bench's fault. */
+function judge(cell, {code}, groups, drop) {
+  cell.steps += 1
+  if (code === 10) cell.failedSteps += 1
+  for (const group of groups) {
+    if (!['passed', 'regressed', 'improved'].includes(group.verdict)) {
+      throw new Error(`a group was judged ${group.verdict}: ${JSON.stringify(group).slice(0, 500)}`)
+    }
+    cell.groups += 1
+    if (group.verdict === 'regressed') cell.regressed += 1
+  }
+  if (drop === 0 && code === 10 && !groups.some((g) => g.verdict === 'regressed')) throw new Error('exit 10 without a regressed group')
+}
+
+if (process.argv[2] === '--worker') await worker()
+else await main()

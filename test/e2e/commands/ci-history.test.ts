@@ -1,0 +1,205 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {tempDir} from '../../helpers/temp.js'
+import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
+import {useE2E} from '../helpers.js'
+import {API, jsonDoc, lines, requestsOf} from './util.js'
+
+// The history gate (--baseline history) and --repeat through the built CLI against the dev server
+// (issue 23 §1–2): launched runs finish at once (--run-seconds 0); each test first gives the eval
+// set a history of its own, 20 launches whose scores the dev server draws from N(0.70, 0.03)
+// (an outcome plan with mean, sd and seed), then plans how the judged launches end.
+
+const e2e = useE2E({runSeconds: 0})
+const ORG = 'acme'
+const EVAL_SET = 'es_acme_checkout' // two targets: claude-code / claude-sonnet-4-5 and codex / gpt-5
+const plan = (body: Record<string, unknown>) => e2e.current.hook('POST', `/_dev/orgs/${ORG}/outcomes`, {evalSetId: EVAL_SET, ...body})
+afterEach(async () => {
+  await e2e.current.hook('DELETE', `/_dev/orgs/${ORG}/outcomes`)
+  await e2e.current.clearFaults()
+})
+
+/** A call to the API as ada (for what the test sets up, not what it checks). */
+async function api(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${e2e.current.url}${API}${path}`, {
+    method,
+    headers: {authorization: `Bearer ${await e2e.current.token()}`, 'content-type': 'application/json'},
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
+  return res.json()
+}
+
+/** 20 launches of the eval set scoring N(0.70, 0.03) for every target: the newest history of each. */
+async function history(seed: number): Promise<void> {
+  await plan({status: 'succeeded', mean: 0.7, sd: 0.03, seed, count: 40})
+  for (let i = 0; i < 20; i++) await api('POST', `/orgs/${ORG}/eval-sets/${EVAL_SET}/run`, {})
+}
+
+const two = (n: number) => n.toFixed(2)
+/** Student's t at 0.975 with 19 degrees of freedom: two groups judged at 95 % for the step, 20 runs of history */
+const T_975_19 = 2.093024
+const GATE = ['evals', 'run', EVAL_SET, '--org', ORG, '--wait', '--interval', '1', '--baseline', 'history']
+
+describe('--baseline history against the dev server', () => {
+  it('a regression beyond noise: exit 10, the one sentence on stderr; the other run within noise passes', async () => {
+    await history(11)
+    await plan({agent: 'codex', status: 'succeeded', score: 0.55, count: 1})
+    await plan({agent: 'claude-code', status: 'succeeded', score: 0.69, count: 1})
+    const r = await e2e.current.amctl([...GATE, '--json'])
+    expect(r.exitCode, r.stderr).toBe(10)
+    const runs = jsonDoc(r).runs
+    const codex = runs.find((run: any) => run.agent === 'codex')
+    const claude = runs.find((run: any) => run.agent === 'claude-code')
+    expect(codex).toMatchObject({score: 0.55, verdict: 'regressed', baseline: {kind: 'history', runs: 20, window: '30d'}})
+    expect(claude).toMatchObject({score: 0.69, verdict: 'passed', baseline: {kind: 'history', runs: 20}})
+    const {mean, sd} = codex.baseline
+    expect(mean).toBeGreaterThan(0.68)
+    expect(mean).toBeLessThan(0.72)
+    expect(codex.delta).toBeCloseTo(0.55 - mean, 6)
+    // Bonferroni over the two runs: each judged at 97.5 %, t(0.975, 19) × sd × √(1 + 1/20)
+    expect(codex.margin).toBeCloseTo(T_975_19 * Math.max(sd, 0.01) * Math.sqrt(1 + 1 / 20), 5)
+    expect(-codex.delta).toBeGreaterThan(codex.margin)
+    expect(Math.abs(claude.delta)).toBeLessThan(claude.margin)
+    // (the time the wait took, in brackets at the end, is left out)
+    expect(
+      lines(r.stderr)
+        .at(-1)
+        ?.replace(/ \(\d+s\)$/, ''),
+    ).toBe(
+      `✗ 1 of 2 runs did not pass: ${codex.id} scored 0.55, ${two(-codex.delta)} below the mean of 20 earlier runs (${two(mean)} ± ${two(sd)}): beyond noise at 95 %`,
+    )
+  })
+
+  it('within noise: exit 0, every run passed, the table says VERDICT and mean ± sd (n)', async () => {
+    await history(12)
+    await plan({status: 'succeeded', score: 0.69, count: 2})
+    const r = await e2e.current.amctl(GATE)
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(lines(r.stderr).at(-1)).toMatch(/^✓ all 2 runs succeeded, none beyond noise \(\d+s\)$/)
+    const rows = lines(r.stdout).map((line) => line.split('\t'))
+    expect(rows).toHaveLength(2)
+    for (const row of rows) {
+      expect(row[1]).toBe('succeeded')
+      expect(row.at(-1)).toBe('passed')
+      expect(row.join('\t')).toMatch(/\t0\.\d\d ± 0\.\d\d \(20\)\t/)
+    }
+  })
+
+  it('--require-baseline with no history (a target never run before): exit 10 naming why; without it, no-baseline passes', async () => {
+    const targets = (await api('PATCH', `/orgs/${ORG}/eval-sets/${EVAL_SET}`, {})).targets
+    await api('PATCH', `/orgs/${ORG}/eval-sets/${EVAL_SET}`, {targets: [{agent: 'new-agent', model: 'new-model'}]})
+    try {
+      await plan({status: 'succeeded', score: 0.7, count: 2})
+      const required = await e2e.current.amctl([...GATE, '--require-baseline', '--json'])
+      expect(required.exitCode, required.stderr).toBe(10)
+      const [run] = jsonDoc(required).runs
+      expect(run).toMatchObject({agent: 'new-agent', verdict: 'no-baseline', baseline: null})
+      expect(lines(required.stderr).at(-1)).toMatch(
+        new RegExp(
+          `^✗ 1 of 1 run did not pass: ${run.id} no baseline: 0 earlier runs of the same eval set, agent and model succeeded with a score within 30d \\(at least 3 needed\\) \\(--require-baseline\\) \\(\\d+s\\)$`,
+        ),
+      )
+      const unjudged = await e2e.current.amctl([...GATE, '--json'])
+      expect(unjudged.exitCode, unjudged.stderr).toBe(0)
+      expect(jsonDoc(unjudged).runs[0]).toMatchObject({verdict: 'no-baseline', baseline: null})
+    } finally {
+      await api('PATCH', `/orgs/${ORG}/eval-sets/${EVAL_SET}`, {targets})
+    }
+  })
+})
+
+describe('evals run --repeat against the dev server', () => {
+  it('--repeat 3: one group per agent and model in --json, the JUnit report and the summary', async () => {
+    await history(13)
+    await plan({agent: 'codex', status: 'succeeded', score: 0.7, count: 3})
+    await plan({agent: 'claude-code', status: 'succeeded', score: 0.71, count: 3})
+    const dir = tempDir('amctl-e2e-history-')
+    const junit = join(dir, 'evals.xml')
+    const summary = join(dir, 'evals.md')
+    const r = await e2e.current.amctl([...GATE, '--repeat', '3', '--json', '--junit', junit, '--summary', summary])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const doc = jsonDoc(r)
+    expect(doc.launches).toHaveLength(3)
+    expect(doc.runIds).toEqual(doc.launches.flatMap((l: any) => l.runIds))
+    expect(doc.runs).toHaveLength(6)
+    expect(doc.groups).toHaveLength(2)
+    const [claude, codex] = doc.groups
+    expect(claude).toMatchObject({
+      agent: 'claude-code',
+      model: 'claude-sonnet-4-5',
+      evalSetId: EVAL_SET,
+      runIds: doc.launches.map((l: any) => l.runIds[0]),
+      scores: [0.71, 0.71, 0.71],
+      score: 0.71,
+      failures: 0,
+      flaky: false,
+      verdict: 'passed',
+      baseline: {kind: 'history', runs: 20},
+    })
+    expect(codex).toMatchObject({agent: 'codex', model: 'gpt-5', scores: [0.7, 0.7, 0.7], score: 0.7, verdict: 'passed'})
+    // k = 3 narrows the margin: √(1/3 + 1/20) where one run has √(1 + 1/20)
+    expect(codex.margin).toBeCloseTo(T_975_19 * Math.max(codex.baseline.sd, 0.01) * Math.sqrt(1 / 3 + 1 / 20), 5)
+    expect(lines(r.stderr).at(-1)).toMatch(/^✓ all 2 groups of 6 runs passed, none beyond noise \(\d+s\)$/)
+
+    const xml = readFileSync(junit, 'utf8')
+    expect(await junitSchemaErrors(xml)).toEqual([])
+    const [suite] = parseJunit(xml).testsuites.testsuite
+    expect(suite).toMatchObject({'@_name': EVAL_SET, '@_tests': '2', '@_failures': '0'})
+    expect(suite.testcase.map((c: any) => c['@_name'])).toEqual(['claude-code / claude-sonnet-4-5 (3 runs)', 'codex / gpt-5 (3 runs)'])
+    const props = Object.fromEntries(suite.properties.property.map((p: any) => [p['@_name'], p['@_value']]))
+    expect(props['codex / gpt-5.run.1']).toBe(`${codex.runIds[0]} succeeded 0.7`)
+    expect(props['codex / gpt-5.run.3']).toBe(`${codex.runIds[2]} succeeded 0.7`)
+
+    const md = readFileSync(summary, 'utf8')
+    expect(md.split('\n')[0]).toBe('### ✅ amctl: all 2 groups passed')
+    const rows = md.split('\n').filter((line) => line.startsWith(`| ${EVAL_SET} |`))
+    expect(rows).toHaveLength(2)
+    expect(rows[1]).toMatch(/^\| es_acme_checkout \| codex \| gpt-5 \| 3 \| 0\.70, 0\.70, 0\.70 \| 0\.70 \| .* ✅ passed \|$/)
+  })
+
+  it('a group with one failed run of three is flaky: judged on the other two, said so, exit 0; two of three fail it', async () => {
+    await history(14)
+    await plan({agent: 'codex', status: 'failed', score: 0.1, count: 1})
+    await plan({agent: 'codex', status: 'succeeded', score: 0.7, count: 2})
+    await plan({agent: 'claude-code', status: 'succeeded', score: 0.7, count: 3})
+    const flaky = await e2e.current.amctl([...GATE, '--repeat', '3', '--json'])
+    expect(flaky.exitCode, flaky.stderr).toBe(0)
+    const codex = jsonDoc(flaky).groups.find((g: any) => g.agent === 'codex')
+    expect(codex).toMatchObject({scores: [0.1, 0.7, 0.7], score: 0.7, failures: 1, flaky: true, verdict: 'passed'})
+    expect(lines(flaky.stderr)).toContainEqual(
+      expect.stringMatching(
+        /^! es_acme_checkout codex \/ gpt-5: scored 0\.70 \(mean of 2 runs\), 0\.\d\d (above|below) the mean of 20 earlier runs .*: within noise at 95 %; flaky: 1 of 3 runs did not succeed; judged on the other 2$/,
+      ),
+    )
+
+    await history(15)
+    await plan({agent: 'codex', status: 'failed', score: 0.1, count: 2})
+    await plan({status: 'succeeded', score: 0.7, count: 4})
+    const broken = await e2e.current.amctl([...GATE, '--repeat', '3', '--json'])
+    expect(broken.exitCode, broken.stderr).toBe(10)
+    expect(jsonDoc(broken).groups.find((g: any) => g.agent === 'codex')).toMatchObject({failures: 2, verdict: 'failed', score: null})
+    expect(lines(broken.stderr).at(-1)).toMatch(
+      /^✗ 1 of 2 groups did not pass: es_acme_checkout codex \/ gpt-5 2 of 3 runs did not succeed \(failed\) \(\d+s\)$/,
+    )
+  })
+
+  it('a launch with no answer (the second of three): exit 9, no third launch, nothing waited for; the first launch named', async () => {
+    // the first launch passes through (a rule that takes it and never fires), the second is dropped after the server committed it
+    const launch = `/eval-sets/${EVAL_SET}/run$`
+    await e2e.current.fault({match: {method: 'POST', path: launch}, count: 1, probability: 0, actions: [{type: 'drop-after'}]})
+    await e2e.current.fault({match: {method: 'POST', path: launch}, count: 1, actions: [{type: 'drop-after'}]})
+    const [r, requests] = await requestsOf(e2e.current, () => e2e.current.amctl([...GATE, '--repeat', '3', '--json']))
+    expect(r.exitCode, r.stderr).toBe(9)
+    const post = `POST ${API}/orgs/${ORG}/eval-sets/${EVAL_SET}/run`
+    // two launches, then the newest runs listed once: no poll, no baseline scan, no third launch
+    expect(requests).toEqual([post, post, `GET ${API}/orgs/${ORG}/runs?limit=10`])
+    const doc = jsonDoc(r)
+    expect(doc.outcome).toBe('unknown')
+    expect(doc.launches).toHaveLength(1)
+    expect(lines(r.stderr)).toContain(
+      `launch 2 of 3 got no answer; no further launch was made and nothing is waited for: the earlier launches started ${doc.launches[0].runIds.join(', ')}`,
+    )
+  })
+})
