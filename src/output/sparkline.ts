@@ -2,21 +2,53 @@
 export const SPARK_BARS = '▁▂▃▄▅▆▇█'
 
 /**
- * A trend of scores in one line of block characters, oldest first (`evals stats`, and the
- * baseline beside a gated run in the table and the Markdown summary). Each score is placed on
- * the fixed scale 0–1, not stretched to the values' own range, so a flat line means a steady
- * score and two sparklines side by side compare; a score outside 0–1 is clamped and one that is
- * not a number (a run without a score) is a space. Empty for no scores.
+ * The narrowest score range a sparkline spreads over its eight heights: 0.1 (ten points), about
+ * the range of twenty scores whose noise is 0.03. Narrower ranges are widened around their middle,
+ * so a steady series draws as a nearly flat line instead of its last-digit jitter blown up to full
+ * height, while the noise a gate judges against (a few points) stays visible.
  */
-export function sparkline(scores: ReadonlyArray<number | null>): string {
+export const MIN_SPAN = 0.1
+
+/** The scores a sparkline's lowest and highest bars stand for. */
+export interface SparkScale {
+  low: number
+  high: number
+}
+
+/**
+ * The scale of sparklines drawn side by side (the rows of `evals stats`): the range of every
+ * score of every series, at least MIN_SPAN wide and within 0–1, so their heights compare.
+ */
+export function sparkScale(series: ReadonlyArray<ReadonlyArray<number | null>>): SparkScale {
+  const numbers = series.flat().filter((score): score is number => typeof score === 'number' && !Number.isNaN(score))
+  let low = numbers.length === 0 ? 0 : Math.max(0, Math.min(...numbers))
+  let high = numbers.length === 0 ? 1 : Math.min(1, Math.max(...numbers))
+  if (high - low < MIN_SPAN) {
+    const middle = (low + high) / 2
+    low = Math.min(Math.max(0, middle - MIN_SPAN / 2), 1 - MIN_SPAN)
+    high = low + MIN_SPAN
+  }
+  return {low, high}
+}
+
+/**
+ * A trend of scores in one line of block characters, oldest first (`evals stats`, and the
+ * baseline beside a gated run in the table and the Markdown summary). The heights span the
+ * scores' own range (sparkScale), as sparklines do, so the run-to-run noise of a history shows;
+ * lines meant to be compared share one scale. A score outside the scale is drawn at its end; one
+ * that is not a number (a run without a score) is a space. Empty for no scores.
+ */
+export function sparkline(scores: ReadonlyArray<number | null>, scale: SparkScale = sparkScale([scores])): string {
+  const {low, high} = scale
   let line = ''
   for (const score of scores) {
     if (typeof score !== 'number' || Number.isNaN(score)) {
       line += ' '
       continue
     }
-    const clamped = Math.min(1, Math.max(0, score))
-    line += SPARK_BARS[Math.min(SPARK_BARS.length - 1, Math.floor(clamped * SPARK_BARS.length))]
+    const position = (Math.min(high, Math.max(low, score)) - low) / (high - low)
+    // (a hair added: 0.7 within 0.6–0.8 is 0.4999… in binary, and sits in the middle)
+    line += SPARK_BARS[Math.round(position * (SPARK_BARS.length - 1) + 1e-9)]
   }
   return line
 }

@@ -7,7 +7,7 @@ import {parseDuration, requireId} from '../../input/values.js'
 import {assertRow} from '../../output/format.js'
 import {Progress} from '../../output/progress.js'
 import {styled} from '../../output/renderer.js'
-import {type EvalStats, EvalStatsTally, STATS_COLUMNS, TREND_LENGTH} from './shared/stats.js'
+import {type EvalStats, EvalStatsTally, statsColumns, TREND_LENGTH} from './shared/stats.js'
 
 export type {EvalStats as EvalsStatsResult, EvalStatsGroup} from './shared/stats.js'
 
@@ -17,7 +17,7 @@ export default class EvalsStats extends ApiCommand {
   static override summary = 'Show how each agent and model does on an eval set: runs, failures, mean score and its noise, the trend'
   static operations: OperationId[] = ['listRuns']
   static override description =
-    `For each agent × model of the eval set, over the runs created within --window (default ${DEFAULT_WINDOW}; 0: every run): how many runs, the share of the finished ones that succeeded, failed and were cancelled (how flaky it is), the mean and sample standard deviation of the scores of the succeeded runs (how noisy it is), the last score, and on a terminal the trend of the last ${TREND_LENGTH} scores as a sparkline on a fixed 0–1 scale (oldest first: a flat line is a steady score).
+    `For each agent × model of the eval set, over the runs created within --window (default ${DEFAULT_WINDOW}; 0: every run): how many runs, the share of the finished ones that succeeded, failed and were cancelled (how flaky it is), the mean and sample standard deviation of the scores of the succeeded runs (how noisy it is), the last score, and on a terminal the trend of the last ${TREND_LENGTH} scores as a sparkline (oldest first; every row on one scale, at least 0.1 wide, so a noisier line is a taller one).
 
 The API has no filters, so amctl reads the organization's run list from the newest, ${PAGE_LIMIT.max} to a page, and stops at the first page that reaches runs older than the window; each page is counted and dropped as it arrives, so memory stays flat however long the list. A run whose score is not a number from 0 to 1, or whose createdAt is not a date, is a bad answer (exit 1).
 
@@ -77,7 +77,7 @@ The API has no filters, so amctl reads the organization's run list from the newe
     const unfinished = stats.groups.reduce((n, group) => n + group.unfinished, 0)
     const open = unfinished === 0 ? '' : ` (${unfinished.toLocaleString('en-US')} not finished)`
     if (this.out.tty && stats.runs > 0) this.out.notice(styled(`${id}: ${plural(stats.runs, 'run')} ${within}${open}`, 'dim'))
-    this.out.list(stats.groups, STATS_COLUMNS, `no runs of ${id} ${within} in ${org}`)
+    this.out.list(stats.groups, statsColumns(stats.groups), `no runs of ${id} ${within} in ${org}`)
     return stats
   }
 }

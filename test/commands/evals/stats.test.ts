@@ -138,7 +138,7 @@ describe('evals stats', () => {
     expect(r.exitCode, r.stderr).toBe(0)
     const [header, claude, codex] = r.stdout.trimEnd().split('\n')
     expect(header).toMatch(/^AGENT\s+MODEL\s+RUNS\s+OK\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND$/)
-    expect(claude).toMatch(/^claude-code\s+sonnet\s+4\s+100%\s+0%\s+0%\s+0\.65\s+0\.31\s+0\.90\s+▂▇▆█$/)
+    expect(claude).toMatch(/^claude-code\s+sonnet\s+4\s+100%\s+0%\s+0%\s+0\.65\s+0\.31\s+0\.90\s+▁▇▆█$/)
     expect(codex).toMatch(/^codex\s+gpt-5\s+2\s+50%\s+50%\s+0%\s+0\.60\s+0\.60\s+▅$/)
     expect(r.stderr).toMatch(/es_1: 6 runs created since \d{4}-\d\d-\d\d \d\d:\d\d UTC\n$/)
     expect(r.rendered.find((call) => call.method === 'list')).toMatchObject({
@@ -161,7 +161,7 @@ describe('evals stats', () => {
     const rows = r.stdout.trimEnd().split('\n')
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(100)
     expect(rows[1]).toMatch(/^claude-code\s+claude-sonnet-…\s+21\s+100%\s+0%\s+0%\s+0\.80\s+0\.08\s+0\.70\s+[▁▂▃▄▅▆▇█]{20}$/)
-    expect(rows[2]).toMatch(/^cursor-agent\s+gemini-2\.5-pro\s+1\s+100%\s+0%\s+0%\s+0\.80\s+0\.80\s+▇$/)
+    expect(rows[2]).toMatch(/^cursor-agent\s+gemini-2\.5-pro\s+1\s+100%\s+0%\s+0%\s+0\.80\s+0\.80\s+▅$/)
     expect(r.stderr).toMatch(/es_1: 22 runs created since .* UTC \(1 not finished\)\n$/)
   })
 

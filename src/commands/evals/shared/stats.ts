@@ -3,7 +3,7 @@ import {BadResponseError} from '../../../core/errors.js'
 import {RunningStats} from '../../../gate/stats.js'
 import {createdMs} from '../../../gate/filter.js'
 import type {Column} from '../../../output/format.js'
-import {sparkline} from '../../../output/sparkline.js'
+import {sparkline, sparkScale} from '../../../output/sparkline.js'
 
 /**
  * `amctl evals stats`: the runs of one eval set, summed up per agent × model while the run list
@@ -200,18 +200,22 @@ function scoreOf(run: Run): number | null {
  * The table (a terminal) and the tab-separated rows (piped): agent, model, runs, the shares of
  * finished runs that succeeded (OK), failed and were cancelled (fractions when piped, percentages
  * on a terminal), the mean and standard deviation of the scores, the last score; on a terminal
- * also the trend as a sparkline. Headers are short: with the trend's 20 columns the table fits
+ * also the trend as a sparkline, every row on one scale. Headers are short: with the trend's 20 columns the table fits
  * 100 columns.
  */
-export const STATS_COLUMNS: Column<EvalStatsGroup>[] = [
-  {header: 'AGENT', get: (g) => g.agent},
-  {header: 'MODEL', get: (g) => g.model, flexible: true},
-  {header: 'RUNS', get: (g) => g.runs},
-  {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share'},
-  {header: 'FAILED', get: (g) => g.share?.failed ?? null, show: 'share'},
-  {header: 'CANCELLED', get: (g) => g.share?.cancelled ?? null, show: 'share'},
-  {header: 'MEAN', get: (g) => g.mean, show: 'score'},
-  {header: 'SD', get: (g) => g.sd, show: 'score'},
-  {header: 'LAST', get: (g) => g.last?.score ?? null, show: 'score'},
-  {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend)), extra: true},
-]
+export function statsColumns(groups: readonly EvalStatsGroup[]): Column<EvalStatsGroup>[] {
+  // every row's trend on one scale, so that a noisier agent's line is visibly wider than a steadier one's
+  const scale = sparkScale(groups.map((g) => g.trend))
+  return [
+    {header: 'AGENT', get: (g) => g.agent},
+    {header: 'MODEL', get: (g) => g.model, flexible: true},
+    {header: 'RUNS', get: (g) => g.runs},
+    {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share'},
+    {header: 'FAILED', get: (g) => g.share?.failed ?? null, show: 'share'},
+    {header: 'CANCELLED', get: (g) => g.share?.cancelled ?? null, show: 'share'},
+    {header: 'MEAN', get: (g) => g.mean, show: 'score'},
+    {header: 'SD', get: (g) => g.sd, show: 'score'},
+    {header: 'LAST', get: (g) => g.last?.score ?? null, show: 'score'},
+    {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend, scale)), extra: true},
+  ]
+}

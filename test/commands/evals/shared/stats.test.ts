@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {EvalStatsTally, STATS_COLUMNS, TREND_LENGTH} from '../../../../src/commands/evals/shared/stats.js'
+import {EvalStatsTally, statsColumns, TREND_LENGTH} from '../../../../src/commands/evals/shared/stats.js'
 import type {Run} from '../../../../src/contract/types.js'
 import {BadResponseError} from '../../../../src/core/errors.js'
 import {tsvRows, ttyCells} from '../../../../src/output/format.js'
@@ -165,15 +165,27 @@ describe('EvalStatsTally', () => {
   })
 })
 
-describe('STATS_COLUMNS', () => {
+describe('statsColumns', () => {
   const stats = tally([run({score: 0.9}), run({score: 0.7}), run({status: 'failed', score: null}), run({status: 'queued', score: null})])
 
   it('piped: agent, model, runs, the three shares as fractions, mean, sd, last score; no trend', () => {
-    expect(tsvRows(stats.groups, STATS_COLUMNS)).toBe('claude-code\tsonnet\t4\t0.6667\t0.3333\t0\t0.8\t0.141421\t0.9\n')
+    expect(tsvRows(stats.groups, statsColumns(stats.groups))).toBe('claude-code\tsonnet\t4\t0.6667\t0.3333\t0\t0.8\t0.141421\t0.9\n')
   })
 
   it('on a terminal: percentages, two decimals, the trend as a sparkline', () => {
-    const cells = ttyCells(stats.groups[0], STATS_COLUMNS, palette(false), NOW).map((cell) => cell.text)
-    expect(cells).toEqual(['claude-code', 'sonnet', '4', '67%', '33%', '0%', '0.80', '0.14', '0.90', '▆█'])
+    const cells = ttyCells(stats.groups[0], statsColumns(stats.groups), palette(false), NOW).map((cell) => cell.text)
+    expect(cells).toEqual(['claude-code', 'sonnet', '4', '67%', '33%', '0%', '0.80', '0.14', '0.90', '▁█'])
+  })
+
+  it("every row's trend on one scale: a steadier agent's line stays within the noisier one's height", () => {
+    const two = tally([
+      run({agent: 'noisy', score: 0.6}),
+      run({agent: 'noisy', score: 0.8}),
+      run({agent: 'steady', score: 0.7}),
+      run({agent: 'steady', score: 0.71}),
+    ])
+    const columns = statsColumns(two.groups)
+    const trends = two.groups.map((group) => ttyCells(group, columns, palette(false), NOW).at(-1)?.text)
+    expect(trends).toEqual(['█▁', '▅▅'])
   })
 })
