@@ -114,37 +114,24 @@ const devServer = {
   },
 }
 
-// import('jq-wasm') in the bundle: a require of dist/jq.cjs, made only when --jq is given
-const jqEngine = {
-  name: 'jq-engine',
+/**
+ * A package the bundle imports with import() but that ships as its own file of dist/, read only
+ * by the commands that need it: the bundle's import(PACKAGE) becomes require('./FILE').
+ */
+const apart = (name, pkg, file) => ({
+  name,
   setup(b) {
-    b.onResolve({filter: /^jq-wasm$/}, () => ({path: 'jq-wasm', namespace: 'jq-engine'}))
-    b.onLoad({filter: /.*/, namespace: 'jq-engine'}, () => ({contents: "module.exports = require('./jq.cjs')", loader: 'js'}))
-    b.onResolve({filter: /^\.\/jq\.cjs$/, namespace: 'jq-engine'}, (args) => ({path: args.path, external: true}))
+    b.onResolve({filter: new RegExp(`^${pkg}$`)}, () => ({path: pkg, namespace: name}))
+    b.onLoad({filter: /.*/, namespace: name}, () => ({contents: `module.exports = require('./${file}')`, loader: 'js'}))
+    b.onResolve({filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`), namespace: name}, (args) => ({path: args.path, external: true}))
   },
-}
-
-// import('fast-xml-builder') in the bundle (the JUnit report of --junit): a require of dist/xml.cjs,
-// made only when --junit is given
-const xmlBuilder = {
-  name: 'xml-builder',
-  setup(b) {
-    b.onResolve({filter: /^fast-xml-builder$/}, () => ({path: 'fast-xml-builder', namespace: 'xml-builder'}))
-    b.onLoad({filter: /.*/, namespace: 'xml-builder'}, () => ({contents: "module.exports = require('./xml.cjs')", loader: 'js'}))
-    b.onResolve({filter: /^\.\/xml\.cjs$/, namespace: 'xml-builder'}, (args) => ({path: args.path, external: true}))
-  },
-}
-
-// import('jstat') in the bundle (the history gate's t quantile): a require of dist/stats.cjs, made
-// only by a wait with --baseline history
-const statsLibrary = {
-  name: 'stats-library',
-  setup(b) {
-    b.onResolve({filter: /^jstat$/}, () => ({path: 'jstat', namespace: 'stats-library'}))
-    b.onLoad({filter: /.*/, namespace: 'stats-library'}, () => ({contents: "module.exports = require('./stats.cjs')", loader: 'js'}))
-    b.onResolve({filter: /^\.\/stats\.cjs$/, namespace: 'stats-library'}, (args) => ({path: args.path, external: true}))
-  },
-}
+})
+// the jq engine (jq-wasm), made only when --jq is given
+const jqEngine = apart('jq-engine', 'jq-wasm', 'jq.cjs')
+// the JUnit report's XML library, only with --junit
+const xmlBuilder = apart('xml-builder', 'fast-xml-builder', 'xml.cjs')
+// the history gate's t quantile (jstat), only by a wait with --baseline history
+const statsLibrary = apart('stats-library', 'jstat', 'stats.cjs')
 
 const shared = {
   bundle: true,
