@@ -411,10 +411,13 @@ describe.concurrent('waiting for timeouts', () => {
       })
       return {server, seen}
     }
+    // auth login's device flow needs a terminal on stdin (without one it exits 2 before any
+    // request), so it runs on a pseudo-terminal; the runner's CI variable is not passed on
     const run = (url: string, argv: string[]): Promise<BinResult> =>
       runBin([...argv, '--timeout', String(TIMEOUT_S)], {
         env: {AMCTL_BASE_URL: url, AMCTL_TOKEN: 'svc_hanging_server_0001'},
         timeoutMs: 90_000,
+        stdinTerminal: argv[0] === 'auth' && argv[1] === 'login',
       })
     const timings: Record<string, number> = {}
 
