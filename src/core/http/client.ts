@@ -24,7 +24,7 @@ export interface ClientOptions {
   /** Verbose log sink (stderr); absent = quiet. */
   log?: (line: string) => void
   dispatcher?: Dispatcher
-  sleep?: (ms: number) => Promise<unknown>
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<unknown>
   random?: () => number
 }
 
@@ -39,6 +39,11 @@ export interface RequestSpec {
   auth?: boolean
   /** 'object' (default): a JSON object is required. 'any': JSON or text, as it came. */
   expect?: Expect
+  /**
+   * The caller gave up (a wait's Ctrl-C): the attempt in flight is destroyed, no retry follows,
+   * and the request rejects with `signal.reason`. Nothing of it outlives the caller.
+   */
+  signal?: AbortSignal
 }
 
 export interface HttpResponse<T = unknown> {
@@ -92,18 +97,21 @@ export class HttpClient {
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body)
     let redirects = 0
 
+    const {signal} = spec
     for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted()
       let raw: RawResponse
       const started = clock().now()
       this.log(() => `→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
       try {
-        raw = await sendAttempt({url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher})
+        raw = await sendAttempt({url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher, signal})
       } catch (error) {
+        signal?.throwIfAborted()
         if (isAmctlError(error)) throw error
         const failed = classifyFailure(error, this.opts.timeoutMs)
         this.log(() => `✗ ${method} ${redactUrl(url)} ${failed.message} ${ms(started)} attempt ${attempt}`)
         if (!failed.permanent && attempt <= MAX_RETRIES && shouldRetry(method, failed.failure)) {
-          await this.wait(attempt, undefined, failed.message)
+          await this.wait(attempt, undefined, failed.message, signal)
           continue
         }
         throw failureError(method, url, failed)
@@ -120,7 +128,7 @@ export class HttpClient {
       }
       if (raw.status >= 400 || raw.status < 200) {
         if (attempt <= MAX_RETRIES && shouldRetry(method, {kind: 'status', status: raw.status})) {
-          await this.wait(attempt, parseRetryAfter(raw.headers['retry-after']), `HTTP ${raw.status}`)
+          await this.wait(attempt, parseRetryAfter(raw.headers['retry-after']), `HTTP ${raw.status}`, signal)
           continue
         }
         throw statusError(raw)
@@ -168,10 +176,10 @@ export class HttpClient {
     return {url: target.href, method}
   }
 
-  private async wait(retry: number, retryAfterMs: number | undefined, why: string): Promise<void> {
+  private async wait(retry: number, retryAfterMs: number | undefined, why: string, signal: AbortSignal | undefined): Promise<void> {
     const waitMs = retryDelayMs(retry, retryAfterMs, this.opts.random)
     this.log(() => `… ${why}: retry ${retry} of ${MAX_RETRIES} in ${waitMs} ms`)
-    await (this.opts.sleep ?? clock().sleep)(waitMs)
+    await (this.opts.sleep ?? clock().sleep)(waitMs, signal)
   }
 
   /** A --verbose line, made only when someone reads it (every page of --all would make two). */

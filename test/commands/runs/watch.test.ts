@@ -7,6 +7,7 @@ import RunsWatch from '../../../src/commands/runs/watch.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {startServer} from '../../helpers/http-server.js'
 import {tempDir} from '../../helpers/temp.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
@@ -429,6 +430,25 @@ describe('runs watch: Ctrl-C', () => {
     const r = await runCommand(RunsWatch, ['r 1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(130)
     expect(r.stderr).toBe(`watching 1 run of acme: a poll every 5s, up to 1h\n${AGAIN} amctl runs watch 'r 1' --org acme\n`)
+  })
+
+  it('during a poll that hangs: the request is cancelled, not left to time out and retry after the wait', async () => {
+    // a real server: the request's connection must close when Ctrl-C ends the wait (before, it
+    // stayed open until the 30 s timeout, then the poll was retried into whatever ran next)
+    api.passthrough()
+    let closed!: Promise<void>
+    const server = await startServer((_req, res) => {
+      closed = new Promise((resolve) => res.once('close', () => resolve()))
+      setImmediate(pressCtrlC)
+    })
+    try {
+      const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env({AMCTL_BASE_URL: server.url})})
+      expect(r.exitCode).toBe(130)
+      await closed
+      expect(server.requests.map((q) => q.path)).toEqual(['/api/v1/orgs/acme/runs?limit=200'])
+    } finally {
+      await server.close()
+    }
   })
 })
 
