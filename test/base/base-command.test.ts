@@ -13,10 +13,17 @@ import {dropConnection, reply, useFakeApi} from '../helpers/fake-api.js'
 // --jq as every command gets it from the base command: the expression compiled before any
 // request, the document --json would print filtered through jq, errors as without --json.
 
+// the engine is a worker thread running jq-wasm (src/output/jq-worker.cjs): counted as it starts
 const engine = vi.hoisted(() => ({imports: 0}))
-vi.mock('jq-wasm', async (importOriginal) => {
-  engine.imports++
-  return importOriginal()
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const threads = await importOriginal<typeof import('node:worker_threads')>()
+  class CountedWorker extends threads.Worker {
+    constructor(...args: ConstructorParameters<typeof threads.Worker>) {
+      if (String(args[0]).endsWith('jq-worker.cjs')) engine.imports++
+      super(...args)
+    }
+  }
+  return {...threads, default: {...threads, Worker: CountedWorker}, Worker: CountedWorker}
 })
 
 const run = (i: number, status = 'succeeded') => ({

@@ -18,6 +18,8 @@ export interface ClientOptions {
   baseUrl: string
   /** Resolves the bearer token; called only when a request needs one. */
   token?: () => Promise<string>
+  /** Awaited before a request is sent: a local check that must pass first (the --jq expression). */
+  beforeSend?: () => Promise<void>
   /** Per-attempt timeout. */
   timeoutMs: number
   userAgent: string
@@ -91,6 +93,7 @@ export class HttpClient {
 
   /** Sends a request with the retry policy of the contract; throws an AmctlError on failure. */
   async send<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
+    await this.opts.beforeSend?.()
     let url = this.url(spec.path)
     let method = spec.method
     const headers = await this.headers(spec)
