@@ -196,10 +196,24 @@ export abstract class BaseCommand extends Command {
         throw new Errors.ExitError(result.error.exitCode)
       }
       case 'finished': {
-        if (this.jsonEnabled()) await this.printJson(result.document)
+        if (this.jsonEnabled()) await this.printVerdictJson(result.document, result.exitCode)
         else if (result.list) this.out.list(result.list.items, result.list.columns)
         if (result.exitCode !== 0) throw new Errors.ExitError(result.exitCode)
       }
+    }
+  }
+
+  /**
+   * The document of a finished wait. A --jq error after a verdict (10 not passed, 11 timed out)
+   * is said, and the verdict's exit code stays: pipelines retry exit 1 (docs/ci.md), and a retry
+   * of `evals run --wait` launches the eval set again.
+   */
+  private async printVerdictJson(document: unknown, exitCode: number): Promise<void> {
+    try {
+      await this.printJson(document)
+    } catch (error) {
+      if (exitCode === 0 || !(error instanceof AmctlError) || error.code !== 'jq_error') throw error
+      this.present(error)
     }
   }
 

@@ -288,6 +288,24 @@ describe('runs watch: output and exit codes', () => {
     expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}]})
   })
 
+  it('a --jq error after the verdict keeps the verdict (10, 11: a retry on exit 1 would launch again); after a pass it is 1', async () => {
+    const expression = '.items[0].id, (.items[0].id | .x)'
+    const jqError = 'error: --jq: Cannot index string with string ("x") (jq_error)\n'
+    serveRuns([['r1']], [{r1: 'failed'}])
+    const failed = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--jq', expression], {env: api.env()})
+    expect(failed.exitCode).toBe(10)
+    expect(failed.stdout).toBe('r1\n')
+    expect(failed.stderr.endsWith(jqError)).toBe(true)
+    serveRuns([['r1']], [{r1: 'running'}])
+    const timedOut = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--jq', expression], {env: api.env()})
+    expect(timedOut.exitCode).toBe(11)
+    expect(timedOut.stderr.endsWith(jqError)).toBe(true)
+    serveRuns([['r1']], [{r1: 'succeeded:0.9'}])
+    const passed = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--jq', expression], {env: api.env()})
+    expect(passed.exitCode).toBe(1)
+    expect(passed.stderr.endsWith(jqError)).toBe(true)
+  })
+
   it('--fail-fast ends at the first failed run; without it the wait goes on until all finished', async () => {
     const timeline: Timeline = [{r1: 'running', r2: 'queued'}, {r1: 'cancelled', r2: 'running'}, {r2: 'running'}, {r2: 'succeeded'}]
     serveRuns([['r2', 'r1']], timeline)
