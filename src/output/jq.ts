@@ -262,11 +262,12 @@ export async function compileJq(expression: string): Promise<JqProgram> {
 
 /**
  * The results as text, one per line (what `jq -r -c` prints). On a terminal, control characters
- * are written visibly (contract 1.4): a raw string from the server keeps its newlines only; a
- * JSON result has none but the C1 controls jq leaves unescaped, which become `\u009b` escapes.
+ * are written visibly (contract 1.4) but for the newlines and tabs of a result: a raw string is
+ * text the user asked jq for (`@tsv` rows), and neither moves more than the cursor. A JSON result
+ * has neither but the C1 controls jq leaves unescaped, which become `\u009b` escapes.
  */
 export function jqText(results: readonly string[], tty: boolean): string {
   let text = ''
-  for (const result of results) text += `${tty ? terminalSafe(result, {multiline: true}) : result}\n`
+  for (const result of results) text += `${tty ? terminalSafe(result, {multiline: true, tabs: true}) : result}\n`
   return text
 }

@@ -17,12 +17,18 @@ function visible(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 }
 
+// the same, but newlines and tabs are kept (a --jq string result: text the user asked jq for)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
+const CONTROLS_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g
+
 /**
  * For people: every control character written visibly as `\u00XX`, so a server cannot move the
- * cursor, set the window title or clear the screen. `multiline` keeps newlines.
+ * cursor, set the window title or clear the screen. `multiline` keeps newlines, `tabs` tabs too
+ * (neither moves more than the cursor).
  */
-export function terminalSafe(text: string, opts: {multiline?: boolean} = {}): string {
-  return text.replace(opts.multiline ? CONTROLS_BUT_NEWLINE : CONTROLS, visible)
+export function terminalSafe(text: string, opts: {multiline?: boolean; tabs?: boolean} = {}): string {
+  const controls = opts.multiline ? (opts.tabs ? CONTROLS_BUT_NEWLINE_TAB : CONTROLS_BUT_NEWLINE) : CONTROLS
+  return text.replace(controls, visible)
 }
 
 /**

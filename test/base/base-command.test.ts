@@ -119,6 +119,15 @@ describe('--jq', () => {
     }
   })
 
+  it('@tsv on a terminal: the columns are real tabs, as piped; an escape sequence in a value is not obeyed', async () => {
+    api.stub('GET /orgs/acme/runs', {items: [run(1), {...run(2, 'failed'), id: 'run_2\u001b[2J'}], nextCursor: null})
+    const argv = ['--org', 'acme', '--jq', '.items[] | [.id, .status] | @tsv']
+    const tty = await runCommand(RunsList, argv, {tty: true, env: api.env()})
+    expect(tty.stdout).toBe('run_1\tsucceeded\nrun_2\\u001b[2J\tfailed\n')
+    const piped = await runCommand(RunsList, argv, {env: api.env()})
+    expect(piped.stdout).toBe('run_1\tsucceeded\nrun_2\u001b[2J\tfailed\n')
+  })
+
   it('an expression that does not compile exits 2 before any request', async () => {
     for (const argv of [
       ['--jq', '.items[] |'],

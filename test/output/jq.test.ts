@@ -193,9 +193,9 @@ describe('jqText', () => {
     expect(jqText([], false)).toBe('')
   })
 
-  it('on a terminal: control characters written visibly, newlines kept, JSON still JSON', () => {
-    const text = jqText(['two\nlines', 'clear\u001b[2J', '{"a":"x\u009by"}'], true)
-    expect(text).toBe('two\nlines\nclear\\u001b[2J\n{"a":"x\\u009by"}\n')
+  it('on a terminal: control characters written visibly, newlines and tabs kept, JSON still JSON', () => {
+    const text = jqText(['two\nlines', 'clear\u001b[2J', '{"a":"x\u009by"}', 'a\tb\rc\u202ed'], true)
+    expect(text).toBe('two\nlines\nclear\\u001b[2J\n{"a":"x\\u009by"}\na\tb\\u000dc\\u202ed\n')
     expect(JSON.parse(text.split('\n')[3])).toEqual({a: 'x\u009by'})
   })
 })
