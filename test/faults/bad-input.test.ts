@@ -125,7 +125,7 @@ const TABLE: BadInput[] = [
     what: 'ID with a tab',
     argv: ['optimizations', 'preview', 'opt\tx', ...ORG],
     exit: 2,
-    says: /CLIMB_ID must not contain control characters/,
+    says: /OPTIMIZATION_ID must not contain control characters/,
   },
   {
     what: 'ID with a bell',
