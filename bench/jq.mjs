@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 // What --jq adds to a command's start, as a ratio to the same command with --json (its floor),
 // measured in the same run on the same machine; with --baseline, the same figures for another
-// build of amctl (e.g. a checkout of main), alternated with this one, to show what a change of the
-// jq engine costs.
+// build of amctl (e.g. a checkout of main), to show what a change of the jq engine costs.
 //
 //   node bench/jq.mjs [--reps N] [--baseline DIR]
 //
 // DIR is a checkout with dist/ built (its bin/run.cjs is run). Every process runs in the clean
 // environment of bench/harness.mjs, logged in to one local control plane (this checkout's).
 // Figures: `config list` (no request) and `runs list --limit 1` (one request), each with
-// `--jq EXPR` against `--json`; medians of wall time, and the spread of the ratio (its lowest
-// and highest quartile, pair by pair).
+// `--jq EXPR` against `--json`. Each repetition runs every variant once, in a rotating order, so
+// a machine whose load changes moves them all alike; the table gives medians of wall time and of
+// CPU time (user + system, every thread: /usr/bin/time), the ratio of the medians, and the
+// spread of the ratio (its lowest and highest quartile, repetition by repetition). On a busy
+// machine CPU time is the steadier figure; on an idle one a worker thread's start runs beside
+// the main thread and costs less wall time than CPU time.
 
+import {spawnSync} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {devServer, node, world} from './harness.mjs'
+import {devServer, median, node, world} from './harness.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -27,6 +31,7 @@ if (baseline) builds.push([`baseline ${baseline}`, join(resolve(baseline), 'bin'
 for (const [, bin] of builds) {
   if (!existsSync(join(dirname(bin), '..', 'dist', 'amctl.cjs'))) throw new Error(`${bin}: dist/ is not built`)
 }
+if (!existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is missing (Debian package "time")')
 
 const FIGURES = [
   ['config list', ['config', 'list'], 'keys'],
@@ -34,21 +39,46 @@ const FIGURES = [
 ]
 
 const w = world()
+/** One run: wall ms and CPU ms (user + system). */
+function once(argv) {
+  const started = process.hrtime.bigint()
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', ...argv], {env: w.clean, stdio: ['ignore', 'ignore', 'pipe']})
+  const wall = Number(process.hrtime.bigint() - started) / 1e6
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr.toString().slice(-300)}`)
+  const [user, system] = r.stderr.toString().trim().split('\n').at(-1).split(' ').map(Number)
+  return {wall, cpu: (user + system) * 1000}
+}
+
 const server = await devServer(builds[0][1], w.clean, {})
 try {
-  const rows = []
-  for (const [figure, argv, expression] of FIGURES) {
-    for (const [name, bin] of builds) {
-      const r = w.compare([node, bin, ...argv, '--jq', expression], [node, bin, ...argv, '--json'], {reps, warmup: 3})
-      rows.push({figure, build: name, jqMs: r.a, floorMs: r.b, ratio: r.a / r.b, spread: r.spread})
-      console.error(`  ${figure} (${name}): --jq ${r.a.toFixed(1)} ms, --json ${r.b.toFixed(1)} ms, ratio ${(r.a / r.b).toFixed(2)}`)
+  const variants = FIGURES.flatMap(([figure, argv, expression]) =>
+    builds.flatMap(([build, bin]) => [
+      {figure, build, kind: 'jq', argv: [node, bin, ...argv, '--jq', expression]},
+      {figure, build, kind: 'json', argv: [node, bin, ...argv, '--json']},
+    ]),
+  )
+  for (const v of variants) once(v.argv) // warm-up: code caches written
+  const runs = variants.map(() => [])
+  for (let rep = 0; rep < reps; rep++) {
+    for (let k = 0; k < variants.length; k++) {
+      const i = (k + rep) % variants.length
+      runs[i].push(once(variants[i].argv))
     }
   }
-  console.log('| command | build | --jq (median) | floor: --json (median) | ratio | spread of the ratio |')
+  console.log('| command | build | --jq wall / CPU | floor: --json wall / CPU | ratio wall (spread) | ratio CPU (spread) |')
   console.log('|---|---|---|---|---|---|')
-  for (const r of rows) {
-    const spread = `${r.spread[0].toFixed(2)}–${r.spread[1].toFixed(2)}`
-    console.log(`| ${r.figure} | ${r.build} | ${r.jqMs.toFixed(1)} ms | ${r.floorMs.toFixed(1)} ms | ${r.ratio.toFixed(2)} | ${spread} |`)
+  for (let i = 0; i < variants.length; i += 2) {
+    const [jq, json] = [runs[i], runs[i + 1]]
+    const ratio = (key) => {
+      const rs = jq.map((x, r) => x[key] / json[r][key]).sort((a, b) => a - b)
+      const q = (p) => rs[Math.min(rs.length - 1, Math.floor(p * rs.length))]
+      return `${(median(jq.map((x) => x[key])) / median(json.map((x) => x[key]))).toFixed(2)} (${q(0.25).toFixed(2)}–${q(0.75).toFixed(2)})`
+    }
+    const ms = (xs, key) => `${median(xs.map((x) => x[key])).toFixed(0)}`
+    const {figure, build} = variants[i]
+    console.log(
+      `| ${figure} | ${build} | ${ms(jq, 'wall')} / ${ms(jq, 'cpu')} ms | ${ms(json, 'wall')} / ${ms(json, 'cpu')} ms | ${ratio('wall')} | ${ratio('cpu')} |`,
+    )
   }
 } finally {
   await server.stop()
