@@ -1,7 +1,15 @@
 import {configDir} from '../config.js'
 import {dirname, join} from 'node:path'
 import {NotLoggedInError} from '../errors.js'
-import {foreignOwner, isJsonObject, readJsonFile, readJsonFileAndOwner, statOrUndefined, updateJsonFile, wrongShapeError} from '../fs-atomic.js'
+import {
+  foreignOwner,
+  isJsonObject,
+  readJsonFile,
+  readJsonFileAndOwner,
+  statOrUndefined,
+  updateJsonFile,
+  wrongShapeError,
+} from '../fs-atomic.js'
 
 /**
  * The file fallback: `<config dir>/credentials.json`, mode 0600 (in a directory created 0700),
