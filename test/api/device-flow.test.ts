@@ -154,7 +154,7 @@ describe('obtainToken', () => {
   })
 
   it('slow_down never stretches a wait past expiresIn', async () => {
-    answer([{...START, interval: 5, expiresIn: 12}, {status: 'slow_down'}])
+    answer([{...START, interval: 5, expiresIn: 12}, odd({status: 'slow_down'})])
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({exitCode: 3})
     // polls at 5 s (slow down: 10 s between polls now); the code expires at 12 s

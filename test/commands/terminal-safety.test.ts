@@ -64,9 +64,8 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
 
   it('bidi controls and line/paragraph separators: a run name cannot show reversed or break the table', async () => {
     const name = 'run_\u202egpj.exe\u2066x\u2028y'
-    api.stub('GET /orgs/acme/runs', {
-      items: [{id: name, status: 'succeeded', evalSetId: 'es', agent: name, createdAt: '2026-11-01T00:00:00Z'}],
-    })
+    const run = {id: name, status: 'succeeded', evalSetId: 'es', batchId: 'b', createdAt: '2026-11-01T00:00:00Z', forkedFrom: null}
+    api.stub('GET /orgs/acme/runs', {items: [{...run, agent: name, model: 'm', score: 0.5}], nextCursor: null})
     const tty = await runCommand(RunsList, ['--org', 'acme'], {env: api.env(), tty: true})
     expect(tty.stdout).toContain('run_\\u202egpj.exe\\u2066x\\u2028y')
     expect(tty.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u2028\u2029]/)

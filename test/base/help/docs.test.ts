@@ -97,7 +97,8 @@ describe('the man pages as groff sets them', () => {
   it.runIf(existsSync('/usr/bin/groff'))(
     'groff -man -Tutf8, without preconv: en dashes, ellipses and the NAME line come out as written',
     async () => {
-      const file = join(ROOT, 'man', 'amctl-runs-list.1')
+      const file = join(tempDir('amctl-man-'), 'amctl-runs-list.1')
+      writeFileSync(file, generated.get('man/amctl-runs-list.1') as string)
       // the source is ASCII: what is beyond it is written as groff escapes, which any groff reads
       expect(readFileSync(file, 'utf8')).toMatch(/^[\x00-\x7f]*$/)
       const {stdout} = await promisify(execFile)('groff', ['-man', '-Tutf8', file], {encoding: 'utf8'})
