@@ -49,7 +49,10 @@ export const ENVIRONMENT: Topic = {
         ['AMCTL_TIMEOUT', 'per-request timeout in seconds, like --timeout (default 30)'],
         ['AMCTL_DEBUG=1', 'log every request to stderr (like --verbose) and show stack traces'],
         ['AMCTL_CONFIG_DIR', 'the config directory (default: $XDG_CONFIG_HOME/amctl or ~/.config/amctl)'],
-        ['AMCTL_KEYCHAIN=off', 'never use the OS keychain; tokens go to credentials.json'],
+        [
+          'AMCTL_KEYCHAIN=off',
+          'never use the OS keychain; tokens go to credentials.json (auto, the default, tries the keychain first; any other value exits 2)',
+        ],
         [
           'AMCTL_CACHE_DIR',
           "the cache directory: code caches and a terminal's help, which speed up start-up, and the IDs shell completion offers (default: $XDG_CACHE_HOME/amctl or ~/.cache/amctl)",

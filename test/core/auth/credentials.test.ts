@@ -1,13 +1,10 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeKeychainBackend, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {tempDir} from '../../helpers/temp.js'
 
-const kt = vi.hoisted(
-  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
-)
-vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
+const kt = {mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]} as FakeKeytar
 
 // this file simulates the OS keychain; test/setup.ts turns it off everywhere else
 delete process.env.AMCTL_KEYCHAIN
@@ -15,6 +12,7 @@ delete process.env.AMCTL_KEYCHAIN
 process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
 
 const {accountFor, findToken, removeToken, storeToken} = await import('../../../src/core/auth/credentials.js')
+const {setKeychainBackend} = await import('../../../src/core/auth/keychain.js')
 const {fileStore} = await import('../../../src/core/auth/file-store.js')
 
 const BASE = 'https://api.example.com'
@@ -23,9 +21,11 @@ const mode = (p: string) => statSync(p).mode & 0o777
 let env: {AMCTL_CONFIG_DIR: string; AMCTL_TOKEN?: string}
 
 afterAll(() => {
+  setKeychainBackend(undefined)
   process.env.AMCTL_KEYCHAIN = 'off'
 })
 beforeEach(() => {
+  setKeychainBackend(fakeKeychainBackend(kt))
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0

@@ -1,16 +1,12 @@
 import {writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
 import {join} from 'node:path'
-import {afterAll, describe, expect, it, vi} from 'vitest'
+import {afterAll, describe, expect, it} from 'vitest'
 import {tempDir} from '../../helpers/temp.js'
 
 // On Linux the keychain is the Secret Service, found on the D-Bus session bus: with no bus to
-// find, the keychain is unavailable at once and its native module is never loaded.
-const loads = vi.hoisted(() => ({count: 0}))
-vi.mock('@napi-rs/keyring', () => {
-  loads.count++
-  return {AsyncEntry: class {}}
-})
+// find, the keychain is unavailable at once and its helper (the native module) is never started.
+const loads = {count: 0}
 
 delete process.env.AMCTL_KEYCHAIN
 const saved = {bus: process.env.DBUS_SESSION_BUS_ADDRESS, runtime: process.env.XDG_RUNTIME_DIR}
@@ -25,7 +21,12 @@ afterAll(() => {
   }
 })
 
-const {keychain, KeychainUnavailable, sessionBusReachable} = await import('../../../src/core/auth/keychain.js')
+const {keychain, KeychainUnavailable, sessionBusReachable, setKeychainBackend} = await import('../../../src/core/auth/keychain.js')
+setKeychainBackend(async () => {
+  loads.count++
+  throw new Error('the keychain helper must not start')
+})
+afterAll(() => setKeychainBackend(undefined))
 
 describe('sessionBusReachable (as libdbus looks for the bus)', () => {
   it('DBUS_SESSION_BUS_ADDRESS names one', () => {
@@ -50,7 +51,7 @@ describe('sessionBusReachable (as libdbus looks for the bus)', () => {
 })
 
 describe.runIf(process.platform === 'linux')('no session bus on Linux', () => {
-  it('the keychain is unavailable, saying why, and its native module is not loaded', async () => {
+  it('the keychain is unavailable, saying why, and its helper is not started', async () => {
     delete process.env.DBUS_SESSION_BUS_ADDRESS
     process.env.XDG_RUNTIME_DIR = tempDir('amctl-bus-')
     const e = await keychain.get('default@https://api.example.com').catch((error: unknown) => error)

@@ -1,5 +1,5 @@
 import {afterAll, beforeEach, describe, expect, it, vi} from 'vitest'
-import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeKeychainBackend, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {onPlatform} from '../../helpers/platform.js'
 
 // The keychain on each platform, with process.platform set to it: the macOS Keychain and the
@@ -7,10 +7,7 @@ import {onPlatform} from '../../helpers/platform.js'
 // look for); on Linux every entry is pinned to the Secret Service, and without a session bus the
 // native module is not even loaded. The module is the OS boundary (test/helpers/keytar-fake.ts).
 
-const kt = vi.hoisted(
-  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
-)
-vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
+const kt = {mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]} as FakeKeytar
 
 const saved = {keychain: process.env.AMCTL_KEYCHAIN, bus: process.env.DBUS_SESSION_BUS_ADDRESS, runtime: process.env.XDG_RUNTIME_DIR}
 afterAll(() => {
@@ -35,8 +32,12 @@ beforeEach(() => {
   delete process.env.XDG_RUNTIME_DIR
 })
 
-/** The keychain module as a fresh process on that platform loads it. */
-const keychainOn = (platform: NodeJS.Platform) => onPlatform(platform, () => import('../../../src/core/auth/keychain.js'))
+/** The keychain module as a fresh process on that platform loads it, its helper (the stand-in module) on that platform too. */
+async function keychainOn(platform: NodeJS.Platform) {
+  const module = await onPlatform(platform, () => import('../../../src/core/auth/keychain.js'))
+  module.setKeychainBackend(fakeKeychainBackend(kt, platform))
+  return module
+}
 
 describe('the keychain on each platform', () => {
   it.each(['darwin', 'win32'] as const)(

@@ -1,28 +1,28 @@
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeKeychainBackend, type FakeKeytar} from '../../helpers/keytar-fake.js'
 
-const kt = vi.hoisted(
-  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
-)
-vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
+const kt = {mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]} as FakeKeytar
 
 // these tests opt in to the keychain (test/setup.ts turns it off for every other file)
 delete process.env.AMCTL_KEYCHAIN
 // a session bus to find the Secret Service on (the keychain module itself is the fake above)
 process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
 
-const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainTimedOut} = await import(
+const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainMode, setKeychainBackend} = await import(
   '../../../src/core/auth/keychain.js'
 )
 
 afterAll(() => {
   process.env.AMCTL_KEYCHAIN = 'off'
+  setKeychainBackend(undefined)
 })
 beforeEach(() => {
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0
   kt.stores.length = 0
+  // the helper's adapter over the stand-in module, in this process (keychain-helper.test.ts runs the helper itself)
+  setKeychainBackend(fakeKeychainBackend(kt))
 })
 afterEach(() => {
   vi.useRealTimers()
@@ -81,6 +81,30 @@ describe('keychain through keytar', () => {
     await p
     expect(settled).toBeInstanceOf(KeychainUnavailable)
     expect((settled as Error).message).toContain('did not answer a read within 3 s')
-    expect(keychainTimedOut()).toBe(true)
+    // the keychain is given up for the rest of the command (its helper ended): no second wait
+    kt.mode = 'memory'
+    await expect(keychain.get('a')).rejects.toThrow('the keychain did not answer an earlier call in time')
+  })
+})
+
+describe('AMCTL_KEYCHAIN', () => {
+  it.each([
+    [undefined, 'auto'],
+    ['', 'auto'],
+    ['auto', 'auto'],
+    ['off', 'off'],
+  ])('%j is %s', (value, mode) => {
+    expect(keychainMode({AMCTL_KEYCHAIN: value})).toBe(mode)
+  })
+
+  it.each(['garbage', '1', 'on', 'OFF', 'false'])('%j exits 2 naming the accepted values', (value) => {
+    expect(() => keychainMode({AMCTL_KEYCHAIN: value})).toThrow(
+      `AMCTL_KEYCHAIN must be "auto" (the OS keychain when one answers, else the file) or "off" (never the keychain), got ${JSON.stringify(value)}`,
+    )
+    try {
+      keychainMode({AMCTL_KEYCHAIN: value})
+    } catch (error) {
+      expect(error).toMatchObject({exitCode: 2, code: 'invalid_request'})
+    }
   })
 })
