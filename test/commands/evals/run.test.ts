@@ -119,7 +119,9 @@ describe('evals run --wait (contract 5)', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
-    expect(r.stdout).toBe('run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.9\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.7\n')
+    expect(r.stdout).toBe(
+      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.9\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.7\n',
+    )
     expect(r.stderr).toBe(
       [
         'Launched eval set es_1: 1 batch, 2 runs',

@@ -219,7 +219,9 @@ describe('runs watch: output and exit codes', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t0.9\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\n')
+    expect(r.stdout).toBe(
+      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t0.9\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\n',
+    )
   })
 
   it('--json: {"items":[…]} with the runs as the API sent them, in the order given', async () => {
@@ -281,7 +283,9 @@ describe('runs watch: output and exit codes', () => {
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--wait-timeout', '1m', '--interval', '20'], {env: api.env()})
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
-    expect(r.stdout).toBe('r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n')
+    expect(r.stdout).toBe(
+      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+    )
     expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {env: api.env()})
     expect(json.exitCode).toBe(11)
@@ -313,7 +317,9 @@ describe('runs watch: output and exit codes', () => {
     expect(fast.exitCode).toBe(10)
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
-    expect(fast.stdout).toBe('r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\n')
+    expect(fast.stdout).toBe(
+      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\n',
+    )
 
     api.requests().length = 0
     serveRuns([['r2', 'r1']], timeline)
@@ -364,7 +370,9 @@ describe('runs watch: run IDs from stdin', () => {
     serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded', r3: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe('r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n')
+    expect(r.stdout).toBe(
+      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+    )
   })
 
   it.each([
