@@ -15,8 +15,6 @@
 //                  WebAssembly), apart from the bundle so that no other command reads or compiles
 //                  it: src/output/jq.ts starts jq-worker.cjs (copied from src/output/) as a worker
 //                  thread, which requires ./jq.cjs (jq-wasm) and compiles jq.wasm beside it.
-// dist/keychain-helper.cjs  the keychain's calls in a process amctl can kill (copied from
-//                  src/core/auth/; the single executable runs it as `amctl __keychain`).
 // dist/complete.cjs  shell completion's answers (`amctl __complete`, bin/run.cjs), apart from the
 //                  bundle: a Tab loads neither oclif nor the commands.
 // dist/xml.cjs    the XML library of --junit (fast-xml-builder), apart from the bundle in the same
@@ -244,9 +242,6 @@ copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
 chmodSync(join(dist, 'jq.wasm'), 0o644)
 copyFileSync(join(src, 'output', 'jq-worker.cjs'), join(dist, 'jq-worker.cjs'))
 chmodSync(join(dist, 'jq-worker.cjs'), 0o644)
-// the keychain's calls run in a process of their own (src/core/auth/keychain.ts), from this file
-copyFileSync(join(src, 'core', 'auth', 'keychain-helper.cjs'), join(dist, 'keychain-helper.cjs'))
-chmodSync(join(dist, 'keychain-helper.cjs'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
 if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
@@ -377,7 +372,6 @@ const outputs = [
 ]
 outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])
 outputs.push([join(dist, 'jq-worker.cjs'), {bytes: statSync(join(finalDist, 'jq-worker.cjs')).size}])
-outputs.push([join(dist, 'keychain-helper.cjs'), {bytes: statSync(join(finalDist, 'keychain-helper.cjs')).size}])
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`
 console.log(
   `built ${commands.length} commands into ${relative(process.cwd(), finalDist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`,

@@ -11,20 +11,15 @@ const root = join(__dirname, '..')
 // the completion scripts' question at every Tab (`amctl autocomplete script`): answered from the
 // manifest and local files by dist/complete.cjs, without the CLI or the start-up machinery
 const complete = argv[0] === '__complete' || argv[0] === '__complete-stdin'
-// the keychain helper (src/core/auth/keychain.ts starts it): a Node runs dist/keychain-helper.cjs
-// itself, the single executable (which runs nothing but this entry) as `amctl __keychain`
-const keychainHelper = argv[0] === '__keychain'
-const launcher = complete || keychainHelper ? undefined : require('./launcher.cjs')
+const launcher = complete ? undefined : require('./launcher.cjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 // `--version` (and `version`, as gh has it: src/commands/version.ts prints the same) is answered
 // without loading oclif (the most frequent call from scripts), and help without the bundle when
 // the build drew it already (bin/launcher.cjs).
 const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')
-const help = complete || keychainHelper || version ? undefined : launcher.help(argv, root, pjson)
-if (keychainHelper) {
-  require('../dist/keychain-helper.cjs').serve(argv[1])
-} else if (complete) {
+const help = complete || version ? undefined : launcher.help(argv, root, pjson)
+if (complete) {
   require('../dist/complete.cjs').main(argv[0] === '__complete' ? argv.slice(1) : undefined, root, pjson)
 } else if (version) {
   // the first line stays what scripts parse; the commit and its date follow when the build knows them

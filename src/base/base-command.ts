@@ -1,4 +1,5 @@
 import {Command, Errors} from '@oclif/core'
+import {keychainTimedOut} from '../core/auth/keychain.js'
 import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
 import {io, type IO, write} from '../output/io.js'
@@ -234,5 +235,8 @@ export abstract class BaseCommand extends Command {
   override async finally(err: Error | undefined): Promise<void> {
     await super.finally(err)
     this.jq?.close()
+    // a keychain call abandoned at its time limit may hold the event loop for D-Bus's own
+    // timeout (~25 s); the command is finished, so let the process go
+    if (keychainTimedOut()) setTimeout(() => process.exit(), 200).unref()
   }
 }

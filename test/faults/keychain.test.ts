@@ -66,7 +66,7 @@ describe.runIf(process.platform === 'linux')('a D-Bus session bus that accepts a
     expect(r.stderr).not.toMatch(STACK_FRAME)
   }, 60_000)
 
-  it('Ctrl-C while the keychain call hangs: exit 130 at once, its helper gone too', async () => {
+  it('Ctrl-C while the keychain call hangs: exit 130 at once, its connection to the bus closed', async () => {
     const seen = connections.length
     let sentAt = 0
     const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme'], {
@@ -75,7 +75,7 @@ describe.runIf(process.platform === 'linux')('a D-Bus session bus that accepts a
       timeoutMs: 30_000,
       onSpawn: (child) => {
         const poll = setInterval(() => {
-          // the keychain helper connected to the bus: the call is hanging now
+          // amctl connected to the bus and sent the handshake: the call is hanging now
           if (connections.length > seen) {
             clearInterval(poll)
             sentAt = performance.now()
@@ -90,7 +90,7 @@ describe.runIf(process.platform === 'linux')('a D-Bus session bus that accepts a
     expect(sentAt).toBeGreaterThan(0)
     expect(r.signal).toBeNull()
     expect(r.exitCode).toBe(130)
-    // the helper does not outlive amctl: its connection to the bus is closed
+    // nothing of amctl outlives it: its connection to the bus is closed
     await new Promise<void>((resolve) => (connection.destroyed ? resolve() : connection.once('close', () => resolve())))
   }, 60_000)
 })

@@ -180,7 +180,7 @@ if (kc) {
       'runs list: exit, time (the token from the file)',
       `${n(kc.runsList.exitCode)}, ${s(kc.runsList.ms)}`,
     )
-  if (kc.ctrlC) row('', 'Ctrl-C while the call waits: exit (its helper ended too)', n(kc.ctrlC.exitCode))
+  if (kc.ctrlC) row('', 'Ctrl-C while the call waits: exit (its connection to the bus closed)', n(kc.ctrlC.exitCode))
 }
 
 if (rows.length === 0) {

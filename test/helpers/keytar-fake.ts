@@ -1,5 +1,3 @@
-import {createRequire} from 'node:module'
-import type {Keytar} from '../../src/core/auth/keychain.js'
 /**
  * A stand-in for the OS keychain (`@napi-rs/keyring` is the OS boundary): its AsyncEntry, in
  * memory, refusing like a missing Secret Service (a pinned entry's constructor throws then), or
@@ -45,17 +43,4 @@ export function fakeKeyringModule(state: FakeKeytar) {
     }
   }
   return {AsyncEntry}
-}
-
-type KeytarOf = (AsyncEntry: unknown, platform: NodeJS.Platform) => Keytar
-/** The keychain helper's own adapter (src/core/auth/keychain-helper.cjs), the one the helper process runs. */
-const {keytar} = createRequire(import.meta.url)('../../src/core/auth/keychain-helper.cjs') as {keytar: KeytarOf}
-
-/**
- * The keychain as amctl sees it, with this stand-in for the module: the helper's adapter over the
- * fake AsyncEntry, in this process (setKeychainBackend). `platform` is the one the helper would
- * run on (default this machine's, as process.platform says when the backend is made).
- */
-export function fakeKeychainBackend(state: FakeKeytar, platform?: NodeJS.Platform): () => Promise<Keytar> {
-  return async () => keytar(fakeKeyringModule(state).AsyncEntry, platform ?? process.platform)
 }

@@ -1,18 +1,28 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
-import {fakeKeychainBackend, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {tempDir} from '../../helpers/temp.js'
+import {fakeSessionBus} from '../../helpers/session-bus.js'
 
-const kt = {mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]} as FakeKeytar
+const kt = vi.hoisted(
+  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
+)
+vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 // this file simulates the OS keychain; test/setup.ts turns it off everywhere else
 delete process.env.AMCTL_KEYCHAIN
-// a session bus to find the Secret Service on (the keychain module itself is the fake above)
-process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
+// a session bus that answers, to find the Secret Service on (the keychain module itself is the fake above)
+const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS
+const bus = await fakeSessionBus({answers: true})
+process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+afterAll(async () => {
+  if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
+  else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus
+  await bus.close()
+})
 
 const {accountFor, findToken, removeToken, storeToken} = await import('../../../src/core/auth/credentials.js')
-const {setKeychainBackend} = await import('../../../src/core/auth/keychain.js')
 const {fileStore} = await import('../../../src/core/auth/file-store.js')
 
 const BASE = 'https://api.example.com'
@@ -21,11 +31,9 @@ const mode = (p: string) => statSync(p).mode & 0o777
 let env: {AMCTL_CONFIG_DIR: string; AMCTL_TOKEN?: string}
 
 afterAll(() => {
-  setKeychainBackend(undefined)
   process.env.AMCTL_KEYCHAIN = 'off'
 })
 beforeEach(() => {
-  setKeychainBackend(fakeKeychainBackend(kt))
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0

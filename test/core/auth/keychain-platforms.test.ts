@@ -1,13 +1,17 @@
 import {afterAll, beforeEach, describe, expect, it, vi} from 'vitest'
-import {fakeKeychainBackend, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {onPlatform} from '../../helpers/platform.js'
+import {fakeSessionBus} from '../../helpers/session-bus.js'
 
 // The keychain on each platform, with process.platform set to it: the macOS Keychain and the
 // Windows Credential Manager are @napi-rs/keyring's own choice there (no store named, no D-Bus to
 // look for); on Linux every entry is pinned to the Secret Service, and without a session bus the
 // native module is not even loaded. The module is the OS boundary (test/helpers/keytar-fake.ts).
 
-const kt = {mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]} as FakeKeytar
+const kt = vi.hoisted(
+  () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
+)
+vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 const saved = {keychain: process.env.AMCTL_KEYCHAIN, bus: process.env.DBUS_SESSION_BUS_ADDRESS, runtime: process.env.XDG_RUNTIME_DIR}
 afterAll(() => {
@@ -32,12 +36,8 @@ beforeEach(() => {
   delete process.env.XDG_RUNTIME_DIR
 })
 
-/** The keychain module as a fresh process on that platform loads it, its helper (the stand-in module) on that platform too. */
-async function keychainOn(platform: NodeJS.Platform) {
-  const module = await onPlatform(platform, () => import('../../../src/core/auth/keychain.js'))
-  module.setKeychainBackend(fakeKeychainBackend(kt, platform))
-  return module
-}
+/** The keychain module as a fresh process on that platform loads it. */
+const keychainOn = (platform: NodeJS.Platform) => onPlatform(platform, () => import('../../../src/core/auth/keychain.js'))
 
 describe('the keychain on each platform', () => {
   it.each(['darwin', 'win32'] as const)(
@@ -64,12 +64,19 @@ describe('the keychain on each platform', () => {
   })
 
   it('linux with a session bus: every entry pinned to the Secret Service', async () => {
-    process.env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/run/user/0/bus'
-    const {keychain} = await keychainOn('linux')
-    await onPlatform('linux', async () => {
-      await keychain.set('default@https://a.example', 'svc_k1')
-      expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
-    })
-    expect(kt.stores).toEqual(['secret-service', 'secret-service'])
+    const bus = await fakeSessionBus({answers: true})
+    try {
+      process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+      const {keychain} = await keychainOn('linux')
+      await onPlatform('linux', async () => {
+        await keychain.set('default@https://a.example', 'svc_k1')
+        expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
+      })
+      expect(kt.stores).toEqual(['secret-service', 'secret-service'])
+      // the bus was asked once, before the module's first entry
+      expect(bus.lines).toHaveLength(1)
+    } finally {
+      await bus.close()
+    }
   })
 })
