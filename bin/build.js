@@ -11,9 +11,10 @@
 //                  is its build mark: a hash of its content.
 // dist/undici.cjs  undici, for requests through a proxy (its import('undici') requires it).
 // dist/help/, help-colour.cjs  every help, drawn once (bin/build/help.cjs), printed by bin/launcher.cjs.
-// dist/jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to WebAssembly), apart from
-//                  the bundle so that no other command reads or compiles it; the bundle's
-//                  import('jq-wasm') requires ./jq.cjs, which reads jq.wasm beside it.
+// dist/jq-worker.cjs, jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to
+//                  WebAssembly), apart from the bundle so that no other command reads or compiles
+//                  it: src/output/jq.ts starts jq-worker.cjs (copied from src/output/) as a worker
+//                  thread, which requires ./jq.cjs (jq-wasm) and compiles jq.wasm beside it.
 // dist/complete.cjs  shell completion's answers (`amctl __complete`, bin/run.cjs), apart from the
 //                  bundle: a Tab loads neither oclif nor the commands.
 // dist/xml.cjs    the XML library of --junit (fast-xml-builder), apart from the bundle in the same
@@ -126,8 +127,6 @@ const apart = (name, pkg, file) => ({
     b.onResolve({filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`), namespace: name}, (args) => ({path: args.path, external: true}))
   },
 })
-// the jq engine (jq-wasm), made only when --jq is given
-const jqEngine = apart('jq-engine', 'jq-wasm', 'jq.cjs')
 // the JUnit report's XML library, only with --junit
 const xmlBuilder = apart('xml-builder', 'fast-xml-builder', 'xml.cjs')
 // the history gate's t quantile (jstat), only by a wait with --baseline history
@@ -151,7 +150,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...plugins(without, 'amctl'), jqEngine, xmlBuilder, statsLibrary, devServer],
+  plugins: [...plugins(without, 'amctl'), xmlBuilder, statsLibrary, devServer],
   ...BUILD_OPTIONS,
   // indentation and line breaks are a third of the bundle, read on every run; names stay
   // (shortening them too, every function and class keeping its name, measured nothing: the code
@@ -193,8 +192,8 @@ const loose = await build({
   format: 'esm',
   banner: {js: "import {createRequire as __amctlRequire} from 'node:module';const require = __amctlRequire(import.meta.url);"},
 })
-// the jq engine: jq-wasm's loader given the WebAssembly beside it (its own default looks in
-// node_modules/jq-wasm, which a bundle does not have at hand)
+// the jq engine: jq-wasm's loader, given the WebAssembly beside it unless the caller instantiates
+// it (its own default looks in node_modules/jq-wasm, which a bundle does not have at hand)
 const jq = await build({
   ...shared,
   stdin: {
@@ -202,7 +201,7 @@ const jq = await build({
       "const {readFileSync} = require('node:fs')",
       "const {join} = require('node:path')",
       "const {loadJq} = require('jq-wasm')",
-      "exports.loadJq = () => loadJq({wasmBinary: readFileSync(join(__dirname, 'jq.wasm'))})",
+      "exports.loadJq = (options) => loadJq(options ?? {wasmBinary: readFileSync(join(__dirname, 'jq.wasm'))})",
     ].join('\n'),
     resolveDir: root,
     sourcefile: 'jq-engine.cjs',
@@ -241,6 +240,8 @@ const XMLBuilder = require(join(dist, 'xml.cjs'))
 if (new XMLBuilder({}).build({a: 'x<'}) !== '<a>x&lt;</a>') throw new Error('dist/xml.cjs does not build XML')
 copyFileSync(require.resolve('jq-wasm/jq.wasm'), join(dist, 'jq.wasm'))
 chmodSync(join(dist, 'jq.wasm'), 0o644)
+copyFileSync(join(src, 'output', 'jq-worker.cjs'), join(dist, 'jq-worker.cjs'))
+chmodSync(join(dist, 'jq-worker.cjs'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
 if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
@@ -370,6 +371,7 @@ const outputs = [
   ...Object.entries(colour.metafile.outputs),
 ]
 outputs.push([join(dist, 'jq.wasm'), {bytes: statSync(join(finalDist, 'jq.wasm')).size}])
+outputs.push([join(dist, 'jq-worker.cjs'), {bytes: statSync(join(finalDist, 'jq-worker.cjs')).size}])
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`
 console.log(
   `built ${commands.length} commands into ${relative(process.cwd(), finalDist) || 'dist'}: ${outputs.map(([f, o]) => `${relative(dist, f)} ${kib(o.bytes)}`).join(', ')}`,

@@ -88,6 +88,30 @@ describe('the documents', () => {
     expect(problems).toEqual([])
   })
 
+  it('run every example whose introduction states its exit code with that exit code', () => {
+    // "…, else it exits 2:" before a block is a promise about that block: its marker must say so
+    const problems: string[] = []
+    for (const doc of DOCUMENTS) {
+      for (const block of shellBlocksOf(doc, read(doc)).blocks) {
+        if (block.intro === undefined || amctlLines(block).length === 0) continue
+        const last = block.intro
+          .trim()
+          .split(/(?<=[.!?])\s+/)
+          .at(-1) as string
+        if (!last.endsWith(':')) continue
+        const stated = [...last.matchAll(/\bexit(?:s|ing)?(?: code)? (\d+)/g)].map((m) => Number(m[1]))
+        if (stated.length === 0) continue
+        const runs = block.marker?.kind === 'not-runnable' ? undefined : block.marker?.kind === 'exits' ? block.marker.exit : 0
+        if (runs === undefined || !stated.includes(runs)) {
+          problems.push(
+            `${doc}: "${last}" states exit ${stated.join(' or ')}, the block ${runs === undefined ? 'is not run' : `is run for exit ${runs}`}`,
+          )
+        }
+      }
+    }
+    expect(problems).toEqual([])
+  })
+
   it('give no internal history (issue numbers, sessions)', () => {
     for (const doc of DOCUMENTS) expect(read(doc), doc).not.toMatch(/\bissue \d+|\bthis session\b/i)
   })

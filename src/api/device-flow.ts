@@ -68,7 +68,8 @@ export async function obtainToken(client: HttpClient, hooks: DeviceFlowHooks): P
   let waitMs = intervalS * 1000
   let failures = 0
   for (;;) {
-    await hooks.sleep(waitMs)
+    // never past the code's expiry: a 60 s interval on a code valid 5 s gives up after 5 s
+    await hooks.sleep(deadline === undefined ? waitMs : Math.min(waitMs, Math.max(0, deadline - hooks.now())))
     if (deadline !== undefined && hooks.now() >= deadline) {
       throw loginFailed('the device code expired before the login was approved; run `amctl auth login` again')
     }

@@ -27,6 +27,7 @@ export abstract class ApiCommand extends BaseCommand {
       version: this.config.version,
       errStyle: this.errStyle,
       warn: (message) => this.out.warning(message),
+      beforeRequest: () => this.jqReady(),
     })
   }
 

@@ -2,7 +2,7 @@ import {Command, Errors} from '@oclif/core'
 import {keychainTimedOut} from '../core/auth/keychain.js'
 import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
-import {io, type IO} from '../output/io.js'
+import {io, type IO, write} from '../output/io.js'
 import {compileJq, type JqProgram, jqText} from '../output/jq.js'
 import {errorText, presentError} from '../output/present.js'
 import {Progress} from '../output/progress.js'
@@ -36,14 +36,21 @@ export abstract class BaseCommand extends Command {
   protected out!: Renderer
   /** the compiled --jq expression, when --jq was given */
   private jq?: JqProgram
+  /** --jq's engine starting and compiling the expression, in a worker thread, while the command goes on */
+  private jqCompiling?: Promise<JqProgram>
 
   override async init(): Promise<void> {
     await super.init()
     if (this.jqGiven) {
       const {flags} = await this.parse(this.ctor)
       const expression = (flags as {jq?: string}).jq
-      // the engine is loaded only here: commands without --jq never pay for it
-      if (expression !== undefined) this.jq = await compileJq(expression)
+      // the engine is loaded only here: commands without --jq never pay for it. It starts now and
+      // is waited for before anything is sent or printed (jqReady), so its start overlaps the
+      // command's own (the settings, the token, the connection)
+      if (expression !== undefined) {
+        this.jqCompiling = compileJq(expression)
+        this.jqCompiling.catch(() => {})
+      }
     }
     if (this.io.stdoutColor || this.io.stderrColor) await loadColors()
     this.out = new Renderer(this.io, {
@@ -53,6 +60,14 @@ export abstract class BaseCommand extends Command {
       width: this.io.stdoutColumns,
       now: Date.now(),
     })
+  }
+
+  /**
+   * The --jq expression compiled: awaited before any request (an expression that does not
+   * compile exits 2 with nothing sent) and before any output.
+   */
+  protected async jqReady(): Promise<void> {
+    if (this.jqCompiling && !this.jq) this.jq = await this.jqCompiling
   }
 
   /** Colours for stdout. */
@@ -89,18 +104,25 @@ export abstract class BaseCommand extends Command {
   /**
    * The --json output: one document, pretty on a TTY, compact otherwise (`compact`: always one
    * line). With --jq, the document goes through jq and its results are printed instead, one
-   * per line; a jq error ends the command (exit 1, code jq_error) after the results before it.
+   * per line, as jq writes them (a reader that goes away ends amctl, see bin/run.cjs); a jq error
+   * ends the command (exit 1, code jq_error) after the results before it.
    */
-  override logJson(json: unknown, opts: {compact?: boolean} = {}): void {
+  protected async printJson(json: unknown, opts: {compact?: boolean} = {}): Promise<void> {
+    await this.jqReady()
     if (!this.jq) {
       const pretty = this.io.stdoutIsTTY && !opts.compact
-      this.io.stdout.write(jsonText(json, pretty, pretty && this.io.stdoutColor ? this.style : undefined))
+      await write(this.io.stdout, jsonText(json, pretty, pretty && this.io.stdoutColor ? this.style : undefined))
       return
     }
-    const run = this.jq.run(json)
-    this.io.stdout.write(jqText(run.results, this.io.stdoutIsTTY))
+    const run = await this.jq.run(json, (results) => write(this.io.stdout, jqText(results, this.io.stdoutIsTTY)))
     for (const message of run.messages) this.out.notice(message)
     if (run.error) throw run.error
+  }
+
+  /** oclif's way to print JSON: amctl's own code uses printJson, which --jq needs awaited. */
+  override logJson(json: unknown): void {
+    if (this.jq) throw new AmctlError('logJson cannot run --jq: use printJson', {code: 'internal', exitCode: 1})
+    void this.printJson(json)
   }
 
   /** Runs the command and renders what it returned; every failure goes through `catch`. */
@@ -111,9 +133,15 @@ export abstract class BaseCommand extends Command {
       await this.init()
       result = await this.run()
       if (isCommandResult(result)) await this.renderResult(result)
-      else if (result !== undefined && this.jsonEnabled()) this.logJson(result)
+      else if (result !== undefined && this.jsonEnabled()) await this.printJson(result)
+      await this.jqReady()
     } catch (error) {
-      err = error as Error
+      // an expression that does not compile is the command's error, as if checked first
+      err =
+        (await this.jqReady().then(
+          () => undefined,
+          (jqError: unknown) => jqError as Error,
+        )) ?? (error as Error)
       await this.catch(err)
     } finally {
       await this.finally(err)
@@ -122,6 +150,7 @@ export abstract class BaseCommand extends Command {
   }
 
   private async renderResult(result: StreamedList<unknown> | UnknownOutcome<unknown, unknown> | Finished<unknown, unknown>): Promise<void> {
+    await this.jqReady()
     switch (result.kind) {
       case 'stream': {
         if (this.jq) {
@@ -137,7 +166,7 @@ export abstract class BaseCommand extends Command {
           } finally {
             progress.clear()
           }
-          this.logJson({items})
+          await this.printJson({items})
           return
         }
         const mode = this.jsonEnabled() || result.format === 'json' ? 'json' : this.io.stdoutIsTTY ? 'tty' : 'tsv'
@@ -154,8 +183,8 @@ export abstract class BaseCommand extends Command {
         if (this.jq) {
           // as without --json: the error line on stderr; the data (the document) through jq on stdout
           this.present(result.error)
-          this.logJson(result.document)
-        } else if (this.jsonEnabled()) this.logJson(result.document)
+          await this.printJson(result.document)
+        } else if (this.jsonEnabled()) await this.printJson(result.document)
         else {
           this.present(result.error)
           if ('listError' in result.recent) this.out.warning(`could not list them either: ${errorText(result.recent.listError)}`)
@@ -167,10 +196,24 @@ export abstract class BaseCommand extends Command {
         throw new Errors.ExitError(result.error.exitCode)
       }
       case 'finished': {
-        if (this.jsonEnabled()) this.logJson(result.document)
+        if (this.jsonEnabled()) await this.printVerdictJson(result.document, result.exitCode)
         else if (result.list) this.out.list(result.list.items, result.list.columns)
         if (result.exitCode !== 0) throw new Errors.ExitError(result.exitCode)
       }
+    }
+  }
+
+  /**
+   * The document of a finished wait. A --jq error after a verdict (10 not passed, 11 timed out)
+   * is said, and the verdict's exit code stays: pipelines retry exit 1 (docs/ci.md), and a retry
+   * of `evals run --wait` launches the eval set again.
+   */
+  private async printVerdictJson(document: unknown, exitCode: number): Promise<void> {
+    try {
+      await this.printJson(document)
+    } catch (error) {
+      if (exitCode === 0 || !(error instanceof AmctlError) || error.code !== 'jq_error') throw error
+      this.present(error)
     }
   }
 
@@ -191,6 +234,7 @@ export abstract class BaseCommand extends Command {
 
   override async finally(err: Error | undefined): Promise<void> {
     await super.finally(err)
+    this.jq?.close()
     // a keychain call abandoned at its time limit may hold the event loop for D-Bus's own
     // timeout (~25 s); the command is finished, so let the process go
     if (keychainTimedOut()) setTimeout(() => process.exit(), 200).unref()

@@ -19,6 +19,8 @@ export interface ContextOptions {
   errStyle: Style
   /** prints one `warning:` line on stderr (the renderer's) */
   warn: (message: string) => void
+  /** awaited before any request is sent (the --jq expression compiled) */
+  beforeRequest?: () => Promise<void>
 }
 
 /**
@@ -192,6 +194,7 @@ export class CommandContext {
       timeoutMs: settings.timeoutMs,
       userAgent: `amctl/${version} node/${process.version} ${process.platform}`,
       token,
+      beforeSend: this.opts.beforeRequest,
       log: settings.verbose ? (line) => io.stderr.write(`${errStyle.dim(terminalSafe(line))}\n`) : undefined,
     })
   }

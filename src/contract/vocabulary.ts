@@ -142,9 +142,13 @@ export function idProblem(value: string): string | undefined {
   return undefined
 }
 
-/** 127.0.0.0/8, ::1 (bracketed or not), localhost and *.localhost: only this machine (contract 1.2, 1.6). */
+/**
+ * 127.0.0.0/8, ::1 (bracketed or not) and localhost: only this machine, the names contract 1.2
+ * lists. Not `*.localhost`: RFC 6761 asks resolvers to keep it on this machine, but Node asks
+ * the system's resolver, which may send it to DNS like any other name.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true
+  if (host === 'localhost' || host === '::1') return true
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }

@@ -2,7 +2,7 @@ import {homedir} from 'node:os'
 import {join} from 'node:path'
 import {UsageError} from './errors.js'
 import {idProblem, isLoopbackHost} from '../contract/vocabulary.js'
-import {isJsonObject, readJsonFile, statOrUndefined, updateJsonFile, wrongShapeError} from './fs-atomic.js'
+import {foreignOwner, isJsonObject, readJsonFile, statOrUndefined, updateJsonFile, wrongShapeError} from './fs-atomic.js'
 
 /**
  * Config and profiles (cli-contract.md 1.2). The file is `config.json` in the config directory
@@ -116,17 +116,28 @@ function readConfigFile(file: string): ConfigFile {
 }
 
 /**
- * Problems with who can reach the local state (contract 1.2): the config directory writable by
- * group or others, credentials.json readable by them. Only looks (stat); creates and changes
- * nothing. No modes on Windows.
+ * Problems with who can reach the local state (contract 1.2): the config directory, config.json
+ * or credentials.json owned by another user, the directory writable by group or others,
+ * credentials.json readable by them. Only looks (stat); creates and changes nothing. No modes or
+ * owners on Windows.
  */
 export function localStateWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
   if (process.platform === 'win32') return []
   const dir = configDir(env)
   const warnings: string[] = []
   const dirStat = statOrUndefined(dir)
+  // as ssh's "Bad owner or permissions": another user who owns a file decides what amctl reads in it
+  const owned = (what: string, uid: number) =>
+    `${what} belongs to another user (uid ${uid}), who decides what amctl reads there; amctl sends no token stored in it`
+  const dirOwner = dirStat?.isDirectory() ? foreignOwner(dirStat.uid) : undefined
+  if (dirOwner !== undefined) warnings.push(owned(`the config directory ${dir}`, dirOwner))
   if (dirStat?.isDirectory() && dirStat.mode & 0o022) {
     warnings.push(`the config directory ${dir} can be written by group or others (mode ${octal(dirStat.mode)}); run: chmod 700 ${dir}`)
+  }
+  for (const name of ['config.json', 'credentials.json']) {
+    const fileStat = statOrUndefined(join(dir, name))
+    const fileOwner = fileStat?.isFile() ? foreignOwner(fileStat.uid) : undefined
+    if (fileOwner !== undefined && dirOwner === undefined) warnings.push(owned(join(dir, name), fileOwner))
   }
   const credentials = join(dir, 'credentials.json')
   const credStat = statOrUndefined(credentials)

@@ -2,6 +2,7 @@ import {
   chmodSync,
   constants,
   closeSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -58,18 +59,42 @@ export function wrongShapeError(file: string, problem: string): AmctlError {
  * only: nothing is created, no mode is changed. A symbolic link is followed.
  */
 export function readJsonFile(file: string): unknown {
+  return readJsonFileAndOwner(file).value
+}
+
+/**
+ * readJsonFile, and the owner of the very file read (fstat of the descriptor it was read from,
+ * so no other file can stand in for it between a look and the read).
+ */
+export function readJsonFileAndOwner(file: string): {value: unknown; uid?: number} {
   let text: string
+  let uid: number
+  let fd: number | undefined
   try {
-    text = readFileSync(file, 'utf8')
+    fd = openSync(file, 'r')
+    uid = fstatSync(fd).uid
+    text = readFileSync(fd, 'utf8')
   } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined
+    if (errnoOf(error) === 'ENOENT') return {value: undefined}
     throw fileSystemError('read', file, error)
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
   try {
-    return JSON.parse(text) as unknown
+    return {value: JSON.parse(text) as unknown, uid}
   } catch (error) {
     throw corruptFileError(file, error)
   }
+}
+
+/**
+ * The owner of a file or directory when it is another user: not the user running amctl, nor root
+ * (whom ssh trusts too). Undefined where files have no owners (Windows).
+ */
+export function foreignOwner(uid: number | undefined): number | undefined {
+  const me = process.getuid?.()
+  if (me === undefined || uid === undefined) return undefined
+  return uid === me || uid === 0 ? undefined : uid
 }
 
 /** Whether `value` is a JSON object (not null, not an array). */

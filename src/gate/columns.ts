@@ -53,8 +53,9 @@ function baselineColumns<T extends {baseline?: GateBaseline | null; delta?: numb
 
 /**
  * The runs of a wait: the columns of `runs list`, then with --baseline BASELINE, Δ (signed on a
- * terminal), and with history MARGIN and TREND (terminal only), then VERDICT — last, in
- * tab-separated rows too, so the fields before it keep their places.
+ * terminal), and with history MARGIN and TREND (terminal only), then VERDICT — last on a
+ * terminal; in tab-separated rows only agent, model and score follow it, which every run row
+ * appends after its other fields, so the fields before them keep their places.
  */
 export function gatedRunColumns(kind: Kind): Column<GatedRun>[] {
   return [...(RUN_COLUMNS as Column<GatedRun>[]), ...baselineColumns<GatedRun>(kind), {header: 'VERDICT', get: (r) => r.verdict}]

@@ -46,8 +46,13 @@ export interface WaitCall {
   evalSetId?: string
 }
 
-/** The org's runs, newest first, the largest page the API allows; `again` says when the list answered before (a 404 is then that page's, see pages()). */
-const newestRuns = (client: HttpClient, org: string, again?: string) => runPages(client, org, {limit: PAGE_LIMIT.max, again})
+/**
+ * The org's runs, newest first, the largest page the API allows; `again` says when the list
+ * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C) cancels the
+ * request in flight and its retries, so nothing of a wait outlives it.
+ */
+const newestRuns = (client: HttpClient, org: string, again?: string, signal?: AbortSignal) =>
+  runPages(client, org, {limit: PAGE_LIMIT.max, again, signal})
 
 /**
  * The wait's options with `--baseline RUN_ID` looked up (one scan of the run list; exit 5 when
@@ -89,8 +94,8 @@ export async function waitForRuns(
     view.start(unique.length, org)
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
-      poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined), pending),
-      baselines: (state) => lookUpBaselines(newestRuns(client, org, 'in the baseline search'), state),
+      poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, interrupt.signal), pending),
+      baselines: (state) => lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state),
       listName,
       clock: time,
       signal: interrupt.signal,

@@ -71,8 +71,17 @@ export function parseMethod(value: string | undefined, hasBody: boolean): Method
 }
 
 /**
+ * Headers that frame the request or its connection: amctl's HTTP client sets them from the
+ * request it sends, and one given by hand would contradict it (a `Content-Length: 5` on a longer
+ * body leaves the server waiting for the rest, a `Host` sends the request to another site than
+ * the URL names).
+ */
+const FRAMING_HEADERS = ['content-length', 'transfer-encoding', 'host', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer']
+
+/**
  * `-H 'Name: value'` lines as a header map, checked before anything is sent (contract 1.6): a
- * name that is not an HTTP token, or a value holding CR, LF or another control character, exits 2.
+ * name that is not an HTTP token, a value holding CR, LF or another control character, or a
+ * header that frames the request (FRAMING_HEADERS), exits 2.
  */
 export function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = Object.create(null) as Record<string, string>
@@ -87,6 +96,11 @@ export function parseHeaders(lines: string[]): Record<string, string> {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
     if (/[\u0000-\u0008\u000A-\u001F\u007F-\u009F]/.test(raw)) {
       throw new UsageError(`-H ${name}: the value must not hold CR, LF or other control characters, got ${JSON.stringify(raw)}`)
+    }
+    if (FRAMING_HEADERS.includes(name.toLowerCase())) {
+      throw new UsageError(
+        `-H ${name}: amctl sets the headers that frame the request itself (Content-Length, Transfer-Encoding, Host, Connection, Keep-Alive, Upgrade, TE, Trailer)`,
+      )
     }
     headers[name.toLowerCase()] = raw.replace(/^[ \t]+|[ \t]+$/g, '')
   }

@@ -103,5 +103,10 @@ export function parseTimeBound(label: string, value: string, now: number): numbe
   const zone = m[8]
   if (zone === undefined || zone === 'Z') return at
   const sign = zone.startsWith('-') ? -1 : 1
-  return at - sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000
+  const minutes = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)))
+  // the offsets clocks use: -12:00 (Baker Island) to +14:00 (Kiribati), minutes below 60
+  if (Number(zone.slice(4, 6)) > 59 || minutes < -12 * 60 || minutes > 14 * 60) {
+    throw new UsageError(`${label}: the UTC offset must be from -12:00 to +14:00, got "${zone}" in "${value}"`)
+  }
+  return at - minutes * 60_000
 }

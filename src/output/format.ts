@@ -15,13 +15,18 @@ export interface Column<T> extends TableColumn {
   get: (row: T) => unknown
   /** how a terminal shows it: a relative time, a coloured run status, a score, a signed score difference, a share as a percentage */
   show?: 'time' | 'status' | 'score' | 'delta' | 'share'
-  /** shown on a terminal only, and only when some row has a value (tab-separated rows keep their fields) */
+  /** shown on a terminal only, and only when some row has a value (tab-separated rows leave it out, unless `appended`) */
   extra?: boolean
+  /**
+   * in tab-separated rows after every other field, always there (empty when a row has none): a
+   * field added later, so the fields scripts read by place keep their places
+   */
+  appended?: boolean
 }
 
-/** The columns of tab-separated rows: what scripts rely on, in that order. */
+/** The columns of tab-separated rows: what scripts rely on, in that order, then the appended ones. */
 export function tsvColumns<T>(columns: readonly Column<T>[]): Column<T>[] {
-  return columns.filter((c) => !c.extra)
+  return [...columns.filter((c) => !c.extra && !c.appended), ...columns.filter((c) => c.appended)]
 }
 
 /** The columns of a table for these rows: the extra ones only when some row has a value. */

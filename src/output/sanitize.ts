@@ -3,23 +3,32 @@
  * only way server-supplied text reaches a person, a tab-separated line or JSON output.
  */
 
-// C0 controls, DEL and C1 controls (U+0080–U+009F, which some terminals take as CSI, OSC …)
+// C0 controls, DEL and C1 controls (U+0080–U+009F, which some terminals take as CSI, OSC …), and
+// what reorders or breaks a line without being one: the bidi controls (U+061C, U+200E, U+200F,
+// U+202A–U+202E, U+2066–U+2069: a run name that shows reversed, or drags the text after it along)
+// and the line and paragraph separators (U+2028, U+2029). Each is written as `\uXXXX`.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
-const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g
+const CONTROLS = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g
 // the same, but a newline is kept (a multi-line value shown as a block on a terminal)
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
-const CONTROLS_BUT_NEWLINE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/g
+const CONTROLS_BUT_NEWLINE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g
 
 function visible(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 }
 
+// the same, but newlines and tabs are kept (a --jq string result: text the user asked jq for)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
+const CONTROLS_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g
+
 /**
  * For people: every control character written visibly as `\u00XX`, so a server cannot move the
- * cursor, set the window title or clear the screen. `multiline` keeps newlines.
+ * cursor, set the window title or clear the screen. `multiline` keeps newlines, `tabs` tabs too
+ * (neither moves more than the cursor).
  */
-export function terminalSafe(text: string, opts: {multiline?: boolean} = {}): string {
-  return text.replace(opts.multiline ? CONTROLS_BUT_NEWLINE : CONTROLS, visible)
+export function terminalSafe(text: string, opts: {multiline?: boolean; tabs?: boolean} = {}): string {
+  const controls = opts.multiline ? (opts.tabs ? CONTROLS_BUT_NEWLINE_TAB : CONTROLS_BUT_NEWLINE) : CONTROLS
+  return text.replace(controls, visible)
 }
 
 /**
@@ -28,7 +37,7 @@ export function terminalSafe(text: string, opts: {multiline?: boolean} = {}): st
  */
 export function tsvEscape(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
-  return text.replace(/[\\\u0000-\u001F\u007F-\u009F]/g, (c) => {
+  return text.replace(/[\\\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g, (c) => {
     switch (c) {
       case '\\':
         return '\\\\'
@@ -44,13 +53,14 @@ export function tsvEscape(text: string): string {
   })
 }
 
-// JSON.stringify escapes C0 controls but writes DEL and C1 controls (U+007F–U+009F) raw
-const RAW_IN_JSON = /[\u007F-\u009F]/g
+// JSON.stringify escapes C0 controls but writes DEL and C1 controls (U+007F–U+009F), the bidi
+// controls and the line and paragraph separators raw
+const RAW_IN_JSON = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g
 
 /**
  * JSON text (compact, or indented by `space`) holding no raw control character: DEL and C1, which
- * JSON.stringify leaves raw and some terminals take as CSI or OSC, become `\u00XX` escapes, the
- * same JSON value. For `--json` output and the compact JSON of nested values in tab-separated
+ * JSON.stringify leaves raw and some terminals take as CSI or OSC, and the bidi controls and
+ * separators of CONTROLS become `\uXXXX` escapes, the same JSON value. For `--json` output and the compact JSON of nested values in tab-separated
  * output. They can stand only inside strings, so the whole text may be rewritten.
  */
 export function safeJson(value: unknown, space?: number): string | undefined {

@@ -139,9 +139,26 @@ describe('obtainToken', () => {
     const e = await failure(obtainToken(client, hooks))
     expect(e).toMatchObject({exitCode: 3})
     expect(e.message).toContain('expired')
-    // polls at 10 s and 20 s; at 30 s the code has expired
+    // polls at 10 s and 20 s; at 25 s the code has expired: given up then, not at the next poll
     expect(api.requests()).toHaveLength(3)
-    expect(sleeps).toEqual([10_000, 10_000, 10_000])
+    expect(sleeps).toEqual([10_000, 10_000, 5_000])
+  })
+
+  it('gives up at expiresIn even when the interval is longer (a 60 s interval, a code valid 5 s)', async () => {
+    answer([{...START, interval: 60, expiresIn: 5}, {status: 'pending'}])
+    const e = await failure(obtainToken(client, hooks))
+    expect(e).toMatchObject({exitCode: 3, code: 'unauthorized'})
+    expect(e.message).toBe('the device code expired before the login was approved; run `amctl auth login` again')
+    expect(sleeps).toEqual([5_000])
+    expect(api.requests()).toHaveLength(1)
+  })
+
+  it('slow_down never stretches a wait past expiresIn', async () => {
+    answer([{...START, interval: 5, expiresIn: 12}, odd({status: 'slow_down'})])
+    const e = await failure(obtainToken(client, hooks))
+    expect(e).toMatchObject({exitCode: 3})
+    // polls at 5 s (slow down: 10 s between polls now); the code expires at 12 s
+    expect(sleeps).toEqual([5_000, 7_000])
   })
 
   it('anything else at the start is exit 1 naming the members that came back', async () => {

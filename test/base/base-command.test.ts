@@ -13,10 +13,17 @@ import {dropConnection, reply, useFakeApi} from '../helpers/fake-api.js'
 // --jq as every command gets it from the base command: the expression compiled before any
 // request, the document --json would print filtered through jq, errors as without --json.
 
+// the engine is a worker thread running jq-wasm (src/output/jq-worker.cjs): counted as it starts
 const engine = vi.hoisted(() => ({imports: 0}))
-vi.mock('jq-wasm', async (importOriginal) => {
-  engine.imports++
-  return importOriginal()
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const threads = await importOriginal<typeof import('node:worker_threads')>()
+  class CountedWorker extends threads.Worker {
+    constructor(...args: ConstructorParameters<typeof threads.Worker>) {
+      if (String(args[0]).endsWith('jq-worker.cjs')) engine.imports++
+      super(...args)
+    }
+  }
+  return {...threads, default: {...threads, Worker: CountedWorker}, Worker: CountedWorker}
 })
 
 const run = (i: number, status = 'succeeded') => ({
@@ -110,6 +117,15 @@ describe('--jq', () => {
       expect(alone).toMatchObject({exitCode: 0, stdout: '{"runs":260}\nAcme\n', stderr: ''})
       expect(both).toMatchObject({exitCode: 0, stdout: alone.stdout, stderr: ''})
     }
+  })
+
+  it('@tsv on a terminal: the columns are real tabs, as piped; an escape sequence in a value is not obeyed', async () => {
+    api.stub('GET /orgs/acme/runs', {items: [run(1), {...run(2, 'failed'), id: 'run_2\u001b[2J'}], nextCursor: null})
+    const argv = ['--org', 'acme', '--jq', '.items[] | [.id, .status] | @tsv']
+    const tty = await runCommand(RunsList, argv, {tty: true, env: api.env()})
+    expect(tty.stdout).toBe('run_1\tsucceeded\nrun_2\\u001b[2J\tfailed\n')
+    const piped = await runCommand(RunsList, argv, {env: api.env()})
+    expect(piped.stdout).toBe('run_1\tsucceeded\nrun_2\u001b[2J\tfailed\n')
   })
 
   it('an expression that does not compile exits 2 before any request', async () => {

@@ -1,4 +1,4 @@
-import {writeFileSync} from 'node:fs'
+import {chownSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {CommandContext} from '../../src/base/context.js'
@@ -63,6 +63,28 @@ describe('token', () => {
     const e = await failure(ctx.token())
     expect(e.exitCode).toBe(3)
     expect(e.message).toBe('not logged in to https://api.example.com (profile "ci")')
+  })
+})
+
+describe('a config directory another user owns', () => {
+  // a real chown: the tests run as root in CI (a non-root run cannot give a file away)
+  it.runIf(process.getuid?.() === 0)('a stored token there is never sent: exit 3, the warning said, no request', async () => {
+    const dir = tempDir('amctl-context-')
+    writeFileSync(
+      join(dir, 'credentials.json'),
+      JSON.stringify({version: 1, tokens: {[`default@${api.url}`]: {token: 'svc_planted_by_other_1234'}}}),
+      {mode: 0o600},
+    )
+    chownSync(join(dir, 'credentials.json'), 4321, 4321)
+    chownSync(dir, 4321, 4321)
+    const {ctx, warnings} = context({}, {AMCTL_BASE_URL: api.url, AMCTL_ORG: 'acme', AMCTL_CONFIG_DIR: dir})
+    const e = await failure(ctx.token())
+    expect(e).toMatchObject({exitCode: 3, code: 'unauthorized'})
+    expect(e.message).toMatch(/belongs to another user \(uid 4321\): amctl sends no token stored there/)
+    expect(warnings).toEqual([
+      `the config directory ${dir} belongs to another user (uid 4321), who decides what amctl reads there; amctl sends no token stored in it`,
+    ])
+    expect(api.requests()).toEqual([])
   })
 })
 

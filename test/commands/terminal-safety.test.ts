@@ -62,6 +62,17 @@ describe('server text on a terminal is written visibly, never obeyed', () => {
     expect(kv.stdout).not.toMatch(RAW)
   })
 
+  it('bidi controls and line/paragraph separators: a run name cannot show reversed or break the table', async () => {
+    const name = 'run_\u202egpj.exe\u2066x\u2028y'
+    const run = {id: name, status: 'succeeded', evalSetId: 'es', batchId: 'b', createdAt: '2026-11-01T00:00:00Z', forkedFrom: null}
+    api.stub('GET /orgs/acme/runs', {items: [{...run, agent: name, model: 'm', score: 0.5}], nextCursor: null})
+    const tty = await runCommand(RunsList, ['--org', 'acme'], {env: api.env(), tty: true})
+    expect(tty.stdout).toContain('run_\\u202egpj.exe\\u2066x\\u2028y')
+    expect(tty.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u2028\u2029]/)
+    const piped = await runCommand(RunsList, ['--org', 'acme'], {env: api.env()})
+    expect(piped.stdout.split('\n')[0].split('\t')[0]).toBe('run_\\u202egpj.exe\\u2066x\\u2028y')
+  })
+
   it('--verbose lines: a request id from the server (C1 bytes pass HTTP parsing; C0 ones do not)', async () => {
     // a raw server: Node's own would refuse to send such a header
     const raw = createServer((socket) =>

@@ -1,4 +1,15 @@
-import {chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {homedir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -368,5 +379,25 @@ describe.skipIf(process.platform === 'win32')('localStateWarnings', () => {
 
   it('gives both when both are open', () => {
     expect(localStateWarnings({AMCTL_CONFIG_DIR: state(0o777, 0o644)})).toHaveLength(2)
+  })
+
+  // a real chown: the tests run as root in CI (a non-root run cannot give a file away)
+  it.runIf(process.getuid?.() === 0)('names a config directory, config.json or credentials.json another user owns, as ssh does', () => {
+    const owned = (what: string) =>
+      `${what} belongs to another user (uid 4321), who decides what amctl reads there; amctl sends no token stored in it`
+    const dir = state(0o700, 0o600)
+    writeFileSync(join(dir, 'config.json'), '{}')
+    chownSync(join(dir, 'credentials.json'), 4321, 4321)
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([owned(join(dir, 'credentials.json'))])
+    chownSync(join(dir, 'config.json'), 4321, 4321)
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([owned(join(dir, 'config.json')), owned(join(dir, 'credentials.json'))])
+    // the directory's owner decides for everything in it: one warning
+    chownSync(dir, 4321, 4321)
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([owned(`the config directory ${dir}`)])
+    // root's files are trusted, as ssh trusts them
+    chownSync(dir, 0, 0)
+    chownSync(join(dir, 'config.json'), 0, 0)
+    chownSync(join(dir, 'credentials.json'), 0, 0)
+    expect(localStateWarnings({AMCTL_CONFIG_DIR: dir})).toEqual([])
   })
 })

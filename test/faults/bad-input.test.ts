@@ -125,7 +125,7 @@ const TABLE: BadInput[] = [
     what: 'ID with a tab',
     argv: ['optimizations', 'preview', 'opt\tx', ...ORG],
     exit: 2,
-    says: /CLIMB_ID must not contain control characters/,
+    says: /OPTIMIZATION_ID must not contain control characters/,
   },
   {
     what: 'ID with a bell',
@@ -420,6 +420,33 @@ const TABLE: BadInput[] = [
     exit: 2,
     says: /--paginate works with GET only, not POST/,
   },
+
+  // headers that frame the request are amctl's to set
+  ...['Content-Length: 5', 'Transfer-Encoding: chunked', 'Host: evil.example', 'Connection: close'].map((header) => ({
+    what: `api -H '${header}'`,
+    argv: ['api', '/orgs/{org}/summary', '-H', header, ...ORG],
+    exit: 2,
+    says: new RegExp(`-H ${header.split(':')[0]}: amctl sets the headers that frame the request itself`),
+  })),
+  {
+    what: 'http to a name below localhost',
+    argv: ['orgs', 'summary', '--base-url', 'http://foo.localhost:4010', ...ORG],
+    exit: 2,
+    says: /--base-url "http:\/\/foo\.localhost:4010" must use https/,
+  },
+  {
+    what: '--since with an offset no clock uses',
+    argv: ['runs', 'list', '--since', '2026-11-25T21:00:00+99:00', ...ORG],
+    exit: 2,
+    says: /--since: the UTC offset must be from -12:00 to \+14:00, got "\+99:00"/,
+  },
+  ...['garbage', '1', 'on'].map((value) => ({
+    what: `AMCTL_KEYCHAIN=${value}`,
+    argv: ['runs', 'list', ...ORG],
+    env: {AMCTL_KEYCHAIN: value},
+    exit: 2,
+    says: new RegExp(`AMCTL_KEYCHAIN must be "auto" .* or "off" .*, got "${value}"`),
+  })),
 
   // unknown commands
   {what: 'unknown command', argv: ['frobnicate'], exit: 2, says: /unknown command "frobnicate"/},

@@ -165,6 +165,24 @@ if (sig.length)
     `${sig.map(([, v]) => v.exitCode).join(', ')}; ${sig.map(([, v]) => `${v.msFromSigintToExit} ms`).join(', ')}`,
   )
 
+// a keychain whose session bus accepts and never answers
+const kc = get('keychain')
+if (kc) {
+  if (kc.login)
+    row(
+      'keychain: a session bus that never answers',
+      'auth login --with-token: exit, time (the token in the file)',
+      `${n(kc.login.exitCode)}, ${s(kc.login.ms)}`,
+    )
+  if (kc.runsList)
+    row(
+      kc.login ? '' : 'keychain: a session bus that never answers',
+      'runs list: exit, time (the token from the file)',
+      `${n(kc.runsList.exitCode)}, ${s(kc.runsList.ms)}`,
+    )
+  if (kc.ctrlC) row('', 'Ctrl-C while the call waits: exit (its connection to the bus closed)', n(kc.ctrlC.exitCode))
+}
+
 if (rows.length === 0) {
   process.stdout.write(`No figures in ${DIR}: run \`npm run test:faults\` (or \`npx vitest run test/faults\`) first.\n`)
 } else {

@@ -70,6 +70,25 @@ describe('SIGINT during runs list --all', () => {
   )
 })
 
+describe('SIGINT while --jq runs', () => {
+  it('jq busy on the document (a reduce of 10^10 steps, after its first result): exit 130 at once', async () => {
+    const interrupt = interruptWhen((out) => out.includes('started\n'))
+    const r = await e2e.current.amctl(
+      ['runs', 'list', '--org', 'acme', '--limit', '1', '--jq', '"started", (reduce range(1e10) as $i (0; . + 1))'],
+      {
+        onSpawn: interrupt.onSpawn,
+        timeoutMs: 60_000,
+      },
+    )
+    fig.set('jqRunning', {exitCode: r.exitCode, msFromSigintToExit: interrupt.exitMs()})
+    expect(interrupt.sentAt(), 'jq never printed its first result').toBeDefined()
+    expect(r.signal).toBeNull()
+    expect(r.exitCode).toBe(130)
+    expect(r.stdout).toBe('started\n')
+    expect(r.stderr).not.toMatch(STACK_FRAME)
+  }, 90_000)
+})
+
 describe('SIGINT while a request waits for an answer', () => {
   it('exits 130 at once, without waiting for the timeout', async () => {
     const server = await startServer(() => {

@@ -1,4 +1,4 @@
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
 import {failure} from './failure.js'
 import {dropConnection, envelope, type FakeApiCore, fakeApi, ME, ORIGIN, reply, TOKEN, unchecked} from './fake-api.js'
@@ -109,5 +109,22 @@ describe('fake API', () => {
     expect(api.verify()).toEqual([])
     expect(api.stop()).toEqual(['default no test used: GET /me', 'default no test used: GET /orgs/acme/summary'])
     api.start()
+  })
+
+  it("another test file's leftover request reaches no later file: its API has another host, unanswered and not counted", async () => {
+    // the next file in this worker loads the helper afresh (test/fresh-file.ts)
+    vi.resetModules()
+    const next = (await import('./fake-api.js')) as typeof import('./fake-api.js')
+    expect(next.ORIGIN).not.toBe(ORIGIN)
+    api.verify()
+    api.stop()
+    api = next.fakeApi({}, {me: false})
+    api.start()
+    api.reset()
+    api.stub('GET /orgs/acme/runs', {items: []})
+    const leftover = await failure(client().json({method: 'GET', path: '/orgs/acme/runs?limit=200'}))
+    expect(leftover).toMatchObject({code: 'network_error'})
+    expect(api.requests()).toEqual([])
+    expect(api.verify()).toEqual([`stub never used: GET ${next.ORIGIN}:443/api/v1/orgs/acme/runs`])
   })
 })

@@ -96,6 +96,8 @@ export interface ShellBlock {
   lang: string
   text: string
   marker?: Marker
+  /** the paragraph just before the block (its marker aside), which introduces it */
+  intro?: string
 }
 
 /**
@@ -107,15 +109,20 @@ export function shellBlocksOf(file: string, text: string): {blocks: ShellBlock[]
   const blocks: ShellBlock[] = []
   const mistakes: string[] = []
   let comment: string | undefined
+  let intro: string | undefined
   walk(Lexer.lex(text), (token) => {
     if (token.type === 'space') return
     if (token.type === 'code' && ['sh', 'bash', 'shell'].includes((token as Tokens.Code).lang ?? '')) {
       const marker = comment === undefined ? undefined : parseMarker(comment)
       if (comment !== undefined && !marker) mistakes.push(`${comment.trim()} is not a marker (not-runnable: REASON, exits N: REASON)`)
-      blocks.push({file, lang: (token as Tokens.Code).lang ?? '', text: (token as Tokens.Code).text, marker})
+      blocks.push({file, lang: (token as Tokens.Code).lang ?? '', text: (token as Tokens.Code).text, marker, intro})
       comment = undefined
+      intro = undefined
       return
     }
+    // a block's introduction is the paragraph right before it; any other block in between ends it
+    if (token.type === 'paragraph') intro = (token as Tokens.Paragraph).text
+    else if (['heading', 'list', 'table', 'code', 'blockquote', 'hr'].includes(token.type)) intro = undefined
     if (comment !== undefined && looksLikeMarker(comment)) mistakes.push(`${comment.trim()} is not just before a shell block`)
     comment = token.type === 'html' && token.raw.trim().startsWith('<!--') ? token.raw : undefined
   })
@@ -123,7 +130,7 @@ export function shellBlocksOf(file: string, text: string): {blocks: ShellBlock[]
   return {blocks, mistakes}
 }
 
-/** The lines of a shell block that start with `amctl`, continuation lines joined. */
+/** The lines of a shell block that start with `amctl` (after any `VAR=value`), continuation lines joined. */
 export function amctlLines(block: ShellBlock): ShellLine[] {
   const lines: string[] = []
   let carried = ''
@@ -138,6 +145,6 @@ export function amctlLines(block: ShellBlock): ShellLine[] {
   if (carried) lines.push(carried)
   return lines
     .map((line) => line.trim())
-    .filter((line) => /^amctl(\s|$)/.test(line))
+    .filter((line) => /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*amctl(\s|$)/.test(line))
     .map((command) => ({file: block.file, command, marker: block.marker}))
 }

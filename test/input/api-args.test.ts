@@ -101,6 +101,23 @@ describe('parseHeaders', () => {
     expect(await usageError(() => parseHeaders([line]))).toMatch(/^-H expects 'Name: value'/)
   })
 
+  it.each([
+    'Content-Length: 5',
+    'transfer-encoding: chunked',
+    'Host: evil.example',
+    'Connection: close',
+    ' CONTENT-LENGTH :0',
+    'Keep-Alive: 5',
+    'Upgrade: h2c',
+    'TE: trailers',
+    'Trailer: X',
+  ])('%j frames the request: exit 2 naming it', async (line) => {
+    const name = line.split(':')[0].trim()
+    expect(await usageError(() => parseHeaders([line]))).toBe(
+      `-H ${name}: amctl sets the headers that frame the request itself (Content-Length, Transfer-Encoding, Host, Connection, Keep-Alive, Upgrade, TE, Trailer)`,
+    )
+  })
+
   it('spaces and tabs around the name and the value are dropped; a tab inside the value is kept', async () => {
     expect({...parseHeaders([' X-A \t:\t a\tb \t'])}).toEqual({'x-a': 'a\tb'})
   })

@@ -114,6 +114,9 @@ describe('parseTimeBound (--since, --until)', () => {
     ['2026-11-01T09:30:15.25Z', '2026-11-01T09:30:15.250Z'],
     ['2026-11-01T11:30:00+02:00', '2026-11-01T09:30:00.000Z'],
     ['2026-11-01T05:30-04:00', '2026-11-01T09:30:00.000Z'],
+    ['2026-11-01T23:30+14:00', '2026-11-01T09:30:00.000Z'],
+    ['2026-10-31T21:30-12:00', '2026-11-01T09:30:00.000Z'],
+    ['2026-11-01T15:15+05:45', '2026-11-01T09:30:00.000Z'],
     ['2024-02-29', '2024-02-29T00:00:00.000Z'],
   ])('%j is %s (a date without a zone is UTC)', (value, iso) => {
     expect(new Date(parseTimeBound('--since', value, now)).toISOString()).toBe(iso)
@@ -125,6 +128,16 @@ describe('parseTimeBound (--since, --until)', () => {
       refused(() => parseTimeBound('--until', value, now), /^--until must be a duration before now \(7d, 12h, 90m\) or a date/)
     },
   )
+})
+
+describe('parseTimeBound: UTC offsets no clock uses', () => {
+  it.each(['+99:00', '+14:01', '-12:30', '+15:00', '+05:60', '-23:59'])('refuses %s naming the offset and the range', (zone) => {
+    const value = `2026-11-25T21:00:00${zone}`
+    refused(
+      () => parseTimeBound('--since', value, Date.parse('2026-11-25T12:00:00Z')),
+      new RegExp(`^--since: the UTC offset must be from -12:00 to \\+14:00, got "\\${zone}" in "${value.replace('+', '\\+')}"`),
+    )
+  })
 })
 
 describe('parseNumberInRange (--min-score, --interval)', () => {

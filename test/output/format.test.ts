@@ -2,6 +2,8 @@ import {beforeAll, describe, expect, it} from 'vitest'
 import {COLUMNS, type Conn, ROWS, table} from './fixtures.js'
 import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, type Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
+import {RUN_COLUMNS} from '../../src/output/run-columns.js'
+import type {Run} from '../../src/contract/types.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
@@ -123,5 +125,15 @@ describe('jsonText', () => {
     expect(coloured).toContain('\u001B[36m1\u001B[39m')
     expect(coloured).toContain('\u001B[33mtrue\u001B[39m')
     expect(jsonText({name: 'x'}, true, plain)).toBe('{\n  "name": "x"\n}\n')
+  })
+})
+
+describe('tsvRows: extra columns come after every other field', () => {
+  it('a run: ID, status, eval set, created, then agent, model, score, empty when absent', () => {
+    const rows = [
+      {id: 'r1', status: 'succeeded', evalSetId: 'es', createdAt: 'T', agent: 'codex', model: 'gpt-5', score: 0.9},
+      {id: 'r2', status: 'queued', evalSetId: 'es', createdAt: 'T', agent: null, model: null, score: null},
+    ]
+    expect(tsvRows(rows as Run[], RUN_COLUMNS)).toBe('r1\tsucceeded\tes\tT\tcodex\tgpt-5\t0.9\nr2\tqueued\tes\tT\t\t\t\n')
   })
 })

@@ -1,6 +1,6 @@
-import {describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {isAmctlError} from '../../src/core/errors.js'
-import {compileJq, jqText} from '../../src/output/jq.js'
+import {compileJq, type JqProgram, type JqRun, jqText} from '../../src/output/jq.js'
 
 // --jq's engine: jq itself (jq-wasm), so these check our use of it — what a result looks like
 // (`jq -r -c`), how its errors become ours, the compile check that runs nothing — and a few
@@ -15,8 +15,28 @@ const runs = {
   nextCursor: null,
 }
 
+/** Runs a program on a document: its results as the sink got them, its messages and error. */
+async function runOn(program: JqProgram, document: unknown): Promise<{results: string[]} & JqRun> {
+  const results: string[] = []
+  const run = await program.run(document, async (batch) => {
+    results.push(...batch)
+  })
+  return {results, ...run}
+}
+
+const compiled: JqProgram[] = []
+afterEach(() => {
+  for (const program of compiled.splice(0)) program.close()
+})
+async function compile(expression: string): Promise<JqProgram> {
+  const program = await compileJq(expression)
+  compiled.push(program)
+  return program
+}
+const runJq = async (expression: string, document: unknown = runs) => runOn(await compile(expression), document)
+
 async function results(expression: string, document: unknown = runs): Promise<string[]> {
-  const run = (await compileJq(expression)).run(document)
+  const run = await runJq(expression, document)
   expect(run.error).toBeUndefined()
   return run.results
 }
@@ -78,7 +98,7 @@ describe('compileJq(…).run: results as `jq -r -c` prints them', () => {
   })
 
   it('what jq writes on stderr without failing (debug) comes back as messages', async () => {
-    const run = (await compileJq('.nextCursor | debug | "done"')).run(runs)
+    const run = await runJq('.nextCursor | debug | "done"')
     expect(run).toEqual({results: ['done'], messages: ['["DEBUG:",null]']})
   })
 })
@@ -103,23 +123,66 @@ describe('errors', () => {
   })
 
   it('compiling runs nothing: an expression that fails on every input compiles', async () => {
-    const program = await compileJq('error("boom")')
-    expect(program.run(null).error?.message).toBe('--jq: boom')
+    expect((await runJq('error("boom")', null)).error?.message).toBe('--jq: boom')
   })
 
   it('a runtime error (jq exit 5) keeps the results before it and becomes jq_error, exit 1', async () => {
-    const run = (await compileJq('.items[] | .score * 2')).run(runs)
+    const run = await runJq('.items[] | .score * 2')
     expect(run.results).toEqual(['1.8'])
     expect(run.error).toMatchObject({code: 'jq_error', exitCode: 1, message: '--jq: null (null) and number (2) cannot be multiplied'})
-    const index = (await compileJq('.items[0].score.x')).run(runs)
+    const index = await runJq('.items[0].score.x')
     expect(index).toMatchObject({results: [], error: {message: '--jq: Cannot index number with string ("x")'}})
-    const object = (await compileJq('error({code: 1})')).run(runs)
+    const object = await runJq('error({code: 1})')
     expect(object.error?.message).toBe('--jq: (not a string): {"code":1}')
   })
 
   it('halt_error: its message, or the exit status when it has none', async () => {
-    expect((await compileJq('"stop here" | halt_error(4)')).run(runs).error?.message).toBe('--jq: stop here')
-    expect((await compileJq('null | halt_error(1)')).run(runs).error?.message).toBe('--jq: jq stopped with exit status 1')
+    expect((await runJq('"stop here" | halt_error(4)')).error?.message).toBe('--jq: stop here')
+    expect((await runJq('null | halt_error(1)')).error?.message).toBe('--jq: jq stopped with exit status 1')
+  })
+})
+
+describe('a worker thread runs jq: results stream, a program without end can be stopped', () => {
+  it('results reach the sink in batches while jq runs, not all at the end', async () => {
+    const program = await compile('range(200000)')
+    const batches: number[] = []
+    const run = await program.run(null, async (batch) => {
+      batches.push(batch.length)
+    })
+    expect(run).toEqual({messages: []})
+    expect(batches.length).toBeGreaterThan(1)
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(200000)
+  })
+
+  it('repeat(1): the sink gets results at once; a sink that fails (a closed pipe) stops jq and is the error', async () => {
+    const program = await compile('repeat(1)')
+    let taken = 0
+    const closed = Object.assign(new Error('write EPIPE'), {code: 'EPIPE'})
+    await expect(
+      program.run(null, async (batch) => {
+        taken += batch.length
+        if (taken >= 3) throw closed
+      }),
+    ).rejects.toBe(closed)
+    expect(taken).toBeGreaterThanOrEqual(3)
+    // the engine was ended with it
+    await expect(program.run(null, async () => {})).rejects.toThrow('the jq engine has stopped')
+  })
+
+  it('out of memory (jq stops at 256 MiB): jq_error, exit 1, saying so; the engine is ended', async () => {
+    const program = await compile('reduce range(40) as $i ("x"; . + .)')
+    const run = await runOn(program, null)
+    expect(run.results).toEqual([])
+    expect(run.error).toMatchObject({
+      code: 'jq_error',
+      exitCode: 1,
+      message: '--jq ran out of memory: jq stopped at its limit of 256 MiB (a recursion too deep ends there too)',
+    })
+  })
+
+  it('a recursion without end is the same stop, never a raw "Aborted()"', async () => {
+    const run = await runJq('def f: [f]; f', null)
+    expect(run.error?.message).toBe('--jq ran out of memory: jq stopped at its limit of 256 MiB (a recursion too deep ends there too)')
   })
 })
 
@@ -130,9 +193,9 @@ describe('jqText', () => {
     expect(jqText([], false)).toBe('')
   })
 
-  it('on a terminal: control characters written visibly, newlines kept, JSON still JSON', () => {
-    const text = jqText(['two\nlines', 'clear\u001b[2J', '{"a":"x\u009by"}'], true)
-    expect(text).toBe('two\nlines\nclear\\u001b[2J\n{"a":"x\\u009by"}\n')
+  it('on a terminal: control characters written visibly, newlines and tabs kept, JSON still JSON', () => {
+    const text = jqText(['two\nlines', 'clear\u001b[2J', '{"a":"x\u009by"}', 'a\tb\rc\u202ed'], true)
+    expect(text).toBe('two\nlines\nclear\\u001b[2J\n{"a":"x\\u009by"}\na\tb\\u000dc\\u202ed\n')
     expect(JSON.parse(text.split('\n')[3])).toEqual({a: 'x\u009by'})
   })
 })

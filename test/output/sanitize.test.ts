@@ -28,6 +28,41 @@ describe('terminalSafe', () => {
   })
 })
 
+// the bidi controls (Unicode's Bidi_Control) and the line and paragraph separators
+const BIDI_AND_SEPARATORS = [
+  '\u061c',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u2028',
+  '\u2029',
+]
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+
+describe('bidi controls and line/paragraph separators, everywhere a person or a line reads them', () => {
+  it.each(BIDI_AND_SEPARATORS.map((c) => [escaped(c), c]))('%s is written visibly', (shown, c) => {
+    // a run name that would show as "run_1 gpj.exe" reversed, and one that breaks a line
+    const text = `run_1${c}exe.jpg`
+    const out = `run_1${shown}exe.jpg`
+    expect(terminalSafe(text)).toBe(out)
+    expect(terminalSafe(text, {multiline: true})).toBe(out)
+    expect(tsvEscape(text)).toBe(out)
+    expect(markdownText(text)).toBe(out)
+    expect(workflowEscape(text, 'data')).toBe(out)
+    const json = safeJson({name: text}) as string
+    expect(json).toBe(`{"name":"${out}"}`)
+    expect(JSON.parse(json)).toEqual({name: text})
+  })
+})
+
 describe('tsvEscape', () => {
   it('escapes backslash, tab, newline and CR, other controls as \\u00XX: one record, one field', () => {
     expect(tsvEscape('a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re')

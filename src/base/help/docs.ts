@@ -34,7 +34,22 @@ export function withTopics(text: string): string {
 function roff(markdown: string, name: string, version: string, date: string): string {
   // an instance of its own: marked.use() would pile one page's options onto the next
   const marked = new Marked({...markedMan, date, name, section: '1', manual: 'amctl manual', manVersion: version} as never)
-  return marked.parse(markdown, {async: false}) as string
+  return portableRoff(marked.parse(markdown, {async: false}) as string)
+}
+
+/**
+ * roff that every reader sets alike: each character beyond ASCII as groff's `\[uXXXX]` (groff
+ * reads a page as Latin-1 unless man(1) first runs it through preconv: `groff -man -Tutf8` showed
+ * the en dash of "1–200" as "â"), the hyphens of the NAME line as `\-`, as marked-man writes
+ * every other one (a plain `-` may be set as a typographic hyphen, which no shell takes), and no
+ * hyphenation (`.nh`: "--since DU‐RATION" in a synopsis cannot be pasted either).
+ */
+export function portableRoff(text: string): string {
+  const named = text
+    .replace(/^(\.TH .*\n)/m, '$1.nh\n')
+    .replace(/^(\\fB[^\\\n]*)(\\fR \\- )/m, (_, name: string, rest: string) => `${name.replace(/-/g, '\\-')}${rest}`)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is what this keeps
+  return named.replace(/[^\x00-\x7f]/gu, (c) => `\\[u${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}]`)
 }
 
 /** The man page amctl(1) in roff. */

@@ -49,7 +49,10 @@ export const ENVIRONMENT: Topic = {
         ['AMCTL_TIMEOUT', 'per-request timeout in seconds, like --timeout (default 30)'],
         ['AMCTL_DEBUG=1', 'log every request to stderr (like --verbose) and show stack traces'],
         ['AMCTL_CONFIG_DIR', 'the config directory (default: $XDG_CONFIG_HOME/amctl or ~/.config/amctl)'],
-        ['AMCTL_KEYCHAIN=off', 'never use the OS keychain; tokens go to credentials.json'],
+        [
+          'AMCTL_KEYCHAIN=off',
+          'never use the OS keychain; tokens go to credentials.json (auto, the default, tries the keychain first; any other value exits 2)',
+        ],
         [
           'AMCTL_CACHE_DIR',
           "the cache directory: code caches and a terminal's help, which speed up start-up, and the IDs shell completion offers (default: $XDG_CACHE_HOME/amctl or ~/.cache/amctl)",
@@ -118,11 +121,11 @@ export const FORMATTING: Topic = {
       items: [
         'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value, colour unless NO_COLOR, FORCE_COLOR=0 or CLICOLOR=0 (CLICOLOR_FORCE colours messages off a terminal too).',
         'Piped: lists as tab-separated rows without a header, the ID first; objects as key<TAB>value lines, nested values as compact JSON. No colour.',
-        'In tab-separated output a backslash, tab, newline and carriage return inside a value are written `\\\\`, `\\t`, `\\n` and `\\r`, other control characters `\\u00XX`: one record per line.',
-        '--json: the answer exactly as the API gave it, one document (pretty on a terminal, compact piped); lists keep {"items":[…],"nextCursor":…}. It holds no raw control character: DEL and C1 controls, which JSON allows raw, are written `\\u00XX` too (the same value).',
+        'In tab-separated output a backslash, tab, newline and carriage return inside a value are written `\\\\`, `\\t`, `\\n` and `\\r`, other control characters `\\u00XX` (bidi controls and the line and paragraph separators too, as `\\u202e`, `\\u2028`): one record per line.',
+        '--json: the answer exactly as the API gave it, one document (pretty on a terminal, compact piped); lists keep {"items":[…],"nextCursor":…}. It holds no raw control character: DEL and C1 controls, bidi controls and U+2028/U+2029, which JSON allows raw, are written `\\uXXXX` too (the same value).',
         '--jq EXPR (or -q EXPR, as gh has it): a jq expression applied to the document --json would print; each result on its own line, strings raw, other values as compact JSON (like `--json | jq -r -c EXPR`); no jq install needed. With --all or --paginate it sees the whole {"items":[…]} document.',
         '--all and api --paginate stream page by page; if a page fails midway, --json closes the document as {"items":[…],"error":{…}}.',
-        'Text from the server is never a terminal command: control characters are shown as `\\u00XX`.',
+        'Text from the server is never a terminal command: control characters are shown as `\\u00XX`, and so are the bidi controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the line and paragraph separators (U+2028, U+2029), which would show a name reversed or break its line (`\\u202e`, `\\u2028`).',
         'A reader that goes away (`| head -1`) ends amctl at once with exit 0.',
       ],
     },

@@ -161,10 +161,16 @@ ${PATTERN_SYNTAX}`
       `Test hooks: ${server.url}${HOOKS_PREFIX}/… (see ${this.config.bin} dev server --help)`,
       'Press Ctrl-C to stop',
     ]
+    // Ctrl-C stops the server from now on, also while --jq still writes (its results come as jq
+    // writes them): the base command then ends jq
+    const signalled = untilSignal()
     try {
       // with --json: one compact line, so a script can read it while the server keeps running
-      if (this.jsonEnabled()) this.logJson({baseUrl: server.url, orgs: server.orgs, users: server.users}, {compact: true})
-      else this.io.stdout.write(`${[server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))].join('\n')}\n`)
+      if (this.jsonEnabled()) {
+        const printed = this.printJson({baseUrl: server.url, orgs: server.orgs, users: server.users}, {compact: true})
+        if ((await Promise.race([printed.then(() => 'printed'), signalled])) !== 'printed') printed.catch(() => {})
+      } else
+        this.io.stdout.write(`${[server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))].join('\n')}\n`)
     } catch (error) {
       // a --jq error ends the command: the server must not keep the process alive
       await server.close()
@@ -172,7 +178,7 @@ ${PATTERN_SYNTAX}`
     }
     for (const hint of hints) stderr(hint)
 
-    await untilSignal()
+    await signalled
     // every change was written to --data when it was answered: nothing is pending here
     await server.close()
   }

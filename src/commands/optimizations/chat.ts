@@ -17,14 +17,14 @@ export default class OptimizationsChat extends ApiCommand {
     'echo "Focus on refunds next" | <%= config.bin %> <%= command.id %> opt_acme_checkout --org acme --message -',
   ]
 
-  static override args = {climb_id: Args.string({description: 'ID of the optimization', required: true})}
+  static override args = {optimization_id: Args.string({description: 'ID of the optimization (the API calls it climbId)', required: true})}
   static override flags = {
     message: Flags.string({char: 'm', description: 'the message, or - to read it from stdin', required: true}),
   }
 
   async run(): Promise<JsonObject> {
     const {args, flags} = await this.parse(OptimizationsChat)
-    const id = requireId('CLIMB_ID', args.climb_id)
+    const id = requireId('OPTIMIZATION_ID', args.optimization_id)
     const message = requireText(
       '--message',
       flags.message === '-' ? chompNewline(await readText('-', this.io.stdin, '--message')) : flags.message,

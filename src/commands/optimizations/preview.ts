@@ -18,12 +18,12 @@ export default class OptimizationsPreview extends ApiCommand {
     '<%= config.bin %> <%= command.id %> opt_acme_checkout --org acme -F maxTrials=3 --json',
   ]
 
-  static override args = {climb_id: Args.string({description: 'ID of the optimization', required: true})}
+  static override args = {optimization_id: Args.string({description: 'ID of the optimization (the API calls it climbId)', required: true})}
   static override flags = {...bodyFlags}
 
   async run(): Promise<JsonObject> {
     const {args, flags} = await this.parse(OptimizationsPreview)
-    const id = requireId('CLIMB_ID', args.climb_id)
+    const id = requireId('OPTIMIZATION_ID', args.optimization_id)
     const body = await buildBody(flags, this.io.stdin)
     const preview = await previewRound(await this.ctx.http(), await this.ctx.org(), id, body)
     showRound(this.out, preview)

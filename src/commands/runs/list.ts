@@ -22,6 +22,8 @@ export default class RunsList extends ApiCommand {
 
 --all follows nextCursor to the end (from --cursor or the start) and streams: runs are written as each page arrives, so memory stays flat whatever the count; with --json the output is one {"items":[…]} document. If a page fails midway, that document is closed as {"items":[…],"error":{…}} and the exit code is the error's.
 
+Piped, each run is one tab-separated row: ID, status, eval set, created, agent, model, score (a field the run lacks is empty; fields are only ever added at the end).
+
 Filters (as gh run list has them) keep the runs that match all of them: --status (repeatable or comma-separated: ${STATUS_FILTERS.join(', ')}; unfinished is any status not terminal), --eval-set, --agent, --model (exact), --since and --until (a duration before now such as 7d, 12h, 90m, or a date such as 2026-11-01 or 2026-11-01T09:30:00Z; UTC when no zone is given; --since keeps runs created at or after it, --until those created before it). The API has no filters, so amctl filters what it reads, in every output form: without --all the one page fetched (the more: hint keeps the filters), with --all every page, streaming. Runs come newest first, so with --since paging stops at the first page that reaches older runs (--verbose says so), and that page's nextCursor is null.`
 
   static override examples = [

@@ -1,5 +1,5 @@
 import {fileStore} from './file-store.js'
-import {keychain, KeychainUnavailable} from './keychain.js'
+import {keychain, keychainMode, KeychainUnavailable} from './keychain.js'
 import {TOKEN_PREFIX} from '../../contract/vocabulary.js'
 import {NotLoggedInError} from '../errors.js'
 import {assertTokenForm, isTokenForm} from './token.js'
@@ -21,6 +21,8 @@ export function accountFor(profile: string, baseUrl: string): string {
 }
 
 export async function findToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<FoundToken | undefined> {
+  // an AMCTL_KEYCHAIN amctl does not know is a mistake to say, whether or not the keychain is reached
+  keychainMode(env)
   if (env.AMCTL_TOKEN !== undefined && env.AMCTL_TOKEN !== '') {
     return {token: assertTokenForm(env.AMCTL_TOKEN, 'AMCTL_TOKEN'), source: 'env'}
   }
@@ -64,6 +66,7 @@ export async function storeToken(
   opts: {insecure?: boolean; env?: NodeJS.ProcessEnv} = {},
 ): Promise<StoreResult> {
   const env = opts.env ?? process.env
+  keychainMode(env)
   const account = accountFor(profile, baseUrl)
   if (!opts.insecure) {
     try {
@@ -83,6 +86,7 @@ export async function storeToken(
 
 /** Removes the stored token of the profile and server from both stores; returns where it was. */
 export async function removeToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<TokenSource[]> {
+  keychainMode(env)
   const account = accountFor(profile, baseUrl)
   const removed: TokenSource[] = []
   if (await keychain.delete(account).catch(() => false)) removed.push('keychain')

@@ -1,6 +1,15 @@
-import {join} from 'node:path'
 import {configDir} from '../config.js'
-import {isJsonObject, readJsonFile, updateJsonFile, wrongShapeError} from '../fs-atomic.js'
+import {dirname, join} from 'node:path'
+import {NotLoggedInError} from '../errors.js'
+import {
+  foreignOwner,
+  isJsonObject,
+  readJsonFile,
+  readJsonFileAndOwner,
+  statOrUndefined,
+  updateJsonFile,
+  wrongShapeError,
+} from '../fs-atomic.js'
 
 /**
  * The file fallback: `<config dir>/credentials.json`, mode 0600 (in a directory created 0700),
@@ -22,8 +31,7 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), 'credentials.json')
 }
 
-function read(file: string): FileShape {
-  const content = readJsonFile(file)
+function read(file: string, content: unknown = readJsonFile(file)): FileShape {
   if (content === undefined) return {version: 1, tokens: {}}
   if (!isJsonObject(content)) throw wrongShapeError(file, 'expected a JSON object')
   const {version} = content
@@ -44,8 +52,23 @@ function entryOf(shape: FileShape, account: string): Entry | undefined {
 
 export const fileStore = {
   path: credentialsPath,
+  /**
+   * The stored token. One in a file, or a directory, that another user owns is never handed out
+   * (exit 3): that user could have put it there, to have amctl send their token, or send yours
+   * to a server of theirs (localStateWarnings says so too).
+   */
   get(account: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-    return entryOf(read(credentialsPath(env)), account)?.token
+    const file = credentialsPath(env)
+    const {value, uid} = readJsonFileAndOwner(file)
+    const token = entryOf(read(file, value), account)?.token
+    if (token === undefined) return undefined
+    const owner = foreignOwner(statOrUndefined(dirname(file))?.uid) ?? foreignOwner(uid)
+    if (owner !== undefined) {
+      throw new NotLoggedInError(
+        `${file} or its directory belongs to another user (uid ${owner}): amctl sends no token stored there; set AMCTL_TOKEN, or log in with a config directory of your own (AMCTL_CONFIG_DIR)`,
+      )
+    }
+    return token
   },
   set(account: string, token: string, env: NodeJS.ProcessEnv = process.env): void {
     const entry: Entry = {token, storedAt: new Date().toISOString()}

@@ -10,10 +10,14 @@
  * automatic choice there falls back, silently, to the kernel's keyring when no Secret Service
  * answers, which keeps the token in memory only (gone at the next reboot); contract 1.3 wants
  * the file fallback then, and a pinned entry refuses instead, so amctl falls back to the file.
+ *
+ * On Linux the session bus is asked to answer first (./session-bus.ts): the module connects to it
+ * synchronously, so a bus that accepts and never answers would hold amctl for ever. The 3 s of
+ * the first call cover that question, the connection and the handshake included.
  */
 
-import {statSync} from 'node:fs'
-import {join} from 'node:path'
+import {UsageError} from '../errors.js'
+import {busAnswers, sessionBusEndpoint, sessionBusReachable} from './session-bus.js'
 
 export const KEYCHAIN_SERVICE = 'amctl'
 export const KEYCHAIN_TIMEOUT_MS = 3000
@@ -36,11 +40,32 @@ export function keychainTimedOut(): boolean {
   return timedOut
 }
 
+/** What AMCTL_KEYCHAIN may say: `auto` (the default, also when empty or unset) or `off`. */
+export const KEYCHAIN_MODES = ['auto', 'off'] as const
+
+/** AMCTL_KEYCHAIN, checked: any other value exits 2 naming the accepted ones. */
+export function keychainMode(env: NodeJS.ProcessEnv): (typeof KEYCHAIN_MODES)[number] {
+  const value = env.AMCTL_KEYCHAIN ?? ''
+  if (value === '' || value === 'auto') return 'auto'
+  if (value === 'off') return 'off'
+  throw new UsageError(
+    `AMCTL_KEYCHAIN must be "auto" (the OS keychain when one answers, else the file) or "off" (never the keychain), got ${JSON.stringify(value)}`,
+  )
+}
+
 function load(): Promise<Keytar> {
   loaded ??= (async () => {
-    if (process.env.AMCTL_KEYCHAIN === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
-    if (process.platform === 'linux' && !sessionBusReachable(process.env)) {
-      throw new KeychainUnavailable('no D-Bus session bus, so no Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)')
+    if (keychainMode(process.env) === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
+    if (process.platform === 'linux') {
+      if (!sessionBusReachable(process.env)) {
+        throw new KeychainUnavailable('no D-Bus session bus, so no Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)')
+      }
+      const endpoint = sessionBusEndpoint(process.env)
+      if (endpoint !== undefined) {
+        await busAnswers(endpoint, KEYCHAIN_TIMEOUT_MS).catch((error: Error) => {
+          throw new KeychainUnavailable(error.message)
+        })
+      }
     }
     try {
       const {AsyncEntry} = await import('@napi-rs/keyring')
@@ -61,25 +86,7 @@ function load(): Promise<Keytar> {
   return loaded
 }
 
-/**
- * Whether a D-Bus session bus can be found as libdbus looks for one: DBUS_SESSION_BUS_ADDRESS, else
- * the socket `$XDG_RUNTIME_DIR/bus` (X11 autolaunch is compiled out of the keychain module). On
- * Linux the keychain is the Secret Service, on that bus: without one, amctl knows the keychain is
- * unavailable without loading the native module (a few ms of every command that needs a token,
- * on CI machines and containers).
- */
-export function sessionBusReachable(env: NodeJS.ProcessEnv): boolean {
-  if (env.DBUS_SESSION_BUS_ADDRESS) return true
-  if (!env.XDG_RUNTIME_DIR) return false
-  try {
-    return statSync(join(env.XDG_RUNTIME_DIR, 'bus')).isSocket()
-  } catch {
-    return false
-  }
-}
-
 async function call<T>(what: string, run: (keytar: Keytar) => Promise<T>): Promise<T> {
-  const keytar = await load()
   let timer: NodeJS.Timeout | undefined
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -88,9 +95,10 @@ async function call<T>(what: string, run: (keytar: Keytar) => Promise<T>): Promi
     }, KEYCHAIN_TIMEOUT_MS)
   })
   try {
-    return await Promise.race([run(keytar), limit])
+    // the limit covers loading: on Linux that is where the session bus is asked to answer
+    return await Promise.race([load().then(run), limit])
   } catch (error) {
-    if (error instanceof KeychainUnavailable) throw error
+    if (error instanceof KeychainUnavailable || error instanceof UsageError) throw error
     throw new KeychainUnavailable(`the keychain refused ${what} (${String((error as Error)?.message ?? error).split('\n')[0]})`)
   } finally {
     clearTimeout(timer)

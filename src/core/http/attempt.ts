@@ -34,6 +34,8 @@ export interface Attempt {
   connectTimeoutMs?: number
   /** tests inject one: the attempt goes through this undici dispatcher */
   dispatcher?: Dispatcher
+  /** the caller gave up (a wait's Ctrl-C): the request is destroyed at once and rejects with `signal.reason` */
+  signal?: AbortSignal
 }
 
 /** The abort reason of a per-attempt timeout. */

@@ -18,13 +18,15 @@ export interface ClientOptions {
   baseUrl: string
   /** Resolves the bearer token; called only when a request needs one. */
   token?: () => Promise<string>
+  /** Awaited before a request is sent: a local check that must pass first (the --jq expression). */
+  beforeSend?: () => Promise<void>
   /** Per-attempt timeout. */
   timeoutMs: number
   userAgent: string
   /** Verbose log sink (stderr); absent = quiet. */
   log?: (line: string) => void
   dispatcher?: Dispatcher
-  sleep?: (ms: number) => Promise<unknown>
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<unknown>
   random?: () => number
 }
 
@@ -39,6 +41,11 @@ export interface RequestSpec {
   auth?: boolean
   /** 'object' (default): a JSON object is required. 'any': JSON or text, as it came. */
   expect?: Expect
+  /**
+   * The caller gave up (a wait's Ctrl-C): the attempt in flight is destroyed, no retry follows,
+   * and the request rejects with `signal.reason`. Nothing of it outlives the caller.
+   */
+  signal?: AbortSignal
 }
 
 export interface HttpResponse<T = unknown> {
@@ -86,24 +93,28 @@ export class HttpClient {
 
   /** Sends a request with the retry policy of the contract; throws an AmctlError on failure. */
   async send<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
+    await this.opts.beforeSend?.()
     let url = this.url(spec.path)
     let method = spec.method
     const headers = await this.headers(spec)
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body)
     let redirects = 0
 
+    const {signal} = spec
     for (let attempt = 1; ; attempt++) {
+      signal?.throwIfAborted()
       let raw: RawResponse
       const started = clock().now()
       this.log(() => `→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
       try {
-        raw = await sendAttempt({url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher})
+        raw = await sendAttempt({url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher, signal})
       } catch (error) {
+        signal?.throwIfAborted()
         if (isAmctlError(error)) throw error
         const failed = classifyFailure(error, this.opts.timeoutMs)
         this.log(() => `✗ ${method} ${redactUrl(url)} ${failed.message} ${ms(started)} attempt ${attempt}`)
         if (!failed.permanent && attempt <= MAX_RETRIES && shouldRetry(method, failed.failure)) {
-          await this.wait(attempt, undefined, failed.message)
+          await this.wait(attempt, undefined, failed.message, signal)
           continue
         }
         throw failureError(method, url, failed)
@@ -120,7 +131,7 @@ export class HttpClient {
       }
       if (raw.status >= 400 || raw.status < 200) {
         if (attempt <= MAX_RETRIES && shouldRetry(method, {kind: 'status', status: raw.status})) {
-          await this.wait(attempt, parseRetryAfter(raw.headers['retry-after']), `HTTP ${raw.status}`)
+          await this.wait(attempt, parseRetryAfter(raw.headers['retry-after']), `HTTP ${raw.status}`, signal)
           continue
         }
         throw statusError(raw)
@@ -168,10 +179,10 @@ export class HttpClient {
     return {url: target.href, method}
   }
 
-  private async wait(retry: number, retryAfterMs: number | undefined, why: string): Promise<void> {
+  private async wait(retry: number, retryAfterMs: number | undefined, why: string, signal: AbortSignal | undefined): Promise<void> {
     const waitMs = retryDelayMs(retry, retryAfterMs, this.opts.random)
     this.log(() => `… ${why}: retry ${retry} of ${MAX_RETRIES} in ${waitMs} ms`)
-    await (this.opts.sleep ?? clock().sleep)(waitMs)
+    await (this.opts.sleep ?? clock().sleep)(waitMs, signal)
   }
 
   /** A --verbose line, made only when someone reads it (every page of --all would make two). */

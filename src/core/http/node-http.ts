@@ -13,7 +13,12 @@ const KEEP_ALIVE = {keepAlive: true, keepAliveMsecs: 10_000}
 
 interface Way {
   agent: HttpAgent
-  request: typeof import('node:http').request
+  /**
+   * the module itself (its CommonJS exports), not the ES namespace of `import()`: the namespace
+   * is a copy of the exports made at the process's first import, so whoever wraps
+   * `https.request` later (a test's nock) would never see amctl's requests
+   */
+  lib: Pick<typeof import('node:http'), 'request'>
 }
 // per protocol: the module's request() and the process's agent, made on the first request
 let ways: {'http:'?: Way; 'https:'?: Way} = {}
@@ -21,8 +26,8 @@ let ways: {'http:'?: Way; 'https:'?: Way} = {}
 async function wayFor(protocol: 'http:' | 'https:'): Promise<Way> {
   const known = ways[protocol]
   if (known) return known
-  const lib = protocol === 'https:' ? await import('node:https') : await import('node:http')
-  const way = {agent: new lib.Agent(KEEP_ALIVE), request: lib.request}
+  const lib = protocol === 'https:' ? (await import('node:https')).default : (await import('node:http')).default
+  const way = {agent: new lib.Agent(KEEP_ALIVE), lib}
   ways[protocol] = way
   return way
 }
@@ -41,7 +46,7 @@ export function closeAgents(): void {
  */
 export async function sendWithNodeHttp(url: URL, attempt: Attempt): Promise<RawResponse> {
   const protocol = url.protocol === 'https:' ? 'https:' : 'http:'
-  const {agent, request} = await wayFor(protocol)
+  const {agent, lib} = await wayFor(protocol)
   return new Promise<RawResponse>((resolve, reject) => {
     let connected = false
     let done = false
@@ -56,7 +61,16 @@ export async function sendWithNodeHttp(url: URL, attempt: Attempt): Promise<RawR
       }
     }
     const timer = setTimeout(() => finish(new AttemptTimeout(connected)), attempt.timeoutMs)
-    const req = request(url, {method: attempt.method, headers: attempt.headers, agent})
+    const req = lib.request(url, {method: attempt.method, headers: attempt.headers, agent})
+    const {signal} = attempt
+    if (signal) {
+      const onAbort = (): void => finish(signal.reason)
+      if (signal.aborted) onAbort()
+      else {
+        signal.addEventListener('abort', onAbort, {once: true})
+        req.once('close', () => signal.removeEventListener('abort', onAbort))
+      }
+    }
     req.on('socket', (socket: Socket) => {
       // a kept-alive connection is ready at once; a new one once connected (and, for https,
       // secured), within the connect timeout, as undici's

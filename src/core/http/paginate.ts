@@ -16,11 +16,18 @@ export interface PageOptions {
    * first included, is that page's, not the organization's.
    */
   again?: string
+  /** the caller gave up (a wait's Ctrl-C): the page in flight is abandoned and no other is asked for */
+  signal?: AbortSignal
 }
 
 /** One page of a collection: a JSON object whose `items` is an array, else `bad_response`. */
-export async function getPage<T>(client: HttpClient, path: string, headers?: Record<string, string>): Promise<Page<T>> {
-  const page = await client.json<Page<T>>({method: 'GET', path, headers})
+export async function getPage<T>(
+  client: HttpClient,
+  path: string,
+  headers?: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Page<T>> {
+  const page = await client.json<Page<T>>({method: 'GET', path, headers, signal})
   if (!Array.isArray(page.items)) {
     throw new BadResponseError(
       `expected a page with an "items" array from GET ${path.split('?')[0]}, got ${'items' in page ? typeof page.items : 'no "items"'}`,
@@ -43,8 +50,9 @@ export async function* pages<T>(client: HttpClient, path: string, opts: PageOpti
   for (let number = 1; ; number++) {
     let page: Page<T>
     try {
-      page = await getPage<T>(client, withQuery(path, {limit: opts.limit, cursor}), opts.headers)
+      page = await getPage<T>(client, withQuery(path, {limit: opts.limit, cursor}), opts.headers, opts.signal)
     } catch (error) {
+      opts.signal?.throwIfAborted()
       if (number === 1 && opts.again === undefined) throw error
       const which = `page ${number}${cursor === undefined ? '' : ` (cursor ${cursor})`}`
       const when = opts.again === undefined ? '' : ` ${opts.again}`

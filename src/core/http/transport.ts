@@ -51,17 +51,22 @@ const ABORT_GRACE_MS = 100
  * the abort is not acted on promptly, the attempt ends here, as a timeout before anything was
  * written (undici#3897).
  */
-function endOnTimeout<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+function endOnTimeout<T>(pending: Promise<T>, signal: AbortSignal, caller: AbortSignal | undefined): Promise<T> {
   pending.catch(() => {}) // it may still fail after the attempt was given up
   return new Promise<T>((resolve, reject) => {
     let grace: NodeJS.Timeout | undefined
     const onAbort = (): void => {
       grace = setTimeout(() => reject(new AttemptTimeout(false)), ABORT_GRACE_MS)
     }
+    // the caller giving up ends the attempt at once, whether or not undici acts on it
+    const onGiveUp = (): void => reject(caller?.reason)
     signal.addEventListener('abort', onAbort, {once: true})
+    if (caller?.aborted) onGiveUp()
+    caller?.addEventListener('abort', onGiveUp, {once: true})
     pending.then(resolve, reject).finally(() => {
       clearTimeout(grace)
       signal.removeEventListener('abort', onAbort)
+      caller?.removeEventListener('abort', onGiveUp)
     })
   })
 }
@@ -77,9 +82,9 @@ async function sendWithUndici(url: URL, attempt: Attempt, given: Dispatcher | un
       method: attempt.method as Dispatcher.HttpMethod,
       headers: attempt.headers,
       body: attempt.body,
-      signal: controller.signal,
+      signal: attempt.signal ? AbortSignal.any([controller.signal, attempt.signal]) : controller.signal,
     })
-    const res = await endOnTimeout(pending, controller.signal)
+    const res = await endOnTimeout(pending, controller.signal, attempt.signal)
     const text = await readText(res.body, res.statusCode, res.headers['content-length'])
     const raw = Object.entries(res.headers).flatMap(([key, value]) =>
       Array.isArray(value) ? value.flatMap((v) => [key, v]) : value === undefined ? [] : [key, value],

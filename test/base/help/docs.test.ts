@@ -93,6 +93,28 @@ describe('generated documents', () => {
   )
 })
 
+describe('the man pages as groff sets them', () => {
+  it.runIf(existsSync('/usr/bin/groff'))(
+    'groff -man -Tutf8, without preconv: en dashes, ellipses and the NAME line come out as written',
+    async () => {
+      const file = join(tempDir('amctl-man-'), 'amctl-runs-list.1')
+      writeFileSync(file, generated.get('man/amctl-runs-list.1') as string)
+      // the source is ASCII: what is beyond it is written as groff escapes, which any groff reads
+      expect(readFileSync(file, 'utf8')).toMatch(/^[\x00-\x7f]*$/)
+      const {stdout} = await promisify(execFile)('groff', ['-man', '-Tutf8', file], {encoding: 'utf8'})
+      const text = stdout.replace(/.\u0008/g, '')
+      expect(text).not.toMatch(/\u00e2/) // "â": UTF-8 read as Latin-1
+      expect(text).toContain('page size, 1\u2013200')
+      expect(text).toMatch(/\{"items":\[\u2026\]\}/)
+      // the command's name as a shell takes it: ASCII hyphen-minus, never U+2010
+      expect(text).toMatch(/^ +amctl-runs-list - List runs of the organization, newest first$/m)
+      // no word broken by hyphenation: a synopsis or a flag stays as a shell takes it
+      expect(text).not.toContain('\u2010')
+      expect(text.replace(/\s+/g, ' ')).toContain('[--since DURATION|DATE] [--until DURATION|DATE]')
+    },
+  )
+})
+
 describe('a command page', () => {
   const commands = documentedCommands(manifest)
   const page = (id: string) => commandPage(commands.find((c) => c.id === id)!, commands)

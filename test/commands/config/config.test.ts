@@ -157,16 +157,22 @@ describe('config errors', () => {
     expect(JSON.parse(r.stdout)).toEqual({error: {code: 'invalid_request', message: 'unknown config key "foo"; valid keys: base-url, org'}})
   })
 
-  it.each(['http://example.com', 'ftp://example.com', 'example.com', 'https://u:p@example.com', 'https://example.com/?q=1'])(
-    'base-url %s is exit 2 and not stored',
-    async (value) => {
-      await run(ConfigSet, ['base-url', 'https://good.example.com'])
-      const r = await run(ConfigSet, ['base-url', value])
-      expect(r.exitCode).toBe(2)
-      expect(r.stderr).toMatch(/^error: .*\(invalid_request\)\n/)
-      expect(stored().profiles.default['base-url']).toBe('https://good.example.com')
-    },
-  )
+  it.each([
+    'http://example.com',
+    'http://foo.localhost',
+    'http://localhost.example.com',
+    'http://127.0.0.1.nip.io',
+    'ftp://example.com',
+    'example.com',
+    'https://u:p@example.com',
+    'https://example.com/?q=1',
+  ])('base-url %s is exit 2 and not stored', async (value) => {
+    await run(ConfigSet, ['base-url', 'https://good.example.com'])
+    const r = await run(ConfigSet, ['base-url', value])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/^error: .*\(invalid_request\)\n/)
+    expect(stored().profiles.default['base-url']).toBe('https://good.example.com')
+  })
 
   it('http is accepted for loopback hosts', async () => {
     expect((await run(ConfigSet, ['base-url', 'http://127.0.0.1:4010/'])).exitCode).toBe(0)

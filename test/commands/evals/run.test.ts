@@ -68,7 +68,7 @@ describe('evals run', () => {
     const human = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
     expect(human.exitCode).toBe(9)
     expect(human.stderr).toMatch(/the server may have accepted the request; check before retrying \(outcome_unknown\)/)
-    expect(human.stdout).toBe('run_2\tqueued\tes_1\t2026-01-02T00:00:00Z\n')
+    expect(human.stdout).toBe('run_2\tqueued\tes_1\t2026-01-02T00:00:00Z\t\t\t\n')
   })
 
   it('402 insufficient_credits exits 8', async () => {
@@ -119,7 +119,9 @@ describe('evals run --wait (contract 5)', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
-    expect(r.stdout).toBe('run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\n')
+    expect(r.stdout).toBe(
+      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.9\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.7\n',
+    )
     expect(r.stderr).toBe(
       [
         'Launched eval set es_1: 1 batch, 2 runs',

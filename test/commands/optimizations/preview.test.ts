@@ -13,6 +13,16 @@ describe('optimizations preview', () => {
     ])
   })
 
+  it('the argument is the optimization ID, named as users know it (the API calls it climbId)', async () => {
+    const missing = await runCommand(Preview, ['--org', 'acme'], {env: api.env()})
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toMatch(/missing argument OPTIMIZATION_ID\b/)
+    const control = await runCommand(Preview, ['cl\u0007', '--org', 'acme'], {env: api.env()})
+    expect(control.stderr).toMatch(/^error: OPTIMIZATION_ID must not contain control characters/)
+    expect(Preview.args).toHaveProperty('optimization_id')
+    expect(api.requests()).toHaveLength(0)
+  })
+
   it('returns the round; piped, the renderer gets it as one object', async () => {
     const r = await runCommand(Preview, ['cl_1', '--org', 'acme'], {env: api.env()})
     expect(r.result).toEqual({round: 2})

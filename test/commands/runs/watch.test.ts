@@ -7,6 +7,7 @@ import RunsWatch from '../../../src/commands/runs/watch.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
+import {startServer} from '../../helpers/http-server.js'
 import {tempDir} from '../../helpers/temp.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
@@ -218,7 +219,9 @@ describe('runs watch: output and exit codes', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\n')
+    expect(r.stdout).toBe(
+      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t0.9\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\n',
+    )
   })
 
   it('--json: {"items":[…]} with the runs as the API sent them, in the order given', async () => {
@@ -280,11 +283,31 @@ describe('runs watch: output and exit codes', () => {
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--wait-timeout', '1m', '--interval', '20'], {env: api.env()})
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
-    expect(r.stdout).toBe('r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
+    expect(r.stdout).toBe(
+      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+    )
     expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {env: api.env()})
     expect(json.exitCode).toBe(11)
     expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}]})
+  })
+
+  it('a --jq error after the verdict keeps the verdict (10, 11: a retry on exit 1 would launch again); after a pass it is 1', async () => {
+    const expression = '.items[0].id, (.items[0].id | .x)'
+    const jqError = 'error: --jq: Cannot index string with string ("x") (jq_error)\n'
+    serveRuns([['r1']], [{r1: 'failed'}])
+    const failed = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--jq', expression], {env: api.env()})
+    expect(failed.exitCode).toBe(10)
+    expect(failed.stdout).toBe('r1\n')
+    expect(failed.stderr.endsWith(jqError)).toBe(true)
+    serveRuns([['r1']], [{r1: 'running'}])
+    const timedOut = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--jq', expression], {env: api.env()})
+    expect(timedOut.exitCode).toBe(11)
+    expect(timedOut.stderr.endsWith(jqError)).toBe(true)
+    serveRuns([['r1']], [{r1: 'succeeded:0.9'}])
+    const passed = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--jq', expression], {env: api.env()})
+    expect(passed.exitCode).toBe(1)
+    expect(passed.stderr.endsWith(jqError)).toBe(true)
   })
 
   it('--fail-fast ends at the first failed run; without it the wait goes on until all finished', async () => {
@@ -294,7 +317,9 @@ describe('runs watch: output and exit codes', () => {
     expect(fast.exitCode).toBe(10)
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
-    expect(fast.stdout).toBe('r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\n')
+    expect(fast.stdout).toBe(
+      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\n',
+    )
 
     api.requests().length = 0
     serveRuns([['r2', 'r1']], timeline)
@@ -336,7 +361,7 @@ describe('runs watch: output and exit codes', () => {
   it('a run given twice is watched and printed once', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {env: api.env()})
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n')
   })
 })
 
@@ -345,7 +370,9 @@ describe('runs watch: run IDs from stdin', () => {
     serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded', r3: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe('r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\n')
+    expect(r.stdout).toBe(
+      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+    )
   })
 
   it.each([
@@ -429,6 +456,25 @@ describe('runs watch: Ctrl-C', () => {
     const r = await runCommand(RunsWatch, ['r 1', '--org', 'acme'], {env: api.env()})
     expect(r.exitCode).toBe(130)
     expect(r.stderr).toBe(`watching 1 run of acme: a poll every 5s, up to 1h\n${AGAIN} amctl runs watch 'r 1' --org acme\n`)
+  })
+
+  it('during a poll that hangs: the request is cancelled, not left to time out and retry after the wait', async () => {
+    // a real server: the request's connection must close when Ctrl-C ends the wait (before, it
+    // stayed open until the 30 s timeout, then the poll was retried into whatever ran next)
+    api.passthrough()
+    let closed!: Promise<void>
+    const server = await startServer((_req, res) => {
+      closed = new Promise((resolve) => res.once('close', () => resolve()))
+      setImmediate(pressCtrlC)
+    })
+    try {
+      const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {env: api.env({AMCTL_BASE_URL: server.url})})
+      expect(r.exitCode).toBe(130)
+      await closed
+      expect(server.requests.map((q) => q.path)).toEqual(['/api/v1/orgs/acme/runs?limit=200'])
+    } finally {
+      await server.close()
+    }
   })
 })
 
@@ -525,7 +571,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05\s+passed$/)
     serveHistory([{w1: 'succeeded:0.85'}])
     const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {env: api.env()})
-    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\tpassed\n`)
+    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\tpassed\tcodex\tgpt-5\t0.85\n`)
   })
 
   it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {

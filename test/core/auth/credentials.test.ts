@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {tempDir} from '../../helpers/temp.js'
+import {fakeSessionBus} from '../../helpers/session-bus.js'
 
 const kt = vi.hoisted(
   () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
@@ -11,8 +12,15 @@ vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 // this file simulates the OS keychain; test/setup.ts turns it off everywhere else
 delete process.env.AMCTL_KEYCHAIN
-// a session bus to find the Secret Service on (the keychain module itself is the fake above)
-process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
+// a session bus that answers, to find the Secret Service on (the keychain module itself is the fake above)
+const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS
+const bus = await fakeSessionBus({answers: true})
+process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+afterAll(async () => {
+  if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
+  else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus
+  await bus.close()
+})
 
 const {accountFor, findToken, removeToken, storeToken} = await import('../../../src/core/auth/credentials.js')
 const {fileStore} = await import('../../../src/core/auth/file-store.js')

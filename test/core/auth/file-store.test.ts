@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  chownSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -158,5 +159,27 @@ describe('fileStore', () => {
     }
     expect(fileStore.get('a', env)).toBe('svc_old')
     expect(readdirSync(env.AMCTL_CONFIG_DIR)).toEqual(['credentials.json'])
+  })
+
+  it.runIf(isRoot)('never hands out a token from a file or a directory another user owns (exit 3); root-owned is fine', () => {
+    const env = freshEnv()
+    fileStore.set('default@https://api.example.com', 'svc_planted_1234', env)
+    const file = credentialsPath(env)
+    chownSync(file, 4321, 4321)
+    const refused = () => fileStore.get('default@https://api.example.com', env)
+    expect(refused).toThrow(
+      `${file} or its directory belongs to another user (uid 4321): amctl sends no token stored there; set AMCTL_TOKEN, or log in with a config directory of your own (AMCTL_CONFIG_DIR)`,
+    )
+    try {
+      refused()
+    } catch (error) {
+      expect(error).toMatchObject({code: 'unauthorized', exitCode: 3})
+    }
+    chownSync(file, 0, 0)
+    expect(refused()).toBe('svc_planted_1234')
+    chownSync(join(file, '..'), 4321, 4321)
+    expect(refused).toThrow(/belongs to another user \(uid 4321\)/)
+    // an account that is not there is simply absent
+    expect(fileStore.get('other@https://api.example.com', env)).toBeUndefined()
   })
 })

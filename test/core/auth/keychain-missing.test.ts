@@ -1,12 +1,20 @@
 import {afterAll, describe, expect, it, vi} from 'vitest'
+import {fakeSessionBus} from '../../helpers/session-bus.js'
 
 // the keychain package not installed (or its native module failing to load)
 vi.mock('@napi-rs/keyring', () => {
   throw new Error("Cannot find module '@napi-rs/keyring'\nRequire stack: …")
 })
 delete process.env.AMCTL_KEYCHAIN
-// a session bus to find the Secret Service on (the keychain module itself is the fake above)
-process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
+// a session bus that answers, to find the Secret Service on (the keychain module itself is the fake above)
+const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS
+const bus = await fakeSessionBus({answers: true})
+process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+afterAll(async () => {
+  if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
+  else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus
+  await bus.close()
+})
 afterAll(() => {
   process.env.AMCTL_KEYCHAIN = 'off'
 })

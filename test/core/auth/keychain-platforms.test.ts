@@ -1,6 +1,7 @@
 import {afterAll, beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {onPlatform} from '../../helpers/platform.js'
+import {fakeSessionBus} from '../../helpers/session-bus.js'
 
 // The keychain on each platform, with process.platform set to it: the macOS Keychain and the
 // Windows Credential Manager are @napi-rs/keyring's own choice there (no store named, no D-Bus to
@@ -63,12 +64,19 @@ describe('the keychain on each platform', () => {
   })
 
   it('linux with a session bus: every entry pinned to the Secret Service', async () => {
-    process.env.DBUS_SESSION_BUS_ADDRESS = 'unix:path=/run/user/0/bus'
-    const {keychain} = await keychainOn('linux')
-    await onPlatform('linux', async () => {
-      await keychain.set('default@https://a.example', 'svc_k1')
-      expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
-    })
-    expect(kt.stores).toEqual(['secret-service', 'secret-service'])
+    const bus = await fakeSessionBus({answers: true})
+    try {
+      process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+      const {keychain} = await keychainOn('linux')
+      await onPlatform('linux', async () => {
+        await keychain.set('default@https://a.example', 'svc_k1')
+        expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
+      })
+      expect(kt.stores).toEqual(['secret-service', 'secret-service'])
+      // the bus was asked once, before the module's first entry
+      expect(bus.lines).toHaveLength(1)
+    } finally {
+      await bus.close()
+    }
   })
 })

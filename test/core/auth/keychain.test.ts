@@ -1,5 +1,6 @@
 import {afterAll, afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
+import {fakeSessionBus} from '../../helpers/session-bus.js'
 
 const kt = vi.hoisted(
   () => ({mode: 'memory', store: new Map<string, string>(), calls: [] as string[], stores: [] as (string | undefined)[]}) as FakeKeytar,
@@ -8,10 +9,17 @@ vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
 // these tests opt in to the keychain (test/setup.ts turns it off for every other file)
 delete process.env.AMCTL_KEYCHAIN
-// a session bus to find the Secret Service on (the keychain module itself is the fake above)
-process.env.DBUS_SESSION_BUS_ADDRESS ??= 'unix:path=/run/user/0/bus'
+// a session bus that answers, to find the Secret Service on (the keychain module itself is the fake above)
+const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS
+const bus = await fakeSessionBus({answers: true})
+process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+afterAll(async () => {
+  if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
+  else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus
+  await bus.close()
+})
 
-const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainTimedOut} = await import(
+const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainMode, keychainTimedOut} = await import(
   '../../../src/core/auth/keychain.js'
 )
 
@@ -82,5 +90,61 @@ describe('keychain through keytar', () => {
     expect(settled).toBeInstanceOf(KeychainUnavailable)
     expect((settled as Error).message).toContain('did not answer a read within 3 s')
     expect(keychainTimedOut()).toBe(true)
+  })
+})
+
+describe.runIf(process.platform === 'linux')('a session bus that accepts and never answers', () => {
+  it('the first call gives up at 3 s, the handshake counted; no entry is made; the next call does not wait again', async () => {
+    vi.resetModules()
+    const hung = await fakeSessionBus({answers: false})
+    process.env.DBUS_SESSION_BUS_ADDRESS = hung.address
+    try {
+      const fresh = await import('../../../src/core/auth/keychain.js')
+      vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']})
+      let settled: unknown
+      const read = fresh.keychain.get('a').then(
+        () => (settled = 'answered'),
+        (error: unknown) => (settled = error),
+      )
+      // before the fix the module's synchronous connection held this thread here for ever
+      while (hung.lines.length === 0) await new Promise((resolve) => setImmediate(resolve))
+      await vi.advanceTimersByTimeAsync(KEYCHAIN_TIMEOUT_MS - 1)
+      expect(settled).toBeUndefined()
+      await vi.advanceTimersByTimeAsync(1)
+      await read
+      expect(settled).toBeInstanceOf(fresh.KeychainUnavailable)
+      expect((settled as Error).message).toBe('the keychain did not answer a read within 3 s')
+      expect(kt.stores).toEqual([])
+      await expect(fresh.keychain.set('a', 'svc_x')).rejects.toThrow('the D-Bus session bus did not answer within 3 s')
+      expect(hung.connections).toHaveLength(1)
+    } finally {
+      process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+      await hung.close()
+    }
+  })
+})
+
+describe('AMCTL_KEYCHAIN', () => {
+  it.each([
+    [undefined, 'auto'],
+    ['', 'auto'],
+    ['auto', 'auto'],
+    ['off', 'off'],
+  ])('%j is %s', (value, mode) => {
+    expect(keychainMode({AMCTL_KEYCHAIN: value})).toBe(mode)
+  })
+
+  it.each(['garbage', '1', 'on', 'OFF', 'false'])('%j exits 2 naming the accepted values', (value) => {
+    let thrown: unknown
+    try {
+      keychainMode({AMCTL_KEYCHAIN: value})
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({
+      exitCode: 2,
+      code: 'invalid_request',
+      message: `AMCTL_KEYCHAIN must be "auto" (the OS keychain when one answers, else the file) or "off" (never the keychain), got ${JSON.stringify(value)}`,
+    })
   })
 })

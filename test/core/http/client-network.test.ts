@@ -94,15 +94,34 @@ describe('real network failures', () => {
   })
 
   it('a server that never answers: GET retried then exit 1, POST exit 9 after one attempt', async () => {
-    answer = () => {} // hold the request
-    const get = await failure(client(server.url, 50).json({method: 'GET', path: '/me'}))
-    expect(get).toMatchObject({code: 'network_error', exitCode: 1})
-    expect(server.requests).toHaveLength(4)
-    server.requests.length = 0
-    const post = await failure(client(server.url, 50).json({method: 'POST', path: '/tokens', body: {}}))
-    expect(post).toMatchObject({code: 'outcome_unknown', exitCode: 9})
-    expect(post.message).toContain('the server may have accepted the request; check before retrying')
-    expect(server.requests).toHaveLength(1)
+    // a server of its own, so that no kept-alive connection of another test is reused: each
+    // attempt is then a connection of its own (a timed-out one is destroyed), counted as the
+    // server accepts it, which on a loaded machine may come after the client's 50 ms are up
+    const silent = await startServer(() => {}) // holds every request
+    let connections = 0
+    silent.server.on('connection', () => {
+      connections++
+    })
+    const accepted = async (n: number) => {
+      while (connections < n) await new Promise((resolve) => setTimeout(resolve, 5))
+      return connections
+    }
+    try {
+      const get = await failure(client(silent.url, 50).json({method: 'GET', path: '/me'}))
+      expect(get).toMatchObject({code: 'network_error', exitCode: 1})
+      expect(waits).toHaveLength(3)
+      expect(await accepted(4)).toBe(4)
+      connections = 0
+      // (long enough for the connection to be made even on a loaded machine: a POST that never
+      // got one was not sent, exit 1, and that is not what this case is about)
+      const post = await failure(client(silent.url, 500).json({method: 'POST', path: '/tokens', body: {}}))
+      expect(post).toMatchObject({code: 'outcome_unknown', exitCode: 9})
+      expect(post.message).toContain('the server may have accepted the request; check before retrying')
+      expect(waits).toHaveLength(3)
+      expect(await accepted(1)).toBe(1)
+    } finally {
+      await silent.close()
+    }
   })
 })
 
@@ -133,5 +152,69 @@ describe('requests amctl could not send (contract 1.6: exit 1, never 9)', () => 
     expect(get).toMatchObject({code: 'network_error', exitCode: 1})
     expect(server.requests).toHaveLength(0)
     expect(waits).toEqual([])
+  })
+})
+
+describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)', () => {
+  /** Holds every request and resolves, per request, when its connection closes. */
+  function holdAndWatchClose(): Promise<void>[] {
+    const closed: Promise<void>[] = []
+    answer = (_req, res) => {
+      closed.push(new Promise((resolve) => res.once('close', () => resolve())))
+    }
+    return closed
+  }
+  const arrived = async (count: number) => {
+    while (server.requests.length < count) await new Promise((resolve) => setImmediate(resolve))
+  }
+
+  it.each([
+    ['node:http', undefined],
+    ['undici', 'undici'],
+  ])('%s: the attempt in flight is destroyed at once, rejects with the reason, and is not retried', async (_, way) => {
+    const closed = holdAndWatchClose()
+    const {Agent} = await import('undici')
+    const dispatcher = way === 'undici' ? new Agent() : undefined
+    const c = new HttpClient({
+      baseUrl: server.url,
+      timeoutMs: 60_000,
+      userAgent: 'amctl/test',
+      dispatcher,
+      sleep: async (ms) => waits.push(ms),
+    })
+    const giveUp = new AbortController()
+    const pending = c.json({method: 'GET', path: '/runs', signal: giveUp.signal})
+    await arrived(1)
+    giveUp.abort(new Error('Ctrl-C'))
+    await expect(pending).rejects.toThrow('Ctrl-C')
+    await closed[0] // the server sees the connection end (before: only at the 60 s timeout)
+    expect(server.requests).toHaveLength(1)
+    expect(waits).toEqual([])
+    await dispatcher?.close()
+  })
+
+  it('during the back-off before a retry: no other attempt is sent', async () => {
+    answer = (_req, res) => sendJson(res, 503, {})
+    const giveUp = new AbortController()
+    const c = new HttpClient({
+      baseUrl: server.url,
+      timeoutMs: 2000,
+      userAgent: 'amctl/test',
+      sleep: async (ms, signal) => {
+        waits.push(ms)
+        giveUp.abort(new Error('Ctrl-C'))
+        expect(signal?.aborted, 'the back-off is given the signal').toBe(true)
+      },
+    })
+    await expect(c.json({method: 'GET', path: '/runs', signal: giveUp.signal})).rejects.toThrow('Ctrl-C')
+    expect(server.requests).toHaveLength(1)
+    expect(waits).toHaveLength(1)
+  })
+
+  it('already given up: nothing is sent', async () => {
+    const giveUp = new AbortController()
+    giveUp.abort(new Error('Ctrl-C'))
+    await expect(client().json({method: 'GET', path: '/runs', signal: giveUp.signal})).rejects.toThrow('Ctrl-C')
+    expect(server.requests).toHaveLength(0)
   })
 })

@@ -254,8 +254,9 @@ describe('per-request timeout', () => {
 
   it('GET: a slow first attempt is retried and the second answer is used', async () => {
     api().intercept('/api/v1/me', 'GET').delay(2000).reply(200, {n: 1}, JSON_HEADERS)
-    api().intercept('/api/v1/me', 'GET').reply(200, {n: 2}, JSON_HEADERS)
-    expect(await client({timeoutMs: 40}).json({method: 'GET', path: '/me'})).toEqual({n: 2})
+    // (on a loaded machine the quick answer may miss the time limit too: then a later retry gets it)
+    api().intercept('/api/v1/me', 'GET').times(3).optionally().reply(200, {n: 2}, JSON_HEADERS)
+    expect(await client({timeoutMs: 200}).json({method: 'GET', path: '/me'})).toEqual({n: 2})
   })
 
   it('POST: no answer in time → exit 9 after one attempt', async () => {

@@ -76,6 +76,26 @@ describe('sendWithNodeHttp', () => {
     }
   })
 
+  it("sends through the module's request as it is when sending, not the copy import() made (a test's nock wraps it later)", async () => {
+    // the ES namespace of node:http is a copy of its exports made at the process's first import
+    // (here: the test server's); whatever wraps http.request after that must still see the request
+    const server = await startServer((_req, res) => sendJson(res, 200, {}))
+    const http = (await import('node:http')).default
+    const original = http.request
+    let wrapped = 0
+    http.request = ((...args: Parameters<typeof original>) => {
+      wrapped++
+      return original(...args)
+    }) as typeof original
+    try {
+      await get(`${server.url}/a`)
+      expect(wrapped).toBe(1)
+    } finally {
+      http.request = original
+      await server.close()
+    }
+  })
+
   it('keeps the connection alive: two requests, one connection; closeAgents ends it', async () => {
     const server = await startServer((_req, res) => sendJson(res, 200, {ok: true}, {'x-request-id': 'req_1'}))
     let connections = 0
@@ -84,6 +104,8 @@ describe('sendWithNodeHttp', () => {
       const first = await get(`${server.url}/a`)
       expect(first).toMatchObject({status: 200, statusText: 'OK', text: '{"ok":true}'})
       expect(first.headers).toMatchObject({'content-type': 'application/json', 'x-request-id': 'req_1'})
+      // (node:http hands the socket back to the agent on a later tick than the answer's end)
+      await new Promise((resolve) => setImmediate(resolve))
       await get(`${server.url}/b`)
       expect(connections).toBe(1)
       expect(server.requests.map((r) => r.headers.connection)).toEqual(['keep-alive', 'keep-alive'])

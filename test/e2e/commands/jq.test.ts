@@ -1,3 +1,4 @@
+import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
 import {runBin} from '../../helpers/bin.js'
 import {useE2E} from '../helpers.js'
@@ -69,6 +70,56 @@ describe('amctl … --jq', () => {
     expect(filtered).toMatchObject({exitCode: 0, stdout: '["base-url","org","profile","sources"]\n'})
     expect(loadsEngine(filtered.stderr)).toBe(true)
   })
+
+  it('results stream: an endless program piped to `head -3` ends at once with exit 0, nothing on stderr', async () => {
+    const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme', '--limit', '1', '--jq', 'repeat(1)'], {
+      closeStdout: 'line',
+      timeoutMs: 20_000,
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.signal).toBeNull()
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toMatch(/^1\n/)
+  })
+
+  it('results stream in flat memory: 256 MiB of output read slowly, the peak RSS grows by less than a quarter of it', async () => {
+    // the reader takes what comes, pausing after every chunk; before, nothing came until jq ended
+    const WANTED = 256 * 1024 * 1024
+    const peaks: number[] = []
+    const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme', '--limit', '1', '--jq', 'repeat("x" * 1000)'], {
+      timeoutMs: 120_000,
+      onSpawn: (child) => {
+        let read = 0
+        // VmHWM: the process's peak resident memory so far, in KiB
+        const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1])
+        child.stdout?.on('data', (chunk: Buffer) => {
+          read += chunk.length
+          child.stdout?.pause()
+          setImmediate(() => child.stdout?.resume())
+          if (peaks.length === 0 && read >= 1024 * 1024) peaks.push(peak())
+          if (peaks.length === 1 && read >= WANTED) {
+            peaks.push(peak())
+            child.stdout?.destroy()
+          }
+        })
+      },
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(peaks).toHaveLength(2)
+    // (what grows is the garbage of the strings passed along before V8 collects it, not the output)
+    expect((peaks[1] - peaks[0]) * 1024).toBeLessThan(WANTED / 4)
+  }, 150_000)
+
+  it('out of memory in jq: one error line saying so, exit 1, jq_error; never a raw "Aborted()"', async () => {
+    const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme', '--limit', '1', '--jq', 'reduce range(40) as $i ("x"; . + .)'], {
+      timeoutMs: 120_000,
+    })
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(
+      'error: --jq ran out of memory: jq stopped at its limit of 256 MiB (a recursion too deep ends there too) (jq_error)\n',
+    )
+  }, 150_000)
 
   it('dev server --jq: the filtered description, then the server runs until Ctrl-C; a jq error stops it', async () => {
     const started = await runBin(['dev', 'server', '--port', '0', '--jq', '.baseUrl, (.orgs | map(.slug) | join(","))'], {
