@@ -13,7 +13,7 @@
  * millisecond) and hangs up; only a bus that answered is handed to the keychain module.
  */
 import {statSync} from 'node:fs'
-import {connect, type NetConnectOpts} from 'node:net'
+import type {NetConnectOpts} from 'node:net'
 import {join} from 'node:path'
 
 /**
@@ -76,7 +76,9 @@ export function sessionBusEndpoint(env: NodeJS.ProcessEnv): NetConnectOpts | und
  * (`OK …` or `REJECTED …`: either is a bus that answers) within `ms`; rejects, naming why, when it
  * cannot be reached, hangs up or stays silent. The connection is closed either way.
  */
-export function busAnswers(endpoint: NetConnectOpts, ms: number): Promise<void> {
+export async function busAnswers(endpoint: NetConnectOpts, ms: number): Promise<void> {
+  // node:net only here: a command that needs no keychain (config list) does not load it (test/bin/launcher.test.ts)
+  const {connect} = await import('node:net')
   return new Promise<void>((resolve, reject) => {
     const socket = connect(endpoint)
     let heard = ''

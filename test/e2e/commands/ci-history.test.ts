@@ -82,7 +82,9 @@ describe('--baseline history against the dev server', () => {
     expect(rows).toHaveLength(2)
     for (const row of rows) {
       expect(row[1]).toBe('succeeded')
-      expect(row.at(-1)).toBe('passed')
+      // the verdict, then the agent, model and score every run row appends
+      expect(row.at(-4)).toBe('passed')
+      expect(row.at(-1)).toBe('0.69')
       expect(row.join('\t')).toMatch(/\t0\.\d\d ± 0\.\d\d \(20\)\t/)
     }
   })

@@ -82,7 +82,7 @@ describe('amctl … --jq', () => {
     expect(r.stdout).toMatch(/^1\n/)
   })
 
-  it('results stream in flat memory: 256 MiB of output read slowly, the peak RSS grows by less than a quarter of it', async () => {
+  it('results stream in flat memory: 256 MiB of output read slowly, the peak RSS grows by less than half of it', async () => {
     // the reader takes what comes, pausing after every chunk; before, nothing came until jq ended
     const WANTED = 256 * 1024 * 1024
     const peaks: number[] = []
@@ -106,8 +106,10 @@ describe('amctl … --jq', () => {
     })
     expect(r.exitCode, r.stderr).toBe(0)
     expect(peaks).toHaveLength(2)
-    // (what grows is the garbage of the strings passed along before V8 collects it, not the output)
-    expect((peaks[1] - peaks[0]) * 1024).toBeLessThan(WANTED / 4)
+    // (what grows is the garbage of the strings passed along before V8 collects it, not the output:
+    // 70 MiB was seen on a loaded machine; output collected before printing would be all 256 MiB
+    // and more, as JavaScript strings)
+    expect((peaks[1] - peaks[0]) * 1024).toBeLessThan(WANTED / 2)
   }, 150_000)
 
   it('out of memory in jq: one error line saying so, exit 1, jq_error; never a raw "Aborted()"', async () => {
