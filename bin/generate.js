@@ -2,6 +2,8 @@
 // `npm run generate`: writes what is derived from the OpenAPI documents and the commands, each
 // file saying so in its first line and marked generated in .gitattributes (bin/generate/*.ts):
 //   src/contract/openapi-types.ts, src/contract/routes.ts   from src/contract/openapi.json
+//   src/devserver/dev-routes.ts                             from src/devserver/dev-openapi.json (the test hooks)
+//   src/devserver/state-types.ts                            from src/devserver/state-schema.ts (the --data file's JSON Schema)
 //   command-snapshot.json                                   every command's flags, arguments, aliases, operations
 //   schemas/<topic>-<verb>.json                             each command's --json document, from its run() type
 // `--check` writes nothing and exits 1 naming what is stale (the unit suite checks the same,

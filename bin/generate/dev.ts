@@ -53,3 +53,53 @@ ${hooks.join('\n')}
 `
   return ['src/devserver/dev-routes.ts', text]
 }
+
+/**
+ * src/devserver/state-types.ts, the types of a `--data` file, from its JSON Schema
+ * (src/devserver/state-schema.ts) by json-schema-to-typescript: each `title` a type, each
+ * `description` its comment. The schema's `$ref`s to the API document become the document's types
+ * (src/contract/types.ts), and a bare JSON object `JsonObject`: the generator would otherwise
+ * restate those schemas, or type free objects as an index signature of `unknown`.
+ */
+export async function stateTypesFile(): Promise<[string, string]> {
+  const [{compile}, {STATE_SCHEMA}] = await Promise.all([
+    import('json-schema-to-typescript'),
+    import('../../src/devserver/state-schema.js'),
+  ])
+  const used = new Set<string>()
+  const forTypes = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(forTypes)
+    if (typeof schema !== 'object' || schema === null) return schema
+    const {$ref, ...rest} = schema as Record<string, unknown>
+    if (typeof $ref === 'string') {
+      const name = $ref.replace('#/components/schemas/', '')
+      used.add(name)
+      return {...rest, tsType: name}
+    }
+    const freeObject = rest.properties === undefined && rest.additionalProperties === undefined
+    if (freeObject && rest.type === 'object') {
+      used.add('JsonObject')
+      return {...rest, type: undefined, tsType: 'JsonObject'}
+    }
+    if (freeObject && Array.isArray(rest.type) && rest.type.join() === 'object,null') {
+      used.add('JsonObject')
+      return {...rest, type: undefined, tsType: 'JsonObject | null'}
+    }
+    return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, forTypes(value)]))
+  }
+  const schema = forTypes(STATE_SCHEMA) as Parameters<typeof compile>[0]
+  const types = await compile(schema, 'State', {
+    bannerComment: '',
+    additionalProperties: false,
+    format: true,
+    style: {semi: false, singleQuote: true, printWidth: 140, bracketSpacing: false},
+  })
+  const source = 'src/devserver/state-schema.ts'
+  const text = `// ${generatedLine(`${source} (json-schema-to-typescript)`)}
+
+import type {${[...used].sort().join(', ')}} from '../contract/types.js'
+
+${types.trim()}
+`
+  return ['src/devserver/state-types.ts', text]
+}

@@ -1,6 +1,6 @@
 import {type CommandClass, type CommandFile, commandFiles, snapshotFile} from './commands.js'
 import {contractFiles, generatedLine} from './contract.js'
-import {devRoutesFile} from './dev.js'
+import {devRoutesFile, stateTypesFile} from './dev.js'
 import {schemaFiles} from './schemas.js'
 
 export {commandFiles} from './commands.js'
@@ -23,5 +23,5 @@ export async function commandContractFiles(root: string, load: LoadCommands): Pr
 
 /** What the sources import, from the OpenAPI documents: written before the commands are loaded. */
 export async function sourceFiles(root: string): Promise<Map<string, string>> {
-  return new Map([...(await contractFiles(root)), devRoutesFile(root)])
+  return new Map([...(await contractFiles(root)), devRoutesFile(root), await stateTypesFile()])
 }

@@ -2,19 +2,12 @@ import {beforeAll, describe, expect, it} from 'vitest'
 import {useE2E} from '../helpers.js'
 import {API, direct, expectError, expectJsonError, expectOk, jsonDoc, lines, requestsOf, requestsOfAll, sorted} from './util.js'
 import {seededRunCreatedAt} from '../../../src/devserver/seed.js'
+import type {Run} from '../../../src/contract/types.js'
 
 // runs list (one page, --all streaming over every seeded run, --cursor) and runs fork.
 
 const e2e = useE2E()
 const ACME_ID = 'org_01J9ACME0000000000000000'
-
-interface Run {
-  id: string
-  status: string
-  evalSetId: string | null
-  createdAt: string
-  forkedFrom?: string | null
-}
 
 /** Walks GET /orgs/acme/runs page by page with fetch (the oracle): every page, in order. */
 async function walk(limit?: number): Promise<Array<{cursor: string | undefined; items: Run[]; nextCursor: string | null}>> {
