@@ -9,9 +9,12 @@ export type GatedRun = Run & {verdict: RunVerdict; baseline?: GateBaseline | nul
 
 /** With `evals run --repeat`: one group, as `--json` (`groups`) and the table show it. */
 export interface GroupRow {
-  agent: unknown
-  model: unknown
-  evalSetId: unknown
+  /** the agent its runs measure (null when the server sent none) */
+  agent: string | null
+  /** the model its runs' agent ran with (null when the server sent none) */
+  model: string | null
+  /** the eval set its runs measure (null when the server sent none) */
+  evalSetId: string | null
   runIds: string[]
   /** each run's score (null: none), in the order of runIds */
   scores: Array<number | null>
