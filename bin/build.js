@@ -99,6 +99,7 @@ const entry = `module.exports = {
   get flush() { return require('@oclif/core/flush').flush },
   get commandNotFound() { return require('./base/fallback.js').commandNotFound },
   get reportFailure() { return require('./base/failure.js').reportFailure },
+  get systemWorld() { return require('./base/world.js').systemWorld },
   get AmctlHelp() { return require('./base/help/help.js').default },
   get loadHelpSubjects() { return require('./base/help/subjects.js').loadHelpSubjects },
   COMMANDS: {

@@ -60,7 +60,7 @@ if (complete) {
     try {
       await cli.run(argv, launcher.oclifOptions(root, pjson))
     } catch (error) {
-      process.exitCode = await cli.reportFailure(error, argv)
+      process.exitCode = await cli.reportFailure(error, argv, cli.systemWorld())
     } finally {
       if (stdoutMade()) await cli.flush()
       // (a terminal's help, drawn by oclif: kept for the next run at this width)

@@ -76,3 +76,67 @@ describe('the layers of src/', () => {
     expect(new Set(intoGate.map((path) => path.split('/')[0]))).toEqual(new Set(['commands']))
   })
 })
+
+// What a run takes from the world comes in as parameters, as gh's commands take their Factory's
+// fields (issue 24 §5): the environment, the streams and the clock are made once where a run
+// starts and handed down, so a test hands in its own and no code reaches past its arguments.
+// (The dev server is its own room, with its own options; bin/ holds the entry points.)
+const WORLD_MADE = 'src/base/world.ts'
+/** the entry bin/run.cjs hands `__complete` to, without the CLI: it reads its world itself, once */
+const COMPLETE_ENTRY = 'src/commands/autocomplete/shared/main.ts'
+/** the one file that makes the process's real streams */
+const STREAMS_MADE = 'src/output/io.ts'
+
+/** Every file of src/ outside the dev server, its comments dropped. */
+function sources(): Array<[string, string]> {
+  return walk('src')
+    .filter((file) => roomOf(file) !== 'devserver')
+    .map((file) => [
+      file,
+      readFileSync(join(root, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ''))
+        .replace(/\/\/[^\n]*/g, ''),
+    ])
+}
+const where = (found: Array<[string, string]>, pattern: RegExp) =>
+  found.flatMap(([file, text]) => text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])))
+
+describe('the world comes in as parameters: the environment, the streams, the clock', () => {
+  const files = sources()
+
+  it('finds the files it judges (the scan is not empty)', () => {
+    expect(files.length).toBeGreaterThan(100)
+    expect(files.map(([file]) => file)).toContain(STREAMS_MADE)
+  })
+
+  it('no parameter falls back to process.env (a default, or `?? process.env`)', () => {
+    expect(where(files, /(?:[(,{]\s*\w+\??\s*(?::[^=(),]+)?=|\?\?|\|\|)\s*process\.env\b/)).toEqual([])
+  })
+
+  it('process.env is read only where a run starts: the command world, and `__complete`', () => {
+    expect(
+      where(
+        files.filter(([file]) => file !== WORLD_MADE && file !== COMPLETE_ENTRY),
+        /\bprocess\.env\b/,
+      ),
+    ).toEqual([])
+  })
+
+  it('only src/output/io.ts touches the process streams (process.stdout, stderr, stdin), and `__complete`', () => {
+    expect(
+      where(
+        files.filter(([file]) => file !== STREAMS_MADE && file !== COMPLETE_ENTRY),
+        /\bprocess\.std(?:out|err|in)\b/,
+      ),
+    ).toEqual([])
+  })
+
+  it('the real clock is chosen only where the command world is made: nothing else falls back to it', () => {
+    expect(
+      where(
+        files.filter(([file]) => file !== WORLD_MADE && file !== 'src/core/clock.ts'),
+        /\bsystemClock\b|\bsetClock\b|\bclock\(\)/,
+      ),
+    ).toEqual([])
+  })
+})

@@ -1,4 +1,5 @@
 import {DEVICE_INTERVAL, isTokenForm} from '../contract/vocabulary.js'
+import type {Clock} from '../core/clock.js'
 import {AmctlError, BadResponseError, ExitCode, isAmctlError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import {pollCliLogin, startCliLogin, type CliTokenAnswer} from './auth.js'
@@ -14,8 +15,8 @@ export interface DeviceFlowHooks {
   prompt(userCode: string, verificationUri: string): void
   /** Opens the URL in a browser, when that is allowed. */
   openBrowser?(url: string): void
-  sleep(ms: number): Promise<unknown>
-  now(): number
+  /** the clock the polls wait by, and the code's expiry is measured on */
+  clock: Clock
 }
 
 /** Seconds between polls (contract 2): 5 when absent, a value outside 1–60 taken as the nearest bound. */
@@ -60,7 +61,7 @@ export async function obtainToken(client: HttpClient, hooks: DeviceFlowHooks): P
     )
   }
   const intervalS = pollInterval(first.interval)
-  const deadline = typeof first.expiresIn === 'number' && first.expiresIn > 0 ? hooks.now() + first.expiresIn * 1000 : undefined
+  const deadline = typeof first.expiresIn === 'number' && first.expiresIn > 0 ? hooks.clock.now() + first.expiresIn * 1000 : undefined
 
   hooks.prompt(userCode, verificationUri)
   hooks.openBrowser?.(verificationUri)
@@ -69,8 +70,8 @@ export async function obtainToken(client: HttpClient, hooks: DeviceFlowHooks): P
   let failures = 0
   for (;;) {
     // never past the code's expiry: a 60 s interval on a code valid 5 s gives up after 5 s
-    await hooks.sleep(deadline === undefined ? waitMs : Math.min(waitMs, Math.max(0, deadline - hooks.now())))
-    if (deadline !== undefined && hooks.now() >= deadline) {
+    await hooks.clock.sleep(deadline === undefined ? waitMs : Math.min(waitMs, Math.max(0, deadline - hooks.clock.now())))
+    if (deadline !== undefined && hooks.clock.now() >= deadline) {
       throw loginFailed('the device code expired before the login was approved; run `amctl auth login` again')
     }
     let answer: CliTokenAnswer

@@ -23,7 +23,8 @@ export abstract class ApiCommand extends BaseCommand {
     const {flags} = await this.parse(this.ctor)
     this.ctx = new CommandContext(flags as GlobalFlags, {
       io: this.io,
-      env: process.env,
+      env: this.env,
+      clock: this.clock,
       version: this.config.version,
       errStyle: this.errStyle,
       warn: (message) => this.out.warning(message),

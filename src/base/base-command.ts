@@ -1,8 +1,9 @@
-import {Command, Errors} from '@oclif/core'
+import {Command, type Config, Errors} from '@oclif/core'
 import {keychainTimedOut} from '../core/auth/keychain.js'
+import type {Clock} from '../core/clock.js'
 import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
-import {io, type IO, write} from '../output/io.js'
+import {type IO, write} from '../output/io.js'
 import {compileJq, type JqProgram, jqText} from '../output/jq.js'
 import {errorText, presentError} from '../output/present.js'
 import {Progress} from '../output/progress.js'
@@ -13,6 +14,7 @@ import {loadColors, palette, type Style} from '../output/style.js'
 import {reportFailure} from './failure.js'
 import {errorsAsJson, jqInArgv, jsonInArgv, outputFlags} from './flags.js'
 import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} from './results.js'
+import {systemWorld, type World} from './world.js'
 
 /**
  * What every amctl command shares (contract 1.4, 1.5): `--json` (one document on stdout, pretty
@@ -26,18 +28,33 @@ import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} 
  * `--jq EXPR` implies --json: every JSON document the base prints goes through jq instead
  * (src/output/jq.ts), and errors show as without --json (the one line on stderr). The expression
  * is compiled in `init()`, before `run()` sends anything; the engine is loaded only then.
+ *
+ * A command takes its streams, its environment and its clock from the world it is made with
+ * (./world.ts: the process's when oclif makes it; a test's own in test/helpers/cli.ts) and hands
+ * them on; it never reads the process's itself.
  */
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
   static override baseFlags: Partial<typeof outputFlags> = outputFlags
 
-  /** the process's streams (tests install their own with setIO) */
-  protected readonly io: IO = io()
+  /** the streams this command talks through */
+  protected readonly io: IO
+  /** the environment this command runs in */
+  protected readonly env: NodeJS.ProcessEnv
+  /** the clock its waits and its progress line go by */
+  protected readonly clock: Clock
   protected out!: Renderer
   /** the compiled --jq expression, when --jq was given */
   private jq?: JqProgram
   /** --jq's engine starting and compiling the expression, in a worker thread, while the command goes on */
   private jqCompiling?: Promise<JqProgram>
+
+  constructor(argv: string[], config: Config, world: World = systemWorld()) {
+    super(argv, config)
+    this.io = world.io
+    this.env = world.env
+    this.clock = world.clock
+  }
 
   override async init(): Promise<void> {
     await super.init()
@@ -157,7 +174,7 @@ export abstract class BaseCommand extends Command {
           // jq sees the whole {"items":[…]}: every page is collected first (with the progress
           // line on a terminal); an error ends the command before anything is printed
           const items: unknown[] = []
-          const progress = new Progress(this.io, result.noun)
+          const progress = new Progress(this.io, result.noun, this.clock)
           try {
             for await (const page of result.pages) {
               items.push(...page.items)
@@ -170,7 +187,14 @@ export abstract class BaseCommand extends Command {
           return
         }
         const mode = this.jsonEnabled() || result.format === 'json' ? 'json' : this.io.stdoutIsTTY ? 'tty' : 'tsv'
-        const outcome = await writeStream(result, {io: this.io, mode, style: this.style, width: this.io.stdoutColumns, now: Date.now()})
+        const outcome = await writeStream(result, {
+          io: this.io,
+          mode,
+          style: this.style,
+          width: this.io.stdoutColumns,
+          now: Date.now(),
+          clock: this.clock,
+        })
         if (outcome.error) {
           // a document closed with the error is the whole report under --json; people also get the line
           if (!(outcome.errorWritten && this.jsonEnabled())) this.present(outcome.error)
@@ -229,7 +253,7 @@ export abstract class BaseCommand extends Command {
   /** Every failure of a command ends where one outside a command does (./failure.ts). */
   override async catch(err: Error & {oclif?: {exit?: number}}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
-    throw new Errors.ExitError(await reportFailure(err, this.argv, this.io, (failure) => this.refine(failure)))
+    throw new Errors.ExitError(await reportFailure(err, this.argv, {io: this.io, env: this.env}, (failure) => this.refine(failure)))
   }
 
   override async finally(err: Error | undefined): Promise<void> {

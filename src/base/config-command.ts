@@ -8,14 +8,14 @@ export abstract class ConfigCommand extends BaseCommand {
   static override baseFlags = profileFlags
 
   protected async open(flags: {profile?: string}): Promise<{store: ConfigStore; profile: string}> {
-    const profile = resolveProfile(flags)
-    return {store: await ConfigStore.open(process.env, {warn: (message) => this.out.warning(message)}), profile}
+    const profile = resolveProfile(flags, this.env)
+    return {store: await ConfigStore.open(this.env, {warn: (message) => this.out.warning(message)}), profile}
   }
 
   /** The profile and the settings in effect for `flags`, each with its source (flag > environment > profile > default). */
   protected async effective(flags: GlobalFlags): Promise<EffectiveConfig> {
     const {store, profile} = await this.open(flags)
-    return effectiveConfig(flags, store.profile(profile), process.env)
+    return effectiveConfig(flags, store.profile(profile), this.env)
   }
 }
 

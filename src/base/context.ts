@@ -1,5 +1,6 @@
 import type {Me} from '../contract/types.js'
 import {findToken, type FoundToken} from '../core/auth/credentials.js'
+import type {Clock} from '../core/clock.js'
 import {ConfigStore, localStateWarnings} from '../core/config.js'
 import {LOGIN_HINT, NotLoggedInError, UsageError} from '../core/errors.js'
 import {rememberRecent, type Sighting} from '../core/recent.js'
@@ -13,6 +14,8 @@ import type {Style} from '../output/style.js'
 export interface ContextOptions {
   io: IO
   env: NodeJS.ProcessEnv
+  /** the clock the HTTP client's retries wait by */
+  clock: Clock
   /** amctl's version, for the User-Agent */
   version: string
   /** dims --verbose lines on stderr */
@@ -188,9 +191,11 @@ export class CommandContext {
     const settings = await this.settings()
     const {HttpClient} = await import('../core/http/client.js')
     this.httpLoaded = true
-    const {io, errStyle, version} = this.opts
+    const {io, env, clock, errStyle, version} = this.opts
     return new HttpClient({
       baseUrl: settings.baseUrl,
+      env,
+      clock,
       timeoutMs: settings.timeoutMs,
       userAgent: `amctl/${version} node/${process.version} ${process.platform}`,
       token,

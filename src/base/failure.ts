@@ -1,24 +1,26 @@
 import {type AmctlError, ExitCode} from '../core/errors.js'
-import {type IO, io} from '../output/io.js'
 import {presentError} from '../output/present.js'
 import {loadColors, palette} from '../output/style.js'
 import {errorsAsJson} from './flags.js'
 import {toAmctlError} from './parse-errors.js'
+import type {World} from './world.js'
 
 /**
  * The one way amctl ends on an error, inside a command (BaseCommand.catch) and outside one (an
  * unknown command, a failure before a command ran: bin/run.cjs): the error presented by the one
- * presenter, as JSON exactly when `errorsAsJson(argv)` says so and coloured on a terminal that
- * takes colour, the stack too with AMCTL_DEBUG=1; returns the exit code. An exit a command
- * already presented (oclif's ExitError) keeps its code and prints nothing. `refine` lets a
- * command add what it knows to the error first (the login hint of its profile and server).
+ * presenter on `world`'s streams, as JSON exactly when `errorsAsJson(argv)` says so and coloured
+ * on a terminal that takes colour, the stack too with AMCTL_DEBUG=1 in `world`'s environment;
+ * returns the exit code. An exit a command already presented (oclif's ExitError) keeps its code
+ * and prints nothing. `refine` lets a command add what it knows to the error first (the login
+ * hint of its profile and server).
  */
 export async function reportFailure(
   error: unknown,
   argv: readonly string[],
-  out: IO = io(),
+  world: Pick<World, 'io' | 'env'>,
   refine?: (failure: AmctlError) => void,
 ): Promise<number> {
+  const {io: out, env} = world
   const e = error as {code?: string; oclif?: {exit?: number}}
   if (e?.code === 'EEXIT' && typeof e.oclif?.exit === 'number') return e.oclif.exit
   const failure = toAmctlError(error)
@@ -26,6 +28,6 @@ export async function reportFailure(
   const json = errorsAsJson(argv)
   if (!json && out.stderrColor) await loadColors()
   presentError(failure, out, {json, style: palette(out.stderrColor)})
-  if (process.env.AMCTL_DEBUG === '1' && error instanceof Error && error.stack) out.stderr.write(`${error.stack}\n`)
+  if (env.AMCTL_DEBUG === '1' && error instanceof Error && error.stack) out.stderr.write(`${error.stack}\n`)
   return failure.exitCode ?? ExitCode.failure
 }

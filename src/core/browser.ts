@@ -22,12 +22,12 @@ export function openerCommand(href: string, env: NodeJS.ProcessEnv, platform: No
   return ['xdg-open', href]
 }
 
-export async function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   if (!isBrowsableUrl(url)) return false
   const [command, ...args] = openerCommand(new URL(url).href, env, process.platform)
   try {
     const {spawn} = await import('node:child_process')
-    const child = spawn(command, args, {detached: true, stdio: 'ignore', shell: false})
+    const child = spawn(command, args, {env, detached: true, stdio: 'ignore', shell: false})
     child.on('error', () => {})
     child.unref()
     return true

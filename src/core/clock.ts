@@ -1,9 +1,9 @@
 import {setTimeout as delay} from 'node:timers/promises'
 
 /**
- * Time, as amctl waits for it: retry back-off, device-flow polling, waiting for runs. Code asks
- * `clock()`; tests install a clock whose sleeps take no real time (test/helpers/fake-clock.ts)
- * with `setClock`, like the streams with `setIO`.
+ * Time, as amctl waits for it: retry back-off, device-flow polling, waiting for runs, the pace of
+ * a progress line. Code that waits is handed a clock (a command's comes from its world,
+ * src/base/world.ts); tests hand in one whose sleeps take no real time (test/helpers/fake-clock.ts).
  */
 export interface Clock {
   /** monotonic milliseconds */
@@ -21,15 +21,4 @@ export const systemClock: Clock = {
       () => undefined,
       () => undefined,
     ),
-}
-
-let current: Clock = systemClock
-
-export function clock(): Clock {
-  return current
-}
-
-/** For tests: replace the clock (undefined restores the real one). */
-export function setClock(next: Clock | undefined): void {
-  current = next ?? systemClock
 }

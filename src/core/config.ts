@@ -20,7 +20,7 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010'
 export const DEFAULT_TIMEOUT_SECONDS = 30
 
 /** `AMCTL_CONFIG_DIR`, else the platform's config directory for `amctl` (no `-nodejs` suffix). */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.AMCTL_CONFIG_DIR) return env.AMCTL_CONFIG_DIR
   const home = homedir()
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'amctl')
@@ -121,7 +121,7 @@ function readConfigFile(file: string): ConfigFile {
  * credentials.json readable by them. Only looks (stat); creates and changes nothing. No modes or
  * owners on Windows.
  */
-export function localStateWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+export function localStateWarnings(env: NodeJS.ProcessEnv): string[] {
   if (process.platform === 'win32') return []
   const dir = configDir(env)
   const warnings: string[] = []
@@ -169,7 +169,7 @@ export class ConfigStore {
   ) {}
 
   /** Reads the config; `warn` hears about a config directory or credentials file open to others. */
-  static async open(env: NodeJS.ProcessEnv = process.env, opts: {warn?: (message: string) => void} = {}): Promise<ConfigStore> {
+  static async open(env: NodeJS.ProcessEnv, opts: {warn?: (message: string) => void} = {}): Promise<ConfigStore> {
     for (const warning of localStateWarnings(env)) opts.warn?.(warning)
     const file = join(configDir(env), 'config.json')
     return new ConfigStore(file, readConfigFile(file))

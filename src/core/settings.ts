@@ -55,7 +55,7 @@ export interface EffectiveConfig {
   org?: Sourced
 }
 
-export function resolveProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveProfile(flags: GlobalFlags, env: NodeJS.ProcessEnv): string {
   return profileOf(flags, env).value
 }
 
@@ -101,7 +101,7 @@ export function checkOrg(value: string, source: string): string {
   return org
 }
 
-export function resolveSettings(flags: GlobalFlags, profileValues: ProfileValues, env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(flags: GlobalFlags, profileValues: ProfileValues, env: NodeJS.ProcessEnv): Settings {
   const config = effectiveConfig(flags, profileValues, env)
   const timeout = pick(flags.timeout, '--timeout', env.AMCTL_TIMEOUT, 'AMCTL_TIMEOUT')
   return {

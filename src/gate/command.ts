@@ -1,5 +1,4 @@
 import {ApiCommand} from '../base/api-command.js'
-import {clock} from '../core/clock.js'
 import type {GateDeps} from './wait.js'
 
 /**
@@ -16,7 +15,7 @@ export abstract class GateCommand extends ApiCommand {
       const org = await this.ctx.org()
       const client = await this.ctx.http()
       const {verbose, baseUrl} = await this.ctx.settings()
-      return {client, org, io: this.io, out: this.out, errStyle: this.errStyle, verbose, env: this.ctx.env, baseUrl, clock: clock()}
+      return {client, org, io: this.io, out: this.out, errStyle: this.errStyle, verbose, env: this.ctx.env, baseUrl, clock: this.clock}
     })()
     return this.depsP
   }

@@ -9,8 +9,8 @@ export interface Output {
 }
 
 /**
- * The streams a command talks through and what they are connected to (like gh's IOStreams).
- * Tests install their own with `setIO`.
+ * The streams a command talks through and what they are connected to (like gh's IOStreams): the
+ * process's (systemIO) come with a command's world (src/base/world.ts); tests hand in their own.
  */
 export interface IO {
   stdin: Readable & {isTTY?: boolean}
@@ -32,7 +32,7 @@ export interface IO {
  * off; otherwise a TTY turns it on. (gh lets CLICOLOR_FORCE win over NO_COLOR; amctl does not: a
  * request for no colour is kept, as no-color.org and bixense.com/clicolors ask.)
  */
-export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colorAllowed(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
   if (env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false
   if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true
@@ -100,9 +100,10 @@ export class DirectStdout implements Output {
 
 /**
  * The process's streams, each looked at when first asked for: Node builds a stream on first use
- * (stdin's loads net or fs streams), and most commands never read stdin.
+ * (stdin's loads net or fs streams), and most commands never read stdin. Their colours follow
+ * `env`, the run's environment (colorAllowed).
  */
-function systemIO(): IO {
+export function systemIO(env: NodeJS.ProcessEnv): IO {
   const once = <T>(get: () => T): (() => T) => {
     let value: {v: T} | undefined
     return () => {
@@ -135,27 +136,15 @@ function systemIO(): IO {
       return stderrIsTTY()
     },
     get stdoutColor() {
-      return colorAllowed(stdoutIsTTY())
+      return colorAllowed(stdoutIsTTY(), env)
     },
     get stderrColor() {
-      return colorAllowed(stderrIsTTY())
+      return colorAllowed(stderrIsTTY(), env)
     },
     get stdoutColumns() {
       return stdoutIsTTY() ? process.stdout.columns : undefined
     },
   }
-}
-
-let current: IO | undefined
-
-export function io(): IO {
-  current ??= systemIO()
-  return current
-}
-
-/** For tests: replace the process streams (undefined restores them). */
-export function setIO(next: IO | undefined): void {
-  current = next
 }
 
 /** Writes and waits for the stream to accept more when it is full (flat memory on big output). */

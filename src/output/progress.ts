@@ -1,4 +1,4 @@
-import {clock} from '../core/clock.js'
+import type {Clock} from '../core/clock.js'
 import type {IO} from './io.js'
 
 const ERASE_LINE = '\r\u001B[2K'
@@ -24,11 +24,13 @@ export class Progress {
   constructor(
     private readonly io: IO,
     private readonly noun: Noun,
+    /** paces the redraws */
+    private readonly clock: Clock,
   ) {}
 
   update(count: number): void {
     if (!this.io.stderrIsTTY) return
-    const now = clock().now()
+    const now = this.clock.now()
     if (this.last !== undefined && now - this.last < 100) return
     this.last = now
     if (!this.shown) process.once('exit', this.eraseAtExit)

@@ -1,4 +1,5 @@
 import type {Page} from '../contract/vocabulary.js'
+import type {Clock} from '../core/clock.js'
 import {type AmctlError, isAmctlError} from '../core/errors.js'
 import {assertRow, type Column, tsvColumns, tsvRow, ttyCells, ttyColumns} from './format.js'
 import {type IO, write} from './io.js'
@@ -32,6 +33,8 @@ export interface StreamTarget {
   /** terminal width for fitting tables */
   width?: number
   now: number
+  /** paces the progress line */
+  clock: Clock
 }
 
 /**
@@ -45,7 +48,7 @@ export interface StreamTarget {
 export async function writeStream<T>(list: StreamedList<T>, target: StreamTarget): Promise<StreamOutcome> {
   const {io} = target
   let count = 0
-  const progress = new Progress(io, list.noun)
+  const progress = new Progress(io, list.noun, target.clock)
   const writer = target.mode === 'json' ? new JsonItemsWriter(io) : undefined
   let widths: number[] | undefined
   let shown: Column<T>[] | undefined

@@ -38,11 +38,13 @@ beforeEach(() => {
 const hooks: DeviceFlowHooks = {
   prompt: (code, url) => prompts.push([code, url]),
   openBrowser: (url) => opened.push(url),
-  sleep: async (ms) => {
-    sleeps.push(ms)
-    clock += ms
+  clock: {
+    sleep: async (ms) => {
+      sleeps.push(ms)
+      clock += ms
+    },
+    now: () => clock,
   },
-  now: () => clock,
 }
 
 const START = {deviceCode: 'dc_secret_1', userCode: 'ABCD-EFGH', verificationUri: 'https://app.example/device', interval: 2, expiresIn: 60}

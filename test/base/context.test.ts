@@ -6,6 +6,7 @@ import type {GlobalFlags} from '../../src/core/settings.js'
 import {palette} from '../../src/output/style.js'
 import {failure} from '../helpers/failure.js'
 import {ME, useFakeApi} from '../helpers/fake-api.js'
+import {fakeClock} from '../helpers/fake-clock.js'
 import {fakeIO} from '../helpers/fake-io.js'
 import {tempDir} from '../helpers/temp.js'
 
@@ -19,6 +20,7 @@ function context(flags: GlobalFlags, env: Record<string, string | undefined>): {
   const ctx = new CommandContext(flags, {
     io: fakeIO(),
     env: {AMCTL_CONFIG_DIR: tempDir('amctl-context-'), ...env} as NodeJS.ProcessEnv,
+    clock: fakeClock(),
     version: '9.9.9',
     errStyle: palette(false),
     warn: (message) => warnings.push(message),

@@ -1,8 +1,7 @@
 import {Errors} from '@oclif/core'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {reportFailure} from '../../src/base/failure.js'
 import {NetworkError, UsageError} from '../../src/core/errors.js'
-import {setIO} from '../../src/output/io.js'
 import {loadColors} from '../../src/output/style.js'
 import {runArgv} from '../helpers/cli.js'
 import {fakeIO} from '../helpers/fake-io.js'
@@ -10,7 +9,6 @@ import {fakeIO} from '../helpers/fake-io.js'
 // The one way amctl ends on an error: inside a command (BaseCommand.catch) and outside one (an
 // unknown command, a failure before a command ran: bin/run.cjs calls reportFailure). Both routes
 // decide the same way whether the error is the JSON document, and colour it the same way.
-afterEach(() => setIO(undefined))
 
 /** What each form of the arguments must give, whichever route the error takes. */
 const FORMS: {args: string[]; json: boolean}[] = [
@@ -34,41 +32,40 @@ function form(out: {stdout: string; stderr: string}): 'json' | 'line' {
 describe('reportFailure (outside a command: bin/run.cjs)', () => {
   it.each(FORMS)('$args: the JSON document exactly when it says so', async ({args, json}) => {
     const io = fakeIO()
-    expect(await reportFailure(new UsageError('unknown command "x"'), ['x', ...args], io)).toBe(2)
+    expect(await reportFailure(new UsageError('unknown command "x"'), ['x', ...args], {io, env: {}})).toBe(2)
     expect(form({stdout: io.out(), stderr: io.err()})).toBe(json ? 'json' : 'line')
   })
 
   it('presents the error (one line) and returns its exit code', async () => {
     const io = fakeIO()
-    expect(await reportFailure(new NetworkError('GET x: down'), ['orgs', 'summary'], io)).toBe(1)
+    expect(await reportFailure(new NetworkError('GET x: down'), ['orgs', 'summary'], {io, env: {}})).toBe(1)
     expect(io.err()).toBe('error: GET x: down (network_error)\n')
   })
 
   it('coloured on a terminal that takes colour, as inside a command', async () => {
     await loadColors()
     const io = {...fakeIO({stderrTTY: true}), stderrColor: true}
-    await reportFailure(new UsageError('bad'), ['x'], io)
+    await reportFailure(new UsageError('bad'), ['x'], {io, env: {}})
     expect(io.err()).toBe('\u001b[31merror: bad (invalid_request)\u001b[39m\n')
   })
 
   it('an exit a command already presented keeps its code and prints nothing', async () => {
     const io = fakeIO()
-    expect(await reportFailure(new Errors.ExitError(9), ['evals', 'run'], io)).toBe(9)
+    expect(await reportFailure(new Errors.ExitError(9), ['evals', 'run'], {io, env: {}})).toBe(9)
     expect(io.out() + io.err()).toBe('')
   })
 
   it('anything else is an unexpected failure, exit 1, without a stack trace', async () => {
     const io = fakeIO()
-    expect(await reportFailure(new TypeError('x is undefined'), [], io)).toBe(1)
+    expect(await reportFailure(new TypeError('x is undefined'), [], {io, env: {}})).toBe(1)
     expect(io.err()).toMatch(/^error: unexpected failure: x is undefined \(internal\)\n/)
     expect(io.err()).not.toMatch(/\n\s+at /)
   })
 
-  it('the process-wide IO when none is given', async () => {
+  it('the stack too with AMCTL_DEBUG=1 in the environment it is given', async () => {
     const io = fakeIO()
-    setIO(io)
-    await reportFailure(new UsageError('bad'), ['x'])
-    expect(io.err()).toBe('error: bad (invalid_request)\n')
+    await reportFailure(new TypeError('x is undefined'), [], {io, env: {AMCTL_DEBUG: '1'}})
+    expect(io.err()).toMatch(/^error: unexpected failure: x is undefined \(internal\)\nTypeError: x is undefined\n\s+at /)
   })
 })
 

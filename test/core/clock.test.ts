@@ -1,20 +1,10 @@
-import {afterEach, describe, expect, it} from 'vitest'
-import {clock, setClock, systemClock} from '../../src/core/clock.js'
+import {describe, expect, it} from 'vitest'
+import {systemClock} from '../../src/core/clock.js'
 import {fakeClock} from '../helpers/fake-clock.js'
 
-// The one clock of every wait: tests install their own, code asks clock().
-afterEach(() => setClock(undefined))
+// The clock of every wait: a command's comes with its world (src/base/world.ts), and a test hands in a fake one.
 
 describe('clock', () => {
-  it('is the system clock until a test installs another, and again after', () => {
-    expect(clock()).toBe(systemClock)
-    const fake = fakeClock(5)
-    setClock(fake)
-    expect(clock()).toBe(fake)
-    setClock(undefined)
-    expect(clock()).toBe(systemClock)
-  })
-
   it('the system clock resolves a sleep whose signal is aborted at once, without rejecting', async () => {
     const controller = new AbortController()
     controller.abort()

@@ -3,16 +3,18 @@ import {PassThrough, Readable} from 'node:stream'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {type Clock, clock, setClock, systemClock} from '../../src/core/clock.js'
+import type {World} from '../../src/base/world.js'
+import {type Clock, systemClock} from '../../src/core/clock.js'
 import {fakeClock} from './fake-clock.js'
 import {type DeclaringCommand, sentRequests, undeclaredOperations} from './declared.js'
-import {colorAllowed, setIO} from '../../src/output/io.js'
+import {colorAllowed, type IO} from '../../src/output/io.js'
 import {type Part, Renderer} from '../../src/output/renderer.js'
 
 /**
- * Runs a command class in-process the way bin/run.js would, with fake streams:
- * stdout/stderr captured, TTY-ness chosen by the test, stdin from a string, env overridden for
- * the duration of the run. Returns what a user or script would see: stdout, stderr, exit code.
+ * Runs a command class in-process the way bin/run.js would, in a world of the test's (the
+ * command's streams, environment and clock: src/base/world.ts): stdout/stderr captured, TTY-ness
+ * chosen by the test, stdin from a string, the environment the process's with the test's changes,
+ * a clock whose sleeps take no real time. Returns what a user or script would see: stdout, stderr, exit code.
  * With a fake API on (test/helpers/fake-api.ts), a command that sends an operation its `static
  * operations` do not declare fails the test.
  */
@@ -26,6 +28,7 @@ async function loadConfig(): Promise<Config> {
 }
 
 export interface RunOptions {
+  /** changes to the process's environment for the command (undefined: unset) */
   env?: Record<string, string | undefined>
   stdin?: string
   stdinTTY?: boolean
@@ -36,7 +39,7 @@ export interface RunOptions {
   columns?: number
   /** colour where a terminal would get it: a TTY, unless NO_COLOR / FORCE_COLOR=0 (in env) say no — default: never */
   color?: boolean
-  /** 'real' waits for real; by default (unless a test installed its own) sleeps take no real time */
+  /** 'real' waits for real; by default a fake clock's sleeps take no real time (test/helpers/fake-clock.ts) */
   clock?: 'real' | Clock
 }
 
@@ -99,7 +102,35 @@ function recordRenderer(): {calls: RenderCall[]; restore(): void} {
   }
 }
 
-type CommandClass = DeclaringCommand & {run(argv: string[], opts?: Config): Promise<unknown>; prototype: object}
+type CommandClass = DeclaringCommand & {
+  new (argv: string[], config: Config, world: World): {id?: string; _run(): Promise<unknown>}
+  id?: string
+  prototype: object
+}
+
+/** The process's environment with `changes` made (a key given undefined is unset). */
+export function environment(changes: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {...process.env}
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete env[key]
+    else env[key] = value
+  }
+  return env
+}
+
+/**
+ * Runs a command as oclif's Command.run does (made, then `_run`), but made with `world` instead of
+ * the process's: what a user would see from it is in the world's streams.
+ */
+export async function runIn(Cmd: CommandClass, argv: string[], world: World): Promise<unknown> {
+  const cmd = new Cmd(argv, await loadConfig(), world)
+  if (!cmd.id) {
+    const id = cmd.constructor.name.toLowerCase()
+    cmd.id = id
+    Cmd.id = id
+  }
+  return cmd._run()
+}
 
 /** Captures what the command's own run() returns (also when the base then ends it with an exit code). */
 function captureResult(Cmd: CommandClass): {value(): unknown; restore(): void} {
@@ -134,42 +165,30 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   const stdin = Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin)])
   const tty = opts.tty ?? false
   const stderrTTY = opts.stderrTTY ?? tty
-  setIO({
+  const env = environment(opts.env)
+  const io: IO = {
     stdin,
     stdout,
     stderr,
     stdinIsTTY: opts.stdinTTY ?? false,
     stdoutIsTTY: tty,
     stderrIsTTY: stderrTTY,
-    stdoutColor: opts.color === true && colorAllowed(tty, {...process.env, ...opts.env}),
-    stderrColor: opts.color === true && colorAllowed(stderrTTY, {...process.env, ...opts.env}),
+    stdoutColor: opts.color === true && colorAllowed(tty, env),
+    stderrColor: opts.color === true && colorAllowed(stderrTTY, env),
     stdoutColumns: opts.columns,
-  })
-  const ownClock = opts.clock !== 'real' && (opts.clock !== undefined || clock() === systemClock)
-  if (ownClock) setClock(opts.clock === undefined || opts.clock === 'real' ? fakeClock() : opts.clock)
-  const saved: Record<string, string | undefined> = {}
-  for (const [key, value] of Object.entries(opts.env ?? {})) {
-    saved[key] = process.env[key]
-    if (value === undefined) delete process.env[key]
-    else process.env[key] = value
   }
+  const clock = opts.clock === 'real' ? systemClock : (opts.clock ?? fakeClock())
   let exitCode = 0
   let result: unknown
   const sentBefore = sentRequests().length
   const renderer = recordRenderer()
   const returned = captureResult(Cmd)
   try {
-    await Cmd.run(argv, await loadConfig())
+    await runIn(Cmd, argv, {io, env, clock})
   } catch (error) {
     if (error instanceof Errors.ExitError) exitCode = error.oclif.exit ?? 1
     else throw error
   } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-    setIO(undefined)
-    if (ownClock) setClock(undefined)
     renderer.restore()
     returned.restore()
     result = returned.value()

@@ -1,6 +1,7 @@
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
 import {failure} from './failure.js'
+import {fakeClock} from './fake-clock.js'
 import {dropConnection, envelope, type FakeApiCore, fakeApi, ME, ORIGIN, reply, TOKEN, unchecked} from './fake-api.js'
 
 // The fake API's own contract: what it answers, what it records, and what its verification
@@ -21,7 +22,7 @@ afterEach(() => {
 const MADE_UP = 'a test of the fake itself, on a made-up path'
 
 const client = () =>
-  new HttpClient({baseUrl: ORIGIN, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => TOKEN, sleep: async () => {}})
+  new HttpClient({baseUrl: ORIGIN, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => TOKEN, env: {}, clock: fakeClock()})
 
 describe('fake API', () => {
   it('answers a stub and records the request as sent', async () => {

@@ -5,6 +5,7 @@ import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
 import {DocumentAnswers} from '../../src/devserver/answers.js'
 import {setSentRequests} from './declared.js'
+import {fakeClock} from './fake-clock.js'
 import {removeTempDirs} from './temp.js'
 
 /**
@@ -290,7 +291,10 @@ export function json(req: Recorded): unknown {
   return req.body === '' ? undefined : JSON.parse(req.body)
 }
 
-/** An HTTP client of the fake API's origin that sends `token`, for tests of src/api and the client loop. */
+/**
+ * An HTTP client of the fake API's origin that sends `token`, for tests of src/api and the client
+ * loop: no proxy, and a fake clock (retries wait no real time).
+ */
 export function fakeApiClient(api: Pick<FakeApi, 'url'>, token: string): HttpClient {
-  return new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => token})
+  return new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => token, env: {}, clock: fakeClock()})
 }

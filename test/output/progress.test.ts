@@ -1,17 +1,14 @@
-import {afterEach, describe, expect, it} from 'vitest'
-import {setClock} from '../../src/core/clock.js'
+import {describe, expect, it} from 'vitest'
 import {Progress} from '../../src/output/progress.js'
 import {fakeClock} from '../helpers/fake-clock.js'
 import {fakeIO} from '../helpers/fake-io.js'
 
 const RUNS = {one: 'run', other: 'runs'}
 
-afterEach(() => setClock(undefined))
-
 describe('Progress', () => {
   it('writes nothing when stderr is not a TTY', () => {
     const io = fakeIO({stdoutTTY: true, stderrTTY: false})
-    const p = new Progress(io, RUNS)
+    const p = new Progress(io, RUNS, fakeClock())
     p.update(1)
     p.update(500)
     p.clear()
@@ -21,9 +18,8 @@ describe('Progress', () => {
 
   it('redraws one line on a TTY stderr, at most every 100 ms of the clock, and clears it at the end', async () => {
     const clock = fakeClock(10_000)
-    setClock(clock)
     const io = fakeIO({stdoutTTY: false, stderrTTY: true})
-    const p = new Progress(io, RUNS)
+    const p = new Progress(io, RUNS, clock)
     p.update(100)
     p.update(200) // too soon
     await clock.sleep(150)
@@ -36,9 +32,8 @@ describe('Progress', () => {
   })
 
   it('counts one in the singular', () => {
-    setClock(fakeClock(0))
     const io = fakeIO({stderrTTY: true})
-    const p = new Progress(io, {one: 'item', other: 'items'})
+    const p = new Progress(io, {one: 'item', other: 'items'}, fakeClock(0))
     p.update(1)
     p.clear()
     expect(io.err()).toBe('\r\u001B[2Kfetched 1 item…\r\u001B[2K')
@@ -46,7 +41,7 @@ describe('Progress', () => {
 
   it('clear() without any update writes nothing', () => {
     const io = fakeIO({stderrTTY: true})
-    new Progress(io, RUNS).clear()
+    new Progress(io, RUNS, fakeClock()).clear()
     expect(io.err()).toBe('')
   })
 })

@@ -1,7 +1,6 @@
 import {PassThrough, Readable} from 'node:stream'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {beforeEach, describe, expect, it} from 'vitest'
 import type {Page} from '../../src/contract/vocabulary.js'
-import {setClock} from '../../src/core/clock.js'
 import {BadResponseError} from '../../src/core/errors.js'
 import type {Column} from '../../src/output/format.js'
 import type {IO} from '../../src/output/io.js'
@@ -60,16 +59,14 @@ const ERASE = '\r\u001B[2K'
 let clock: FakeClock
 beforeEach(() => {
   clock = fakeClock(0)
-  setClock(clock)
 })
-afterEach(() => setClock(undefined))
 
 describe('streamed lists on a terminal (contract 1.4: progress never shares a line with a row)', () => {
   it('erases the progress line before every batch of rows, and at the end', async () => {
     const io = terminalIO()
     const outcome = await writeStream(
       {kind: 'stream', pages: pagesOf(4), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
-      {io, mode: 'tty', style: palette(false), now: 0},
+      {io, mode: 'tty', style: palette(false), now: 0, clock},
     )
     expect(outcome).toEqual({count: 8, errorWritten: false})
     let progressShown = false
@@ -85,7 +82,7 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
     const io = terminalIO()
     const outcome = await writeStream(
       {kind: 'stream', pages: pagesOf(4, 2), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
-      {io, mode: 'tty', style: palette(false), now: 0},
+      {io, mode: 'tty', style: palette(false), now: 0, clock},
     )
     expect(outcome.error?.message).toBe('page broke')
     expect(io.transcript.at(-1)).toEqual(['err', ERASE])
@@ -107,7 +104,7 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
     }
     const writing = writeStream(
       {kind: 'stream', pages: pages(), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
-      {io, mode: 'tty', style: palette(false), now: 0},
+      {io, mode: 'tty', style: palette(false), now: 0, clock},
     )
     await shown
     expect(io.transcript.at(-1)?.[1]).toContain('fetched 1 row…')

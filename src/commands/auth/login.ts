@@ -5,7 +5,6 @@ import {ApiCommand} from '../../base/api-command.js'
 import {apiFlags} from '../../base/flags.js'
 import type {Me} from '../../contract/types.js'
 import {storeToken} from '../../core/auth/credentials.js'
-import {clock} from '../../core/clock.js'
 import {assertTokenForm} from '../../core/auth/token.js'
 import {UsageError} from '../../core/errors.js'
 import {openBrowser} from '../../core/browser.js'
@@ -72,14 +71,13 @@ The token goes to the OS keychain, or, when no keychain is usable (or with --ins
           this.out.notice('Then approve the login at ', styled(url, 'underline'))
           this.out.notice(styled('Waiting for approval… (Ctrl-C to cancel)', 'dim'))
         },
-        openBrowser: browser ? (url) => void openBrowser(url) : undefined,
-        sleep: (ms) => clock().sleep(ms),
-        now: () => clock().now(),
+        openBrowser: browser ? (url) => void openBrowser(url, this.ctx.env) : undefined,
+        clock: this.clock,
       })
     }
 
     const user = await getMe(await this.ctx.httpWith(token))
-    const stored = await storeToken(settings.profile, settings.baseUrl, token, {insecure: flags['insecure-storage']})
+    const stored = await storeToken(settings.profile, settings.baseUrl, token, this.ctx.env, {insecure: flags['insecure-storage']})
     if (flags['base-url'] !== undefined || this.ctx.env.AMCTL_BASE_URL) {
       const store = await this.ctx.store()
       if (store.get(settings.profile, 'base-url') !== settings.baseUrl) store.set(settings.profile, 'base-url', settings.baseUrl)

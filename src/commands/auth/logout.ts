@@ -13,10 +13,10 @@ export default class AuthLogout extends ApiCommand {
   async run(): Promise<{baseUrl: string; profile: string; removed: TokenSource[]}> {
     await this.parse(AuthLogout)
     const {baseUrl, profile} = await this.ctx.settings()
-    const removed = await removeToken(profile, baseUrl)
+    const removed = await removeToken(profile, baseUrl, this.ctx.env)
     if (removed.length > 0) this.out.notice(`Logged out of ${baseUrl} (removed from ${removed.join(' and ')})`)
     else this.out.notice(`No stored token for ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
-    if (process.env.AMCTL_TOKEN) this.out.warning('AMCTL_TOKEN is still set in the environment')
+    if (this.ctx.env.AMCTL_TOKEN) this.out.warning('AMCTL_TOKEN is still set in the environment')
     return {baseUrl, profile, removed}
   }
 }

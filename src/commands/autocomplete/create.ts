@@ -12,7 +12,7 @@ export default class AutocompleteCreate extends BaseCommand {
 
   async run(): Promise<{written: string[]}> {
     await this.parse(AutocompleteCreate)
-    const written = writeLegacySetup(process.env)
+    const written = writeLegacySetup(this.env)
     for (const file of written) this.out.notice(`wrote ${file}`)
     return {written}
   }

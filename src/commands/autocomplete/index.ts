@@ -63,7 +63,7 @@ export default class AutocompleteIndex extends BaseCommand {
   async run(): Promise<{shell: Shell; steps: string[]} | {written: string[]}> {
     const {args, flags} = await this.parse(AutocompleteIndex)
     if (flags['refresh-cache']) {
-      const written = writeLegacySetup(process.env)
+      const written = writeLegacySetup(this.env)
       for (const file of written) this.out.notice(`wrote ${file}`)
       return {written}
     }

@@ -54,7 +54,7 @@ The API has no filters, so amctl reads the organization's run list from the newe
     const org = await this.ctx.org()
 
     const tally = new EvalStatsTally(id, since)
-    const progress = new Progress(this.io, {one: 'run', other: 'runs'})
+    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock)
     let read = 0
     try {
       for await (const page of runPages(client, org, {limit: PAGE_LIMIT.max})) {

@@ -20,7 +20,7 @@ export function accountFor(profile: string, baseUrl: string): string {
   return `${profile}@${new URL(baseUrl).origin}`
 }
 
-export async function findToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<FoundToken | undefined> {
+export async function findToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): Promise<FoundToken | undefined> {
   // an AMCTL_KEYCHAIN amctl does not know is a mistake to say, whether or not the keychain is reached
   keychainMode(env)
   if (env.AMCTL_TOKEN !== undefined && env.AMCTL_TOKEN !== '') {
@@ -28,7 +28,7 @@ export async function findToken(profile: string, baseUrl: string, env: NodeJS.Pr
   }
   const account = accountFor(profile, baseUrl)
   try {
-    const token = await keychain.get(account)
+    const token = await keychain.get(account, env)
     if (token) return stored(token, 'keychain', account)
   } catch (error) {
     if (!(error instanceof KeychainUnavailable)) throw error
@@ -63,14 +63,14 @@ export async function storeToken(
   profile: string,
   baseUrl: string,
   token: string,
-  opts: {insecure?: boolean; env?: NodeJS.ProcessEnv} = {},
+  env: NodeJS.ProcessEnv,
+  opts: {insecure?: boolean} = {},
 ): Promise<StoreResult> {
-  const env = opts.env ?? process.env
   keychainMode(env)
   const account = accountFor(profile, baseUrl)
   if (!opts.insecure) {
     try {
-      await keychain.set(account, token)
+      await keychain.set(account, token, env)
       fileStore.delete(account, env)
       return {source: 'keychain'}
     } catch (error) {
@@ -80,16 +80,16 @@ export async function storeToken(
     }
   }
   fileStore.set(account, token, env)
-  await keychain.delete(account).catch(() => false)
+  await keychain.delete(account, env).catch(() => false)
   return {source: 'file', path: fileStore.path(env)}
 }
 
 /** Removes the stored token of the profile and server from both stores; returns where it was. */
-export async function removeToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<TokenSource[]> {
+export async function removeToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): Promise<TokenSource[]> {
   keychainMode(env)
   const account = accountFor(profile, baseUrl)
   const removed: TokenSource[] = []
-  if (await keychain.delete(account).catch(() => false)) removed.push('keychain')
+  if (await keychain.delete(account, env).catch(() => false)) removed.push('keychain')
   if (fileStore.delete(account, env)) removed.push('file')
   return removed
 }

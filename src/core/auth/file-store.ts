@@ -27,7 +27,7 @@ interface FileShape {
   [member: string]: unknown
 }
 
-export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
+export function credentialsPath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'credentials.json')
 }
 
@@ -57,7 +57,7 @@ export const fileStore = {
    * (exit 3): that user could have put it there, to have amctl send their token, or send yours
    * to a server of theirs (localStateWarnings says so too).
    */
-  get(account: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  get(account: string, env: NodeJS.ProcessEnv): string | undefined {
     const file = credentialsPath(env)
     const {value, uid} = readJsonFileAndOwner(file)
     const token = entryOf(read(file, value), account)?.token
@@ -70,12 +70,12 @@ export const fileStore = {
     }
     return token
   },
-  set(account: string, token: string, env: NodeJS.ProcessEnv = process.env): void {
+  set(account: string, token: string, env: NodeJS.ProcessEnv): void {
     const entry: Entry = {token, storedAt: new Date().toISOString()}
     updateJsonFile(credentialsPath(env), read, (shape) => ({...shape, tokens: {...shape.tokens, [account]: entry}}))
   },
   /** Returns whether an entry was removed; without one, nothing is written (or created). */
-  delete(account: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  delete(account: string, env: NodeJS.ProcessEnv): boolean {
     const file = credentialsPath(env)
     if (entryOf(read(file), account) === undefined) return false
     updateJsonFile(file, read, (shape) => {

@@ -32,7 +32,11 @@ export class KeychainUnavailable extends Error {
   override name = 'KeychainUnavailable'
 }
 
-let loaded: Promise<Keytar> | undefined
+/**
+ * The keychain module, loaded (and on Linux the session bus asked) once per environment: a run has
+ * one, the command's (src/base/world.ts), so a bus that never answers is waited for once.
+ */
+const loads = new WeakMap<NodeJS.ProcessEnv, Promise<Keytar>>()
 let timedOut = false
 
 /** True when a keychain call was abandoned at its time limit (the native call may still be pending). */
@@ -53,14 +57,15 @@ export function keychainMode(env: NodeJS.ProcessEnv): (typeof KEYCHAIN_MODES)[nu
   )
 }
 
-function load(): Promise<Keytar> {
+function load(env: NodeJS.ProcessEnv): Promise<Keytar> {
+  let loaded = loads.get(env)
   loaded ??= (async () => {
-    if (keychainMode(process.env) === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
+    if (keychainMode(env) === 'off') throw new KeychainUnavailable('disabled by AMCTL_KEYCHAIN=off')
     if (process.platform === 'linux') {
-      if (!sessionBusReachable(process.env)) {
+      if (!sessionBusReachable(env)) {
         throw new KeychainUnavailable('no D-Bus session bus, so no Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)')
       }
-      const endpoint = sessionBusEndpoint(process.env)
+      const endpoint = sessionBusEndpoint(env)
       if (endpoint !== undefined) {
         await busAnswers(endpoint, KEYCHAIN_TIMEOUT_MS).catch((error: Error) => {
           throw new KeychainUnavailable(error.message)
@@ -83,10 +88,11 @@ function load(): Promise<Keytar> {
       throw new KeychainUnavailable(`the keychain module could not be loaded (${(error as Error).message.split('\n')[0]})`)
     }
   })()
+  loads.set(env, loaded)
   return loaded
 }
 
-async function call<T>(what: string, run: (keytar: Keytar) => Promise<T>): Promise<T> {
+async function call<T>(what: string, env: NodeJS.ProcessEnv, run: (keytar: Keytar) => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -96,7 +102,7 @@ async function call<T>(what: string, run: (keytar: Keytar) => Promise<T>): Promi
   })
   try {
     // the limit covers loading: on Linux that is where the session bus is asked to answer
-    return await Promise.race([load().then(run), limit])
+    return await Promise.race([load(env).then(run), limit])
   } catch (error) {
     if (error instanceof KeychainUnavailable || error instanceof UsageError) throw error
     throw new KeychainUnavailable(`the keychain refused ${what} (${String((error as Error)?.message ?? error).split('\n')[0]})`)
@@ -105,8 +111,10 @@ async function call<T>(what: string, run: (keytar: Keytar) => Promise<T>): Promi
   }
 }
 
+/** The keychain's three calls; `env` is the run's environment (AMCTL_KEYCHAIN, the session bus's address). */
 export const keychain = {
-  get: (account: string) => call('a read', (k) => k.getPassword(KEYCHAIN_SERVICE, account)),
-  set: (account: string, token: string) => call('a write', (k) => k.setPassword(KEYCHAIN_SERVICE, account, token)),
-  delete: (account: string) => call('a delete', (k) => k.deletePassword(KEYCHAIN_SERVICE, account)),
+  get: (account: string, env: NodeJS.ProcessEnv) => call('a read', env, (k) => k.getPassword(KEYCHAIN_SERVICE, account)),
+  set: (account: string, token: string, env: NodeJS.ProcessEnv) =>
+    call('a write', env, (k) => k.setPassword(KEYCHAIN_SERVICE, account, token)),
+  delete: (account: string, env: NodeJS.ProcessEnv) => call('a delete', env, (k) => k.deletePassword(KEYCHAIN_SERVICE, account)),
 }

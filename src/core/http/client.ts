@@ -1,7 +1,7 @@
 import type {Dispatcher} from 'undici'
 import type {Method} from '../../contract/routes.js'
 import {API_PREFIX, DEVICE_CODE_PARAM} from '../../contract/vocabulary.js'
-import {clock} from '../clock.js'
+import type {Clock} from '../clock.js'
 import {type AmctlError, BadResponseError, isAmctlError, NetworkError, OutcomeUnknownError} from '../errors.js'
 import {type AttemptFailure, classifyFailure} from './failure.js'
 import {type Expect, parseBody, statusError} from './response.js'
@@ -26,7 +26,10 @@ export interface ClientOptions {
   /** Verbose log sink (stderr); absent = quiet. */
   log?: (line: string) => void
   dispatcher?: Dispatcher
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<unknown>
+  /** the run's environment: its proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) */
+  env: NodeJS.ProcessEnv
+  /** the run's clock: the back-off between retries, the times --verbose shows */
+  clock: Clock
   random?: () => number
 }
 
@@ -104,15 +107,18 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       signal?.throwIfAborted()
       let raw: RawResponse
-      const started = clock().now()
+      const started = this.opts.clock.now()
       this.log(() => `→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
       try {
-        raw = await sendAttempt({url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher, signal})
+        raw = await sendAttempt(
+          {url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher, signal},
+          this.opts.env,
+        )
       } catch (error) {
         signal?.throwIfAborted()
         if (isAmctlError(error)) throw error
         const failed = classifyFailure(error, this.opts.timeoutMs)
-        this.log(() => `✗ ${method} ${redactUrl(url)} ${failed.message} ${ms(started)} attempt ${attempt}`)
+        this.log(() => `✗ ${method} ${redactUrl(url)} ${failed.message} ${this.since(started)} attempt ${attempt}`)
         if (!failed.permanent && attempt <= MAX_RETRIES && shouldRetry(method, failed.failure)) {
           await this.wait(attempt, undefined, failed.message, signal)
           continue
@@ -121,7 +127,8 @@ export class HttpClient {
       }
       const requestId = raw.headers['x-request-id']
       this.log(
-        () => `← ${raw.status} ${method} ${redactUrl(url)} ${ms(started)} attempt ${attempt}${requestId ? ` request-id ${requestId}` : ''}`,
+        () =>
+          `← ${raw.status} ${method} ${redactUrl(url)} ${this.since(started)} attempt ${attempt}${requestId ? ` request-id ${requestId}` : ''}`,
       )
 
       if (raw.status >= 300 && raw.status < 400 && raw.headers.location !== undefined) {
@@ -182,7 +189,12 @@ export class HttpClient {
   private async wait(retry: number, retryAfterMs: number | undefined, why: string, signal: AbortSignal | undefined): Promise<void> {
     const waitMs = retryDelayMs(retry, retryAfterMs, this.opts.random)
     this.log(() => `… ${why}: retry ${retry} of ${MAX_RETRIES} in ${waitMs} ms`)
-    await (this.opts.sleep ?? clock().sleep)(waitMs, signal)
+    await this.opts.clock.sleep(waitMs, signal)
+  }
+
+  /** The time since `started` (the clock's), for --verbose. */
+  private since(started: number): string {
+    return `${Math.round(this.opts.clock.now() - started)} ms`
   }
 
   /** A --verbose line, made only when someone reads it (every page of --all would make two). */
@@ -199,10 +211,6 @@ function failureError(method: Method, url: string, failed: AttemptFailure): Amct
   }
   const what = failed.failure.kind === 'timeout' ? failed.message : `could not reach the server: ${failed.message}`
   return new NetworkError(`${where}: ${what}`, failed.cause)
-}
-
-function ms(started: number): string {
-  return `${Math.round(clock().now() - started)} ms`
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {

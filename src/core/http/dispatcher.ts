@@ -16,15 +16,31 @@ let direct: Agent | undefined
 
 const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: CONNECT_TIMEOUT_MS}}
 
-export async function dispatcherFor(origin: string): Promise<Dispatcher> {
+/**
+ * The dispatcher of a request to `origin`; `env` is the run's environment, whose proxy variables
+ * the proxying agent takes (made once per process, with the first remote request's).
+ */
+export async function dispatcherFor(origin: string, env: NodeJS.ProcessEnv): Promise<Dispatcher> {
   if (override) return override
   undici ??= await import('undici')
   if (isLoopbackHost(new URL(origin).hostname)) {
     direct ??= new undici.Agent(OPTIONS)
     return direct
   }
-  proxied ??= new undici.EnvHttpProxyAgent(OPTIONS)
+  proxied ??= new undici.EnvHttpProxyAgent({...OPTIONS, ...proxyOptions(env)})
   return proxied
+}
+
+/**
+ * The proxy variables of `env`, read as EnvHttpProxyAgent reads them from process.env when not
+ * given them (the lower-case name first; an empty value is no proxy), so that it never looks there.
+ */
+export function proxyOptions(env: NodeJS.ProcessEnv): {httpProxy: string; httpsProxy: string; noProxy: string} {
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  }
 }
 
 /** For tests: route every request through `dispatcher` (undefined restores the default). */

@@ -21,17 +21,20 @@ export {type Attempt, AttemptTimeout, MAX_BODY_BYTES, type RawResponse} from './
 const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']
 
 /** Whether a request to `url` goes through undici: a proxy may apply (loopback hosts never take one). */
-export function throughUndici(url: URL, env: NodeJS.ProcessEnv = process.env): boolean {
+export function throughUndici(url: URL, env: NodeJS.ProcessEnv): boolean {
   return !isLoopbackHost(url.hostname) && PROXY_VARIABLES.some((name) => env[name])
 }
 
-/** Sends one attempt; throws what the client throws (see ./failure.ts), an AttemptTimeout, or a BadResponseError for an oversized body. */
-export async function sendAttempt(attempt: Attempt): Promise<RawResponse> {
+/**
+ * Sends one attempt (`env`: the run's environment, for its proxy variables); throws what the
+ * client throws (see ./failure.ts), an AttemptTimeout, or a BadResponseError for an oversized body.
+ */
+export async function sendAttempt(attempt: Attempt, env: NodeJS.ProcessEnv): Promise<RawResponse> {
   const refused = refusal(attempt)
   if (refused) throw refused
   const url = new URL(attempt.url)
   const dispatcher = attempt.dispatcher ?? dispatcherOverride()
-  if (dispatcher || throughUndici(url)) return sendWithUndici(url, attempt, dispatcher)
+  if (dispatcher || throughUndici(url, env)) return sendWithUndici(url, attempt, dispatcher, env)
   return sendWithNodeHttp(url, attempt)
 }
 
@@ -71,11 +74,11 @@ function endOnTimeout<T>(pending: Promise<T>, signal: AbortSignal, caller: Abort
   })
 }
 
-async function sendWithUndici(url: URL, attempt: Attempt, given: Dispatcher | undefined): Promise<RawResponse> {
+async function sendWithUndici(url: URL, attempt: Attempt, given: Dispatcher | undefined, env: NodeJS.ProcessEnv): Promise<RawResponse> {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), attempt.timeoutMs)
   try {
-    const dispatcher = given ?? (await dispatcherFor(url.origin))
+    const dispatcher = given ?? (await dispatcherFor(url.origin, env))
     const pending = dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,

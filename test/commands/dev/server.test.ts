@@ -19,8 +19,9 @@ import {
   seedState,
   seededRunId,
 } from '../../../src/devserver/seed.js'
-import {setIO} from '../../../src/output/io.js'
 import {sleep} from '../../devserver/helpers.js'
+import {environment, runIn} from '../../helpers/cli.js'
+import {fakeClock} from '../../helpers/fake-clock.js'
 import {fakeIO} from '../../helpers/fake-io.js'
 import {tempDir} from '../../helpers/temp.js'
 
@@ -28,18 +29,17 @@ const tempFile = () => join(tempDir('amctl-cmd-'), 'state.json')
 const json = {'content-type': 'application/json'}
 
 /**
- * Runs `amctl dev server` in-process, its streams captured (the command's through setIO, anything
+ * Runs `amctl dev server` in-process, its streams captured (the command's in its world, anything
  * else written to the process's); `stop()` delivers SIGTERM the way the OS would reach its handler.
  */
 function run(argv: string[]) {
   const fake = fakeIO()
-  setIO(fake)
   const out: string[] = []
   const err: string[] = []
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => out.push(String(chunk)) > 0)
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => err.push(String(chunk)) > 0)
   // an error ends the command with oclif's ExitError carrying the exit code, as bin/run.js sees it
-  const done = DevServerCommand.run(argv, process.cwd()).then(
+  const done = runIn(DevServerCommand, argv, {io: fake, env: environment(), clock: fakeClock()}).then(
     () => 0,
     (error: {oclif?: {exit?: number}}) => error.oclif?.exit ?? 1,
   )
@@ -60,7 +60,6 @@ function run(argv: string[]) {
 }
 
 afterEach(() => {
-  setIO(undefined)
   vi.restoreAllMocks()
   process.exitCode = 0
 })

@@ -1,6 +1,5 @@
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {beforeEach, describe, expect, it} from 'vitest'
 import EvalsRun from '../../../src/commands/evals/run.js'
-import {setClock} from '../../../src/core/clock.js'
 import {runCommand} from '../../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {dropConnection, envelope, json, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
@@ -83,9 +82,7 @@ describe('evals run --wait (contract 5)', () => {
   let clock: FakeClock
   beforeEach(() => {
     clock = fakeClock()
-    setClock(clock)
   })
-  afterEach(() => setClock(undefined))
 
   const launched = (id: string, status: string, score: number | null = null) => ({
     id,
@@ -116,7 +113,7 @@ describe('evals run --wait (contract 5)', () => {
 
   it('launches once, then waits for the runIds: piped, stdout holds the runs alone; exit 0', async () => {
     progress({run_2: 'succeeded:0.9', run_3: 'succeeded:0.7'})
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {clock, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
     expect(r.stdout).toBe(
@@ -138,7 +135,7 @@ describe('evals run --wait (contract 5)', () => {
 
   it('--json: the launch response with a "runs" member; exit 10 when a run did not pass', async () => {
     progress({run_2: 'succeeded:0.9', run_3: 'failed'})
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(10)
     const runs = [
       {...launched('run_2', 'succeeded', 0.9), verdict: 'passed'},
@@ -150,7 +147,7 @@ describe('evals run --wait (contract 5)', () => {
 
   it('on a terminal: the live view, then the runs as a table; --min-score applies', async () => {
     progress({run_2: 'succeeded:0.9', run_3: 'succeeded:0.3'})
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--min-score', '0.5'], {env: api.env(), tty: true})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--min-score', '0.5'], {clock, env: api.env(), tty: true})
     expect(r.exitCode).toBe(10)
     expect(r.stderr).toMatch(/^Launched eval set es_1: 1 batch, 2 runs\nRUN +STATUS +ELAPSED +SCORE +VERDICT\n/)
     // the last frame before the view is erased: each run's verdict
@@ -164,7 +161,7 @@ describe('evals run --wait (contract 5)', () => {
   it('--wait keeps the runs in their last state for shell completion', async () => {
     progress({run_2: 'succeeded:0.9', run_3: 'failed'})
     const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
-    expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {env})).exitCode).toBe(10)
+    expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {clock, env})).exitCode).toBe(10)
     expect(readRecent(env, Date.now()).runs.map((e) => [e.id, e.note])).toEqual([
       ['run_2', 'succeeded, es_1'],
       ['run_3', 'failed, es_1'],
@@ -173,7 +170,7 @@ describe('evals run --wait (contract 5)', () => {
 
   it('the time limit: exit 11 with the last known states', async () => {
     progress({run_2: 'running', run_3: 'succeeded'})
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--wait-timeout', '30s', '--json'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--wait-timeout', '30s', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(11)
     expect(JSON.parse(r.stdout).runs.map((run: {status: string}) => run.status)).toEqual(['running', 'succeeded'])
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(30_000)
@@ -183,7 +180,7 @@ describe('evals run --wait (contract 5)', () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
       throw dropConnection()
     })
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(9)
     expect(JSON.parse(r.stdout)).toMatchObject({outcome: 'unknown', recentRuns: runs})
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=10'])
@@ -196,7 +193,7 @@ describe('evals run --wait (contract 5)', () => {
       if (++launches === 2) throw dropConnection()
       return reply(200, {batchIds: ['b_1'], runIds: ['run_2', 'run_3']})
     })
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--json'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(9)
     expect(JSON.parse(r.stdout)).toMatchObject({outcome: 'unknown', launches: [{batchIds: ['b_1'], runIds: ['run_2', 'run_3']}]})
     expect(r.stderr).toContain(
@@ -221,7 +218,7 @@ describe('evals run --wait (contract 5)', () => {
         nextCursor: null,
       }),
     )
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--json'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--json'], {clock, env: api.env()})
     // one of two failed: half, so the group failed (broken, not flaky)
     expect(r.exitCode, r.stderr).toBe(10)
     const doc = JSON.parse(r.stdout)
@@ -262,7 +259,7 @@ describe('evals run --wait (contract 5)', () => {
       ]
       return reply(200, {items, nextCursor: null})
     })
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2'], {env: api.env(), tty: true})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2'], {clock, env: api.env(), tty: true})
     expect(r.exitCode, r.stderr).toBe(0)
     const frames = r.stderr.split(/\u001B\[\d+F\u001B\[J/)
     // the first frame: run_1 finished, its group not decided (run_2 is running): no verdict yet
@@ -278,7 +275,7 @@ describe('evals run --wait (contract 5)', () => {
       [['--wait', '--repeat', '21'], /--repeat must be from 1 to 20, got 21/],
       [['--wait', '--repeat', '0'], /--repeat must be from 1 to 20, got 0/],
     ] as const) {
-      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', ...args], {env: api.env()})
+      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', ...args], {clock, env: api.env()})
       expect(r.exitCode).toBe(2)
       expect(r.stderr).toMatch(message)
     }
@@ -292,7 +289,7 @@ describe('evals run --wait (contract 5)', () => {
       process
         .listeners('SIGINT')
         .filter((l) => !baseline.includes(l))[0]?.('SIGINT')
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {clock, env: api.env()})
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')
     expect(r.stderr.trim().split('\n').at(-1)).toBe(
@@ -303,7 +300,7 @@ describe('evals run --wait (contract 5)', () => {
 
   it('no runs launched (runIds: []): nothing to wait for, and not a pass — exit 10 (issue 26 item 1)', async () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(10)
     expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: []})
     expect(r.stderr).toContain('no runs to wait for: the launch started none, so nothing passed')
@@ -317,7 +314,7 @@ describe('evals run --wait (contract 5)', () => {
         'POST /orgs/acme/eval-sets/es_1/run',
         unchecked('runIds that are not strings: amctl must refuse them', 200, {batchIds: ['b_1'], runIds}),
       )
-      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {env: api.env()})
+      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {clock, env: api.env()})
       expect(r.exitCode).toBe(1)
       expect(r.stderr).toMatch(/^error: the launch answer's runIds is not a list of strings: .* \(bad_response\)\n$/)
       expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
@@ -331,7 +328,7 @@ describe('evals run --wait (contract 5)', () => {
     [['--wait', '--wait-timeout', '1d'], /--wait-timeout must be a duration such as 90s, 15m, 2h or a number of seconds, got "1d"/],
     [['--wait', '--min-score', '101'], /--min-score must be a score from 0 to 1, got "101"/],
   ])('%j: exit 2 before the launch', async (extra, message) => {
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', ...extra], {env: api.env()})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', ...extra], {clock, env: api.env()})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(api.requests()).toEqual([])

@@ -10,17 +10,11 @@ const kt = vi.hoisted(
 )
 vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
-// this file simulates the OS keychain; test/setup.ts turns it off everywhere else
-delete process.env.AMCTL_KEYCHAIN
-// a session bus that answers, to find the Secret Service on (the keychain module itself is the fake above)
-const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS
+// this file simulates the OS keychain (test/setup.ts turns it off everywhere else): the
+// environment the functions are given has no AMCTL_KEYCHAIN, and a session bus that answers, to
+// find the Secret Service on (the keychain module itself is the fake above)
 const bus = await fakeSessionBus({answers: true})
-process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
-afterAll(async () => {
-  if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
-  else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus
-  await bus.close()
-})
+afterAll(() => bus.close())
 
 const {accountFor, findToken, removeToken, storeToken} = await import('../../../src/core/auth/credentials.js')
 const {fileStore} = await import('../../../src/core/auth/file-store.js')
@@ -28,17 +22,14 @@ const {fileStore} = await import('../../../src/core/auth/file-store.js')
 const BASE = 'https://api.example.com'
 const ACCOUNT = 'default@https://api.example.com'
 const mode = (p: string) => statSync(p).mode & 0o777
-let env: {AMCTL_CONFIG_DIR: string; AMCTL_TOKEN?: string}
+let env: {AMCTL_CONFIG_DIR: string; DBUS_SESSION_BUS_ADDRESS: string; AMCTL_TOKEN?: string; AMCTL_KEYCHAIN?: string}
 
-afterAll(() => {
-  process.env.AMCTL_KEYCHAIN = 'off'
-})
 beforeEach(() => {
   kt.mode = 'memory'
   kt.store.clear()
   kt.calls.length = 0
   kt.stores.length = 0
-  env = {AMCTL_CONFIG_DIR: join(tempDir('amctl-cred-'), 'cfg')}
+  env = {AMCTL_CONFIG_DIR: join(tempDir('amctl-cred-'), 'cfg'), DBUS_SESSION_BUS_ADDRESS: bus.address}
 })
 afterEach(() => {
   vi.useRealTimers()
@@ -136,7 +127,7 @@ describe('storeToken', () => {
   it('uses the keychain and removes a copy from the file', async () => {
     fileStore.set(ACCOUNT, 'svc_old_in_file', env)
     fileStore.set('prod@https://api.example.com', 'svc_other', env)
-    expect(await storeToken('default', BASE, 'svc_new', {env})).toEqual({source: 'keychain'})
+    expect(await storeToken('default', BASE, 'svc_new', env)).toEqual({source: 'keychain'})
     expect(inKeychain()).toBe('svc_new')
     expect(fileStore.get(ACCOUNT, env)).toBeUndefined()
     expect(fileStore.get('prod@https://api.example.com', env)).toBe('svc_other')
@@ -144,7 +135,7 @@ describe('storeToken', () => {
 
   it('--insecure-storage uses the file and removes the keychain copy', async () => {
     kt.store.set(`amctl/${ACCOUNT}`, 'svc_old_in_keychain')
-    const stored = await storeToken('default', BASE, 'svc_new', {env, insecure: true})
+    const stored = await storeToken('default', BASE, 'svc_new', env, {insecure: true})
     expect(stored).toEqual({source: 'file', path: join(env.AMCTL_CONFIG_DIR, 'credentials.json')})
     expect(stored.keychainProblem).toBeUndefined()
     expect(inKeychain()).toBeUndefined()
@@ -154,7 +145,7 @@ describe('storeToken', () => {
 
   it('falls back to the file (0600 in 0700) with keychainProblem when the keychain refuses', async () => {
     kt.mode = 'reject'
-    const stored = await storeToken('default', BASE, 'svc_fallback', {env})
+    const stored = await storeToken('default', BASE, 'svc_fallback', env)
     expect(stored.source).toBe('file')
     expect(stored.keychainProblem).toMatch(/keychain refused a write/)
     expect(stored.path).toBe(join(env.AMCTL_CONFIG_DIR, 'credentials.json'))
@@ -166,7 +157,7 @@ describe('storeToken', () => {
   it('falls back to the file when the keychain never answers', async () => {
     vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']})
     kt.mode = 'hang'
-    const p = storeToken('default', BASE, 'svc_slow', {env})
+    const p = storeToken('default', BASE, 'svc_slow', env)
     while (kt.calls.length === 0) await new Promise((resolve) => setImmediate(resolve))
     await vi.advanceTimersByTimeAsync(3000)
     const stored = await p
@@ -199,17 +190,11 @@ describe('removeToken', () => {
 
 describe('with AMCTL_KEYCHAIN=off', () => {
   it('never calls keytar, stores in the file and says why', async () => {
-    vi.resetModules()
-    process.env.AMCTL_KEYCHAIN = 'off'
-    try {
-      const fresh = await import('../../../src/core/auth/credentials.js')
-      const stored = await fresh.storeToken('default', BASE, 'svc_off', {env})
-      expect(stored).toMatchObject({source: 'file', keychainProblem: 'disabled by AMCTL_KEYCHAIN=off'})
-      expect(await fresh.findToken('default', BASE, env)).toEqual({token: 'svc_off', source: 'file'})
-      expect(await fresh.removeToken('default', BASE, env)).toEqual(['file'])
-      expect(kt.calls).toEqual([])
-    } finally {
-      delete process.env.AMCTL_KEYCHAIN
-    }
+    const off = {...env, AMCTL_KEYCHAIN: 'off'}
+    const stored = await storeToken('default', BASE, 'svc_off', off)
+    expect(stored).toMatchObject({source: 'file', keychainProblem: 'disabled by AMCTL_KEYCHAIN=off'})
+    expect(await findToken('default', BASE, off)).toEqual({token: 'svc_off', source: 'file'})
+    expect(await removeToken('default', BASE, off)).toEqual(['file'])
+    expect(kt.calls).toEqual([])
   })
 })

@@ -5,34 +5,24 @@ import {fakeSessionBus} from '../../helpers/session-bus.js'
 vi.mock('@napi-rs/keyring', () => {
   throw new Error("Cannot find module '@napi-rs/keyring'\nRequire stack: …")
 })
-delete process.env.AMCTL_KEYCHAIN
-// a session bus that answers, to find the Secret Service on (the keychain module itself is the fake above)
-const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS
+// no AMCTL_KEYCHAIN, and a session bus that answers, to find the Secret Service on
 const bus = await fakeSessionBus({answers: true})
-process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
-afterAll(async () => {
-  if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
-  else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus
-  await bus.close()
-})
-afterAll(() => {
-  process.env.AMCTL_KEYCHAIN = 'off'
-})
+afterAll(() => bus.close())
+const env = {AMCTL_CONFIG_DIR: process.env.AMCTL_CONFIG_DIR!, DBUS_SESSION_BUS_ADDRESS: bus.address}
 
 const {keychain, KeychainUnavailable} = await import('../../../src/core/auth/keychain.js')
 const {findToken, storeToken} = await import('../../../src/core/auth/credentials.js')
 
 describe('without the keychain package', () => {
   it('the keychain is unavailable, never a crash', async () => {
-    const e = await keychain.get('a').catch((error: unknown) => error)
+    const e = await keychain.get('a', env).catch((error: unknown) => error)
     expect(e).toBeInstanceOf(KeychainUnavailable)
     expect((e as Error).message).toMatch(/^the keychain module could not be loaded/)
     expect((e as Error).message).not.toContain('\n')
   })
 
   it('login storage falls back to the file and says why', async () => {
-    const env = {AMCTL_CONFIG_DIR: process.env.AMCTL_CONFIG_DIR!}
-    const stored = await storeToken('default', 'https://api.example.com', 'svc_nokeytar1', {env})
+    const stored = await storeToken('default', 'https://api.example.com', 'svc_nokeytar1', env)
     expect(stored.source).toBe('file')
     expect(stored.keychainProblem).toMatch(/the keychain module could not be loaded/)
     expect(await findToken('default', 'https://api.example.com', env)).toEqual({token: 'svc_nokeytar1', source: 'file'})

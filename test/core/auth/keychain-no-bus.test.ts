@@ -1,4 +1,4 @@
-import {afterAll, describe, expect, it, vi} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import {tempDir} from '../../helpers/temp.js'
 
 // On Linux the keychain is the Secret Service, found on the D-Bus session bus: with no bus to
@@ -9,26 +9,13 @@ vi.mock('@napi-rs/keyring', () => {
   return {AsyncEntry: class {}}
 })
 
-delete process.env.AMCTL_KEYCHAIN
-const saved = {bus: process.env.DBUS_SESSION_BUS_ADDRESS, runtime: process.env.XDG_RUNTIME_DIR}
-afterAll(() => {
-  process.env.AMCTL_KEYCHAIN = 'off'
-  for (const [key, value] of [
-    ['DBUS_SESSION_BUS_ADDRESS', saved.bus],
-    ['XDG_RUNTIME_DIR', saved.runtime],
-  ] as const) {
-    if (value === undefined) delete process.env[key]
-    else process.env[key] = value
-  }
-})
-
 const {keychain, KeychainUnavailable} = await import('../../../src/core/auth/keychain.js')
 
 describe.runIf(process.platform === 'linux')('no session bus on Linux', () => {
   it('the keychain is unavailable, saying why, and its native module is not loaded', async () => {
-    delete process.env.DBUS_SESSION_BUS_ADDRESS
-    process.env.XDG_RUNTIME_DIR = tempDir('amctl-bus-')
-    const e = await keychain.get('default@https://api.example.com').catch((error: unknown) => error)
+    // no DBUS_SESSION_BUS_ADDRESS, and no bus at the default path under XDG_RUNTIME_DIR
+    const env = {XDG_RUNTIME_DIR: tempDir('amctl-bus-')}
+    const e = await keychain.get('default@https://api.example.com', env).catch((error: unknown) => error)
     expect(e).toBeInstanceOf(KeychainUnavailable)
     expect((e as Error).message).toBe('no D-Bus session bus, so no Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)')
     expect(loads.count).toBe(0)

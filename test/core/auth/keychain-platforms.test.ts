@@ -1,4 +1,4 @@
-import {afterAll, beforeEach, describe, expect, it, vi} from 'vitest'
+import {beforeEach, describe, expect, it, vi} from 'vitest'
 import {fakeKeyringModule, type FakeKeytar} from '../../helpers/keytar-fake.js'
 import {onPlatform} from '../../helpers/platform.js'
 import {fakeSessionBus} from '../../helpers/session-bus.js'
@@ -13,28 +13,16 @@ const kt = vi.hoisted(
 )
 vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
-const saved = {keychain: process.env.AMCTL_KEYCHAIN, bus: process.env.DBUS_SESSION_BUS_ADDRESS, runtime: process.env.XDG_RUNTIME_DIR}
-afterAll(() => {
-  for (const [key, value] of [
-    ['AMCTL_KEYCHAIN', saved.keychain],
-    ['DBUS_SESSION_BUS_ADDRESS', saved.bus],
-    ['XDG_RUNTIME_DIR', saved.runtime],
-  ] as const) {
-    if (value === undefined) delete process.env[key]
-    else process.env[key] = value
-  }
-})
 beforeEach(() => {
   vi.resetModules()
   kt.mode = 'memory'
   kt.store.clear()
   kt.stores.length = 0
   kt.calls.length = 0
-  delete process.env.AMCTL_KEYCHAIN
-  // no D-Bus session here: what Windows and macOS never have
-  delete process.env.DBUS_SESSION_BUS_ADDRESS
-  delete process.env.XDG_RUNTIME_DIR
 })
+
+/** No AMCTL_KEYCHAIN and no D-Bus session: what Windows and macOS never have. */
+const NO_BUS: NodeJS.ProcessEnv = {}
 
 /** The keychain module as a fresh process on that platform loads it. */
 const keychainOn = (platform: NodeJS.Platform) => onPlatform(platform, () => import('../../../src/core/auth/keychain.js'))
@@ -45,9 +33,9 @@ describe('the keychain on each platform', () => {
     async (platform) => {
       const {keychain} = await keychainOn(platform)
       await onPlatform(platform, async () => {
-        await keychain.set('default@https://a.example', 'svc_k1')
-        expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
-        expect(await keychain.delete('default@https://a.example')).toBe(true)
+        await keychain.set('default@https://a.example', 'svc_k1', NO_BUS)
+        expect(await keychain.get('default@https://a.example', NO_BUS)).toBe('svc_k1')
+        expect(await keychain.delete('default@https://a.example', NO_BUS)).toBe(true)
       })
       expect(kt.store.size).toBe(0)
       expect(kt.calls).toEqual(['set', 'get', 'delete'])
@@ -57,7 +45,7 @@ describe('the keychain on each platform', () => {
 
   it('linux without a session bus: unavailable at once, no entry made (keychain-no-bus.test.ts: the module is not loaded)', async () => {
     const {keychain, KeychainUnavailable} = await keychainOn('linux')
-    const e = await onPlatform('linux', () => keychain.get('default@https://a.example')).catch((error: unknown) => error)
+    const e = await onPlatform('linux', () => keychain.get('default@https://a.example', NO_BUS)).catch((error: unknown) => error)
     expect(e).toBeInstanceOf(KeychainUnavailable)
     expect(kt.stores).toEqual([])
     expect(kt.calls).toEqual([])
@@ -66,11 +54,11 @@ describe('the keychain on each platform', () => {
   it('linux with a session bus: every entry pinned to the Secret Service', async () => {
     const bus = await fakeSessionBus({answers: true})
     try {
-      process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+      const env = {DBUS_SESSION_BUS_ADDRESS: bus.address}
       const {keychain} = await keychainOn('linux')
       await onPlatform('linux', async () => {
-        await keychain.set('default@https://a.example', 'svc_k1')
-        expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
+        await keychain.set('default@https://a.example', 'svc_k1', env)
+        expect(await keychain.get('default@https://a.example', env)).toBe('svc_k1')
       })
       expect(kt.stores).toEqual(['secret-service', 'secret-service'])
       // the bus was asked once, before the module's first entry

@@ -7,25 +7,17 @@ const kt = vi.hoisted(
 )
 vi.mock('@napi-rs/keyring', () => fakeKeyringModule(kt))
 
-// these tests opt in to the keychain (test/setup.ts turns it off for every other file)
-delete process.env.AMCTL_KEYCHAIN
-// a session bus that answers, to find the Secret Service on (the keychain module itself is the fake above)
-const savedBus = process.env.DBUS_SESSION_BUS_ADDRESS
+// these tests opt in to the keychain (test/setup.ts turns it off for every other file): the
+// environment they hand it has no AMCTL_KEYCHAIN, and a session bus that answers, to find the
+// Secret Service on (the keychain module itself is the fake above)
 const bus = await fakeSessionBus({answers: true})
-process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
-afterAll(async () => {
-  if (savedBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
-  else process.env.DBUS_SESSION_BUS_ADDRESS = savedBus
-  await bus.close()
-})
+afterAll(() => bus.close())
+const env = {DBUS_SESSION_BUS_ADDRESS: bus.address}
 
 const {keychain, KeychainUnavailable, KEYCHAIN_SERVICE, KEYCHAIN_TIMEOUT_MS, keychainMode, keychainTimedOut} = await import(
   '../../../src/core/auth/keychain.js'
 )
 
-afterAll(() => {
-  process.env.AMCTL_KEYCHAIN = 'off'
-})
 beforeEach(() => {
   kt.mode = 'memory'
   kt.store.clear()
@@ -39,18 +31,18 @@ afterEach(() => {
 describe('keychain through keytar', () => {
   it('stores, reads and deletes under service "amctl"', async () => {
     expect(KEYCHAIN_SERVICE).toBe('amctl')
-    await keychain.set('default@https://a.example', 'svc_k1')
+    await keychain.set('default@https://a.example', 'svc_k1', env)
     expect(kt.store.get('amctl/default@https://a.example')).toBe('svc_k1')
-    expect(await keychain.get('default@https://a.example')).toBe('svc_k1')
-    expect(await keychain.get('other@https://a.example')).toBeNull()
-    expect(await keychain.delete('default@https://a.example')).toBe(true)
-    expect(await keychain.get('default@https://a.example')).toBeNull()
+    expect(await keychain.get('default@https://a.example', env)).toBe('svc_k1')
+    expect(await keychain.get('other@https://a.example', env)).toBeNull()
+    expect(await keychain.delete('default@https://a.example', env)).toBe(true)
+    expect(await keychain.get('default@https://a.example', env)).toBeNull()
   })
 
   it('on Linux every entry is pinned to the Secret Service: never the kernel keyring, which forgets at reboot', async () => {
-    await keychain.set('default@https://a.example', 'svc_k1')
-    await keychain.get('default@https://a.example')
-    await keychain.delete('default@https://a.example')
+    await keychain.set('default@https://a.example', 'svc_k1', env)
+    await keychain.get('default@https://a.example', env)
+    await keychain.delete('default@https://a.example', env)
     expect(kt.stores).toEqual(
       process.platform === 'linux' ? ['secret-service', 'secret-service', 'secret-service'] : [undefined, undefined, undefined],
     )
@@ -58,18 +50,18 @@ describe('keychain through keytar', () => {
 
   it('no Secret Service (the pinned entry is refused at once): KeychainUnavailable, so the file is used', async () => {
     kt.mode = 'reject'
-    const e = await keychain.set('a', 'svc_x').catch((error: unknown) => error)
+    const e = await keychain.set('a', 'svc_x', env).catch((error: unknown) => error)
     expect(e).toBeInstanceOf(KeychainUnavailable)
     expect((e as Error).message).toMatch(/^the keychain refused a write \(Cannot autolaunch D-Bus/)
   })
 
   it('a refusing keychain is KeychainUnavailable with a one-line reason', async () => {
     kt.mode = 'reject'
-    const e = await keychain.get('a').catch((error: unknown) => error)
+    const e = await keychain.get('a', env).catch((error: unknown) => error)
     expect(e).toBeInstanceOf(KeychainUnavailable)
     expect((e as Error).message).toMatch(/^the keychain refused a read \(Cannot autolaunch D-Bus/)
     expect((e as Error).message).not.toContain('\n')
-    await expect(keychain.set('a', 'svc_x')).rejects.toBeInstanceOf(KeychainUnavailable)
+    await expect(keychain.set('a', 'svc_x', env)).rejects.toBeInstanceOf(KeychainUnavailable)
   })
 
   it('gives up on a keychain that never answers after 3 s', async () => {
@@ -77,7 +69,7 @@ describe('keychain through keytar', () => {
     kt.mode = 'hang'
     expect(KEYCHAIN_TIMEOUT_MS).toBe(3000)
     let settled: unknown
-    const p = keychain.get('a').then(
+    const p = keychain.get('a', env).then(
       () => (settled = 'resolved'),
       (error: unknown) => (settled = error),
     )
@@ -95,14 +87,12 @@ describe('keychain through keytar', () => {
 
 describe.runIf(process.platform === 'linux')('a session bus that accepts and never answers', () => {
   it('the first call gives up at 3 s, the handshake counted; no entry is made; the next call does not wait again', async () => {
-    vi.resetModules()
     const hung = await fakeSessionBus({answers: false})
-    process.env.DBUS_SESSION_BUS_ADDRESS = hung.address
+    const hungEnv = {DBUS_SESSION_BUS_ADDRESS: hung.address}
     try {
-      const fresh = await import('../../../src/core/auth/keychain.js')
       vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']})
       let settled: unknown
-      const read = fresh.keychain.get('a').then(
+      const read = keychain.get('a', hungEnv).then(
         () => (settled = 'answered'),
         (error: unknown) => (settled = error),
       )
@@ -112,13 +102,28 @@ describe.runIf(process.platform === 'linux')('a session bus that accepts and nev
       expect(settled).toBeUndefined()
       await vi.advanceTimersByTimeAsync(1)
       await read
-      expect(settled).toBeInstanceOf(fresh.KeychainUnavailable)
+      expect(settled).toBeInstanceOf(KeychainUnavailable)
       expect((settled as Error).message).toBe('the keychain did not answer a read within 3 s')
       expect(kt.stores).toEqual([])
-      await expect(fresh.keychain.set('a', 'svc_x')).rejects.toThrow('the D-Bus session bus did not answer within 3 s')
+      await expect(keychain.set('a', 'svc_x', hungEnv)).rejects.toThrow('the D-Bus session bus did not answer within 3 s')
       expect(hung.connections).toHaveLength(1)
     } finally {
-      process.env.DBUS_SESSION_BUS_ADDRESS = bus.address
+      await hung.close()
+    }
+  })
+
+  it('is asked of the environment the keychain is handed: another, whose bus answers, is not held by it', async () => {
+    const hung = await fakeSessionBus({answers: false})
+    try {
+      vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']})
+      const read = keychain.get('a', {DBUS_SESSION_BUS_ADDRESS: hung.address}).catch((error: unknown) => error)
+      while (hung.lines.length === 0) await new Promise((resolve) => setImmediate(resolve))
+      await vi.advanceTimersByTimeAsync(KEYCHAIN_TIMEOUT_MS)
+      expect(await read).toBeInstanceOf(KeychainUnavailable)
+      vi.useRealTimers()
+      await keychain.set('b', 'svc_b1', env)
+      expect(await keychain.get('b', env)).toBe('svc_b1')
+    } finally {
       await hung.close()
     }
   })

@@ -5,6 +5,7 @@ import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 import {HttpClient} from '../../../src/core/http/client.js'
 import {closeDispatcher} from '../../../src/core/http/dispatcher.js'
+import {systemClock} from '../../../src/core/clock.js'
 import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
 import type {ServerResponse} from 'node:http'
 import {failure} from '../../helpers/failure.js'
@@ -31,8 +32,12 @@ function client(baseUrl = server.url, timeoutMs = 2000): HttpClient {
     timeoutMs,
     userAgent: 'amctl/test',
     token: async () => 'svc_net',
-    sleep: async (ms) => {
-      waits.push(ms)
+    env: {},
+    clock: {
+      ...systemClock,
+      sleep: async (ms) => {
+        waits.push(ms)
+      },
     },
     random: () => 0,
   })
@@ -180,7 +185,8 @@ describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)'
       timeoutMs: 60_000,
       userAgent: 'amctl/test',
       dispatcher,
-      sleep: async (ms) => waits.push(ms),
+      env: {},
+      clock: {...systemClock, sleep: async (ms) => void waits.push(ms)},
     })
     const giveUp = new AbortController()
     const pending = c.json({method: 'GET', path: '/runs', signal: giveUp.signal})
@@ -200,10 +206,14 @@ describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)'
       baseUrl: server.url,
       timeoutMs: 2000,
       userAgent: 'amctl/test',
-      sleep: async (ms, signal) => {
-        waits.push(ms)
-        giveUp.abort(new Error('Ctrl-C'))
-        expect(signal?.aborted, 'the back-off is given the signal').toBe(true)
+      env: {},
+      clock: {
+        ...systemClock,
+        sleep: async (ms, signal) => {
+          waits.push(ms)
+          giveUp.abort(new Error('Ctrl-C'))
+          expect(signal?.aborted, 'the back-off is given the signal').toBe(true)
+        },
       },
     })
     await expect(c.json({method: 'GET', path: '/runs', signal: giveUp.signal})).rejects.toThrow('Ctrl-C')

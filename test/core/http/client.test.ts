@@ -3,6 +3,7 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import {dropConnection, refused, useFakeApi} from '../../helpers/fake-api.js'
 import {failure} from '../../helpers/failure.js'
 import {HttpClient, MAX_BODY_BYTES, type ClientOptions, type Method} from '../../../src/core/http/client.js'
+import {systemClock} from '../../../src/core/clock.js'
 
 const ORIGIN = 'https://api.test'
 const EVIL = 'https://evil.test'
@@ -26,8 +27,12 @@ function client(opts: Partial<ClientOptions> = {}): HttpClient {
     timeoutMs: 5000,
     userAgent: UA,
     token: async () => TOKEN,
-    sleep: async (ms) => {
-      waits.push(ms)
+    env: {},
+    clock: {
+      ...systemClock,
+      sleep: async (ms) => {
+        waits.push(ms)
+      },
     },
     random: () => 0.5,
     log: (line) => logs.push(line),

@@ -3,21 +3,22 @@ import {connect, type AddressInfo, type Socket} from 'node:net'
 import {MockAgent} from 'undici'
 import {afterEach, describe, expect, it} from 'vitest'
 import {HttpClient} from '../../../src/core/http/client.js'
-import {closeDispatcher, dispatcherFor, setDispatcher} from '../../../src/core/http/dispatcher.js'
+import {closeDispatcher, dispatcherFor, proxyOptions, setDispatcher} from '../../../src/core/http/dispatcher.js'
+import {systemClock} from '../../../src/core/clock.js'
+import {fakeClock} from '../../helpers/fake-clock.js'
 import {sendJson, startServer} from '../../helpers/http-server.js'
 
 afterEach(async () => {
   setDispatcher(undefined)
-  delete process.env.HTTP_PROXY
   await closeDispatcher()
 })
 
 describe('dispatcher', () => {
   it('is one shared agent per process until closed', async () => {
-    const first = await dispatcherFor('https://api.test')
-    expect(await dispatcherFor('https://other.test')).toBe(first)
+    const first = await dispatcherFor('https://api.test', {})
+    expect(await dispatcherFor('https://other.test', {})).toBe(first)
     await closeDispatcher()
-    expect(await dispatcherFor('https://api.test')).not.toBe(first)
+    expect(await dispatcherFor('https://api.test', {})).not.toBe(first)
   })
 
   it('setDispatcher routes every client request through the given dispatcher', async () => {
@@ -28,14 +29,28 @@ describe('dispatcher', () => {
       .intercept({path: '/api/v1/me', method: 'GET'})
       .reply(200, {via: 'mock'}, {headers: {'content-type': 'application/json'}})
     setDispatcher(mock)
-    expect(await dispatcherFor('https://api.test')).toBe(mock)
-    const client = new HttpClient({baseUrl: 'https://api.test', timeoutMs: 1000, userAgent: 'amctl/test'})
+    expect(await dispatcherFor('https://api.test', {})).toBe(mock)
+    const client = new HttpClient({baseUrl: 'https://api.test', timeoutMs: 1000, userAgent: 'amctl/test', env: {}, clock: fakeClock()})
     expect(await client.json({method: 'GET', path: '/me'})).toEqual({via: 'mock'})
     mock.assertNoPendingInterceptors()
     await mock.close()
   })
 
-  it('honours HTTP_PROXY (the request goes through a CONNECT tunnel of the proxy)', async () => {
+  it("takes the proxy variables from the run's environment, as undici reads them (lower case first, empty is none)", () => {
+    expect(proxyOptions({})).toEqual({httpProxy: '', httpsProxy: '', noProxy: ''})
+    expect(proxyOptions({HTTP_PROXY: 'http://a:1', https_proxy: 'http://b:1', HTTPS_PROXY: 'http://c:1', NO_PROXY: 'x.test'})).toEqual({
+      httpProxy: 'http://a:1',
+      httpsProxy: 'http://b:1',
+      noProxy: 'x.test',
+    })
+    expect(proxyOptions({https_proxy: '', HTTPS_PROXY: 'http://c:1', no_proxy: '', NO_PROXY: 'x.test'})).toEqual({
+      httpProxy: '',
+      httpsProxy: '',
+      noProxy: '',
+    })
+  })
+
+  it("honours HTTP_PROXY of the run's environment, and nothing of process.env (the request goes through a CONNECT tunnel of the proxy)", async () => {
     const upstream = await startServer((_req, res) => sendJson(res, 200, {via: 'proxy'}))
     const tunnels: string[] = []
     const proxy = createServer()
@@ -51,15 +66,18 @@ describe('dispatcher', () => {
       client.on('error', () => up.destroy())
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const ambient = process.env.NO_PROXY
+    // what the process's environment says is not the run's: undici would go direct for every host
+    process.env.NO_PROXY = '*'
     try {
-      process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
       await closeDispatcher()
       const client = new HttpClient({
         baseUrl: 'http://api.proxied.test',
         timeoutMs: 2000,
         userAgent: 'amctl/test',
         token: async () => 'svc_p',
-        sleep: async () => {},
+        env: {HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`},
+        clock: fakeClock(),
       })
       expect(await client.json({method: 'GET', path: '/me'})).toEqual({via: 'proxy'})
       expect(tunnels).toEqual(['api.proxied.test:80'])
@@ -67,6 +85,8 @@ describe('dispatcher', () => {
       expect(upstream.requests[0].path).toBe('/api/v1/me')
       expect(upstream.requests[0].headers.host).toBe('api.proxied.test')
     } finally {
+      if (ambient === undefined) delete process.env.NO_PROXY
+      else process.env.NO_PROXY = ambient
       await closeDispatcher()
       proxy.closeAllConnections()
       await new Promise((resolve) => proxy.close(resolve))
@@ -85,8 +105,7 @@ describe('dispatcher', () => {
     await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve))
     const upstream = await startServer((_req, res) => sendJson(res, 200, {direct: true}))
     try {
-      process.env.HTTP_PROXY = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`
-      process.env.HTTPS_PROXY = process.env.HTTP_PROXY
+      const trapUrl = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`
       await closeDispatcher()
       const port = new URL(upstream.url).port
       for (const base of [upstream.url, `http://localhost:${port}`]) {
@@ -95,14 +114,14 @@ describe('dispatcher', () => {
           timeoutMs: 2000,
           userAgent: 'amctl/test',
           token: async () => 'svc_loop',
-          sleep: async () => {},
+          env: {HTTP_PROXY: trapUrl, HTTPS_PROXY: trapUrl},
+          clock: fakeClock(),
         })
         expect(await client.json({method: 'GET', path: '/me'})).toEqual({direct: true})
       }
       expect(upstream.requests).toHaveLength(2)
       expect(seen).toEqual([])
     } finally {
-      delete process.env.HTTPS_PROXY
       await closeDispatcher()
       trap.closeAllConnections()
       await new Promise((resolve) => trap.close(resolve))
@@ -119,7 +138,6 @@ describe('dispatcher', () => {
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
     try {
-      process.env.HTTPS_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
       await closeDispatcher()
       const waits: number[] = []
       const client = new HttpClient({
@@ -127,7 +145,8 @@ describe('dispatcher', () => {
         timeoutMs: 2000,
         userAgent: 'amctl/test',
         token: async () => 'svc_407',
-        sleep: async (ms) => void waits.push(ms),
+        env: {HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`},
+        clock: {...systemClock, sleep: async (ms) => void waits.push(ms)},
       })
       const e = await client.json({method: 'POST', path: '/tokens', body: {}}).catch((error: unknown) => error)
       expect(e).toMatchObject({code: 'network_error', exitCode: 1})
@@ -135,7 +154,6 @@ describe('dispatcher', () => {
       expect(connects).toEqual(['api.remote.test:443'])
       expect(waits).toEqual([])
     } finally {
-      delete process.env.HTTPS_PROXY
       await closeDispatcher()
       proxy.closeAllConnections()
       await new Promise((resolve) => proxy.close(resolve))

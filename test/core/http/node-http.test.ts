@@ -61,7 +61,7 @@ describe('sendWithNodeHttp', () => {
             timeoutMs: 2000,
             dispatcher,
           }
-          await sendAttempt(attempt)
+          await sendAttempt(attempt, {})
           const {method: m, path, headers: h, body: b} = server.requests.at(-1) ?? {headers: {}}
           const {host, connection, ...rest} = h
           sent.push({way: dispatcher ? 'undici' : 'node:http', m, path, rest, b})

@@ -10,7 +10,7 @@ import {ORIGIN, useFakeApi} from '../../helpers/fake-api.js'
 // answered by nock.
 const api = useFakeApi({}, {me: false})
 const attempt = (path: string, timeoutMs = 5000) =>
-  sendAttempt({url: `${ORIGIN}${path}`, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs})
+  sendAttempt({url: `${ORIGIN}${path}`, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs}, {})
 
 async function thrown(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -52,13 +52,16 @@ describe.each(['node:http', 'undici'])('sendAttempt through %s', (way) => {
 
   it('sends the body it is given', async () => {
     api.scope().post('/api/v1/t', '{"a":1}').reply(200, {})
-    await sendAttempt({
-      url: `${ORIGIN}/api/v1/t`,
-      method: 'POST',
-      headers: {'content-type': 'application/json'},
-      body: '{"a":1}',
-      timeoutMs: 5000,
-    })
+    await sendAttempt(
+      {
+        url: `${ORIGIN}/api/v1/t`,
+        method: 'POST',
+        headers: {'content-type': 'application/json'},
+        body: '{"a":1}',
+        timeoutMs: 5000,
+      },
+      {},
+    )
     expect(api.requests()[0].body).toBe('{"a":1}')
   })
 
@@ -96,7 +99,7 @@ describe.each(['node:http', 'undici'])('sendAttempt through %s', (way) => {
 
   it('refuses what undici refuses before anything is sent (UND_ERR_NOT_SUPPORTED for Expect)', async () => {
     const error = await thrown(
-      sendAttempt({url: `${ORIGIN}/api/v1/t`, method: 'POST', headers: {expect: '100-continue'}, body: '{}', timeoutMs: 5000}),
+      sendAttempt({url: `${ORIGIN}/api/v1/t`, method: 'POST', headers: {expect: '100-continue'}, body: '{}', timeoutMs: 5000}, {}),
     )
     expect(error).toMatchObject({code: 'UND_ERR_NOT_SUPPORTED', message: 'expect header not supported'})
     expect(api.requests()).toEqual([])

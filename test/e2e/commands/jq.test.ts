@@ -125,7 +125,15 @@ describe('amctl … --jq', () => {
 
   it('dev server --jq: the filtered description, then the server runs until Ctrl-C; a jq error stops it', async () => {
     const started = await runBin(['dev', 'server', '--port', '0', '--jq', '.baseUrl, (.orgs | map(.slug) | join(","))'], {
-      onSpawn: (child) => child.stdout?.once('data', () => child.kill('SIGINT')),
+      // Ctrl-C once both results are out: jq writes them as it makes them, maybe in two chunks,
+      // and a Ctrl-C between them ends jq (as it should), which is not what this test is about
+      onSpawn: (child) => {
+        let printed = ''
+        child.stdout?.on('data', (chunk: Buffer) => {
+          printed += chunk.toString()
+          if (printed.split('\n').length > 2) child.kill('SIGINT')
+        })
+      },
     })
     expect(started.exitCode).toBe(0)
     expect(lines(started.stdout)).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), 'acme,globex'])

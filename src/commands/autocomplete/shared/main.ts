@@ -63,12 +63,14 @@ export function wordsFromLines(text: string): string[] {
  * stdin; `root` the package's directory and `pjson` its package.json (the launcher read it).
  */
 export async function main(argv: string[] | undefined, root: string, pjson: PackageJson): Promise<void> {
+  // an entry point, as bin/run.cjs is: it reads the process's environment here, once, and hands it down
+  const env = process.env
   let text = ':\n'
   try {
     const words = argv ?? wordsFromLines(readFileSync(0, 'utf8'))
-    text = completionText(complete(words, await worldOf(root, pjson, process.env, Date.now())))
+    text = completionText(complete(words, await worldOf(root, pjson, env, Date.now())))
   } catch (error) {
-    if (process.env.AMCTL_DEBUG === '1') process.stderr.write(`amctl __complete: ${(error as Error).stack ?? error}\n`)
+    if (env.AMCTL_DEBUG === '1') process.stderr.write(`amctl __complete: ${(error as Error).stack ?? error}\n`)
   }
   writeSync(1, text)
 }
