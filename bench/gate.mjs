@@ -360,7 +360,7 @@ async function worker() {
     try {
       await cli.run(argv, oclifOptions)
     } catch (error) {
-      code = cli.reportFailure(error, argv)
+      code = await cli.reportFailure(error, argv, cli.systemWorld())
     }
     code = code || process.exitCode || 0
     process.exitCode = 0
