@@ -1,10 +1,9 @@
 import {readFileSync} from 'node:fs'
-import {createServer, type Server, type Socket} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {useE2E} from '../e2e/helpers.js'
 import {freshConfigDir} from '../helpers/bin.js'
-import {tempDir} from '../helpers/temp.js'
+import {fakeSessionBus} from '../helpers/session-bus.js'
 import {figures} from './figures.js'
 import {round, STACK_FRAME} from './helpers.js'
 
@@ -16,25 +15,14 @@ import {round, STACK_FRAME} from './helpers.js'
 const e2e = useE2E()
 const fig = figures('keychain')
 
-let server: Server
-let bus: string
-const connections: Socket[] = []
+let bus: Awaited<ReturnType<typeof fakeSessionBus>>
 beforeAll(async () => {
-  bus = join(tempDir('amctl-bus-'), 'bus')
-  server = createServer((socket) => {
-    connections.push(socket)
-    socket.on('data', () => {}) // reads, answers nothing
-    socket.on('error', () => {})
-  })
-  await new Promise<void>((resolve) => server.listen(bus, resolve))
+  bus = await fakeSessionBus({answers: false})
 })
-afterAll(async () => {
-  for (const socket of connections) socket.destroy()
-  await new Promise((resolve) => server.close(resolve))
-})
+afterAll(() => bus.close())
 
 /** The environment of a desktop whose session bus hangs: the keychain is tried. */
-const hungBus = () => ({AMCTL_KEYCHAIN: undefined, DBUS_SESSION_BUS_ADDRESS: `unix:path=${bus}`})
+const hungBus = () => ({AMCTL_KEYCHAIN: undefined, DBUS_SESSION_BUS_ADDRESS: bus.address})
 
 describe.runIf(process.platform === 'linux')('a D-Bus session bus that accepts and never answers', () => {
   it('auth login --with-token: the write gives up after 3 s, the token goes to the file, saying why', async () => {
@@ -67,7 +55,7 @@ describe.runIf(process.platform === 'linux')('a D-Bus session bus that accepts a
   }, 60_000)
 
   it('Ctrl-C while the keychain call hangs: exit 130 at once, its connection to the bus closed', async () => {
-    const seen = connections.length
+    const seen = bus.connections.length
     let sentAt = 0
     const r = await e2e.current.amctl(['runs', 'list', '--org', 'acme'], {
       as: null,
@@ -76,7 +64,7 @@ describe.runIf(process.platform === 'linux')('a D-Bus session bus that accepts a
       onSpawn: (child) => {
         const poll = setInterval(() => {
           // amctl connected to the bus and sent the handshake: the call is hanging now
-          if (connections.length > seen) {
+          if (bus.connections.length > seen) {
             clearInterval(poll)
             sentAt = performance.now()
             child.kill('SIGINT')
@@ -85,7 +73,7 @@ describe.runIf(process.platform === 'linux')('a D-Bus session bus that accepts a
         child.once('close', () => clearInterval(poll))
       },
     })
-    const connection = connections[seen]
+    const connection = bus.connections[seen]
     fig.set('ctrlC', {exitCode: r.exitCode})
     expect(sentAt).toBeGreaterThan(0)
     expect(r.signal).toBeNull()
