@@ -4,6 +4,8 @@ import type {Run} from '../contract/types.js'
 import {UsageError} from '../core/errors.js'
 import {fileSystemError, isJsonObject, writeFileAtomic} from '../core/fs-atomic.js'
 import {MAX_INPUT_BYTES} from '../input/files.js'
+import type {Column} from '../output/format.js'
+import {sparkline} from '../output/sparkline.js'
 import {createdMs} from './filter.js'
 import {FILE, HISTORY, type Quantile, robustSummary, summarize} from './stats.js'
 
@@ -384,3 +386,34 @@ export function updateBaselineFile(file: BaselineFile, runs: readonly Run[], sav
   })
   return {file: {...file, savedAt, groups: kept.sort(byName)}, added, started, dropped}
 }
+
+// ——————————————————————————————————————— showing ———————————————————————————————————————
+
+/** A group as `evals baseline show|save` show it: the file's group and its newest run's time. */
+export type BaselineFileGroupView = BaselineFileGroup & {
+  /** the newest createdAt of its runs, or null without runs */
+  newestRunAt: string | null
+}
+
+/** `evals baseline show|save --json`: the file as it is on disk, where it is, and each group's newest run. */
+export type BaselineFileDocument = Omit<BaselineFile, 'groups'> & {
+  /** the file's path, as given */
+  path: string
+  groups: BaselineFileGroupView[]
+}
+
+export function baselineDocument(file: BaselineFile, path: string): BaselineFileDocument {
+  return {path, ...file, groups: file.groups.map((g) => ({...g, newestRunAt: newestRunAt(g)}))}
+}
+
+/** The table of a file: AGENT, MODEL, RUNS, MEAN, SD, NEWEST (its age on a terminal), SET ASIDE, and TREND on a terminal. */
+export const BASELINE_FILE_COLUMNS: Column<BaselineFileGroupView>[] = [
+  {header: 'AGENT', get: (g) => g.agent, flexible: true},
+  {header: 'MODEL', get: (g) => g.model, flexible: true},
+  {header: 'RUNS', get: (g) => g.runs.length},
+  {header: 'MEAN', get: (g) => (g.runs.length === 0 ? null : g.mean), show: 'score'},
+  {header: 'SD', get: (g) => (g.runs.length < 2 ? null : g.sd), show: 'score'},
+  {header: 'NEWEST', get: (g) => g.newestRunAt, show: 'time'},
+  {header: 'SET ASIDE', get: (g) => g.setAside.length},
+  {header: 'TREND', get: (g) => sparkline(g.runs.map((r) => r.score)), extra: true},
+]

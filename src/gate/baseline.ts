@@ -1,6 +1,7 @@
 import type {Run} from '../contract/types.js'
 import type {Page} from '../contract/vocabulary.js'
-import {AmctlError, ExitCode} from '../core/errors.js'
+import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
+import {requireId} from '../input/values.js'
 import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
 import {type Baseline, type GateBaseline, statusText, type WatchState} from './state.js'
@@ -160,4 +161,59 @@ export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: Wa
     })
   }
   return {found, historyFound}
+}
+
+/**
+ * `evals baseline save` without --runs: the runs of `evalSetId` created at or after `since`
+ * (epoch ms; undefined: any), read newest first no further than the first page that reaches
+ * older runs. A run of the eval set whose score or createdAt is malformed is a bad answer (exit 1).
+ */
+export async function evalSetRuns(pages: AsyncIterable<Page<Run>>, evalSetId: string, since: number | undefined): Promise<Run[]> {
+  const found: Run[] = []
+  for await (const page of newestUntil(pages, since)) {
+    for (const run of page.items) {
+      if (run.evalSetId !== evalSetId) continue
+      checkRun(run)
+      if (since === undefined || (createdMs(run) as number) >= since) found.push(run)
+    }
+  }
+  return found
+}
+
+/**
+ * The run IDs of `--runs FILE|-`: whitespace-separated IDs (one a line), or the `--json` document
+ * of `evals run` (with or without --wait, --repeat) or `runs watch`: the IDs of its `runs` or
+ * `items`, else its `runIds`. Anything else is exit 2 naming what was expected.
+ */
+export function runIdsOf(text: string, label: string): string[] {
+  const trimmed = text.trim()
+  if (trimmed === '') throw new UsageError(`${label}: no run IDs`)
+  if (!trimmed.startsWith('{')) {
+    const ids = trimmed.split(/\s+/)
+    return ids.map((id) => requireId(`${label}:`, id))
+  }
+  let doc: unknown
+  try {
+    doc = JSON.parse(trimmed)
+  } catch (error) {
+    throw new UsageError(
+      `${label}: not JSON (${(error as Error).message}); give run IDs one a line, or the --json document of evals run or runs watch`,
+    )
+  }
+  const record = doc as Record<string, unknown>
+  if (record.outcome === 'unknown')
+    throw new UsageError(`${label}: the document of a launch whose outcome is unknown holds no runs to save`)
+  const runs = Array.isArray(record.runs) ? record.runs : Array.isArray(record.items) ? record.items : undefined
+  const ids =
+    runs !== undefined ? runs.map((run) => (run as {id?: unknown} | null)?.id) : Array.isArray(record.runIds) ? record.runIds : undefined
+  if (ids === undefined) {
+    throw new UsageError(
+      `${label}: a JSON document without "runs", "items" or "runIds"; give the --json document of evals run or runs watch`,
+    )
+  }
+  if (ids.length === 0) throw new UsageError(`${label}: the document names no runs`)
+  return ids.map((id) => {
+    if (typeof id !== 'string') throw new UsageError(`${label}: a run ID that is not text: ${JSON.stringify(id)}`)
+    return requireId(`${label}:`, id)
+  })
 }

@@ -72,30 +72,34 @@ export function checkReportPaths(targets: ReportTargets): void {
     ['--junit', targets.junit],
     ['--summary', targets.summary],
   ] as const
-  for (const [label, path] of given) {
-    if (path === undefined) continue
-    const file = resolve(path)
-    if (linkHops(path).some((hop) => STREAM_PATH.test(hop))) {
-      throw new UsageError(
-        `${label} ${path} names a stream of this process, not a file; give a file path (the report is written atomically)`,
-      )
-    }
-    const stat = statOrUndefined(file)
-    if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
-    if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
-    try {
-      ensurePrivateDir(dirname(file), 0o777)
-      accessSync(dirname(file), constants.W_OK)
-    } catch (error) {
-      throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
-    }
-  }
+  for (const [label, path] of given) if (path !== undefined) checkWritablePath(label, path)
   if (targets.junit !== undefined && targets.summary !== undefined) {
     const a = fileIdentity(targets.junit)
     const b = fileIdentity(targets.summary)
     if (a.real === b.real || (a.inode !== undefined && a.inode === b.inode)) {
       throw new UsageError(`--junit ${targets.junit} and --summary ${targets.summary} are the same file; give two different files`)
     }
+  }
+}
+
+/**
+ * A path amctl will write a file to, checked before anything is requested (exit 2 naming
+ * `label`): not a stream of this process, not a directory or another kind of non-regular file,
+ * in a directory that can be written (created when missing).
+ */
+export function checkWritablePath(label: string, path: string): void {
+  const file = resolve(path)
+  if (linkHops(path).some((hop) => STREAM_PATH.test(hop))) {
+    throw new UsageError(`${label} ${path} names a stream of this process, not a file; give a file path (the file is written atomically)`)
+  }
+  const stat = statOrUndefined(file)
+  if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
+  if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
+  try {
+    ensurePrivateDir(dirname(file), 0o777)
+    accessSync(dirname(file), constants.W_OK)
+  } catch (error) {
+    throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
   }
 }
 

@@ -80,7 +80,8 @@ function orAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<
   })
 }
 
-function notFound(missing: string[], listName: string): AmctlError {
+/** Watched runs the whole list does not hold: exit 5 naming them. */
+export function notFound(missing: string[], listName: string): AmctlError {
   const which = missing.length === 1 ? `run "${missing[0]}" is` : `runs ${missing.map((id) => `"${id}"`).join(', ')} are`
   return new AmctlError(`${which} not among ${listName}`, {code: 'not_found', exitCode: ExitCode.notFound})
 }
