@@ -2,7 +2,7 @@ import type {Run} from '../contract/types.js'
 import type {Column} from '../output/format.js'
 import {RUN_COLUMNS} from '../output/run-columns.js'
 import {sparkline} from '../output/sparkline.js'
-import {type BaselineChoice, type GateBaseline, historyText, isHistory, type RunVerdict} from './state.js'
+import {type BaselineChoice, type GateBaseline, historyText, isSample, judgesNoise, type RunVerdict} from './state.js'
 
 /** A watched run at the end of a wait: its verdict, and with --baseline its baseline, delta and margin (what `--json` and the table show). */
 export type GatedRun = Run & {verdict: RunVerdict; baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}
@@ -32,11 +32,14 @@ export interface GroupRow {
 
 type Kind = BaselineChoice['kind'] | undefined
 
-/** BASELINE: the baseline run's ID, or a history as `mean ± sd (n)`. */
+/** BASELINE: the baseline run's ID, or a history or a baseline file's group as `mean ± sd (n)`. */
 const baselineCell = (baseline: GateBaseline | null | undefined): string | null =>
-  baseline == null ? null : isHistory(baseline) ? historyText(baseline) : baseline.runId
+  baseline == null ? null : isSample(baseline) ? historyText(baseline) : baseline.runId
 
-/** The columns a baseline adds: BASELINE, Δ, and with history MARGIN and TREND (a sparkline of the history's scores, on a terminal only). */
+/**
+ * The columns a baseline adds: BASELINE, Δ, and with history or a baseline file MARGIN and TREND
+ * (a sparkline of the baseline's scores, on a terminal only).
+ */
 function baselineColumns<T extends {baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}>(
   kind: Kind,
 ): Column<T>[] {
@@ -45,10 +48,10 @@ function baselineColumns<T extends {baseline?: GateBaseline | null; delta?: numb
     {header: 'BASELINE', get: (r) => baselineCell(r.baseline)},
     {header: 'Δ', get: (r) => r.delta ?? null, show: 'delta'},
   ]
-  if (kind === 'history') {
+  if (judgesNoise(kind)) {
     columns.push(
       {header: 'MARGIN', get: (r) => r.margin ?? null, show: 'score'},
-      {header: 'TREND', get: (r) => (isHistory(r.baseline) ? sparkline(r.baseline.scores) : null), extra: true},
+      {header: 'TREND', get: (r) => (isSample(r.baseline) ? sparkline(r.baseline.scores) : null), extra: true},
     )
   }
   return columns

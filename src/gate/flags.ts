@@ -3,7 +3,8 @@ import {UsageError} from '../core/errors.js'
 import {closest} from '../base/fallback.js'
 import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
 import {shellLine} from '../output/shell.js'
-import {HISTORY} from './stats.js'
+import {readBaselineFile} from './baseline-file.js'
+import {FILE, HISTORY} from './stats.js'
 import type {WatchOptions} from './watch.js'
 
 /** Defaults and bounds of the wait flags (contract 5) and of the regression gate. */
@@ -48,6 +49,22 @@ export const watchFlags = {
     helpValue: 'history|previous|RUN_ID',
     helpGroup: WAIT,
   }),
+  'baseline-file': Flags.string({
+    description:
+      'judge each run or group against its runs in this baseline file (made by `evals baseline save`) with the statistics of --baseline history; no history scan. Not with --baseline',
+    helpValue: 'PATH',
+    helpGroup: WAIT,
+  }),
+  'baseline-max-age': Flags.string({
+    description: `--baseline-file: a group whose newest run is older is stale (a warning; fails under --require-baseline): 12h, 30d; 0 = never (default ${FILE.defaultMaxAge})`,
+    helpValue: 'DURATION',
+    helpGroup: WAIT,
+  }),
+  'update-baseline': Flags.boolean({
+    description:
+      "--baseline-file, on the default branch: after the verdict, add the step's succeeded, scored runs to the file (each group keeps its newest runs), whatever the verdict",
+    helpGroup: WAIT,
+  }),
   'baseline-window': Flags.string({
     description: `--baseline history|previous looks this far back from each run: 90m, 12h, 30d; 0 = no limit (default ${WATCH_DEFAULTS.baselineWindow})`,
     helpValue: 'DURATION',
@@ -59,12 +76,13 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   confidence: Flags.string({
-    description: `--baseline history: how sure a regression must be, ${HISTORY.minConfidence}–${HISTORY.maxConfidence} for the whole step (default ${HISTORY.defaultConfidence})`,
+    description: `--baseline history and --baseline-file: how sure a regression must be, ${HISTORY.minConfidence}–${HISTORY.maxConfidence} for the whole step (default ${HISTORY.defaultConfidence})`,
     helpValue: 'C',
     helpGroup: WAIT,
   }),
   'require-baseline': Flags.boolean({
-    description: 'with --baseline: a run (or group) without a baseline fails instead of passing unjudged',
+    description:
+      'with --baseline or --baseline-file: a run (or group) without a baseline (or with a stale one) fails instead of passing unjudged',
     helpGroup: WAIT,
   }),
   'max-drop': Flags.string({
@@ -97,6 +115,9 @@ export type WatchFlagValues = {
   'fail-fast'?: boolean
   'min-score'?: string
   baseline?: string
+  'baseline-file'?: string
+  'baseline-max-age'?: string
+  'update-baseline'?: boolean
   'baseline-window'?: string
   'baseline-runs'?: string
   confidence?: string
@@ -132,16 +153,41 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   const minScore = flags['min-score']
   const maxDrop = flags['max-drop']
   const window = flags['baseline-window']
-  if (baseline === undefined) {
+  const filePath = flags['baseline-file']
+  if (filePath !== undefined && baseline !== undefined) {
+    throw new UsageError('--baseline-file and --baseline are two baselines: give one (the file, on pull requests)')
+  }
+  if (filePath === undefined) {
+    const lone = (['baseline-max-age', 'update-baseline'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline-file`)
+  }
+  if (baseline === undefined && filePath === undefined) {
     const lone = (['max-drop', 'require-baseline'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
-    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline (history, previous or a RUN_ID)`)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline (history, previous or a RUN_ID) or --baseline-file`)
   }
   if (baseline?.kind !== 'history') {
-    const lone = (['baseline-runs', 'confidence'] as const).find((name) => flags[name] !== undefined)
-    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline history`)
+    if (flags['baseline-runs'] !== undefined) {
+      throw new UsageError(
+        `--baseline-runs acts only with --baseline history${filePath === undefined ? '' : ' (a baseline file keeps the runs it was saved with)'}`,
+      )
+    }
+    if (flags.confidence !== undefined && filePath === undefined)
+      throw new UsageError('--confidence acts only with --baseline history or --baseline-file')
   }
   if ((baseline === undefined || baseline.kind === 'run') && window !== undefined)
     throw new UsageError('--baseline-window acts only with --baseline history or previous')
+  const confidence = () => {
+    const {minConfidence, maxConfidence} = HISTORY
+    return flags.confidence === undefined
+      ? HISTORY.defaultConfidence
+      : parseNumberInRange(
+          '--confidence',
+          flags.confidence,
+          minConfidence,
+          maxConfidence,
+          `a confidence from ${minConfidence} to ${maxConfidence}`,
+        )
+  }
   const options: WatchOptions = {
     intervalS:
       interval === undefined ? WATCH_DEFAULTS.intervalS : parseNumberInRange('--interval', interval, minIntervalS, maxIntervalS, seconds),
@@ -157,23 +203,18 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
     options.baseline = {kind: 'previous', windowS: windowS()}
   } else if (baseline?.kind === 'history') {
     const runs = flags['baseline-runs']
-    const confidence = flags.confidence
-    const {minConfidence, maxConfidence} = HISTORY
     options.baseline = {
       kind: 'history',
       windowS: windowS(),
       runs: runs === undefined ? HISTORY.defaultRuns : parseIntegerInRange('--baseline-runs', runs, HISTORY.minRuns, HISTORY.maxRuns),
-      confidence:
-        confidence === undefined
-          ? HISTORY.defaultConfidence
-          : parseNumberInRange(
-              '--confidence',
-              confidence,
-              minConfidence,
-              maxConfidence,
-              `a confidence from ${minConfidence} to ${maxConfidence}`,
-            ),
+      confidence: confidence(),
     }
+  } else if (filePath !== undefined) {
+    const path = requirePath('--baseline-file', filePath)
+    const maxAgeS = parseDuration('--baseline-max-age', flags['baseline-max-age'] ?? FILE.defaultMaxAge, {days: true})
+    const update = flags['update-baseline'] ?? false
+    // read and checked now: a file that is not valid is exit 2 before any request
+    options.baseline = {kind: 'file', path, file: readBaselineFile(path), maxAgeS, update, confidence: confidence()}
   } else if (baseline?.kind === 'run') {
     baselineRunId = baseline.runId
   }
@@ -216,6 +257,8 @@ export function watchFlagWords(flags: WatchFlagValues): string[] {
     'wait-timeout',
     'min-score',
     'baseline',
+    'baseline-file',
+    'baseline-max-age',
     'baseline-window',
     'baseline-runs',
     'confidence',
@@ -226,6 +269,8 @@ export function watchFlagWords(flags: WatchFlagValues): string[] {
   for (const name of valued) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
   if (flags['fail-fast']) words.push('--fail-fast')
   if (flags['require-baseline']) words.push('--require-baseline')
+  // (a watch again after Ctrl-C judges against the file; whether it updates it is the step's own choice)
+  if (flags['update-baseline']) words.push('--update-baseline')
   if (flags['ci-annotations'] !== undefined) words.push(flags['ci-annotations'] ? '--ci-annotations' : '--no-ci-annotations')
   return words
 }

@@ -11,7 +11,7 @@ import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/r
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
 import type {WatchOutcome} from './watch.js'
-import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, statusText, type WatchState} from './state.js'
+import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, judgesNoise, statusText, type WatchState} from './state.js'
 import type {ReportTargets} from './flags.js'
 
 /**
@@ -160,7 +160,7 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     if (rules.baseline !== undefined && !grouped) {
       item.baseline = reportBaseline(group?.baseline)
       item.delta = judgement?.delta ?? null
-      if (rules.baseline.kind === 'history') item.margin = judgement?.margin ?? null
+      if (judgesNoise(rules.baseline.kind)) item.margin = judgement?.margin ?? null
     }
     return item
   })
@@ -182,10 +182,11 @@ function reportRules(outcome: WatchOutcome): CiReport['rules'] {
     minScore: rules.minScore,
     maxDrop: rules.maxDrop,
     baseline: baseline === undefined ? undefined : baseline.kind === 'run' ? baseline.baseline.runId : baseline.kind,
-    baselineWindowS: baseline?.kind === 'run' ? undefined : baseline?.windowS,
+    baselineWindowS: baseline?.kind === 'history' || baseline?.kind === 'previous' ? baseline.windowS : undefined,
     baselineRuns: baseline?.kind === 'history' ? baseline.runs : undefined,
-    confidence: baseline?.kind === 'history' ? baseline.confidence : undefined,
-    comparisons: baseline?.kind === 'history' ? outcome.state.comparisons() : undefined,
+    baselineFile: baseline?.kind === 'file' ? {path: baseline.path, savedAt: baseline.file.savedAt, maxAgeS: baseline.maxAgeS} : undefined,
+    confidence: baseline !== undefined && 'confidence' in baseline ? baseline.confidence : undefined,
+    comparisons: judgesNoise(baseline?.kind) ? outcome.state.comparisons() : undefined,
     requireBaseline: rules.requireBaseline || undefined,
     timeoutS: outcome.timeoutS,
   }
@@ -216,7 +217,7 @@ function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs
   if (state.rules.baseline !== undefined) {
     item.baseline = reportBaseline(group.baseline)
     item.delta = judgement.delta
-    if (state.rules.baseline.kind === 'history') item.margin = judgement.margin
+    if (judgesNoise(state.rules.baseline.kind)) item.margin = judgement.margin
   }
   return item
 }

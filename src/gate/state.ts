@@ -1,7 +1,9 @@
 import type {Run} from '../contract/types.js'
 import {TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
 import {flagDuration} from '../output/time.js'
-import {perComparison, predictionMargin, type Quantile} from './stats.js'
+import type {FileReportBaseline} from '../output/reports/model.js'
+import type {BaselineFile} from './baseline-file.js'
+import {perComparison, predictionMargin, type Quantile, type ToleranceFactor, toleranceMargin} from './stats.js'
 
 /**
  * What a wait says of each run and each group, said once (docs/ci.md "Verdicts"):
@@ -43,16 +45,42 @@ export interface HistoryBaseline {
   outliers: Baseline[]
 }
 
-export type GateBaseline = Baseline | HistoryBaseline
+/** `--baseline-file`: a group's runs in the baseline file, as --json and the reports show them. */
+export type FileBaseline = FileReportBaseline
+
+/** A baseline of many runs, judged by the noise of their scores: a history, or a group of a baseline file. */
+export type SampleBaseline = HistoryBaseline | FileBaseline
+
+export type GateBaseline = Baseline | SampleBaseline
 
 export const isHistory = (baseline: GateBaseline | null | undefined): baseline is HistoryBaseline =>
   baseline != null && 'kind' in baseline && baseline.kind === 'history'
+
+export const isSample = (baseline: GateBaseline | null | undefined): baseline is SampleBaseline =>
+  baseline != null && 'kind' in baseline && (baseline.kind === 'history' || baseline.kind === 'file')
+
+/** Whether a choice of baseline judges the noise of many runs (a history, a baseline file): margins, the correction. */
+export const judgesNoise = (kind: string | undefined): boolean => kind === 'history' || kind === 'file'
 
 /** Where each group's baseline comes from. */
 export type BaselineChoice =
   | {kind: 'previous'; windowS: number}
   | {kind: 'run'; baseline: Baseline}
   | {kind: 'history'; windowS: number; runs: number; confidence: number}
+  | FileChoice
+
+/** `--baseline-file`: the file, read and checked (./baseline-file.ts), and what to do with it. */
+export interface FileChoice {
+  kind: 'file'
+  /** as given */
+  path: string
+  file: BaselineFile
+  /** --baseline-max-age in seconds; 0 = never stale */
+  maxAgeS: number
+  /** --update-baseline */
+  update: boolean
+  confidence: number
+}
 
 /** What makes a finished run or group pass (contract 5, and the regression gate of docs/ci.md). */
 export interface WatchRules {
@@ -68,8 +96,10 @@ export interface WatchRules {
   requireBaseline?: boolean
   /** --repeat: the runs of one eval set, agent and model are judged as one group */
   grouped?: boolean
-  /** --baseline history: Student's t quantile (loaded before the wait: ./stats.ts loadQuantile) */
+  /** --baseline history, --baseline-file: Student's t quantile (loaded before the wait: ./stats.ts loadQuantile) */
   quantile?: Quantile
+  /** --baseline-file: the tolerance factor of a file's margin (./stats.ts loadToleranceFactor) */
+  tolerance?: ToleranceFactor
 }
 
 /** Which rule a run or group did not pass. */
@@ -101,6 +131,8 @@ export interface Group {
   baseline?: GateBaseline | null
   /** --baseline history without a baseline: how many earlier runs were found */
   historyFound?: number
+  /** --baseline-file without a baseline: why (the file has no such group, too few runs, another eval set) */
+  missing?: string
 }
 
 /** What a group's judgement says (every output renders this). */
@@ -167,9 +199,30 @@ export function scoreDelta(run: Run, baseline: Baseline | null | undefined): num
   return round6(run.score - baseline.score)
 }
 
-/** `mean ± sd (n)`: a history as the table and the summary show it. */
-export function historyText(history: HistoryBaseline): string {
+/** `mean ± sd (n)`: a history or a group of a baseline file as the table and the summary show it. */
+export function historyText(history: SampleBaseline): string {
   return `${two(history.mean)} ± ${two(history.sd)} (${history.runs})`
+}
+
+/** "the baseline in base.json is stale: its newest run is 45d old (--baseline-max-age 30d)" */
+export function staleness(baseline: FileBaseline, choice: BaselineChoice): string {
+  const maxAge = choice.kind === 'file' ? flagDuration(choice.maxAgeS) : ''
+  const newest = baseline.newestRunAt ?? baseline.savedAt
+  return `the baseline in ${baseline.path} is stale: its newest run of this agent and model was created ${newest}, more than --baseline-max-age ${maxAge} ago`
+}
+
+/**
+ * The noise margin of the mean of `k` scores against a history (the prediction bound) or a group
+ * of a baseline file (the tolerance bound: ./stats.ts), at `confidence`.
+ */
+export function noiseMargin(rules: WatchRules, baseline: SampleBaseline, k: number, confidence: number): number {
+  const sample = {n: baseline.runs, sd: baseline.sd}
+  if (baseline.kind === 'file') {
+    if (rules.tolerance === undefined) throw new Error('the baseline file is judged without its tolerance factor')
+    return toleranceMargin(rules.tolerance, sample, k, confidence)
+  }
+  if (rules.quantile === undefined) throw new Error('the history gate judges without a t quantile')
+  return predictionMargin(rules.quantile, sample, k, confidence)
 }
 
 /**
@@ -296,17 +349,27 @@ export class WatchState {
    * `--baseline RUN_ID`. `historyFound`: with --baseline history, how many earlier runs each
    * group without a baseline had.
    */
-  setBaselines(found: ReadonlyMap<string, GateBaseline>, historyFound?: ReadonlyMap<string, number>): void {
+  setBaselines(
+    found: ReadonlyMap<string, GateBaseline>,
+    historyFound?: ReadonlyMap<string, number>,
+    missing?: ReadonlyMap<string, string>,
+  ): void {
     const fixed = this.rules.baseline?.kind === 'run' ? this.rules.baseline.baseline : undefined
     for (const group of this.groups()) {
       group.baseline = fixed ?? found.get(group.id) ?? null
       if (group.baseline === null && historyFound !== undefined) group.historyFound = historyFound.get(group.id) ?? 0
+      if (group.baseline === null && missing?.has(group.id)) group.missing = missing.get(group.id)
     }
   }
 
-  /** How many groups are compared with a history in this step (the m of the correction). */
+  /** How many groups are compared with a history or a baseline file in this step (the m of the correction). */
   comparisons(): number {
-    return this.groups().filter((g) => isHistory(g.baseline)).length
+    return this.groups().filter((g) => isSample(g.baseline)).length
+  }
+
+  /** The groups judged against a stale group of the baseline file. */
+  stale(): Group[] {
+    return this.groups().filter((g) => g.baseline != null && 'kind' in g.baseline && g.baseline.kind === 'file' && g.baseline.stale)
   }
 
   /** The judgement of one group (see VERDICTS and docs/ci.md "Verdicts"). */
@@ -353,20 +416,23 @@ export class WatchState {
     const choice = rules.baseline
     if (choice === undefined) return done({...base, verdict: 'passed'})
     const baseline = group.baseline
-    if (baseline == null) {
-      const why =
-        choice.kind === 'history'
-          ? `${group.historyFound ?? 0} earlier run${group.historyFound === 1 ? '' : 's'} of the same eval set, agent and model succeeded with a score${choice.windowS > 0 ? ` within ${flagDuration(choice.windowS)}` : ''} (at least 3 needed)`
-          : 'no earlier run of the same eval set, agent and model succeeded with a score'
-      const text = `no baseline: ${why}`
-      return done({
+    const noBaseline = (text: string): Judgement =>
+      done({
         ...base,
         verdict: 'no-baseline',
         fails: rules.requireBaseline === true,
         ...(rules.requireBaseline ? {shortfall: {rule: 'baseline', reason: `${text} (--require-baseline)`}} : {note: text}),
       })
+    if (baseline == null) {
+      const why =
+        choice.kind === 'history'
+          ? `${group.historyFound ?? 0} earlier run${group.historyFound === 1 ? '' : 's'} of the same eval set, agent and model succeeded with a score${choice.windowS > 0 ? ` within ${flagDuration(choice.windowS)}` : ''} (at least 3 needed)`
+          : choice.kind === 'file'
+            ? (group.missing ?? `${choice.path} has no runs of it`)
+            : 'no earlier run of the same eval set, agent and model succeeded with a score'
+      return noBaseline(`no baseline: ${why}`)
     }
-    if (!isHistory(baseline)) {
+    if (!isSample(baseline)) {
       const delta = score === null ? null : round6(score - baseline.score)
       if (maxDrop === undefined) return done({...base, delta, verdict: 'passed'})
       const against = `baseline ${baseline.runId} (${shown(baseline.score)}; --max-drop ${maxDrop})`
@@ -380,15 +446,19 @@ export class WatchState {
       if (delta > maxDrop) return done({...base, delta, verdict: 'improved', note: `${shown(delta)} above ${against}`})
       return done({...base, delta, verdict: 'passed'})
     }
-    // --baseline history
-    const level = choice.kind === 'history' ? choice.confidence : 0.95
+    // --baseline history, --baseline-file: the noise of many runs
+    const staleText = baseline.kind === 'file' && baseline.stale ? staleness(baseline, choice) : undefined
+    if (staleText !== undefined && rules.requireBaseline) return noBaseline(`no baseline: ${staleText}`)
+    const level = 'confidence' in choice ? choice.confidence : 0.95
     const confidence = perComparison(level, this.comparisons())
-    if (rules.quantile === undefined) throw new Error('the history gate judges without a t quantile')
-    const margin = round6(predictionMargin(rules.quantile, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), confidence))
-    const history = `the mean of ${baseline.runs} earlier run${baseline.runs === 1 ? '' : 's'} (${two(baseline.mean)} ± ${two(baseline.sd)})`
+    const margin = round6(noiseMargin(rules, baseline, Math.max(k, 1), confidence))
+    const held = `${baseline.runs} ${baseline.kind === 'file' ? `run${baseline.runs === 1 ? '' : 's'} in ${baseline.path}` : `earlier run${baseline.runs === 1 ? '' : 's'}`}`
+    const history = `the mean of ${held} (${two(baseline.mean)} ± ${two(baseline.sd)})`
+    const staleNote = staleText === undefined ? {} : {note: staleText}
     if (unscored || score === null) {
       return done({
         ...base,
+        ...staleNote,
         margin,
         confidence: round6(confidence),
         verdict: 'regressed',
@@ -396,9 +466,10 @@ export class WatchState {
       })
     }
     const delta = round6(score - baseline.mean)
-    const judged = {...base, delta, margin, confidence: round6(confidence)}
+    const judged = {...base, ...staleNote, delta, margin, confidence: round6(confidence)}
     const gap = `${two(Math.abs(delta))} ${delta < 0 ? 'below' : 'above'} ${history}`
     const atLevel = `noise at ${percent(level)}`
+    const noted = (text: string) => [text, staleText].filter((n) => n !== undefined).join('; ')
     if (-delta > Math.max(maxDrop ?? 0, margin)) {
       const beyond = maxDrop !== undefined && maxDrop > margin ? `more than --max-drop ${maxDrop}` : `beyond ${atLevel}`
       return done({
@@ -407,8 +478,8 @@ export class WatchState {
         shortfall: {rule: maxDrop !== undefined && maxDrop > margin ? 'max-drop' : 'noise', reason: `${scored(score)}, ${gap}: ${beyond}`},
       })
     }
-    if (delta > margin) return done({...judged, verdict: 'improved', note: `${scored(score)}, ${gap}: beyond ${atLevel}`})
-    return done({...judged, verdict: 'passed', note: `${scored(score)}, ${gap}: within ${atLevel}`})
+    if (delta > margin) return done({...judged, verdict: 'improved', note: noted(`${scored(score)}, ${gap}: beyond ${atLevel}`)})
+    return done({...judged, verdict: 'passed', note: noted(`${scored(score)}, ${gap}: within ${atLevel}`)})
   }
 
   /** Every group with its judgement, in order. */

@@ -5,7 +5,7 @@ import {statusColour, type Style} from '../output/style.js'
 import type {TableColumn} from '../output/table.js'
 import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
-import {isFinished, type RunChange, statusText, type Watched, type WatchState} from './state.js'
+import {isFinished, judgesNoise, type RunChange, statusText, type Watched, type WatchState} from './state.js'
 
 const LIVE_COLUMNS: TableColumn[] = [
   {header: 'RUN', flexible: true},
@@ -83,15 +83,25 @@ export class WatchView {
       this.out.notice(styled('✗', 'red'), ' no runs to wait for: the launch started none, so nothing passed')
       return
     }
-    const orphans = state.rules.baseline === undefined ? [] : state.groups().filter((g) => g.baseline === null)
+    const choice = state.rules.baseline
+    const orphans = choice === undefined ? [] : state.groups().filter((g) => g.baseline === null)
     if (orphans.length > 0 && !state.rules.requireBaseline) {
-      const held = this.options.maxDrop === undefined && state.rules.baseline?.kind !== 'history' ? '' : ': not judged against a baseline'
+      const held = this.options.maxDrop === undefined && !judgesNoise(choice?.kind) ? '' : ': not judged against a baseline'
       const which = named(orphans.map((g) => g.id))
       const what =
-        state.rules.baseline?.kind === 'history'
-          ? 'fewer than 3 earlier runs of the same eval set, agent and model succeeded with a score'
-          : 'no earlier run of the same eval set, agent and model succeeded with a score'
+        choice?.kind === 'file'
+          ? `${choice.path} has too few runs of it, or none${orphans.length === 1 && orphans[0].missing ? `: ${orphans[0].missing}` : ''}`
+          : choice?.kind === 'history'
+            ? 'fewer than 3 earlier runs of the same eval set, agent and model succeeded with a score'
+            : 'no earlier run of the same eval set, agent and model succeeded with a score'
       this.out.notice(styled(`no baseline for ${which} (${what})${held}`, 'dim'))
+    }
+    const stale = state.stale()
+    if (stale.length > 0 && choice?.kind === 'file') {
+      const fails = state.rules.requireBaseline ? ', so they fail (--require-baseline)' : ''
+      this.out.warning(
+        `the baseline file ${choice.path} is stale for ${named(stale.map((g) => g.id))}: no run newer than --baseline-max-age ${flagDuration(choice.maxAgeS)}${fails}; refresh it (evals baseline save, or --update-baseline on the default branch)`,
+      )
     }
     if (state.rules.grouped) {
       const flaky = state.judged().filter(({judgement}) => judgement.flaky && judgement.verdict !== 'failed')
@@ -100,7 +110,7 @@ export class WatchView {
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
-        const noise = state.rules.baseline?.kind === 'history' ? ', none beyond noise' : ''
+        const noise = judgesNoise(state.rules.baseline?.kind) ? ', none beyond noise' : ''
         if (state.rules.grouped) {
           const groups = state.groups().length
           this.out.notice(

@@ -3,20 +3,22 @@ import {runPages} from '../api/runs.js'
 import {commandResult, type Finished} from '../base/results.js'
 import type {Run} from '../contract/types.js'
 import {ExitCode, PAGE_LIMIT} from '../contract/vocabulary.js'
+import {UsageError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
-import {findBaselineRun, lookUpBaselines} from './baseline.js'
+import {fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
+import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
 import type {Column} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
 import {buildReport, writeReports} from './report.js'
 import {EXIT_BY_END, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
-import type {Judgement, Watched, WatchState} from './state.js'
-import {loadQuantile} from './stats.js'
+import {type FileChoice, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
+import {loadQuantile, loadToleranceFactor} from './stats.js'
 import {WatchView} from './view.js'
 
 /**
@@ -58,12 +60,29 @@ const newestRuns = (client: HttpClient, org: string, again?: string, signal?: Ab
  * The wait's options with `--baseline RUN_ID` looked up (one scan of the run list; exit 5 when
  * the run is not there, 2 when it did not succeed with a score): before anything is launched.
  */
-export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<WatchOptions> {
+export async function resolveBaseline(plan: WaitPlan, deps: GateDeps, evalSetId?: string): Promise<WatchOptions> {
+  const choice = plan.options.baseline
   // the t quantile of the history gate: loaded only by a wait that judges a history
-  if (plan.options.baseline?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
+  if (choice?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
+  if (choice?.kind === 'file') {
+    checkFileFits(choice, deps.org, evalSetId)
+    return {...plan.options, quantile: await loadQuantile(), tolerance: await loadToleranceFactor()}
+  }
   if (plan.baselineRunId === undefined) return plan.options
   const baseline = await findBaselineRun(newestRuns(deps.client, deps.org), plan.baselineRunId, `the runs of ${deps.org}`)
   return {...plan.options, baseline: {kind: 'run', baseline}}
+}
+
+/**
+ * `--baseline-file` holds the runs of one organization and eval set: a file of another org, or
+ * (`evals run`) of another eval set than the one launched, is exit 2 before anything is launched.
+ */
+function checkFileFits(choice: FileChoice, org: string, evalSetId: string | undefined): void {
+  const {file, path} = choice
+  if (file.org !== org) throw new UsageError(`--baseline-file ${path} holds runs of organization ${file.org}, not ${org}`)
+  if (evalSetId !== undefined && file.evalSetId !== evalSetId) {
+    throw new UsageError(`--baseline-file ${path} holds runs of eval set ${file.evalSetId}, not ${evalSetId}`)
+  }
 }
 
 /**
@@ -95,7 +114,10 @@ export async function waitForRuns(
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
       poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, interrupt.signal), pending),
-      baselines: (state) => lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state),
+      baselines: async (state) =>
+        state.rules.baseline?.kind === 'file'
+          ? fileBaselines(state, state.rules.baseline, Date.now())
+          : lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state),
       listName,
       clock: time,
       signal: interrupt.signal,
@@ -106,6 +128,10 @@ export async function waitForRuns(
     else view.finish(outcome)
     const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart})
     await writeReports(report, reports, {io, out, env: deps.env})
+    const choice = options.baseline
+    if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
+      updateFileAfter(choice, outcome.state.runs(), out, new Date().toISOString())
+    }
     if (outcome.end === 'interrupted') {
       out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
       throw new Errors.ExitError(ExitCode.interrupted)
@@ -117,6 +143,25 @@ export async function waitForRuns(
   } finally {
     process.off('SIGINT', onSigint)
   }
+}
+
+/**
+ * `--update-baseline`, after a verdict: the step's succeeded, scored runs added to the file,
+ * read afresh (./baseline-file.ts updateBaselineFile), and written atomically; one line says
+ * what changed. A file that can no longer be read or written is an error (exit 2 or 1).
+ */
+function updateFileAfter(choice: FileChoice, runs: Run[], out: Renderer, savedAt: string): void {
+  const {file, added, started, dropped} = updateBaselineFile(readBaselineFile(choice.path), runs, savedAt)
+  const count = [...added.values()].reduce((a, b) => a + b, 0)
+  if (count === 0) {
+    out.notice(`--update-baseline: ${choice.path} unchanged: no run of this step succeeded with a score that it does not hold`)
+    return
+  }
+  writeBaselineFile(choice.path, file)
+  const each = [...added].map(([group, n]) => `${n} to ${group}`).join(', ')
+  const news = started.length === 0 ? '' : ` (new: ${started.join(', ')})`
+  const gone = dropped === 0 ? '' : `; ${dropped} older run${dropped === 1 ? '' : 's'} dropped (each group keeps ${file.keep})`
+  out.notice(`--update-baseline: added ${count} run${count === 1 ? '' : 's'} to ${choice.path}: ${each}${news}${gone}`)
 }
 
 function hostOf(baseUrl: string): string {
@@ -169,7 +214,7 @@ function gatedRun(state: WatchState, w: Watched): GatedRun {
   const group = state.groupOf(w.id)
   const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
   const out: GatedRun = {...run, verdict, baseline: group?.baseline ?? null, delta: judgement?.delta ?? null}
-  if (choice.kind === 'history') out.margin = judgement?.margin ?? null
+  if (judgesNoise(choice.kind)) out.margin = judgement?.margin ?? null
   return out
 }
 
@@ -193,7 +238,7 @@ function groupRows(state: WatchState): GroupRow[] {
     if (choice !== undefined) {
       row.baseline = group.baseline ?? null
       row.delta = judgement.delta
-      if (choice.kind === 'history') row.margin = judgement.margin
+      if (judgesNoise(choice.kind)) row.margin = judgement.margin
     }
     return row
   })

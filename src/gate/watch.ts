@@ -124,7 +124,7 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
       const lookup: BaselineLookup | typeof ABORTED =
         state.rules.baseline?.kind !== 'run' && hooks.baselines ? await orAbort(hooks.baselines(state), signal) : {found: new Map()}
       if (lookup === ABORTED) return end('interrupted')
-      state.setBaselines(lookup.found, lookup.historyFound)
+      state.setBaselines(lookup.found, lookup.historyFound, lookup.missing)
     }
     hooks.onPoll?.(state, changes)
     const verdict = state.verdict()

@@ -1,6 +1,15 @@
 import {beforeAll, describe, expect, it} from 'vitest'
-import {type HistoryBaseline, isFinished, scoreDelta, shortfall, type WatchRules, WatchState} from '../../src/gate/state.js'
-import {loadQuantile, type Quantile} from '../../src/gate/stats.js'
+import type {BaselineFile} from '../../src/gate/baseline-file.js'
+import {
+  type FileBaseline,
+  type HistoryBaseline,
+  isFinished,
+  scoreDelta,
+  shortfall,
+  type WatchRules,
+  WatchState,
+} from '../../src/gate/state.js'
+import {loadQuantile, loadToleranceFactor, type Quantile, type ToleranceFactor} from '../../src/gate/stats.js'
 import type {Run} from '../../src/contract/types.js'
 
 const CREATED = '2026-01-01T00:00:00Z'
@@ -296,6 +305,75 @@ describe('WatchState: --baseline history (regression or noise)', () => {
     const strict = new WatchState(['r1'], {failFast: false, baseline: choice, quantile, requireBaseline: true})
     strict.apply(found(run('r1', 'succeeded', 0.9)), 0)
     strict.setBaselines(new Map(), new Map([['r1', 0]]))
+    expect(strict.judge(strict.groups()[0])).toMatchObject({verdict: 'no-baseline', fails: true, shortfall: {rule: 'baseline'}})
+    expect(strict.verdict()).toBe('not-passed')
+  })
+})
+
+describe('WatchState: --baseline-file', () => {
+  const FILE_PATH = 'base.json'
+  const fileBaseline = (mean: number, sd: number, runs = 50, stale = false): FileBaseline => ({
+    kind: 'file',
+    path: FILE_PATH,
+    runs,
+    mean,
+    sd,
+    runIds: Array.from({length: runs}, (_, i) => `f${i}`),
+    scores: Array(runs).fill(mean),
+    savedAt: '2026-11-01T00:00:00.000Z',
+    newestRunAt: stale ? '2026-09-01T00:00:00.000Z' : '2026-11-01T00:00:00.000Z',
+    stale,
+  })
+  const file = {version: 1, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []} as BaselineFile
+  const choice = {kind: 'file', path: FILE_PATH, file, maxAgeS: 30 * 86_400, update: false, confidence: 0.95} as const
+  let quantile: Quantile
+  let tolerance: ToleranceFactor
+  beforeAll(async () => {
+    quantile = await loadQuantile()
+    tolerance = await loadToleranceFactor()
+  })
+  const judged = (
+    runs: Run[],
+    baselines: Record<string, FileBaseline>,
+    rules: Partial<WatchRules> = {},
+    missing = new Map<string, string>(),
+  ) => {
+    const state = new WatchState(
+      runs.map((r) => r.id),
+      {failFast: false, baseline: choice, quantile, tolerance, ...rules},
+    )
+    state.apply(found(...runs), 0)
+    state.setBaselines(new Map(Object.entries(baselines)), undefined, missing)
+    return state
+  }
+
+  it('the margin is the tolerance bound: K(50, 1, 0.975) × sd with two groups, wider than the history prediction bound', () => {
+    const b = fileBaseline(0.73, 0.03)
+    const state = judged([run('a', 'succeeded', 0.66), run('b', 'succeeded', 0.73)], {a: b, b})
+    const j = state.judge(state.groups()[0])
+    // scipy.stats.nct.ppf(0.9, 49, norm.ppf(0.975) × √50) / √50 = 2.320088
+    expect(j.margin).toBeCloseTo(2.320088 * 0.03, 5)
+    expect(j).toMatchObject({verdict: 'regressed', confidence: 0.975, delta: -0.07})
+    expect(j.shortfall?.reason).toBe('scored 0.66, 0.07 below the mean of 50 runs in base.json (0.73 ± 0.03): beyond noise at 95 %')
+    expect(j.margin).toBeGreaterThan(quantile(0.975, 49) * 0.03 * Math.sqrt(1 + 1 / 50))
+  })
+
+  it('no baseline says why (a group the file lacks, another eval set); a stale file warns, and fails under --require-baseline', () => {
+    const missing = new Map([['a', 'base.json holds no runs of codex / gpt-5 (at least 3 needed)']])
+    const none = judged([run('a', 'succeeded', 0.7)], {}, {}, missing)
+    expect(none.judge(none.groups()[0])).toMatchObject({
+      verdict: 'no-baseline',
+      fails: false,
+      note: 'no baseline: base.json holds no runs of codex / gpt-5 (at least 3 needed)',
+    })
+    const stale = judged([run('a', 'succeeded', 0.72)], {a: fileBaseline(0.73, 0.03, 50, true)})
+    expect(stale.stale().map((g) => g.id)).toEqual(['a'])
+    const j = stale.judge(stale.groups()[0])
+    expect(j.verdict).toBe('passed')
+    expect(j.note).toMatch(
+      /^scored 0\.72, 0\.01 below the mean of 50 runs in base\.json \(0\.73 ± 0\.03\): within noise at 95 %; the baseline in base\.json is stale: its newest run of this agent and model was created 2026-09-01T00:00:00\.000Z, more than --baseline-max-age 30d ago$/,
+    )
+    const strict = judged([run('a', 'succeeded', 0.72)], {a: fileBaseline(0.73, 0.03, 50, true)}, {requireBaseline: true})
     expect(strict.judge(strict.groups()[0])).toMatchObject({verdict: 'no-baseline', fails: true, shortfall: {rule: 'baseline'}})
     expect(strict.verdict()).toBe('not-passed')
   })

@@ -89,7 +89,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     const gate = await this.gate()
     const {client, org} = gate
     // --baseline RUN_ID is looked up before the launch: a wrong one launches nothing
-    const options = plan ? await resolveBaseline(plan, gate) : undefined
+    const options = plan ? await resolveBaseline(plan, gate, id) : undefined
     const launches: LaunchResult[] = []
     for (let i = 0; i < repeat; i++) {
       const launch = await launchEvalSet(client, org, id)

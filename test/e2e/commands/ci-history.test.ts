@@ -1,10 +1,10 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {tempDir} from '../../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
 import {useE2E} from '../helpers.js'
-import {API, jsonDoc, lines, requestsOf} from './util.js'
+import {API, jsonDoc, lines, requestsOf, useOutcomePlans} from './util.js'
 
 // The history gate (--baseline history) and --repeat through the built CLI against the dev server
 // (issue 23 §1–2): launched runs finish at once (--run-seconds 0); each test first gives the eval
@@ -14,11 +14,7 @@ import {API, jsonDoc, lines, requestsOf} from './util.js'
 const e2e = useE2E({runSeconds: 0})
 const ORG = 'acme'
 const EVAL_SET = 'es_acme_checkout' // two targets: claude-code / claude-sonnet-4-5 and codex / gpt-5
-const plan = (body: Record<string, unknown>) => e2e.current.hook('POST', `/_dev/orgs/${ORG}/outcomes`, {evalSetId: EVAL_SET, ...body})
-afterEach(async () => {
-  await e2e.current.hook('DELETE', `/_dev/orgs/${ORG}/outcomes`)
-  await e2e.current.clearFaults()
-})
+const plan = useOutcomePlans(e2e, ORG, EVAL_SET)
 
 /** A call to the API as ada (for what the test sets up, not what it checks). */
 async function api(method: string, path: string, body?: unknown): Promise<any> {
