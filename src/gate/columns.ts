@@ -4,8 +4,18 @@ import {RUN_COLUMNS} from '../output/run-columns.js'
 import {sparkline} from '../output/sparkline.js'
 import {type BaselineChoice, type GateBaseline, historyText, isSample, judgesNoise, type RunVerdict} from './state.js'
 
-/** A watched run at the end of a wait: its verdict, and with --baseline its baseline, delta and margin (what `--json` and the table show). */
-export type GatedRun = Run & {verdict: RunVerdict; baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}
+/**
+ * A watched run at the end of a wait: its verdict, and with --baseline its baseline, delta and
+ * margin, and with a history or a baseline file the smallest drop it could have seen (what
+ * `--json` and the table show).
+ */
+export type GatedRun = Run & {
+  verdict: RunVerdict
+  baseline?: GateBaseline | null
+  delta?: number | null
+  margin?: number | null
+  detectable?: number | null
+}
 
 /** With `evals run --repeat`: one group, as `--json` (`groups`) and the table show it. */
 export interface GroupRow {
@@ -28,6 +38,12 @@ export interface GroupRow {
   baseline?: GateBaseline | null
   delta?: number | null
   margin?: number | null
+  /** with a history or a baseline file: the smallest true drop this judgement finds 4 times in 5 */
+  detectable?: number | null
+  /** how many scores its mean holds */
+  k: number
+  /** --repeat auto: the launch that decided it (null: inconclusive, or not --repeat auto) */
+  decidedAt: number | null
 }
 
 type Kind = BaselineChoice['kind'] | undefined
@@ -40,9 +56,9 @@ const baselineCell = (baseline: GateBaseline | null | undefined): string | null 
  * The columns a baseline adds: BASELINE, Δ, and with history or a baseline file MARGIN and TREND
  * (a sparkline of the baseline's scores, on a terminal only).
  */
-function baselineColumns<T extends {baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}>(
-  kind: Kind,
-): Column<T>[] {
+function baselineColumns<
+  T extends {baseline?: GateBaseline | null; delta?: number | null; margin?: number | null; detectable?: number | null},
+>(kind: Kind): Column<T>[] {
   if (kind === undefined) return []
   const columns: Column<T>[] = [
     {header: 'BASELINE', get: (r) => baselineCell(r.baseline)},
@@ -52,6 +68,8 @@ function baselineColumns<T extends {baseline?: GateBaseline | null; delta?: numb
     columns.push(
       {header: 'MARGIN', get: (r) => r.margin ?? null, show: 'score'},
       {header: 'TREND', get: (r) => (isSample(r.baseline) ? sparkline(r.baseline.scores) : null), extra: true},
+      // (a field added later: after every other one in tab-separated rows)
+      {header: 'DETECTABLE', get: (r) => r.detectable ?? null, show: 'score', appended: true},
     )
   }
   return columns
@@ -82,5 +100,8 @@ export function groupColumns(kind: Kind): Column<GroupRow>[] {
     {header: 'SCORE', get: (g) => g.score, show: 'score'},
     ...baselineColumns<GroupRow>(kind),
     {header: 'VERDICT', get: (g) => (g.flaky && g.verdict !== 'failed' ? `${g.verdict} (flaky)` : g.verdict)},
+    // (fields added later: after every other one in tab-separated rows; DECIDED only with --repeat auto)
+    {header: 'K', get: (g) => g.k, appended: true},
+    {header: 'DECIDED', get: (g) => (g.decidedAt === null ? null : `launch ${g.decidedAt}`), appended: true, extra: true},
   ]
 }

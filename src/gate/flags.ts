@@ -15,8 +15,47 @@ export const PREVIOUS = 'previous'
 /** `--baseline history`: the earlier runs like it, with a confidence. */
 export const HISTORY_BASELINE = 'history'
 
-/** `evals run --repeat K`: the bounds of K. */
-export const REPEAT = {min: 1, max: 20} as const
+/** `evals run --repeat K|auto`: the bounds of K, and `--max-repeat`'s default. */
+export const REPEAT = {min: 1, max: 20, auto: 'auto', defaultMaxRepeat: 5} as const
+
+/** How many launches `evals run --wait` makes: K, or (`--repeat auto`) one at a time until every group is decided. */
+export type RepeatPlan = {kind: 'fixed'; k: number} | {kind: 'auto'; maxRepeat: number; failInconclusive: boolean}
+
+/**
+ * `--repeat K|auto`, `--max-repeat K`, `--fail-inconclusive` (exit 2 before anything is sent).
+ * `auto` judges as it goes, so it needs the wait, a baseline of many runs (history or a file) and
+ * `--max-drop D > 0`: the drop that matters, which a group is cleared of.
+ */
+export function parseRepeat(
+  flags: {repeat?: string; 'max-repeat'?: string; 'fail-inconclusive'?: boolean},
+  options: WatchOptions | undefined,
+): RepeatPlan {
+  const value = flags.repeat?.trim()
+  if (value !== REPEAT.auto) {
+    const lone = (['max-repeat', 'fail-inconclusive'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --repeat auto`)
+    if (value !== undefined && !/^[+-]?\d+$/.test(value)) {
+      throw new UsageError(`--repeat must be a whole number from ${REPEAT.min} to ${REPEAT.max} or auto, got "${flags.repeat}"`)
+    }
+    return {kind: 'fixed', k: value === undefined ? 1 : parseIntegerInRange('--repeat', value, REPEAT.min, REPEAT.max)}
+  }
+  const kind = options?.baseline?.kind
+  if (kind !== 'history' && kind !== 'file') {
+    throw new UsageError(
+      '--repeat auto judges after each launch against a baseline of many runs: give --baseline history or --baseline-file',
+    )
+  }
+  if (options?.maxDrop === undefined || options.maxDrop <= 0) {
+    throw new UsageError(
+      '--repeat auto needs --max-drop D > 0, the smallest drop that matters: a group is cleared once a drop of D is ruled out (e.g. --max-drop 0.05)',
+    )
+  }
+  const maxRepeat =
+    flags['max-repeat'] === undefined
+      ? REPEAT.defaultMaxRepeat
+      : parseIntegerInRange('--max-repeat', flags['max-repeat'], REPEAT.min, REPEAT.max)
+  return {kind: 'auto', maxRepeat, failInconclusive: flags['fail-inconclusive'] ?? false}
+}
 
 const WAIT = 'WAIT'
 const REPORT = 'REPORT'

@@ -10,9 +10,9 @@ import {markdownSummary} from '../output/reports/markdown.js'
 import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/reports/model.js'
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
-import type {WatchOutcome} from './watch.js'
+import type {FinalOutcome} from './watch.js'
 import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, judgesNoise, statusText, type WatchState} from './state.js'
-import type {ReportTargets} from './flags.js'
+import {REPEAT, type ReportTargets} from './flags.js'
 
 /**
  * The CI reports of a wait (`--junit`, `--summary`, GitHub Actions): their paths checked before
@@ -111,6 +111,16 @@ export interface ReportContext {
   evalSetId?: string
   /** Date.now() when the wait began (the wait's own clock is monotonic) */
   wallStart: number
+  /** --repeat auto: how many launches, at most how many, and which groups the last one was made for */
+  auto?: AutoReport
+}
+
+/** --repeat auto, as the reports say it. */
+export interface AutoReport {
+  launches: number
+  maxRepeat: number
+  /** the groups still undecided before the last launch (none: one launch decided every group) */
+  lastFor: string[]
 }
 
 /** A gate baseline as the reports show it (the history without its window). */
@@ -122,13 +132,13 @@ function reportBaseline(baseline: GateBaseline | null | undefined): ReportBaseli
 }
 
 /** What the wait saw, as the typed report the renderers take. */
-export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport {
+export function buildReport(outcome: FinalOutcome, ctx: ReportContext): CiReport {
   const {state} = outcome
   const {rules} = state
   // wall-clock ms of a moment of the wait's clock
   const wall = (at: number) => ctx.wallStart + (at - outcome.startedAt)
   const timeout = `not finished within --wait-timeout ${flagDuration(outcome.timeoutS, false)}`
-  const why: Record<WatchOutcome['end'], string> = {
+  const why: Record<FinalOutcome['end'], string> = {
     passed: 'not finished',
     'not-passed': 'not finished when the wait stopped at the first run that did not pass (--fail-fast)',
     timeout,
@@ -160,7 +170,10 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     if (rules.baseline !== undefined && !grouped) {
       item.baseline = reportBaseline(group?.baseline)
       item.delta = judgement?.delta ?? null
-      if (judgesNoise(rules.baseline.kind)) item.margin = judgement?.margin ?? null
+      if (judgesNoise(rules.baseline.kind)) {
+        item.margin = judgement?.margin ?? null
+        item.detectable = judgement?.detectable ?? null
+      }
     }
     return item
   })
@@ -168,14 +181,14 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     end: outcome.end,
     org: ctx.org,
     host: ctx.host,
-    rules: reportRules(outcome),
+    rules: {...reportRules(outcome), auto: ctx.auto, resolution: state.resolution(REPEAT.max)},
     runs,
   }
   if (grouped) report.groups = state.judged().map(({group, judgement}) => reportGroup(state, group, judgement, runs, why[outcome.end]))
   return report
 }
 
-function reportRules(outcome: WatchOutcome): CiReport['rules'] {
+function reportRules(outcome: FinalOutcome): CiReport['rules'] {
   const {rules} = outcome.state
   const baseline = rules.baseline
   return {
@@ -209,7 +222,9 @@ function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs
     outcome: judgement.fails && judgement.decided ? 'failed' : judgement.decided ? 'passed' : 'skipped',
     failures: judgement.failures,
     flaky: judgement.flaky,
+    k: judgement.k,
   }
+  if (state.rules.sequential !== undefined) item.decidedAt = judgement.decidedAt ?? null
   if (item.outcome === 'failed' && judgement.shortfall) item.failure = {...judgement.shortfall}
   if (item.outcome === 'skipped')
     item.skipped = `${skippedWhy} (${members.filter((r) => r.outcome === 'skipped').length} of ${members.length} runs)`
@@ -217,7 +232,10 @@ function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs
   if (state.rules.baseline !== undefined) {
     item.baseline = reportBaseline(group.baseline)
     item.delta = judgement.delta
-    if (judgesNoise(state.rules.baseline.kind)) item.margin = judgement.margin
+    if (judgesNoise(state.rules.baseline.kind)) {
+      item.margin = judgement.margin
+      item.detectable = judgement.detectable
+    }
   }
   return item
 }

@@ -3,7 +3,15 @@ import {TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
 import {flagDuration} from '../output/time.js'
 import type {FileReportBaseline} from '../output/reports/model.js'
 import type {BaselineFile} from './baseline-file.js'
-import {perComparison, predictionMargin, type Quantile, type ToleranceFactor, toleranceMargin} from './stats.js'
+import {
+  detectableDrop,
+  lookConfidence,
+  perComparison,
+  predictionMargin,
+  type Quantile,
+  type ToleranceFactor,
+  toleranceMargin,
+} from './stats.js'
 
 /**
  * What a wait says of each run and each group, said once (docs/ci.md "Verdicts"):
@@ -15,8 +23,18 @@ import {perComparison, predictionMargin, type Quantile, type ToleranceFactor, to
  * - `failed`: failed or cancelled (a group: half its runs or more)
  * - `below-min-score`: succeeded with a score below --min-score, or none
  * - `unfinished`: not finished when the wait ended
+ * - `inconclusive`: (--repeat auto) neither regressed nor cleared after the last launch; fails with --fail-inconclusive
  */
-export const VERDICTS = ['passed', 'improved', 'no-baseline', 'regressed', 'failed', 'below-min-score', 'unfinished'] as const
+export const VERDICTS = [
+  'passed',
+  'improved',
+  'no-baseline',
+  'regressed',
+  'failed',
+  'below-min-score',
+  'unfinished',
+  'inconclusive',
+] as const
 export type RunVerdict = (typeof VERDICTS)[number]
 
 /** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
@@ -100,10 +118,24 @@ export interface WatchRules {
   quantile?: Quantile
   /** --baseline-file: the tolerance factor of a file's margin (./stats.ts loadToleranceFactor) */
   tolerance?: ToleranceFactor
+  /** --repeat auto: which launch this is, of how many at most, and what the earlier ones decided */
+  sequential?: Sequential
+  /** --repeat auto --fail-inconclusive: a group still undecided after the last launch fails */
+  failInconclusive?: boolean
+}
+
+/** `--repeat auto`: the look (launch) a wait judges, and the groups decided before it (./stats.ts lookConfidence). */
+export interface Sequential {
+  /** this launch, 1 … looks */
+  look: number
+  /** --max-repeat */
+  looks: number
+  /** by group ID: the judgement an earlier launch decided it with (its decidedAt says which); it stays decided */
+  decided: ReadonlyMap<string, Judgement>
 }
 
 /** Which rule a run or group did not pass. */
-export type GateRule = 'status' | 'min-score' | 'max-drop' | 'noise' | 'baseline'
+export type GateRule = 'status' | 'min-score' | 'max-drop' | 'noise' | 'baseline' | 'inconclusive'
 
 export interface Shortfall {
   rule: GateRule
@@ -160,6 +192,22 @@ export interface Judgement {
   margin: number | null
   /** --baseline history: the confidence each group was judged at (Bonferroni over the groups judged) */
   confidence: number | null
+  /** --baseline history or --baseline-file: the smallest true drop this judgement finds 4 times in 5 (./stats.ts detectableDrop) */
+  detectable: number | null
+  /** --repeat auto: the launch that decided it (null: inconclusive, or not decided yet) */
+  decidedAt?: number | null
+  /** --repeat auto: undecided, and a further launch may decide it */
+  more?: boolean
+}
+
+/** What a step could see, when it is less than --max-drop (WatchState.resolution). */
+export interface Resolution {
+  /** the largest `detectable` of the groups judged */
+  detectable: number
+  maxDrop: number
+  /** the smallest --repeat that would see --max-drop, or null when none up to `upTo` would */
+  repeat: number | null
+  upTo: number
 }
 
 /** A run whose status a poll found changed (`from` is undefined the first time it is found). */
@@ -170,7 +218,8 @@ export interface RunChange {
   run: Run
 }
 
-export type Verdict = 'passed' | 'not-passed'
+/** How a wait ends; `undecided` (--repeat auto): every run finished, some group needs another launch. */
+export type Verdict = 'passed' | 'not-passed' | 'undecided'
 
 /** succeeded, failed or cancelled; any other status, known or not, counts as not finished. */
 export function isFinished(run: Run | undefined): boolean {
@@ -209,6 +258,16 @@ export function staleness(baseline: FileBaseline, choice: BaselineChoice): strin
   const maxAge = choice.kind === 'file' ? flagDuration(choice.maxAgeS) : ''
   const newest = baseline.newestRunAt ?? baseline.savedAt
   return `the baseline in ${baseline.path} is stale: its newest run of this agent and model was created ${newest}, more than --baseline-max-age ${maxAge} ago`
+}
+
+/**
+ * The line that says a step could not see the drop that matters (WatchState.resolution): "this
+ * step could only see drops of 0.09 or more; --repeat 4 would see 0.05".
+ */
+export function resolutionText(hint: Resolution): string {
+  const could = `this step could only see drops of ${two(hint.detectable)} or more`
+  if (hint.repeat !== null) return `${could}; --repeat ${hint.repeat} would see ${hint.maxDrop}`
+  return `${could}; no --repeat up to ${hint.upTo} would see ${hint.maxDrop} against baselines of so few runs (keep more)`
 }
 
 /**
@@ -380,11 +439,16 @@ export class WatchState {
     const failed = runs.filter((w) => isFinished(w.run) && w.run?.status !== 'succeeded')
     const failures = failed.length
     const unfinished = runs.filter((w) => !isFinished(w.run)).length
-    const empty = {score: null, k: 0, failures, flaky: false, delta: null, margin: null, confidence: null}
+    const seq = rules.sequential
+    const frozen = seq?.decided.get(group.id)
+    if (frozen !== undefined) return frozen
+    const stamp = (j: Judgement): Judgement =>
+      seq === undefined ? j : {...j, decidedAt: j.decided && j.verdict !== 'inconclusive' ? seq.look : null}
+    const empty = {score: null, k: 0, failures, flaky: false, delta: null, margin: null, confidence: null, detectable: null}
     if (failures > 0 && failures * 2 >= size) {
       const statuses = [...new Set(failed.map((w) => statusText(w.run as Run)))].join(', ')
       const reason = size === 1 ? statuses : `${failures} of ${size} runs did not succeed (${statuses})`
-      return {...empty, verdict: 'failed', fails: true, decided: true, shortfall: {rule: 'status', reason}}
+      return stamp({...empty, verdict: 'failed', fails: true, decided: true, shortfall: {rule: 'status', reason}})
     }
     if (unfinished > 0) return {...empty, verdict: 'unfinished', fails: false, decided: false}
     const succeeded = runs.filter((w) => w.run?.status === 'succeeded').map((w) => w.run as Run)
@@ -395,7 +459,7 @@ export class WatchState {
     const flaky = failures > 0
     const of = size === 1 ? '' : ` (mean of ${k} run${k === 1 ? '' : 's'})`
     const scored = (n: number) => `scored ${two(n)}${of}`
-    const base = {score, k, failures, flaky, delta: null, margin: null, confidence: null}
+    const base = {score, k, failures, flaky, delta: null, margin: null, confidence: null, detectable: null}
     const flakyNote = flaky ? `flaky: ${failures} of ${size} runs did not succeed; judged on the other ${size - failures}` : undefined
     const {minScore, maxDrop} = rules
     // --min-score is judged before the baseline, whose delta and margin are still shown
@@ -408,10 +472,10 @@ export class WatchState {
     }
     const done = (j: Omit<Judgement, 'decided' | 'fails'> & {fails?: boolean}): Judgement => {
       if (below !== undefined) {
-        return {...j, verdict: 'below-min-score', shortfall: below, note: flakyNote, fails: true, decided: true}
+        return stamp({...j, verdict: 'below-min-score', shortfall: below, note: flakyNote, fails: true, decided: true, more: false})
       }
       const note = [j.note, flakyNote].filter((n) => n !== undefined).join('; ') || undefined
-      return {...j, note, fails: j.fails ?? FAILING.has(j.verdict), decided: true}
+      return stamp({...j, note, fails: j.fails ?? FAILING.has(j.verdict), decided: true})
     }
     const choice = rules.baseline
     if (choice === undefined) return done({...base, verdict: 'passed'})
@@ -450,8 +514,12 @@ export class WatchState {
     const staleText = baseline.kind === 'file' && baseline.stale ? staleness(baseline, choice) : undefined
     if (staleText !== undefined && rules.requireBaseline) return noBaseline(`no baseline: ${staleText}`)
     const level = 'confidence' in choice ? choice.confidence : 0.95
-    const confidence = perComparison(level, this.comparisons())
-    const margin = round6(noiseMargin(rules, baseline, Math.max(k, 1), confidence))
+    const looks = seq === undefined ? undefined : lookConfidence(level, this.comparisons(), seq.looks)
+    const confidence = looks?.regress ?? perComparison(level, this.comparisons())
+    const exact = noiseMargin(rules, baseline, Math.max(k, 1), confidence)
+    const margin = round6(exact)
+    const quantile = rules.quantile as Quantile
+    const detectable = round6(detectableDrop(quantile, exact, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1)))
     const held = `${baseline.runs} ${baseline.kind === 'file' ? `run${baseline.runs === 1 ? '' : 's'} in ${baseline.path}` : `earlier run${baseline.runs === 1 ? '' : 's'}`}`
     const history = `the mean of ${held} (${two(baseline.mean)} ± ${two(baseline.sd)})`
     const staleNote = staleText === undefined ? {} : {note: staleText}
@@ -460,13 +528,14 @@ export class WatchState {
         ...base,
         ...staleNote,
         margin,
+        detectable,
         confidence: round6(confidence),
         verdict: 'regressed',
         shortfall: {rule: 'noise', reason: `succeeded without a score, against ${history}`},
       })
     }
     const delta = round6(score - baseline.mean)
-    const judged = {...base, ...staleNote, delta, margin, confidence: round6(confidence)}
+    const judged = {...base, ...staleNote, delta, margin, detectable, confidence: round6(confidence)}
     const gap = `${two(Math.abs(delta))} ${delta < 0 ? 'below' : 'above'} ${history}`
     const atLevel = `noise at ${percent(level)}`
     const noted = (text: string) => [text, staleText].filter((n) => n !== undefined).join('; ')
@@ -479,7 +548,28 @@ export class WatchState {
       })
     }
     if (delta > margin) return done({...judged, verdict: 'improved', note: noted(`${scored(score)}, ${gap}: beyond ${atLevel}`)})
-    return done({...judged, verdict: 'passed', note: noted(`${scored(score)}, ${gap}: within ${atLevel}`)})
+    if (seq === undefined || looks === undefined || maxDrop === undefined) {
+      return done({...judged, verdict: 'passed', note: noted(`${scored(score)}, ${gap}: within ${atLevel}`)})
+    }
+    // --repeat auto: cleared when even the upper confidence bound of the drop is below D
+    const upper = round6(-delta + noiseMargin(rules, baseline, Math.max(k, 1), looks.clear))
+    const bound = `the drop's upper bound at ${percent(level)} is ${two(upper)}`
+    if (upper < maxDrop) {
+      return done({...judged, verdict: 'passed', note: noted(`${scored(score)}, ${gap}: cleared, ${bound}, below --max-drop ${maxDrop}`)})
+    }
+    const open = `${scored(score)}, ${gap}: ${bound}, not below --max-drop ${maxDrop}, and the drop is not beyond ${atLevel}`
+    if (seq.look < seq.looks) return done({...judged, verdict: 'inconclusive', fails: false, more: true, note: noted(`${open}: undecided`)})
+    const after = `inconclusive after ${seq.looks} launch${seq.looks === 1 ? '' : 'es'} (--max-repeat ${seq.looks})`
+    if (rules.failInconclusive) {
+      return done({
+        ...judged,
+        verdict: 'inconclusive',
+        fails: true,
+        more: false,
+        shortfall: {rule: 'inconclusive', reason: `${open}: ${after} (--fail-inconclusive)`},
+      })
+    }
+    return done({...judged, verdict: 'inconclusive', fails: false, more: false, note: noted(`${open}: ${after}`)})
   }
 
   /** Every group with its judgement, in order. */
@@ -519,14 +609,46 @@ export class WatchState {
     return this.entries().filter((w) => !isFinished(w.run))
   }
 
-  /** undefined while the wait goes on. A wait with no runs at all (a launch that started none) does not pass. */
+  /**
+   * undefined while the wait goes on. A wait with no runs at all (a launch that started none) does
+   * not pass. With --repeat auto, `undecided` once every group is decided but some would take
+   * another launch (and none failed: then no launch can change the step's outcome).
+   */
   verdict(): Verdict | undefined {
     if (this.watched.size === 0) return 'not-passed'
     const judged = this.judged().map((j) => j.judgement)
     const failed = judged.some((j) => j.fails && j.decided)
     if (failed && this.rules.failFast) return 'not-passed'
     if (judged.some((j) => !j.decided)) return undefined
-    return failed ? 'not-passed' : 'passed'
+    if (failed) return 'not-passed'
+    return judged.some((j) => j.more) ? 'undecided' : 'passed'
+  }
+
+  /**
+   * With --max-drop D > 0 and a fixed number of runs, when the step could not see a drop of D: the
+   * largest `detectable` of the groups judged against a history or file, and the smallest K up to
+   * `maxRepeat` whose k = K runs a group would see D (null when none would: the baseline's own
+   * runs limit it). Undefined when every judged group sees D, or nothing is judged that way.
+   */
+  resolution(maxRepeat: number): Resolution | undefined {
+    const {rules} = this
+    const maxDrop = rules.maxDrop
+    if (maxDrop === undefined || maxDrop <= 0 || rules.sequential !== undefined) return undefined
+    const judged = this.judged().filter(({group, judgement}) => isSample(group.baseline) && judgement.detectable !== null)
+    const worst = Math.max(...judged.map(({judgement}) => judgement.detectable as number))
+    if (judged.length === 0 || worst <= maxDrop) return undefined
+    const choice = rules.baseline
+    const level = choice !== undefined && 'confidence' in choice ? choice.confidence : 0.95
+    const confidence = perComparison(level, this.comparisons())
+    const sees = (k: number) =>
+      judged.every(({group}) => {
+        const baseline = group.baseline as SampleBaseline
+        const margin = noiseMargin(rules, baseline, k, confidence)
+        return detectableDrop(rules.quantile as Quantile, margin, {n: baseline.runs, sd: baseline.sd}, k) <= maxDrop
+      })
+    let repeat: number | null = null
+    for (let k = 1; k <= maxRepeat && repeat === null; k++) if (sees(k)) repeat = k
+    return {detectable: worst, maxDrop, repeat, upTo: maxRepeat}
   }
 
   /** The last known state of every run found so far, in the order given. */

@@ -169,6 +169,47 @@ export async function loadQuantile(): Promise<Quantile> {
   return (p, df) => studentt.inv(p, df)
 }
 
+/**
+ * `detectable`: the smallest true drop a judgement finds with this probability (docs/ci.md
+ * "What a verdict could have seen").
+ */
+export const POWER = 0.8
+
+/**
+ * The smallest true drop the judgement of `k` scores against `sample` finds with probability
+ * POWER, given its `margin` (the prediction or the tolerance bound at the step's confidence):
+ * margin + t(POWER, n − 1) × max(sd, SD_FLOOR) × √(1/k + 1/n). The observed drop of the mean of k
+ * scores from the baseline's mean spreads by sd × √(1/k + 1/n) around the true drop (the new
+ * runs' noise and the baseline mean's own), so a true drop this large lands beyond the margin
+ * four times in five. For the history's prediction bound this is (t(c) + t(0.8)) × sd × √(1/k + 1/n).
+ */
+export function detectableDrop(quantile: Quantile, margin: number, sample: {n: number; sd: number}, k: number): number {
+  return margin + quantile(POWER, sample.n - 1) * Math.max(sample.sd, HISTORY.sdFloor) * Math.sqrt(1 / k + 1 / sample.n)
+}
+
+/**
+ * `--repeat auto` (docs/ci.md "Launches only where the evidence is unclear"): after each of at
+ * most L = --max-repeat launches, each undecided group is judged on all its runs so far, k
+ * of them. A Bonferroni split over the looks holds both error rates whatever the looks' correlation:
+ *
+ * - regressed: its mean is below the baseline by more than max(D, margin), the margin at
+ *   1 − (1 − C)/(m × L) (m groups, L looks): the step's false-alarm rate over every look and group
+ *   is at most 1 − C (the union bound);
+ * - cleared (passed): the one-sided upper confidence bound of its drop, drop + margin at
+ *   1 − (1 − C)/L, is below D: a group whose true drop is D or more is cleared at some look with
+ *   probability at most 1 − C;
+ * - improved: above the baseline by more than the margin; otherwise undecided, and at the L-th
+ *   look inconclusive.
+ *
+ * An alpha-spending function (O'Brien–Fleming, Pocock) would spend less at early looks for the
+ * same total, but needs the joint distribution of the looks' statistics, which the shared
+ * baseline mean and the t margins make awkward; the split costs power at each look (the margin of
+ * 1 − 0.05/10 instead of 1 − 0.05/2 at two groups and five looks), which bench/gate.mjs measures.
+ */
+export function lookConfidence(confidence: number, m: number, looks: number): {regress: number; clear: number} {
+  return {regress: 1 - (1 - confidence) / (Math.max(1, m) * looks), clear: 1 - (1 - confidence) / looks}
+}
+
 /** The rules of `--baseline-file`, said once. */
 export const FILE = {
   /** the version of the file format this amctl reads and writes */

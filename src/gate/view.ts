@@ -5,7 +5,8 @@ import {statusColour, type Style} from '../output/style.js'
 import type {TableColumn} from '../output/table.js'
 import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
-import {isFinished, judgesNoise, type RunChange, statusText, type Watched, type WatchState} from './state.js'
+import {REPEAT} from './flags.js'
+import {isFinished, judgesNoise, resolutionText, type RunChange, statusText, type Watched, type WatchState} from './state.js'
 
 const LIVE_COLUMNS: TableColumn[] = [
   {header: 'RUN', flexible: true},
@@ -40,7 +41,7 @@ export class WatchView {
     io: IO,
     private readonly out: Renderer,
     private readonly errStyle: Style,
-    private readonly options: WatchOptions & {verbose: boolean},
+    private readonly options: WatchOptions & {verbose: boolean; known?: ReadonlySet<string>},
     private readonly now: () => number,
     private readonly startedAt: number,
   ) {
@@ -52,7 +53,9 @@ export class WatchView {
   start(count: number, org: string): void {
     if (this.live || count === 0) return
     const limit = this.options.timeoutS > 0 ? `up to ${flagDuration(this.options.timeoutS, false)}` : 'no time limit'
-    this.out.notice(styled(`watching ${plural(count, 'run')} of ${org}: a poll every ${this.options.intervalS}s, ${limit}`, 'dim'))
+    const seq = this.options.sequential
+    const launch = seq === undefined ? '' : ` (launch ${seq.look} of at most ${seq.looks})`
+    this.out.notice(styled(`watching ${plural(count, 'run')} of ${org}${launch}: a poll every ${this.options.intervalS}s, ${limit}`, 'dim'))
   }
 
   polled(state: WatchState, changes: RunChange[]): void {
@@ -61,6 +64,8 @@ export class WatchView {
       return
     }
     for (const change of changes) {
+      // (--repeat auto: the runs of earlier launches were said when they ended)
+      if (this.options.known?.has(change.id)) continue
       const tail = isFinished(change.run) && typeof change.run.score === 'number' ? ` (score ${score(change.run.score)})` : ''
       const move = change.from === undefined ? change.to : `${change.from} → ${change.to}`
       this.out.notice(`${change.id} ${move}${tail}`)
@@ -107,6 +112,28 @@ export class WatchView {
       const flaky = state.judged().filter(({judgement}) => judgement.flaky && judgement.verdict !== 'failed')
       for (const {group, judgement} of flaky) this.out.notice(styled('!', 'yellow'), ` ${group.id}: ${judgement.note}`)
     }
+    const seq = state.rules.sequential
+    if (outcome.end === 'undecided' && seq !== undefined) {
+      const open = state.judged().filter(({judgement}) => judgement.more)
+      const groups = state.groups().length
+      this.out.notice(
+        styled('…', 'dim'),
+        ` launch ${seq.look} of at most ${seq.looks} (--repeat auto): ${groups - open.length} of ${plural(groups, 'group')} decided; launching again for ${named(open.map(({group}) => group.id))}`,
+      )
+      return
+    }
+    const inconclusive = state.judged().filter(({judgement}) => judgement.verdict === 'inconclusive' && !judgement.fails)
+    if (inconclusive.length > 0 && seq !== undefined) {
+      const why =
+        seq.look < seq.looks
+          ? 'undecided when the step stopped'
+          : `undecided after ${seq.looks} launch${seq.looks === 1 ? '' : 'es'} (--max-repeat ${seq.looks})`
+      this.out.warning(
+        `inconclusive: ${named(inconclusive.map(({group}) => group.id))} ${why}: neither regressed nor cleared of --max-drop ${state.rules.maxDrop}; --fail-inconclusive fails the step on it`,
+      )
+    }
+    const hint = state.resolution(REPEAT.max)
+    if (hint !== undefined) this.out.notice(styled('!', 'yellow'), ` ${resolutionText(hint)}`)
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
@@ -115,7 +142,7 @@ export class WatchView {
           const groups = state.groups().length
           this.out.notice(
             styled('✓', 'green'),
-            ` ${groups === 1 ? '1 group' : `all ${groups} groups`} of ${plural(total, 'run')} passed${min}${noise} (${took})`,
+            ` ${groups === 1 ? '1 group' : `all ${groups} groups`} of ${plural(total, 'run')} passed${min}${noise}${inconclusive.length > 0 ? `, ${inconclusive.length} inconclusive` : ''} (${took})`,
           )
           return
         }
@@ -138,6 +165,8 @@ export class WatchView {
       }
       case 'interrupted':
         // the command says how to watch again
+        return
+      case 'undecided':
         return
     }
   }

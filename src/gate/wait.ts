@@ -9,13 +9,13 @@ import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
-import {fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
+import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
 import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
 import type {Column} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
-import {buildReport, writeReports} from './report.js'
-import {EXIT_BY_END, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
+import {type AutoReport, buildReport, writeReports} from './report.js'
+import {EXIT_BY_END, type FinalOutcome, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
 import {type FileChoice, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
 import {loadQuantile, loadToleranceFactor} from './stats.js'
@@ -46,6 +46,12 @@ export interface WaitCall {
   again: string
   /** `evals run --wait`: the eval set launched (the report's suite for runs never found) */
   evalSetId?: string
+  /** --repeat auto: the baselines found by the first launch's wait, kept for the next ones (looked up once) */
+  lookup?: {found?: BaselineLookup}
+  /** --repeat auto: the launches made so far, at most how many, and the groups the last one was made for */
+  auto?: AutoReport
+  /** --repeat auto: the runs of the earlier launches, whose ends were said already */
+  known?: ReadonlySet<string>
 }
 
 /**
@@ -100,24 +106,46 @@ export async function waitForRuns(
   reports: ReportTargets,
   deps: GateDeps,
   call: WaitCall,
+): Promise<FinalOutcome> {
+  const outcome = await waitLook(ids, options, reports, deps, call)
+  if (outcome.end === 'undecided') throw new Error('a wait ended undecided without --repeat auto')
+  return {...outcome, end: outcome.end}
+}
+
+/**
+ * One wait of waitForRuns; with --repeat auto (options.sequential) it may end `undecided`: every
+ * run finished, and some group would take another launch. Then no report is written.
+ */
+export async function waitLook(
+  ids: readonly string[],
+  options: WatchOptions,
+  reports: ReportTargets,
+  deps: GateDeps,
+  call: WaitCall,
 ): Promise<WatchOutcome> {
   const {client, org, io, out, errStyle, clock: time} = deps
   const unique = [...new Set(ids)]
   const wallStart = Date.now()
   const listName = `the runs of ${org}`
-  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose}, () => time.now(), time.now())
+  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose, known: call.known}, () => time.now(), time.now())
   const interrupt = new AbortController()
   const onSigint = (): void => interrupt.abort()
   process.on('SIGINT', onSigint)
   try {
-    view.start(unique.length, org)
+    view.start(unique.filter((id) => !call.known?.has(id)).length, org)
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
       poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, interrupt.signal), pending),
-      baselines: async (state) =>
-        state.rules.baseline?.kind === 'file'
-          ? fileBaselines(state, state.rules.baseline, Date.now())
-          : lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state),
+      baselines: async (state) => {
+        const kept = call.lookup?.found
+        if (kept !== undefined) return kept
+        const found =
+          state.rules.baseline?.kind === 'file'
+            ? fileBaselines(state, state.rules.baseline, Date.now())
+            : await lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state)
+        if (call.lookup !== undefined) call.lookup.found = found
+        return found
+      },
       listName,
       clock: time,
       signal: interrupt.signal,
@@ -126,23 +154,41 @@ export async function waitForRuns(
     })
     if (outcome.end === 'interrupted') view.clear()
     else view.finish(outcome)
-    const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart})
-    await writeReports(report, reports, {io, out, env: deps.env})
-    const choice = options.baseline
-    if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
-      updateFileAfter(choice, outcome.state.runs(), out, new Date().toISOString())
-    }
-    if (outcome.end === 'interrupted') {
-      out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
-      throw new Errors.ExitError(ExitCode.interrupted)
-    }
-    return outcome
+    if (outcome.end === 'undecided') return outcome
+    return await concludeWait({...outcome, end: outcome.end}, options, reports, deps, call, wallStart)
   } catch (error) {
     view.clear()
     throw error
   } finally {
     process.off('SIGINT', onSigint)
   }
+}
+
+/**
+ * How a wait ends for the command: the reports of `outcome` written (whatever the end), the
+ * baseline file updated after a verdict (--update-baseline), and after Ctrl-C the line that says
+ * how to watch again (exit 130).
+ */
+export async function concludeWait(
+  outcome: FinalOutcome,
+  options: WatchOptions,
+  reports: ReportTargets,
+  deps: GateDeps,
+  call: WaitCall,
+  wallStart: number,
+): Promise<FinalOutcome> {
+  const {org, io, out} = deps
+  const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart, auto: call.auto})
+  await writeReports(report, reports, {io, out, env: deps.env})
+  const choice = options.baseline
+  if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
+    updateFileAfter(choice, outcome.state.runs(), out, new Date().toISOString())
+  }
+  if (outcome.end === 'interrupted') {
+    out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
+    throw new Errors.ExitError(ExitCode.interrupted)
+  }
+  return outcome
 }
 
 /**
@@ -183,7 +229,7 @@ export type WatchedRun = GatedRun
  * as BASELINE, Δ, MARGIN and TREND columns. With --repeat the runs carry their verdict only and
  * `groups` (./columns.ts GroupRow) carry the rest; the table shows the groups.
  */
-export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[], groups?: GroupRow[]) => D): Finished<unknown, D> {
+export function waitResult<D>(outcome: FinalOutcome, document: (runs: WatchedRun[], groups?: GroupRow[]) => D): Finished<unknown, D> {
   const {state} = outcome
   const exitCode = EXIT_BY_END[outcome.end]
   const choice = state.rules.baseline
@@ -214,7 +260,10 @@ function gatedRun(state: WatchState, w: Watched): GatedRun {
   const group = state.groupOf(w.id)
   const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
   const out: GatedRun = {...run, verdict, baseline: group?.baseline ?? null, delta: judgement?.delta ?? null}
-  if (judgesNoise(choice.kind)) out.margin = judgement?.margin ?? null
+  if (judgesNoise(choice.kind)) {
+    out.margin = judgement?.margin ?? null
+    out.detectable = judgement?.detectable ?? null
+  }
   return out
 }
 
@@ -234,11 +283,16 @@ function groupRows(state: WatchState): GroupRow[] {
       failures: judgement.failures,
       flaky: judgement.flaky,
       verdict: judgement.verdict,
+      k: judgement.k,
+      decidedAt: judgement.decidedAt ?? null,
     }
     if (choice !== undefined) {
       row.baseline = group.baseline ?? null
       row.delta = judgement.delta
-      if (judgesNoise(choice.kind)) row.margin = judgement.margin
+      if (judgesNoise(choice.kind)) {
+        row.margin = judgement.margin
+        row.detectable = judgement.detectable
+      }
     }
     return row
   })

@@ -44,8 +44,11 @@ export interface WatchOutcome {
   timeoutS: number
 }
 
+/** An end the command ends with (`undecided` is not one: --repeat auto launches again). */
+export type FinalOutcome = WatchOutcome & {end: Exclude<WatchEnd, 'undecided'>}
+
 /** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out, 130 interrupted. */
-export const EXIT_BY_END: Readonly<Record<WatchEnd, number>> = {
+export const EXIT_BY_END: Readonly<Record<FinalOutcome['end'], number>> = {
   passed: ExitCode.ok,
   'not-passed': ExitCode.notPassed,
   timeout: ExitCode.waitTimeout,

@@ -4,7 +4,7 @@ import {commandResult, type Finished, type UnknownOutcome} from '../../base/resu
 import type {ErrorDocument} from '../../core/errors.js'
 import type {LaunchResult, Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
-import {parseIntegerInRange, requireId} from '../../input/values.js'
+import {requireId} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
@@ -12,7 +12,8 @@ import {sightingsOfRuns} from '../../core/recent.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
 import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
-import {againCommand, parseWatchOptions, REPEAT, watchFlags, watchFlagWords} from '../../gate/flags.js'
+import {againCommand, parseRepeat, parseWatchOptions, REPEAT, watchFlags, watchFlagWords} from '../../gate/flags.js'
+import {waitAuto} from '../../gate/repeat.js'
 import type {GroupRow} from '../../gate/columns.js'
 
 /** --json when a launch was sent and no answer came (exit 9). */
@@ -71,8 +72,17 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
   static override flags = {
     wait: Flags.boolean({description: 'wait for the launched runs to finish (exit 0, 10 or 11)', helpGroup: 'WAIT'}),
     repeat: Flags.string({
-      description: `with --wait: launch K times (${REPEAT.min}–${REPEAT.max}) and judge each agent and model on the mean of its K scores`,
+      description: `with --wait: launch K times (${REPEAT.min}–${REPEAT.max}) and judge each agent and model on the mean of its K scores; auto: one launch at a time until every group is regressed or cleared of --max-drop (needs --baseline history or --baseline-file)`,
+      helpValue: 'K|auto',
+      helpGroup: 'WAIT',
+    }),
+    'max-repeat': Flags.string({
+      description: `--repeat auto: at most K launches, ${REPEAT.min}–${REPEAT.max} (default ${REPEAT.defaultMaxRepeat}); a group still undecided then is inconclusive`,
       helpValue: 'K',
+      helpGroup: 'WAIT',
+    }),
+    'fail-inconclusive': Flags.boolean({
+      description: '--repeat auto: a group still inconclusive after --max-repeat launches fails the step (exit 10) instead of a warning',
       helpGroup: 'WAIT',
     }),
     ...watchFlags,
@@ -81,19 +91,50 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
   async run(): Promise<LaunchResult | UnknownOutcome<Run, UnknownLaunch> | Finished<unknown, WaitedLaunch | RepeatedLaunch>> {
     const {args, flags} = await this.parse(EvalsRun)
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
-    const given = flags.repeat === undefined ? watchFlagWords(flags)[0] : '--repeat'
+    const repeatFlag = (['repeat', 'max-repeat', 'fail-inconclusive'] as const).find(
+      (name) => flags[name] !== undefined && flags[name] !== false,
+    )
+    const given = repeatFlag === undefined ? watchFlagWords(flags)[0] : `--${repeatFlag}`
     if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
-    const repeat = flags.repeat === undefined ? 1 : parseIntegerInRange('--repeat', flags.repeat, REPEAT.min, REPEAT.max)
     const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env) : undefined
+    const repeatPlan = parseRepeat(flags, plan?.options)
     if (plan) checkReportPaths(plan.reports)
     const gate = await this.gate()
     const {client, org} = gate
     // --baseline RUN_ID is looked up before the launch: a wrong one launches nothing
     const options = plan ? await resolveBaseline(plan, gate, id) : undefined
+    if (repeatPlan.kind === 'auto' && options !== undefined && plan !== undefined) {
+      const auto = await waitAuto(
+        () => launchEvalSet(client, org, id),
+        options,
+        repeatPlan,
+        plan.reports,
+        gate,
+        (ids) => ({
+          again: againCommand(ids, org, flags),
+          evalSetId: id,
+        }),
+      )
+      if (auto.kind === 'unknown') return this.unknown(auto.launch, id, org, auto.launches, `at most ${repeatPlan.maxRepeat}`)
+      const {outcome, launches} = auto
+      const runIds = launches.flatMap((l) => l.runIds ?? [])
+      this.ctx.saw([{kind: 'evalSets', id, org}, ...sightingsOfRuns(org, outcome.state.runs())])
+      return waitResult(
+        outcome,
+        (runs, groups): RepeatedLaunch => ({
+          batchIds: launches.flatMap((l) => l.batchIds ?? []),
+          runIds,
+          launches,
+          groups: groups ?? [],
+          runs,
+        }),
+      )
+    }
+    const repeat = repeatPlan.kind === 'fixed' ? repeatPlan.k : 1
     const launches: LaunchResult[] = []
     for (let i = 0; i < repeat; i++) {
       const launch = await launchEvalSet(client, org, id)
-      if (launch.outcome === 'unknown') return this.unknown(launch, id, org, launches, repeat)
+      if (launch.outcome === 'unknown') return this.unknown(launch, id, org, launches, repeat === 1 ? undefined : String(repeat))
       launches.push(launch.result)
     }
     const batchIds = launches.flatMap((l) => l.batchIds ?? [])
@@ -134,11 +175,12 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     id: string,
     org: string,
     launches: LaunchResult[],
-    repeat: number,
+    /** with --repeat: "3", or "at most 5" with auto */
+    repeat: string | undefined,
   ): UnknownOutcome<Run, UnknownLaunch> {
     const {error, recentRuns, listError} = launch
     const made = launches.flatMap((l) => l.runIds ?? [])
-    if (repeat > 1) {
+    if (repeat !== undefined) {
       const which = `launch ${launches.length + 1} of ${repeat} got no answer; no further launch was made and nothing is waited for`
       const earlier = made.length === 0 ? '' : `: the earlier launches started ${made.join(', ')}`
       this.out.notice(`${which}${earlier}`)
@@ -153,7 +195,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
             items: recentRuns,
             columns: RUN_COLUMNS,
           },
-      document: {outcome: 'unknown' as const, recentRuns, error: error.toDocument().error, ...(repeat > 1 ? {launches} : {})},
+      document: {outcome: 'unknown' as const, recentRuns, error: error.toDocument().error, ...(repeat !== undefined ? {launches} : {})},
     })
   }
 }

@@ -6,7 +6,9 @@ import {type CiReport, historyOf, judgedItems, type ReportGroup, type ReportRun}
  * GitHub Actions workflow commands for a report (written on stderr: the runner reads workflow
  * commands there too, and stdout stays data): one `::error title=…::…` per run that did not
  * pass, and per run not finished when --wait-timeout ended the wait (the step fails on both);
- * one `::warning` per run or group judged against a stale group of a baseline file.
+ * one `::warning` per run or group judged against a stale group of a baseline file, per group
+ * left inconclusive by --repeat auto (unless --fail-inconclusive failed it), and when the step
+ * could not see --max-drop.
  * Values are escaped as GitHub documents (src/output/sanitize.ts workflowEscape).
  */
 
@@ -35,6 +37,9 @@ export function githubAnnotations(report: CiReport): string[] {
         ),
       )
     }
+    if (item.verdict === 'inconclusive' && item.outcome !== 'failed') {
+      lines.push(workflowCommand('warning', `amctl: ${what(item)} inconclusive`, `${target(item)}: ${item.note ?? 'inconclusive'}`))
+    }
     if (item.outcome === 'failed') {
       lines.push(
         workflowCommand('error', `amctl: ${what(item)} did not pass`, `${target(item)}: ${item.failure?.reason ?? 'did not pass'}`),
@@ -44,6 +49,17 @@ export function githubAnnotations(report: CiReport): string[] {
       const status = 'runIds' in item ? item.statuses.map((s) => s ?? 'not found').join(', ') : (item.status ?? 'not found')
       lines.push(workflowCommand('error', `amctl: ${what(item)} not finished`, `${target(item)}: ${status} after --wait-timeout ${limit}`))
     }
+  }
+  const {resolution} = report.rules
+  if (resolution !== undefined) {
+    const would = resolution.repeat === null ? `no --repeat up to ${resolution.upTo} would` : `--repeat ${resolution.repeat} would`
+    lines.push(
+      workflowCommand(
+        'warning',
+        'amctl: drops of --max-drop were out of sight',
+        `this step could only see drops of ${resolution.detectable.toFixed(2)} or more; ${would} see ${resolution.maxDrop}`,
+      ),
+    )
   }
   return lines
 }

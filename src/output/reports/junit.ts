@@ -11,7 +11,8 @@ import {byEvalSet, type CiReport, historyOf, type ReportBaseline, type ReportGro
  *     <testsuite name=EVAL_SET package=EVAL_SET id=N timestamp hostname tests failures errors skipped time>
  *       <properties>  <property name="<run ID>.score" value=…/> (and .verdict, .baseline, .baseline-score,
  *                     .delta; with a history .baseline-mean, .baseline-sd, .baseline-runs, .margin; with
- *                     a baseline file also .baseline-file, .baseline-stale)
+ *                     a baseline file also .baseline-file, .baseline-stale; with either .detectable;
+ *                     with --repeat auto a group's .decided-at)
  *       <testcase classname=EVAL_SET name="<agent> / <model> (<run ID>)" time=SECONDS>
  *         <failure type=RULE message=…>   (failed, cancelled, below --min-score, beyond --max-drop or the noise)
  *         <skipped message=…/>           (not finished when the wait ended)
@@ -112,6 +113,8 @@ function properties(items: Array<ReportRun | ReportGroup>): Array<Record<string,
     }
     if (item.delta !== undefined && item.delta !== null) add('delta', String(item.delta))
     if (item.margin !== undefined && item.margin !== null) add('margin', String(item.margin))
+    if (item.detectable !== undefined && item.detectable !== null) add('detectable', String(item.detectable))
+    if (group?.decidedAt != null) add('decided-at', String(group.decidedAt))
   }
   return out
 }

@@ -79,14 +79,18 @@ function rulesLine(report: CiReport): string {
   return line
 }
 
+/** With a history or a baseline file: the smallest drop each judgement could see (its `detectable`). */
+const seesNoise = (report: CiReport): boolean => report.rules.baseline === 'history' || report.rules.baseline === 'file'
+
 function runTable(report: CiReport, lines: string[]): void {
   const gated = report.rules.baseline !== undefined
+  const sees = seesNoise(report)
   lines.push(
-    `| Run | Eval set | Agent | Model | Status | Score |${gated ? ' Baseline | Δ |' : ''} Verdict |`,
-    `|---|---|---|---|---|--:|${gated ? '---|--:|' : ''}---|`,
+    `| Run | Eval set | Agent | Model | Status | Score |${gated ? ' Baseline | Δ |' : ''}${sees ? ' Detectable |' : ''} Verdict |`,
+    `|---|---|---|---|---|--:|${gated ? '---|--:|' : ''}${sees ? '--:|' : ''}---|`,
   )
   for (const run of report.runs) {
-    const baseline = gated ? ` ${baselineCell(run.baseline)} | ${signed(run.delta)} |` : ''
+    const baseline = (gated ? ` ${baselineCell(run.baseline)} | ${signed(run.delta)} |` : '') + (sees ? ` ${score(run.detectable)} |` : '')
     lines.push(
       `| ${markdownText(run.id)} | ${cell(run.evalSetId)} | ${cell(run.agent)} | ${cell(run.model)} | ${statusCell(run)} | ${score(run.score)} |${baseline} ${run.verdict} |`,
     )
@@ -95,12 +99,16 @@ function runTable(report: CiReport, lines: string[]): void {
 
 function groupTable(report: CiReport, groups: ReportGroup[], lines: string[]): void {
   const gated = report.rules.baseline !== undefined
+  const sees = seesNoise(report)
+  const auto = report.rules.auto !== undefined
   lines.push(
-    `| Eval set | Agent | Model | Runs | Scores | Score |${gated ? ' Baseline | Δ |' : ''} Verdict |`,
-    `|---|---|---|---|---|--:|${gated ? '---|--:|' : ''}---|`,
+    `| Eval set | Agent | Model | Runs | Scores | Score |${gated ? ' Baseline | Δ |' : ''}${sees ? ' Detectable |' : ''}${auto ? ' Decided |' : ''} Verdict |`,
+    `|---|---|---|---|---|--:|${gated ? '---|--:|' : ''}${sees ? '--:|' : ''}${auto ? '--:|' : ''}---|`,
   )
   for (const group of groups) {
-    const baseline = gated ? ` ${baselineCell(group.baseline)} | ${signed(group.delta)} |` : ''
+    const decided = auto ? ` ${group.decidedAt == null ? '—' : `launch ${group.decidedAt}`} |` : ''
+    const baseline =
+      (gated ? ` ${baselineCell(group.baseline)} | ${signed(group.delta)} |` : '') + (sees ? ` ${score(group.detectable)} |` : '') + decided
     const runs = `${group.runIds.length}${group.failures > 0 ? ` (${group.failures} failed)` : ''}`
     const scores = group.scores.map((s) => score(s)).join(', ')
     const verdict = group.flaky && group.verdict !== 'failed' ? `${group.verdict} (flaky)` : group.verdict
@@ -134,6 +142,30 @@ export function markdownSummary(report: CiReport): string {
     for (const item of unfinished) lines.push(`- ${markdownText(item.id)}: ${markdownText(item.skipped ?? 'not finished')}`)
   }
   lines.push('', rulesLine(report))
+  const {auto, resolution} = report.rules
+  if (auto !== undefined) {
+    const last =
+      auto.lastFor.length === 0
+        ? ''
+        : `; the last for ${auto.lastFor.map((id) => markdownText(id)).join(', ')}, undecided after ${auto.launches - 1}`
+    lines.push(
+      `${auto.launches} launch${auto.launches === 1 ? '' : 'es'} (--repeat auto, at most ${auto.maxRepeat}): one at a time, until each group regressed or was cleared of a drop of ${report.rules.maxDrop} (--max-drop)${last}.`,
+    )
+    const inconclusive = items.filter((item) => item.verdict === 'inconclusive')
+    if (inconclusive.length > 0) {
+      const fails = inconclusive.some((item) => item.outcome === 'failed')
+        ? ': they fail the step (--fail-inconclusive)'
+        : '; --fail-inconclusive would fail the step on them'
+      lines.push(`⚠️ Inconclusive: ${inconclusive.map((item) => name(item)).join(', ')}${fails}.`)
+    }
+  }
+  if (resolution !== undefined) {
+    const would =
+      resolution.repeat === null
+        ? `no --repeat up to ${resolution.upTo} would see ${resolution.maxDrop} against baselines of so few runs`
+        : `--repeat ${resolution.repeat} would see ${resolution.maxDrop}`
+    lines.push(`⚠️ This step could only see drops of ${score(resolution.detectable)} or more; ${would} (--max-drop ${resolution.maxDrop}).`)
+  }
   const stale = items.filter((item) => historyOf(item.baseline)?.kind === 'file' && (historyOf(item.baseline) as {stale: boolean}).stale)
   if (stale.length > 0 && report.rules.baselineFile !== undefined) {
     const {path, maxAgeS} = report.rules.baselineFile

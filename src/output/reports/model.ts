@@ -38,6 +38,8 @@ export interface ReportRun {
   delta?: number | null
   /** with --baseline history: the noise margin */
   margin?: number | null
+  /** with a history or a baseline file: the smallest true drop the judgement finds 4 times in 5 */
+  detectable?: number | null
 }
 
 /** A baseline as the reports show it: one run, a history of runs, or a group of a baseline file. */
@@ -91,6 +93,10 @@ export interface ReportGroup extends Omit<ReportRun, 'id' | 'status' | 'createdA
   failures: number
   /** fewer than half failed: judged on the others */
   flaky: boolean
+  /** how many scores its mean holds */
+  k: number
+  /** --repeat auto: the launch that decided it (null: inconclusive) */
+  decidedAt?: number | null
 }
 
 /** A history baseline or a group of a baseline file, or undefined. */
@@ -119,8 +125,10 @@ export interface CiReport {
     confidence?: number
     comparisons?: number
     requireBaseline?: boolean
-    /** --repeat K */
-    repeat?: number
+    /** --repeat auto: how many launches were made, at most how many, and the groups the last one was made for */
+    auto?: {launches: number; maxRepeat: number; lastFor: string[]}
+    /** --max-drop above what the step could see: the largest detectable, and the --repeat that would see it (null: none up to upTo) */
+    resolution?: {detectable: number; maxDrop: number; repeat: number | null; upTo: number}
     /** --wait-timeout in seconds (0 = no limit) */
     timeoutS: number
   }

@@ -238,6 +238,8 @@ describe('evals run --wait (contract 5)', () => {
         failures: 1,
         flaky: false,
         verdict: 'failed',
+        k: 0,
+        decidedAt: null,
       },
     ])
     expect(doc.runs.map((x: any) => x.verdict)).toEqual(['failed', 'failed'])
