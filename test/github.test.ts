@@ -27,6 +27,8 @@ function scripts(): Array<{where: string; run: string}> {
     }
   }
   for (const [i, step] of action.runs.steps.entries()) if (step.run) found.push({where: `action.yml step ${i + 1}`, run: step.run})
+  // the functions the action's steps source
+  found.push({where: 'action/lib.sh', run: readFileSync(join(ROOT, 'action', 'lib.sh'), 'utf8')})
   return found
 }
 
@@ -155,7 +157,14 @@ describe('action.yml', () => {
       const m = /^steps\.([a-z]+)\.outputs\.([a-z-]+)$/.exec(expression)
       expect(m, name).not.toBeNull()
       const step = action.runs.steps.find((s: any) => s.id === m![1])
-      expect(step.run, name).toContain(`echo "${m![2]}=`)
+      expect(step.run, name).toMatch(new RegExp(`^ *(if .*; then )?set_output ${m![2]} "`, 'm'))
+    }
+  })
+
+  it('every output is written by set_output (action/lib.sh: the delimiter form), never by a line of its own', () => {
+    for (const step of action.runs.steps.filter((s: any) => s.run)) {
+      expect(step.run).not.toContain('GITHUB_OUTPUT')
+      if (/\bset_output\b/.test(step.run)) expect(step.run).toMatch(/^ *source ".*\/action\/lib\.sh"$/m)
     }
   })
 

@@ -1,6 +1,6 @@
 import {spawn} from 'node:child_process'
 import {cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {parse} from 'yaml'
 import {tempDir} from './temp.js'
 
@@ -54,6 +54,8 @@ export interface RunActionOptions {
   runner?: {os: string; arch: string}
   /** the actions/cache store: key → saved directory; shared between runs to play a later job */
   cacheStore?: Map<string, string>
+  /** RUNNER_TOOL_CACHE: a directory the test keeps, to play a self-hosted runner's, which its jobs share (default: one of this run) */
+  toolCache?: string
   /** stop after the step with this id (to exercise part of the action) */
   until?: string
   /** start at the step with this id, the earlier steps' outputs given in `outputsOf` */
@@ -71,7 +73,12 @@ export function expressionsIn(text: string): string[] {
   return [...text.matchAll(/\$\{\{(.*?)\}\}/gs)].map((m) => m[1].trim())
 }
 
-function evaluate(text: unknown, context: {inputs: Record<string, string>; steps: Record<string, Record<string, string>>}): string {
+interface Context {
+  inputs: Record<string, string>
+  steps: Record<string, Record<string, string>>
+}
+
+function evaluate(text: unknown, context: Context): string {
   return String(text ?? '').replace(/\$\{\{(.*?)\}\}/gs, (_, expression: string) => {
     const e = expression.trim()
     let m = /^inputs\.([A-Za-z0-9_-]+)$/.exec(e)
@@ -147,9 +154,9 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   }
   const runnerDir = tempDir('amctl-runner-')
   const temp = join(runnerDir, 'temp')
-  const tools = join(runnerDir, 'tool-cache')
+  const tools = options.toolCache ?? join(runnerDir, 'tool-cache')
   mkdirSync(temp)
-  mkdirSync(tools)
+  mkdirSync(tools, {recursive: true})
   const files = {
     summary: join(runnerDir, 'step-summary.md'),
     path: join(runnerDir, 'path.txt'),
@@ -176,7 +183,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
     ...options.env,
   }
   mkdirSync(base.HOME)
-  const context = {inputs, steps: {...options.outputsOf} as Record<string, Record<string, string>>}
+  const context: Context = {inputs, steps: {...options.outputsOf}}
   const steps = action.runs.steps as any[]
   const first = options.from === undefined ? 0 : steps.findIndex((step) => step.id === options.from)
   if (first < 0) throw new Error(`the action has no step ${options.from}`)
@@ -196,6 +203,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
       if (/^actions\/cache\/restore@v\d+$/.test(step.uses)) {
         const saved = options.cacheStore?.get(key)
         if (saved !== undefined) {
+          mkdirSync(dirname(path), {recursive: true})
           cpSync(saved, path, {recursive: true})
           cache.restored.push(key)
         }

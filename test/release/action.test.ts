@@ -1,6 +1,6 @@
-import {execFileSync, spawn} from 'node:child_process'
-import {createReadStream, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {execFileSync, spawn, spawnSync} from 'node:child_process'
+import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, type RunActionOptions, runAction} from '../helpers/action-runner.js'
@@ -84,7 +84,7 @@ function githubExample(): {env: Record<string, string>; step: any} {
   return {env: job.env, step}
 }
 
-async function runExampleStep(options: Partial<RunActionOptions> & {workspace: string}): Promise<ActionResult> {
+async function runExampleStep({env: more, ...options}: Partial<RunActionOptions> & {workspace: string}): Promise<ActionResult> {
   const {env, step} = githubExample()
   return runAction({
     actionPath: checkedOutAction(),
@@ -96,6 +96,7 @@ async function runExampleStep(options: Partial<RunActionOptions> & {workspace: s
       AMCTL_CONFIG_DIR: tempDir('amctl-runner-config-'),
       // the release server stands in for github.com
       GITHUB_SERVER_URL: server.url,
+      ...more,
     },
     ...options,
   })
@@ -121,10 +122,12 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       `amctl ${version} (amctl-linux-x64) downloaded from ${server.url}${base}, matching SHA256SUMS`,
     )
     expect(stepOf(result, 'install').stdout).toMatch(new RegExp(`^amctl/${version.replaceAll('.', '\\.')} linux-x64 node-v`, 'm'))
+    // amctl runs from a directory of the job's own (under RUNNER_TEMP) that holds it alone
     const installed = result.outputs.amctl
-    expect(installed).toMatch(new RegExp(`/amctl/${version.replaceAll('.', '\\.')}/linux-x64/amctl$`))
+    expect(installed).toMatch(new RegExp(`/temp/amctl-${version.replaceAll('.', '\\.')}\\.\\w{6}/amctl$`))
     expect(release.sha256(installed)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
-    expect(result.path).toEqual([installed.replace(/\/amctl$/, '')])
+    expect(result.path).toEqual([dirname(installed)])
+    expect(readdirSync(dirname(installed))).toEqual(['amctl'])
     expect(result.cache.saved).toEqual([
       expect.stringMatching(new RegExp(`^amctl-${version.replaceAll('.', '\\.')}-linux-x64-[0-9a-f]{64}$`)),
     ])
@@ -183,6 +186,46 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(result.steps.map((s) => s.id ?? s.name)).not.toContain('evals')
     expect(result.outputs).toMatchObject({amctl: '', 'exit-code': '', verdict: ''})
     expect(result.path).toEqual([])
+  })
+
+  it("a self-hosted runner's shared tool cache: a curl and a git planted beside amctl never run; a swapped amctl is replaced before anything runs it", async () => {
+    const toolCache = tempDir('amctl-tool-cache-')
+    const marks = tempDir('amctl-planted-')
+    const planted = (name: string) => `#!/bin/sh\necho ${name} >>${JSON.stringify(join(marks, 'ran'))}\necho amctl/0.0.0\n`
+    const install = (workspace = tempDir('amctl-workspace-')) => runExampleStep({workspace, toolCache, until: 'install'})
+    const first = await install()
+    expect(first.success, JSON.stringify(first.steps, null, 2)).toBe(true)
+    // the executable the cache keeps (actions/cache saves this one file)
+    const cached = join(toolCache, 'amctl', version, 'linux-x64', 'amctl')
+    expect(release.sha256(cached)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
+
+    // another job of the runner plants tools beside it
+    for (const name of ['curl', 'git']) writeFileSync(join(dirname(cached), name), planted(name), {mode: 0o755})
+    const second = await install()
+    expect(second.success, JSON.stringify(second.steps, null, 2)).toBe(true)
+    expect(stepOf(second, 'install').stdout).toContain('from the cache, matching SHA256SUMS')
+    // what the job's later steps find on PATH: amctl's own directory, holding amctl alone
+    expect(second.path).toHaveLength(1)
+    expect(readdirSync(second.path[0])).toEqual(['amctl'])
+    const later = spawnSync('bash', ['-c', 'curl --version && git --version && amctl --version'], {
+      env: {PATH: [...second.path, process.env.PATH].join(':'), HOME: tempDir('amctl-home-')},
+      encoding: 'utf8',
+    })
+    expect(later.status, later.stderr).toBe(0)
+    expect(later.stdout).toMatch(new RegExp(`^amctl/${version.replaceAll('.', '\\.')} linux-x64`, 'm'))
+    expect(existsSync(join(marks, 'ran'))).toBe(false)
+
+    // an amctl swapped in the cache: not run, the release's downloaded in its place (and cached)
+    writeFileSync(cached, planted('amctl'), {mode: 0o755})
+    const third = await install()
+    expect(third.success, JSON.stringify(third.steps, null, 2)).toBe(true)
+    expect(stepOf(third, 'install').stdout).toContain(
+      `::warning title=amctl action::${cached} does not match SHA256SUMS: downloading it again`,
+    )
+    expect(existsSync(join(marks, 'ran'))).toBe(false)
+    expect(release.sha256(third.outputs.amctl)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
+    expect(release.sha256(cached)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
+    expect(readdirSync(dirname(third.outputs.amctl))).toEqual(['amctl'])
   })
 
   it('token, base URL and organization as inputs; a bad flag in `args` is exit 2, verdict error, no report', async () => {
@@ -312,6 +355,7 @@ describe('the asset for each runner', {timeout: 60_000}, () => {
     // uses: ./ — the action is the workflow's own checkout
     const workspace = tempDir('amctl-workspace-')
     writeFileSync(join(workspace, 'package.json'), readFileSync(join(ROOT, 'package.json')))
+    cpSync(join(ROOT, 'action'), join(workspace, 'action'), {recursive: true})
     const own = await find('Linux', 'X64', {
       actionPath: workspace,
       actionFile: join(ROOT, 'action.yml'),
@@ -334,15 +378,24 @@ describe("the action's verdict", {timeout: 60_000}, () => {
    * the engine of amctl's --jq) and exits with a given code, recording its arguments: the gate's
    * verdicts are noise-gate's to add to amctl's JSON; this holds the action to pass them on.
    */
-  function fakeAmctl(document: unknown, exitCode: number): {file: string; argv: () => string[]} {
+  function fakeAmctl(document: unknown, exitCode: number, reports = false): {file: string; argv: () => string[]} {
     const dir = tempDir('amctl-fake-')
     const file = join(dir, 'amctl')
     writeFileSync(
       file,
       `#!${process.execPath}
-const {writeFileSync} = require('node:fs')
+const {mkdirSync, writeFileSync} = require('node:fs')
+const {dirname} = require('node:path')
 const argv = process.argv.slice(2)
 writeFileSync(${JSON.stringify(join(dir, 'argv.json'))}, JSON.stringify(argv))
+// with reports: the files --junit and --summary name, written as amctl writes them (a new file each run)
+for (const flag of ${reports ? "['--junit', '--summary']" : '[]'}) {
+  const at = argv.findIndex((arg) => arg === flag || arg.startsWith(flag + '='))
+  if (at < 0) continue
+  const path = argv[at] === flag ? argv[at + 1] : argv[at].slice(flag.length + 1)
+  mkdirSync(dirname(path), {recursive: true})
+  writeFileSync(path, flag === '--summary' ? '### ❌ amctl: the summary of run ' + process.pid + '\\n' : '<testsuites/>' + process.pid)
+}
 require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then((jq) => {
   process.stdout.write(jq.raw(${JSON.stringify(JSON.stringify(document))}, argv[argv.indexOf('--jq') + 1], ['-r']).stdout + '\\n')
   process.exit(${exitCode})
@@ -353,14 +406,21 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     return {file, argv: () => JSON.parse(readFileSync(join(dir, 'argv.json'), 'utf8'))}
   }
 
-  const evals = async (document: unknown, exitCode: number, inputs: Record<string, string> = {}) => {
-    const amctl = fakeAmctl(document, exitCode)
+  const evals = async (
+    document: unknown,
+    exitCode: number,
+    inputs: Record<string, string> = {},
+    more: Partial<RunActionOptions> & {reports?: boolean} = {},
+  ) => {
+    const {reports, ...options} = more
+    const amctl = fakeAmctl(document, exitCode, reports)
     const result = await runAction({
       actionPath: checkedOutAction(),
       workspace: tempDir('amctl-workspace-'),
       with: {'eval-set': 'es_acme_search', ...inputs},
       from: 'evals',
       outputsOf: {install: {amctl: amctl.file}},
+      ...options,
     })
     return {result, argv: amctl.argv}
   }
@@ -426,12 +486,42 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     ['exit 10, groups (--repeat) before runs', 'below-min-score', 10, {...runs('failed'), groups: [{verdict: 'below-min-score'}]}],
     ["exit 10, the document's own verdict first", 'regressed-beyond-noise', 10, {...runs('regressed'), verdict: 'regressed-beyond-noise'}],
     ['exit 10, a verdict that is not a word is not passed on', 'not-passed', 10, {...runs('passed'), verdict: 'x\n::error::injected'}],
+    ['exit 10, verdicts that all pass: the exit code wins', 'not-passed', 10, runs('passed', 'improved')],
+    ["exit 10, the document's own verdict says passed: the exit code wins", 'not-passed', 10, {...runs('failed'), verdict: 'passed'}],
+    ['exit 0, a failing verdict: the exit code wins', 'passed', 0, runs('passed', 'regressed')],
   ] as const)('%s: %s', async (_, verdict, exitCode, document) => {
     const {result} = await evals(document, exitCode as number)
     expect(result.outputs['exit-code']).toBe(String(exitCode))
     expect(result.outputs.verdict).toBe(verdict)
     expect(result.success).toBe(exitCode === 0)
     if (exitCode !== 3) expect(JSON.parse(readFileSync(result.outputs.json, 'utf8'))).toEqual(document)
+  })
+
+  it('a newline in an input that becomes an output sets no other output: every output is in the delimiter form', async () => {
+    const junit = 'rep2/x.xml\nverdict=passed\nexit-code=0'
+    const summary = 'rep2/y.md\namctl<<EOF\n/tmp/x\nEOF'
+    const {result} = await evals(runs('passed', 'regressed'), 10, {junit, summary}, {reports: true})
+    expect(result.success).toBe(false)
+    expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', junit, summary})
+    expect(result.stepOutputs.evals).toEqual({'exit-code': '10', verdict: 'regressed', json: expect.any(String), junit, summary})
+  })
+
+  it("reports an earlier run left at the paths are not this step's: a failed start names none; a run that writes them names both", async () => {
+    const workspace = tempDir('amctl-workspace-')
+    mkdirSync(join(workspace, 'reports'))
+    writeFileSync(join(workspace, 'reports', 'evals.xml'), '<testsuites/><!-- yesterday -->')
+    writeFileSync(join(workspace, 'reports', 'evals.md'), '### ✅ amctl: all 3 runs passed (yesterday)')
+    const inputs = {junit: 'reports/evals.xml', summary: 'reports/evals.md'}
+    const failed = await evals({}, 2, inputs, {workspace})
+    expect(failed.result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', junit: '', summary: ''})
+    // (the files themselves are the user's: left as they were)
+    expect(readFileSync(join(workspace, 'reports', 'evals.md'), 'utf8')).toBe('### ✅ amctl: all 3 runs passed (yesterday)')
+    const passed = await evals(runs('passed'), 0, inputs, {workspace, reports: true})
+    expect(passed.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed', ...inputs})
+    // given in `args` instead of as inputs, the same
+    const args = await evals(runs('passed'), 0, {args: '--junit reports/evals.xml --summary=reports/evals.md'}, {workspace, reports: true})
+    expect(args.argv()).toEqual(expect.arrayContaining(['--junit', 'reports/evals.xml', '--summary=reports/evals.md']))
+    expect(args.result.outputs).toMatchObject(inputs)
   })
 
   it('without eval-set: exit 2 naming the input, nothing run', async () => {
