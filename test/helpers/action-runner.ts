@@ -13,8 +13,9 @@ import {tempDir} from './temp.js'
  * becomes `steps.<id>.outputs`, GITHUB_PATH and GITHUB_ENV reach the later steps; the first step
  * that fails ends the action. The only `uses:` steps it knows are actions/cache/restore and
  * actions/cache/save, played on a store the test keeps (key → directory), as the cache service
- * would. Expressions: `inputs.NAME` and `steps.ID.outputs.NAME`, and an `if:` comparing one of
- * those with a quoted string (== or !=); anything else fails the run (the action needs no more).
+ * would. Expressions: `inputs.NAME`, `steps.ID.outputs.NAME` and `github.token` (an input's
+ * default), and an `if:` comparing one of those with a quoted string (== or !=); anything else
+ * fails the run (the action needs no more).
  */
 
 export interface ActionStepResult {
@@ -56,6 +57,8 @@ export interface RunActionOptions {
   cacheStore?: Map<string, string>
   /** RUNNER_TOOL_CACHE: a directory the test keeps, to play a self-hosted runner's, which its jobs share (default: one of this run) */
   toolCache?: string
+  /** `github.token`, the job's token (default: none) */
+  githubToken?: string
   /** stop after the step with this id (to exercise part of the action) */
   until?: string
   /** start at the step with this id, the earlier steps' outputs given in `outputsOf` */
@@ -76,11 +79,13 @@ export function expressionsIn(text: string): string[] {
 interface Context {
   inputs: Record<string, string>
   steps: Record<string, Record<string, string>>
+  github: {token: string}
 }
 
 function evaluate(text: unknown, context: Context): string {
   return String(text ?? '').replace(/\$\{\{(.*?)\}\}/gs, (_, expression: string) => {
     const e = expression.trim()
+    if (e === 'github.token') return context.github.token
     let m = /^inputs\.([A-Za-z0-9_-]+)$/.exec(e)
     if (m) {
       if (!(m[1] in context.inputs)) throw new Error(`\${{ ${e} }}: the action has no input ${m[1]}`)
@@ -88,7 +93,7 @@ function evaluate(text: unknown, context: Context): string {
     }
     m = /^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)$/.exec(e)
     if (m) return context.steps[m[1]]?.[m[2]] ?? ''
-    throw new Error(`\${{ ${e} }}: not an expression this runner plays (inputs.X, steps.X.outputs.Y)`)
+    throw new Error(`\${{ ${e} }}: not an expression this runner plays (inputs.X, steps.X.outputs.Y, github.token)`)
   })
 }
 
@@ -147,7 +152,9 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   const action = readAction(options.actionFile ?? join(options.actionPath, 'action.yml'))
   if (action.runs?.using !== 'composite') throw new Error('not a composite action')
   const inputs: Record<string, string> = {}
-  for (const [name, spec] of Object.entries<any>(action.inputs ?? {})) inputs[name] = String(spec.default ?? '')
+  const github = {token: options.githubToken ?? ''}
+  for (const [name, spec] of Object.entries<any>(action.inputs ?? {}))
+    inputs[name] = evaluate(spec.default, {inputs: {}, steps: {}, github})
   for (const [name, value] of Object.entries(options.with ?? {})) {
     if (!(name in inputs)) throw new Error(`the action has no input ${name}`)
     inputs[name] = String(value)
@@ -183,7 +190,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
     ...options.env,
   }
   mkdirSync(base.HOME)
-  const context: Context = {inputs, steps: {...options.outputsOf}}
+  const context: Context = {inputs, steps: {...options.outputsOf}, github}
   const steps = action.runs.steps as any[]
   const first = options.from === undefined ? 0 : steps.findIndex((step) => step.id === options.from)
   if (first < 0) throw new Error(`the action has no step ${options.from}`)

@@ -6,7 +6,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, type RunActionOptions, runAction} from '../helpers/action-runner.js'
 import {ciExample} from '../helpers/ci-examples.js'
 import {ROOT} from '../helpers/cli.js'
-import {startServer, type TestServer} from '../helpers/http-server.js'
+import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
@@ -100,6 +100,89 @@ async function runExampleStep({env: more, ...options}: Partial<RunActionOptions>
     },
     ...options,
   })
+}
+
+/** The repository of the workflow in the comment tests, and its pull request. */
+const REPOSITORY = 'acme-labs/evals-demo'
+const PR = 7
+const HEAD_SHA = 'c0ffee1234567890c0ffee1234567890c0ffee12'
+
+interface FakeComment {
+  id: number
+  body: string
+  user: {login: string}
+  html_url: string
+}
+
+/**
+ * A local stand-in for the GitHub REST endpoints the action's comment uses, as api.github.com
+ * answers them: list the pull request's comments (paged, per_page and page), create one, update
+ * one. `status` answers every request with that error instead (a token that may not write).
+ */
+async function fakeGitHub(options: {status?: number} = {}) {
+  const comments: FakeComment[] = []
+  let next = 9000
+  const github = await startServer((req, res) => {
+    if (options.status !== undefined) {
+      sendJson(res, options.status, {message: 'Resource not accessible by integration', status: String(options.status)})
+      return
+    }
+    if (req.headers.authorization !== 'Bearer ghs_job_token') {
+      sendJson(res, 401, {message: 'Bad credentials'})
+      return
+    }
+    const url = new URL(req.path, 'http://github.test')
+    const list = url.pathname === `/repos/${REPOSITORY}/issues/${PR}/comments`
+    const one = new RegExp(`^/repos/${REPOSITORY}/issues/comments/(\\d+)$`).exec(url.pathname)
+    if (list && req.method === 'GET') {
+      const per = Number(url.searchParams.get('per_page') ?? 30)
+      const page = Number(url.searchParams.get('page') ?? 1)
+      sendJson(res, 200, comments.slice((page - 1) * per, page * per))
+    } else if (list && req.method === 'POST') {
+      const id = next++
+      const comment = {
+        id,
+        body: JSON.parse(req.body).body,
+        user: {login: 'github-actions[bot]'},
+        html_url: `https://github.test/${REPOSITORY}/pull/${PR}#issuecomment-${id}`,
+      }
+      comments.push(comment)
+      sendJson(res, 201, comment)
+    } else if (one && req.method === 'PATCH') {
+      const comment = comments.find((c) => c.id === Number(one[1]))
+      if (comment === undefined) sendJson(res, 404, {message: 'Not Found'})
+      else {
+        comment.body = JSON.parse(req.body).body
+        sendJson(res, 200, comment)
+      }
+    } else {
+      sendJson(res, 404, {message: 'Not Found'})
+    }
+  })
+  /** what a person wrote on the pull request before: not the action's */
+  const human = (body: string) => comments.push({id: next++, body, user: {login: 'ada'}, html_url: ''})
+  return {github, comments, human, writes: () => github.requests.filter((r) => r.method !== 'GET')}
+}
+
+/** The runner's variables of a `pull_request` run for pull request 7, from the repository itself or from a fork. */
+function pullRequestRun(api: string, options: {fork?: boolean; event?: string} = {}): Record<string, string> {
+  const file = join(tempDir('amctl-event-'), 'event.json')
+  const head = options.fork ? 'someone/evals-demo' : REPOSITORY
+  writeFileSync(
+    file,
+    JSON.stringify({
+      action: 'synchronize',
+      number: PR,
+      pull_request: {number: PR, head: {sha: HEAD_SHA, repo: {full_name: head}}, base: {repo: {full_name: REPOSITORY}}},
+    }),
+  )
+  return {
+    GITHUB_EVENT_NAME: options.event ?? 'pull_request',
+    GITHUB_EVENT_PATH: file,
+    GITHUB_API_URL: api,
+    GITHUB_REPOSITORY: REPOSITORY,
+    GITHUB_RUN_ID: '4242',
+  }
 }
 
 const stepOf = (result: ActionResult, id: string) => result.steps.find((s) => s.id === id)!
@@ -226,6 +309,53 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(release.sha256(third.outputs.amctl)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
     expect(release.sha256(cached)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
     expect(readdirSync(dirname(third.outputs.amctl))).toEqual(['amctl'])
+  })
+
+  it('on a pull request: one comment for the eval set, created by the first push and edited in place by the next; exit code and outputs as without it', async () => {
+    const {github, comments, human, writes} = await fakeGitHub()
+    try {
+      // a busy pull request: the action's comment lands on the second page of the list
+      for (let i = 0; i < 100; i++) human(i === 0 ? '> <!-- amctl:es_acme_search --> quoted, not ours' : `comment ${i}`)
+      const cacheStore = new Map<string, string>()
+      const run = () =>
+        runExampleStep({workspace: tempDir('amctl-workspace-'), cacheStore, githubToken: 'ghs_job_token', env: pullRequestRun(github.url)})
+      await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
+      const first = await run()
+      expect(first.success, JSON.stringify(first.steps, null, 2)).toBe(true)
+      expect(first.outputs).toMatchObject({'exit-code': '0', verdict: 'improved', junit: 'reports/evals.xml', summary: 'reports/evals.md'})
+      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
+      expect(comments).toHaveLength(101)
+      const ours = comments[100]
+      expect(ours.body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
+      expect(ours.body).toContain('✅ amctl: all 3 runs passed')
+      expect(ours.body).toContain(`commit ${HEAD_SHA.slice(0, 7)}`)
+      expect(ours.body).toContain(`[workflow run](${server.url}/${REPOSITORY}/actions/runs/4242)`)
+      expect(stepOf(first, 'evals').stdout).toContain(`amctl: commented on pull request #${PR} for es_acme_search (${ours.html_url})`)
+
+      // the next push: the same comment, edited; no second one
+      github.requests.length = 0
+      await clearPlans()
+      await plan({evalSetId: 'es_acme_search', agent: 'codex', status: 'succeeded', score: 0.3, count: 1})
+      const second = await run()
+      expect(second.success).toBe(false)
+      expect(stepOf(second, 'evals').exitCode).toBe(10)
+      expect(second.outputs).toMatchObject({
+        'exit-code': '10',
+        verdict: 'below-min-score',
+        junit: 'reports/evals.xml',
+        summary: 'reports/evals.md',
+      })
+      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`])
+      expect(comments).toHaveLength(101)
+      expect(comments[100].body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
+      expect(comments[100].body).toContain('❌ amctl: 1 of 3 runs did not pass')
+      expect(comments[0].body).toBe('> <!-- amctl:es_acme_search --> quoted, not ours')
+      expect(stepOf(second, 'evals').stdout).toContain(
+        `amctl: edited the comment on pull request #${PR} for es_acme_search (${ours.html_url})`,
+      )
+    } finally {
+      await github.close()
+    }
   })
 
   it('token, base URL and organization as inputs; a bad flag in `args` is exit 2, verdict error, no report', async () => {
@@ -522,6 +652,135 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     const args = await evals(runs('passed'), 0, {args: '--junit reports/evals.xml --summary=reports/evals.md'}, {workspace, reports: true})
     expect(args.argv()).toEqual(expect.arrayContaining(['--junit', 'reports/evals.xml', '--summary=reports/evals.md']))
     expect(args.result.outputs).toMatchObject(inputs)
+  })
+
+  describe('the comment on the pull request', () => {
+    const onPullRequest = async (api: string, options: {fork?: boolean; event?: string} = {}) => ({
+      env: pullRequestRun(api, options),
+      githubToken: 'ghs_job_token',
+    })
+
+    it("without a summary input: amctl writes one of the step's own for the comment, which no output names; one comment per eval set", async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        const first = await evals(runs('passed', 'regressed'), 10, {}, {...(await onPullRequest(github.url)), reports: true})
+        const argv = first.argv()
+        const own = argv[argv.indexOf('--summary') + 1]
+        expect(own).toMatch(/\/temp\/amctl-comment\.\w{6}\/summary\.md$/)
+        expect(first.result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', summary: '', junit: ''})
+        expect(comments).toHaveLength(1)
+        expect(comments[0].body).toMatch(
+          /^<!-- amctl:es_acme_search -->\n### ❌ amctl: the summary of run \d+\n\n<sub>eval set es\\_acme\\_search · commit c0ffee1 · /,
+        )
+        // another eval set: a comment of its own, the first one untouched
+        const other = await evals(
+          runs('passed'),
+          0,
+          {'eval-set': 'es-acme <checkout>'},
+          {...(await onPullRequest(github.url)), reports: true},
+        )
+        expect(other.result.success).toBe(true)
+        expect(comments).toHaveLength(2)
+        expect(comments[1].body.split('\n')[0]).toBe('<!-- amctl:es%2Dacme%20%3Ccheckout%3E -->')
+        expect(comments[0].body).toContain('eval set es\\_acme\\_search')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it("a step that ends without a verdict (exit 3) says so in the comment, in place of the last push's summary", async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(comments[0].body).toContain('the summary of run')
+        const {result} = await evals({}, 3, {}, await onPullRequest(github.url))
+        expect(result.outputs).toMatchObject({'exit-code': '3', verdict: 'error'})
+        expect(comments).toHaveLength(1)
+        expect(comments[0].body).toContain(
+          '### ⚠️ amctl: no verdict for es\\_acme\\_search\n\namctl exited 3 (error) before judging any run',
+        )
+        expect(comments[0].body).not.toContain('the summary of run')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it("a fork's pull request: one notice, nothing sent to GitHub, the step's exit code and outputs unchanged", async () => {
+      const {github} = await fakeGitHub()
+      try {
+        const {result} = await evals(
+          runs('passed', 'regressed'),
+          10,
+          {},
+          {...(await onPullRequest(github.url, {fork: true})), reports: true},
+        )
+        expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed'})
+        expect(stepOf(result, 'evals').exitCode).toBe(10)
+        expect(
+          stepOf(result, 'evals')
+            .stdout.split('\n')
+            .filter((line) => line.startsWith('::')),
+        ).toEqual([
+          `::notice title=amctl action::no comment on pull request #${PR}: it comes from a fork, whose runs get a read-only token (docs/ci.md#pull-requests-from-forks)`,
+        ])
+        expect(github.requests).toEqual([])
+      } finally {
+        await github.close()
+      }
+    })
+
+    it.each([403, 404])("a token that may not write (HTTP %i): one notice, the step's exit code and outputs unchanged", async (status) => {
+      const {github} = await fakeGitHub({status})
+      try {
+        const {result} = await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(result.success).toBe(true)
+        expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+        expect(
+          stepOf(result, 'evals')
+            .stdout.split('\n')
+            .filter((line) => line.startsWith('::')),
+        ).toEqual([
+          `::notice title=amctl action::no comment on pull request #${PR}: the token may not write to it (HTTP ${status}); give the job \`permissions: pull-requests: write\``,
+        ])
+        expect(github.requests.map((r) => r.method)).toEqual(['GET'])
+      } finally {
+        await github.close()
+      }
+    })
+
+    it('comment: auto comments on pull_request events only; false never; true says when there is no pull request; another word is exit 2', async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        const push = await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url, {event: 'push'})), reports: true})
+        expect(push.result.success).toBe(true)
+        expect(push.argv()).not.toContain('--summary')
+        const off = await evals(runs('passed'), 0, {comment: 'false'}, await onPullRequest(github.url))
+        expect(off.result.success).toBe(true)
+        expect(github.requests).toEqual([])
+        const forced = await evals(runs('passed'), 0, {comment: 'true'}, {env: {GITHUB_EVENT_NAME: 'push'}, githubToken: 'ghs_job_token'})
+        expect(stepOf(forced.result, 'evals').stdout).toContain(
+          '::notice title=amctl action::no comment: this run is not for a pull request (event push)',
+        )
+        expect(forced.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+        const target = await evals(
+          runs('passed'),
+          0,
+          {comment: 'true'},
+          await onPullRequest(github.url, {event: 'pull_request_target', fork: true}),
+        )
+        expect(target.result.success).toBe(true)
+        expect(comments).toHaveLength(1)
+        const bad = await evals(runs('passed'), 0, {comment: 'yes'}, await onPullRequest(github.url))
+        expect(stepOf(bad.result, 'evals')).toMatchObject({
+          exitCode: 2,
+          stdout: '::error title=amctl action::the input comment is auto, true or false\n',
+        })
+        expect(bad.result.outputs['exit-code']).toBe('')
+        expect(() => bad.argv()).toThrow(/ENOENT/)
+      } finally {
+        await github.close()
+      }
+    })
   })
 
   it('without eval-set: exit 2 naming the input, nothing run', async () => {
