@@ -168,6 +168,19 @@ describe('action.yml', () => {
     }
   })
 
+  it("docs/ci.md's example of the action gates with the recommended `baseline: history`, using inputs the action has, as the example workflow does", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')
+    const section = doc.slice(doc.indexOf('## The GitHub Action'))
+    const [, yaml] = /```yaml\n([\s\S]*?)```/.exec(section)!
+    const step = (parse(yaml) as any[]).find((s) => /\/amctl@v\d+$/.test(s.uses ?? ''))
+    expect(step.with.baseline).toBe('history')
+    // with history, --max-drop is the smallest drop that matters (default 0), not a fixed bar
+    expect(step.with).not.toHaveProperty('max-drop')
+    for (const name of Object.keys(step.with)) expect(Object.keys(action.inputs)).toContain(name)
+    expect(action.inputs.baseline.description).toMatch(/`history` \(.*recommended\)/)
+    expect(action.inputs['max-drop'].default).toBe('')
+  })
+
   it('the inputs a workflow writes and the outputs it reads are the ones docs/ci.md lists', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')
     for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) expect(doc, name).toContain(`| \`${name}\` |`)
