@@ -84,7 +84,8 @@ async function main() {
   const args = process.argv.slice(2)
   const section = args.includes('--section') ? args[args.indexOf('--section') + 1] : 'history'
   if (section === 'file') return fileMain(args)
-  if (section !== 'history') throw new Error(`--section must be history or file, got ${section}`)
+  if (section === 'auto') return autoMain(args)
+  if (section !== 'history') throw new Error(`--section must be history, file or auto, got ${section}`)
   const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
   const quick = args.includes('--quick')
   const trials = Number(value('--trials', quick ? 300 : 1500))
@@ -753,6 +754,7 @@ async function runFiles({keep, from, to, seed}, amctl, startDevServer) {
       let passFile = 1
       let passPrediction = 1
       let detect = 0
+      let detectPrediction = 0
       for (const item of doc.items) {
         const {mean, sd, runs: n} = item.baseline
         // the chance an unchanged run (N(0.70, σ)) scores below mean − margin, for this file
@@ -760,8 +762,9 @@ async function runFiles({keep, from, to, seed}, amctl, startDevServer) {
         const prediction = jStat.studentt.inv(1 - 0.05 / doc.items.length, n - 1) * Math.max(sd, 0.01) * Math.sqrt(1 + 1 / n)
         passPrediction *= 1 - jStat.normal.cdf((mean - prediction - 0.7) / sigma, 0, 1)
         detect += jStat.normal.cdf((mean - item.margin - (0.7 - 4 * sigma)) / sigma, 0, 1) / doc.items.length
+        detectPrediction += jStat.normal.cdf((mean - prediction - (0.7 - 4 * sigma)) / sigma, 0, 1) / doc.items.length
       }
-      perFile.push({file: 1 - passFile, prediction: 1 - passPrediction, detect})
+      perFile.push({file: 1 - passFile, prediction: 1 - passPrediction, detect, detectPrediction})
     }
     return {task: 'files', keep, perFile}
   } finally {
@@ -852,11 +855,141 @@ function renderFile(results, about) {
         const p90 = quantileOf(sorted, 0.9)
         if (key === 'file' && keep === 50 && p90 > FILE_TARGETS.p90 * 0.05)
           missed.push(`files: keep 50, 90th percentile ${pct(p90)} > 7.5 %`)
-        const det = key === 'file' ? pct(per.reduce((a, p) => a + p.detect, 0) / per.length) : ''
+        const det = pct(per.reduce((a, p) => a + (key === 'file' ? p.detect : p.detectPrediction), 0) / per.length)
         lines.push(
           `| ${keep} | ${per.length} | ${name} | ${pct(mean)} | ${pct(quantileOf(sorted, 0.5))} | ${pct(p90)} | ${pct(quantileOf(sorted, 0.99))} | ${det} |`,
         )
       }
+    }
+  }
+  lines.push('', missed.length === 0 ? 'Targets met.' : `Targets missed: ${missed.join('; ')}.`, '', about, '')
+  return {md: `${lines.join('\n')}\n`, missed}
+}
+
+// ——————————————————— --repeat auto (issue 30 §3): launches only where the evidence is unclear ———————————————————
+//
+//   node bench/gate.mjs --section auto [--steps N] [--workers N] [--seed S] [--quick]
+//
+// Noise 0.03, two agent × model groups a launch (es_acme_checkout), a history of 20 runs each
+// (--baseline history), at least 200 steps per row (--steps, default 200): no change, a drop of
+// 0.05 and a drop of 0.12 of both groups' means. Each step is judged by `--repeat auto
+// --max-repeat 5` with --max-drop 0.05 and 0.10, and by a fixed `--repeat 3` and `--repeat 5`, on the
+// same seeds (each strategy's launches draw the same scores in the same order). Per row: false
+// alarms (a step of no change with a regressed group), detection (steps with a regressed group),
+// steps passed (every group passed: with auto, cleared), steps with an inconclusive group, and
+// the mean launches a step made.
+
+const AUTO_SET = 'es_acme_checkout'
+const AUTO_DROPS = [0, 0.05, 0.12]
+const AUTO_STRATEGIES = [
+  {name: 'auto, --max-drop 0.05', flags: ['--repeat', 'auto', '--max-repeat', '5', '--max-drop', '0.05'], maxDrop: 0.05},
+  {name: 'auto, --max-drop 0.10', flags: ['--repeat', 'auto', '--max-repeat', '5', '--max-drop', '0.1'], maxDrop: 0.1},
+  {name: '--repeat 3', flags: ['--repeat', '3']},
+  {name: '--repeat 5', flags: ['--repeat', '5']},
+]
+const AUTO_TARGETS = {falseAlarms: 0.055, detect012: 0.95, launches012: 1.3, passedAtD: 0.05, launchesQuiet: 2}
+
+async function autoMain(args) {
+  const value = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback)
+  const quick = args.includes('--quick')
+  const steps = value('--steps', quick ? 20 : 200)
+  const workers = value('--workers', 2)
+  const seed = value('--seed', 1)
+  const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(root, '.bench')
+  const CHUNK = 25
+  const chunks = []
+  for (let from = 0; from < steps; from += CHUNK) chunks.push({task: 'auto', from, to: Math.min(steps, from + CHUNK), seed})
+  const started = performance.now()
+  const load = loadavg()[0]
+  const results = []
+  await inWorkers(chunks, workers, (chunk, result) => {
+    results.push(result)
+    process.stderr.write(
+      `\r${results.reduce((n, r) => n + r.steps, 0)} of ${steps} steps (${Math.round((performance.now() - started) / 1000)} s)`,
+    )
+  })
+  const seconds = (performance.now() - started) / 1000
+  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.versions.node}`
+  const about = `${steps} steps per row, each on a history of its own; ${workers} workers; seed ${seed}; ${Math.round(seconds)} s on ${machine}, load average ${load.toFixed(1)} at the start`
+  const {md, missed} = renderAuto(results, about)
+  process.stdout.write(md)
+  mkdirSync(outDir, {recursive: true})
+  writeFileSync(join(outDir, 'gate-auto.md'), md)
+  writeFileSync(join(outDir, 'gate-auto.json'), `${JSON.stringify({about, seconds, results}, null, 2)}\n`)
+  if (missed.length > 0) {
+    console.error(`targets missed${quick ? ' (--quick: too few steps to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
+    if (!quick) process.exitCode = 1
+  }
+}
+
+async function runAuto({from, to, seed}, amctl, startDevServer) {
+  const clock = {now: Date.parse('2026-06-01T09:00:00.000Z')}
+  const session = await devSession(startDevServer, () => clock.now)
+  const cells = {}
+  try {
+    for (let step = from; step < to; step++) {
+      clock.now += 60_000
+      await session.plan(AUTO_SET, {mean: MEAN, sd: 0.03, seed: mix(seed, step, 0), count: 2 * HISTORY_RUNS})
+      for (let i = 0; i < HISTORY_RUNS; i++) {
+        clock.now += 1000
+        await session.launch(AUTO_SET)
+      }
+      clock.now += 60_000
+      for (const drop of AUTO_DROPS) {
+        for (const strategy of AUTO_STRATEGIES) {
+          // the same draws for every strategy of a step and drop: the plan's seed is theirs
+          await session.call('DELETE', '/_dev/orgs/acme/outcomes')
+          await session.plan(AUTO_SET, {mean: round(MEAN - drop), sd: 0.03, seed: mix(seed, step, 1 + drop * 100), count: 10})
+          const {code, doc} = await amctl(['evals', 'run', AUTO_SET, '--wait', '--baseline', 'history', ...strategy.flags, '--json'])
+          const verdicts = doc.groups.map((g) => g.verdict)
+          const cell = (cells[`${strategy.name}/${drop}`] ??= {steps: 0, regressed: 0, passed: 0, inconclusive: 0, launches: 0, exit10: 0})
+          cell.steps++
+          cell.launches += doc.launches.length
+          if (code === 10) cell.exit10++
+          if (verdicts.includes('regressed')) cell.regressed++
+          else if (verdicts.includes('inconclusive')) cell.inconclusive++
+          else if (verdicts.every((v) => v === 'passed' || v === 'improved')) cell.passed++
+        }
+      }
+    }
+    return {task: 'auto', steps: to - from, cells}
+  } finally {
+    await session.close()
+  }
+}
+
+TASKS.auto = runAuto
+
+function renderAuto(results, about) {
+  const missed = []
+  const lines = [
+    '| true drop | gate | steps | false alarms / step | detection (regressed) | passed | inconclusive | launches / step |',
+    '|--:|---|--:|--:|--:|--:|--:|--:|',
+  ]
+  for (const drop of AUTO_DROPS) {
+    for (const strategy of AUTO_STRATEGIES) {
+      const key = `${strategy.name}/${drop}`
+      const sum = (field) => results.reduce((n, r) => n + (r.cells[key]?.[field] ?? 0), 0)
+      const steps = sum('steps')
+      if (steps === 0) continue
+      const regressed = rate(sum('regressed'), steps)
+      const passed = rate(sum('passed'), steps)
+      const inconclusive = rate(sum('inconclusive'), steps)
+      const launches = sum('launches') / steps
+      const auto = strategy.maxDrop !== undefined
+      if (auto && drop === 0 && regressed.rate > AUTO_TARGETS.falseAlarms)
+        missed.push(`${strategy.name}, no change: false alarms ${cell(regressed)} > 5.5 %`)
+      if (auto && drop === 0.12 && regressed.rate < AUTO_TARGETS.detect012)
+        missed.push(`${strategy.name}, drop 0.12: regressed in ${cell(regressed)} < 95 %`)
+      if (auto && drop === 0.12 && launches > AUTO_TARGETS.launches012)
+        missed.push(`${strategy.name}, drop 0.12: ${launches.toFixed(2)} launches > 1.3`)
+      if (auto && drop >= strategy.maxDrop && passed.rate > AUTO_TARGETS.passedAtD)
+        missed.push(`${strategy.name}, drop ${drop}: passed in ${cell(passed)} > 5 %`)
+      if (auto && drop === 0 && strategy.maxDrop === 0.1 && launches > AUTO_TARGETS.launchesQuiet)
+        missed.push(`${strategy.name}, no change: ${launches.toFixed(2)} launches > 2`)
+      lines.push(
+        `| ${drop === 0 ? 'none' : drop} | ${strategy.name} | ${steps} | ${drop === 0 ? cell(regressed) : ''} | ${drop === 0 ? '' : cell(regressed)} | ${cell(passed)} | ${cell(inconclusive)} | ${launches.toFixed(2)} |`,
+      )
     }
   }
   lines.push('', missed.length === 0 ? 'Targets met.' : `Targets missed: ${missed.join('; ')}.`, '', about, '')
