@@ -25,6 +25,8 @@ Exit codes: 0 every run passed (succeeded, met --min-score, did not regress); 10
 
 --baseline history (recommended) judges each run against the newest --baseline-runs (default 20) earlier runs of the same eval set, agent and model that succeeded with a score, within --baseline-window (default 30d): a run regresses when it scores below their mean by more than the noise margin at --confidence (default 0.95, for the whole step: Bonferroni over the runs judged) and --max-drop (default 0); fewer than 3 such runs is no baseline. --baseline previous compares each run with the newest such run, and --baseline RUN_ID every run with that run, failing a drop of more than --max-drop. --json then gives each run "verdict", "baseline" (the history, {"runId","score"}, or null), "delta" (its score minus the baseline's) and with history "margin"; the table adds BASELINE, Δ (and MARGIN, TREND) and VERDICT. A run without a baseline passes unjudged unless --require-baseline.
 
+Piped, each row is the run's \`runs list\` row (ID, status, eval set, created, agent, model, score), then verdict, baseline run, baseline score (with history: its mean), delta, margin, baseline sd and baseline runs: fourteen fields whatever the flags, empty where they do not apply (cut -f8 is the verdict).
+
 --junit PATH and --summary PATH write a JUnit XML report and a Markdown summary on every end (0, 10, 11 and Ctrl-C; runs not finished are skipped), atomically; a path that cannot be written exits 2 before any request. In GitHub Actions (GITHUB_ACTIONS=true) the summary is also appended to $GITHUB_STEP_SUMMARY and each failing run gets an ::error line on stderr (--no-ci-annotations: neither).
 
 A single - reads the run IDs from standard input, separated by whitespace.`
