@@ -1,7 +1,7 @@
 import type {Run} from '../contract/types.js'
 import {TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
 import {flagDuration} from '../output/time.js'
-import {perComparison, predictionMargin, type Quantile} from './stats.js'
+import {perComparison, predictionMargin, type Quantile, sdFloor} from './stats.js'
 
 /**
  * What a wait says of each run and each group, said once (docs/ci.md "Verdicts"):
@@ -32,7 +32,7 @@ export interface HistoryBaseline {
   /** runs kept (outliers set aside) */
   runs: number
   mean: number
-  /** the sample standard deviation of the runs kept (the margin uses at least HISTORY.sdFloor) */
+  /** the sample standard deviation of the runs kept (the margin uses at least ./stats.ts sdFloor) */
   sd: number
   /** --baseline-window as given ("30d"), or null for no limit */
   window: string | null
@@ -384,7 +384,9 @@ export class WatchState {
     const level = choice.kind === 'history' ? choice.confidence : 0.95
     const confidence = perComparison(level, this.comparisons())
     if (rules.quantile === undefined) throw new Error('the history gate judges without a t quantile')
-    const margin = round6(predictionMargin(rules.quantile, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), confidence))
+    // the floor of scores that move in steps: the history's and these, so they can only make it finer
+    const floor = sdFloor([...baseline.scores, ...scores])
+    const margin = round6(predictionMargin(rules.quantile, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), confidence, floor))
     const history = `the mean of ${baseline.runs} earlier run${baseline.runs === 1 ? '' : 's'} (${two(baseline.mean)} ± ${two(baseline.sd)})`
     if (unscored || score === null) {
       return done({
