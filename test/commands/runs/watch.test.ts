@@ -824,3 +824,25 @@ describe('runs watch: piped rows keep their shape whatever the flags (issue 32 i
     }
   })
 })
+
+describe('runs watch: a run the server lists more than once counts once in a baseline (issue 32 item 3)', () => {
+  it('a history of one run listed five times is a history of one run: no baseline, and --require-baseline says 1', async () => {
+    const at = (day: number) => `2026-11-${day}T09:00:00.000Z`
+    const h1 = {...run('h1', 'succeeded', 0.7), createdAt: at(19)}
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      if (cursor === null) return reply(200, {items: [{...run('w1', 'succeeded', 0.5), createdAt: at(20)}, h1], nextCursor: 'p1'})
+      if (cursor === 'p1') return reply(200, {items: [h1, h1], nextCursor: 'p2'})
+      return reply(200, {items: [h1, h1], nextCursor: null})
+    })
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'history', '--require-baseline', '--json'], {
+      clock,
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(10)
+    expect(JSON.parse(r.stdout).items[0]).toMatchObject({id: 'w1', verdict: 'no-baseline', baseline: null})
+    expect(r.stderr).toContain(
+      'w1 no baseline: 1 earlier run of the same eval set, agent and model succeeded with a score within 30d (at least 3 needed) (--require-baseline)',
+    )
+  })
+})
