@@ -12,10 +12,14 @@ import {perComparison, predictionMargin, type Quantile, sdFloor} from './stats.j
  * - `regressed`: below its baseline by more than max(--max-drop, margin) (history) or --max-drop
  * - `failed`: failed or cancelled (a group: half its runs or more)
  * - `below-min-score`: succeeded with a score below --min-score, or none
- * - `unfinished`: not finished when the wait ended
+ * - `unfinished`: not finished when the wait ended, or finished but not judged: the time limit cut
+ *   the search for its baseline short
  */
 export const VERDICTS = ['passed', 'improved', 'no-baseline', 'regressed', 'failed', 'below-min-score', 'unfinished'] as const
 export type RunVerdict = (typeof VERDICTS)[number]
+
+/** Why a finished run or group is `unfinished`: the time limit cut the search for its baseline short. */
+export const NOT_JUDGED = 'not judged: the search for its baseline was cut short by --wait-timeout'
 
 /** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
 const FAILING: ReadonlySet<RunVerdict> = new Set(['regressed', 'failed', 'below-min-score'])
@@ -97,7 +101,7 @@ export interface Group {
   /** a run's ID, or with --repeat "<eval set> <agent> / <model>" */
   id: string
   runIds: string[]
-  /** with --baseline: its baseline, null when none was found; undefined until looked up */
+  /** with --baseline: its baseline, null when none was found; undefined until looked up (or when the time limit cut the search short) */
   baseline?: GateBaseline | null
   /** --baseline history without a baseline: how many earlier runs were found */
   historyFound?: number
@@ -353,6 +357,11 @@ export class WatchState {
     const choice = rules.baseline
     if (choice === undefined) return done({...base, verdict: 'passed'})
     const baseline = group.baseline
+    if (baseline === undefined) {
+      // never looked up (the time limit cut the search short): not judged, but --min-score is
+      if (below !== undefined) return done({...base, verdict: 'below-min-score'})
+      return {...base, verdict: 'unfinished', fails: false, decided: false, note: NOT_JUDGED}
+    }
     if (baseline == null) {
       const why =
         choice.kind === 'history'

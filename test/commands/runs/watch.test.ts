@@ -846,3 +846,82 @@ describe('runs watch: a run the server lists more than once counts once in a bas
     )
   })
 })
+
+describe('runs watch: --wait-timeout bounds the whole wait, the search for baselines included (issue 32 item 4)', () => {
+  const at = (day: number) => `2026-11-${day}T09:00:00.000Z`
+  /** A list whose pages never end: each takes a second of the clock; the first holds w1, then pages of other targets' runs. */
+  function endless(): {pages: () => number} {
+    let pages = 0
+    api.stub('GET /orgs/acme/runs', async (req) => {
+      pages++
+      await clock.sleep(1000)
+      const page = Number(new URL(req.path, 'http://x').searchParams.get('cursor') ?? 0)
+      const items =
+        page === 0
+          ? [{...run('w1', 'succeeded', 0.8), createdAt: at(20)}]
+          : [{...run(`o${page}`, 'succeeded', 0.7), agent: 'other', createdAt: at(19)}]
+      return reply(200, {items, nextCursor: String(page + 1)})
+    })
+    return {pages: () => pages}
+  }
+
+  it('--baseline history --wait-timeout 5 ends at 5 s with exit 11, saying the search was cut short; the run not judged', async () => {
+    const server = endless()
+    const dir = tempDir('amctl-cut-')
+    const r = await runCommand(
+      RunsWatch,
+      [
+        'w1',
+        '--org',
+        'acme',
+        '--baseline',
+        'history',
+        '--wait-timeout',
+        '5',
+        '--junit',
+        join(dir, 'e.xml'),
+        '--summary',
+        join(dir, 'e.md'),
+      ],
+      {clock, env: api.env()},
+    )
+    expect(r.exitCode, r.stderr).toBe(11)
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(5000)
+    expect(server.pages()).toBe(5) // one poll, then four pages of the search, the fifth cut off
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      '! gave up after 5s (--wait-timeout) in the search for the baselines, which was cut short: 1 of 1 run not judged: w1',
+    )
+    // piped: the verdict is unfinished, the baseline fields empty
+    expect(r.stdout.split('\t').slice(7)).toEqual(['unfinished', '', '', '', '', '', '\n'])
+    const [testcase] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite[0].testcase
+    expect(testcase.skipped).toMatchObject({
+      '@_message': 'not judged: the search for its baseline was cut short by --wait-timeout 5s (succeeded)',
+    })
+    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe(
+      '### ⏱️ amctl: 1 of 1 run not judged (the search for baselines was cut short) within --wait-timeout 5s',
+    )
+  })
+
+  it('--json: the run\'s verdict is unfinished and it has no "baseline" member (null would say none was found)', async () => {
+    endless()
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--wait-timeout', '3', '--json'], {
+      clock,
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(11)
+    const [item] = JSON.parse(r.stdout).items
+    expect(item).toMatchObject({id: 'w1', status: 'succeeded', verdict: 'unfinished', delta: null})
+    expect(item).not.toHaveProperty('baseline')
+  })
+
+  it('--baseline RUN_ID not in a list whose pages never end: exit 11 at the limit, wait_timeout, nothing watched', async () => {
+    const server = endless()
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'base', '--wait-timeout', '4'], {clock, env: api.env()})
+    expect(r.exitCode).toBe(11)
+    expect(r.stderr).toBe(
+      'error: --baseline base: gave up after 4s (--wait-timeout) looking for it among the runs of acme; nothing was launched or watched (wait_timeout)\n',
+    )
+    expect(server.pages()).toBe(4)
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(4000)
+  })
+})
