@@ -320,6 +320,37 @@ describe('evals run --wait (contract 5)', () => {
     }
   })
 
+  it('--repeat 3 whose second launch answers a run the first one did: a bad answer, exit 1, no third launch, nothing waited for (issue 32 item 5)', async () => {
+    numberedLaunches((n) => (n === 1 ? ['run_1', 'run_a'] : ['run_2', 'run_1']))
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3'], {clock, env: api.env()})
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(
+      'error: the answer of launch 2 of 3 repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made and nothing is waited for (bad_response)\n',
+    )
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'POST /orgs/acme/eval-sets/es_1/run'])
+    // every launch answering the same run: the same, with --json the error document
+    numberedLaunches(() => ['run_1'])
+    const json = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--json'], {clock, env: api.env()})
+    expect(json.exitCode).toBe(1)
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        code: 'bad_response',
+        message:
+          'the answer of launch 2 of 2 repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made and nothing is waited for',
+      },
+    })
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('a launch answer that lists a run twice is a bad answer too: exit 1, nothing waited for (issue 32 item 5)', async () => {
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: ['b_1'], runIds: ['run_1', 'run_1']})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {clock, env: api.env()})
+    expect(r.exitCode).toBe(1)
+    expect(r.stderr).toBe("error: the launch answer's runIds lists run_1 more than once (a launch starts new runs) (bad_response)\n")
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
+  })
+
   it('--repeat is checked: 1–20, and only with --wait', async () => {
     for (const [args, message] of [
       [['--repeat', '2'], /--repeat acts only with --wait/],
