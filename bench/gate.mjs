@@ -902,7 +902,7 @@ async function autoMain(args) {
   const started = performance.now()
   const load = loadavg()[0]
   const results = []
-  await inWorkers(chunks, workers, (chunk, result) => {
+  await inWorkers(chunks, workers, (_chunk, result) => {
     results.push(result)
     process.stderr.write(
       `\r${results.reduce((n, r) => n + r.steps, 0)} of ${steps} steps (${Math.round((performance.now() - started) / 1000)} s)`,
@@ -942,7 +942,9 @@ async function runAuto({from, to, seed}, amctl, startDevServer) {
           await session.plan(AUTO_SET, {mean: round(MEAN - drop), sd: 0.03, seed: mix(seed, step, 1 + drop * 100), count: 10})
           const {code, doc} = await amctl(['evals', 'run', AUTO_SET, '--wait', '--baseline', 'history', ...strategy.flags, '--json'])
           const verdicts = doc.groups.map((g) => g.verdict)
-          const cell = (cells[`${strategy.name}/${drop}`] ??= {steps: 0, regressed: 0, passed: 0, inconclusive: 0, launches: 0, exit10: 0})
+          const key = `${strategy.name}/${drop}`
+          cells[key] ??= {steps: 0, regressed: 0, passed: 0, inconclusive: 0, launches: 0, exit10: 0}
+          const cell = cells[key]
           cell.steps++
           cell.launches += doc.launches.length
           if (code === 10) cell.exit10++

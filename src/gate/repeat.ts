@@ -1,4 +1,4 @@
-import type {LaunchOutcome} from '../api/evals.js'
+import type {LaunchOutcome, LaunchSeries} from '../api/evals.js'
 import type {LaunchResult} from '../contract/types.js'
 import type {ReportTargets} from './flags.js'
 import type {Judgement} from './state.js'
@@ -20,7 +20,8 @@ export type AutoResult =
   | {kind: 'unknown'; launch: Extract<LaunchOutcome, {outcome: 'unknown'}>; launches: LaunchResult[]}
 
 export async function waitAuto(
-  launch: () => Promise<LaunchOutcome>,
+  /** one launch; `series` says which (its answer must start runs no earlier launch did) */
+  launch: (series: LaunchSeries) => Promise<LaunchOutcome>,
   options: WatchOptions,
   auto: {maxRepeat: number; failInconclusive: boolean},
   reports: ReportTargets,
@@ -31,21 +32,21 @@ export async function waitAuto(
   const decided = new Map<string, Judgement>()
   // the baselines are looked up by the first launch's wait, once
   const lookup: WaitCall['lookup'] = {}
-  const started = deps.clock.now()
+  // --wait-timeout bounds the whole step, every launch's wait together (from the search for a
+  // --baseline RUN_ID, when there was one)
+  const started = options.limitFrom ?? deps.clock.now()
   const wallStart = Date.now()
   let lastFor: string[] = []
   for (let look = 1; ; look++) {
-    const made = await launch()
+    const earlier = new Set(launches.flatMap((l) => l.runIds ?? []))
+    const made = await launch({number: look, of: auto.maxRepeat, earlier})
     if (made.outcome === 'unknown') return {kind: 'unknown', launch: made, launches}
     launches.push(made.result)
     const runIds = launches.flatMap((l) => l.runIds ?? [])
-    // --wait-timeout bounds the whole step, every launch's wait together
-    const spentS = (deps.clock.now() - started) / 1000
-    const timeoutS = options.timeoutS === 0 ? 0 : Math.max(1, Math.ceil(options.timeoutS - spentS))
     const sequential = {look, looks: auto.maxRepeat, decided}
     const known = new Set(launches.slice(0, -1).flatMap((l) => l.runIds ?? []))
     const waitCall = {...call(runIds), lookup, known, auto: {launches: look, maxRepeat: auto.maxRepeat, lastFor}}
-    const stepOptions = {...options, timeoutS, grouped: true, sequential, failInconclusive: auto.failInconclusive}
+    const stepOptions = {...options, limitFrom: started, grouped: true, sequential, failInconclusive: auto.failInconclusive}
     const outcome = await waitLook(runIds, stepOptions, reports, deps, waitCall)
     if (outcome.end !== 'undecided') return {kind: 'done', outcome: {...outcome, end: outcome.end}, launches}
     lastFor = []

@@ -9,6 +9,7 @@ import {
   perComparison,
   predictionMargin,
   type Quantile,
+  sdFloor,
   type ToleranceFactor,
   toleranceMargin,
 } from './stats.js'
@@ -22,7 +23,8 @@ import {
  * - `regressed`: below its baseline by more than max(--max-drop, margin) (history) or --max-drop
  * - `failed`: failed or cancelled (a group: half its runs or more)
  * - `below-min-score`: succeeded with a score below --min-score, or none
- * - `unfinished`: not finished when the wait ended
+ * - `unfinished`: not finished when the wait ended, or finished but not judged: the time limit cut
+ *   the search for its baseline short
  * - `inconclusive`: (--repeat auto) neither regressed nor cleared after the last launch; fails with --fail-inconclusive
  */
 export const VERDICTS = [
@@ -36,6 +38,9 @@ export const VERDICTS = [
   'inconclusive',
 ] as const
 export type RunVerdict = (typeof VERDICTS)[number]
+
+/** Why a finished run or group is `unfinished`: the time limit cut the search for its baseline short. */
+export const NOT_JUDGED = 'not judged: the search for its baseline was cut short by --wait-timeout'
 
 /** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
 const FAILING: ReadonlySet<RunVerdict> = new Set(['regressed', 'failed', 'below-min-score'])
@@ -52,7 +57,7 @@ export interface HistoryBaseline {
   /** runs kept (outliers set aside) */
   runs: number
   mean: number
-  /** the sample standard deviation of the runs kept (the margin uses at least HISTORY.sdFloor) */
+  /** the sample standard deviation of the runs kept (the margin uses at least ./stats.ts sdFloor) */
   sd: number
   /** --baseline-window as given ("30d"), or null for no limit */
   window: string | null
@@ -159,7 +164,7 @@ export interface Group {
   /** a run's ID, or with --repeat "<eval set> <agent> / <model>" */
   id: string
   runIds: string[]
-  /** with --baseline: its baseline, null when none was found; undefined until looked up */
+  /** with --baseline: its baseline, null when none was found; undefined until looked up (or when the time limit cut the search short) */
   baseline?: GateBaseline | null
   /** --baseline history without a baseline: how many earlier runs were found */
   historyFound?: number
@@ -274,14 +279,14 @@ export function resolutionText(hint: Resolution): string {
  * The noise margin of the mean of `k` scores against a history (the prediction bound) or a group
  * of a baseline file (the tolerance bound: ./stats.ts), at `confidence`.
  */
-export function noiseMargin(rules: WatchRules, baseline: SampleBaseline, k: number, confidence: number): number {
+export function noiseMargin(rules: WatchRules, baseline: SampleBaseline, k: number, confidence: number, floor: number): number {
   const sample = {n: baseline.runs, sd: baseline.sd}
   if (baseline.kind === 'file') {
     if (rules.tolerance === undefined) throw new Error('the baseline file is judged without its tolerance factor')
-    return toleranceMargin(rules.tolerance, sample, k, confidence)
+    return toleranceMargin(rules.tolerance, sample, k, confidence, floor)
   }
   if (rules.quantile === undefined) throw new Error('the history gate judges without a t quantile')
-  return predictionMargin(rules.quantile, sample, k, confidence)
+  return predictionMargin(rules.quantile, sample, k, confidence, floor)
 }
 
 /**
@@ -480,6 +485,11 @@ export class WatchState {
     const choice = rules.baseline
     if (choice === undefined) return done({...base, verdict: 'passed'})
     const baseline = group.baseline
+    if (baseline === undefined) {
+      // never looked up (the time limit cut the search short): not judged, but --min-score is
+      if (below !== undefined) return done({...base, verdict: 'below-min-score'})
+      return stamp({...base, verdict: 'unfinished', fails: false, decided: false, note: NOT_JUDGED})
+    }
     const noBaseline = (text: string): Judgement =>
       done({
         ...base,
@@ -516,10 +526,12 @@ export class WatchState {
     const level = 'confidence' in choice ? choice.confidence : 0.95
     const looks = seq === undefined ? undefined : lookConfidence(level, this.comparisons(), seq.looks)
     const confidence = looks?.regress ?? perComparison(level, this.comparisons())
-    const exact = noiseMargin(rules, baseline, Math.max(k, 1), confidence)
+    // the floor of scores that move in steps: the baseline's and these, so they can only make it finer
+    const floor = sdFloor([...baseline.scores, ...scores])
+    const exact = noiseMargin(rules, baseline, Math.max(k, 1), confidence, floor)
     const margin = round6(exact)
     const quantile = rules.quantile as Quantile
-    const detectable = round6(detectableDrop(quantile, exact, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1)))
+    const detectable = round6(detectableDrop(quantile, exact, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), floor))
     const held = `${baseline.runs} ${baseline.kind === 'file' ? `run${baseline.runs === 1 ? '' : 's'} in ${baseline.path}` : `earlier run${baseline.runs === 1 ? '' : 's'}`}`
     const history = `the mean of ${held} (${two(baseline.mean)} ± ${two(baseline.sd)})`
     const staleNote = staleText === undefined ? {} : {note: staleText}
@@ -552,7 +564,7 @@ export class WatchState {
       return done({...judged, verdict: 'passed', note: noted(`${scored(score)}, ${gap}: within ${atLevel}`)})
     }
     // --repeat auto: cleared when even the upper confidence bound of the drop is below D
-    const upper = round6(-delta + noiseMargin(rules, baseline, Math.max(k, 1), looks.clear))
+    const upper = round6(-delta + noiseMargin(rules, baseline, Math.max(k, 1), looks.clear, floor))
     const bound = `the drop's upper bound at ${percent(level)} is ${two(upper)}`
     if (upper < maxDrop) {
       return done({...judged, verdict: 'passed', note: noted(`${scored(score)}, ${gap}: cleared, ${bound}, below --max-drop ${maxDrop}`)})
@@ -643,8 +655,9 @@ export class WatchState {
     const sees = (k: number) =>
       judged.every(({group}) => {
         const baseline = group.baseline as SampleBaseline
-        const margin = noiseMargin(rules, baseline, k, confidence)
-        return detectableDrop(rules.quantile as Quantile, margin, {n: baseline.runs, sd: baseline.sd}, k) <= maxDrop
+        const floor = sdFloor(baseline.scores)
+        const margin = noiseMargin(rules, baseline, k, confidence, floor)
+        return detectableDrop(rules.quantile as Quantile, margin, {n: baseline.runs, sd: baseline.sd}, k, floor) <= maxDrop
       })
     let repeat: number | null = null
     for (let k = 1; k <= maxRepeat && repeat === null; k++) if (sees(k)) repeat = k

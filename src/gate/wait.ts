@@ -9,15 +9,17 @@ import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
+import {AmctlError} from '../core/errors.js'
+import {flagDuration} from '../output/time.js'
 import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
 import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
 import type {Column} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
 import {type AutoReport, buildReport, writeReports} from './report.js'
-import {EXIT_BY_END, type FinalOutcome, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
+import {ABORTED, EXIT_BY_END, type FinalOutcome, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
-import {type FileChoice, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
+import {type FileChoice, type GateBaseline, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
 import {loadQuantile, loadToleranceFactor} from './stats.js'
 import {WatchView} from './view.js'
 
@@ -56,8 +58,8 @@ export interface WaitCall {
 
 /**
  * The org's runs, newest first, the largest page the API allows; `again` says when the list
- * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C) cancels the
- * request in flight and its retries, so nothing of a wait outlives it.
+ * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C, the time limit)
+ * cancels the request in flight and its retries, so nothing of a wait outlives it.
  */
 const newestRuns = (client: HttpClient, org: string, again?: string, signal?: AbortSignal) =>
   runPages(client, org, {limit: PAGE_LIMIT.max, again, signal})
@@ -65,6 +67,9 @@ const newestRuns = (client: HttpClient, org: string, again?: string, signal?: Ab
 /**
  * The wait's options with `--baseline RUN_ID` looked up (one scan of the run list; exit 5 when
  * the run is not there, 2 when it did not succeed with a score): before anything is launched.
+ * The scan is part of the wait: --wait-timeout counts from its start and cuts it off (exit 11,
+ * code wait_timeout, nothing launched or watched), so a list whose pages never end cannot hold
+ * the command.
  */
 export async function resolveBaseline(plan: WaitPlan, deps: GateDeps, evalSetId?: string): Promise<WatchOptions> {
   const choice = plan.options.baseline
@@ -74,9 +79,20 @@ export async function resolveBaseline(plan: WaitPlan, deps: GateDeps, evalSetId?
     checkFileFits(choice, deps.org, evalSetId)
     return {...plan.options, quantile: await loadQuantile(), tolerance: await loadToleranceFactor()}
   }
-  if (plan.baselineRunId === undefined) return plan.options
-  const baseline = await findBaselineRun(newestRuns(deps.client, deps.org), plan.baselineRunId, `the runs of ${deps.org}`)
-  return {...plan.options, baseline: {kind: 'run', baseline}}
+  const runId = plan.baselineRunId
+  if (runId === undefined) return plan.options
+  const {clock, org} = deps
+  const {timeoutS} = plan.options
+  const limitFrom = clock.now()
+  const limit = timeoutS > 0 ? clock.timeout(timeoutS * 1000) : undefined
+  const baseline = await orAbort(findBaselineRun(newestRuns(deps.client, org, undefined, limit), runId, `the runs of ${org}`), limit)
+  if (baseline === ABORTED) {
+    throw new AmctlError(
+      `--baseline ${runId}: gave up after ${flagDuration(timeoutS, false)} (--wait-timeout) looking for it among the runs of ${org}; nothing was launched or watched`,
+      {code: 'wait_timeout', exitCode: ExitCode.waitTimeout},
+    )
+  }
+  return {...plan.options, baseline: {kind: 'run', baseline}, limitFrom}
 }
 
 /**
@@ -135,14 +151,14 @@ export async function waitLook(
     view.start(unique.filter((id) => !call.known?.has(id)).length, org)
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
-      poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, interrupt.signal), pending),
-      baselines: async (state) => {
+      poll: (pending, number, stop) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, stop), pending),
+      baselines: async (state, stop) => {
         const kept = call.lookup?.found
         if (kept !== undefined) return kept
         const found =
           state.rules.baseline?.kind === 'file'
             ? fileBaselines(state, state.rules.baseline, Date.now())
-            : await lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state)
+            : await lookUpBaselines(newestRuns(client, org, 'in the baseline search', stop), state)
         if (call.lookup !== undefined) call.lookup.found = found
         return found
       },
@@ -259,13 +275,17 @@ function gatedRun(state: WatchState, w: Watched): GatedRun {
   if (choice === undefined || state.rules.grouped) return {...run, verdict}
   const group = state.groupOf(w.id)
   const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
-  const out: GatedRun = {...run, verdict, baseline: group?.baseline ?? null, delta: judgement?.delta ?? null}
+  // `baseline` is absent when it was never looked up (the time limit cut the search short)
+  const out: GatedRun = {...run, verdict, ...lookedUp(group?.baseline), delta: judgement?.delta ?? null}
   if (judgesNoise(choice.kind)) {
     out.margin = judgement?.margin ?? null
     out.detectable = judgement?.detectable ?? null
   }
   return out
 }
+
+/** `{baseline}` as --json gives it (null: none found), or nothing when it was never looked up (the search was cut short). */
+const lookedUp = (baseline: GateBaseline | null | undefined): {baseline?: GateBaseline | null} => (baseline === undefined ? {} : {baseline})
 
 /** The groups of a wait with --repeat, as --json and the table show them. */
 function groupRows(state: WatchState): GroupRow[] {
@@ -287,7 +307,7 @@ function groupRows(state: WatchState): GroupRow[] {
       decidedAt: judgement.decidedAt ?? null,
     }
     if (choice !== undefined) {
-      row.baseline = group.baseline ?? null
+      Object.assign(row, lookedUp(group.baseline))
       row.delta = judgement.delta
       if (judgesNoise(choice.kind)) {
         row.margin = judgement.margin
