@@ -60,7 +60,8 @@ describe('--baseline-file against the dev server', () => {
     expect(file).toBe(12)
     expect(hist).toBeLessThan(12)
     expect(readFileSync(path, 'utf8')).toBe(before)
-  })
+    // (24 runs of the CLI: on 2 busy cores, more than the default 30 s)
+  }, 180_000)
 
   it("--update-baseline: the step's succeeded, scored runs join their groups (a regressed one too), each keeps the newest `keep`", async () => {
     await history(22, 0.7, 0.03, 5)

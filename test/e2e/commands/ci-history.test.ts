@@ -79,8 +79,12 @@ describe('--baseline history against the dev server', () => {
     for (const row of rows) {
       expect(row[1]).toBe('succeeded')
       // the run's `runs list` row, then verdict, baseline run (none: a history), the history's
-      // mean, delta, margin, the history's sd and how many runs it kept
-      expect(row).toHaveLength(14)
+      // mean, delta, margin, the history's sd and how many runs it kept; then no baseline file,
+      // no staleness, detectable, and (no --repeat) neither k nor a launch that decided it
+      expect(row).toHaveLength(19)
+      expect(row.slice(14, 16)).toEqual(['', ''])
+      expect(Number(row[16])).toBeGreaterThan(Number(row[11]))
+      expect(row.slice(17)).toEqual(['', ''])
       expect(row[6]).toBe('0.69')
       expect(row.slice(7, 9)).toEqual(['passed', ''])
       expect(Number(row[10])).toBeCloseTo(0.69 - Number(row[9]), 6)

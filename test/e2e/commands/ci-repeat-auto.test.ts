@@ -53,10 +53,15 @@ describe('detectable and the hint', () => {
     expect(readFileSync(summary, 'utf8')).toContain(
       '⚠️ This step could only see drops of 0.11 or more; --repeat 6 would see 0.05 (--max-drop 0.05).',
     )
-    // piped: detectable is a field of its own after the others
+    // piped: detectable is field 17 (docs/scripting.md), after the file's path and its staleness
     await plan({status: 'succeeded', score: 0.7, count: 2})
     const piped = await e2e.current.amctl([...GATE()])
-    for (const row of lines(piped.stdout)) expect(Number(row.split('\t').at(-1))).toBeCloseTo(0.107064, 5)
+    for (const row of lines(piped.stdout)) {
+      const fields = row.split('\t')
+      expect(fields).toHaveLength(19)
+      expect(fields.slice(14, 16)).toEqual([path, 'false'])
+      expect(Number(fields[16])).toBeCloseTo(0.107064, 5)
+    }
   })
 })
 
