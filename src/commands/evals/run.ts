@@ -47,7 +47,9 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
 
 --wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast, --min-score, the regression gate --baseline and --max-drop, and the reports --junit and --summary, checked before the launch): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on). A launch whose outcome is unknown is never waited for: exit 9 as above.
 
---repeat K (with --wait) launches the eval set K times, one launch after another, waits for all the runs, and judges the runs of each agent and model as one group: its score is the mean of its runs' scores (with --baseline history the margin narrows with K). A group with a run that failed or was cancelled shows how many; fewer than half is "flaky" (judged on the others, and said so everywhere), half or more is "failed". If a launch gets no answer, no further launch is made and nothing is waited for: exit 9, listing the runs the earlier launches started. A launch that answers a run ID an earlier launch did (or one answer listing a run twice) is a bad answer: exit 1, no further launch. --json then gives "launches" (each launch's answer) and "groups" (agent, model, evalSetId, runIds, scores, score, baseline, delta, margin, verdict); piped, one row per group: eval set, agent, model, run IDs, failed, score, then the gate's fields as \`runs watch\` writes them (verdict first).`
+--repeat K (with --wait) launches the eval set K times, one launch after another, waits for all the runs, and judges the runs of each agent and model as one group: its score is the mean of its runs' scores (with --baseline history the margin narrows with K). A group with a run that failed or was cancelled shows how many; fewer than half is "flaky" (judged on the others, and said so everywhere), half or more is "failed". If a launch gets no answer, no further launch is made and nothing is waited for: exit 9, listing the runs the earlier launches started. A launch that answers a run ID an earlier launch did (or one answer listing a run twice) is a bad answer: exit 1, no further launch. --json then gives "launches" (each launch's answer) and "groups" (agent, model, evalSetId, runIds, scores, score, baseline, delta, margin, verdict); piped, one row per group: eval set, agent, model, run IDs, failed, score, then the gate's fields as \`runs watch\` writes them (verdict first).
+
+--repeat auto (with --baseline history or --baseline-file, and --max-drop D > 0, the smallest drop that matters) launches one at a time, up to --max-repeat K (default 5): after each launch every undecided group is judged on its runs so far, regressed (below the baseline beyond the margin and D), cleared (its drop's upper confidence bound below D) or improved, and the next launch is made only while a group is undecided and none has failed; the error rates are split over the launches (Bonferroni), so they hold at 1 − --confidence. A group still undecided after K launches is "inconclusive": a warning, or with --fail-inconclusive exit 10. --json gives each group "k" and "decidedAt" (the launch that decided it).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme',
@@ -65,6 +67,12 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     {
       description: 'Launch three times and judge each agent and model on the mean of its three scores (a smaller drop is told from noise)',
       command: '<%= config.bin %> <%= command.id %> es_acme_search --org acme --wait --repeat 3 --baseline history',
+    },
+    {
+      description:
+        'A pull request: judge against the baseline file committed to the repository (a pull request never changes it); launch again only while an agent and model is still in doubt about a drop of 0.10',
+      command:
+        '<%= config.bin %> <%= command.id %> es_acme_search --org acme --wait --baseline-file search-baseline.json --repeat auto --max-drop 0.1',
     },
   ]
 
