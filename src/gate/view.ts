@@ -101,6 +101,10 @@ export class WatchView {
             : 'no earlier run of the same eval set, agent and model succeeded with a score'
       this.out.notice(styled(`no baseline for ${which} (${what})${held}`, 'dim'))
     }
+    if (choice?.kind === 'file' && outcome.end !== 'undecided' && state.comparisons() > 0) {
+      // (the table shows each group's mean ± sd (n); this line says whose)
+      this.out.notice(styled(`judged against ${choice.path} (${choice.file.evalSetId}, saved ${choice.file.savedAt})`, 'dim'))
+    }
     const stale = state.stale()
     if (stale.length > 0 && choice?.kind === 'file') {
       const fails = state.rules.requireBaseline ? ', so they fail (--require-baseline)' : ''

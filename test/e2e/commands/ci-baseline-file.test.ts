@@ -149,6 +149,8 @@ describe('--baseline-file against the dev server', () => {
     )
     expect(lines(r.stderr).filter((line) => line.startsWith('::warning title=amctl%3A stale baseline for run'))).toHaveLength(2)
     expect(readFileSync(summary, 'utf8')).toContain(`⚠️ The baseline file ${path} is stale for`)
+    // the table's BASELINE says mean ± sd (n); stderr says whose
+    expect(lines(r.stderr)).toContain(`judged against ${path} (${EVAL_SET}, saved 2020-01-01T00:10:00.000Z)`)
     const strict = await e2e.current.amctl([...GATE, '--baseline-file', path, '--require-baseline', '--json'])
     expect(strict.exitCode, strict.stderr).toBe(10)
     expect(jsonDoc(strict).runs.map((run: any) => run.verdict)).toEqual(['no-baseline', 'no-baseline'])
