@@ -540,10 +540,18 @@ export interface components {
             samplesPerTarget: number;
             /** @description Connections selected directly for the eval. */
             connectionIds: string[];
+            /** @description Skills selected for the eval. */
+            skillIds?: string[];
+            /** @description MCP servers selected for the eval. */
+            mcpServerIds?: string[];
+            /** @description Tags of the eval. */
+            tagIds?: string[];
+            /** @description The agents and models the eval runs on. */
+            targets?: components["schemas"]["Target"][];
         } & {
             [key: string]: unknown;
         };
-        /** @description A partial eval configuration. Omitted members keep their stored values; any array supplied replaces the stored selection; other members are stored as given. id, createdAt and updatedAt are read-only. */
+        /** @description A partial eval configuration. Omitted members keep their stored values; an array of the members declared here replaces the stored selection; other members are stored as given (whatever was stored before). id, createdAt and updatedAt are read-only. */
         EvalSetPatch: {
             name?: string;
             /** @enum {string} */
@@ -551,6 +559,14 @@ export interface components {
             samplesPerTarget?: number;
             /** @description IDs from the connections collection of the same organization; [] clears the selection. */
             connectionIds?: string[];
+            /** @description Skill IDs; [] clears the selection. */
+            skillIds?: string[];
+            /** @description IDs from the MCP servers of the same organization; [] clears the selection. */
+            mcpServerIds?: string[];
+            /** @description IDs from the tags of the same organization; [] clears the selection. */
+            tagIds?: string[];
+            /** @description The agents and models the eval runs on, replacing the stored ones; a launch makes one run per target, the first three. */
+            targets?: components["schemas"]["Target"][];
             id?: never;
             createdAt?: never;
             updatedAt?: never;
@@ -655,6 +671,13 @@ export interface components {
         ImplementationDoc: {
             /** Format: date-time */
             updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An agent and a model an eval runs on: a launch makes one run per target. */
+        Target: {
+            agent: string;
+            model: string;
         } & {
             [key: string]: unknown;
         };
