@@ -115,7 +115,10 @@ describe('complete: values from local state, never the server', () => {
     expect(values(['runs', 'list', '--status', 'failed,cancelled,'])).not.toContain('failed,cancelled,failed')
     expect(values(['evals', 'update', 'es_1', '--cadence', ''])).toEqual(['NONE', 'DAILY', 'WEEKLY', 'MONTHLY'])
     expect(values(['dev', 'server', '--seed', ''])).toEqual(['default', 'empty'])
-    expect(values(['runs', 'watch', 'r1', '--baseline', ''])).toEqual(['previous', 'run_a2', 'run_a1'])
+    // --baseline: its two words, then the runs seen (issue 32 item 20: history was missing)
+    expect(values(['runs', 'watch', 'r1', '--baseline', ''])).toEqual(['history', 'previous', 'run_a2', 'run_a1'])
+    expect(values(['evals', 'run', 'es_1', '--baseline', 'h'])).toEqual(['history'])
+    expect(values(['runs', 'watch', 'r1', '--baseline=p'])).toEqual(['--baseline=previous'])
   })
 
   it('file names for FILE and PATH flags; nothing for free text', () => {
