@@ -47,8 +47,11 @@ export const RECENT_LIMITS: Readonly<Record<RecentKind, number>> = {orgs: 50, ru
 const REFRESH_MS = 3600 * 1000
 const VERSION = 1
 
-// an ID goes into a shell's completion list: one word, nothing a terminal would act on
-const ID = /^[^\s\p{Cc}]{1,200}$/u
+// an ID goes into a shell's completion list, one line each: no control character (a newline or a
+// tab would break the line, others a terminal acts on), no format character (bidi controls that
+// reorder the command line as shown) and no line or paragraph separator. Anything else, spaces,
+// quotes, `$(…)` included, is data: each shell's script inserts it as one quoted word (scripts.ts).
+const ID = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]{1,200}$/u
 const NOTE = /^[^\p{Cc}]{1,100}$/u
 
 export function recentPath(env: NodeJS.ProcessEnv): string {

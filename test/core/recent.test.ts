@@ -82,16 +82,19 @@ describe('rememberRecent / readRecent', () => {
     expect(JSON.parse(readFileSync(recentPath(env), 'utf8')).runs).toHaveLength(RECENT_LIMITS.runs)
   })
 
-  it('the same ID in two organizations is two entries; an ID a shell cannot take as one word is never kept', () => {
+  it('the same ID in two organizations is two entries; an ID a completion line cannot carry is never kept, any other is data', () => {
     const {next} = mergeRecent(
       {orgs: [], runs: [], evalSets: []},
       [
         run('run_1', 'acme'),
         run('run_1', 'globex'),
-        run('run 2'),
         run('run_\u001b[2J'),
-        run('run_3', 'ac me'),
+        run('run_\u202eevil'),
+        run('run_\u2028'),
         run('run_4', 'acme', 'bad\u0007note'),
+        // spaces, quotes, `$(…)`: kept as they are (the scripts insert each as one quoted word)
+        run('run 2', 'ac me'),
+        run('run_$(id)`id`;|&\'"~*'),
       ],
       NOW,
     )
@@ -99,6 +102,8 @@ describe('rememberRecent / readRecent', () => {
       {id: 'run_1', org: 'acme', at: NOW},
       {id: 'run_1', org: 'globex', at: NOW},
       {id: 'run_4', org: 'acme', at: NOW},
+      {id: 'run 2', org: 'ac me', at: NOW},
+      {id: 'run_$(id)`id`;|&\'"~*', org: 'acme', at: NOW},
     ])
   })
 

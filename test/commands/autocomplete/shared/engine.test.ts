@@ -142,6 +142,12 @@ describe('the answer the scripts read', () => {
     expect(completionText({candidates: [], files: true})).toBe(':files\n')
   })
 
+  it('to a script of an earlier version (unquoted insertion), only plain candidates: never one a shell acts on (issue 32 item 1)', () => {
+    const candidates = [{value: 'run_1'}, {value: 'run_$(id)'}, {value: 'run `x`'}, {value: '~x'}, {value: '--status=failed,cancelled'}]
+    expect(completionText({candidates, files: false}, false)).toBe('run_1\n--status=failed,cancelled\n:\n')
+    expect(completionText({candidates, files: false}, true)).toBe('run_1\nrun_$(id)\nrun `x`\n~x\n--status=failed,cancelled\n:\n')
+  })
+
   it('__complete-stdin: one word a line, CRLF too, the empty word under the cursor kept', () => {
     expect(wordsFromLines('runs\r\nwatch\r\n\r\n')).toEqual(['runs', 'watch', ''])
     expect(wordsFromLines('runs\nwa\n')).toEqual(['runs', 'wa'])
