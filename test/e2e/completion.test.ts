@@ -65,7 +65,7 @@ function seenRuns(): string[] {
 
 /**
  * Types `setup` lines, then each of `keys` (a partial command line and Tabs) into one interactive
- * `shell` on a pseudo-terminal, each followed by Ctrl-A, `# ` (or `opts.then`) and Enter (the line
+ * `shell` on a pseudo-terminal, each followed by Ctrl-A, `# ` (or `opts.before`) and Enter (the line
  * is commented out: nothing runs) and a marker; resolves with what the screen showed for each, once the last
  * marker is printed. Everything is typed at once: no character the terminal's line discipline acts
  * on (Ctrl-U, Ctrl-C) is sent before the shell reads it.
@@ -74,12 +74,12 @@ function typeInto(
   shell: string[],
   setup: string[],
   keys: string[],
-  opts: {env?: Record<string, string>; then?: string} = {},
+  opts: {env?: Record<string, string>; before?: string} = {},
 ): Promise<string[]> {
   const quoted = shell.map((word) => `'${word}'`).join(' ')
   const child = spawn('script', ['-qfec', quoted, '/dev/null'], {env: opts.env ?? env, stdio: ['pipe', 'pipe', 'pipe']})
-  // (`then`: typed at the start of the completed line, before Enter; by default it comments it out)
-  const lines = keys.flatMap((line) => [`${line}\u0001${opts.then ?? '# '}`, 'echo __ST""EP__'])
+  // (`before`: typed at the start of the completed line, before Enter; by default it comments it out)
+  const lines = keys.flatMap((line) => [`${line}\u0001${opts.before ?? '# '}`, 'echo __ST""EP__'])
   let screen = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -273,8 +273,8 @@ describe('IDs a server chose are inserted as literal words and never run', () =>
   async function completeAndRun(shell: string[], setup: (e: Record<string, string>) => string[], typed = (prefix: string) => prefix) {
     const e = hostileEnv()
     const keys = prefixes().map((prefix) => `amctl runs watch ${typed(prefix)}\t`)
-    const screens = await typeInto(shell, [...setup(e), `cd ${home}`], keys, {env: e, then: "printf '<%s>\\n' "})
-    screens.forEach((screen, i) => expect(printed(screen), screen).toEqual(['amctl', 'runs', 'watch', hostile()[i]]))
+    const screens = await typeInto(shell, [...setup(e), `cd ${home}`], keys, {env: e, before: "printf '<%s>\\n' "})
+    for (const [i, screen] of screens.entries()) expect(printed(screen), screen).toEqual(['amctl', 'runs', 'watch', hostile()[i]])
     noMarkers()
   }
   const script = (shell: string, e: Record<string, string>, file: string) => {

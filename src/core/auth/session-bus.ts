@@ -222,25 +222,24 @@ export async function busAnswers(endpoint: NetConnectOpts, ms: number): Promise<
     /** One line of the authentication: each step's answer, anything else ends the check. */
     const line = (text: string): void => {
       if (step === 'auth') {
-        if (text.startsWith('REJECTED')) return done('the D-Bus session bus refused authentication as this user (EXTERNAL)')
-        if (!/^OK [0-9a-f]{32}$/.test(text)) return garbage(`${JSON.stringify(text.slice(0, 40))} to AUTH`)
-        if (!unix) return begin()
-        step = 'unix-fd'
-        socket.write('NEGOTIATE_UNIX_FD\r\n')
-        return
-      }
-      if (text === 'AGREE_UNIX_FD' || text.startsWith('ERROR')) return begin()
-      garbage(`${JSON.stringify(text.slice(0, 40))} to NEGOTIATE_UNIX_FD`)
+        if (text.startsWith('REJECTED')) done('the D-Bus session bus refused authentication as this user (EXTERNAL)')
+        else if (!/^OK [0-9a-f]{32}$/.test(text)) garbage(`${JSON.stringify(text.slice(0, 40))} to AUTH`)
+        else if (!unix) begin()
+        else {
+          step = 'unix-fd'
+          socket.write('NEGOTIATE_UNIX_FD\r\n')
+        }
+      } else if (text === 'AGREE_UNIX_FD' || text.startsWith('ERROR')) begin()
+      else garbage(`${JSON.stringify(text.slice(0, 40))} to NEGOTIATE_UNIX_FD`)
     }
     /** The messages after BEGIN: the answer to Hello (serial 1), then to the Ping (serial 2). */
     const message = (m: DbusMessage): void => {
       if (m.type !== METHOD_RETURN && m.type !== ERROR) return
       if (step === 'hello' && m.replySerial === 1) {
-        if (m.type === ERROR) return done(`the D-Bus session bus refused Hello (${m.errorName ?? 'an error'})`)
-        step = 'ping'
+        if (m.type === ERROR) done(`the D-Bus session bus refused Hello (${m.errorName ?? 'an error'})`)
+        else step = 'ping'
       } else if (step === 'ping' && m.replySerial === 2) {
-        if (m.type === ERROR && NO_SERVICE.includes(m.errorName ?? '')) return done('no Secret Service answers on the D-Bus session bus')
-        done()
+        done(m.type === ERROR && NO_SERVICE.includes(m.errorName ?? '') ? 'no Secret Service answers on the D-Bus session bus' : undefined)
       }
     }
     socket.on('connect', () => {
