@@ -22,6 +22,8 @@ export interface Column<T> extends TableColumn {
    * field added later, so the fields scripts read by place keep their places
    */
   appended?: boolean
+  /** in tab-separated rows only (in its place, or last with `appended`), never on a terminal: what a table says another way */
+  piped?: boolean
 }
 
 /** The columns of tab-separated rows: what scripts rely on, in that order, then the appended ones. */
@@ -29,15 +31,16 @@ export function tsvColumns<T>(columns: readonly Column<T>[]): Column<T>[] {
   return [...columns.filter((c) => !c.extra && !c.appended), ...columns.filter((c) => c.appended)]
 }
 
-/** The columns of a table for these rows: the extra ones only when some row has a value. */
+/** The columns of a table for these rows: the extra ones only when some row has a value, the piped ones never. */
 export function ttyColumns<T>(columns: readonly Column<T>[], rows: readonly T[]): Column<T>[] {
   return columns.filter(
     (c) =>
-      !c.extra ||
-      rows.some((row) => {
-        const value = c.get(row)
-        return value !== undefined && value !== null && value !== ''
-      }),
+      !c.piped &&
+      (!c.extra ||
+        rows.some((row) => {
+          const value = c.get(row)
+          return value !== undefined && value !== null && value !== ''
+        })),
   )
 }
 

@@ -72,7 +72,8 @@ describe('amctl evals stats against the dev server', () => {
       expect(requests.every((req) => req.startsWith(`GET ${API}/orgs/${org}/runs?limit=200`))).toBe(true)
       const doc = jsonDoc(r) as EvalStats
       expect(doc.evalSetId).toBe(id)
-      expect(doc.groups).toEqual(expected(runs, id))
+      // (the verdicts are the tests' of src/commands/evals/shared/verdict.ts, checked below)
+      expect(doc.groups.map(({verdict, shift, ...numbers}) => numbers)).toEqual(expected(runs, id))
       expect(doc.runs).toBe(runs.filter((run) => run.evalSetId === id).length)
       // the seeded history reads like real evals: each mean near its true one, each spread near its own, flaky ones flaky
       for (const group of doc.groups) {
@@ -97,7 +98,8 @@ describe('amctl evals stats against the dev server', () => {
       'codex gpt-5',
       'cursor-agent gemini-2.5-pro',
     ])
-    for (const row of rows) expect(row).toHaveLength(9)
+    // the nine fields of before, then the verdict and the five of the shift
+    for (const row of rows) expect(row).toHaveLength(15)
     const flaky = await e2e.current.amctl([
       'evals',
       'stats',
@@ -118,9 +120,9 @@ describe('amctl evals stats against the dev server', () => {
       columns: 120,
     })
     expect(exitCode, screen).toBe(0)
-    expect(screen).toMatch(/^AGENT\s+MODEL\s+RUNS\s+OK\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND\r?$/m)
-    expect(screen).toMatch(/^claude-code\s+claude-sonnet-4-5\s+\d+\s+\d+%\s+\d+%\s+\d+%\s+0\.8\d\s+0\.0\d\s+0\.\d\d\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
-    expect(screen).toMatch(/^codex\s+gpt-5\s+\d+\s+\d+%\s+1\d%\s+\d+%\s+0\.7\d\s+0\.0\d\s+0\.\d\d\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
+    expect(screen).toMatch(/^AGENT\s+MODEL\s+RUNS\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+VERDICT\s+TREND\r?$/m)
+    expect(screen).toMatch(/^claude-code\s+claude-sonnet-4-5\s+\d+\s+\d+%\s+\d+%\s+0\.8\d\s+0\.0\d\s+0\.\d\d\s+stable\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
+    expect(screen).toMatch(/^codex\s+gpt-5\s+\d+\s+1\d%\s+\d+%\s+0\.7\d\s+0\.0\d\s+0\.\d\d\s+flaky\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
   })
 
   it('a launch counts at once, as a run not finished yet; --window 1h keeps it and leaves the seeded history out', async () => {
