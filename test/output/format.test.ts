@@ -138,13 +138,13 @@ describe('tsvRows: extra columns come after every other field', () => {
   })
 })
 
-describe('piped columns: in tab-separated rows only, never on a terminal', () => {
+describe("only: 'tsv' columns: in tab-separated rows only, never on a terminal", () => {
   type Row = {a: string; b: number; c: string; d: string | null}
   const columns: Column<Row>[] = [
     {header: 'A', get: (r) => r.a},
-    {header: 'B', get: (r) => r.b, piped: true},
+    {header: 'B', get: (r) => r.b, only: 'tsv'},
     {header: 'C', get: (r) => r.c, appended: true},
-    {header: 'D', get: (r) => r.d, appended: true, piped: true},
+    {header: 'D', get: (r) => r.d, appended: true, only: 'tsv'},
   ]
   const rows: Row[] = [{a: 'x', b: 1, c: 'y', d: 'z'}]
 

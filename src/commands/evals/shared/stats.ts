@@ -261,7 +261,7 @@ export function statsColumns(groups: readonly EvalStatsGroup[]): Column<EvalStat
     {header: 'MODEL', get: (g) => g.model, flexible: true},
     {header: 'RUNS', get: (g) => g.runs},
     // on a terminal OK is 100 % less FAILED and CANCELLED: its room goes to VERDICT
-    {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share', piped: true},
+    {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share', only: 'tsv'},
     {header: 'FAILED', get: (g) => g.share?.failed ?? null, show: 'share'},
     {header: 'CANCELLED', get: (g) => g.share?.cancelled ?? null, show: 'share'},
     {header: 'MEAN', get: (g) => g.mean, show: 'score'},
@@ -269,10 +269,10 @@ export function statsColumns(groups: readonly EvalStatsGroup[]): Column<EvalStat
     {header: 'LAST', get: (g) => g.last?.score ?? null, show: 'score'},
     {header: 'VERDICT', get: (g) => g.verdict, appended: true},
     {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend, scale)), extra: true},
-    {header: 'SHIFT RUN', get: (g) => g.shift?.runId ?? null, appended: true, piped: true},
-    {header: 'SHIFT AT', get: (g) => g.shift?.createdAt ?? null, appended: true, piped: true},
-    {header: 'BEFORE', get: (g) => g.shift?.before ?? null, appended: true, piped: true},
-    {header: 'AFTER', get: (g) => g.shift?.after ?? null, appended: true, piped: true},
-    {header: 'DELTA', get: (g) => g.shift?.delta ?? null, appended: true, piped: true},
+    {header: 'SHIFT RUN', get: (g) => g.shift?.runId ?? null, appended: true, only: 'tsv'},
+    {header: 'SHIFT AT', get: (g) => g.shift?.createdAt ?? null, appended: true, only: 'tsv'},
+    {header: 'BEFORE', get: (g) => g.shift?.before ?? null, appended: true, only: 'tsv'},
+    {header: 'AFTER', get: (g) => g.shift?.after ?? null, appended: true, only: 'tsv'},
+    {header: 'DELTA', get: (g) => g.shift?.delta ?? null, appended: true, only: 'tsv'},
   ]
 }
