@@ -30,7 +30,7 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   'wait-timeout': Flags.string({
-    description: `stop waiting after 90s, 15m, 2h or N seconds; 0 = no limit (default ${WATCH_DEFAULTS.timeout}); exit 11`,
+    description: `stop waiting after 90s, 15m, 2h or N seconds, the search for baselines included; 0 = no limit (default ${WATCH_DEFAULTS.timeout}); exit 11`,
     helpValue: 'DURATION',
     helpGroup: WAIT,
   }),

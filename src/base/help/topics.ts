@@ -97,7 +97,11 @@ export const EXIT_CODES: Topic = {
         [String(ExitCode.account), 'the account state blocks the work', 'insufficient_credits, needs_provider_key'],
         [String(ExitCode.outcomeUnknown), 'a create or launch was sent and no answer came: check before retrying', 'outcome_unknown'],
         [String(ExitCode.notPassed), 'waited runs finished, but not all passed (failed, cancelled, below --min-score or --max-drop)', ''],
-        [String(ExitCode.waitTimeout), 'the wait ended (--wait-timeout) before every run finished', ''],
+        [
+          String(ExitCode.waitTimeout),
+          'the wait ended (--wait-timeout) before every run finished and was judged, or before its --baseline RUN_ID was found',
+          'wait_timeout',
+        ],
         [String(ExitCode.interrupted), 'interrupted (Ctrl-C)', ''],
       ],
     },
