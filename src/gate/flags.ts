@@ -60,7 +60,7 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   confidence: Flags.string({
-    description: `--baseline history: how sure a regression must be, ${HISTORY.minConfidence}–${HISTORY.maxConfidence} for the whole step (default ${HISTORY.defaultConfidence})`,
+    description: `--baseline history: ${HISTORY.minConfidence}–${HISTORY.maxConfidence} (default ${HISTORY.defaultConfidence}); a step whose agents did not change fails at most 1 − C of the time (the false-alarm rate of the whole step: 5 % at 0.95)`,
     helpValue: 'C',
     helpGroup: WAIT,
   }),

@@ -63,7 +63,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     },
     {
       description:
-        'In CI with reports: fail when a run scores below the noise of the earlier runs of the same agent and model (95 % sure); write JUnit XML and a Markdown summary',
+        'In CI with reports: fail when a run scores below the noise of the earlier runs of the same agent and model (false alarms: at most 5 % of unchanged steps); write JUnit XML and a Markdown summary',
       command:
         '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --wait --baseline history --junit reports/evals.xml --summary reports/evals.md',
     },
