@@ -40,7 +40,7 @@ function documentedFields(path: string, name: string): Map<number, string> {
     const colon = text.indexOf(':')
     const names = from === to ? [colon < 0 ? text : text.slice(0, colon)] : text.slice(colon + 1).split(/, (?:and )?/)
     expect(names, `${path}: fields ${position}`).toHaveLength(to - from + 1)
-    names.forEach((field, i) => fields.set(from + i, field.trim()))
+    for (const [i, field] of names.entries()) fields.set(from + i, field.trim())
   }
   return fields
 }
