@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {CONTROL_CHARACTER} from '../contract/vocabulary.js'
 import {UsageError} from '../core/errors.js'
 import {closest} from '../base/fallback.js'
 import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
@@ -55,7 +56,7 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   confidence: Flags.string({
-    description: `--baseline history: how sure a regression must be, ${HISTORY.minConfidence}–${HISTORY.maxConfidence} for the whole step (default ${HISTORY.defaultConfidence})`,
+    description: `--baseline history: ${HISTORY.minConfidence}–${HISTORY.maxConfidence} (default ${HISTORY.defaultConfidence}); a step whose agents did not change fails at most 1 − C of the time (the false-alarm rate of the whole step: 5 % at 0.95)`,
     helpValue: 'C',
     helpGroup: WAIT,
   }),
@@ -195,8 +196,17 @@ function baselineKind(value: string | undefined): {kind: 'history' | 'previous'}
   return {kind: 'run', runId: requireId('--baseline', value)}
 }
 
+/**
+ * A report path: not empty, and without control characters. A newline or a carriage return in a
+ * path that CI repeats (a step's outputs, annotations, logs) could forge lines there; no report
+ * needs one (`--junit "rep/x.xml\nverdict=passed"` exits 2). (The paths amctl only reads,
+ * `--input`, `-F @file`, and the dev server's `--data` are taken as they are: never repeated.)
+ */
 function requirePath(label: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`${label} must be a file path, got ""`)
+  if (CONTROL_CHARACTER.test(value)) {
+    throw new UsageError(`${label} must be a file path without control characters (a newline, a tab…), got ${JSON.stringify(value)}`)
+  }
   return value
 }
 
