@@ -154,22 +154,11 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
     options.baseline = {kind: 'previous', windowS: windowS()}
   } else if (baseline?.kind === 'history') {
     const runs = flags['baseline-runs']
-    const confidence = flags.confidence
-    const {minConfidence, maxConfidence} = HISTORY
     options.baseline = {
       kind: 'history',
       windowS: windowS(),
       runs: runs === undefined ? HISTORY.defaultRuns : parseIntegerInRange('--baseline-runs', runs, HISTORY.minRuns, HISTORY.maxRuns),
-      confidence:
-        confidence === undefined
-          ? HISTORY.defaultConfidence
-          : parseNumberInRange(
-              '--confidence',
-              confidence,
-              minConfidence,
-              maxConfidence,
-              `a confidence from ${minConfidence} to ${maxConfidence}`,
-            ),
+      confidence: parseConfidence(flags.confidence),
     }
   } else if (baseline?.kind === 'run') {
     baselineRunId = baseline.runId
@@ -178,6 +167,13 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   const summary = flags.summary === undefined ? undefined : requirePath('--summary', flags.summary)
   const annotations = flags['ci-annotations'] ?? env.GITHUB_ACTIONS === 'true'
   return {options, baselineRunId, reports: {junit, summary, annotations}}
+}
+
+/** `--confidence` (the gate's, and `evals stats`'): HISTORY's bounds and default when not given; exit 2 outside them. */
+export function parseConfidence(value: string | undefined): number {
+  const {minConfidence, maxConfidence} = HISTORY
+  if (value === undefined) return HISTORY.defaultConfidence
+  return parseNumberInRange('--confidence', value, minConfidence, maxConfidence, `a confidence from ${minConfidence} to ${maxConfidence}`)
 }
 
 /**
