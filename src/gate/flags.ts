@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {CONTROL_CHARACTER} from '../contract/vocabulary.js'
 import {UsageError} from '../core/errors.js'
 import {closest} from '../base/fallback.js'
 import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
@@ -111,7 +112,7 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   confidence: Flags.string({
-    description: `--baseline history and --baseline-file: how sure a regression must be, ${HISTORY.minConfidence}–${HISTORY.maxConfidence} for the whole step (default ${HISTORY.defaultConfidence})`,
+    description: `--baseline history and --baseline-file: ${HISTORY.minConfidence}–${HISTORY.maxConfidence} (default ${HISTORY.defaultConfidence}); a step whose agents did not change fails at most 1 − C of the time (the false-alarm rate of the whole step: 5 % at 0.95)`,
     helpValue: 'C',
     helpGroup: WAIT,
   }),
@@ -211,18 +212,6 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   }
   if ((baseline === undefined || baseline.kind === 'run') && window !== undefined)
     throw new UsageError('--baseline-window acts only with --baseline history or previous')
-  const confidence = () => {
-    const {minConfidence, maxConfidence} = HISTORY
-    return flags.confidence === undefined
-      ? HISTORY.defaultConfidence
-      : parseNumberInRange(
-          '--confidence',
-          flags.confidence,
-          minConfidence,
-          maxConfidence,
-          `a confidence from ${minConfidence} to ${maxConfidence}`,
-        )
-  }
   const options: WatchOptions = {
     intervalS:
       interval === undefined ? WATCH_DEFAULTS.intervalS : parseNumberInRange('--interval', interval, minIntervalS, maxIntervalS, seconds),
@@ -242,14 +231,14 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
       kind: 'history',
       windowS: windowS(),
       runs: runs === undefined ? HISTORY.defaultRuns : parseIntegerInRange('--baseline-runs', runs, HISTORY.minRuns, HISTORY.maxRuns),
-      confidence: confidence(),
+      confidence: parseConfidence(flags.confidence),
     }
   } else if (filePath !== undefined) {
     const path = requirePath('--baseline-file', filePath)
     const maxAgeS = parseDuration('--baseline-max-age', flags['baseline-max-age'] ?? FILE.defaultMaxAge, {days: true})
     const update = flags['update-baseline'] ?? false
     // read and checked now: a file that is not valid is exit 2 before any request
-    options.baseline = {kind: 'file', path, file: readBaselineFile(path), maxAgeS, update, confidence: confidence()}
+    options.baseline = {kind: 'file', path, file: readBaselineFile(path), maxAgeS, update, confidence: parseConfidence(flags.confidence)}
   } else if (baseline?.kind === 'run') {
     baselineRunId = baseline.runId
   }
@@ -257,6 +246,13 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   const summary = flags.summary === undefined ? undefined : requirePath('--summary', flags.summary)
   const annotations = flags['ci-annotations'] ?? env.GITHUB_ACTIONS === 'true'
   return {options, baselineRunId, reports: {junit, summary, annotations}}
+}
+
+/** `--confidence` (the gate's, and `evals stats`'): HISTORY's bounds and default when not given; exit 2 outside them. */
+export function parseConfidence(value: string | undefined): number {
+  const {minConfidence, maxConfidence} = HISTORY
+  if (value === undefined) return HISTORY.defaultConfidence
+  return parseNumberInRange('--confidence', value, minConfidence, maxConfidence, `a confidence from ${minConfidence} to ${maxConfidence}`)
 }
 
 /**
@@ -279,8 +275,17 @@ function baselineKind(value: string | undefined): {kind: 'history' | 'previous'}
   return {kind: 'run', runId: requireId('--baseline', value)}
 }
 
+/**
+ * A report path: not empty, and without control characters. A newline or a carriage return in a
+ * path that CI repeats (a step's outputs, annotations, logs) could forge lines there; no report
+ * needs one (`--junit "rep/x.xml\nverdict=passed"` exits 2). (The paths amctl only reads,
+ * `--input`, `-F @file`, and the dev server's `--data` are taken as they are: never repeated.)
+ */
 function requirePath(label: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`${label} must be a file path, got ""`)
+  if (CONTROL_CHARACTER.test(value)) {
+    throw new UsageError(`${label} must be a file path without control characters (a newline, a tab…), got ${JSON.stringify(value)}`)
+  }
   return value
 }
 
