@@ -57,7 +57,7 @@ The API has no filters, so amctl reads the organization's run list from the newe
     const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock)
     let read = 0
     try {
-      for await (const page of runPages(client, org, {limit: PAGE_LIMIT.max})) {
+      for await (const page of runPages(client, org, {query: {limit: PAGE_LIMIT.max}})) {
         let reached = false
         for (const run of page.items) {
           assertRow(run)

@@ -82,7 +82,7 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
       if (verbose && filter.since !== undefined) this.out.notice(styled(sinceReached(filter.since), 'dim'))
     }
     if (flags.all) {
-      const pages = runPages(client, org, {limit, cursor})
+      const pages = runPages(client, org, {query: {limit, cursor}})
       return commandResult({
         kind: 'stream',
         pages: this.seen(org, filtering ? filterPages(pages, filter, bound) : pages),
