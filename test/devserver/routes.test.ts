@@ -113,10 +113,12 @@ describe('a documented operation without a handler', () => {
 
   it('leaves the registered operations as they are, and stands in for each other one once', () => {
     expect(partial.match('GET', '/api/v1/orgs/acme/runs')?.handler).toMatchObject({operationId: 'listRuns', auth: true})
+    const handled = partial.list().flatMap(({handler}) => (handler.operationId === undefined ? [] : [handler.operationId]))
+    expect(handled).toEqual(expect.arrayContaining(['listRuns', 'forkRun']))
     const standIns = partial.list().flatMap(({handler}) => (handler.unimplemented === undefined ? [] : [handler.unimplemented]))
     expect(standIns.sort()).toEqual(
       Object.keys(ROUTES)
-        .filter((id) => id !== 'listRuns' && id !== 'forkRun')
+        .filter((id) => !handled.includes(id as never))
         .sort(),
     )
   })
