@@ -1,5 +1,5 @@
 import {execFileSync, spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {Lexer, type Tokens} from 'marked'
 import {beforeAll, describe, expect, it} from 'vitest'
@@ -7,7 +7,7 @@ import {ROOT} from './helpers/cli.js'
 import {tempDir} from './helpers/temp.js'
 
 // CONTRIBUTING.md's walk-through ("Adding an endpoint"), run: its blocks applied in order to a
-// copy of this repository (the working tree as it is, node_modules linked, not copied), its
+// copy of this repository (the working tree as it is, its packages linked, not copied), its
 // commands run there, the files they change compared with the list it ends with; then the
 // handler and the unit test left out, each failing the check that names it. The text is the
 // test's only source of the steps, so the two cannot drift apart.
@@ -48,7 +48,7 @@ function merge(target: Record<string, unknown>, source: Record<string, unknown>)
 }
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** A copy of the working tree (what git tracks and what it does not ignore) as a repository of its own, node_modules linked. */
+/** A copy of the working tree (what git tracks and what it does not ignore) as a repository of its own, its packages linked. */
 function copyOfRepository(): string {
   const copy = join(tempDir('amctl-walkthrough-'), 'amctl')
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {cwd: ROOT, encoding: 'utf8'})
@@ -56,7 +56,13 @@ function copyOfRepository(): string {
     mkdirSync(dirname(join(copy, file)), {recursive: true})
     writeFileSync(join(copy, file), readFileSync(join(ROOT, file)))
   }
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
+  // node_modules of its own whose packages are links to this one's: what the copy's tools keep
+  // there (vitest's module cache, npm run generate's scratch bundles) stays apart from the runs of
+  // this checkout, which read theirs at the same time
+  mkdirSync(join(copy, 'node_modules'))
+  for (const name of readdirSync(join(ROOT, 'node_modules')).filter((entry) => !entry.startsWith('.') || entry === '.bin')) {
+    symlinkSync(join(ROOT, 'node_modules', name), join(copy, 'node_modules', name))
+  }
   git(copy, 'init', '-q')
   git(copy, 'add', '-A')
   git(copy, '-c', 'user.name=walk-through', '-c', 'user.email=walk-through@amctl.test', 'commit', '-q', '-m', 'before')
