@@ -1490,6 +1490,16 @@ export type ScenarioBody = components['schemas']['ScenarioBody'];
 export type Scenario = components['schemas']['Scenario'];
 export type ChatBody = components['schemas']['ChatBody'];
 export type ImplementationDoc = components['schemas']['ImplementationDoc'];
+export type Target = components['schemas']['Target'];
+export type OrgSummary = components['schemas']['OrgSummary'];
+export type Experiment = components['schemas']['Experiment'];
+export type VariantContent = components['schemas']['VariantContent'];
+export type OptimizationPreview = components['schemas']['OptimizationPreview'];
+export type Trial = components['schemas']['Trial'];
+export type OptimizationProposal = components['schemas']['OptimizationProposal'];
+export type ChatMessage = components['schemas']['ChatMessage'];
+export type OptimizationChat = components['schemas']['OptimizationChat'];
+export type Deleted = components['schemas']['Deleted'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseInsufficientCredits = components['responses']['InsufficientCredits'];
@@ -1512,10 +1522,6 @@ export type ParameterLimit = components['parameters']['limit'];
 export type ParameterCursor = components['parameters']['cursor'];
 export type ParameterDeviceCode = components['parameters']['deviceCode'];
 export type ParameterRetiredId = components['parameters']['retiredId'];
-export type PathItemRetiredCollection = components['pathItems']['RetiredCollection'];
-export type PathItemRetiredItem = components['pathItems']['RetiredItem'];
-export type PathItemRetiredOrgCollection = components['pathItems']['RetiredOrgCollection'];
-export type PathItemRetiredOrgItem = components['pathItems']['RetiredOrgItem'];
 export type $defs = Record<string, never>;
 export interface operations {
     getOpenApi: {
