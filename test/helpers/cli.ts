@@ -1,5 +1,5 @@
 import {Config, Errors} from '@oclif/core'
-import {PassThrough, Readable} from 'node:stream'
+import {PassThrough, Readable, type Writable} from 'node:stream'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
@@ -41,6 +41,8 @@ export interface RunOptions {
   color?: boolean
   /** 'real' waits for real; by default a fake clock's sleeps take no real time (test/helpers/fake-clock.ts) */
   clock?: 'real' | Clock
+  /** stdout is this stream of the test's (one whose writes fail, say), not captured: `stdout` is then '' */
+  stdout?: Writable
 }
 
 export interface RunResult {
@@ -179,7 +181,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   const env = environment(opts.env)
   const io: IO = {
     stdin,
-    stdout,
+    stdout: opts.stdout ?? stdout,
     stderr,
     stdinIsTTY: opts.stdinTTY ?? false,
     stdoutIsTTY: tty,
