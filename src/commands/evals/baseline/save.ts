@@ -87,7 +87,7 @@ The file is JSON (schemas/baseline-file.json): version, org, evalSetId, savedAt,
     const org = await this.ctx.org()
     const quantile = await loadQuantile()
     const now = Date.now()
-    const pages = () => runPages(client, org, {limit: PAGE_LIMIT.max})
+    const pages = () => runPages(client, org, {query: {limit: PAGE_LIMIT.max}})
     let runs: Run[]
     if (named !== undefined) {
       const {found, missing} = await pollRuns(pages(), new Set(named))
