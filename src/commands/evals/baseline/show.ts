@@ -1,10 +1,13 @@
 import {Args} from '@oclif/core'
 import {BaseCommand} from '../../../base/base-command.js'
+import type {OperationId} from '../../../contract/routes.js'
 import {BASELINE_FILE_COLUMNS, type BaselineFileDocument, baselineDocument, readBaselineFile} from '../../../gate/baseline-file.js'
 import {styled} from '../../../output/renderer.js'
 import {relativeTime} from '../../../output/time.js'
 
 export default class EvalsBaselineShow extends BaseCommand {
+  /** it reads a file: no request */
+  static operations: OperationId[] = []
   static override summary = 'Show a baseline file: each agent and model, its runs, mean ± sd, the newest run and a trend'
   static override description =
     `Reads the baseline file at PATH (made by \`evals baseline save\`, judged against by --baseline-file) and shows one row per agent × model: how many runs it holds, their mean and standard deviation, when its newest run was created (how old the baseline is: --baseline-max-age warns past 30d), how many runs were set aside as outliers, and on a terminal the runs' scores as a sparkline, oldest first. Piped: agent, model, runs, mean, sd, the newest run's createdAt and the runs set aside, tab-separated. --json prints the file with "path" and each group's "newestRunAt".
