@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
+import {machinePath, runHome, sealedEnv} from '../helpers/env.js'
 
 // The build runs in a copy of the project (sources, bin/, patches/, package.json, node_modules
 // linked; no manifest: the build makes it), so these tests never disturb the dist/ the other tests
@@ -14,7 +15,7 @@ symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
 
 function build(): Promise<number | null> {
   return new Promise((resolve) =>
-    spawn(process.execPath, [join(copy, 'bin', 'build.js')], {cwd: copy, stdio: 'ignore'}).on('close', resolve),
+    spawn(process.execPath, [join(copy, 'bin', 'build.js')], {cwd: copy, stdio: 'ignore', env: sealedEnv()}).on('close', resolve),
   )
 }
 
@@ -23,7 +24,7 @@ const amctl = (...args: (string | Record<string, string>)[]) => {
   const env = args.find((a): a is Record<string, string> => typeof a !== 'string')
   return spawnSync(process.execPath, [join(copy, 'bin', 'run.cjs'), ...argv], {
     encoding: 'utf8',
-    env: {PATH: process.env.PATH, HOME: process.env.HOME, ...env},
+    env: {PATH: machinePath(), HOME: runHome(), ...env},
   })
 }
 
@@ -72,7 +73,7 @@ describe('bin/build.js', () => {
     utimesSync(join(copy, 'dist', 'amctl.cjs'), future, future)
     const demo = spawn(process.execPath, [join(copy, 'bin', 'demo.js')], {
       cwd: copy,
-      env: {PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1'},
+      env: {PATH: machinePath(), HOME: runHome(), NO_COLOR: '1'},
     })
     const first = await new Promise<string>((resolve) => {
       let out = ''

@@ -7,6 +7,7 @@ import {DevServerOptionError, startDevServer} from '../../src/devserver/index.js
 import {EVAL_SETS, RUN_COUNTS, TAGS, USERS, seedState} from '../../src/devserver/seed.js'
 import {expectError, sleep, startTestServer} from './helpers.js'
 import {tempDir} from '../helpers/temp.js'
+import {sealedEnv} from '../helpers/env.js'
 
 const tempFile = () => join(tempDir('amctl-devserver-'), 'state.json')
 
@@ -191,7 +192,7 @@ describe('--data FILE is locked while a server uses it', () => {
 
   it('takes over the lock of a process that is gone (a crash, kill -9)', async () => {
     const file = tempFile()
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {encoding: 'utf8'})
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {encoding: 'utf8', env: sealedEnv()})
     writeFileSync(`${file}.lock`, JSON.stringify({pid: Number(gone.stdout), host: hostname(), startedAt: '2020-01-01T00:00:00.000Z'}))
     const server = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
     expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid)

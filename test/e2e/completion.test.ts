@@ -7,6 +7,7 @@ import {amctlOnPath, runBin} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 import {useE2E} from './helpers.js'
+import {harness, machinePath, sealedEnv} from '../helpers/env.js'
 
 // Shell completion as people get it: the script of `amctl autocomplete script SHELL`, loaded into
 // a real interactive bash and zsh on a pseudo-terminal (`script`), Tab pressed, what the shell
@@ -14,10 +15,10 @@ import {useE2E} from './helpers.js'
 // `evals run` against the dev server left in the completion cache. fish answers `complete -C`.
 
 const e2e = useE2E({runSeconds: 0})
-const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`], {env: sealedEnv()}).status === 0
 // CI installs zsh (and fish) with the system packages (.ci/run); elsewhere a missing shell is skipped, and says so
 const needs = (shell: string) => {
-  if (!has(shell) && process.env.CI) throw new Error(`${shell} is not installed: .ci/run installs it`)
+  if (!has(shell) && harness.ci) throw new Error(`${shell} is not installed: .ci/run installs it`)
   if (!has(shell)) console.warn(`skipped: ${shell} is not installed (apt-get install ${shell})`)
   return has(shell)
 }
@@ -28,8 +29,7 @@ let env: Record<string, string>
 beforeAll(async () => {
   home = tempDir('amctl-completion-')
   env = {
-    PATH: `${amctlOnPath()}:${process.env.PATH}`,
-    HOME: home,
+    ...sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, HOME: home}),
     TERM: 'dumb',
     AMCTL_CONFIG_DIR: join(home, 'config'),
     AMCTL_CACHE_DIR: join(home, 'cache'),

@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import type {World} from '../../src/base/world.js'
 import {type Clock, systemClock} from '../../src/core/clock.js'
+import {sealedEnv} from './env.js'
 import {fakeClock} from './fake-clock.js'
 import {type DeclaringCommand, sentRequests, undeclaredOperations} from './declared.js'
 import {colorAllowed, type IO} from '../../src/output/io.js'
@@ -13,7 +14,7 @@ import {type Part, Renderer} from '../../src/output/renderer.js'
 /**
  * Runs a command class in-process the way bin/run.js would, in a world of the test's (the
  * command's streams, environment and clock: src/base/world.ts): stdout/stderr captured, TTY-ness
- * chosen by the test, stdin from a string, the environment the process's with the test's changes,
+ * chosen by the test, stdin from a string, a sealed environment with the test's changes (./env.ts),
  * a clock whose sleeps take no real time. Returns what a user or script would see: stdout, stderr, exit code.
  * With a fake API on (test/helpers/fake-api.ts), a command that sends an operation its `static
  * operations` do not declare fails the test.
@@ -28,7 +29,7 @@ async function loadConfig(): Promise<Config> {
 }
 
 export interface RunOptions {
-  /** changes to the process's environment for the command (undefined: unset) */
+  /** changes to the command's sealed environment (./env.ts; undefined: unset) */
   env?: Record<string, string | undefined>
   stdin?: string
   stdinTTY?: boolean
@@ -108,14 +109,13 @@ type CommandClass = DeclaringCommand & {
   prototype: object
 }
 
-/** The process's environment with `changes` made (a key given undefined is unset). */
+/**
+ * A command's environment: the sealed one (./env.ts: the machine's PATH, HOME and TMPDIR, the
+ * file's config and cache directories, the keychain off; never the runner's) with `changes` made
+ * (a key given undefined is unset).
+ */
 export function environment(changes: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {...process.env}
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === undefined) delete env[key]
-    else env[key] = value
-  }
-  return env
+  return sealedEnv(changes, {settings: true})
 }
 
 /**

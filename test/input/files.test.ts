@@ -6,6 +6,7 @@ import {describe, expect, it} from 'vitest'
 import {UsageError} from '../../src/core/errors.js'
 import {MAX_INPUT_BYTES, readStream, readText} from '../../src/input/files.js'
 import {tempDir} from '../helpers/temp.js'
+import {sealedEnv} from '../helpers/env.js'
 
 const none = Readable.from([])
 
@@ -29,9 +30,9 @@ describe('readText: @file and --input FILE|- (contract 3)', () => {
 
   it('reads a FIFO once a writer comes (what `--input <(jq …)` hands over)', async () => {
     const fifo = join(tempDir('amctl-files-'), 'pipe')
-    execFileSync('mkfifo', [fifo])
+    execFileSync('mkfifo', [fifo], {env: sealedEnv()})
     const reading = readText(fifo, none, '--input')
-    const writer = spawn('sh', ['-c', `printf '{"from":"fifo"}' > '${fifo}'`])
+    const writer = spawn('sh', ['-c', `printf '{"from":"fifo"}' > '${fifo}'`], {env: sealedEnv()})
     // listened for at once: the writer may be gone before the read resolves
     const closed = new Promise((resolve) => writer.on('close', resolve))
     expect(await reading).toBe('{"from":"fifo"}')

@@ -8,6 +8,7 @@ import AutocompleteScript from '../../../src/commands/autocomplete/script.js'
 import {completionScript, SHELLS} from '../../../src/commands/autocomplete/shared/scripts.js'
 import {runCommand} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/temp.js'
+import {harness, sealedEnv} from '../../helpers/env.js'
 
 describe('autocomplete [SHELL]', () => {
   it('says how to install the script in each shell, on stdout', async () => {
@@ -73,8 +74,8 @@ describe('autocomplete script SHELL', () => {
   ] as const)('the %s script parses (%j)', (shell, [program, ...args]) => {
     const file = join(tempDir('amctl-ac-script-'), shell)
     writeFileSync(file, completionScript(shell))
-    const check = spawnSync(program, [...args, file], {encoding: 'utf8'})
-    if (check.error && !process.env.CI) return // the shell is not installed here (CI installs it: .ci/run)
+    const check = spawnSync(program, [...args, file], {encoding: 'utf8', env: sealedEnv()})
+    if (check.error && !harness.ci) return // the shell is not installed here (CI installs it: .ci/run)
     expect(check.stderr).toBe('')
     expect(check.status).toBe(0)
   })

@@ -10,6 +10,7 @@ import {startServer} from '../../helpers/http-server.js'
 import {tempDir} from '../../helpers/temp.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
+import {sealedEnv} from '../../helpers/env.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
 
@@ -720,7 +721,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
   it('a $GITHUB_STEP_SUMMARY that is a FIFO nobody reads does not block: a warning, and the verdict stands', async () => {
     const dir = tempDir('amctl-watch-gha-')
     const fifo = join(dir, 'summary.fifo')
-    execFileSync('mkfifo', [fifo])
+    execFileSync('mkfifo', [fifo], {env: sealedEnv()})
     serveHistory([{w1: 'succeeded:0.9'}])
     const r = await runCommand(RunsWatch, ['w1', '--org', 'acme'], {
       clock,
