@@ -44,6 +44,7 @@ const hooks: DeviceFlowHooks = {
       clock += ms
     },
     now: () => clock,
+    wall: () => clock,
   },
 }
 

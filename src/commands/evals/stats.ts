@@ -48,13 +48,13 @@ The API has no filters, so amctl reads the organization's run list from the newe
     const {args, flags} = await this.parse(EvalsStats)
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
     const windowS = parseDuration('--window', flags.window ?? DEFAULT_WINDOW, {days: true})
-    const now = Date.now()
+    const now = this.clock.wall()
     const since = windowS === 0 ? undefined : now - windowS * 1000
     const client = await this.ctx.http()
     const org = await this.ctx.org()
 
     const tally = new EvalStatsTally(id, since)
-    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock)
+    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock, this.signals)
     let read = 0
     try {
       for await (const page of runPages(client, org, {limit: PAGE_LIMIT.max})) {

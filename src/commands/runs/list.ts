@@ -73,7 +73,7 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
     const {flags} = await this.parse(RunsList)
     const limit = flags.limit === undefined ? undefined : parseIntegerInRange('--limit', flags.limit, PAGE_LIMIT.min, PAGE_LIMIT.max)
     const cursor = flags.cursor === undefined ? undefined : requireText('--cursor', flags.cursor)
-    const filter = parseRunFilter(flags, Date.now())
+    const filter = parseRunFilter(flags, this.clock.wall())
     const filtering = isFiltering(filter)
     const client = await this.ctx.http()
     const org = await this.ctx.org()

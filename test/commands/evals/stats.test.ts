@@ -3,12 +3,13 @@ import EvalsStats from '../../../src/commands/evals/stats.js'
 import type {EvalStats} from '../../../src/commands/evals/shared/stats.js'
 import {runCommand} from '../../helpers/cli.js'
 import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
 
 // A run list of three pages (newest first): es_1 by two agents, other eval sets among them, and
 // runs older than the window on the last page.
 
 const HOUR = 3_600_000
-const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString()
+const ago = (hours: number) => new Date(FAKE_WALL_START - hours * HOUR).toISOString()
 
 function run(id: string, hoursAgo: number, fields: Record<string, unknown> = {}) {
   return {

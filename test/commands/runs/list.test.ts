@@ -4,6 +4,7 @@ import {runCommand} from '../../helpers/cli.js'
 import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
+import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
 
 const run = (i: number) => ({
   id: `run_${i}`,
@@ -222,7 +223,7 @@ describe('runs list', () => {
 })
 
 describe('runs list: what it keeps for shell completion', () => {
-  const recent = (env: Record<string, string>) => readRecent(env, Date.now())
+  const recent = (env: Record<string, string>) => readRecent(env, FAKE_WALL_START)
 
   it('keeps the runs it showed, their eval sets and the organization in the cache directory, in every output form', async () => {
     for (const argv of [[], ['--json'], ['--jq', '.items[0].id']]) {
@@ -312,7 +313,7 @@ describe('runs list on a terminal: width and colour', () => {
     agent: 'claude-code',
     model: 'claude-sonnet-4-5',
     score: status === 'succeeded' ? 0.71 : null,
-    createdAt: new Date(Date.now() - 52_000).toISOString(),
+    createdAt: new Date(FAKE_WALL_START - 52_000).toISOString(),
   })
 
   it.each([60, 80, 100])('at %i columns real runs fit: agent and model are cut or left out, never a wrapped row', async (columns) => {
@@ -413,7 +414,7 @@ describe('runs list filters (client-side: the API has none)', () => {
   })
 
   it('--since as a duration before now, with --until; --jq sees the filtered document', async () => {
-    const now = Date.now()
+    const now = FAKE_WALL_START
     const ago = (hours: number) => new Date(now - hours * 3_600_000).toISOString()
     api.stub('GET /orgs/acme/runs', {
       items: [at(ago(1), {id: 'a'}), at(ago(30), {id: 'b'}), at(ago(60), {id: 'c'}), at(ago(100), {id: 'd'})],
