@@ -28,6 +28,8 @@ function scripts(): Array<{where: string; run: string}> {
     }
   }
   for (const [i, step] of action.runs.steps.entries()) if (step.run) found.push({where: `action.yml step ${i + 1}`, run: step.run})
+  // the functions the action's steps source
+  found.push({where: 'action/lib.sh', run: readFileSync(join(ROOT, 'action', 'lib.sh'), 'utf8')})
   return found
 }
 
@@ -157,8 +159,28 @@ describe('action.yml', () => {
       const m = /^steps\.([a-z]+)\.outputs\.([a-z-]+)$/.exec(expression)
       expect(m, name).not.toBeNull()
       const step = action.runs.steps.find((s: any) => s.id === m![1])
-      expect(step.run, name).toContain(`echo "${m![2]}=`)
+      expect(step.run, name).toMatch(new RegExp(`^ *(if .*; then )?set_output ${m![2]} "`, 'm'))
     }
+  })
+
+  it('every output is written by set_output (action/lib.sh: the delimiter form), never by a line of its own', () => {
+    for (const step of action.runs.steps.filter((s: any) => s.run)) {
+      expect(step.run).not.toContain('GITHUB_OUTPUT')
+      if (/\bset_output\b/.test(step.run)) expect(step.run).toMatch(/^ *source ".*\/action\/lib\.sh"$/m)
+    }
+  })
+
+  it("docs/ci.md's example of the action gates with the recommended `baseline: history`, using inputs the action has, as the example workflow does", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')
+    const section = doc.slice(doc.indexOf('## The GitHub Action'))
+    const [, yaml] = /```yaml\n([\s\S]*?)```/.exec(section)!
+    const step = (parse(yaml) as any[]).find((s) => /\/amctl@v\d+$/.test(s.uses ?? ''))
+    expect(step.with.baseline).toBe('history')
+    // with history, --max-drop is the smallest drop that matters (default 0), not a fixed bar
+    expect(step.with).not.toHaveProperty('max-drop')
+    for (const name of Object.keys(step.with)) expect(Object.keys(action.inputs)).toContain(name)
+    expect(action.inputs.baseline.description).toMatch(/`history` \(.*recommended\)/)
+    expect(action.inputs['max-drop'].default).toBe('')
   })
 
   it('the inputs a workflow writes and the outputs it reads are the ones docs/ci.md lists', () => {

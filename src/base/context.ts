@@ -116,7 +116,7 @@ export class CommandContext {
     this.tokenP ??= (async () => {
       const {profile, baseUrl} = await this.settings()
       // a stored token is about to be read: say if the local state is open to others
-      if (!this.env.AMCTL_TOKEN) for (const warning of localStateWarnings(this.env)) this.warn(warning)
+      if (this.env.AMCTL_TOKEN === undefined) for (const warning of localStateWarnings(this.env)) this.warn(warning)
       const found = await findToken(profile, baseUrl, this.env)
       if (!found) throw new NotLoggedInError(`not logged in to ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
       this.tokenSource = found.source

@@ -133,8 +133,8 @@ export const LOGIN_HINT = 'run `amctl auth login`'
 /** No token anywhere (env, keychain, file): exit 3. */
 export class NotLoggedInError extends AmctlError {
   override name = 'NotLoggedInError'
-  constructor(message = 'not logged in') {
-    super(message, {code: 'unauthorized', exitCode: ExitCode.auth, hint: LOGIN_HINT})
+  constructor(message = 'not logged in', hint = LOGIN_HINT) {
+    super(message, {code: 'unauthorized', exitCode: ExitCode.auth, hint})
   }
 }
 

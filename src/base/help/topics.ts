@@ -42,7 +42,10 @@ export const ENVIRONMENT: Topic = {
       kind: 'table',
       headers: ['variable', 'meaning'],
       rows: [
-        ['AMCTL_TOKEN', 'the token to send; no stored login needed (CI); it wins over a stored token'],
+        [
+          'AMCTL_TOKEN',
+          'the token to send; no stored login needed (CI); it wins over a stored token; set but empty exits 3 (a secret a pull request from a fork does not get)',
+        ],
         ['AMCTL_BASE_URL', 'server root, like --base-url (/api/v1 is appended)'],
         ['AMCTL_ORG', 'organization slug or public ID, like --org'],
         ['AMCTL_PROFILE', 'profile in the config, like --profile (default "default")'],

@@ -55,6 +55,21 @@ describe('auth status', () => {
     expect(api.requests()).toHaveLength(0)
   })
 
+  it('an empty AMCTL_TOKEN (the secret a pull request from a fork does not get): exit 3 saying so, nothing sent', async () => {
+    const tty = await runCommand(AuthStatus, [], {tty: true, env: {AMCTL_TOKEN: '', AMCTL_BASE_URL: api.url}})
+    expect(tty.exitCode).toBe(3)
+    expect(tty.stdout).toBe('')
+    expect(tty.stderr).toBe(
+      'error: AMCTL_TOKEN is set but empty (pull requests from forks receive no secrets) (unauthorized)\nhint: give the job its token secret, or unset AMCTL_TOKEN to use a stored login\n',
+    )
+    const json = await runCommand(AuthStatus, ['--json'], {env: {AMCTL_TOKEN: '', AMCTL_BASE_URL: api.url}})
+    expect(json.exitCode).toBe(3)
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {code: 'unauthorized', message: 'AMCTL_TOKEN is set but empty (pull requests from forks receive no secrets)'},
+    })
+    expect(api.requests()).toHaveLength(0)
+  })
+
   it('exits 2 without sending anything for an http base URL that is not loopback', async () => {
     const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: 'svc_x', AMCTL_BASE_URL: 'http://api.example.invalid'}})
     expect(r.exitCode).toBe(2)
