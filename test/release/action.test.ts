@@ -10,7 +10,7 @@ import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
-import {harness, registryTrust, sealedEnv} from '../helpers/env.js'
+import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
 
 // The GitHub Action (action.yml) end to end: its steps run as the Actions runner runs them
 // (test/helpers/action-runner.ts), against the dev server and a release that `npm run release`
@@ -293,7 +293,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(second.path).toHaveLength(1)
     expect(readdirSync(second.path[0])).toEqual(['amctl'])
     const later = spawnSync('bash', ['-c', 'curl --version && git --version && amctl --version'], {
-      env: {PATH: [...second.path, process.env.PATH].join(':'), HOME: tempDir('amctl-home-')},
+      env: sealedEnv({PATH: [...second.path, machinePath()].join(':'), HOME: tempDir('amctl-home-')}),
       encoding: 'utf8',
     })
     expect(later.status, later.stderr).toBe(0)
