@@ -1,4 +1,7 @@
+import {spawnSync} from 'node:child_process'
 import {readdirSync, readFileSync} from 'node:fs'
+import {connect, createServer} from 'node:net'
+import {Worker} from 'node:worker_threads'
 import {join, relative} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {environment} from './helpers/cli.js'
@@ -62,12 +65,23 @@ describe('tests are sealed from the machine', () => {
     const bare: string[] = []
     for (const [file, text] of files) {
       if (file === 'test/faults/report.mjs') continue
-      for (const match of text.matchAll(/(?<![.\w])(?:spawn|spawnSync|execFile|execFileSync|execSync|fork)\(/g)) {
+      // (a call, or one through promisify: `promisify(execFile)(file, args, options)`)
+      for (const match of text.matchAll(
+        /(?:(?<![.\w])(?:spawn|spawnSync|execFile|execFileSync|execSync|fork)|promisify\((?:execFile|exec)\))\(/g,
+      )) {
         const call = callText(text, (match.index ?? 0) + match[0].length - 1)
         if (!/\benv\b/.test(call)) bare.push(`${file}:${text.slice(0, match.index).split('\n').length}: ${call.split('\n')[0]}`)
       }
     }
     expect(bare).toEqual([])
+  })
+
+  it('a unit test runs in process: a program, a worker thread, a listening or a connecting socket is refused (test/in-process.ts)', () => {
+    // (this file is a unit test: vitest.config.ts runs test/in-process.ts before it)
+    expect(() => spawnSync(process.execPath, ['-e', '0'], {env: sealedEnv()})).toThrow(/a unit test runs in process/)
+    expect(() => new Worker('0', {eval: true})).toThrow(/a unit test runs in process/)
+    expect(() => createServer().listen(0)).toThrow(/a unit test runs in process/)
+    expect(() => connect(9, '127.0.0.1')).toThrow(/a unit test runs in process/)
   })
 
   it("the test process's own environment holds only the allow-listed names (test/setup.ts cut the rest)", () => {

@@ -93,7 +93,7 @@ describe('fake API', () => {
   it('refuses what the network refuses, before anything is recorded, and reads an answer through its size limit', async () => {
     await expect(attempt('/x', {headers: {expect: '100-continue'}})).rejects.toMatchObject({code: 'UND_ERR_NOT_SUPPORTED'})
     expect(api.requests()).toEqual([])
-    api.stub('GET /big', unchecked(MADE_UP, 200, 'a'.repeat(MAX_BODY_BYTES + 1)))
+    api.stub('GET /big', unchecked(MADE_UP, 200, 'a', {'content-length': String(MAX_BODY_BYTES + 1)}))
     await expect(attempt('/big')).rejects.toMatchObject({code: 'bad_response'})
     expect(api.verify()).toEqual([])
   })

@@ -1,9 +1,8 @@
 import {closeSync, openSync, readFileSync} from 'node:fs'
-import {createServer, connect, type AddressInfo, type Socket} from 'node:net'
 import {join} from 'node:path'
 import {Writable} from 'node:stream'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {colorAllowed, DirectStdout, mayBeTerminal, write} from '../../src/output/io.js'
+import {colorAllowed, DirectStdout, write} from '../../src/output/io.js'
 import {tempDir} from '../helpers/temp.js'
 import {loadColors, palette} from '../../src/output/style.js'
 
@@ -53,24 +52,6 @@ describe('colour decision', () => {
     expect(palette(false).red('x')).toBe('x')
     expect(palette(false).bold('x')).toBe('x')
     expect(palette(true).red('x')).toMatch(/\u001B\[31mx\u001B\[39m/)
-  })
-})
-
-describe('mayBeTerminal (asked before a stream is made for the descriptor)', () => {
-  it('a file and a socket never are; a character device may be', async () => {
-    const file = openSync(join(tempDir('amctl-io-'), 'out.txt'), 'w')
-    expect(mayBeTerminal(file)).toBe(false)
-    closeSync(file)
-    const server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const socket: Socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
-    await new Promise((resolve) => socket.once('connect', resolve))
-    expect(mayBeTerminal((socket as unknown as {_handle: {fd: number}})._handle.fd)).toBe(false)
-    socket.destroy()
-    await new Promise((resolve) => server.close(resolve))
-    const devNull = openSync('/dev/null', 'w')
-    expect(mayBeTerminal(devNull)).toBe(true)
-    closeSync(devNull)
   })
 })
 
