@@ -8,6 +8,7 @@ import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 import {useE2E} from './helpers.js'
 import {harness, machinePath, sealedEnv} from '../helpers/env.js'
+import {lines} from '../helpers/output.js'
 
 // Shell completion as people get it: the script of `amctl autocomplete script SHELL`, loaded into
 // a real interactive bash and zsh on a pseudo-terminal (`script`), Tab pressed, what the shell
@@ -236,7 +237,7 @@ describe('amctl __complete (what the scripts ask)', () => {
 
   it('__complete-stdin takes the words one per line, an empty last word included', async () => {
     const r = await runBin(['__complete-stdin'], {env, input: 'runs\r\nlist\r\n--org\r\n\r\n'})
-    expect(r.stdout).toBe('acme\torg of profile "default"\nglobex\torg of profile "other"\n:\n')
+    expect(lines(r.stdout)).toEqual(['acme\torg of profile "default"', 'globex\torg of profile "other"', ':'])
   })
 
   it('a broken config or cache gives fewer candidates, never an error', async () => {

@@ -94,7 +94,7 @@ describe('a command page', () => {
   it('the index lists every command under its topic, in the help groups', () => {
     const index = commandIndex(commands, pkg.oclif.topics)
     expect(index.indexOf('## Core commands')).toBeLessThan(index.indexOf('## Administration commands'))
-    expect(index).toContain('### runs\n\nList, fork and watch runs\n')
+    expect(index).toContain(`### runs\n\n${pkg.oclif.topics.runs.description}\n`)
     for (const doc of commands) expect(index).toContain(`[\`amctl ${doc.name}\`](${doc.slug}.md)`)
   })
 })
