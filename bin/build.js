@@ -17,6 +17,8 @@
 //                  thread, which requires ./jq.cjs (jq-wasm) and compiles jq.wasm beside it.
 // dist/complete.cjs  shell completion's answers (`amctl __complete`, bin/run.cjs), apart from the
 //                  bundle: a Tab loads neither oclif nor the commands.
+// dist/own-file.cjs  the check of a cache file before it is read (src/core/own-file.ts), which
+//                  bin/launcher.cjs loads for the code cache and a terminal's help.
 // dist/xml.cjs    the XML library of --junit (fast-xml-builder), apart from the bundle in the same
 //                  way: the bundle's import('fast-xml-builder') requires ./xml.cjs.
 // dist/stats.cjs  the statistics library of --baseline history (jstat: Student's t quantile), apart
@@ -184,6 +186,15 @@ const completion = await build({
   entryPoints: [join(src, 'commands', 'autocomplete', 'shared', 'main.ts')],
   outfile: join(dist, 'complete.cjs'),
   format: 'cjs',
+})
+// the check of a cache file before it is read (src/core/own-file.ts): bin/launcher.cjs loads it
+// for the code cache and a terminal's help; the bundle and complete.cjs hold their own copy
+const ownFile = await build({
+  ...shared,
+  entryPoints: [join(src, 'core', 'own-file.ts')],
+  outfile: join(dist, 'own-file.cjs'),
+  format: 'cjs',
+  minifyWhitespace: true,
 })
 const loose = await build({
   ...shared,
@@ -365,6 +376,7 @@ const outputs = [
   ...Object.entries(undici?.metafile.outputs ?? {}),
   ...Object.entries(devserver.metafile.outputs),
   ...Object.entries(completion.metafile.outputs),
+  ...Object.entries(ownFile.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),
   ...Object.entries(jq.metafile.outputs),
   ...Object.entries(xml.metafile.outputs),

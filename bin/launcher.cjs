@@ -148,28 +148,23 @@ function loadBundle(file, argv = [], env = process.env) {
 // its parent (the cache directory itself); files are created exclusively, never through a link,
 // readable and writable by the user alone, and read back only when they still are exactly that
 // (lstat/fstat). A directory that fails any of this, or cannot be made or written (a read-only
-// home, a full disk, /proc), is skipped silently: it costs the speed, nothing else.
-const {O_RDONLY, O_WRONLY, O_CREAT, O_EXCL} = require('node:fs').constants
+// home, a full disk, /proc), is skipped silently: it costs the speed, nothing else. The check
+// itself is src/core/own-file.ts (dist/own-file.cjs), which the completion cache of recent IDs
+// is read through too: said once.
+const {O_WRONLY, O_CREAT, O_EXCL} = require('node:fs').constants
 // (no O_NOFOLLOW on Windows, where neither uid nor mode bits apply either)
 const O_NOFOLLOW = require('node:fs').constants.O_NOFOLLOW ?? 0
-const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
 
-/** Whether `stat` belongs to this user and nobody but the user (`writers`: the mode bits that must be clear) can write it. */
-function ownedPrivately(stat, writers = 0o022) {
-  return uid === undefined || (stat.uid === uid && (stat.mode & writers) === 0)
+/** dist/own-file.cjs, loaded when a cache is first used (a checkout not built yet has none: notBuilt says so). */
+let ownFileModule
+const ownFile = () => {
+  ownFileModule ??= require(join(__dirname, '..', 'dist', 'own-file.cjs'))
+  return ownFileModule
 }
 
-/**
- * Whether `dir` and its parent are real directories of this user's that others cannot write. (A
- * directory its group can write is used: with a umask of 002 every directory is, and what is in
- * it is checked file by file.)
- */
+/** Whether `dir` and its parent are real directories of this user's that others cannot write (own-file's privateDirs). */
 function privateDir(dir) {
-  for (const path of [dirname(dir), dir]) {
-    const stat = lstatSync(path, {throwIfNoEntry: false})
-    if (stat === undefined || !stat.isDirectory() || !ownedPrivately(stat, 0o002)) return false
-  }
-  return true
+  return ownFile().privateDirs([dirname(dir), dir])
 }
 
 /**
@@ -194,22 +189,15 @@ function makeDir(dir) {
 
 /**
  * The content of dir/name if the directory is private (privateDir) and the file is a regular
- * file of this user's that nobody else can write, not a link and with no other name (a hard link
- * to another of this user's files): else undefined. V8 runs what a code cache holds, and help
- * prints what its cache holds: nothing another user could have put there is ever read.
+ * file of this user's that nobody else can write, not a link and with no other name (own-file's
+ * readPrivateFile): else undefined. V8 runs what a code cache holds, and help prints what its
+ * cache holds: nothing another user could have put there is ever read.
  */
 function readOwnFile(dir, name) {
-  let fd
   try {
-    if (!privateDir(dir)) return undefined
-    fd = openSync(join(dir, name), O_RDONLY | O_NOFOLLOW)
-    const stat = fstatSync(fd)
-    if (!stat.isFile() || stat.nlink !== 1 || !ownedPrivately(stat)) return undefined
-    return readFileSync(fd)
+    return privateDir(dir) ? ownFile().readPrivateFile(join(dir, name)) : undefined
   } catch {
     return undefined
-  } finally {
-    if (fd !== undefined) closeSync(fd)
   }
 }
 

@@ -9,8 +9,12 @@ const {join} = require('node:path')
 const argv = process.argv.slice(2)
 const root = join(__dirname, '..')
 // the completion scripts' question at every Tab (`amctl autocomplete script`): answered from the
-// manifest and local files by dist/complete.cjs, without the CLI or the start-up machinery
-const complete = argv[0] === '__complete' || argv[0] === '__complete-stdin'
+// manifest and local files by dist/complete.cjs, without the CLI or the start-up machinery.
+// `-v2`: today's scripts, which quote each candidate; without it, a script of an earlier version
+// (saved to a file before an upgrade), which gets the plain candidates only. `-stdin`: the words
+// one per line on stdin (PowerShell's).
+const completeEntry = /^__complete(-v2)?(-stdin)?$/.exec(argv[0] ?? '')
+const complete = completeEntry !== null
 const launcher = complete ? undefined : require('./launcher.cjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
@@ -20,7 +24,7 @@ const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')
 const help = complete || version ? undefined : launcher.help(argv, root, pjson)
 if (complete) {
-  require('../dist/complete.cjs').main(argv[0] === '__complete' ? argv.slice(1) : undefined, root, pjson)
+  require('../dist/complete.cjs').main(completeEntry[2] ? undefined : argv.slice(1), root, pjson, completeEntry[1] !== undefined)
 } else if (version) {
   // the first line stays what scripts parse; the commit and its date follow when the build knows them
   let built = ''

@@ -20,7 +20,8 @@ import {type CommandFile, generatedJson} from './commands.js'
  * schemas/<topic>-<verb>.json: the JSON Schema of each command's `--json` document, from the type
  * its `run()` returns (ts-json-schema-generator over the sources). The results the base renders
  * stand for their documents: a `StreamedList<T>` prints a `StreamedDocument<T>`, an
- * `UnknownOutcome<T, D>` and a `Finished<T, D>` print their `D` (src/base/results.ts). A command
+ * `UnknownOutcome<T, D>` and a `Finished<T, D>` print their `D`, a `Printed<D>` printed its `D`
+ * (src/base/results.ts). A command
  * whose run() returns nothing prints no document and has no schema, nor has one whose run() is
  * oclif's own (help, autocomplete).
  *
@@ -169,6 +170,7 @@ function documentType(root: string, command: CommandFile): DocumentType | undefi
       if (args.length < 2) throw new Error(`${command.file}: ${name}<…> needs its --json document type as its second argument`)
       return args[1]
     }
+    if (name === 'Printed') return args[0]
     return member.getText(source)
   })
   const text = parts.join(' | ')

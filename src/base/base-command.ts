@@ -15,7 +15,7 @@ import {writeStream} from '../output/stream.js'
 import {loadColors, palette, type Style} from '../output/style.js'
 import {reportFailure} from './failure.js'
 import {errorsAsJson, jqInArgv, jsonInArgv, outputFlags} from './flags.js'
-import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} from './results.js'
+import {type CommandResult, isCommandResult} from './results.js'
 import {systemWorld, type World} from './world.js'
 
 /**
@@ -174,7 +174,7 @@ export abstract class BaseCommand extends Command {
     return result as T
   }
 
-  private async renderResult(result: StreamedList<unknown> | UnknownOutcome<unknown, unknown> | Finished<unknown, unknown>): Promise<void> {
+  private async renderResult(result: CommandResult): Promise<void> {
     await this.jqReady()
     switch (result.kind) {
       case 'stream': {
@@ -232,7 +232,11 @@ export abstract class BaseCommand extends Command {
         if (this.jsonEnabled()) await this.printVerdictJson(result.document, result.exitCode)
         else if (result.list) this.out.list(result.list.items, result.list.columns)
         if (result.exitCode !== 0) throw new Errors.ExitError(result.exitCode)
+        return
       }
+      case 'printed':
+        // the command printed it as it ran
+        return
     }
   }
 

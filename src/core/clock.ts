@@ -15,6 +15,8 @@ export interface Clock {
   wall(): number
   /** resolves after `ms`, or at once when `signal` aborts (the caller looks at the signal) */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /** a signal that aborts `ms` from now (a time limit that cuts off work under way: --wait-timeout) */
+  timeout(ms: number): AbortSignal
 }
 
 export const systemClock: Clock = {
@@ -27,4 +29,22 @@ export const systemClock: Clock = {
       () => undefined,
       () => undefined,
     ),
+  timeout: (ms) => {
+    // by hand, not AbortSignal.timeout: that takes whole milliseconds below 2^31 only (this
+    // clock's are fractional, and `--wait-timeout 720h` is more); unref'd timers, chained
+    const controller = new AbortController()
+    const arm = (left: number): void => {
+      const step = Math.min(Math.max(0, Math.ceil(left)), MAX_TIMER_MS)
+      const timer = setTimeout(() => {
+        if (left - step > 0) arm(left - step)
+        else controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))
+      }, step)
+      timer.unref()
+    }
+    arm(ms)
+    return controller.signal
+  },
 }
+
+/** The longest delay one Node timer takes (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647

@@ -140,6 +140,14 @@ export class Store {
     delete this.state[collection][id]
   }
 
+  /** Takes `id` out of the `member` selection of every eval set of the organization (a deleted resource leaves them). */
+  deselect(orgId: string, member: 'mcpServerIds' | 'tagIds', id: string): void {
+    for (const {orgId: owner, item} of Object.values(this.state.evalSets)) {
+      const selected = item[member]
+      if (owner === orgId && Array.isArray(selected)) item[member] = selected.filter((other) => other !== id)
+    }
+  }
+
   get<C extends OwnedCollection>(collection: C, id: string): State[C][string] | undefined {
     const records = this.state[collection]
     return Object.hasOwn(records, id) ? (records[id] as State[C][string]) : undefined

@@ -16,8 +16,8 @@ import {HISTORY, robustSummary} from './stats.js'
  * newest-first scan of the organization's run list (the mechanism of `runs list --since`,
  * ./filter.ts), which stops as soon as every group has all it wants, or at the first page that
  * reaches runs older than the oldest group's `createdAt` minus `--baseline-window`. Watched runs
- * are never baselines. A run of the same eval set, agent and model whose score or createdAt is
- * malformed is a bad answer (exit 1), never skipped.
+ * are never baselines, and a run listed more than once counts once. A run of the same eval set,
+ * agent and model whose score or createdAt is malformed is a bad answer (exit 1), never skipped.
  */
 
 /** A group whose earlier runs are looked for: its ID, a run that names its eval set, agent and model, and its first createdAt. */
@@ -52,13 +52,17 @@ export async function findEarlierRuns(
   const windowMs = windowS * 1000
   const pending = new Set(probes.map((p) => p.id))
   const oldest = Math.min(...probes.map((p) => p.at))
+  // a run listed again (a server that repeats items, pages that overlap while the list grows)
+  // counts once: its first listing as a candidate
+  const counted = new Set<string>()
   for await (const page of newestUntil(pages, windowMs === 0 ? undefined : oldest - windowMs)) {
     for (const candidate of page.items) {
-      if (watched.has(candidate.id)) continue
+      if (watched.has(candidate.id) || counted.has(candidate.id)) continue
       const matching = probes.filter((p) => pending.has(p.id) && sameTarget(candidate, p.run))
       if (matching.length === 0) continue
       checkRun(candidate)
       if (candidate.status !== 'succeeded' || typeof candidate.score !== 'number') continue
+      counted.add(candidate.id)
       const at = createdMs(candidate) as number
       for (const probe of matching) {
         if (at >= probe.at || (windowMs !== 0 && at < probe.at - windowMs)) continue

@@ -32,42 +32,76 @@ export interface GroupRow {
 
 type Kind = BaselineChoice['kind'] | undefined
 
+/** What the gate adds to a run or a group: its verdict, and with --baseline its baseline, delta and margin. */
+type Gated = {verdict: RunVerdict; baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}
+
 /** BASELINE: the baseline run's ID, or a history as `mean ± sd (n)`. */
 const baselineCell = (baseline: GateBaseline | null | undefined): string | null =>
   baseline == null ? null : isHistory(baseline) ? historyText(baseline) : baseline.runId
 
-/** The columns a baseline adds: BASELINE, Δ, and with history MARGIN and TREND (a sparkline of the history's scores, on a terminal only). */
-function baselineColumns<T extends {baseline?: GateBaseline | null; delta?: number | null; margin?: number | null}>(
-  kind: Kind,
-): Column<T>[] {
+/**
+ * The table's columns a baseline adds (a terminal only): BASELINE, Δ, and with history MARGIN and
+ * TREND (a sparkline of the history's scores).
+ */
+function baselineColumns<T extends Gated>(kind: Kind): Column<T>[] {
   if (kind === undefined) return []
   const columns: Column<T>[] = [
-    {header: 'BASELINE', get: (r) => baselineCell(r.baseline)},
-    {header: 'Δ', get: (r) => r.delta ?? null, show: 'delta'},
+    {header: 'BASELINE', get: (r) => baselineCell(r.baseline), only: 'tty'},
+    {header: 'Δ', get: (r) => r.delta ?? null, show: 'delta', only: 'tty'},
   ]
   if (kind === 'history') {
     columns.push(
-      {header: 'MARGIN', get: (r) => r.margin ?? null, show: 'score'},
-      {header: 'TREND', get: (r) => (isHistory(r.baseline) ? sparkline(r.baseline.scores) : null), extra: true},
+      {header: 'MARGIN', get: (r) => r.margin ?? null, show: 'score', only: 'tty'},
+      {header: 'TREND', get: (r) => (isHistory(r.baseline) ? sparkline(r.baseline.scores) : null), extra: true, only: 'tty'},
     )
   }
   return columns
 }
 
+const history = (r: Gated) => (isHistory(r.baseline) ? r.baseline : undefined)
+const oneRun = (r: Gated) => (r.baseline != null && !isHistory(r.baseline) ? r.baseline : undefined)
+
 /**
- * The runs of a wait: the columns of `runs list`, then with --baseline BASELINE, Δ (signed on a
- * terminal), and with history MARGIN and TREND (terminal only), then VERDICT — last on a
- * terminal; in tab-separated rows only agent, model and score follow it, which every run row
- * appends after its other fields, so the fields before them keep their places.
+ * The gate's fields of a tab-separated row, after the fields of the run (or group), in ONE order
+ * whatever the flags, each present and empty when it does not apply (docs/scripting.md: fields
+ * are only ever added after the last one): verdict (as --json has it: `passed`, never `passed
+ * (flaky)`), the baseline run's ID (previous, RUN_ID), the baseline's score (that run's, or the
+ * history's mean), delta, margin (history), the history's sd and how many runs it kept.
+ */
+function gateFields<T extends Gated>(): Column<T>[] {
+  // (in lower case: no header is ever shown for them; these are the names docs/scripting.md gives)
+  const field = (header: string, get: (r: T) => unknown): Column<T> => ({header, get, appended: true, only: 'tsv'})
+  return [
+    field('verdict', (r) => r.verdict),
+    field('baseline run', (r) => oneRun(r)?.runId ?? null),
+    field('baseline score', (r) => oneRun(r)?.score ?? history(r)?.mean ?? null),
+    field('delta', (r) => r.delta ?? null),
+    field('margin', (r) => r.margin ?? null),
+    field('baseline sd', (r) => history(r)?.sd ?? null),
+    field('baseline runs', (r) => history(r)?.runs ?? null),
+  ]
+}
+
+/**
+ * The runs of a wait. On a terminal: the columns of `runs list`, then with --baseline BASELINE, Δ
+ * (signed), and with history MARGIN and TREND, then VERDICT, last. Tab-separated: exactly the
+ * fields of the run's `runs list` row (ID, status, eval set, created, agent, model, score), then
+ * the gate's fields (gateFields), whatever the flags.
  */
 export function gatedRunColumns(kind: Kind): Column<GatedRun>[] {
-  return [...(RUN_COLUMNS as Column<GatedRun>[]), ...baselineColumns<GatedRun>(kind), {header: 'VERDICT', get: (r) => r.verdict}]
+  return [
+    ...(RUN_COLUMNS as Column<GatedRun>[]),
+    ...baselineColumns<GatedRun>(kind),
+    {header: 'VERDICT', get: (r) => r.verdict, only: 'tty'},
+    ...gateFields<GatedRun>(),
+  ]
 }
 
 /**
  * The groups of `evals run --repeat`: eval set, agent, model, the runs, how many failed, the
- * group's score (the mean of its succeeded runs), then the baseline's columns, then VERDICT
- * (`passed (flaky)` when some runs failed, fewer than half).
+ * group's score (the mean of its succeeded runs), then on a terminal the baseline's columns and
+ * VERDICT (`passed (flaky)` when some runs failed, fewer than half); tab-separated, those six
+ * fields then the gate's fields (gateFields), whatever the flags.
  */
 export function groupColumns(kind: Kind): Column<GroupRow>[] {
   return [
@@ -78,6 +112,7 @@ export function groupColumns(kind: Kind): Column<GroupRow>[] {
     {header: 'FAILED', get: (g) => g.failures},
     {header: 'SCORE', get: (g) => g.score, show: 'score'},
     ...baselineColumns<GroupRow>(kind),
-    {header: 'VERDICT', get: (g) => (g.flaky && g.verdict !== 'failed' ? `${g.verdict} (flaky)` : g.verdict)},
+    {header: 'VERDICT', get: (g) => (g.flaky && g.verdict !== 'failed' ? `${g.verdict} (flaky)` : g.verdict), only: 'tty'},
+    ...gateFields<GroupRow>(),
   ]
 }

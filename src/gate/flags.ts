@@ -3,16 +3,12 @@ import {UsageError} from '../core/errors.js'
 import {closest} from '../base/fallback.js'
 import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
 import {shellLine} from '../output/shell.js'
+import {HISTORY_BASELINE, PREVIOUS} from './baseline-words.js'
 import {HISTORY} from './stats.js'
 import type {WatchOptions} from './watch.js'
 
 /** Defaults and bounds of the wait flags (contract 5) and of the regression gate. */
 export const WATCH_DEFAULTS = {intervalS: 5, minIntervalS: 1, maxIntervalS: 86_400, timeout: '60m', baselineWindow: '30d'} as const
-
-/** `--baseline previous`: each run's own newest earlier run like it. */
-export const PREVIOUS = 'previous'
-/** `--baseline history`: the earlier runs like it, with a confidence. */
-export const HISTORY_BASELINE = 'history'
 
 /** `evals run --repeat K`: the bounds of K. */
 export const REPEAT = {min: 1, max: 20} as const
@@ -29,7 +25,7 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   'wait-timeout': Flags.string({
-    description: `stop waiting after 90s, 15m, 2h or N seconds; 0 = no limit (default ${WATCH_DEFAULTS.timeout}); exit 11`,
+    description: `stop waiting after 90s, 15m, 2h or N seconds, the search for baselines included; 0 = no limit (default ${WATCH_DEFAULTS.timeout}); exit 11`,
     helpValue: 'DURATION',
     helpGroup: WAIT,
   }),

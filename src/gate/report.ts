@@ -11,7 +11,7 @@ import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/r
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
 import type {WatchOutcome} from './watch.js'
-import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, statusText, type WatchState} from './state.js'
+import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, NOT_JUDGED, statusText, type WatchState} from './state.js'
 import type {ReportTargets} from './flags.js'
 
 /**
@@ -131,6 +131,7 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     interrupted: 'not finished when the wait was interrupted (Ctrl-C)',
   }
   const grouped = rules.grouped === true
+  const notJudged = `${NOT_JUDGED} ${flagDuration(outcome.timeoutS, false)}`
   const runs = state.entries().map((w): ReportRun => {
     const run = w.run
     const created = run === undefined ? undefined : createdMs(run)
@@ -138,6 +139,9 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     const group = state.groupOf(w.id)
     const judgement = group === undefined ? undefined : state.judge(group)
     const failed = state.shortfallOf(w)
+    const verdict = state.runVerdict(w)
+    // finished, but not judged: the time limit cut the search for its baseline short
+    const unjudged = isFinished(run) && verdict === 'unfinished' && outcome.cut === 'baselines'
     const item: ReportRun = {
       id: w.id,
       evalSetId: run === undefined ? (ctx.evalSetId ?? null) : stringOrNull(run.evalSetId),
@@ -147,14 +151,16 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
       score: typeof run?.score === 'number' ? run.score : null,
       seconds: created === undefined ? null : Math.max(0, Math.round(seenAt - created) / 1000),
       createdAt: run === undefined ? null : stringOrNull(run.createdAt),
-      verdict: state.runVerdict(w),
-      outcome: failed ? 'failed' : isFinished(run) ? 'passed' : 'skipped',
+      verdict,
+      outcome: failed ? 'failed' : isFinished(run) && !unjudged ? 'passed' : 'skipped',
     }
     if (failed) item.failure = {rule: failed.rule, reason: failed.reason}
-    if (item.outcome === 'skipped') item.skipped = `${why[outcome.end]}${run === undefined ? ' (not found yet)' : ` (${statusText(run)})`}`
+    if (item.outcome === 'skipped')
+      item.skipped = `${unjudged ? notJudged : why[outcome.end]}${run === undefined ? ' (not found yet)' : ` (${statusText(run)})`}`
     if (!grouped && judgement?.note !== undefined) item.note = judgement.note
     if (rules.baseline !== undefined && !grouped) {
-      item.baseline = reportBaseline(group?.baseline)
+      // never looked up (the search was cut short): no baseline to show, not "none found"
+      if (group?.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
       item.delta = judgement?.delta ?? null
       if (rules.baseline.kind === 'history') item.margin = judgement?.margin ?? null
     }
@@ -162,12 +168,14 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
   })
   const report: CiReport = {
     end: outcome.end,
+    ...(outcome.cut === undefined ? {} : {cut: outcome.cut}),
     org: ctx.org,
     host: ctx.host,
     rules: reportRules(outcome),
     runs,
   }
-  if (grouped) report.groups = state.judged().map(({group, judgement}) => reportGroup(state, group, judgement, runs, why[outcome.end]))
+  if (grouped)
+    report.groups = state.judged().map(({group, judgement}) => reportGroup(state, group, judgement, runs, why[outcome.end], notJudged))
   return report
 }
 
@@ -187,7 +195,14 @@ function reportRules(outcome: WatchOutcome): CiReport['rules'] {
   }
 }
 
-function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs: ReportRun[], skippedWhy: string): ReportGroup {
+function reportGroup(
+  state: WatchState,
+  group: Group,
+  judgement: Judgement,
+  runs: ReportRun[],
+  skippedWhy: string,
+  notJudged: string,
+): ReportGroup {
   const members = group.runIds.map((id) => runs.find((r) => r.id === id) as ReportRun)
   const first = members[0]
   const item: ReportGroup = {
@@ -207,10 +222,13 @@ function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs
   }
   if (item.outcome === 'failed' && judgement.shortfall) item.failure = {...judgement.shortfall}
   if (item.outcome === 'skipped')
-    item.skipped = `${skippedWhy} (${members.filter((r) => r.outcome === 'skipped').length} of ${members.length} runs)`
+    item.skipped =
+      judgement.note === NOT_JUDGED
+        ? notJudged
+        : `${skippedWhy} (${members.filter((r) => r.outcome === 'skipped').length} of ${members.length} runs)`
   if (judgement.note !== undefined) item.note = judgement.note
   if (state.rules.baseline !== undefined) {
-    item.baseline = reportBaseline(group.baseline)
+    if (group.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
     item.delta = judgement.delta
     if (state.rules.baseline.kind === 'history') item.margin = judgement.margin
   }

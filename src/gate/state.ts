@@ -1,7 +1,7 @@
 import type {Run} from '../contract/types.js'
 import {TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
 import {flagDuration} from '../output/time.js'
-import {perComparison, predictionMargin, type Quantile} from './stats.js'
+import {perComparison, predictionMargin, type Quantile, sdFloor} from './stats.js'
 
 /**
  * What a wait says of each run and each group, said once (docs/ci.md "Verdicts"):
@@ -12,10 +12,14 @@ import {perComparison, predictionMargin, type Quantile} from './stats.js'
  * - `regressed`: below its baseline by more than max(--max-drop, margin) (history) or --max-drop
  * - `failed`: failed or cancelled (a group: half its runs or more)
  * - `below-min-score`: succeeded with a score below --min-score, or none
- * - `unfinished`: not finished when the wait ended
+ * - `unfinished`: not finished when the wait ended, or finished but not judged: the time limit cut
+ *   the search for its baseline short
  */
 export const VERDICTS = ['passed', 'improved', 'no-baseline', 'regressed', 'failed', 'below-min-score', 'unfinished'] as const
 export type RunVerdict = (typeof VERDICTS)[number]
+
+/** Why a finished run or group is `unfinished`: the time limit cut the search for its baseline short. */
+export const NOT_JUDGED = 'not judged: the search for its baseline was cut short by --wait-timeout'
 
 /** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
 const FAILING: ReadonlySet<RunVerdict> = new Set(['regressed', 'failed', 'below-min-score'])
@@ -32,7 +36,7 @@ export interface HistoryBaseline {
   /** runs kept (outliers set aside) */
   runs: number
   mean: number
-  /** the sample standard deviation of the runs kept (the margin uses at least HISTORY.sdFloor) */
+  /** the sample standard deviation of the runs kept (the margin uses at least ./stats.ts sdFloor) */
   sd: number
   /** --baseline-window as given ("30d"), or null for no limit */
   window: string | null
@@ -97,7 +101,7 @@ export interface Group {
   /** a run's ID, or with --repeat "<eval set> <agent> / <model>" */
   id: string
   runIds: string[]
-  /** with --baseline: its baseline, null when none was found; undefined until looked up */
+  /** with --baseline: its baseline, null when none was found; undefined until looked up (or when the time limit cut the search short) */
   baseline?: GateBaseline | null
   /** --baseline history without a baseline: how many earlier runs were found */
   historyFound?: number
@@ -353,6 +357,11 @@ export class WatchState {
     const choice = rules.baseline
     if (choice === undefined) return done({...base, verdict: 'passed'})
     const baseline = group.baseline
+    if (baseline === undefined) {
+      // never looked up (the time limit cut the search short): not judged, but --min-score is
+      if (below !== undefined) return done({...base, verdict: 'below-min-score'})
+      return {...base, verdict: 'unfinished', fails: false, decided: false, note: NOT_JUDGED}
+    }
     if (baseline == null) {
       const why =
         choice.kind === 'history'
@@ -384,7 +393,9 @@ export class WatchState {
     const level = choice.kind === 'history' ? choice.confidence : 0.95
     const confidence = perComparison(level, this.comparisons())
     if (rules.quantile === undefined) throw new Error('the history gate judges without a t quantile')
-    const margin = round6(predictionMargin(rules.quantile, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), confidence))
+    // the floor of scores that move in steps: the history's and these, so they can only make it finer
+    const floor = sdFloor([...baseline.scores, ...scores])
+    const margin = round6(predictionMargin(rules.quantile, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), confidence, floor))
     const history = `the mean of ${baseline.runs} earlier run${baseline.runs === 1 ? '' : 's'} (${two(baseline.mean)} ± ${two(baseline.sd)})`
     if (unscored || score === null) {
       return done({

@@ -17,8 +17,18 @@
  *   set aside a history, 5.2 % of steps with one run, 5.1 % with three; the theory's 4.9 %).
  *   A run at 0.1 among runs at 0.7 is set aside. Then
  *   the mean and the sample standard deviation of the scores kept are the classical ones.
- * - **A floor.** The margin uses max(sd, SD_FLOOR): a history with no spread (every run 0.7) does
- *   not make every drop of 0.001 a regression.
+ * - **A floor.** The margin uses max(sd, floor): a history with no spread (every run 0.7) does
+ *   not make every drop of 0.001 a regression. The floor is 0.01, or the step the scores move in
+ *   when they move in steps: an eval set of 50 tasks scores in steps of 0.02, and a history of
+ *   ten runs at 0.70 (sd 0) would otherwise make 0.68, one task less, a regression (its margin
+ *   0.019). The step is 1/N for the smallest N up to 100 such that every score, of the history and
+ *   of the run or group judged, is a whole number of 1/N; scores that are not (0.7134) have no
+ *   step. The run judged can only make the step finer (a set of scores that fits fewer N), never
+ *   coarser, so its own score cannot widen its margin. A step coarser than 0.05 counts as 0.05: a
+ *   history at 0.70 tells 10 tasks from 50 only by a later score, so a drop to 0.60 stays one a
+ *   history without spread can catch (with 0.05, ten runs make its margin 0.096), and one at 0.50
+ *   cannot hide a drop to 0 behind a step of 0.5. Between 0.01 and 0.05 a move of one step is
+ *   within noise at the default confidence (t ≥ 1.645 > 1), two steps of ten runs are not.
  * - **The margin** is the one-sided prediction bound of the mean of k new scores given the n
  *   history scores: t(c, n − 1) × sd × √(1/k + 1/n), Student's t quantile from jstat (a kept
  *   statistics library, loaded only by the commands that judge: in dist/ it is a file of its own,
@@ -39,13 +49,41 @@ export const HISTORY = {
   defaultConfidence: 0.95,
   minConfidence: 0.5,
   maxConfidence: 0.999,
-  /** the smallest standard deviation a margin uses, and the smallest scale of the outlier rule */
+  /** the smallest standard deviation a margin uses, and the smallest scale of the outlier rule (see sdFloor) */
   sdFloor: 0.01,
+  /** scores move in steps of 1/N (N tasks) for N up to this; past it a step is finer than sdFloor anyway */
+  maxSteps: 100,
+  /** a step coarser than this raises the floor only this far */
+  maxStepFloor: 0.05,
   /** a score this many scaled MADs from the median is a candidate outlier */
   outlierMads: 3.5,
   /** …set aside when beyond the two-sided (1 − this) prediction bound of the others, shared by the n scores */
   outlierAlpha: 0.001,
 } as const
+
+/** Two scores closer than this are the same score (answers are decimal text: 0.68 × 50 is 34.00000000000001). */
+const SAME = 1e-6
+
+/**
+ * The step `scores` move in: 1/N for the smallest N from 1 to HISTORY.maxSteps such that each is a
+ * whole number of 1/N (an eval set of N tasks), or undefined when there is none.
+ */
+export function scoreStep(scores: readonly number[]): number | undefined {
+  for (let n = 1; n <= HISTORY.maxSteps; n++) {
+    if (scores.every((score) => Math.abs(score * n - Math.round(score * n)) < SAME)) return 1 / n
+  }
+  return undefined
+}
+
+/**
+ * The smallest standard deviation the gate uses for `scores` (the history's, with the scores
+ * judged against it): HISTORY.sdFloor, or their step (scoreStep) when it is larger, at most
+ * HISTORY.maxStepFloor (the top of this file says why).
+ */
+export function sdFloor(scores: readonly number[]): number {
+  const step = scoreStep(scores)
+  return step === undefined ? HISTORY.sdFloor : Math.min(Math.max(step, HISTORY.sdFloor), HISTORY.maxStepFloor)
+}
 
 /** The MAD of a normal distribution times this is its standard deviation. */
 const MAD_TO_SD = 1.4826
@@ -116,16 +154,16 @@ export interface RobustSummary {
 export function robustSummary(scores: readonly number[], quantile: Quantile): RobustSummary {
   if (scores.length === 0) throw new Error('robustSummary: no scores')
   const all = scores.map((_, i) => i)
+  const floor = sdFloor(scores)
   const centre = median(scores)
-  const scale = Math.max(MAD_TO_SD * median(scores.map((s) => Math.abs(s - centre))), HISTORY.sdFloor)
+  const scale = Math.max(MAD_TO_SD * median(scores.map((s) => Math.abs(s - centre))), floor)
   const candidate = (i: number) => Math.abs(scores[i] - centre) > HISTORY.outlierMads * scale
   const rest = all.filter((i) => !candidate(i))
   let outliers: number[] = []
   if (rest.length >= HISTORY.minRuns && rest.length < scores.length) {
     const others = summarize(rest.map((i) => scores[i]))
     const n = others.n
-    const bound =
-      quantile(1 - HISTORY.outlierAlpha / (2 * scores.length), n - 1) * Math.max(others.sd ?? 0, HISTORY.sdFloor) * Math.sqrt(1 + 1 / n)
+    const bound = quantile(1 - HISTORY.outlierAlpha / (2 * scores.length), n - 1) * Math.max(others.sd ?? 0, floor) * Math.sqrt(1 + 1 / n)
     outliers = all.filter((i) => candidate(i) && Math.abs(scores[i] - (others.mean as number)) > bound)
   }
   const kept = all.filter((i) => !outliers.includes(i))
@@ -144,10 +182,16 @@ export function perComparison(confidence: number, m: number): number {
 /**
  * The one-sided prediction margin of the mean of `k` new scores against a history of `n` scores
  * with standard deviation `sd`, at `confidence` (already corrected for the comparisons):
- * t(confidence, n − 1) × max(sd, SD_FLOOR) × √(1/k + 1/n).
+ * t(confidence, n − 1) × max(sd, floor) × √(1/k + 1/n); `floor`: sdFloor of the scores involved.
  */
-export function predictionMargin(quantile: Quantile, history: {n: number; sd: number}, k: number, confidence: number): number {
-  const sd = Math.max(history.sd, HISTORY.sdFloor)
+export function predictionMargin(
+  quantile: Quantile,
+  history: {n: number; sd: number},
+  k: number,
+  confidence: number,
+  floor: number = HISTORY.sdFloor,
+): number {
+  const sd = Math.max(history.sd, floor)
   return quantile(confidence, history.n - 1) * sd * Math.sqrt(1 / k + 1 / history.n)
 }
 

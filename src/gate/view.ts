@@ -124,6 +124,15 @@ export class WatchView {
       case 'timeout': {
         const also = failures.length > 0 ? `; did not pass: ${named(failures)}` : ''
         const limit = flagDuration(this.options.timeoutS, false)
+        if (outcome.cut === 'baselines') {
+          const unjudged = state.entries().filter((w) => state.runVerdict(w) === 'unfinished')
+          const which = `${unjudged.length} of ${plural(total, 'run')} not judged: ${named(unjudged.map((w) => w.id))}`
+          this.out.notice(
+            styled('!', 'yellow'),
+            ` gave up after ${limit} (--wait-timeout) in the search for the baselines, which was cut short: ${which}${also}`,
+          )
+          return
+        }
         const left = `${unfinished.length} of ${plural(total, 'run')} not finished: ${named(unfinished)}`
         this.out.notice(styled('!', 'yellow'), ` gave up after ${limit} (--wait-timeout): ${left}${also}`)
         return

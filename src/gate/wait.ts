@@ -8,14 +8,16 @@ import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
+import {AmctlError} from '../core/errors.js'
+import {flagDuration} from '../output/time.js'
 import {findBaselineRun, lookUpBaselines} from './baseline.js'
 import type {Column} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
 import {buildReport, writeReports} from './report.js'
-import {EXIT_BY_END, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
+import {ABORTED, EXIT_BY_END, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
-import type {Judgement, Watched, WatchState} from './state.js'
+import type {GateBaseline, Judgement, Watched, WatchState} from './state.js'
 import {loadQuantile} from './stats.js'
 import {WatchView} from './view.js'
 import type {Signals} from '../core/signals.js'
@@ -51,8 +53,8 @@ export interface WaitCall {
 
 /**
  * The org's runs, newest first, the largest page the API allows; `again` says when the list
- * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C) cancels the
- * request in flight and its retries, so nothing of a wait outlives it.
+ * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C, the time limit)
+ * cancels the request in flight and its retries, so nothing of a wait outlives it.
  */
 const newestRuns = (client: HttpClient, org: string, again?: string, signal?: AbortSignal) =>
   runPages(client, org, {limit: PAGE_LIMIT.max, again, signal})
@@ -60,13 +62,27 @@ const newestRuns = (client: HttpClient, org: string, again?: string, signal?: Ab
 /**
  * The wait's options with `--baseline RUN_ID` looked up (one scan of the run list; exit 5 when
  * the run is not there, 2 when it did not succeed with a score): before anything is launched.
+ * The scan is part of the wait: --wait-timeout counts from its start and cuts it off (exit 11,
+ * code wait_timeout, nothing launched or watched), so a list whose pages never end cannot hold
+ * the command.
  */
 export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<WatchOptions> {
   // the t quantile of the history gate: loaded only by a wait that judges a history
   if (plan.options.baseline?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
-  if (plan.baselineRunId === undefined) return plan.options
-  const baseline = await findBaselineRun(newestRuns(deps.client, deps.org), plan.baselineRunId, `the runs of ${deps.org}`)
-  return {...plan.options, baseline: {kind: 'run', baseline}}
+  const runId = plan.baselineRunId
+  if (runId === undefined) return plan.options
+  const {clock, org} = deps
+  const {timeoutS} = plan.options
+  const limitFrom = clock.now()
+  const limit = timeoutS > 0 ? clock.timeout(timeoutS * 1000) : undefined
+  const baseline = await orAbort(findBaselineRun(newestRuns(deps.client, org, undefined, limit), runId, `the runs of ${org}`), limit)
+  if (baseline === ABORTED) {
+    throw new AmctlError(
+      `--baseline ${runId}: gave up after ${flagDuration(timeoutS, false)} (--wait-timeout) looking for it among the runs of ${org}; nothing was launched or watched`,
+      {code: 'wait_timeout', exitCode: ExitCode.waitTimeout},
+    )
+  }
+  return {...plan.options, baseline: {kind: 'run', baseline}, limitFrom}
 }
 
 /**
@@ -96,8 +112,8 @@ export async function waitForRuns(
     view.start(unique.length, org)
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
-      poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, interrupt.signal), pending),
-      baselines: (state) => lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state),
+      poll: (pending, number, stop) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, stop), pending),
+      baselines: (state, stop) => lookUpBaselines(newestRuns(client, org, 'in the baseline search', stop), state),
       listName,
       clock: time,
       signal: interrupt.signal,
@@ -170,10 +186,14 @@ function gatedRun(state: WatchState, w: Watched): GatedRun {
   if (choice === undefined || state.rules.grouped) return {...run, verdict}
   const group = state.groupOf(w.id)
   const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
-  const out: GatedRun = {...run, verdict, baseline: group?.baseline ?? null, delta: judgement?.delta ?? null}
+  // `baseline` is absent when it was never looked up (the time limit cut the search short)
+  const out: GatedRun = {...run, verdict, ...lookedUp(group?.baseline), delta: judgement?.delta ?? null}
   if (choice.kind === 'history') out.margin = judgement?.margin ?? null
   return out
 }
+
+/** `{baseline}` as --json gives it (null: none found), or nothing when it was never looked up (the search was cut short). */
+const lookedUp = (baseline: GateBaseline | null | undefined): {baseline?: GateBaseline | null} => (baseline === undefined ? {} : {baseline})
 
 /** The groups of a wait with --repeat, as --json and the table show them. */
 function groupRows(state: WatchState): GroupRow[] {
@@ -193,7 +213,7 @@ function groupRows(state: WatchState): GroupRow[] {
       verdict: judgement.verdict,
     }
     if (choice !== undefined) {
-      row.baseline = group.baseline ?? null
+      Object.assign(row, lookedUp(group.baseline))
       row.delta = judgement.delta
       if (choice.kind === 'history') row.margin = judgement.margin
     }

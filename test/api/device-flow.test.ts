@@ -44,7 +44,6 @@ const hooks: DeviceFlowHooks = {
       clock += ms
     },
     now: () => clock,
-    wall: () => clock,
   },
 }
 

@@ -98,6 +98,14 @@ describe('POST /_dev/orgs/:org/outcomes', () => {
     expect(expectError(await server.call('POST', '/_dev/orgs/acme/outcomes', {body}), 400, 'invalid_request')).toContain(message)
   })
 
+  it.each([
+    [{}, 'status is required (one of succeeded, failed, cancelled)'],
+    [{status: 'succeeded', mean: 0.5, sd: 0.1, seed: null}, 'seed must be an integer from 0 to 4294967295, got null'],
+  ])('%j: 400 naming the member, never "undefined" (issue 32 item 23)', async (body, message) => {
+    const {server} = await start()
+    expect(expectError(await server.call('POST', '/_dev/orgs/acme/outcomes', {body}), 400, 'invalid_request')).toBe(message)
+  })
+
   it('mean and sd: scores drawn from that normal distribution, clipped to 0–1, the same for a given seed', async () => {
     const draws = async (seed: number, mean = 0.7, sd = 0.05) => {
       const {server, ada} = await start()

@@ -22,7 +22,10 @@ describe('the dev server registers', () => {
   })
 
   it('a token check exactly where the document does not say `security: []`', () => {
-    for (const {operation} of operations.filter(({operation}) => operation.operationId !== undefined)) {
+    // (a retired operation is registered by its path, below: the next describe)
+    for (const {operation} of operations.filter(
+      ({operation}) => operation.operationId !== undefined && !operation.tags?.includes('Retired'),
+    )) {
       const route = routes.find(({handler}) => handler.operationId === operation.operationId)!
       expect(route.handler.auth, operation.operationId).toBe(!(Array.isArray(operation.security) && operation.security.length === 0))
     }

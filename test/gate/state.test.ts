@@ -284,6 +284,29 @@ describe('WatchState: --baseline history (regression or noise)', () => {
     expect(two.comparisons()).toBe(1)
   })
 
+  it('scores that move in steps: one step below a history that never moved is noise, two are not (issue 32 item 8)', () => {
+    // an eval set of 50 tasks scores in steps of 0.02; ten runs at 0.70 have sd 0, and the floor
+    // of 0.01 made 0.68 (one task less) a regression: margin t(0.95, 9) × 0.01 × √1.1 = 0.0192
+    const flat = history(0.7, 0, 10)
+    const margin = quantile(0.95, 9) * 0.02 * Math.sqrt(1 + 1 / 10)
+    const one = judged([run('r1', 'succeeded', 0.68)], {r1: flat})
+    expect(one.judge(one.groups()[0])).toMatchObject({verdict: 'passed', delta: -0.02, margin: Number(margin.toFixed(6))})
+    const two = judged([run('r1', 'succeeded', 0.66)], {r1: flat})
+    expect(two.judge(two.groups()[0])).toMatchObject({verdict: 'regressed', delta: -0.04})
+    // a step coarser than 0.05 counts as 0.05: 0.60 (one step of ten tasks, or five of fifty) is caught
+    const coarse = judged([run('r1', 'succeeded', 0.6)], {r1: flat})
+    expect(coarse.judge(coarse.groups()[0])).toMatchObject({
+      verdict: 'regressed',
+      margin: Number((quantile(0.95, 9) * 0.05 * Math.sqrt(1.1)).toFixed(6)),
+    })
+    // scores that do not move in steps keep the floor of 0.01: 0.02 below a flat history is beyond it
+    const smooth = judged([run('r1', 'succeeded', 0.6934)], {r1: history(0.7134, 0, 10)})
+    expect(smooth.judge(smooth.groups()[0])).toMatchObject({
+      verdict: 'regressed',
+      margin: Number((quantile(0.95, 9) * 0.01 * Math.sqrt(1.1)).toFixed(6)),
+    })
+  })
+
   it('no baseline (fewer than 3 earlier runs) passes unjudged, and fails with --require-baseline', () => {
     const lone = new WatchState(['r1'], {failFast: false, baseline: choice, quantile})
     lone.apply(found(run('r1', 'succeeded', 0.2)), 0)

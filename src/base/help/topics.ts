@@ -97,7 +97,11 @@ export const EXIT_CODES: Topic = {
         [String(ExitCode.account), 'the account state blocks the work', 'insufficient_credits, needs_provider_key'],
         [String(ExitCode.outcomeUnknown), 'a create or launch was sent and no answer came: check before retrying', 'outcome_unknown'],
         [String(ExitCode.notPassed), 'waited runs finished, but not all passed (failed, cancelled, below --min-score or --max-drop)', ''],
-        [String(ExitCode.waitTimeout), 'the wait ended (--wait-timeout) before every run finished', ''],
+        [
+          String(ExitCode.waitTimeout),
+          'the wait ended (--wait-timeout) before every run finished and was judged, or before its --baseline RUN_ID was found',
+          'wait_timeout',
+        ],
         [String(ExitCode.interrupted), 'interrupted (Ctrl-C)', ''],
       ],
     },
@@ -122,8 +126,8 @@ export const FORMATTING: Topic = {
     {
       kind: 'list',
       items: [
-        'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value, colour unless NO_COLOR, FORCE_COLOR=0 or CLICOLOR=0 (CLICOLOR_FORCE colours messages off a terminal too).',
-        'Piped: lists as tab-separated rows without a header, the ID first; objects as key<TAB>value lines, nested values as compact JSON. No colour.',
+        'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value (an empty list or an answer of {} says so on stderr: "(none)", "(an empty answer: no members)"), colour unless NO_COLOR, FORCE_COLOR=0 or CLICOLOR=0 (CLICOLOR_FORCE colours messages off a terminal too).',
+        'Piped: lists as tab-separated rows without a header, the ID first; objects as key<TAB>value lines, nested values as compact JSON; an empty list or object is no line at all. No colour.',
         'In tab-separated output a backslash, tab, newline and carriage return inside a value are written `\\\\`, `\\t`, `\\n` and `\\r`, other control characters `\\u00XX` (bidi controls and the line and paragraph separators too, as `\\u202e`, `\\u2028`): one record per line.',
         '--json: the answer exactly as the API gave it, one document (pretty on a terminal, compact piped); lists keep {"items":[…],"nextCursor":…}. It holds no raw control character: DEL and C1 controls, bidi controls and U+2028/U+2029, which JSON allows raw, are written `\\uXXXX` too (the same value).',
         '--jq EXPR (or -q EXPR, as gh has it): a jq expression applied to the document --json would print; each result on its own line, strings raw, other values as compact JSON (like `--json | jq -r -c EXPR`); no jq install needed. With --all or --paginate it sees the whole {"items":[…]} document.',

@@ -1,7 +1,10 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base/base-command.js'
+import {commandResult, type Printed} from '../../base/results.js'
+import type {OrgRef} from '../../contract/types.js'
 import {AmctlError, UsageError} from '../../core/errors.js'
 import type {DevServer, OrgCatalog} from '../../devserver/index.js'
+import type {UserRecord} from '../../devserver/state.js'
 import {
   APPROVE_MODES,
   DEFAULT_HOST,
@@ -48,6 +51,14 @@ export function hookExample(hook: HookDoc): {description: string; command: strin
 const HOOK_LINES = HOOKS.map(({method, path, summary, details}) => {
   return `  ${method} ${HOOKS_PREFIX}${path}: ${summary}${details === undefined ? '' : ` (${details})`}`
 }).join('\n')
+
+/** What `dev server --json` prints, as one line, once the server listens: its base URL, the seeded organizations and users. */
+export interface DevServerDocument {
+  /** e.g. `http://127.0.0.1:4010` (no `/api/v1`, no trailing slash) */
+  baseUrl: string
+  orgs: OrgRef[]
+  users: UserRecord[]
+}
 
 export default class DevServerCommand extends BaseCommand {
   static override summary = 'Run the local control plane (a dev server for the API) until Ctrl-C'
@@ -117,7 +128,7 @@ ${PATTERN_SYNTAX}`
     verbose: Flags.boolean({description: 'log each request to stderr'}),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Printed<DevServerDocument>> {
     const {flags} = await this.parse(DevServerCommand)
     // the server is loaded only here, never by the other commands
     const {DevServerOptionError, startDevServer} = await import('../../devserver/index.js')
@@ -166,10 +177,11 @@ ${PATTERN_SYNTAX}`
     // Ctrl-C stops the server from now on, also while --jq still writes (its results come as jq
     // writes them): the base command then ends jq
     const signalled = untilSignal(this.signals)
+    const document: DevServerDocument = {baseUrl: server.url, orgs: server.orgs, users: server.users}
     try {
       // with --json: one compact line, so a script can read it while the server keeps running
       if (this.jsonEnabled()) {
-        const printed = this.printJson({baseUrl: server.url, orgs: server.orgs, users: server.users}, {compact: true})
+        const printed = this.printJson(document, {compact: true})
         if ((await Promise.race([printed.then(() => 'printed'), signalled])) !== 'printed') printed.catch(() => {})
       } else
         this.io.stdout.write(`${[server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))].join('\n')}\n`)
@@ -183,6 +195,7 @@ ${PATTERN_SYNTAX}`
     await signalled
     // every change was written to --data when it was answered: nothing is pending here
     await server.close()
+    return commandResult({kind: 'printed', document})
   }
 }
 

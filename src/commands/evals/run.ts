@@ -46,7 +46,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
 
 --wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast, --min-score, the regression gate --baseline and --max-drop, and the reports --junit and --summary, checked before the launch): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on). A launch whose outcome is unknown is never waited for: exit 9 as above.
 
---repeat K (with --wait) launches the eval set K times, one launch after another, waits for all the runs, and judges the runs of each agent and model as one group: its score is the mean of its runs' scores (with --baseline history the margin narrows with K). A group with a run that failed or was cancelled shows how many; fewer than half is "flaky" (judged on the others, and said so everywhere), half or more is "failed". If a launch gets no answer, no further launch is made and nothing is waited for: exit 9, listing the runs the earlier launches started. --json then gives "launches" (each launch's answer) and "groups" (agent, model, evalSetId, runIds, scores, score, baseline, delta, margin, verdict).`
+--repeat K (with --wait) launches the eval set K times, one launch after another, waits for all the runs, and judges the runs of each agent and model as one group: its score is the mean of its runs' scores (with --baseline history the margin narrows with K). A group with a run that failed or was cancelled shows how many; fewer than half is "flaky" (judged on the others, and said so everywhere), half or more is "failed". If a launch gets no answer, no further launch is made and nothing is waited for: exit 9, listing the runs the earlier launches started. A launch that answers a run ID an earlier launch did (or one answer listing a run twice) is a bad answer: exit 1, no further launch. --json then gives "launches" (each launch's answer) and "groups" (agent, model, evalSetId, runIds, scores, score, baseline, delta, margin, verdict); piped, one row per group: eval set, agent, model, run IDs, failed, score, then the gate's fields as \`runs watch\` writes them (verdict first).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme',
@@ -92,7 +92,8 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     const options = plan ? await resolveBaseline(plan, gate) : undefined
     const launches: LaunchResult[] = []
     for (let i = 0; i < repeat; i++) {
-      const launch = await launchEvalSet(client, org, id)
+      const earlier = new Set(launches.flatMap((l) => l.runIds ?? []))
+      const launch = await launchEvalSet(client, org, id, repeat === 1 ? undefined : {number: i + 1, of: repeat, earlier})
       if (launch.outcome === 'unknown') return this.unknown(launch, id, org, launches, repeat)
       launches.push(launch.result)
     }

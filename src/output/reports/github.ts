@@ -30,7 +30,8 @@ export function githubAnnotations(report: CiReport): string[] {
     } else if (item.outcome === 'skipped' && report.end === 'timeout') {
       const limit = flagDuration(report.rules.timeoutS, false)
       const status = 'runIds' in item ? item.statuses.map((s) => s ?? 'not found').join(', ') : (item.status ?? 'not found')
-      lines.push(workflowCommand('error', `amctl: ${what(item)} not finished`, `${target(item)}: ${status} after --wait-timeout ${limit}`))
+      const judged = report.cut === 'baselines' ? 'not judged' : 'not finished'
+      lines.push(workflowCommand('error', `amctl: ${what(item)} ${judged}`, `${target(item)}: ${status} after --wait-timeout ${limit}`))
     }
   }
   return lines

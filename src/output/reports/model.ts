@@ -75,6 +75,8 @@ export function historyOf(baseline: ReportBaseline | null | undefined): Extract<
 
 export interface CiReport {
   end: ReportEnd
+  /** with end `timeout`: what the time limit cut short (the search for the baselines, or a poll) */
+  cut?: 'baselines' | 'poll'
   /** the organization */
   org: string
   /** the API server's host name (JUnit's `hostname`: where the runs ran) */
@@ -123,8 +125,10 @@ export function verdictText(report: CiReport): string {
     case 'not-passed':
       if (total === 0) return 'no runs to judge: the launch started none, so nothing passed'
       return `${failed} of ${runs(total)} did not pass`
-    case 'timeout':
-      return `${unfinished} of ${runs(total)} not finished within --wait-timeout ${flagDuration(report.rules.timeoutS, false)}${failed > 0 ? `; ${failed} did not pass` : ''}`
+    case 'timeout': {
+      const what = report.cut === 'baselines' ? 'not judged (the search for baselines was cut short)' : 'not finished'
+      return `${unfinished} of ${runs(total)} ${what} within --wait-timeout ${flagDuration(report.rules.timeoutS, false)}${failed > 0 ? `; ${failed} did not pass` : ''}`
+    }
     case 'interrupted':
       return `interrupted (Ctrl-C): ${unfinished} of ${runs(total)} not finished${failed > 0 ? `; ${failed} did not pass` : ''}`
   }

@@ -68,7 +68,9 @@ describe('a command page', () => {
     const watch = page('runs:watch')
     expect(watch).toMatch(/^# amctl runs watch$/m)
     expect(watch).toContain('```text\namctl runs watch RUN_ID... [--interval SECONDS]')
-    expect(watch).toContain('| `--wait-timeout DURATION` | stop waiting after 90s, 15m, 2h or N seconds; 0 = no limit; exit 11 | `60m` |')
+    expect(watch).toContain(
+      '| `--wait-timeout DURATION` | stop waiting after 90s, 15m, 2h or N seconds, the search for baselines included; 0 = no limit; exit 11 | `60m` |',
+    )
     expect(watch).toContain('| `--org ORG` | organization slug or public ID |  | `AMCTL_ORG` |')
     expect(watch).toContain('## Request\n\n```text\nGET /api/v1/orgs/{org}/runs\n```')
     expect(watch).toContain('```sh\namctl runs watch run_acme_0251 run_acme_0250 --org acme\n')

@@ -68,6 +68,6 @@ describe('autocomplete script SHELL', () => {
   it('PowerShell: a native argument completer that sends the words on stdin (an empty one survives)', () => {
     const script = completionScript('powershell')
     expect(script).toContain('Register-ArgumentCompleter -Native -CommandName amctl -ScriptBlock')
-    expect(script).toContain('$words | amctl __complete-stdin')
+    expect(script).toContain('$words | amctl __complete-v2-stdin')
   })
 })

@@ -1,6 +1,7 @@
 import {mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import RunsList from '../../../src/commands/runs/list.js'
 import RunsWatch from '../../../src/commands/runs/watch.js'
 import {runCommand} from '../../helpers/cli.js'
 import {FAKE_WALL_START, type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
@@ -47,6 +48,9 @@ function serveRuns(pages: string[][], timeline: Timeline): void {
     return reply(200, {items, nextCursor: page < pages.length - 1 ? `p${page + 1}` : null})
   })
 }
+
+/** The gate's fields of a piped row, after the run's own (docs/scripting.md), by the names the docs give them. */
+const GATE_FIELDS = ['verdict', 'baseline run', 'baseline score', 'delta', 'margin', 'baseline sd', 'baseline runs']
 
 const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
 const paths = () => api.requests().map((r) => r.path.replace('/api/v1', ''))
@@ -208,7 +212,7 @@ describe('runs watch: output and exit codes', () => {
       ].join('\n'),
     )
     expect(r.stdout).toBe(
-      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t0.9\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\n',
+      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t0.9\tpassed\t\t\t\t\t\t\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\n',
     )
   })
 
@@ -276,7 +280,7 @@ describe('runs watch: output and exit codes', () => {
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
     expect(r.stdout).toBe(
-      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\n',
     )
     expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {clock, signals, env: api.env()})
@@ -292,7 +296,7 @@ describe('runs watch: output and exit codes', () => {
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
     expect(fast.stdout).toBe(
-      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\n',
+      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\n',
     )
 
     api.requests().length = 0
@@ -335,7 +339,7 @@ describe('runs watch: output and exit codes', () => {
   it('a run given twice is watched and printed once', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {clock, signals, env: api.env()})
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n')
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\n')
   })
 })
 
@@ -345,7 +349,7 @@ describe('runs watch: run IDs from stdin', () => {
     const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {clock, signals, env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe(
-      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\n',
     )
   })
 
@@ -453,7 +457,7 @@ describe('runs watch: typed result and renderer', () => {
     expect(r.rendered.at(-1)).toEqual({
       method: 'list',
       rows: runs,
-      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED', 'VERDICT'],
+      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED', 'VERDICT', ...GATE_FIELDS],
     })
   })
 })
@@ -512,7 +516,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(paths()).toEqual(['/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200&cursor=p1'])
   })
 
-  it('an improvement passes; the table gains BASELINE and Δ, tab-separated rows the baseline ID and delta at the end', async () => {
+  it('an improvement passes; the table gains BASELINE and Δ, tab-separated rows the baseline ID, its score and the delta after the verdict', async () => {
     serveHistory([{w1: 'succeeded:0.85'}])
     const tty = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1'], {
       clock,
@@ -525,7 +529,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05\s+passed$/)
     serveHistory([{w1: 'succeeded:0.85'}])
     const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {clock, signals, env: api.env()})
-    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\tpassed\tcodex\tgpt-5\t0.85\n`)
+    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\tcodex\tgpt-5\t0.85\tpassed\th2\t0.8\t0.05\t\t\t\n`)
   })
 
   it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {
@@ -697,5 +701,172 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(off.exitCode).toBe(10)
     expect(off.stderr).not.toContain('::error')
     expect(readFileSync(stepSummary, 'utf8')).toBe(appended)
+  })
+})
+
+describe('runs watch: piped rows keep their shape whatever the flags (issue 32 item 9)', () => {
+  const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`
+  const item = (id: string, day: number, score: number) => ({...run(id, 'succeeded', score), createdAt: at(day)})
+  /** The watched run w1 (day 20) on the first page, its four earlier runs like it on the second. */
+  function serve(): void {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      if (cursor === 'p1')
+        return reply(200, {
+          items: [item('h4', 19, 0.71), item('h3', 18, 0.68), item('h2', 17, 0.72), item('h1', 16, 0.7)],
+          nextCursor: null,
+        })
+      return reply(200, {items: [item('w1', 20, 0.75)], nextCursor: 'p1'})
+    })
+  }
+  const fields = (stdout: string) => stdout.replace(/\n$/, '').split('\t')
+
+  it('the `runs list` row of the run, then verdict, baseline run, baseline score, delta, margin, baseline sd, baseline runs', async () => {
+    serve()
+    const listed = await runCommand(RunsList, ['--org', 'acme'], {clock, env: api.env()})
+    const listRow = listed.stdout.split('\n').find((line) => line.startsWith('w1\t')) as string
+    expect(listRow.split('\t')).toEqual(['w1', 'succeeded', 'es_1', at(20), 'codex', 'gpt-5', '0.75'])
+    const cases: Array<[string[], string[]]> = [
+      [[], ['passed', '', '', '', '', '', '']],
+      [
+        ['--min-score', '0.8'],
+        ['below-min-score', '', '', '', '', '', ''],
+      ],
+      [
+        ['--baseline', 'previous'],
+        ['passed', 'h4', '0.71', '0.04', '', '', ''],
+      ],
+      [
+        ['--baseline', 'previous', '--max-drop', '0.01', '--baseline-window', '0'],
+        ['improved', 'h4', '0.71', '0.04', '', '', ''],
+      ],
+      [
+        ['--baseline', 'h2', '--max-drop', '0.1'],
+        ['passed', 'h2', '0.72', '0.03', '', '', ''],
+      ],
+      [
+        ['--baseline', 'history'],
+        ['improved', '', '0.7025', '0.0475', '0.044935', '0.017078', '4'],
+      ],
+      [
+        ['--baseline', 'history', '--baseline-runs', '3', '--confidence', '0.99', '--require-baseline'],
+        ['passed', '', '0.703333', '0.046667', '0.16741', '0.020817', '3'],
+      ],
+      [
+        ['--baseline', 'history', '--baseline-window', '1d'],
+        ['no-baseline', '', '', '', '', '', ''],
+      ],
+    ]
+    for (const [flags, gate] of cases) {
+      serve()
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...flags], {clock, env: api.env()})
+      const row = fields(r.stdout)
+      expect(row, flags.join(' ')).toHaveLength(7 + GATE_FIELDS.length)
+      expect(row.slice(0, 7).join('\t'), `${flags.join(' ')}: begins with the runs list row`).toBe(listRow)
+      expect(row.slice(7), flags.join(' ')).toEqual(gate)
+      // what `cut -f7` and `cut -f8` read: the score and the verdict, whatever the flags
+      expect([row[6], row[7]]).toEqual(['0.75', gate[0]])
+    }
+  })
+})
+
+describe('runs watch: a run the server lists more than once counts once in a baseline (issue 32 item 3)', () => {
+  it('a history of one run listed five times is a history of one run: no baseline, and --require-baseline says 1', async () => {
+    const at = (day: number) => `2026-11-${day}T09:00:00.000Z`
+    const h1 = {...run('h1', 'succeeded', 0.7), createdAt: at(19)}
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      if (cursor === null) return reply(200, {items: [{...run('w1', 'succeeded', 0.5), createdAt: at(20)}, h1], nextCursor: 'p1'})
+      if (cursor === 'p1') return reply(200, {items: [h1, h1], nextCursor: 'p2'})
+      return reply(200, {items: [h1, h1], nextCursor: null})
+    })
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'history', '--require-baseline', '--json'], {
+      clock,
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(10)
+    expect(JSON.parse(r.stdout).items[0]).toMatchObject({id: 'w1', verdict: 'no-baseline', baseline: null})
+    expect(r.stderr).toContain(
+      'w1 no baseline: 1 earlier run of the same eval set, agent and model succeeded with a score within 30d (at least 3 needed) (--require-baseline)',
+    )
+  })
+})
+
+describe('runs watch: --wait-timeout bounds the whole wait, the search for baselines included (issue 32 item 4)', () => {
+  const at = (day: number) => `2026-11-${day}T09:00:00.000Z`
+  /** A list whose pages never end: each takes a second of the clock; the first holds w1, then pages of other targets' runs. */
+  function endless(): {pages: () => number} {
+    let pages = 0
+    api.stub('GET /orgs/acme/runs', async (req) => {
+      pages++
+      await clock.sleep(1000)
+      const page = Number(new URL(req.path, 'http://x').searchParams.get('cursor') ?? 0)
+      const items =
+        page === 0
+          ? [{...run('w1', 'succeeded', 0.8), createdAt: at(20)}]
+          : [{...run(`o${page}`, 'succeeded', 0.7), agent: 'other', createdAt: at(19)}]
+      return reply(200, {items, nextCursor: String(page + 1)})
+    })
+    return {pages: () => pages}
+  }
+
+  it('--baseline history --wait-timeout 5 ends at 5 s with exit 11, saying the search was cut short; the run not judged', async () => {
+    const server = endless()
+    const dir = tempDir('amctl-cut-')
+    const r = await runCommand(
+      RunsWatch,
+      [
+        'w1',
+        '--org',
+        'acme',
+        '--baseline',
+        'history',
+        '--wait-timeout',
+        '5',
+        '--junit',
+        join(dir, 'e.xml'),
+        '--summary',
+        join(dir, 'e.md'),
+      ],
+      {clock, env: api.env()},
+    )
+    expect(r.exitCode, r.stderr).toBe(11)
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(5000)
+    expect(server.pages()).toBe(5) // one poll, then four pages of the search, the fifth cut off
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      '! gave up after 5s (--wait-timeout) in the search for the baselines, which was cut short: 1 of 1 run not judged: w1',
+    )
+    // piped: the verdict is unfinished, the baseline fields empty
+    expect(r.stdout.split('\t').slice(7)).toEqual(['unfinished', '', '', '', '', '', '\n'])
+    const [testcase] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite[0].testcase
+    expect(testcase.skipped).toMatchObject({
+      '@_message': 'not judged: the search for its baseline was cut short by --wait-timeout 5s (succeeded)',
+    })
+    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe(
+      '### ⏱️ amctl: 1 of 1 run not judged (the search for baselines was cut short) within --wait-timeout 5s',
+    )
+  })
+
+  it('--json: the run\'s verdict is unfinished and it has no "baseline" member (null would say none was found)', async () => {
+    endless()
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--wait-timeout', '3', '--json'], {
+      clock,
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(11)
+    const [item] = JSON.parse(r.stdout).items
+    expect(item).toMatchObject({id: 'w1', status: 'succeeded', verdict: 'unfinished', delta: null})
+    expect(item).not.toHaveProperty('baseline')
+  })
+
+  it('--baseline RUN_ID not in a list whose pages never end: exit 11 at the limit, wait_timeout, nothing watched', async () => {
+    const server = endless()
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'base', '--wait-timeout', '4'], {clock, env: api.env()})
+    expect(r.exitCode).toBe(11)
+    expect(r.stderr).toBe(
+      'error: --baseline base: gave up after 4s (--wait-timeout) looking for it among the runs of acme; nothing was launched or watched (wait_timeout)\n',
+    )
+    expect(server.pages()).toBe(4)
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(4000)
   })
 })

@@ -72,7 +72,7 @@ describe('--baseline history against the dev server', () => {
     )
   })
 
-  it('within noise: exit 0, every run passed, the table says VERDICT and mean ± sd (n)', async () => {
+  it('within noise: exit 0, every run passed; piped rows give the verdict and the history (mean, sd, runs)', async () => {
     await history(12)
     await plan({status: 'succeeded', score: 0.69, count: 2})
     const r = await e2e.current.amctl(GATE)
@@ -82,10 +82,15 @@ describe('--baseline history against the dev server', () => {
     expect(rows).toHaveLength(2)
     for (const row of rows) {
       expect(row[1]).toBe('succeeded')
-      // the verdict, then the agent, model and score every run row appends
-      expect(row.at(-4)).toBe('passed')
-      expect(row.at(-1)).toBe('0.69')
-      expect(row.join('\t')).toMatch(/\t0\.\d\d ± 0\.\d\d \(20\)\t/)
+      // the run's `runs list` row, then verdict, baseline run (none: a history), the history's
+      // mean, delta, margin, the history's sd and how many runs it kept
+      expect(row).toHaveLength(14)
+      expect(row[6]).toBe('0.69')
+      expect(row.slice(7, 9)).toEqual(['passed', ''])
+      expect(Number(row[10])).toBeCloseTo(0.69 - Number(row[9]), 6)
+      expect(Number(row[11])).toBeGreaterThan(0)
+      expect(Number(row[12])).toBeGreaterThan(0)
+      expect(row[13]).toBe('20')
     }
   })
 

@@ -1,8 +1,11 @@
 import {type ChildProcessWithoutNullStreams, spawn, spawnSync} from 'node:child_process'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {Ajv} from 'ajv'
 import {afterEach, describe, expect, it} from 'vitest'
 import {HOOKS} from '../../../src/devserver/options.js'
 import {amctlOnPath, BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
+import {ROOT} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/temp.js'
 import {lines} from './util.js'
 import {machinePath, sealedEnv} from '../../helpers/env.js'
@@ -172,6 +175,10 @@ describe('amctl dev server (subprocess)', () => {
       {slug: 'globex', publicId: 'org_01J9GLOBEX00000000000000', name: 'Globex Corporation'},
     ])
     expect(doc.users.map((u: {email: string}) => u.email)).toEqual(['ada@example.com', 'grace@example.com'])
+    // the line is the document schemas/dev-server.json describes, as every --json document has one (issue 32 item 20)
+    const validate = new Ajv({strict: false}).compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'dev-server.json'), 'utf8')))
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true)
+    expect(validate({...doc, baseUrl: 4010})).toBe(false)
     const me = await fetch(`${doc.baseUrl}/api/v1/me`)
     expect(me.status).toBe(401)
 

@@ -116,7 +116,10 @@ describe('complete: values from local state, never the server', () => {
     expect(values(['runs', 'list', '--status', 'failed,cancelled,'])).not.toContain('failed,cancelled,failed')
     expect(values(['evals', 'update', 'es_1', '--cadence', ''])).toEqual(['NONE', 'DAILY', 'WEEKLY', 'MONTHLY'])
     expect(values(['dev', 'server', '--seed', ''])).toEqual(['default', 'empty'])
-    expect(values(['runs', 'watch', 'r1', '--baseline', ''])).toEqual(['previous', 'run_a2', 'run_a1'])
+    // --baseline: its two words, then the runs seen (issue 32 item 20: history was missing)
+    expect(values(['runs', 'watch', 'r1', '--baseline', ''])).toEqual(['history', 'previous', 'run_a2', 'run_a1'])
+    expect(values(['evals', 'run', 'es_1', '--baseline', 'h'])).toEqual(['history'])
+    expect(values(['runs', 'watch', 'r1', '--baseline=p'])).toEqual(['--baseline=previous'])
   })
 
   it('file names for FILE and PATH flags; nothing for free text', () => {
@@ -138,6 +141,12 @@ describe('the answer the scripts read', () => {
       'a\tone two three [2J\nb\n:\n',
     )
     expect(completionText({candidates: [], files: true})).toBe(':files\n')
+  })
+
+  it('to a script of an earlier version (unquoted insertion), only plain candidates: never one a shell acts on (issue 32 item 1)', () => {
+    const candidates = [{value: 'run_1'}, {value: 'run_$(id)'}, {value: 'run `x`'}, {value: '~x'}, {value: '--status=failed,cancelled'}]
+    expect(completionText({candidates, files: false}, false)).toBe('run_1\n--status=failed,cancelled\n:\n')
+    expect(completionText({candidates, files: false}, true)).toBe('run_1\nrun_$(id)\nrun `x`\n~x\n--status=failed,cancelled\n:\n')
   })
 
   it('__complete-stdin: one word a line, CRLF too, the empty word under the cursor kept', () => {
