@@ -33,6 +33,9 @@
 // interval, and what the normal theory predicts (the t prediction bound is exact for normal
 // noise: per step 1 − (1 − 0.05/m)^m; detection from the noncentral t; the previous-run gate from
 // the normal distribution of a difference of two noisy scores).
+//
+// Then `evals stats`' verdicts on seeded histories (its own section, at the end of this file:
+// --stats N, --stats-only).
 
 import {fork} from 'node:child_process'
 import {closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync} from 'node:fs'
@@ -81,6 +84,10 @@ function round(n, places = 6) {
 
 async function main() {
   const args = process.argv.slice(2)
+  if (args.includes('--stats-only')) {
+    if (!(await statsBench(args))) process.exitCode = 1
+    return
+  }
   const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
   const quick = args.includes('--quick')
   const trials = Number(value('--trials', quick ? 300 : 1500))
@@ -121,61 +128,13 @@ async function main() {
   // the heavier chunks first, so the workers end together
   chunks.sort((a, b) => b.detect * 8 + b.previous - (a.detect * 8 + a.previous))
 
-  const work = mkdtempSync(join(tmpdir(), 'amctl-bench-gate-'))
   const started = performance.now()
   const load = loadavg()[0]
-  const results = []
   let done = 0
-  try {
-    await Promise.all(
-      Array.from({length: Math.min(workers, chunks.length)}, async (_, w) => {
-        const home = join(work, `home-${w}`)
-        mkdirSync(home)
-        const out = join(work, `stdout-${w}`)
-        const err = join(work, `stderr-${w}`)
-        const outFd = openSync(out, 'w')
-        const errFd = openSync(err, 'w')
-        const child = fork(fileURLToPath(import.meta.url), ['--worker'], {
-          // a clean environment, as `env -i PATH=$PATH HOME=$tmp` gives
-          env: {PATH: process.env.PATH, HOME: home},
-          stdio: ['ignore', outFd, errFd, 'ipc'],
-          execArgv: [],
-        })
-        closeSync(outFd)
-        closeSync(errFd)
-        // the chunk the worker is on: its reply, or the worker's end
-        let pending
-        child.on('message', (reply) => pending?.resolve(reply))
-        const exited = new Promise((resolve) =>
-          child.once('exit', (code) => {
-            pending?.reject(new Error(`worker ${w} exited ${code}:\n${readFileSync(err, 'utf8').slice(-2000)}`))
-            resolve()
-          }),
-        )
-        try {
-          for (;;) {
-            const chunk = chunks.shift()
-            if (chunk === undefined) break
-            const reply = await new Promise((resolve, reject) => {
-              pending = {resolve, reject}
-              child.send({chunk, out})
-            })
-            pending = undefined
-            if (reply.error) throw new Error(`worker ${w}: ${reply.error}\n${readFileSync(err, 'utf8').slice(-2000)}`)
-            results.push(reply.result)
-            done += chunk.to - chunk.from
-            process.stderr.write(`\r${done} of ${trials * 4} trials (${Math.round((performance.now() - started) / 1000)} s)`)
-          }
-        } finally {
-          child.disconnect()
-          await exited
-        }
-      }),
-    )
-  } finally {
-    process.stderr.write('\n')
-    rmSync(work, {recursive: true, force: true})
-  }
+  const results = await inWorkers(chunks, workers, (chunk) => {
+    done += chunk.to - chunk.from
+    return `${done} of ${trials * 4} trials (${Math.round((performance.now() - started) / 1000)} s)`
+  })
   const seconds = (performance.now() - started) / 1000
   // what the workers counted, kept before anything is derived from it
   mkdirSync(outDir, {recursive: true})
@@ -205,6 +164,68 @@ async function main() {
     console.error(`targets missed${quick ? ' (--quick: too few steps to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
     if (!quick) process.exitCode = 1
   }
+  if (!(await statsBench(args))) process.exitCode = 1
+}
+
+/**
+ * Runs `chunks` in `workers` processes of a clean environment (this file with --worker), each
+ * against a dev server of its own; after each chunk, `progress(chunk)` is the line on stderr.
+ * The workers' results, in the order they came.
+ */
+async function inWorkers(chunks, workers, progress) {
+  const queue = [...chunks]
+  const work = mkdtempSync(join(tmpdir(), 'amctl-bench-gate-'))
+  const results = []
+  try {
+    await Promise.all(
+      Array.from({length: Math.min(workers, queue.length)}, async (_, w) => {
+        const home = join(work, `home-${w}`)
+        mkdirSync(home)
+        const out = join(work, `stdout-${w}`)
+        const err = join(work, `stderr-${w}`)
+        const outFd = openSync(out, 'w')
+        const errFd = openSync(err, 'w')
+        const child = fork(fileURLToPath(import.meta.url), ['--worker'], {
+          // a clean environment, as `env -i PATH=$PATH HOME=$tmp` gives
+          env: {PATH: process.env.PATH, HOME: home},
+          stdio: ['ignore', outFd, errFd, 'ipc'],
+          execArgv: [],
+        })
+        closeSync(outFd)
+        closeSync(errFd)
+        // the chunk the worker is on: its reply, or the worker's end
+        let pending
+        child.on('message', (reply) => pending?.resolve(reply))
+        const exited = new Promise((resolve) =>
+          child.once('exit', (code) => {
+            pending?.reject(new Error(`worker ${w} exited ${code}:\n${readFileSync(err, 'utf8').slice(-2000)}`))
+            resolve()
+          }),
+        )
+        try {
+          for (;;) {
+            const chunk = queue.shift()
+            if (chunk === undefined) break
+            const reply = await new Promise((resolve, reject) => {
+              pending = {resolve, reject}
+              child.send({chunk, out})
+            })
+            pending = undefined
+            if (reply.error) throw new Error(`worker ${w}: ${reply.error}\n${readFileSync(err, 'utf8').slice(-2000)}`)
+            results.push(reply.result)
+            process.stderr.write(`\r${progress(chunk)}`)
+          }
+        } finally {
+          child.disconnect()
+          await exited
+        }
+      }),
+    )
+  } finally {
+    process.stderr.write('\n')
+    rmSync(work, {recursive: true, force: true})
+  }
+  return results
 }
 
 /** The 95 % Wilson score interval of `k` successes in `n` trials (a formula, not a special function). */
@@ -379,7 +400,7 @@ async function worker() {
   process.on('message', async ({chunk, out}) => {
     try {
       readFd ??= openSync(out, 'r')
-      process.send({result: await runChunk(chunk, amctl, startDevServer)})
+      process.send({result: await (chunk.kind === 'stats' ? runStatsChunk : runChunk)(chunk, amctl, startDevServer)})
     } catch (error) {
       process.send({error: error.stack ?? String(error)})
     }
@@ -408,29 +429,9 @@ async function runChunk({m, sd, from, to, previous, detect, seed}, amctl, startD
     return (user + system) / 1000
   }
   let clock = Date.parse('2026-06-01T09:00:00.000Z')
-  const server = await startDevServer({port: 0, runSeconds: 0, now: () => clock})
-  const agent = new Agent({keepAlive: true})
+  const session = await devSession(startDevServer, () => clock)
   try {
-    const call = (method, path, body, token) =>
-      new Promise((resolve, reject) => {
-        const headers = {'content-type': 'application/json', ...(token ? {authorization: `Bearer ${token}`} : {})}
-        const req = httpRequest(server.url + path, {method, headers, agent}, (res) => {
-          let text = ''
-          res.setEncoding('utf8')
-          res.on('data', (c) => {
-            text += c
-          })
-          res.on('end', () =>
-            res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)),
-          )
-        })
-        req.on('error', reject)
-        req.end(body === undefined ? undefined : JSON.stringify(body))
-      })
-    const {token} = await call('POST', '/_dev/tokens', {email: 'ada@example.com'})
-    process.env.AMCTL_BASE_URL = server.url
-    process.env.AMCTL_TOKEN = token
-    process.env.AMCTL_ORG = 'acme'
+    const {call, token} = session
     const evalSet = EVAL_SETS[m]
     const plan = (mean, count, ...key) =>
       call('POST', '/_dev/orgs/acme/outcomes', {
@@ -484,8 +485,7 @@ async function runChunk({m, sd, from, to, previous, detect, seed}, amctl, startD
     }
     return {m, sd, cells, historySpread, cpuMs: cpuMs()}
   } finally {
-    agent.destroy()
-    await server.close()
+    await session.close()
   }
 }
 
@@ -501,6 +501,199 @@ function judge(cell, {code}, groups, drop) {
     if (group.verdict === 'regressed') cell.regressed += 1
   }
   if (drop === 0 && code === 10 && !groups.some((g) => g.verdict === 'regressed')) throw new Error('exit 10 without a regressed group')
+}
+
+// ———————————————————————— evals stats: its verdicts on seeded histories ————————————————————————
+//
+// How often `amctl evals stats` calls a group `shifted` or `flaky` (issue 29 §5), through the built
+// CLI against the dev server as above, in the same workers. One trial retargets es_acme_search at
+// three agents of its own and launches it 60 times, every run's outcome and score planned in
+// order (POST /_dev/orgs/acme/outcomes, count 1; scores rounded to 2 decimals as the seeded
+// history's are):
+//   steady   N(0.70, sd), 2 % of the runs failed;
+//   shifted  the same, then 3 sd lower from a run drawn uniformly from the 11th to the 51st;
+//   flaky    N(0.70, sd), 15 % failed.
+// One `evals stats es_acme_search --window 0 --json` per chunk of trials reads every group. Counted
+// per kind and noise: how often each verdict is given, and how often a shift found starts within 2
+// runs of the true change. Targets: a 3 sd change found in ≥ 90 % of the shifted groups, a steady
+// group called shifted in ≤ 5 %.
+//
+//   node bench/gate.mjs --stats-only [--stats N] [--workers N] [--seed S] [--quick] [--out DIR]
+//
+// --stats  trials per noise (default 400; --quick 10; 0 leaves this section out of a full run);
+// --stats-only  this section alone. Writes gate-stats.md and gate-stats.json beside gate.md.
+
+const STATS_RUNS = 60
+const STATS_KINDS = ['steady', 'shifted', 'flaky']
+const STATS_FAILED = {steady: 0.02, shifted: 0.02, flaky: 0.15}
+const STATS_SHIFT_SD = 3
+const STATS_CHUNK = 25
+const STATS_TARGETS = {found: 0.9, steadyShifted: 0.05}
+
+/** The section: trials in the workers, then the table; answers whether its targets were met. */
+async function statsBench(args) {
+  const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
+  const quick = args.includes('--quick')
+  const trials = Number(value('--stats', quick ? 10 : 400))
+  const workers = Number(value('--workers', 2))
+  const seed = Number(value('--seed', 1))
+  const outDir = value('--out', join(root, '.bench'))
+  if (!Number.isInteger(trials) || trials < 0) throw new Error('--stats must be a whole number')
+  if (trials === 0) return true
+  const chunks = NOISE.flatMap((sd) =>
+    Array.from({length: Math.ceil(trials / STATS_CHUNK)}, (_, i) => ({
+      kind: 'stats',
+      sd,
+      from: i * STATS_CHUNK,
+      to: Math.min(trials, (i + 1) * STATS_CHUNK),
+      seed,
+    })),
+  )
+  const started = performance.now()
+  const load = loadavg()[0]
+  let done = 0
+  const results = await inWorkers(chunks, workers, () => `evals stats: ${++done} of ${chunks.length} chunks`)
+  const seconds = (performance.now() - started) / 1000
+  const rows = NOISE.flatMap((sd) =>
+    STATS_KINDS.map((kind) => {
+      const counts = {groups: 0, shifted: 0, flaky: 0, stable: 0, 'too-few': 0, near: 0}
+      for (const r of results.filter((x) => x.sd === sd)) for (const [k, n] of Object.entries(r.cells[kind])) counts[k] += n
+      return {sd, kind, ...counts}
+    }),
+  )
+  const missed = []
+  for (const row of rows) {
+    if (row.kind === 'shifted' && row.shifted / row.groups < STATS_TARGETS.found)
+      missed.push(`sd ${row.sd}: a 3 sd change found in ${pct(row.shifted / row.groups)} < 90 %`)
+    if (row.kind === 'steady' && row.shifted / row.groups > STATS_TARGETS.steadyShifted)
+      missed.push(`sd ${row.sd}: a steady group called shifted in ${pct(row.shifted / row.groups)} > 5 %`)
+  }
+  const share = (row, key) => cell(rate(row[key], row.groups))
+  const lines = [
+    `\`evals stats\` verdicts on seeded histories of ${STATS_RUNS} runs per group (--confidence 0.95):`,
+    '',
+    '| group | sd | groups | shifted | flaky | stable | too-few | shift starts within 2 runs of the change |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.kind === 'shifted' ? `shifted by ${STATS_SHIFT_SD} sd` : row.kind === 'flaky' ? 'flaky (15 % failed)' : 'steady (2 % failed)'} | ${row.sd} | ${row.groups} | ${share(row, 'shifted')} | ${share(row, 'flaky')} | ${share(row, 'stable')} | ${share(row, 'too-few')} | ${row.kind === 'shifted' ? cell(rate(row.near, row.shifted)) : ''} |`,
+    ),
+    '',
+    missed.length === 0
+      ? 'Targets (a 3 sd change found in ≥ 90 % of the groups, a steady group called shifted in ≤ 5 %): met.'
+      : `Targets missed: ${missed.join('; ')}.`,
+    '',
+    `${trials} trials per noise (three groups each), ${workers} workers, seed ${seed}; ${Math.round(seconds)} s on ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.versions.node}, load average ${load.toFixed(1)} at the start`,
+    '',
+  ]
+  const md = `${lines.join('\n')}\n`
+  process.stdout.write(md)
+  mkdirSync(outDir, {recursive: true})
+  writeFileSync(join(outDir, 'gate-stats.md'), md)
+  writeFileSync(join(outDir, 'gate-stats.json'), `${JSON.stringify({trials, seed, seconds, rows, missed}, null, 2)}\n`)
+  if (missed.length > 0)
+    console.error(`targets missed${quick ? ' (--quick: too few trials to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
+  return quick || missed.length === 0
+}
+
+/** A trial's own stream of uniform numbers in [0, 1): the i-th is a hash of the trial's key and i. */
+function uniforms(key) {
+  let i = 0
+  return () => mix(key, i++) / 2 ** 32
+}
+
+/** A worker's chunk of trials: each trial's 60 launches of three planned groups, then one `evals stats`. */
+async function runStatsChunk({sd, from, to, seed}, amctl, startDevServer) {
+  let clock = Date.parse('2026-06-01T09:00:00.000Z')
+  const session = await devSession(startDevServer, () => clock)
+  try {
+    const {call, token} = session
+    const evalSet = EVAL_SETS[3]
+    const truth = []
+    for (let trial = from; trial < to; trial++) {
+      const next = uniforms(mix(seed, sd * 1000, trial, 29))
+      const names = Object.fromEntries(STATS_KINDS.map((kind) => [kind, `${kind}-${trial}`]))
+      await call(
+        'PATCH',
+        `/api/v1/orgs/acme/eval-sets/${evalSet}`,
+        {targets: STATS_KINDS.map((kind) => ({agent: names[kind], model: 'bench'}))},
+        token,
+      )
+      // the first run of the new level: the 11th to the 51st (at least 10 runs of each level)
+      const at = 10 + Math.floor(next() * 41)
+      const ids = Object.fromEntries(STATS_KINDS.map((kind) => [kind, []]))
+      for (let i = 0; i < STATS_RUNS; i++) {
+        for (const kind of STATS_KINDS) {
+          const failed = next() < STATS_FAILED[kind]
+          const level = MEAN - (kind === 'shifted' && i >= at ? STATS_SHIFT_SD * sd : 0)
+          const z = Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next())
+          const score = round(Math.min(1, Math.max(0, level + sd * z)), 2)
+          const outcome = failed ? {status: 'failed'} : {status: 'succeeded', score}
+          await call('POST', '/_dev/orgs/acme/outcomes', {evalSetId: evalSet, agent: names[kind], ...outcome, count: 1})
+        }
+        clock += 60_000
+        const {runIds} = await call('POST', `/api/v1/orgs/acme/eval-sets/${evalSet}/run`, {}, token)
+        for (const [j, kind] of STATS_KINDS.entries()) ids[kind].push(runIds[j])
+      }
+      truth.push({names, at, ids})
+    }
+    const {doc} = await amctl(['evals', 'stats', evalSet, '--window', '0', '--json'])
+    const cells = Object.fromEntries(STATS_KINDS.map((kind) => [kind, {groups: 0, shifted: 0, flaky: 0, stable: 0, 'too-few': 0, near: 0}]))
+    for (const {names, at, ids} of truth) {
+      for (const kind of STATS_KINDS) {
+        const group = doc.groups.find((g) => g.agent === names[kind])
+        if (group === undefined) throw new Error(`evals stats has no group ${names[kind]}`)
+        if (group.runs !== STATS_RUNS) throw new Error(`${names[kind]} has ${group.runs} runs, not ${STATS_RUNS}`)
+        const counts = cells[kind]
+        counts.groups += 1
+        counts[group.verdict] += 1
+        if (kind === 'shifted' && group.shift !== null && Math.abs(ids.shifted.indexOf(group.shift.runId) - at) <= 2) counts.near += 1
+      }
+    }
+    return {sd, cells}
+  } finally {
+    await session.close()
+  }
+}
+
+/**
+ * A dev server in this process (--run-seconds 0, its clock `now`), and the CLI in this process
+ * logged in to it as ada@example.com in acme: `call` sends a JSON request to it, `close` ends it.
+ */
+async function devSession(startDevServer, now) {
+  const server = await startDevServer({port: 0, runSeconds: 0, now})
+  const agent = new Agent({keepAlive: true})
+  const call = caller(server.url, agent)
+  const {token} = await call('POST', '/_dev/tokens', {email: 'ada@example.com'})
+  Object.assign(process.env, {AMCTL_BASE_URL: server.url, AMCTL_TOKEN: token, AMCTL_ORG: 'acme'})
+  return {
+    call,
+    token,
+    close: async () => {
+      agent.destroy()
+      await server.close()
+    },
+  }
+}
+
+/** A JSON request to the dev server (its hooks and the API), answered as parsed JSON; anything but 2xx throws. */
+function caller(url, agent) {
+  return (method, path, body, token) =>
+    new Promise((resolve, reject) => {
+      const headers = {'content-type': 'application/json', ...(token ? {authorization: `Bearer ${token}`} : {})}
+      const req = httpRequest(url + path, {method, headers, agent}, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (c) => {
+          text += c
+        })
+        res.on('end', () =>
+          res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`)),
+        )
+      })
+      req.on('error', reject)
+      req.end(body === undefined ? undefined : JSON.stringify(body))
+    })
 }
 
 if (process.argv[2] === '--worker') await worker()

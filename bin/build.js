@@ -82,8 +82,8 @@ function files(dir) {
     })
 }
 
-// The bundle's exports, each a getter that evaluates its module on first use: oclif reads `run`
-// and `flush` (bin/run.cjs), the help class for help only, the hook for an unknown command only,
+// The bundle's exports, each a getter that evaluates its module on first use: bin/run.cjs reads
+// `run` (oclif's) and `stdoutWritten`, the help class for help only, the hook for an unknown command only,
 // and in the COMMANDS map (oclif's "explicit" command discovery: src/commands/runs/list.ts is
 // "runs:list") the one command it runs; the manifest describes the others. So `--help` evaluates
 // no command and `config list` neither the help nor another command.
@@ -98,7 +98,7 @@ const commands = files(join(src, 'commands')).map((file) => ({
 }))
 const entry = `module.exports = {
   get run() { return require('@oclif/core/run').run },
-  get flush() { return require('@oclif/core/flush').flush },
+  get stdoutWritten() { return require('./output/io.js').stdoutWritten },
   get commandNotFound() { return require('./base/fallback.js').commandNotFound },
   get reportFailure() { return require('./base/failure.js').reportFailure },
   get systemWorld() { return require('./base/world.js').systemWorld },

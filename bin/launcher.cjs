@@ -333,7 +333,8 @@ function notBuilt(root) {
  * Writes `text` to stdout through its file descriptor, without making process.stdout (which,
  * for a pipe, loads net and the stream modules: ~3 ms). A reader that went away (EPIPE) ends
  * amctl at once with exit 0 (contract 1.4); a non-blocking stdout that is full (EAGAIN) gets the
- * rest through process.stdout, which waits for it to drain.
+ * rest through process.stdout, which waits for it to drain. A stdout that cannot be written (a
+ * full disk, a terminal gone) is one error line and exit 1, no stack (stdoutFailed).
  */
 function writeStdout(text) {
   const bytes = Buffer.from(text, 'utf8')
@@ -343,14 +344,27 @@ function writeStdout(text) {
       written += writeSync(1, bytes, written)
     } catch (error) {
       if (error.code === 'EPIPE') process.exit(0)
+      if (error.code !== 'EAGAIN') return stdoutFailed(error)
       process.stdout.on('error', (e) => {
         if (e.code === 'EPIPE') process.exit(0)
-        throw e
+        stdoutFailed(e)
       })
       process.stdout.write(bytes.subarray(written))
       return
     }
   }
+}
+
+/**
+ * The error line of a stdout that cannot be written, worded as src/output/io.ts words it for a
+ * command (outputError): this runs without the bundle, so the few lines are said again here.
+ */
+function stdoutFailed(error) {
+  const words = error.code
+    ? `${new RegExp(`^${error.code}: ([^,]+)`).exec(error.message)?.[1] ?? error.message} (${error.code})`
+    : error.message
+  process.stderr.write(`error: cannot write to stdout: ${words} (output_error)\n`)
+  process.exitCode = 1
 }
 
 /**

@@ -40,11 +40,12 @@ if (complete) {
 } else {
   // A reader of stdout that goes away (`amctl runs list --all | head -1`) ends amctl at once,
   // quietly, with exit 0, before any further request (contract 1.4). (Output to a pipe or a file
-  // is written straight to it until it is long: process.stdout is made only if needed.)
+  // is written straight to it until it is long: process.stdout is made only if needed.) Any
+  // other failure (a full disk, a terminal gone) is the command's: its next write, or its wait for
+  // what it wrote, fails with one error line (src/output/io.ts); what no command saw, main() says.
   const stdoutMade = launcher.whenStdoutMade((stdout) =>
     stdout.on('error', (error) => {
       if (error.code === 'EPIPE') process.exit(0)
-      throw error
     }),
   )
   // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself. The
@@ -66,7 +67,12 @@ if (complete) {
     } catch (error) {
       process.exitCode = await cli.reportFailure(error, argv, cli.systemWorld())
     } finally {
-      if (stdoutMade()) await cli.flush()
+      // what was written has gone out, or the failure no command said is said now (exit 1)
+      if (stdoutMade()) {
+        await cli.stdoutWritten().catch(async (error) => {
+          if (!process.exitCode) process.exitCode = await cli.reportFailure(error, argv, cli.systemWorld())
+        })
+      }
       // (a terminal's help, drawn by oclif: kept for the next run at this width)
       help?.record(process.exitCode ?? 0)
       bundle.save()

@@ -5,7 +5,7 @@ import type {Transport} from '../core/http/attempt.js'
 import type {Signals} from '../core/signals.js'
 import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
-import {type IO, write} from '../output/io.js'
+import {type IO, isOutputError, watchStdout, write, written} from '../output/io.js'
 import {compileJq, type JqProgram, jqText} from '../output/jq.js'
 import {errorText, presentError} from '../output/present.js'
 import {Progress} from '../output/progress.js'
@@ -62,6 +62,8 @@ export abstract class BaseCommand extends Command {
     this.clock = world.clock
     this.signals = world.signals
     this.transport = world.transport
+    // a stdout that fails is the command's error, never an uncaught 'error' event
+    watchStdout(this.io)
   }
 
   override async init(): Promise<void> {
@@ -160,6 +162,8 @@ export abstract class BaseCommand extends Command {
       if (isCommandResult(result)) await this.renderResult(result)
       else if (result !== undefined && this.jsonEnabled()) await this.printJson(result)
       await this.jqReady()
+      // a stdout that fails after the write returned (a terminal gone) ends the command as one that failed at once does
+      await written(this.io)
     } catch (error) {
       // an expression that does not compile is the command's error, as if checked first
       err =
@@ -213,24 +217,28 @@ export abstract class BaseCommand extends Command {
         return
       }
       case 'unknown-outcome': {
-        if (this.jq) {
-          // as without --json: the error line on stderr; the data (the document) through jq on stdout
-          this.present(result.error)
-          await this.printJson(result.document)
-        } else if (this.jsonEnabled()) await this.printJson(result.document)
-        else {
-          this.present(result.error)
-          if ('listError' in result.recent) this.out.warning(`could not list them either: ${errorText(result.recent.listError)}`)
+        await this.keepingExitCode(result.error.exitCode, async () => {
+          if (this.jq) {
+            // as without --json: the error line on stderr; the data (the document) through jq on stdout
+            this.present(result.error)
+            await this.printJson(result.document)
+          } else if (this.jsonEnabled()) await this.printJson(result.document)
           else {
-            this.out.notice(result.recent.title)
-            this.out.list(result.recent.items, result.recent.columns)
+            this.present(result.error)
+            if ('listError' in result.recent) this.out.warning(`could not list them either: ${errorText(result.recent.listError)}`)
+            else {
+              this.out.notice(result.recent.title)
+              this.out.list(result.recent.items, result.recent.columns)
+            }
           }
-        }
+        })
         throw new Errors.ExitError(result.error.exitCode)
       }
       case 'finished': {
-        if (this.jsonEnabled()) await this.printVerdictJson(result.document, result.exitCode)
-        else if (result.list) this.out.list(result.list.items, result.list.columns)
+        await this.keepingExitCode(result.exitCode, async () => {
+          if (this.jsonEnabled()) await this.printJson(result.document)
+          else if (result.list) this.out.list(result.list.items, result.list.columns)
+        })
         if (result.exitCode !== 0) throw new Errors.ExitError(result.exitCode)
         return
       }
@@ -241,15 +249,18 @@ export abstract class BaseCommand extends Command {
   }
 
   /**
-   * The document of a finished wait. A --jq error after a verdict (10 not passed, 11 timed out)
-   * is said, and the verdict's exit code stays: pipelines retry exit 1 (docs/ci.md), and a retry
-   * of `evals run --wait` launches the eval set again.
+   * Prints the data of an outcome that has an exit code of its own (a wait's verdict: 10 not
+   * passed, 11 timed out; 9 a launch whose outcome is unknown). A --jq error on it, or a stdout
+   * that cannot be written (a full disk, a terminal gone), is said, and that exit code stays:
+   * pipelines retry exit 1 (docs/ci.md), and a retry of `evals run` launches the eval set again.
+   * After a pass (0) either is the command's error, exit 1.
    */
-  private async printVerdictJson(document: unknown, exitCode: number): Promise<void> {
+  private async keepingExitCode(exitCode: number, print: () => Promise<void>): Promise<void> {
     try {
-      await this.printJson(document)
+      await print()
+      await written(this.io)
     } catch (error) {
-      if (exitCode === 0 || !(error instanceof AmctlError) || error.code !== 'jq_error') throw error
+      if (exitCode === 0 || !(error instanceof AmctlError) || !(isOutputError(error) || error.code === 'jq_error')) throw error
       this.present(error)
     }
   }

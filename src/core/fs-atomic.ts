@@ -16,7 +16,7 @@ import {
   writeSync,
 } from 'node:fs'
 import {dirname} from 'node:path'
-import {AmctlError, corruptFileError} from './errors.js'
+import {AmctlError, corruptFileError, errnoWords} from './errors.js'
 
 /**
  * The file system under amctl's own files (config.json, credentials.json, the dev server's
@@ -43,11 +43,7 @@ function errnoOf(error: unknown): string | undefined {
  */
 export function fileSystemError(action: string, path: string, error: unknown): AmctlError {
   if (error instanceof AmctlError) return error
-  const code = errnoOf(error)
-  const message = String((error as Error)?.message ?? error)
-  const words = code ? new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1] : undefined
-  const why = code ? `${words ?? message} (${code})` : message
-  return new AmctlError(`cannot ${action} ${path}: ${why}`, {code: 'file_error', exitCode: 1, cause: error})
+  return new AmctlError(`cannot ${action} ${path}: ${errnoWords(error)}`, {code: 'file_error', exitCode: 1, cause: error})
 }
 
 /** A file of amctl's own that parses but is not what amctl wrote: exit 1, naming the file. */

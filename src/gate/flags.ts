@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {CONTROL_CHARACTER} from '../contract/vocabulary.js'
 import {UsageError} from '../core/errors.js'
 import {closest} from '../base/fallback.js'
 import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
@@ -55,7 +56,7 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   confidence: Flags.string({
-    description: `--baseline history: how sure a regression must be, ${HISTORY.minConfidence}–${HISTORY.maxConfidence} for the whole step (default ${HISTORY.defaultConfidence})`,
+    description: `--baseline history: ${HISTORY.minConfidence}–${HISTORY.maxConfidence} (default ${HISTORY.defaultConfidence}); a step whose agents did not change fails at most 1 − C of the time (the false-alarm rate of the whole step: 5 % at 0.95)`,
     helpValue: 'C',
     helpGroup: WAIT,
   }),
@@ -153,22 +154,11 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
     options.baseline = {kind: 'previous', windowS: windowS()}
   } else if (baseline?.kind === 'history') {
     const runs = flags['baseline-runs']
-    const confidence = flags.confidence
-    const {minConfidence, maxConfidence} = HISTORY
     options.baseline = {
       kind: 'history',
       windowS: windowS(),
       runs: runs === undefined ? HISTORY.defaultRuns : parseIntegerInRange('--baseline-runs', runs, HISTORY.minRuns, HISTORY.maxRuns),
-      confidence:
-        confidence === undefined
-          ? HISTORY.defaultConfidence
-          : parseNumberInRange(
-              '--confidence',
-              confidence,
-              minConfidence,
-              maxConfidence,
-              `a confidence from ${minConfidence} to ${maxConfidence}`,
-            ),
+      confidence: parseConfidence(flags.confidence),
     }
   } else if (baseline?.kind === 'run') {
     baselineRunId = baseline.runId
@@ -177,6 +167,13 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   const summary = flags.summary === undefined ? undefined : requirePath('--summary', flags.summary)
   const annotations = flags['ci-annotations'] ?? env.GITHUB_ACTIONS === 'true'
   return {options, baselineRunId, reports: {junit, summary, annotations}}
+}
+
+/** `--confidence` (the gate's, and `evals stats`'): HISTORY's bounds and default when not given; exit 2 outside them. */
+export function parseConfidence(value: string | undefined): number {
+  const {minConfidence, maxConfidence} = HISTORY
+  if (value === undefined) return HISTORY.defaultConfidence
+  return parseNumberInRange('--confidence', value, minConfidence, maxConfidence, `a confidence from ${minConfidence} to ${maxConfidence}`)
 }
 
 /**
@@ -199,8 +196,17 @@ function baselineKind(value: string | undefined): {kind: 'history' | 'previous'}
   return {kind: 'run', runId: requireId('--baseline', value)}
 }
 
+/**
+ * A report path: not empty, and without control characters. A newline or a carriage return in a
+ * path that CI repeats (a step's outputs, annotations, logs) could forge lines there; no report
+ * needs one (`--junit "rep/x.xml\nverdict=passed"` exits 2). (The paths amctl only reads,
+ * `--input`, `-F @file`, and the dev server's `--data` are taken as they are: never repeated.)
+ */
 function requirePath(label: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`${label} must be a file path, got ""`)
+  if (CONTROL_CHARACTER.test(value)) {
+    throw new UsageError(`${label} must be a file path without control characters (a newline, a tab…), got ${JSON.stringify(value)}`)
+  }
   return value
 }
 

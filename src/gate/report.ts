@@ -28,7 +28,21 @@ const REPORT_MODE = 0o644
 /** Paths that name one of this process's own streams: an atomic write would replace what they point at (`>> log`). */
 const STREAM_PATH = /^\/(?:dev\/(?:stdout|stderr|stdin|fd(?:\/.*)?)|proc\/[^/]+\/fd(?:\/.*)?)$/
 
-/** `path` and every link it goes through, hop by hop (at most 40, as the kernel allows). */
+/** `path` with its directory's links resolved (its last part as it is), or as written when the directory is not there. */
+function realDirectory(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path))
+  } catch {
+    return path
+  }
+}
+
+/**
+ * `path` and every link it goes through, hop by hop (at most 40, as the kernel allows); a link's
+ * target is read from the link's real directory, as the kernel reads it. The last hop is the
+ * file a write through `path` creates or replaces: also when it does not exist yet (a link not
+ * yet pointing at an existing file).
+ */
 function linkHops(path: string): string[] {
   const hops = [resolve(path)]
   for (let i = 0; i < 40; i++) {
@@ -40,54 +54,52 @@ function linkHops(path: string): string[] {
     } catch {
       break
     }
-    hops.push(resolve(dirname(current), target))
+    hops.push(resolve(dirname(realDirectory(current)), target))
   }
   return hops
 }
 
-/** What a report path is, as a file: its real path (links followed), and its device and inode when it exists. */
+/**
+ * What a report path is, as a file: its real path (links followed, to the file a write would
+ * create when the last link dangles), and its device and inode when it exists.
+ */
 function fileIdentity(path: string): {real: string; inode?: string} {
-  const file = resolve(path)
+  const hops = linkHops(path)
+  const file = hops[hops.length - 1]
   const stat = statOrUndefined(file)
-  let real = file
-  try {
-    real = realpathSync(stat === undefined ? dirname(file) : file)
-    if (stat === undefined) real = join(real, basename(file))
-  } catch {
-    // a directory not made yet: the path as written
+  let real = realDirectory(file)
+  if (stat !== undefined) {
+    try {
+      real = realpathSync(file)
+    } catch {
+      // (gone since): its directory's real path
+    }
   }
   return {real, inode: stat === undefined ? undefined : `${stat.dev}:${stat.ino}`}
 }
 
 /**
  * Each report path must be writable, checked up front (exit 2, nothing launched, no request):
- * its directory is created when missing (as test reporters do: `--junit reports/evals.xml`),
- * must be writable, and the path must not be a directory or another kind of non-regular file,
- * nor name one of the process's own streams (`/dev/stdout`, `/dev/fd/N`, `/proc/PID/fd/N`, or a
- * link to one: an atomic write would replace the file the shell redirected stdout to). The two
- * paths must be different files: compared with links followed, and by inode when they exist.
+ * not one of the process's own streams (`/dev/stdout`, `/dev/fd/N`, `/proc/PID/fd/N`, or a link
+ * to one: an atomic write would replace the file the shell redirected stdout to); the two paths
+ * different files, compared with links followed (to the file a write would create when a link's
+ * target does not exist yet: both reports would land there) and by inode when they exist; not a
+ * link to a missing file (the atomic write refuses one: the report would be lost at the end);
+ * not a directory or another kind of non-regular file; and its directory, created when missing
+ * (as test reporters do: `--junit reports/evals.xml`), writable.
  */
 export function checkReportPaths(targets: ReportTargets): void {
-  const given = [
-    ['--junit', targets.junit],
-    ['--summary', targets.summary],
-  ] as const
-  for (const [label, path] of given) {
-    if (path === undefined) continue
-    const file = resolve(path)
-    if (linkHops(path).some((hop) => STREAM_PATH.test(hop))) {
+  const given = (
+    [
+      ['--junit', targets.junit],
+      ['--summary', targets.summary],
+    ] as const
+  ).flatMap(([label, path]) => (path === undefined ? [] : [{label, path, hops: linkHops(path)}]))
+  for (const {label, path, hops} of given) {
+    if (hops.some((hop) => STREAM_PATH.test(hop))) {
       throw new UsageError(
         `${label} ${path} names a stream of this process, not a file; give a file path (the report is written atomically)`,
       )
-    }
-    const stat = statOrUndefined(file)
-    if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
-    if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
-    try {
-      ensurePrivateDir(dirname(file), 0o777)
-      accessSync(dirname(file), constants.W_OK)
-    } catch (error) {
-      throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
     }
   }
   if (targets.junit !== undefined && targets.summary !== undefined) {
@@ -95,6 +107,22 @@ export function checkReportPaths(targets: ReportTargets): void {
     const b = fileIdentity(targets.summary)
     if (a.real === b.real || (a.inode !== undefined && a.inode === b.inode)) {
       throw new UsageError(`--junit ${targets.junit} and --summary ${targets.summary} are the same file; give two different files`)
+    }
+  }
+  for (const {label, path, hops} of given) {
+    // where the write lands: the file, or a link's final target
+    const file = hops[hops.length - 1]
+    const stat = statOrUndefined(file)
+    if (stat === undefined && hops.length > 1) {
+      throw new UsageError(`${label} ${path} is a symbolic link to a missing file (${file}); give that file's path, or create it`)
+    }
+    if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
+    if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
+    try {
+      ensurePrivateDir(dirname(file), 0o777)
+      accessSync(dirname(file), constants.W_OK)
+    } catch (error) {
+      throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
     }
   }
 }

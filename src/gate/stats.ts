@@ -200,3 +200,21 @@ export async function loadQuantile(): Promise<Quantile> {
   const {studentt} = await import('jstat')
   return (p, df) => studentt.inv(p, df)
 }
+
+/** The standard normal distribution's quantile: the value below which a share `p` of it lies. */
+export type NormalQuantile = (p: number) => number
+
+/** The upper tail of the binomial distribution: P(X ≥ k) for X ~ Binomial(n, p). */
+export type BinomialTail = (k: number, n: number, p: number) => number
+
+/**
+ * The standard normal quantile and the binomial upper tail (through the regularized incomplete
+ * beta) from jstat, loaded on first use like loadQuantile: the distributions of `evals stats`' verdicts.
+ */
+export async function loadVerdictDistributions(): Promise<{normalQuantile: NormalQuantile; binomialTail: BinomialTail}> {
+  const {normal, binomial} = await import('jstat')
+  return {
+    normalQuantile: (p) => normal.inv(p, 0, 1),
+    binomialTail: (k, n, p) => (k <= 0 ? 1 : 1 - binomial.cdf(k - 1, n, p)),
+  }
+}

@@ -21,6 +21,7 @@ import type {GateBaseline, Judgement, Watched, WatchState} from './state.js'
 import {loadQuantile} from './stats.js'
 import {WatchView} from './view.js'
 import type {Signals} from '../core/signals.js'
+import {shellLine} from '../output/shell.js'
 
 /**
  * What a wait needs from the command that runs it, made once per command by GateCommand
@@ -124,6 +125,13 @@ export async function waitForRuns(
     else view.finish(outcome)
     const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart})
     await writeReports(report, reports, {io, out, env: deps.env})
+    // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
+    const going = goingOn(outcome.state)
+    if (going.length > 0) {
+      out.notice(
+        `${going.length === 1 ? '1 run' : `${going.length} runs`} still going on the server (the API cannot cancel runs): ${shellLine(going)}`,
+      )
+    }
     if (outcome.end === 'interrupted') {
       out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
       throw new Errors.ExitError(ExitCode.interrupted)
@@ -149,31 +157,49 @@ function hostOf(baseUrl: string): string {
 export type WatchedRun = GatedRun
 
 /**
- * The end of a wait for the base to render: the runs in their last known state, in the order
- * given, as `runs list` shows them (table, TSV, or `document` under --json), each with its
- * `verdict`, and the exit code (0 passed, 10 not passed, 11 timed out). With --baseline each run
- * also carries `baseline` ({"runId","score"}, the history, or null), `delta` and `margin`, shown
- * as BASELINE, Δ, MARGIN and TREND columns. With --repeat the runs carry their verdict only and
- * `groups` (./columns.ts GroupRow) carry the rest; the table shows the groups.
+ * The watched runs not finished when the wait ended (a timeout, --fail-fast, Ctrl-C), runs it
+ * never found among them: they go on on the server, which has no way to cancel a run.
  */
-export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[], groups?: GroupRow[]) => D): Finished<unknown, D> {
+function goingOn(state: WatchState): string[] {
+  return state.unfinished().map((w) => w.id)
+}
+
+/** What the --json document of a wait holds besides the runs. */
+export interface WaitExtras {
+  /** with --repeat: the groups */
+  groups?: GroupRow[]
+  /** the runs not finished when the wait ended, which go on on the server (the API cannot cancel runs); [] when all finished */
+  unfinishedRunIds: string[]
+}
+
+/**
+ * The end of a wait for the base to render: the runs in their last known state, in the order
+ * given, as `runs list` shows them (table, TSV, or `document` under --json, with the IDs of the
+ * runs not finished: WaitExtras), each with its `verdict`, and the exit code (0 passed, 10 not
+ * passed, 11 timed out). With --baseline each run also carries `baseline` ({"runId","score"},
+ * the history, or null), `delta` and `margin`, shown as BASELINE, Δ, MARGIN and TREND columns.
+ * With --repeat the runs carry their verdict only and `groups` (./columns.ts GroupRow) carry the
+ * rest; the table shows the groups.
+ */
+export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
   const {state} = outcome
   const exitCode = EXIT_BY_END[outcome.end]
   const choice = state.rules.baseline
   const gated = state.entries().flatMap((w): GatedRun[] => (w.run === undefined ? [] : [gatedRun(state, w)]))
+  const unfinishedRunIds = goingOn(state)
   if (state.rules.grouped) {
     const groups = groupRows(state)
     return commandResult({
       kind: 'finished',
       exitCode,
-      document: document(gated, groups),
+      document: document(gated, {groups, unfinishedRunIds}),
       list: {items: groups as unknown[], columns: groupColumns(choice?.kind) as Column<unknown>[]},
     })
   }
   return commandResult({
     kind: 'finished',
     exitCode,
-    document: document(gated),
+    document: document(gated, {unfinishedRunIds}),
     list: {items: gated as unknown[], columns: gatedRunColumns(choice?.kind) as Column<unknown>[]},
   })
 }

@@ -2,7 +2,7 @@ import type {Page} from '../contract/vocabulary.js'
 import type {Clock} from '../core/clock.js'
 import {type AmctlError, isAmctlError} from '../core/errors.js'
 import {assertRow, type Column, tsvColumns, tsvRow, ttyCells, ttyColumns} from './format.js'
-import {type IO, write} from './io.js'
+import {type IO, isStdoutGone, write} from './io.js'
 import {JsonItemsWriter} from './json-stream.js'
 import {type Noun, Progress} from './progress.js'
 import type {Style} from './style.js'
@@ -91,7 +91,8 @@ export async function writeStream<T>(list: StreamedList<T>, target: StreamTarget
     }
   } catch (error) {
     progress.clear()
-    if (!isAmctlError(error)) throw error
+    // (a stdout that can take nothing more is the command's end, not the list's error: nothing more can go there)
+    if (!isAmctlError(error) || isStdoutGone(error)) throw error
     if (writer && opened) {
       await writer.close(error.toDocument().error)
       return {count, error, errorWritten: true}

@@ -215,13 +215,14 @@ describe('the XML library of --junit (fast-xml-builder): a file of its own, like
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--junit', join(dir, 'e.xml')])).toContain('xml.cjs')
   })
 
-  it("jstat (the history gate's t quantile) is not in the bundle either: ./stats.cjs is required only by --baseline history", async () => {
+  it("jstat (the history gate's t quantile) is not in the bundle either: ./stats.cjs is required only by --baseline history and evals stats", async () => {
     const source = readFileSync(BUNDLE, 'latin1')
     expect(source).toMatch(/require\(["']\.\/stats\.cjs["']\)/)
     expect(source).not.toContain('ibetainv') // a function of jstat
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--baseline', 'previous'])).not.toContain('stats.cjs')
     expect(await distRequired(['runs', 'list'])).not.toContain('stats.cjs')
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--baseline', 'history'])).toContain('stats.cjs')
+    expect(await distRequired(['evals', 'stats', 'es_acme_search'])).toContain('stats.cjs')
   })
 })
 

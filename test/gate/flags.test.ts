@@ -90,6 +90,13 @@ describe('parseWatchOptions', () => {
     [{baseline: 'previous', 'baseline-window': '2w'}, '--baseline-window must be a duration'],
     [{baseline: ''}, '--baseline must not be empty'],
     [{junit: ''}, '--junit must be a file path'],
+    // a path CI repeats (the Action's outputs, logs) cannot forge lines there: issue 32 item 13
+    [{junit: 'rep2/x.xml\nverdict=passed\nexit-code=0'}, '--junit must be a file path without control characters'],
+    [{summary: 'r/s.md\r'}, '--summary must be a file path without control characters'],
+    [{junit: 'r/\tx.xml'}, '--junit must be a file path without control characters'],
+    [{summary: 'r/\u001b]0;x\u0007.md'}, '--summary must be a file path without control characters'],
+    [{junit: 'r/\u009bx.xml'}, '--junit must be a file path without control characters'],
+    [{summary: 'r/\u007f.md'}, '--summary must be a file path without control characters'],
   ])('%j → exit 2 naming %s', (flags, name) => {
     expect(() => parseWatchOptions(flags)).toThrow(UsageError)
     expect(() => parseWatchOptions(flags)).toThrow(name)

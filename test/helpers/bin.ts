@@ -1,5 +1,6 @@
-import {spawn} from 'node:child_process'
-import {chmodSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {type ChildProcessByStdio, spawn} from 'node:child_process'
+import type {Readable, Writable} from 'node:stream'
+import {chmodSync, closeSync, existsSync, openSync, readFileSync, writeFileSync} from 'node:fs'
 import {join, resolve as resolvePath} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {ROOT} from './cli.js'
@@ -28,6 +29,8 @@ export interface BinOptions {
   onSpawn?: (child: ReturnType<typeof spawn>) => void
   /** like `| head -1` (line) or `| head -c 100` (chunk): close stdout's pipe once a first line, or anything, has come */
   closeStdout?: 'line' | 'chunk'
+  /** like `> PATH` (`/dev/full`: a disk that is full): stdout is that file, not captured */
+  stdoutTo?: string
   /**
    * stdin a terminal (a pseudo-terminal, through `script`), stdout and stderr still captured apart
    * and not terminals: a person at a terminal whose output is redirected, as a device login needs
@@ -68,12 +71,19 @@ export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult
   if (opts.stdinTerminal) return onTerminalStdin(argv, env, opts, started)
   return new Promise((resolve, reject) => {
     const [file, args] = binCommand(argv)
-    const child = spawn(file, args, {env, stdio: ['pipe', 'pipe', 'pipe']})
+    const redirected = opts.stdoutTo === undefined ? undefined : openSync(opts.stdoutTo, 'w')
+    // (stdout is null when redirected)
+    const child = spawn(file, args, {env, stdio: ['pipe', redirected ?? 'pipe', 'pipe']}) as ChildProcessByStdio<
+      Writable,
+      Readable | null,
+      Readable
+    >
+    if (redirected !== undefined) closeSync(redirected)
     const out: Buffer[] = []
     const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout?.on('data', (c: Buffer) => {
       out.push(c)
-      if (opts.closeStdout === 'chunk' || (opts.closeStdout === 'line' && c.includes(10))) child.stdout.destroy()
+      if (opts.closeStdout === 'chunk' || (opts.closeStdout === 'line' && c.includes(10))) child.stdout?.destroy()
     })
     child.stderr.on('data', (c: Buffer) => err.push(c))
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)

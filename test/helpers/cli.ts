@@ -1,5 +1,5 @@
 import {Config, Errors} from '@oclif/core'
-import {PassThrough, Readable} from 'node:stream'
+import {PassThrough, Readable, type Writable} from 'node:stream'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
@@ -52,6 +52,8 @@ export interface RunOptions {
   signals?: FakeSignals
   /** how requests go out: the file's fake API by default; 'network' for a server of the test's own on this machine */
   transport?: Transport | 'network'
+  /** stdout is this stream of the test's (one whose writes fail, say), not captured: `stdout` is then '' */
+  stdout?: Writable
 }
 
 export interface RunResult {
@@ -178,7 +180,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   const env = environment(opts.env)
   const io: IO = {
     stdin,
-    stdout,
+    stdout: opts.stdout ?? stdout,
     stderr,
     stdinIsTTY: opts.stdinTTY ?? false,
     stdoutIsTTY: tty,

@@ -72,8 +72,9 @@ Launched and forked runs move on their own: queued, then running, then succeeded
 --run-seconds (0: at once), with an outcome and score planned through POST /_dev/orgs/:org/outcomes, or else drawn \
 for its eval set, agent and model. Seeded runs keep their statuses; they are each organization's recent history \
 (launches ten minutes apart, the newest ten minutes before the state was seeded): every eval set × agent × model has \
-its own true mean, noise and share of failed runs, some steady, some noisy, some flaky, and the runs launched later \
-are drawn from it too, so \`--baseline previous\` finds a baseline for a launch and \`evals stats\` shows the noise.
+its own true mean, noise and share of failed runs, some steady, some noisy, some flaky, one that shifted level \
+halfway, and the runs launched later are drawn from it too, so \`--baseline previous\` finds a baseline for a launch \
+and \`evals stats\` shows the noise and its verdicts.
 
 It answers only requests whose Host is the address it listens on (or localhost with its port), so a web page cannot \
 reach it through DNS rebinding. --data FILE is locked while the server runs (a second server on it exits 2); each \

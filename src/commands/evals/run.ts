@@ -26,7 +26,11 @@ export interface UnknownLaunch {
 }
 
 /** --json with --wait: the launch's answer and its runs in their last known state. */
-export type WaitedLaunch = LaunchResult & {runs: WatchedRun[]}
+export type WaitedLaunch = LaunchResult & {
+  runs: WatchedRun[]
+  /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
+  unfinishedRunIds: string[]
+}
 
 /** --json with --wait --repeat K: every launch, each agent × model as one group, every run. */
 export interface RepeatedLaunch {
@@ -35,6 +39,8 @@ export interface RepeatedLaunch {
   launches: LaunchResult[]
   groups: GroupRow[]
   runs: WatchedRun[]
+  /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
+  unfinishedRunIds: string[]
 }
 
 export default class EvalsRun extends GateCommand {
@@ -44,7 +50,7 @@ export default class EvalsRun extends GateCommand {
 
 If the launch was sent and no answer came (timeout, dropped connection), amctl does not launch again: it lists the organization's newest runs so you can see whether the launch happened, and exits 9. With --json that is {"outcome":"unknown","recentRuns":[…],"error":{…}}.
 
---wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast, --min-score, the regression gate --baseline and --max-drop, and the reports --junit and --summary, checked before the launch): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on). A launch whose outcome is unknown is never waited for: exit 9 as above.
+--wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast, --min-score, the regression gate --baseline and --max-drop, and the reports --junit and --summary, checked before the launch): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member and "unfinishedRunIds"), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on: the API cannot cancel runs; the runs still going are named on stderr). A launch whose outcome is unknown is never waited for: exit 9 as above.
 
 --repeat K (with --wait) launches the eval set K times, one launch after another, waits for all the runs, and judges the runs of each agent and model as one group: its score is the mean of its runs' scores (with --baseline history the margin narrows with K). A group with a run that failed or was cancelled shows how many; fewer than half is "flaky" (judged on the others, and said so everywhere), half or more is "failed". If a launch gets no answer, no further launch is made and nothing is waited for: exit 9, listing the runs the earlier launches started. A launch that answers a run ID an earlier launch did (or one answer listing a run twice) is a bad answer: exit 1, no further launch. --json then gives "launches" (each launch's answer) and "groups" (agent, model, evalSetId, runIds, scores, score, baseline, delta, margin, verdict); piped, one row per group: eval set, agent, model, run IDs, failed, score, then the gate's fields as \`runs watch\` writes them (verdict first).`
 
@@ -57,7 +63,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     },
     {
       description:
-        'In CI with reports: fail when a run scores below the noise of the earlier runs of the same agent and model (95 % sure); write JUnit XML and a Markdown summary',
+        'In CI with reports: fail when a run scores below the noise of the earlier runs of the same agent and model (false alarms: at most 5 % of unchanged steps); write JUnit XML and a Markdown summary',
       command:
         '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --wait --baseline history --junit reports/evals.xml --summary reports/evals.md',
     },
@@ -119,8 +125,18 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     })
     const result =
       repeat === 1
-        ? waitResult(outcome, (runs): WaitedLaunch => ({...launches[0], runs}))
-        : waitResult(outcome, (runs, groups): RepeatedLaunch => ({batchIds, runIds, launches, groups: groups ?? [], runs}))
+        ? waitResult(outcome, (runs, {unfinishedRunIds}): WaitedLaunch => ({...launches[0], runs, unfinishedRunIds}))
+        : waitResult(
+            outcome,
+            (runs, {groups, unfinishedRunIds}): RepeatedLaunch => ({
+              batchIds,
+              runIds,
+              launches,
+              groups: groups ?? [],
+              runs,
+              unfinishedRunIds,
+            }),
+          )
     this.ctx.saw(sightingsOfRuns(org, outcome.state.runs()))
     return result
   }

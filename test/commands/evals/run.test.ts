@@ -151,7 +151,7 @@ describe('evals run --wait (contract 5)', () => {
       {...launched('run_2', 'succeeded', 0.9), verdict: 'passed'},
       {...launched('run_3', 'failed'), verdict: 'failed'},
     ]
-    expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs})
+    expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs, unfinishedRunIds: []})
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
 
@@ -382,7 +382,7 @@ describe('evals run --wait (contract 5)', () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(10)
-    expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: []})
+    expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: [], unfinishedRunIds: []})
     expect(r.stderr).toContain('no runs to wait for: the launch started none, so nothing passed')
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
   })

@@ -53,6 +53,7 @@ function serveRuns(pages: string[][], timeline: Timeline): void {
 const GATE_FIELDS = ['verdict', 'baseline run', 'baseline score', 'delta', 'margin', 'baseline sd', 'baseline runs']
 
 const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
+const GOING = '1 run still going on the server (the API cannot cancel runs):'
 const paths = () => api.requests().map((r) => r.path.replace('/api/v1', ''))
 const ERASE = /\u001B\[\d+F\u001B\[J/
 
@@ -225,6 +226,7 @@ describe('runs watch: output and exit codes', () => {
         {...run('r2', 'failed'), verdict: 'failed'},
         {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
       ],
+      unfinishedRunIds: [],
     })
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
@@ -270,7 +272,7 @@ describe('runs watch: output and exit codes', () => {
     expect(r.stderr).toContain('r1 queued → succeeded (score 0.50)\n')
   })
 
-  it('the time limit: exit 11, stdout still holds the last known states', async () => {
+  it('the time limit: exit 11, stdout still holds the last known states; the runs still going are named (issue 32 item 18)', async () => {
     serveRuns([['r2', 'r1']], [{r1: 'queued', r2: 'succeeded'}, {r1: 'running'}])
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--wait-timeout', '1m', '--interval', '20'], {
       clock,
@@ -282,10 +284,13 @@ describe('runs watch: output and exit codes', () => {
     expect(r.stdout).toBe(
       'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\n',
     )
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
+    const [gaveUp, going] = r.stderr.trim().split('\n').slice(-2)
+    expect(gaveUp).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
+    expect(going).toBe(`${GOING} r1`)
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {clock, signals, env: api.env()})
     expect(json.exitCode).toBe(11)
-    expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}]})
+    expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}], unfinishedRunIds: ['r1']})
+    expect(json.stderr.trim().split('\n').at(-1)).toBe('1 run still going on the server (the API cannot cancel runs): r1')
   })
 
   it('--fail-fast ends at the first failed run; without it the wait goes on until all finished', async () => {
@@ -295,6 +300,7 @@ describe('runs watch: output and exit codes', () => {
     expect(fast.exitCode).toBe(10)
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
+    expect(fast.stderr.trim().split('\n').at(-1)).toBe(`${GOING} r2`)
     expect(fast.stdout).toBe(
       'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\n',
     )
@@ -304,6 +310,8 @@ describe('runs watch: output and exit codes', () => {
     const slow = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(slow.exitCode).toBe(10)
     expect(paths()).toHaveLength(4)
+    // every run finished: none named
+    expect(slow.stderr).not.toContain('still going')
   })
 
   it('--min-score: a succeeded run below X, or without a score, exits 10; at or above X exits 0', async () => {
@@ -405,7 +413,7 @@ function pressCtrlC(): void {
 }
 
 describe('runs watch: Ctrl-C', () => {
-  it('exit 130, stdout empty, the live view erased, one line saying the runs go on and how to watch again', async () => {
+  it('exit 130, stdout empty, the live view erased, a line naming the runs still going, one saying how to watch again', async () => {
     serveRuns([['r1']], [{r1: 'running'}])
     clock.onSleep = (n) => n === 4 && pressCtrlC()
     const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--interval', '2', '--min-score', '0.5', '--base-url', api.url], {
@@ -418,7 +426,7 @@ describe('runs watch: Ctrl-C', () => {
     expect(r.stdout).toBe('')
     const frames = r.stderr.split(ERASE)
     expect(frames.length).toBeGreaterThan(1)
-    expect(frames.at(-1)).toBe(`${AGAIN} amctl runs watch r1 --org acme --base-url ${api.url} --interval 2 --min-score 0.5\n`)
+    expect(frames.at(-1)).toBe(`${GOING} r1\n${AGAIN} amctl runs watch r1 --org acme --base-url ${api.url} --interval 2 --min-score 0.5\n`)
     expect(paths()).toHaveLength(2) // at 0 and 2 s; Ctrl-C at the 4th second
   })
 
@@ -429,8 +437,9 @@ describe('runs watch: Ctrl-C', () => {
     })
     const r = await runCommand(RunsWatch, ['r 1', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(130)
-    const [watching, again, ...rest] = lines(r.stderr)
+    const [watching, going, again, ...rest] = lines(r.stderr)
     expect(watching).toBe('watching 1 run of acme: a poll every 5s, up to 1h')
+    expect(going).toBe(`${GOING} 'r 1'`)
     expect(again).toBe(`${AGAIN} amctl runs watch 'r 1' --org acme`)
     expect(rest).toEqual([])
   })

@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {amctlOnPath, freshConfigDir} from '../../helpers/bin.js'
@@ -126,6 +126,26 @@ describe('evals run --wait as a CI gate against the dev server', () => {
       expect.stringMatching(/^error: --junit .*\/file\/evals\.xml cannot be written: .*\(invalid_request\)$/),
     ])
     expect(requests).toEqual([])
+  })
+
+  it('report paths naming one file through a link, or holding a control character: exit 2 naming them, nothing launched (issue 32 items 7, 13)', async () => {
+    const dir = tempDir('amctl-e2e-ci-')
+    // a link not yet pointing at an existing file: the JUnit report would make the file the summary then replaces
+    symlinkSync('evals.xml', join(dir, 'link.md'))
+    const cases: Array<[string[], RegExp]> = [
+      [['--junit', join(dir, 'evals.xml'), '--summary', join(dir, 'link.md')], /^error: --junit .* and --summary .* are the same file;/],
+      [['--junit', `${dir}/x.xml\nverdict=passed\nexit-code=0`], /^error: --junit must be a file path without control characters/],
+      [['--summary', `${dir}/s.md\r`], /^error: --summary must be a file path without control characters/],
+    ]
+    for (const [flags, message] of cases) {
+      const [r, requests] = await requestsOf(e2e.current, () =>
+        e2e.current.amctl(['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--wait', ...flags]),
+      )
+      expect(r.exitCode, r.stderr).toBe(2)
+      expect(lines(r.stderr)).toEqual([expect.stringMatching(message)])
+      expect(requests).toEqual([])
+    }
+    expect(readdirSync(dir)).toEqual(['link.md'])
   })
 })
 
