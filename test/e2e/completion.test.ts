@@ -30,7 +30,8 @@ let env: Record<string, string>
 beforeAll(async () => {
   home = tempDir('amctl-completion-')
   env = {
-    ...sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, HOME: home}),
+    // (TMPDIR too: fish keeps a directory of its own there, which goes with the home)
+    ...sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, HOME: home, TMPDIR: home}),
     TERM: 'dumb',
     AMCTL_CONFIG_DIR: join(home, 'config'),
     AMCTL_CACHE_DIR: join(home, 'cache'),

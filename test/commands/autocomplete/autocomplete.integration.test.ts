@@ -1,6 +1,6 @@
 import {spawnSync} from 'node:child_process'
 import {writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {completionScript} from '../../../src/commands/autocomplete/shared/scripts.js'
 import {harness, sealedEnv} from '../../helpers/env.js'
@@ -17,7 +17,8 @@ describe('autocomplete script SHELL', () => {
   ] as const)('the %s script parses (%j)', (shell, [program, ...args]) => {
     const file = join(tempDir('amctl-ac-script-'), shell)
     writeFileSync(file, completionScript(shell))
-    const check = spawnSync(program, [...args, file], {encoding: 'utf8', env: sealedEnv()})
+    // (TMPDIR in the test's directory: fish keeps a directory of its own there)
+    const check = spawnSync(program, [...args, file], {encoding: 'utf8', env: sealedEnv({TMPDIR: dirname(file)})})
     if (check.error && !harness.ci) return // the shell is not installed here (CI installs it: .ci/run)
     expect(check.stderr).toBe('')
     expect(check.status).toBe(0)
