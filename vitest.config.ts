@@ -8,8 +8,9 @@ import {defineConfig} from 'vitest/config'
 //               through the fake API's transport (test/helpers/fake-api.ts).
 //  integration  tests of src/ that need more than this process: a program (git, groff, a shell,
 //               mkfifo), a worker thread (the jq engine, xmllint), a socket (the network path, the
-//               dev server, the session bus), the TypeScript toolchain (the generated files). A
-//               whole file in INTEGRATION below, or the tests of a unit file that need it in
+//               dev server, the session bus), the TypeScript toolchain (the generated files); and
+//               the checks of a capacity at full size (a page of 80,000 runs). A whole file in
+//               INTEGRATION below, or the tests of a unit file that need it in
 //               `<name>.integration.test.ts` beside it.
 //  e2e          the built CLI and artifacts: test/e2e, test/bin, test/release, the generated
 //               manifest, and *.dist.test.ts beside a unit test (a module of dist/ in a child process)
