@@ -28,6 +28,8 @@ const BUILT = [
   'test/release/**/*.test.ts',
   'test/**/*.dist.test.ts',
   'test/manifest.test.ts',
+  // CONTRIBUTING's walk-through, run in a copy of the repository: its own build, its own test runs
+  'test/contributing.test.ts',
 ]
 
 /** Whole files of the integration project (a file with a few such tests splits them off instead). */

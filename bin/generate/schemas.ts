@@ -25,9 +25,10 @@ import {type CommandFile, generatedJson} from './commands.js'
  * whose run() returns nothing prints no document and has no schema, nor has one whose run() is
  * oclif's own (help, autocomplete).
  *
- * The API's own types (`Schemas['Run']`, src/contract/types.ts) are not read from their
- * TypeScript (openapi-typescript's `{…} & {[key: string]: unknown}`, which the generator turns
- * into `never`): their schemas are the OpenAPI document's, taken as they are.
+ * The API's own types (`Run`, which src/contract/openapi-types.ts names as
+ * `components['schemas']['Run']`) are not read from their TypeScript (openapi-typescript's
+ * `{…} & {[key: string]: unknown}`, which the generator turns into `never`): their schemas are the
+ * OpenAPI document's, taken as they are.
  */
 
 const RESULTS = 'src/base/results.ts'
@@ -42,7 +43,7 @@ class OpenApiSchemaType extends BaseType {
   }
 }
 
-/** `Schemas['Run']` (src/contract/types.ts) and `components["schemas"]["Run"]` (openapi-types.ts). */
+/** `components['schemas']['Run']` (src/contract/openapi-types.ts). */
 class OpenApiSchemaParser implements SubNodeParser {
   supportsNode(node: ts.Node): boolean {
     return schemaNameOf(node) !== undefined
@@ -56,7 +57,7 @@ function schemaNameOf(node: ts.Node): string | undefined {
   if (!ts.isIndexedAccessTypeNode(node) || !ts.isLiteralTypeNode(node.indexType) || !ts.isStringLiteral(node.indexType.literal))
     return undefined
   const object = node.objectType.getText().replaceAll("'", '"')
-  return object === 'Schemas' || object === 'components["schemas"]' ? node.indexType.literal.text : undefined
+  return object === 'components["schemas"]' ? node.indexType.literal.text : undefined
 }
 
 // (a reference of the document's schemas to one another: the generator would refuse a `$ref` to a

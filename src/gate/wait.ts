@@ -58,7 +58,7 @@ export interface WaitCall {
  * cancels the request in flight and its retries, so nothing of a wait outlives it.
  */
 const newestRuns = (client: HttpClient, org: string, again?: string, signal?: AbortSignal) =>
-  runPages(client, org, {limit: PAGE_LIMIT.max, again, signal})
+  runPages(client, org, {query: {limit: PAGE_LIMIT.max}, again, signal})
 
 /**
  * The wait's options with `--baseline RUN_ID` looked up (one scan of the run list; exit 5 when

@@ -104,7 +104,7 @@ function typeInto(
   })
 }
 
-describe('bash', () => {
+describe('amctl autocomplete script, loaded by bash', () => {
   const bash = (keys: string[], cwd = home) => {
     const script = join(home, 'amctl.bash')
     writeFileSync(script, spawnSync('amctl', ['autocomplete', 'script', 'bash'], {env, encoding: 'utf8'}).stdout)
@@ -159,7 +159,7 @@ describe('bash', () => {
   })
 })
 
-describe('zsh', () => {
+describe('amctl autocomplete script, loaded by zsh', () => {
   const zsh = (keys: string[]) => {
     const dir = join(home, 'zfunc')
     mkdirSync(dir, {recursive: true})
@@ -206,7 +206,7 @@ describe('zsh', () => {
   })
 })
 
-describe('fish', () => {
+describe('amctl autocomplete script, loaded by fish', () => {
   it.runIf(needs('fish'))('complete -C offers run IDs with descriptions, and org slugs', () => {
     const script = join(home, 'amctl.fish')
     writeFileSync(script, spawnSync('amctl', ['autocomplete', 'script', 'fish'], {env, encoding: 'utf8'}).stdout)

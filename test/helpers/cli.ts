@@ -135,13 +135,24 @@ export function environment(changes: Record<string, string | undefined> = {}): N
  * the process's: what a user would see from it is in the world's streams.
  */
 export async function runIn(Cmd: CommandClass, argv: string[], world: World): Promise<unknown> {
-  const cmd = new Cmd(argv, await loadConfig(), world)
+  const config = await loadConfig()
+  const cmd = new Cmd(argv, config, world)
   if (!cmd.id) {
-    const id = cmd.constructor.name.toLowerCase()
+    // the id oclif gives it (`runs:list` for RunsList: the command says it in its more: hint),
+    // else (a class a test made) its name
+    const id = config.commandIDs.find((known) => pascalCase(known) === cmd.constructor.name) ?? cmd.constructor.name.toLowerCase()
     cmd.id = id
     Cmd.id = id
   }
   return cmd._run()
+}
+
+/** `runs:list` → `RunsList`, `mcp-servers:delete` → `McpServersDelete`: a command class's name, by the convention of src/commands. */
+function pascalCase(id: string): string {
+  return id
+    .split(/[:-]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')
 }
 
 /** Captures what the command's own run() returns (also when the base then ends it with an exit code). */

@@ -18,6 +18,7 @@ import {
   isLoopbackHost,
 } from '../../devserver/options.js'
 import {terminalSafe} from '../../output/sanitize.js'
+import type {OperationId} from '../../contract/routes.js'
 import type {Signals, StopSignal} from '../../core/signals.js'
 
 /** The address the help's examples use: the default one. */
@@ -61,6 +62,8 @@ export interface DevServerDocument {
 }
 
 export default class DevServerCommand extends BaseCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Run the local control plane (a dev server for the API) until Ctrl-C'
 
   static override description = `Serves every endpoint of the API under /api/v1 from a seeded, in-memory state (or --data FILE), \

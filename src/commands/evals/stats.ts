@@ -73,7 +73,7 @@ Each agent × model gets a verdict, each a test at --confidence C (default ${HIS
     const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock, this.signals)
     let read = 0
     try {
-      for await (const page of runPages(client, org, {limit: PAGE_LIMIT.max})) {
+      for await (const page of runPages(client, org, {query: {limit: PAGE_LIMIT.max}})) {
         let reached = false
         for (const run of page.items) {
           assertRow(run)
