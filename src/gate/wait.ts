@@ -20,6 +20,7 @@ import type {ReportTargets, WaitPlan} from './flags.js'
 import type {GateBaseline, Judgement, Watched, WatchState} from './state.js'
 import {loadQuantile} from './stats.js'
 import {WatchView} from './view.js'
+import type {Signals} from '../core/signals.js'
 import {shellLine} from '../output/shell.js'
 
 /**
@@ -39,6 +40,8 @@ export interface GateDeps {
   /** the API's base URL (its host names the JUnit report's `hostname`) */
   baseUrl: string
   clock: Clock
+  /** Ctrl-C (SIGINT) ends the wait; the process's exit erases the live view */
+  signals: Signals
 }
 
 /** What one wait adds to the command's GateDeps. */
@@ -88,8 +91,8 @@ export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<W
  * list (the largest page the API allows, then only as far as needed) until the runs finish,
  * showing progress on stderr; with --baseline previous it looks the baselines up once (one
  * newest-first scan, ./baseline.ts). The reports (`--junit`, `--summary`, GitHub Actions) are
- * written on every end: passed, not passed, timed out and Ctrl-C. Ctrl-C (a SIGINT listener for
- * the duration of the wait, so bin/run.cjs leaves it to us) erases the live view, writes the
+ * written on every end: passed, not passed, timed out and Ctrl-C. Ctrl-C (the world's SIGINT,
+ * listened to for the duration of the wait, so bin/run.cjs leaves it to us) erases the live view, writes the
  * reports of the runs seen so far, says how to watch again and exits 130; the runs go on.
  */
 export async function waitForRuns(
@@ -99,14 +102,13 @@ export async function waitForRuns(
   deps: GateDeps,
   call: WaitCall,
 ): Promise<WatchOutcome> {
-  const {client, org, io, out, errStyle, clock: time} = deps
+  const {client, org, io, out, errStyle, clock: time, signals} = deps
   const unique = [...new Set(ids)]
-  const wallStart = Date.now()
+  const wallStart = time.wall()
   const listName = `the runs of ${org}`
-  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose}, () => time.now(), time.now())
+  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose}, () => time.now(), time.now(), signals)
   const interrupt = new AbortController()
-  const onSigint = (): void => interrupt.abort()
-  process.on('SIGINT', onSigint)
+  const stopListening = signals.on(['SIGINT'], () => interrupt.abort())
   try {
     view.start(unique.length, org)
     const outcome = await watchRuns(unique, options, {
@@ -139,7 +141,7 @@ export async function waitForRuns(
     view.clear()
     throw error
   } finally {
-    process.off('SIGINT', onSigint)
+    stopListening()
   }
 }
 
