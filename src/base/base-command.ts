@@ -1,6 +1,8 @@
 import {Command, type Config, Errors} from '@oclif/core'
 import {keychainTimedOut} from '../core/auth/keychain.js'
 import type {Clock} from '../core/clock.js'
+import type {Transport} from '../core/http/attempt.js'
+import type {Signals} from '../core/signals.js'
 import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
 import {type IO, isOutputError, watchStdout, write, written} from '../output/io.js'
@@ -29,9 +31,9 @@ import {systemWorld, type World} from './world.js'
  * (src/output/jq.ts), and errors show as without --json (the one line on stderr). The expression
  * is compiled in `init()`, before `run()` sends anything; the engine is loaded only then.
  *
- * A command takes its streams, its environment and its clock from the world it is made with
- * (./world.ts: the process's when oclif makes it; a test's own in test/helpers/cli.ts) and hands
- * them on; it never reads the process's itself.
+ * A command takes its streams, its environment, its clock, its signals and its transport from
+ * the world it is made with (./world.ts: the process's when oclif makes it; a test's own in
+ * test/helpers/cli.ts) and hands them on; it never reads the process's itself.
  */
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
@@ -41,8 +43,12 @@ export abstract class BaseCommand extends Command {
   protected readonly io: IO
   /** the environment this command runs in */
   protected readonly env: NodeJS.ProcessEnv
-  /** the clock its waits and its progress line go by */
+  /** the clock its waits and its progress line go by, and the time of day it shows dates against */
   protected readonly clock: Clock
+  /** Ctrl-C and the process's exit, as the world tells them */
+  protected readonly signals: Signals
+  /** how its requests reach the server */
+  protected readonly transport: Transport
   protected out!: Renderer
   /** the compiled --jq expression, when --jq was given */
   private jq?: JqProgram
@@ -54,6 +60,8 @@ export abstract class BaseCommand extends Command {
     this.io = world.io
     this.env = world.env
     this.clock = world.clock
+    this.signals = world.signals
+    this.transport = world.transport
     // a stdout that fails is the command's error, never an uncaught 'error' event
     watchStdout(this.io)
   }
@@ -77,7 +85,7 @@ export abstract class BaseCommand extends Command {
       style: this.style,
       errStyle: this.errStyle,
       width: this.io.stdoutColumns,
-      now: Date.now(),
+      now: this.clock.wall(),
     })
   }
 
@@ -178,7 +186,7 @@ export abstract class BaseCommand extends Command {
           // jq sees the whole {"items":[…]}: every page is collected first (with the progress
           // line on a terminal); an error ends the command before anything is printed
           const items: unknown[] = []
-          const progress = new Progress(this.io, result.noun, this.clock)
+          const progress = new Progress(this.io, result.noun, this.clock, this.signals)
           try {
             for await (const page of result.pages) {
               items.push(...page.items)
@@ -196,8 +204,9 @@ export abstract class BaseCommand extends Command {
           mode,
           style: this.style,
           width: this.io.stdoutColumns,
-          now: Date.now(),
+          now: this.clock.wall(),
           clock: this.clock,
+          signals: this.signals,
         })
         if (outcome.error) {
           // a document closed with the error is the whole report under --json; people also get the line

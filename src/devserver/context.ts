@@ -30,6 +30,8 @@ export interface Services {
   outcomes: OutcomePlans
   /** base URL of the running server (no trailing slash) */
   baseUrl: () => string
+  /** the server's clock: the time of day, epoch ms (DevServerOptions.now) */
+  now: () => number
 }
 
 export interface RequestContext {

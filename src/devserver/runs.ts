@@ -35,12 +35,12 @@ export function launchTargets(evalSet: EvalSet): Array<{agent: string | null; mo
 export class RunLifecycle {
   /**
    * @param seconds how long a launched run takes from `queued` to its outcome (0: at once)
-   * @param now the clock (tests pass their own)
+   * @param now the server's clock, epoch ms (DevServerOptions.now)
    * @param planned the outcomes planned through `/_dev/orgs/:org/outcomes`
    */
   constructor(
     readonly seconds: number,
-    readonly now: () => number = Date.now,
+    readonly now: () => number,
     readonly planned?: OutcomePlans,
   ) {}
 

@@ -283,7 +283,7 @@ function variant(id: string, experimentId: string, name: string, body: string): 
 }
 
 /** The state of a new server (`seededAt`: when, epoch ms; the seeded runs are dated before it). */
-export function seedState(kind: SeedKind, seededAt: number = Date.now()): State {
+export function seedState(kind: SeedKind, seededAt: number): State {
   const users: UserRecord[] = [{...USERS.ada}, {...USERS.grace}]
   const full = kind === 'default'
   const acme = org('acme', [users[0]], full)

@@ -114,8 +114,8 @@ export class Store {
     return this.runIndex.get(id)
   }
 
-  /** Appends runs (newest last); `createdAt` never goes backwards within an organization. */
-  addRuns(orgId: string, fields: readonly NewRun[], at = Date.now()): Run[] {
+  /** Appends runs (newest last), created `at` (epoch ms); `createdAt` never goes backwards within an organization. */
+  addRuns(orgId: string, fields: readonly NewRun[], at: number): Run[] {
     this.state.runs[orgId] ??= []
     const runs = this.state.runs[orgId]
     const last = runs.at(-1)?.createdAt

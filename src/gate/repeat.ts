@@ -35,7 +35,7 @@ export async function waitAuto(
   // --wait-timeout bounds the whole step, every launch's wait together (from the search for a
   // --baseline RUN_ID, when there was one)
   const started = options.limitFrom ?? deps.clock.now()
-  const wallStart = Date.now()
+  const wallStart = deps.clock.wall()
   let lastFor: string[] = []
   for (let look = 1; ; look++) {
     const earlier = new Set(launches.flatMap((l) => l.runIds ?? []))

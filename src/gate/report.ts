@@ -157,7 +157,7 @@ export interface ReportContext {
   host: string
   /** `evals run --wait`: the eval set of runs the wait never found */
   evalSetId?: string
-  /** Date.now() when the wait began (the wait's own clock is monotonic) */
+  /** the time of day when the wait began, epoch ms (the clock's wall; its `now` is monotonic) */
   wallStart: number
   /** --repeat auto: how many launches, at most how many, and which groups the last one was made for */
   auto?: AutoReport

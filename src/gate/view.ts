@@ -7,6 +7,7 @@ import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
 import {REPEAT} from './flags.js'
 import {isFinished, judgesNoise, resolutionText, type RunChange, statusText, type Watched, type WatchState} from './state.js'
+import type {Signals} from '../core/signals.js'
 
 const LIVE_COLUMNS: TableColumn[] = [
   {header: 'RUN', flexible: true},
@@ -44,8 +45,9 @@ export class WatchView {
     private readonly options: WatchOptions & {verbose: boolean; known?: ReadonlySet<string>},
     private readonly now: () => number,
     private readonly startedAt: number,
+    signals: Signals,
   ) {
-    const live = new LiveView(io, errStyle)
+    const live = new LiveView(io, errStyle, signals)
     if (live.active && !options.verbose) this.live = live
   }
 

@@ -22,6 +22,7 @@ import type {ReportTargets, WaitPlan} from './flags.js'
 import {type FileChoice, type GateBaseline, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
 import {loadQuantile, loadToleranceFactor} from './stats.js'
 import {WatchView} from './view.js'
+import type {Signals} from '../core/signals.js'
 import {shellLine} from '../output/shell.js'
 
 /**
@@ -41,6 +42,8 @@ export interface GateDeps {
   /** the API's base URL (its host names the JUnit report's `hostname`) */
   baseUrl: string
   clock: Clock
+  /** Ctrl-C (SIGINT) ends the wait; the process's exit erases the live view */
+  signals: Signals
 }
 
 /** What one wait adds to the command's GateDeps. */
@@ -113,8 +116,8 @@ function checkFileFits(choice: FileChoice, org: string, evalSetId: string | unde
  * list (the largest page the API allows, then only as far as needed) until the runs finish,
  * showing progress on stderr; with --baseline previous it looks the baselines up once (one
  * newest-first scan, ./baseline.ts). The reports (`--junit`, `--summary`, GitHub Actions) are
- * written on every end: passed, not passed, timed out and Ctrl-C. Ctrl-C (a SIGINT listener for
- * the duration of the wait, so bin/run.cjs leaves it to us) erases the live view, writes the
+ * written on every end: passed, not passed, timed out and Ctrl-C. Ctrl-C (the world's SIGINT,
+ * listened to for the duration of the wait, so bin/run.cjs leaves it to us) erases the live view, writes the
  * reports of the runs seen so far, says how to watch again and exits 130; the runs go on.
  */
 export async function waitForRuns(
@@ -140,14 +143,21 @@ export async function waitLook(
   deps: GateDeps,
   call: WaitCall,
 ): Promise<WatchOutcome> {
-  const {client, org, io, out, errStyle, clock: time} = deps
+  const {client, org, io, out, errStyle, clock: time, signals} = deps
   const unique = [...new Set(ids)]
-  const wallStart = Date.now()
+  const wallStart = time.wall()
   const listName = `the runs of ${org}`
-  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose, known: call.known}, () => time.now(), time.now())
+  const view = new WatchView(
+    io,
+    out,
+    errStyle,
+    {...options, verbose: deps.verbose, known: call.known},
+    () => time.now(),
+    time.now(),
+    signals,
+  )
   const interrupt = new AbortController()
-  const onSigint = (): void => interrupt.abort()
-  process.on('SIGINT', onSigint)
+  const stopListening = signals.on(['SIGINT'], () => interrupt.abort())
   try {
     view.start(unique.filter((id) => !call.known?.has(id)).length, org)
     const outcome = await watchRuns(unique, options, {
@@ -158,7 +168,7 @@ export async function waitLook(
         if (kept !== undefined) return kept
         const found =
           state.rules.baseline?.kind === 'file'
-            ? fileBaselines(state, state.rules.baseline, Date.now())
+            ? fileBaselines(state, state.rules.baseline, time.wall())
             : await lookUpBaselines(newestRuns(client, org, 'in the baseline search', stop), state)
         if (call.lookup !== undefined) call.lookup.found = found
         return found
@@ -177,7 +187,7 @@ export async function waitLook(
     view.clear()
     throw error
   } finally {
-    process.off('SIGINT', onSigint)
+    stopListening()
   }
 }
 
@@ -199,7 +209,7 @@ export async function concludeWait(
   await writeReports(report, reports, {io, out, env: deps.env})
   const choice = options.baseline
   if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
-    updateFileAfter(choice, outcome.state.runs(), out, new Date().toISOString())
+    updateFileAfter(choice, outcome.state.runs(), out, new Date(deps.clock.wall()).toISOString())
   }
   // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
   const going = goingOn(outcome.state)

@@ -7,6 +7,7 @@ import {JsonItemsWriter} from './json-stream.js'
 import {type Noun, Progress} from './progress.js'
 import type {Style} from './style.js'
 import {columnWidths, fitWidths, headerLine, rowLine} from './table.js'
+import type {Signals} from '../core/signals.js'
 
 /** A list that arrives page by page (`runs list --all`, `api --paginate`): what to show and how. */
 export interface StreamedList<T> {
@@ -35,6 +36,8 @@ export interface StreamTarget {
   now: number
   /** paces the progress line */
   clock: Clock
+  /** the process's exit, which erases the progress line */
+  signals: Signals
 }
 
 /**
@@ -48,7 +51,7 @@ export interface StreamTarget {
 export async function writeStream<T>(list: StreamedList<T>, target: StreamTarget): Promise<StreamOutcome> {
   const {io} = target
   let count = 0
-  const progress = new Progress(io, list.noun, target.clock)
+  const progress = new Progress(io, list.noun, target.clock, target.signals)
   const writer = target.mode === 'json' ? new JsonItemsWriter(io) : undefined
   let widths: number[] | undefined
   let shown: Column<T>[] | undefined

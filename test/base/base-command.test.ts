@@ -12,6 +12,9 @@ import RunsWatch from '../../src/commands/runs/watch.js'
 import {DirectStdout} from '../../src/output/io.js'
 import {ROOT, runCommand} from '../helpers/cli.js'
 import {dropConnection, reply, useFakeApi} from '../helpers/fake-api.js'
+import {readRecent} from '../../src/core/recent.js'
+import {FAKE_WALL_START} from '../helpers/fake-clock.js'
+import {tempDir} from '../helpers/temp.js'
 
 // --jq as every command gets it from the base command: the expression compiled before any
 // request, the document --json would print filtered through jq, errors as without --json.
@@ -227,6 +230,25 @@ describe('--jq', () => {
     expect(piped.stdout).toBe('evil\u001b]0;pwned\u0007\nsecond line\n{"agent":"evil\\u001b]0;pwned\\u0007\\nsecond line"}\n')
     const tty = await runCommand(RunsList, argv, {tty: true, env: api.env()})
     expect(tty.stdout).toBe('evil\\u001b]0;pwned\\u0007\nsecond line\n{"agent":"evil\\u001b]0;pwned\\u0007\\nsecond line"}\n')
+  })
+
+  it.each([[['--json', '--jq', '.']], [['--jq=.', '--json']]])(
+    '%j: a usage error inside a command is the one line on stderr, never the JSON document (--jq implies --json for data only)',
+    async (args) => {
+      const r = await runCommand(ConfigGet, ['no-such-key', ...args])
+      expect(r).toMatchObject({exitCode: 2, stdout: ''})
+      expect(r.stderr).toMatch(/^error: .*\(invalid_request\)\n/)
+    },
+  )
+
+  it('keeps the runs it printed for shell completion, as without --jq', async () => {
+    const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    api.stub('GET /orgs/acme/runs', {items: [run(2), {...run(1), status: 'failed'}], nextCursor: null})
+    expect((await runCommand(RunsList, ['--org', 'acme', '--jq', '.items[0].id'], {env})).stdout).toBe('run_2\n')
+    expect(readRecent(env, FAKE_WALL_START).runs.map(({id, note}) => [id, note])).toEqual([
+      ['run_2', 'succeeded, es_1'],
+      ['run_1', 'failed, es_1'],
+    ])
   })
 
   it('commands that send no request take it too (config get)', async () => {

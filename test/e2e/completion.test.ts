@@ -7,6 +7,8 @@ import {amctlOnPath, runBin} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 import {useE2E} from './helpers.js'
+import {harness, machinePath, sealedEnv} from '../helpers/env.js'
+import {lines} from '../helpers/output.js'
 
 // Shell completion as people get it: the script of `amctl autocomplete script SHELL`, loaded into
 // a real interactive bash and zsh on a pseudo-terminal (`script`), Tab pressed, what the shell
@@ -14,10 +16,10 @@ import {useE2E} from './helpers.js'
 // `evals run` against the dev server left in the completion cache. fish answers `complete -C`.
 
 const e2e = useE2E({runSeconds: 0})
-const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`], {env: sealedEnv()}).status === 0
 // CI installs zsh (and fish) with the system packages (.ci/run); elsewhere a missing shell is skipped, and says so
 const needs = (shell: string) => {
-  if (!has(shell) && process.env.CI) throw new Error(`${shell} is not installed: .ci/run installs it`)
+  if (!has(shell) && harness.ci) throw new Error(`${shell} is not installed: .ci/run installs it`)
   if (!has(shell)) console.warn(`skipped: ${shell} is not installed (apt-get install ${shell})`)
   return has(shell)
 }
@@ -28,8 +30,8 @@ let env: Record<string, string>
 beforeAll(async () => {
   home = tempDir('amctl-completion-')
   env = {
-    PATH: `${amctlOnPath()}:${process.env.PATH}`,
-    HOME: home,
+    // (TMPDIR too: fish keeps a directory of its own there, which goes with the home)
+    ...sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, HOME: home, TMPDIR: home}),
     TERM: 'dumb',
     AMCTL_CONFIG_DIR: join(home, 'config'),
     AMCTL_CACHE_DIR: join(home, 'cache'),
@@ -330,7 +332,7 @@ describe('amctl __complete (what the scripts ask)', () => {
 
   it('__complete-stdin takes the words one per line, an empty last word included', async () => {
     const r = await runBin(['__complete-stdin'], {env, input: 'runs\r\nlist\r\n--org\r\n\r\n'})
-    expect(r.stdout).toBe('acme\torg of profile "default"\nglobex\torg of profile "other"\n:\n')
+    expect(lines(r.stdout)).toEqual(['acme\torg of profile "default"', 'globex\torg of profile "other"', ':'])
   })
 
   it('a broken config or cache gives fewer candidates, never an error', async () => {

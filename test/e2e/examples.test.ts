@@ -8,6 +8,8 @@ import {amctlOnPath} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {amctlLines, documentPaths, shellBlocksOf} from '../helpers/markdown.js'
 import {tempDir} from '../helpers/temp.js'
+import {machinePath, sealedEnv} from '../helpers/env.js'
+import {systemClock} from '../../src/core/clock.js'
 
 /**
  * Every example of every command's help, and every `amctl` line of the documents' shell blocks
@@ -161,7 +163,7 @@ describe('every example in the help and the documents works as documented agains
   async function runLine(command: string, expected: number): Promise<void> {
     await server?.close()
     const device = DEVICE(command)
-    server = await startDevServer({port: 0, runSeconds: 0, approve: device ? 'manual' : 'auto'})
+    server = await startDevServer({now: systemClock.wall, port: 0, runSeconds: 0, approve: device ? 'manual' : 'auto'})
     const {token} = (await (
       await fetch(`${server.url}/_dev/tokens`, {
         method: 'POST',
@@ -172,8 +174,7 @@ describe('every example in the help and the documents works as documented agains
     const cwd = tempDir('amctl-example-')
     writeFileSync(join(cwd, 'implementation.json'), '{"stack":"node","notes":"checkout lives in acme/storefront"}\n')
     const env = {
-      PATH: `${bin}:${process.env.PATH}`,
-      HOME: cwd,
+      ...sealedEnv({PATH: `${bin}:${machinePath()}`, HOME: cwd}),
       AMCTL_BASE_URL: server.url,
       AMCTL_TOKEN: token,
       AMCTL_CI_TOKEN: token,

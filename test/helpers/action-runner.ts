@@ -3,6 +3,7 @@ import {cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:f
 import {dirname, join} from 'node:path'
 import {parse} from 'yaml'
 import {tempDir} from './temp.js'
+import {machinePath} from './env.js'
 
 /**
  * Runs a composite GitHub Action (action.yml) as the Actions runner does, on this machine: its
@@ -172,7 +173,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   for (const file of Object.values(files)) writeFileSync(file, '')
   const runner = options.runner ?? {os: 'Linux', arch: 'X64'}
   const base: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: machinePath() || '/usr/bin:/bin',
     HOME: join(runnerDir, 'home'),
     CI: 'true',
     GITHUB_ACTIONS: 'true',

@@ -5,7 +5,7 @@ import type {AddressInfo, Socket} from 'node:net'
  * A real node:http server on 127.0.0.1 that records every request (method, path, headers,
  * body) and answers through a handler the test supplies. Not a mock: for tests of the transport
  * itself (sockets, proxies) and for the built CLI in a child process. In-process tests fake
- * the API with ./fake-api.ts (nock).
+ * the API with ./fake-api.ts, a transport their world hands the commands.
  */
 
 export interface Recorded {

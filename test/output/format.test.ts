@@ -4,6 +4,7 @@ import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, ttyColumns, ty
 import {loadColors, palette} from '../../src/output/style.js'
 import {RUN_COLUMNS} from '../../src/output/run-columns.js'
 import type {Run} from '../../src/contract/types.js'
+import {lines} from '../helpers/output.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
@@ -78,9 +79,13 @@ describe('key/value (TTY)', () => {
       '',
       now,
     )
-    expect(out).toBe(
-      'id:         o\ncreatedAt:  2026-11-23 17:27:00 UTC (2 minutes ago)\nround:\n  at:  2025-11-23 17:30:00 UTC (1 year ago)\nnote:       2026-11-23\n',
-    )
+    expect(lines(out)).toEqual([
+      'id:         o',
+      'createdAt:  2026-11-23 17:27:00 UTC (2 minutes ago)',
+      'round:',
+      '  at:  2025-11-23 17:30:00 UTC (1 year ago)',
+      'note:       2026-11-23',
+    ])
     // without the time, as it came
     expect(keyValue({createdAt: '2026-11-23T17:27:00.574Z'}, plain)).toBe('createdAt:  2026-11-23T17:27:00.574Z\n')
   })

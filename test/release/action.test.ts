@@ -10,6 +10,7 @@ import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
+import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
 
 // The GitHub Action (action.yml) end to end: its steps run as the Actions runner runs them
 // (test/helpers/action-runner.ts), against the dev server and a release that `npm run release`
@@ -32,7 +33,7 @@ let server: TestServer
 const served: string[] = []
 
 beforeAll(async () => {
-  releaseDir = process.env.AMCTL_RELEASE_DIR ?? buildRelease()
+  releaseDir = harness.releaseDir ?? buildRelease()
   const exe = join(releaseDir, release.executableName())
   if (!existsSync(exe)) throw new Error(`${exe} is missing: AMCTL_RELEASE_DIR must hold a release of this platform`)
   server = await startServer(async (req, res) => {
@@ -63,8 +64,9 @@ function buildRelease(): string {
   execFileSync(process.execPath, [join(ROOT, 'bin', 'release.js'), '--no-build', '--node', process.execPath, '--out', out], {
     cwd: ROOT,
     stdio: 'pipe',
-    // (npm on Node >= 22 keeps a compile cache in the temp directory, which the run's must not keep)
-    env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
+    // (npm on Node >= 22 keeps a compile cache in the temp directory, which the run's must not keep;
+    // its install of the package fetches the keychain module from the registry)
+    env: sealedEnv({NODE_DISABLE_COMPILE_CACHE: '1', ...registryTrust()}),
   })
   return out
 }
@@ -291,7 +293,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(second.path).toHaveLength(1)
     expect(readdirSync(second.path[0])).toEqual(['amctl'])
     const later = spawnSync('bash', ['-c', 'curl --version && git --version && amctl --version'], {
-      env: {PATH: [...second.path, process.env.PATH].join(':'), HOME: tempDir('amctl-home-')},
+      env: sealedEnv({PATH: [...second.path, machinePath()].join(':'), HOME: tempDir('amctl-home-')}),
       encoding: 'utf8',
     })
     expect(later.status, later.stderr).toBe(0)
@@ -385,8 +387,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     const cwd = tempDir('amctl-gitlab-')
     await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
     const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: cwd,
+      ...sealedEnv({HOME: cwd}),
       ...job.variables,
       AMCTL_RELEASE_URL: `${server.url}/mirror`,
       AMCTL_BASE_URL: e2e.current.url,
@@ -696,9 +697,8 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         const {result} = await evals({}, 3, {}, await onPullRequest(github.url))
         expect(result.outputs).toMatchObject({'exit-code': '3', verdict: 'error'})
         expect(comments).toHaveLength(1)
-        expect(comments[0].body).toContain(
-          '### ⚠️ amctl: no verdict for es\\_acme\\_search\n\namctl exited 3 (error) before judging any run',
-        )
+        expect(comments[0].body).toContain('### ⚠️ amctl: no verdict for es\\_acme\\_search\n')
+        expect(comments[0].body).toContain('\namctl exited 3 (error) before judging any run')
         expect(comments[0].body).not.toContain('the summary of run')
       } finally {
         await github.close()

@@ -19,6 +19,7 @@ import {
 } from '../../devserver/options.js'
 import {terminalSafe} from '../../output/sanitize.js'
 import type {OperationId} from '../../contract/routes.js'
+import type {Signals, StopSignal} from '../../core/signals.js'
 
 /** The address the help's examples use: the default one. */
 const EXAMPLE_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
@@ -150,6 +151,7 @@ ${PATTERN_SYNTAX}`
         approve: flags.approve,
         log: flags.verbose ? stderr : undefined,
         warn: (line) => stderr(`warning: ${line}`),
+        now: () => this.clock.wall(),
       })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
@@ -178,7 +180,7 @@ ${PATTERN_SYNTAX}`
     ]
     // Ctrl-C stops the server from now on, also while --jq still writes (its results come as jq
     // writes them): the base command then ends jq
-    const signalled = untilSignal()
+    const signalled = untilSignal(this.signals)
     const document: DevServerDocument = {baseUrl: server.url, orgs: server.orgs, users: server.users}
     try {
       // with --json: one compact line, so a script can read it while the server keeps running
@@ -240,14 +242,12 @@ export function seededIds(orgs: readonly OrgCatalog[]): string[] {
   return lines
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
+/** The first SIGINT or SIGTERM the world passes on (no longer listened to once it came). */
+function untilSignal(signals: Signals): Promise<StopSignal> {
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+    const stop = signals.on(['SIGINT', 'SIGTERM'], (signal) => {
+      stop()
       resolve(signal)
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    })
   })
 }

@@ -64,13 +64,13 @@ Each agent × model gets a verdict, each a test at --confidence C (default ${HIS
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
     const windowS = parseDuration('--window', flags.window ?? DEFAULT_WINDOW, {days: true})
     const confidence = parseConfidence(flags.confidence)
-    const now = Date.now()
+    const now = this.clock.wall()
     const since = windowS === 0 ? undefined : now - windowS * 1000
     const client = await this.ctx.http()
     const org = await this.ctx.org()
 
     const tally = new EvalStatsTally(id, since)
-    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock)
+    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock, this.signals)
     let read = 0
     try {
       for await (const page of runPages(client, org, {query: {limit: PAGE_LIMIT.max}})) {

@@ -69,7 +69,7 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
   async run(): Promise<Page<Run> | StreamedList<Run>> {
     const {flags} = await this.parse(RunsList)
     const paging = this.paging(flags)
-    const filter = parseRunFilter(flags, Date.now())
+    const filter = parseRunFilter(flags, this.clock.wall())
     const filtering = isFiltering(filter)
     const client = await this.ctx.http()
     const org = await this.ctx.org()

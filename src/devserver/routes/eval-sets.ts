@@ -18,7 +18,7 @@ export function registerEvalSets(router: ApiRouter): void {
     checkPatch(store, org, ctx.body)
     const changes: JsonObject = {...ctx.body}
     if (ctx.body.connectionIds !== undefined) changes.connectionIds = [...new Set(ctx.body.connectionIds)]
-    if (Object.keys(changes).length > 0) storeMembers(evalSet, {...changes, updatedAt: new Date().toISOString()})
+    if (Object.keys(changes).length > 0) storeMembers(evalSet, {...changes, updatedAt: new Date(ctx.services.now()).toISOString()})
     return json(evalSet)
   })
 

@@ -5,6 +5,7 @@ import EvalsBaselineSave from '../../../src/commands/evals/baseline/save.js'
 import EvalsBaselineShow from '../../../src/commands/evals/baseline/show.js'
 import {parseBaselineFile} from '../../../src/gate/baseline-file.js'
 import {runCommand} from '../../helpers/cli.js'
+import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
 import {reply, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 
@@ -13,7 +14,8 @@ import {tempDir} from '../../helpers/temp.js'
 const api = useFakeApi({}, {me: false})
 
 const HOUR = 3_600_000
-const NOW = Date.now()
+// (the time of day of the command's fake clock: runs an hour and more before it)
+const NOW = FAKE_WALL_START
 /** `n` runs of es_1 for an agent, an hour apart, the newest an hour old, scores around `mean` */
 function history(agent: string, n: number, mean: number, extra: Record<string, unknown> = {}) {
   return Array.from({length: n}, (_, i) => ({
@@ -78,7 +80,8 @@ describe('evals baseline save', () => {
       env: api.env(),
     })
     expect(windowed.exitCode, windowed.stderr).toBe(0)
-    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => g.runs.length)).toEqual([9, 9])
+    // (created at or after 10 h before now: the runs 1 h to 10 h old)
+    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => g.runs.length)).toEqual([10, 10])
     expect(api.requests().slice(before)).toHaveLength(1)
   })
 

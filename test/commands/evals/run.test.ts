@@ -1,10 +1,11 @@
 import {beforeEach, describe, expect, it} from 'vitest'
 import EvalsRun from '../../../src/commands/evals/run.js'
 import {runCommand} from '../../helpers/cli.js'
-import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
+import {FAKE_WALL_START, type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {dropConnection, envelope, json, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
+import {fakeSignals} from '../../helpers/fake-signals.js'
 
 const runs = [
   {
@@ -42,7 +43,7 @@ describe('evals run', () => {
   it('keeps the eval set, the runs it launched and the organization for shell completion', async () => {
     const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
     expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env})).exitCode).toBe(0)
-    const seen = readRecent(env, Date.now())
+    const seen = readRecent(env, FAKE_WALL_START)
     expect(seen.evalSets.map((e) => [e.id, e.org])).toEqual([['es_1', 'acme']])
     expect(seen.runs.map((e) => [e.id, e.org, e.note])).toEqual([
       ['run_2', 'acme', 'launched, es_1'],
@@ -171,7 +172,7 @@ describe('evals run --wait (contract 5)', () => {
     progress({run_2: 'succeeded:0.9', run_3: 'failed'})
     const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
     expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {clock, env})).exitCode).toBe(10)
-    expect(readRecent(env, Date.now()).runs.map((e) => [e.id, e.note])).toEqual([
+    expect(readRecent(env, FAKE_WALL_START).runs.map((e) => [e.id, e.note])).toEqual([
       ['run_2', 'succeeded, es_1'],
       ['run_3', 'failed, es_1'],
     ])
@@ -369,18 +370,15 @@ describe('evals run --wait (contract 5)', () => {
 
   it('Ctrl-C: exit 130 and the command that watches the launched runs again', async () => {
     progress({run_2: 'running', run_3: 'running'})
-    const baseline = process.listeners('SIGINT')
-    clock.onSleep = () =>
-      process
-        .listeners('SIGINT')
-        .filter((l) => !baseline.includes(l))[0]?.('SIGINT')
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {clock, env: api.env()})
+    const signals = fakeSignals()
+    clock.onSleep = () => signals.raise('SIGINT')
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')
-    expect(r.stderr.trim().split('\n').at(-1)).toBe(
-      'interrupted: stopped watching; the runs go on. Watch them again with: amctl runs watch run_2 run_3 --org acme --fail-fast',
-    )
+    // (the notice's words: test/commands/runs/watch.test.ts; here the command it gives)
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted: .* amctl runs watch run_2 run_3 --org acme --fail-fast$/)
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
+    expect(signals.listening('SIGINT'), 'no SIGINT listener outlives the wait').toBe(0)
   })
 
   it('no runs launched (runIds: []): nothing to wait for, and not a pass — exit 10 (issue 26 item 1)', async () => {

@@ -3,12 +3,13 @@ import EvalsStats from '../../../src/commands/evals/stats.js'
 import type {EvalStats} from '../../../src/commands/evals/shared/stats.js'
 import {runCommand} from '../../helpers/cli.js'
 import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
 
 // A run list of three pages (newest first): es_1 by two agents, other eval sets among them, and
 // runs older than the window on the last page.
 
 const HOUR = 3_600_000
-const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString()
+const ago = (hours: number) => new Date(FAKE_WALL_START - hours * HOUR).toISOString()
 
 function run(id: string, hoursAgo: number, fields: Record<string, unknown> = {}) {
   return {
@@ -122,9 +123,10 @@ describe('evals stats', () => {
 
   it('--window 0 reads every page and counts every run', async () => {
     paged()
-    const r = await stats(['--window', '0', '--jq', '[.runs, .window.since]'])
+    const r = await stats(['--window', '0', '--json'])
     expect(r.exitCode, r.stderr).toBe(0)
-    expect(r.stdout).toBe('[8,null]\n')
+    const document = JSON.parse(r.stdout)
+    expect([document.runs, document.window.since]).toEqual([8, null])
     expect(api.requests()).toHaveLength(4)
   })
 
@@ -212,9 +214,9 @@ describe('evals stats', () => {
 
   it('--confidence 0.999 asks for more: 5 of 20 failed is not flaky there', async () => {
     api.stub('GET /orgs/acme/runs', {items: moved(), nextCursor: null})
-    const r = await stats(['--confidence', '0.999', '--jq', '[.groups[] | .verdict]'])
+    const r = await stats(['--confidence', '0.999', '--json'])
     expect(r.exitCode, r.stderr).toBe(0)
-    expect(r.stdout).toBe('["shifted","stable"]\n')
+    expect(JSON.parse(r.stdout).groups.map((group: {verdict: string}) => group.verdict)).toEqual(['shifted', 'stable'])
   })
 
   it('no runs of the eval set: an empty list (exit 0); on a terminal it says so', async () => {
@@ -224,8 +226,8 @@ describe('evals stats', () => {
     const tty = await runCommand(EvalsStats, ['es_none', '--org', 'acme'], {env: api.env(), tty: true})
     expect(tty.exitCode).toBe(0)
     expect(tty.stderr).toMatch(/(^|\u001b\[2K)no runs of es_none created since .* UTC in acme\n$/)
-    const json = await runCommand(EvalsStats, ['es_none', '--org', 'acme', '--jq', '.groups'], {env: api.env()})
-    expect(json.stdout).toBe('[]\n')
+    const json = await runCommand(EvalsStats, ['es_none', '--org', 'acme', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout).groups).toEqual([])
   })
 
   it('a run of the eval set with a score outside 0–1 is a bad answer: exit 1, no statistics', async () => {

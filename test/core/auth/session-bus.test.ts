@@ -6,6 +6,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import {busAnswers, sessionBusEndpoint, sessionBusReachable} from '../../../src/core/auth/session-bus.js'
 import {fakeSessionBus} from '../../helpers/session-bus.js'
 import {tempDir} from '../../helpers/temp.js'
+import {sealedEnv} from '../../helpers/env.js'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -136,7 +137,7 @@ describe('busAnswers: what the keychain module does on the main thread, asked fi
     )
   })
 
-  const daemon = spawnSync('sh', ['-c', 'command -v dbus-daemon']).status === 0
+  const daemon = spawnSync('sh', ['-c', 'command -v dbus-daemon'], {env: sealedEnv()}).status === 0
   if (!daemon) console.warn('skipped: dbus-daemon is not installed (.ci/run installs it)')
   it.runIf(daemon)('a real dbus-daemon: the whole exchange goes through (it has no Secret Service, and says so)', async () => {
     const dir = tempDir('amctl-dbus-daemon-')
@@ -151,6 +152,7 @@ describe('busAnswers: what the keychain module does on the main thread, asked fi
     )
     const child = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--nopidfile', '--print-address'], {
       stdio: ['ignore', 'pipe', 'ignore'],
+      env: sealedEnv(),
     })
     try {
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))

@@ -8,6 +8,7 @@ import {tempDir} from '../../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
 import {useE2E} from '../helpers.js'
 import {jsonDoc, lines, requestsOf, untimed} from './util.js'
+import {machinePath, sealedEnv} from '../../helpers/env.js'
 
 // Evals as a CI gate (issue 17), against the dev server: launched runs finish at once
 // (--run-seconds 0) with outcomes planned through /_dev/orgs/:org/outcomes, compared with the
@@ -159,8 +160,7 @@ describe('the CI examples (examples/ci) run against the dev server', () => {
     expect(lines).toHaveLength(1)
     for (const line of lines) {
       const r = await bash(line, cwd, {
-        PATH: `${amctlOnPath()}:${process.env.PATH ?? ''}`,
-        HOME: cwd,
+        ...sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, HOME: cwd}),
         AMCTL_ORG: exampleEnv.AMCTL_ORG,
         AMCTL_BASE_URL: e2e.current.url,
         AMCTL_TOKEN: await e2e.current.token(),

@@ -8,6 +8,7 @@ import {amctlOnPath, BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
 import {ROOT} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/temp.js'
 import {lines} from './util.js'
+import {machinePath, sealedEnv} from '../../helpers/env.js'
 
 // `amctl dev server` as a user runs it: the real bin/run.js in a subprocess, its URL read from
 // the first stdout line, then amctl pointed at it; Ctrl-C (SIGINT) stops it with exit 0.
@@ -32,13 +33,7 @@ function bash(script: string, env: Record<string, string> = {}) {
   const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: {
-      PATH: `${amctlOnPath()}:${process.env.PATH ?? ''}`,
-      HOME: process.env.HOME ?? '',
-      AMCTL_CONFIG_DIR: configDir,
-      AMCTL_KEYCHAIN: 'off',
-      ...env,
-    },
+    env: sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: 'off', ...env}),
   })
   return {code: result.status, stdout: result.stdout, stderr: result.stderr}
 }
@@ -67,7 +62,7 @@ async function helpExamples(): Promise<{description: string; command: string}[]>
 function startServer(extra: string[] = [], limit: string[] = []): Promise<Server> {
   const [command, ...before] = [...limit, process.execPath]
   const child = spawn(command, [...before, BIN, 'dev', 'server', '--port', '0', '--seed', 'default', ...extra], {
-    env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'},
+    env: sealedEnv({AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'}),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let out = ''
@@ -109,7 +104,7 @@ async function interrupt(server: Server): Promise<{code: number | null; signal: 
   }
 }
 
-const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0
+const hasPrlimit = spawnSync('prlimit', ['--version'], {env: sealedEnv()}).status === 0
 
 describe('amctl dev server (subprocess)', () => {
   it.skipIf(!hasPrlimit)(

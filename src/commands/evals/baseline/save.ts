@@ -86,7 +86,7 @@ The file is JSON (schemas/baseline-file.json): version, org, evalSetId, savedAt,
     const client = await this.ctx.http()
     const org = await this.ctx.org()
     const quantile = await loadQuantile()
-    const now = Date.now()
+    const now = this.clock.wall()
     const pages = () => runPages(client, org, {query: {limit: PAGE_LIMIT.max}})
     let runs: Run[]
     if (named !== undefined) {

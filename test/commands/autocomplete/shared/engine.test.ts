@@ -6,6 +6,7 @@ import {completionText, wordsFromLines} from '../../../../src/commands/autocompl
 import {ROOT} from '../../../helpers/cli.js'
 
 const NOW = Date.UTC(2026, 10, 25, 12)
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {oclif: {topics: Record<string, {description: string}>}}
 const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, ManifestCommand>}
 const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {oclif: {topics: Record<string, {description: string}>}}
 
@@ -36,7 +37,7 @@ const values = (words: string[], w = world()) => complete(words, w).candidates.m
 describe('complete: commands and flags from the manifest', () => {
   it('offers the topics and commands at the start, with their descriptions; hidden ones never', () => {
     const top = complete([''], world()).candidates
-    expect(top).toContainEqual({value: 'runs', description: 'List, fork and watch runs'})
+    expect(top).toContainEqual({value: 'runs', description: pkg.oclif.topics.runs.description})
     expect(top).toContainEqual({value: 'api', description: manifest.commands.api.summary})
     expect(top.map((c) => c.value)).not.toContain('__complete')
     expect(values(['ru'])).toEqual(['runs'])
@@ -54,7 +55,7 @@ describe('complete: commands and flags from the manifest', () => {
     expect(values(['runs', 'list', '--status', 'failed', '--'])).toContain('--status')
     expect(values(['runs', 'list', '--li'])).toEqual(['--limit'])
     expect(complete(['runs', 'list', '--al'], world()).candidates).toEqual([
-      {value: '--all', description: 'follow nextCursor to the last page, streaming'},
+      {value: '--all', description: manifest.commands['runs:list'].flags.all.description},
     ])
   })
 
