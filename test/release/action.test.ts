@@ -3,7 +3,7 @@ import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSy
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {type ActionResult, type RunActionOptions, runAction} from '../helpers/action-runner.js'
+import {type ActionResult, CacheStore, type RunActionOptions, runAction} from '../helpers/action-runner.js'
 import {ciExample} from '../helpers/ci-examples.js'
 import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
@@ -194,7 +194,7 @@ const stepOf = (result: ActionResult, id: string) => result.steps.find((s) => s.
 describe('the GitHub Action (action.yml) against a local release and the dev server', {timeout: 240_000}, () => {
   it("the GitHub example's step: installs this action's own release for Linux x64, checked and cached; the gate passes", async () => {
     served.length = 0
-    const cacheStore = new Map<string, string>()
+    const cacheStore = new CacheStore()
     const workspace = tempDir('amctl-workspace-')
     await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
     const result = await runExampleStep({workspace, cacheStore})
@@ -318,7 +318,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     try {
       // a busy pull request: the action's comment lands on the second page of the list
       for (let i = 0; i < 100; i++) human(i === 0 ? '> <!-- amctl:es_acme_search --> quoted, not ours' : `comment ${i}`)
-      const cacheStore = new Map<string, string>()
+      const cacheStore = new CacheStore()
       const run = () =>
         runExampleStep({workspace: tempDir('amctl-workspace-'), cacheStore, githubToken: 'ghs_job_token', env: pullRequestRun(github.url)})
       await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
