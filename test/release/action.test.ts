@@ -8,6 +8,7 @@ import {ciExample} from '../helpers/ci-examples.js'
 import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
+import {baselineFileText, groupStats, parseBaselineFile} from '../../src/gate/baseline-file.js'
 import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
 import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
@@ -412,6 +413,182 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
   })
 })
 
+// The gate against a baseline file and --repeat auto (issues 29 §4, 30 §2), by the release's
+// executable (the evals step alone: installing it is the tests above) against the dev server. The
+// file is made here, so every verdict can be worked out by hand (as test/e2e/commands/
+// ci-repeat-auto.test.ts does): es_acme_checkout's two groups, 20 runs each alternating 0.67 and
+// 0.73 (mean 0.70, sd 0.030779).
+describe('the baseline file and --repeat auto from the action', {timeout: 240_000}, () => {
+  const EVAL_SET = 'es_acme_checkout'
+  const FILE = 'evals/checkout-baseline.json'
+  const planned = (agent: string, score: number, count: number) => plan({evalSetId: EVAL_SET, agent, status: 'succeeded', score, count})
+
+  /** A workspace holding the committed baseline file. */
+  function checkout(): {workspace: string; file: string; text: string} {
+    const workspace = tempDir('amctl-workspace-')
+    const at = (i: number) => new Date(Date.now() - (20 - i) * 60_000).toISOString()
+    const group = (agent: string, model: string) => {
+      const runs = Array.from({length: 20}, (_, i) => ({id: `run_file_${agent}_${i}`, score: i % 2 === 0 ? 0.67 : 0.73, createdAt: at(i)}))
+      return {agent, model, ...groupStats(runs), runs, setAside: []}
+    }
+    const text = baselineFileText({
+      version: 1,
+      org: 'acme',
+      evalSetId: EVAL_SET,
+      savedAt: new Date().toISOString(),
+      keep: 50,
+      groups: [group('claude-code', 'claude-sonnet-4-5'), group('codex', 'gpt-5')],
+    })
+    const file = join(workspace, FILE)
+    mkdirSync(dirname(file), {recursive: true})
+    writeFileSync(file, text)
+    return {workspace, file, text}
+  }
+
+  /** The runner's variables of `event` on `ref`: the payload names the repository's default branch, main (and the pull request). */
+  function runOf(event: string, ref: string, api = ''): Record<string, string> {
+    const file = join(tempDir('amctl-event-'), 'event.json')
+    const repository = {full_name: REPOSITORY, default_branch: 'main'}
+    const pr = {number: PR, head: {sha: HEAD_SHA, repo: {full_name: REPOSITORY}}, base: {ref: 'main', repo: {full_name: REPOSITORY}}}
+    writeFileSync(file, JSON.stringify(event === 'pull_request' ? {number: PR, pull_request: pr, repository} : {ref, repository}))
+    return {
+      GITHUB_EVENT_NAME: event,
+      GITHUB_EVENT_PATH: file,
+      GITHUB_REF: ref,
+      GITHUB_REPOSITORY: REPOSITORY,
+      GITHUB_API_URL: api,
+      GITHUB_RUN_ID: '4343',
+    }
+  }
+
+  /** The action's evals step, by the release's executable, with these inputs on this event. */
+  async function gate(workspace: string, inputs: Record<string, string>, run: Record<string, string>, githubToken?: string) {
+    const result = await runAction({
+      actionPath: checkedOutAction(),
+      workspace,
+      with: {'eval-set': EVAL_SET, 'baseline-file': FILE, ...inputs},
+      from: 'evals',
+      outputsOf: {install: {amctl: join(releaseDir, release.executableName())}},
+      env: {
+        AMCTL_TOKEN: await e2e.current.token(),
+        AMCTL_BASE_URL: e2e.current.url,
+        AMCTL_ORG: 'acme',
+        AMCTL_CONFIG_DIR: tempDir('amctl-runner-config-'),
+        ...run,
+      },
+      githubToken,
+    })
+    const step = stepOf(result, 'evals')
+    const doc = result.outputs.json ? JSON.parse(readFileSync(result.outputs.json, 'utf8')) : undefined
+    return {result, step, doc}
+  }
+
+  it('a pull request gates against the file and never changes it; the comment names it', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const {workspace, file, text} = checkout()
+      await planned('claude-code', 0.7, 1)
+      await planned('codex', 0.5, 1)
+      const {result, step, doc} = await gate(workspace, {}, runOf('pull_request', `refs/pull/${PR}/merge`, github.url), 'ghs_job_token')
+      expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false'})
+      expect(step.stdout).not.toContain('update-baseline')
+      expect(step.stderr).not.toContain('--update-baseline')
+      expect(doc.runs.find((run: any) => run.agent === 'codex')).toMatchObject({verdict: 'regressed', baseline: {kind: 'file', path: FILE}})
+      expect(readFileSync(file, 'utf8')).toBe(text)
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain(FILE)
+      expect(comments[0].body).toMatch(/❌ amctl: 1 of 2 runs did not pass/)
+    } finally {
+      await github.close()
+    }
+  })
+
+  it("a push to the default branch adds the step's runs to the file (update-baseline: auto); a push to another branch does not", async () => {
+    const {workspace, file, text} = checkout()
+    await planned('claude-code', 0.71, 2)
+    await planned('codex', 0.69, 2)
+    const other = await gate(workspace, {}, runOf('push', 'refs/heads/feature'))
+    expect(other.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed', 'baseline-updated': 'false'})
+    expect(readFileSync(file, 'utf8')).toBe(text)
+
+    const main = await gate(workspace, {}, runOf('push', 'refs/heads/main'))
+    expect(main.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed', 'baseline-updated': 'true'})
+    expect(main.step.stdout).toContain(`update-baseline: a push to the default branch (main): this step's runs join ${FILE}`)
+    expect(main.step.stderr).toContain(
+      `--update-baseline: added 2 runs to ${FILE}: 1 to claude-code / claude-sonnet-4-5, 1 to codex / gpt-5`,
+    )
+    const after = parseBaselineFile(readFileSync(file, 'utf8'), file)
+    for (const group of after.groups) {
+      expect(group.runs).toHaveLength(21)
+      const mine = main.doc.runs.find((run: any) => run.agent === group.agent)
+      expect(group.runs.at(-1)).toMatchObject({id: mine.id, score: mine.score})
+    }
+  })
+
+  it('repeat: auto with max-drop launches one at a time until each group is decided: the outputs and the comment say the verdict', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const {workspace} = checkout()
+      await planned('claude-code', 0.72, 5)
+      await planned('codex', 0.64, 1)
+      await planned('codex', 0.74, 1)
+      const run = runOf('pull_request', `refs/pull/${PR}/merge`, github.url)
+      const cleared = await gate(workspace, {repeat: 'auto', 'max-drop': '0.1'}, run, 'ghs_job_token')
+      expect(cleared.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+      expect(cleared.doc.launches).toHaveLength(2)
+      expect(cleared.doc.groups.map((g: any) => [g.agent, g.verdict, g.decidedAt])).toEqual([
+        ['claude-code', 'passed', 1],
+        ['codex', 'passed', 2],
+      ])
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain('2 launches (--repeat auto, at most 5)')
+
+      // at max-repeat still undecided: inconclusive, a warning; with fail-inconclusive the step fails
+      await clearPlans()
+      await planned('claude-code', 0.72, 4)
+      await planned('codex', 0.64, 4)
+      const warned = await gate(workspace, {repeat: 'auto', 'max-drop': '0.1', 'max-repeat': '2'}, run, 'ghs_job_token')
+      expect(warned.result.outputs).toMatchObject({'exit-code': '0', verdict: 'inconclusive'})
+      expect(warned.doc.launches).toHaveLength(2)
+      expect(warned.step.stderr).toMatch(/^::warning title=amctl%3A group es_acme_checkout codex \/ gpt-5/m)
+      const failed = await gate(
+        workspace,
+        {repeat: 'auto', 'max-drop': '0.1', 'max-repeat': '2', 'fail-inconclusive': 'true'},
+        run,
+        'ghs_job_token',
+      )
+      expect(failed.result.outputs).toMatchObject({'exit-code': '10', verdict: 'inconclusive'})
+      expect(failed.result.success).toBe(false)
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toMatch(/inconclusive/)
+      expect(comments[0].body).toContain('2 launches (--repeat auto, at most 2)')
+    } finally {
+      await github.close()
+    }
+  })
+
+  it.each([
+    ['repeat: sometimes', {repeat: 'sometimes'}, /^error: --repeat /],
+    ['max-repeat: 50', {repeat: 'auto', 'max-drop': '0.1', 'max-repeat': '50'}, /^error: --max-repeat /],
+    ['repeat: auto without max-drop', {repeat: 'auto'}, /^error: --repeat auto needs --max-drop D > 0/],
+    [
+      'update-baseline: true without a baseline file',
+      {'baseline-file': '', 'update-baseline': 'true'},
+      /^error: --update-baseline acts only with --baseline-file/,
+    ],
+    ['a baseline file that is not there', {'baseline-file': 'evals/none.json'}, /evals\/none\.json/],
+    ['baseline-max-age: soon', {'baseline-max-age': 'soon'}, /^error: --baseline-max-age /],
+  ])('%s: amctl refuses it, exit 2 and its one line, verdict error, nothing launched', async (_, inputs, message) => {
+    const {workspace, file, text} = checkout()
+    await e2e.current.clearRequests()
+    const {result, step} = await gate(workspace, inputs, runOf('push', 'refs/heads/main'))
+    expect(result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', 'baseline-updated': 'false'})
+    expect(step.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(message)])
+    expect((await e2e.current.requests()).filter((r) => r.method === 'POST')).toEqual([])
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+})
+
 describe('the asset for each runner', {timeout: 60_000}, () => {
   /** A release server of its own whose SHA256SUMS names every platform's executable (picking one needs no file). */
   let sums: TestServer
@@ -634,7 +811,14 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     const {result} = await evals(runs('passed', 'regressed'), 10, {junit, summary}, {reports: true})
     expect(result.success).toBe(false)
     expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', junit, summary})
-    expect(result.stepOutputs.evals).toEqual({'exit-code': '10', verdict: 'regressed', json: expect.any(String), junit, summary})
+    expect(result.stepOutputs.evals).toEqual({
+      'exit-code': '10',
+      verdict: 'regressed',
+      json: expect.any(String),
+      junit,
+      summary,
+      'baseline-updated': 'false',
+    })
   })
 
   it("reports an earlier run left at the paths are not this step's: a failed start names none; a run that writes them names both", async () => {
@@ -780,6 +964,84 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       } finally {
         await github.close()
       }
+    })
+  })
+
+  describe('the baseline file and --repeat', () => {
+    const flagsOf = (argv: string[]) => argv.slice(0, argv.indexOf('--json'))
+
+    it('each input becomes its flag: baseline-file, baseline-max-age, confidence, repeat, max-repeat; the switches require-baseline and fail-inconclusive', async () => {
+      const {result, argv} = await evals({runIds: [], runs: []}, 0, {
+        'baseline-file': 'evals/search baseline.json',
+        'baseline-max-age': '14d',
+        confidence: '0.99',
+        repeat: 'auto',
+        'max-repeat': '8',
+        'max-drop': '0.1',
+        'require-baseline': 'true',
+        'fail-inconclusive': 'true',
+      })
+      expect(result.success).toBe(true)
+      expect(flagsOf(argv())).toEqual([
+        ...['evals', 'run', 'es_acme_search', '--wait', '--max-drop', '0.1', '--baseline-file', 'evals/search baseline.json'],
+        ...['--baseline-max-age', '14d', '--confidence', '0.99', '--repeat', 'auto', '--max-repeat', '8'],
+        ...['--require-baseline', '--fail-inconclusive'],
+      ])
+      // (no file was there, so none was updated)
+      expect(result.outputs['baseline-updated']).toBe('false')
+      const off = await evals({runIds: [], runs: []}, 0, {'require-baseline': 'false', 'fail-inconclusive': 'false'})
+      expect(flagsOf(off.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait'])
+    })
+
+    /** The runner's variables of a run for `event` on `ref` of a repository whose default branch is `main`. */
+    const on = (event: string, ref: string): Partial<RunActionOptions> => {
+      const file = join(tempDir('amctl-event-'), 'event.json')
+      writeFileSync(file, JSON.stringify({ref, repository: {full_name: REPOSITORY, default_branch: 'main'}}))
+      return {env: {GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: file, GITHUB_REF: ref, GITHUB_REPOSITORY: REPOSITORY}}
+    }
+    const FILE = {'baseline-file': 'evals/baseline.json', comment: 'false'}
+
+    it.each([
+      ['auto, a push to the default branch (its name from the event)', true, {}, on('push', 'refs/heads/main')],
+      ['auto, a push to another branch', false, {}, on('push', 'refs/heads/feature')],
+      ['auto, a push of a tag', false, {}, on('push', 'refs/tags/main')],
+      ['auto, a pull request into the default branch', false, {}, on('pull_request', 'refs/pull/7/merge')],
+      ['auto, the default branch run by hand', false, {}, on('workflow_dispatch', 'refs/heads/main')],
+      ['auto, a push to the default branch without a baseline file', false, {'baseline-file': ''}, on('push', 'refs/heads/main')],
+      ['true, on a pull request', true, {'update-baseline': 'true'}, on('pull_request', 'refs/pull/7/merge')],
+      ['false, on a push to the default branch', false, {'update-baseline': 'false'}, on('push', 'refs/heads/main')],
+    ] as const)('update-baseline %s: --update-baseline passed: %s', async (_, updates, inputs, options) => {
+      const {result, argv} = await evals({runIds: [], runs: []}, 0, {...FILE, ...inputs}, options)
+      expect(result.success).toBe(true)
+      expect(argv().includes('--update-baseline')).toBe(updates)
+      const says = stepOf(result, 'evals').stdout.includes('update-baseline: a push to the default branch (main): this step')
+      expect(says).toBe(updates && inputs['update-baseline' as keyof typeof inputs] === undefined)
+    })
+
+    it('update-baseline true without a baseline file is passed to amctl, which refuses it; given in `args`, --update-baseline is passed once', async () => {
+      const alone = await evals({}, 2, {'update-baseline': 'true'})
+      expect(flagsOf(alone.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait', '--update-baseline'])
+      expect(alone.result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', 'baseline-updated': 'false'})
+      const args = await evals({runIds: [], runs: []}, 0, {args: '--baseline-file=b.json --update-baseline'}, on('push', 'refs/heads/main'))
+      expect(flagsOf(args.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait', '--baseline-file=b.json', '--update-baseline'])
+    })
+
+    it.each([
+      ['update-baseline', 'yes', 'auto, true or false'],
+      ['require-baseline', '', 'true or false'],
+      ['fail-inconclusive', 'TRUE', 'true or false'],
+    ])('%s: %j is exit 2 naming the input and its words, before amctl runs', async (input, value, words) => {
+      const {result, argv} = await evals(runs('passed'), 0, {[input]: value})
+      expect(stepOf(result, 'evals')).toMatchObject({exitCode: 2, stdout: `::error title=amctl action::the input ${input} is ${words}\n`})
+      expect(result.outputs['exit-code']).toBe('')
+      expect(() => argv()).toThrow(/ENOENT/)
+    })
+
+    it('inconclusive ranks with the words the action does not know: below regressed, above no-baseline; on exit 0 it is the verdict', async () => {
+      const doc = (...verdicts: string[]) => ({runIds: [], groups: verdicts.map((verdict) => ({verdict}))})
+      expect((await evals(doc('passed', 'inconclusive', 'no-baseline'), 0)).result.outputs.verdict).toBe('inconclusive')
+      expect((await evals(doc('inconclusive', 'regressed'), 10)).result.outputs.verdict).toBe('regressed')
+      expect((await evals(doc('passed', 'inconclusive'), 10)).result.outputs.verdict).toBe('inconclusive')
     })
   })
 
