@@ -10,7 +10,7 @@ import {tempDir} from './helpers/temp.js'
 import {harness, sealedEnv} from './helpers/env.js'
 
 // What GitHub runs: the two workflows (.github/workflows), the action (action.yml) and the
-// example workflow users copy. actionlint checks the workflows (bin/actionlint.js, its
+// example workflows users copy (examples/ci/github-*.yml). actionlint checks the workflows (bin/actionlint.js, its
 // WebAssembly build from npm) and shellcheck every shell script in them; the action's steps run
 // end to end in test/release/action.test.ts.
 
@@ -19,11 +19,12 @@ const actionlint = await import(pathToFileURL(join(ROOT, 'bin', 'actionlint.js')
 const workflow = (name: string): any => parse(readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8'))
 const action = readAction(join(ROOT, 'action.yml'))
 
-/** Every `run:` script of a workflow or of the action, named by where it is. */
+/** Every `run:` script of a workflow, of an example workflow (examples/ci/github-*.yml) or of the action, named by where it is. */
 function scripts(): Array<{where: string; run: string}> {
   const found: Array<{where: string; run: string}> = []
-  for (const name of ['ci.yml', 'release.yml']) {
-    for (const [id, job] of Object.entries<any>(workflow(name).jobs)) {
+  for (const file of actionlint.workflowFiles() as string[]) {
+    const name = relative(ROOT, file)
+    for (const [id, job] of Object.entries<any>(parse(readFileSync(file, 'utf8')).jobs)) {
       for (const [i, step] of job.steps.entries()) if (step.run) found.push({where: `${name} ${id} step ${i + 1}`, run: step.run})
     }
   }
@@ -71,11 +72,13 @@ describe('the GitHub workflows', () => {
     findings = JSON.parse(run.stdout)
   }, 120_000)
 
-  it('pass actionlint (npm run lint:workflows), the example workflow too', () => {
+  it('pass actionlint (npm run lint:workflows), the example workflows too', () => {
     expect(actionlint.workflowFiles().map((file: string) => relative(ROOT, file))).toEqual([
       '.github/workflows/ci.yml',
       '.github/workflows/release.yml',
       'examples/ci/github-actions.yml',
+      'examples/ci/github-baseline-cache.yml',
+      'examples/ci/github-baseline.yml',
     ])
     expect(findings.filter((p) => !p.file.endsWith('bad.yml'))).toEqual([])
   })
@@ -89,19 +92,22 @@ describe('the GitHub workflows', () => {
     ).toEqual(['action', 'expression', 'runner-label'])
   })
 
-  it.runIf(shellcheck || harness.ci)('every shell script of the workflows and of the action passes shellcheck', () => {
-    const dir = tempDir('amctl-shellcheck-')
-    const problems: string[] = []
-    for (const [i, {where, run}] of scripts().entries()) {
-      const file = join(dir, `${i}.sh`)
-      // as GitHub runs `shell: bash`: bash -e -o pipefail
-      writeFileSync(file, `#!/usr/bin/env bash\nset -eo pipefail\n${run}`)
-      const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8', env: sealedEnv()})
-      if (result.error) throw result.error
-      if (result.status !== 0) problems.push(`${where}:\n${result.stdout}`)
-    }
-    expect(problems).toEqual([])
-  })
+  it.runIf(shellcheck || harness.ci)(
+    'every shell script of the workflows, of the example workflows and of the action passes shellcheck',
+    () => {
+      const dir = tempDir('amctl-shellcheck-')
+      const problems: string[] = []
+      for (const [i, {where, run}] of scripts().entries()) {
+        const file = join(dir, `${i}.sh`)
+        // as GitHub runs `shell: bash`: bash -e -o pipefail
+        writeFileSync(file, `#!/usr/bin/env bash\nset -eo pipefail\n${run}`)
+        const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8', env: sealedEnv()})
+        if (result.error) throw result.error
+        if (result.status !== 0) problems.push(`${where}:\n${result.stdout}`)
+      }
+      expect(problems).toEqual([])
+    },
+  )
 
   it('no script holds an expression: every value reaches the shell through the environment, as data', () => {
     for (const {where, run} of scripts()) expect(expressionsIn(run), where).toEqual([])

@@ -5,6 +5,7 @@ import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, CacheStore, type RunActionOptions, runAction} from '../helpers/action-runner.js'
 import {ciExample} from '../helpers/ci-examples.js'
+import {runJob, type UsesResult, type WorkflowEvent} from '../helpers/workflow-runner.js'
 import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
@@ -87,8 +88,28 @@ function githubExample(): {env: Record<string, string>; step: any} {
   return {env: job.env, step}
 }
 
+/**
+ * The baseline file of es_acme_search, as `amctl evals baseline save` makes it from the dev server's
+ * seeded history (made once), at the path the examples give: the checkout of a repository that
+ * commits it. Returns the workspace.
+ */
+let searchBaseline: string | undefined
+async function withSearchBaseline(workspace: string): Promise<string> {
+  if (searchBaseline === undefined) {
+    const file = join(tempDir('amctl-baseline-'), 'search-baseline.json')
+    const saved = await e2e.current.amctl(['evals', 'baseline', 'save', 'es_acme_search', '--org', 'acme', '--file', file])
+    if (saved.exitCode !== 0) throw new Error(`evals baseline save: ${saved.stderr}`)
+    searchBaseline = readFileSync(file, 'utf8')
+  }
+  mkdirSync(join(workspace, 'evals'), {recursive: true})
+  writeFileSync(join(workspace, SEARCH_BASELINE), searchBaseline)
+  return workspace
+}
+const SEARCH_BASELINE = 'evals/search-baseline.json'
+
 async function runExampleStep({env: more, ...options}: Partial<RunActionOptions> & {workspace: string}): Promise<ActionResult> {
   const {env, step} = githubExample()
+  await withSearchBaseline(options.workspace)
   return runAction({
     actionPath: checkedOutAction(),
     with: step.with,
@@ -229,6 +250,9 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     const doc = JSON.parse(readFileSync(result.outputs.json, 'utf8'))
     expect(doc.runs.map((run: any) => run.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
     expect(doc.runs.every((run: any) => run.evalSetId === 'es_acme_search')).toBe(true)
+    // judged against the repository's baseline file, which a pull request's step leaves as it was
+    expect(doc.runs.every((run: any) => run.baseline?.kind === 'file' && run.baseline.path === SEARCH_BASELINE)).toBe(true)
+    expect(result.outputs['baseline-updated']).toBe('false')
 
     // a later job: amctl comes from the cache (only SHA256SUMS is downloaded, to check it); a
     // run below --min-score fails the step with exit 10 and an annotation
@@ -586,6 +610,263 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
     expect(step.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(message)])
     expect((await e2e.current.requests()).filter((r) => r.method === 'POST')).toEqual([])
     expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+})
+
+// The example workflows of examples/ci/ played job by job (test/helpers/workflow-runner.ts) as
+// GitHub would run them for a push, a pull request, a schedule or a run by hand: their shell
+// steps, the action (installed from the local release, as above) against the dev server, and the
+// Actions cache; the repository is a local git repository (origin) whose checkout is the workspace.
+// peter-evans/create-pull-request is played by what it does to the repository (a commit of the
+// paths on its branch, pushed); the steps that publish reports are only checked to be reached.
+describe('the example workflows, played against the dev server', {timeout: 240_000}, () => {
+  const EXAMPLES = join(ROOT, 'examples', 'ci')
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: sealedEnv({
+        HOME: cwd,
+        GIT_AUTHOR_NAME: 'Ada',
+        GIT_AUTHOR_EMAIL: 'ada@example.com',
+        GIT_COMMITTER_NAME: 'Ada',
+        GIT_COMMITTER_EMAIL: 'ada@example.com',
+      }),
+    })
+
+  /** origin: a repository whose main commits the baseline file of es_acme_search. */
+  async function origin(): Promise<string> {
+    const bare = join(tempDir('amctl-origin-'), 'evals-demo.git')
+    git(dirname(bare), 'init', '--quiet', '--bare', '--initial-branch=main', bare)
+    const seed = await withSearchBaseline(tempDir('amctl-seed-'))
+    git(seed, 'init', '--quiet', '--initial-branch=main')
+    git(seed, 'add', '.')
+    git(seed, 'commit', '--quiet', '-m', 'the baseline file')
+    git(seed, 'push', '--quiet', bare, 'main')
+    return bare
+  }
+  /** What actions/checkout leaves: a clone of `ref` with origin set. */
+  function checkoutOf(bare: string, ref = 'main'): string {
+    const workspace = join(tempDir('amctl-workspace-'), 'evals-demo')
+    git(dirname(workspace), 'clone', '--quiet', '--branch', ref, bare, workspace)
+    return workspace
+  }
+  const fileOf = (bare: string, ref: string) => {
+    const dir = tempDir('amctl-show-')
+    return JSON.parse(git(dir, '--git-dir', bare, 'show', `${ref}:${SEARCH_BASELINE}`))
+  }
+  const runIdsOf = (file: any): string[] => file.groups.flatMap((g: any) => g.runs.map((r: any) => r.id)).sort()
+
+  /** The runs of the next launch score their group's mean in the seeded file (all pass), but `drops`. */
+  async function planLaunch(drops: Record<string, number> = {}, count = 1) {
+    for (const group of JSON.parse(searchBaseline!).groups) {
+      const score = drops[group.agent] ?? Math.round(group.mean * 1000) / 1000
+      await plan({evalSetId: 'es_acme_search', agent: group.agent, status: 'succeeded', score, count})
+    }
+  }
+
+  const repository = {full_name: REPOSITORY, default_branch: 'main'}
+  const events = {
+    push: (runId: string): WorkflowEvent => ({name: 'push', ref: 'refs/heads/main', payload: {ref: 'refs/heads/main', repository}, runId}),
+    pullRequest: (runId: string): WorkflowEvent => ({
+      name: 'pull_request',
+      ref: `refs/pull/${PR}/merge`,
+      baseRef: 'main',
+      payload: {
+        number: PR,
+        pull_request: {
+          number: PR,
+          head: {sha: HEAD_SHA, repo: {full_name: REPOSITORY}},
+          base: {ref: 'main', repo: {full_name: REPOSITORY}},
+        },
+        repository,
+      },
+      runId,
+    }),
+    schedule: (runId: string): WorkflowEvent => ({
+      name: 'schedule',
+      ref: 'refs/heads/main',
+      payload: {schedule: '17 4 * * 1', repository},
+      runId,
+    }),
+    dispatch: (runId: string, launches: string): WorkflowEvent => ({
+      name: 'workflow_dispatch',
+      ref: 'refs/heads/main',
+      payload: {ref: 'refs/heads/main', inputs: {launches}, repository},
+      runId,
+    }),
+  }
+
+  /** Plays a job; the actions it uses: amctl's (this checkout, the local release), create-pull-request on `bare`. */
+  async function play(
+    file: string,
+    job: string,
+    event: WorkflowEvent,
+    workspace: string,
+    more: {bare?: string; api?: string; cacheStore?: CacheStore} = {},
+  ) {
+    const proposed: Array<Record<string, string>> = []
+    const result = await runJob({
+      file: join(EXAMPLES, file),
+      job,
+      event,
+      workspace,
+      secrets: {AMCTL_TOKEN: await e2e.current.token()},
+      // the release server in place of github.com, the dev server in place of the control plane the example names
+      env: {GITHUB_SERVER_URL: server.url, GITHUB_API_URL: more.api ?? '', AMCTL_CONFIG_DIR: tempDir('amctl-runner-config-')},
+      replaceEnv: {AMCTL_BASE_URL: e2e.current.url},
+      cacheStore: more.cacheStore ?? new CacheStore(),
+      githubToken: 'ghs_job_token',
+      uses: async (call): Promise<UsesResult> => {
+        if (call.uses === '<owner>/amctl@v0') {
+          const action = await runAction({
+            actionPath: checkedOutAction(),
+            workspace,
+            with: call.with,
+            env: call.env,
+            runnerDir: call.runnerDir,
+            cacheStore: call.cacheStore,
+            githubToken: call.githubToken,
+          })
+          return {
+            success: action.success,
+            outputs: action.outputs,
+            stdout: action.steps.map((step) => step.stdout).join(''),
+            stderr: action.steps.map((step) => step.stderr).join(''),
+          }
+        }
+        if (call.uses === 'peter-evans/create-pull-request@v7') {
+          proposed.push(call.with)
+          git(workspace, 'checkout', '--quiet', '-B', call.with.branch)
+          git(workspace, 'add', '--', call.with['add-paths'])
+          if (git(workspace, 'status', '--porcelain', '--', call.with['add-paths']) === '') return {success: true, outputs: {}}
+          git(workspace, 'commit', '--quiet', '-m', call.with['commit-message'])
+          git(workspace, 'push', '--quiet', '--force', 'origin', call.with.branch)
+          return {success: true, outputs: {'pull-request-operation': 'created'}}
+        }
+        if (/^(mikepenz\/action-junit-report@v5|actions\/upload-artifact@v4)$/.test(call.uses)) return {success: true, outputs: {}}
+        throw new Error(`uses ${call.uses}: not played here`)
+      },
+    })
+    const step = (id: string) => result.steps.find((s) => s.id === id || s.name === id)!
+    return {result, proposed, step}
+  }
+
+  it('github-baseline.yml: each push to main gates against the committed file and proposes it with its runs, on one branch that gathers them; a failing gate proposes them too', async () => {
+    const bare = await origin()
+    const first = fileOf(bare, 'main')
+    await planLaunch()
+    const one = await play('github-baseline.yml', 'update', events.push('101'), checkoutOf(bare))
+    expect(one.result.success, JSON.stringify(one.result.steps, null, 2)).toBe(true)
+    expect(one.step('Start from the update not merged yet, if there is one').stdout).toBe(
+      `${SEARCH_BASELINE} as the default branch has it (no update pending)\n`,
+    )
+    expect(one.step('evals').outputs).toMatchObject({'exit-code': '0', verdict: 'passed', 'baseline-updated': 'true'})
+    expect(one.proposed).toEqual([expect.objectContaining({branch: 'amctl/evals-baseline', 'add-paths': SEARCH_BASELINE})])
+    // each group takes its run and keeps its newest `keep` (50)
+    const stepRuns = JSON.parse(readFileSync(one.step('evals').outputs.json, 'utf8')).runIds as string[]
+    const kept = (file: any, ...runs: string[][]) => {
+      for (const group of file.groups)
+        expect(group.runs.length).toBe(
+          Math.min(file.keep, first.groups.find((g: any) => g.agent === group.agent).runs.length + runs.length),
+        )
+      expect(runIdsOf(file)).toEqual(expect.arrayContaining(runs.flat()))
+    }
+    kept(fileOf(bare, 'amctl/evals-baseline'), stepRuns)
+
+    // the next push, its update not merged: its runs join the update's file; codex regressed (above
+    // --min-score, far below its runs in the file), so
+    // the gate fails the job, and the runs are proposed all the same
+    await planLaunch({codex: 0.55})
+    const two = await play('github-baseline.yml', 'update', events.push('102'), checkoutOf(bare))
+    expect(two.result.success).toBe(false)
+    expect(two.step('Start from the update not merged yet, if there is one').stdout).toContain(
+      `${SEARCH_BASELINE} as amctl/evals-baseline has it (not merged yet)`,
+    )
+    expect(two.step('evals').outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'true'})
+    expect(two.step("Propose the file with this push's runs").outcome).toBe('success')
+    const both = JSON.parse(readFileSync(two.step('evals').outputs.json, 'utf8')).runIds as string[]
+    kept(fileOf(bare, 'amctl/evals-baseline'), stepRuns, both)
+    // main's file is untouched until the update is merged; the other job is not for pushes
+    expect(fileOf(bare, 'main')).toEqual(first)
+    expect((await play('github-baseline.yml', 'refresh', events.push('103'), checkoutOf(bare))).result.ran).toBe(false)
+  })
+
+  it('github-baseline.yml run by hand: the file anew from the runs of N launches (evals baseline save --runs), proposed', async () => {
+    const bare = await origin()
+    await planLaunch({}, 3)
+    const refresh = await play('github-baseline.yml', 'refresh', events.dispatch('104', '3'), checkoutOf(bare))
+    expect(refresh.result.success, JSON.stringify(refresh.result.steps, null, 2)).toBe(true)
+    const doc = JSON.parse(readFileSync(refresh.step('evals').outputs.json, 'utf8'))
+    expect(doc.launches).toHaveLength(3)
+    expect(refresh.proposed).toEqual([expect.objectContaining({branch: 'amctl/evals-baseline', 'add-paths': SEARCH_BASELINE})])
+    const made = fileOf(bare, 'amctl/evals-baseline')
+    expect(runIdsOf(made)).toEqual([...doc.runIds].sort())
+    expect(made.groups.map((g: any) => g.runs.length)).toEqual([3, 3, 3])
+  })
+
+  it('github-actions.yml on a pull request: gates against the committed file, leaves it as it was, comments', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const bare = await origin()
+      const workspace = checkoutOf(bare)
+      await planLaunch({codex: 0.55})
+      const pr = await play('github-actions.yml', 'evals', events.pullRequest('105'), workspace, {api: github.url})
+      expect(pr.result.success).toBe(false)
+      expect(pr.step('evals').outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false'})
+      expect(git(workspace, 'status', '--porcelain', '--', SEARCH_BASELINE)).toBe('')
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain(SEARCH_BASELINE)
+      // the reports are published when the gate failed too
+      expect(pr.result.steps.slice(2).map((step) => step.outcome)).toEqual(['success', 'success'])
+    } finally {
+      await github.close()
+    }
+  })
+
+  it('github-baseline-cache.yml: the schedule makes the first file, a push adds its runs under a key of its own, a pull request restores the newest from main and gates; before any, a pull request says what to do', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const cacheStore = new CacheStore()
+      const FILE = 'github-baseline-cache.yml'
+      const empty = await play(FILE, 'gate', events.pullRequest('200'), tempDir('amctl-workspace-'), {api: github.url, cacheStore})
+      expect(empty.result.success).toBe(false)
+      expect(empty.step('No baseline file yet').stdout).toBe(
+        '::error title=evals::no baseline file in the cache: make the first one (Actions → evals → Run workflow, on the default branch)\n',
+      )
+      expect(empty.step('evals').outcome).toBe('skipped')
+
+      // (a schedule gives no inputs: 10 launches)
+      await planLaunch({}, 10)
+      const refresh = await play(FILE, 'refresh', events.schedule('201'), tempDir('amctl-workspace-'), {cacheStore})
+      expect(refresh.result.success, JSON.stringify(refresh.result.steps, null, 2)).toBe(true)
+      const refreshed = JSON.parse(readFileSync(refresh.step('evals').outputs.json, 'utf8')).runIds as string[]
+      expect(refreshed).toHaveLength(30)
+      expect(refresh.result.cache.saved).toEqual(['evals-baseline-es_acme_search-201-1'])
+
+      await planLaunch()
+      const workspace = tempDir('amctl-workspace-')
+      const push = await play(FILE, 'gate', events.push('202'), workspace, {cacheStore})
+      expect(push.result.success, JSON.stringify(push.result.steps, null, 2)).toBe(true)
+      expect(push.step('restore').outputs).toMatchObject({'cache-hit': 'false', 'cache-matched-key': 'evals-baseline-es_acme_search-201-1'})
+      expect(push.step('evals').outputs).toMatchObject({verdict: 'passed', 'baseline-updated': 'true'})
+      expect(push.result.cache.saved).toEqual(['evals-baseline-es_acme_search-202-1'])
+      const pushed = JSON.parse(readFileSync(push.step('evals').outputs.json, 'utf8')).runIds as string[]
+      const saved = JSON.parse(readFileSync(join(workspace, SEARCH_BASELINE), 'utf8'))
+      expect(runIdsOf(saved)).toEqual([...refreshed, ...pushed].sort())
+
+      await planLaunch({codex: 0.55})
+      const prWorkspace = tempDir('amctl-workspace-')
+      const pr = await play(FILE, 'gate', events.pullRequest('203'), prWorkspace, {api: github.url, cacheStore})
+      expect(pr.step('restore').outputs['cache-matched-key']).toBe('evals-baseline-es_acme_search-202-1')
+      expect(pr.step('evals').outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false'})
+      expect(pr.result.cache.saved).toEqual([])
+      expect(JSON.parse(readFileSync(join(prWorkspace, SEARCH_BASELINE), 'utf8'))).toEqual(saved)
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain('regressed')
+    } finally {
+      await github.close()
+    }
   })
 })
 
