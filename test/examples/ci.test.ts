@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {readAction} from '../helpers/action-runner.js'
 import {amctlLines, ciExample, shellLines} from '../helpers/ci-examples.js'
 import {ROOT} from '../helpers/cli.js'
+import {interpolate} from '../helpers/expressions.js'
 
 // examples/ci/: the GitHub Actions workflows and the GitLab CI job that docs/ci.md shows. The
 // end-to-end suite runs them against the dev server: the GitHub ones' jobs as a runner would
@@ -79,6 +80,17 @@ describe('examples/ci', () => {
     expect(doc.on.schedule).toHaveLength(1)
     for (const job of Object.values<any>(doc.jobs))
       for (const step of amctlSteps(job)) for (const name of Object.keys(step.with)) expect(ACTION_INPUTS).toContain(name)
+  })
+
+  it('GitHub Actions, the file in the cache: the runs that save it (pushes, the refresh) queue one at a time; pull requests do not wait', () => {
+    const {group} = ciExample('github-baseline-cache.yml').concurrency
+    const groupOf = (event_name: string, run_id: string) => interpolate(group, {github: {event_name, run_id}})
+    // two pushes at once would restore the same file and each save it without the other's runs
+    const savers = [groupOf('push', '1'), groupOf('push', '2'), groupOf('schedule', '3'), groupOf('workflow_dispatch', '4')]
+    expect(new Set(savers).size).toBe(1)
+    expect(savers[0]).not.toBe('')
+    const pullRequests = [groupOf('pull_request', '5'), groupOf('pull_request', '6')]
+    expect(new Set([...pullRequests, savers[0]]).size).toBe(3)
   })
 
   it('GitHub Actions: the token from a secret, the JUnit report published and the reports kept even when the gate fails', () => {
