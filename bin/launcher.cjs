@@ -414,7 +414,7 @@ function helpFile(argv) {
 // Variables that change what help prints, or what goes with it, when stdout is not a terminal:
 // the width (OCLIF_COLUMNS), colour forced on (FORCE_COLOR: any value, to keep the rule
 // simple), oclif's debug output and warnings (DEBUG, AMCTL_DEBUG). COLUMNS, NO_COLOR and TERM
-// change nothing there (test/bin/startup.test.ts shows it). AMCTL_HELP_CACHE=off: help drawn
+// change nothing there (test/bin/launcher.test.ts shows it). AMCTL_HELP_CACHE=off: help drawn
 // at run time (for measuring and for the tests that compare the two).
 const HELP_ENV = ['OCLIF_COLUMNS', 'FORCE_COLOR', 'DEBUG', 'AMCTL_DEBUG']
 // a help argv is at most a few words and one help flag
