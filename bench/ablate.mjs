@@ -3,6 +3,7 @@
 // mechanism of bin/launcher.cjs and bin/build/ buys, in milliseconds, on each command it touches.
 //
 //   node bench/ablate.mjs [--pairs N] [--only NAME,…] [--base REV] [--out DIR] [--list]
+//   node bench/ablate.mjs --report OUT/ablate-node20.json OUT/ablate-node24.json   one price list of both
 //   npx -p node@24 node bench/ablate.mjs …       the same on Node 24 (the Node that runs it is measured)
 //
 // For each mechanism, amctl without it (a copy of the project built without it: a piece of
@@ -17,8 +18,9 @@
 // it at exit), each with its 95 % interval (distribution-free: order statistics of the differences).
 // The load average is taken before and after each command's pairs.
 //
-// --base REV adds one row: this checkout against the project at git REV (its bin/, src/, patches/,
-// package.json and manifest), on every command: what the changes since REV buy (positive: faster now).
+// --base REV measures this checkout against the project at git REV (its bin/, src/, patches/,
+// package.json and manifest) on every command: what the changes since REV buy (positive: faster
+// now); mechanisms too only when --only names them.
 // The table goes to stdout and OUT/ablate-node<major>.md, every sample to OUT/ablate-node<major>.json
 // (OUT: .bench/).
 
@@ -104,12 +106,6 @@ const MECHANISMS = [
     touches: ['config', 'token', 'request'],
   },
   {
-    name: 'checksum-wasm',
-    what: 'the checksum summed in WebAssembly, not in JavaScript',
-    edits: [swap(LAUNCHER, 'function checksum(bytes, sums = wasmSums) {', 'function checksum(bytes, sums = () => undefined) {')],
-    touches: ['config', 'token', 'request'],
-  },
-  {
     name: 'liftoff',
     what: "--liftoff-only when undici loads (V8's baseline WebAssembly compiler only)",
     without: 'liftoff',
@@ -140,25 +136,12 @@ const MECHANISMS = [
     touches: ['version', 'help', 'commandHelp'],
   },
   {
-    name: 'latin1',
-    what: 'the bundle read as latin1 (bin/build.js escapes it to ASCII), not decoded as UTF-8',
-    edits: [swap(LAUNCHER, "source = readFileSync(file, 'latin1')", "source = readFileSync(file, 'utf8')")],
-    touches: ['config', 'token', 'request'],
-  },
-  {
-    name: 'module-class',
-    what: "Module from the launcher's own module object, not require('node:module')",
-    edits: [swap(LAUNCHER, 'const MODULE_CLASS = module.constructor', "const MODULE_CLASS = require('node:module')")],
-    touches: ['config', 'token', 'request'],
-  },
-  {
     name: 'engine-warning-off',
     what: "OCLIF_DISABLE_ENGINE_WARNING set by bin/run.cjs (oclif's engines check loads semver)",
     edits: [swap('bin/run.cjs', "  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'\n", '')],
     touches: BUNDLE,
   },
   {name: 'minify-whitespace', what: 'the bundle without whitespace', without: 'minify-whitespace', touches: BUNDLE},
-  {name: 'undici-apart', what: 'undici in dist/undici.cjs, not in the bundle', without: 'undici-apart', touches: [...BUNDLE, 'proxied']},
   {name: 'slim-undici', what: 'undici by its parts, not its index', without: 'slim-undici', touches: ['proxied']},
   ...pieceNames()
     .filter((name) => name.startsWith('patch:') && name.split('/').length > (name.startsWith('patch:@') ? 2 : 1))
@@ -174,7 +157,7 @@ const MECHANISMS = [
       name,
       what: `the lazy stand-in of ${name.slice('lazy:'.length)}`,
       without: name,
-      touches: name === 'lazy:assert' ? ['request', 'proxied'] : BUNDLE,
+      touches: BUNDLE,
     })),
 ]
 
@@ -186,7 +169,57 @@ if (args.includes('--list')) {
   for (const m of MECHANISMS) console.log(`${m.name.padEnd(44)} ${m.what}`)
   process.exit(0)
 }
-const chosen = only ? only.split(',') : MECHANISMS.map((m) => m.name)
+if (args.includes('--report')) {
+  report(args.slice(args.indexOf('--report') + 1))
+  process.exit(0)
+}
+
+/**
+ * `--report FILE…`: the runs saved in FILE… (OUT/ablate-node<major>.json, one per Node version)
+ * as one price list: a row per mechanism, what it buys in CPU time on each command it touches,
+ * per run; then a row per mechanism and command with wall time too.
+ */
+function report(files) {
+  const runs = files.map((file) => JSON.parse(readFileSync(file, 'utf8')))
+  const node = (run) => run.machine.match(/Node v(\d+)/)[1]
+  const short = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}`
+  const range = ({median: m, low, high}) => `${short(m)} (${short(low)} to ${short(high)})`
+  const names = [...new Set(runs.flatMap((run) => run.results.map((r) => r.mechanism)))]
+  const heads = runs.map((run) => `Node ${node(run)}: CPU ms bought`)
+  const out = [
+    ...runs.map(
+      (run) =>
+        `- Node ${node(run)}: ${run.machine}, ${run.pairs} pairs per row, load average ${run.load.map((l) => l.toFixed(1)).join(' → ')}`,
+    ),
+    '',
+    `| mechanism | ${heads.join(' | ')} |`,
+    `|---|${heads.map(() => '---').join('|')}|`,
+  ]
+  for (const name of names) {
+    const cells = runs.map((run) =>
+      run.results
+        .filter((r) => r.mechanism === name)
+        .map((r) => `${r.label} ${range(r.bought.cpu)}`)
+        .join('<br>'),
+    )
+    out.push(`| ${name} | ${cells.map((c) => c || 'not measured').join(' | ')} |`)
+  }
+  out.push('', `| mechanism | command | ${runs.map((run) => `Node ${node(run)}: with → without, CPU | wall ms bought`).join(' | ')} |`)
+  out.push(`|---|---|${runs.map(() => '---').join('|')}|`)
+  for (const name of names) {
+    const commands = [...new Set(runs.flatMap((run) => run.results.filter((r) => r.mechanism === name).map((r) => r.label)))]
+    for (const label of commands) {
+      const cells = runs.map((run) => {
+        const r = run.results.find((x) => x.mechanism === name && x.label === label)
+        return r ? `${r.with.cpu.toFixed(1)} → ${r.without.cpu.toFixed(1)} | ${range(r.bought.wall)}` : ' | '
+      })
+      out.push(`| ${name} | ${label} | ${cells.join(' | ')} |`)
+    }
+  }
+  process.stdout.write(`${out.join('\n')}\n`)
+}
+// (with --base, only the mechanisms --only names)
+const chosen = only ? only.split(',') : base ? [] : MECHANISMS.map((m) => m.name)
 for (const name of chosen) if (!MECHANISMS.some((m) => m.name === name)) throw new Error(`--only: no mechanism ${name} (--list names them)`)
 const selected = MECHANISMS.filter(
   (m) => chosen.includes(m.name) && (!m.minNode || major > m.minNode[0] || (major === m.minNode[0] && minor >= m.minNode[1])),

@@ -9,7 +9,6 @@
 //                  plane. One file instead of hundreds of modules to resolve, and CommonJS so
 //                  bin/run.cjs can load it with a code cache (bin/launcher.cjs). Its last line
 //                  is its build mark: a hash of its content.
-// dist/undici.cjs  undici, for requests through a proxy (its import('undici') requires it).
 // dist/help/, help-colour.cjs  every help, drawn once (bin/build/help.cjs), printed by bin/launcher.cjs.
 // dist/jq-worker.cjs, jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to
 //                  WebAssembly), apart from the bundle so that no other command reads or compiles
@@ -151,26 +150,15 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...plugins(without, 'amctl'), xmlBuilder, statsLibrary, devServer],
+  plugins: [...plugins(without), xmlBuilder, statsLibrary, devServer],
   ...BUILD_OPTIONS,
-  // indentation and line breaks are a third of the bundle, read on every run; names stay
-  // (shortening them too, every function and class keeping its name, measured nothing: the code
-  // cache, not the text, is what a run loads)
+  // indentation, line breaks and comments are a third of the bundle; names stay (shortening them
+  // too measured nothing: a run loads the code cache, not the text). What a run gains by it is
+  // within the noise (docs/performance.md, "The price list"): it is kept for a package a third
+  // smaller, at the cost of one line.
   minifyWhitespace: !without.has('minify-whitespace'),
   sourcemap: sourcemap ? 'external' : false,
 })
-// undici, apart from the bundle (bin/build/undici.cjs): only a request through a proxy reads it
-const undici = without.has('undici-apart')
-  ? undefined
-  : await build({
-      ...shared,
-      stdin: {contents: "module.exports = require('undici')", resolveDir: root, sourcefile: 'undici.cjs', loader: 'js'},
-      outfile: join(dist, 'undici.cjs'),
-      format: 'cjs',
-      plugins: plugins(without, 'undici'),
-      ...BUILD_OPTIONS,
-      minifyWhitespace: true,
-    })
 const devserver = await build({
   ...shared,
   entryPoints: [join(src, 'devserver', 'index.ts')],
@@ -246,15 +234,11 @@ chmodSync(join(dist, 'jq-worker.cjs'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
 if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
-// bin/launcher.cjs reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be
-// pure ASCII. esbuild escapes strings but copies some regex literals verbatim: escape what is left.
-const bundlePath = join(dist, 'amctl.cjs')
-// (per UTF-16 code unit: a surrogate pair becomes two escapes, as JavaScript reads them)
-const ascii = readFileSync(bundlePath, 'utf8').replace(/[^\0-\x7F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII')
 // the build mark, the key of the user's code cache: what the bundle holds, not when it was built
-const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
-writeFileSync(bundlePath, `${ascii}${launcher.BUILD_MARK}${mark}\n`)
+const bundlePath = join(dist, 'amctl.cjs')
+const bundled = readFileSync(bundlePath, 'utf8')
+const mark = createHash('sha256').update(bundled).digest('hex').slice(0, 16)
+writeFileSync(bundlePath, `${bundled}${launcher.BUILD_MARK}${mark}\n`)
 
 // The manifest, made here from the commands just built (so that the CLI, its help and its manifest
 // agree with src/ after a build alone), and help without the bundle (bin/launcher.cjs): every help
@@ -362,7 +346,6 @@ if (smoke.status !== 0) throw new Error('the freshly built CLI failed to run `--
 
 const outputs = [
   ...Object.entries(cli.metafile.outputs),
-  ...Object.entries(undici?.metafile.outputs ?? {}),
   ...Object.entries(devserver.metafile.outputs),
   ...Object.entries(completion.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),

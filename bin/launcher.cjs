@@ -25,10 +25,6 @@ const {
 } = require('node:fs')
 const {dirname, join} = require('node:path')
 
-// The class of this very module, node:module's Module, without loading node:module (~0.2 ms:
-// its ES-module loader and source maps). Bench rows: every row but --version and help.
-const MODULE_CLASS = module.constructor
-
 /**
  * The user's cache directory for amctl, as oclif's `config.cacheDir` finds it (autocomplete
  * keeps its files there too): AMCTL_CACHE_DIR, else ~/Library/Caches/amctl on macOS, else
@@ -83,13 +79,12 @@ function cacheSlug(argv) {
  * Undefined when there is no bundle (notBuilt).
  */
 function loadBundle(file, argv = [], env = process.env) {
-  const Module = typeof MODULE_CLASS?.createRequire === 'function' ? MODULE_CLASS : require('node:module')
+  const Module = require('node:module')
   const off = env.AMCTL_CODE_CACHE === 'off'
   const vm = require('node:vm')
-  // esbuild writes ASCII only (bin/build.js escapes what is left): latin1 needs no UTF-8 decoding
   let source
   try {
-    source = readFileSync(file, 'latin1')
+    source = readFileSync(file, 'utf8')
   } catch (error) {
     // not built: bin/run.cjs says so (notBuilt)
     if (error.code === 'ENOENT') return undefined
@@ -116,8 +111,8 @@ function loadBundle(file, argv = [], env = process.env) {
   const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cached})
   const module = new Module(file, undefined)
   module.filename = file
-  module.paths = Module._nodeModulePaths(dirname(file))
-  Module._cache[file] = module
+  // (oclif's own require() of the bundle gets this instance)
+  require.cache[file] = module
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file))
   module.loaded = true
   let pending = !off && base !== undefined && (cached === undefined || script.cachedDataRejected === true)
@@ -245,50 +240,15 @@ function writeOwnFile(dir, name, data, kept, ours) {
 // A code cache file: this header, then what V8 made. V8 trusts the bytes it is given (a cache
 // with bytes flipped in the middle crashed every later run: "Fatal error", exit 133), so the
 // loader checks them first. The checksum is Fletcher's (two 32-bit sums) over 32-bit words:
-// enough to catch a damaged file (what another user could do is kept out above). It is summed by
-// the few WebAssembly instructions below: a loop in JavaScript costs about 1 ms over a 500 KB
-// cache (its interpreter, then its compiler), three times as much; node:crypto and node:zlib's
-// crc32 cost more to load than either. The same sum in JavaScript where WebAssembly is not
-// available (`node --jitless`).
+// enough to catch a damaged file (what another user could do is kept out above). A loop in
+// JavaScript: node:crypto and node:zlib's crc32 cost more to load than it takes, and summing in
+// WebAssembly instead bought less than 3 ms (docs/performance.md, "The price list").
 const CACHE_MAGIC = 0x31434d41 // "AMC1"
 const CACHE_HEADER = 12
 
-/**
- * The WebAssembly module of the sum: f(n) sums the n words at the start of its memory m and
- * returns (b << 32) | a. Written as its bytes, with what each says:
- *   (func (param $n i32) (result i64) (local $i i32) (local $a i32) (local $b i32)
- *     a = 1; loop { if (i >= n) break; a += m[i]; b += a; i++ }; return (b << 32) | a)
- */
-const SUM_WASM = [
-  [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
-  [0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01, 0x7e], // types: (i32) -> i64
-  [0x03, 0x02, 0x01, 0x00], // functions: one, of that type
-  [0x05, 0x03, 0x01, 0x00, 0x01], // memory: one page to start
-  [0x07, 0x09, 0x02, 0x01, 0x6d, 0x02, 0x00, 0x01, 0x66, 0x00, 0x00], // exports: "m" the memory, "f" the function
-  [0x0a, 0x3e, 0x01, 0x3c, 0x01, 0x03, 0x7f], // code: one body, its three i32 locals
-  [0x41, 0x01, 0x21, 0x02], // a = 1
-  [0x02, 0x40, 0x03, 0x40], // block, loop
-  [0x20, 0x01, 0x20, 0x00, 0x4f, 0x0d, 0x01], // br_if out (i >= n)
-  [0x20, 0x02, 0x20, 0x01, 0x41, 0x02, 0x74, 0x28, 0x02, 0x00, 0x6a, 0x21, 0x02], // a += load(i << 2)
-  [0x20, 0x03, 0x20, 0x02, 0x6a, 0x21, 0x03], // b += a
-  [0x20, 0x01, 0x41, 0x01, 0x6a, 0x21, 0x01], // i += 1
-  [0x0c, 0x00, 0x0b, 0x0b], // br loop, end, end
-  [0x20, 0x03, 0xad, 0x42, 0x20, 0x86, 0x20, 0x02, 0xad, 0x84, 0x0b], // (u64(b) << 32) | u64(a), end
-].flat()
-
-/** Fletcher's sums of the whole 32-bit words of `bytes` through WebAssembly, or undefined without it. */
-function wasmSums(bytes, words) {
-  if (typeof WebAssembly !== 'object') return undefined
-  const {m, f} = new WebAssembly.Instance(new WebAssembly.Module(Uint8Array.from(SUM_WASM))).exports
-  const pages = Math.ceil((words * 4) / 65536)
-  if (pages > 1) m.grow(pages - 1)
-  new Uint8Array(m.buffer, 0, words * 4).set(bytes.subarray(0, words * 4))
-  const sums = BigInt.asUintN(64, f(words))
-  return [Number(sums & 0xffffffffn) | 0, Number(sums >> 32n) | 0]
-}
-
-/** The same sums in JavaScript (`bytes`' offset a multiple of 4). */
-function jsSums(bytes, words) {
+/** Fletcher's checksum of `bytes` (whose offset is a multiple of 4), as two 32-bit words. */
+function checksum(bytes) {
+  const words = bytes.length >>> 2
   const view = new Int32Array(bytes.buffer, bytes.byteOffset, words)
   let a = 1
   let b = 0
@@ -296,13 +256,6 @@ function jsSums(bytes, words) {
     a = (a + view[i]) | 0
     b = (b + a) | 0
   }
-  return [a, b]
-}
-
-/** Fletcher's checksum of `bytes` (whose offset is a multiple of 4), as two 32-bit words. */
-function checksum(bytes, sums = wasmSums) {
-  const words = bytes.length >>> 2
-  let [a, b] = sums(bytes, words) ?? jsSums(bytes, words)
   for (let i = words << 2; i < bytes.length; i++) {
     a = (a + bytes[i]) | 0
     b = (b + a) | 0
@@ -558,8 +511,6 @@ module.exports = {
   BEFORE_V8_FLAGS,
   setLiftoffOnly,
   // (for tests)
-  checksum,
-  jsSums,
   sealCache,
   openCache,
 }

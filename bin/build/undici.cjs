@@ -1,6 +1,5 @@
 'use strict'
-// Build time: undici by its parts, --liftoff-only when it loads, and undici apart from the bundle
-// (dist/undici.cjs). Pieces: slim-undici, liftoff, undici-apart.
+// Build time: undici by its parts, and --liftoff-only when it loads. Pieces: slim-undici, liftoff.
 
 const {join} = require('node:path')
 const {BEFORE_V8_FLAGS, setLiftoffOnly} = require('../launcher.cjs')
@@ -57,17 +56,4 @@ ${Object.entries(UNDICI_PARTS)
   .join('\n')}`
 }
 
-/**
- * undici apart from the bundle: dist/undici.cjs, built on its own (bin/build.js, with the undici
- * pieces above), which the bundle requires when a request needs undici (a proxy: src/core/http/
- * dispatcher.ts) and no other run reads. Without it the bundle is 1.1 MB instead of 0.74, a
- * third of it undici, read by every command. Bench rows: `runs list --json` (~1–2 ms of CPU).
- */
-const undiciApart = {
-  name: 'undici-apart',
-  setup(b) {
-    b.onResolve({filter: /^undici$/}, () => ({path: './undici.cjs', external: true}))
-  },
-}
-
-module.exports = {UNDICI_PARTS, UNDICI_API, slimUndici, slimUndiciSource, undiciApart}
+module.exports = {UNDICI_PARTS, UNDICI_API, slimUndici, slimUndiciSource}

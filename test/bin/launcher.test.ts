@@ -95,24 +95,14 @@ function cacheFiles(dir: string): string[] {
 }
 
 describe('the bundle', () => {
-  const source = readFileSync(BUNDLE, 'latin1')
-
-  it('holds no undici: dist/undici.cjs does, which it requires for a request through a proxy', () => {
-    const undici = readFileSync(join(ROOT, 'dist', 'undici.cjs'), 'latin1')
-    for (const text of ['llhttp', 'HTTPParserError']) {
-      expect(source, text).not.toContain(text)
-      expect(undici, text).toContain(text)
-    }
-    expect(source).toContain('require("./undici.cjs")')
-  })
+  const source = readFileSync(BUNDLE, 'utf8')
 
   it('calls no import() (Node 20 loses its callback in code restored from a cache)', () => {
     // (the text "import()" may appear inside a string)
     expect(source.match(/(?<!["'`$])\bimport\s*\(/g) ?? []).toEqual([])
   })
 
-  it('is ASCII and ends with its build mark, the hash of what comes before it', () => {
-    expect(/[^\0-\x7F]/.test(source)).toBe(false)
+  it('ends with its build mark, the hash of what comes before it', () => {
     const at = source.lastIndexOf(launcher.BUILD_MARK)
     expect(at).toBeGreaterThan(0)
     const mark = source.slice(at + launcher.BUILD_MARK.length).trim()
@@ -127,7 +117,7 @@ describe('the bundle', () => {
 describe('what a run loads (a dependency that starts requiring these at load time shows here)', () => {
   const LAZY = ['child_process', 'tty', 'net', 'v8', 'http', 'http2', 'tls', 'crypto', 'worker_threads']
 
-  it('config list and auth token, stdout and stderr pipes: no stream made for either (no net, no stream modules), no node:module', () => {
+  it('config list and auth token, stdout and stderr pipes: no stream made for either (no net, no stream modules)', () => {
     for (const argv of [
       ['config', 'list'],
       ['auth', 'token'],
@@ -145,7 +135,7 @@ describe('what a run loads (a dependency that starts requiring these at load tim
       expect(r.status, r.stderr).toBe(0)
       if (argv[0] === 'auth') expect(r.stdout).toBe('svc_pipe_token_1234\n')
       const loaded = read().builtins
-      for (const name of ['net', 'stream', 'tty', 'module']) expect(loaded, `${argv.join(' ')}: ${name}`).not.toContain(name)
+      for (const name of ['net', 'stream', 'tty']) expect(loaded, `${argv.join(' ')}: ${name}`).not.toContain(name)
     }
   })
 
@@ -159,7 +149,7 @@ describe('what a run loads (a dependency that starts requiring these at load tim
     closeSync(fd)
     expect(r.status).toBe(0)
     const loaded = read().builtins
-    for (const name of ['net', 'tty', 'fs/promises', 'timers/promises']) expect(loaded, name).not.toContain(name)
+    for (const name of ['net', 'tty']) expect(loaded, name).not.toContain(name)
   })
 
   it('--version: no module, vm or fs/promises', () => {
@@ -206,7 +196,7 @@ describe('the XML library of --junit (fast-xml-builder): a file of its own, like
   }
 
   it('is not in the bundle, which requires ./xml.cjs only when --junit is given', async () => {
-    const source = readFileSync(BUNDLE, 'latin1')
+    const source = readFileSync(BUNDLE, 'utf8')
     expect(source).toMatch(/require\(["']\.\/xml\.cjs["']\)/)
     expect(source).not.toContain('replaceEntitiesValue') // a method of the builder
     expect(await distRequired(['runs', 'watch', 'run_acme_0251'])).not.toContain('xml.cjs')
@@ -215,7 +205,7 @@ describe('the XML library of --junit (fast-xml-builder): a file of its own, like
   })
 
   it("jstat (the history gate's t quantile) is not in the bundle either: ./stats.cjs is required only by --baseline history", async () => {
-    const source = readFileSync(BUNDLE, 'latin1')
+    const source = readFileSync(BUNDLE, 'utf8')
     expect(source).toMatch(/require\(["']\.\/stats\.cjs["']\)/)
     expect(source).not.toContain('ibetainv') // a function of jstat
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--baseline', 'previous'])).not.toContain('stats.cjs')
@@ -236,7 +226,7 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
     const before = readdirSync(join(ROOT, 'dist')).sort()
     expect((await bundled(['--help'], {HOME: home})).status).toBe(0)
     const [file] = cacheFiles(cacheDir())
-    const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(launcher.BUILD_MARK.length)
+    const mark = readFileSync(BUNDLE, 'utf8').trim().split('\n').at(-1)?.slice(launcher.BUILD_MARK.length)
     expect(file).toBe(`amctl-${mark}-help-node${process.versions.node}-${process.arch}.bin`)
     expect(statSync(join(cacheDir(), file)).mode & 0o777).toBe(0o600)
     const written = statSync(join(cacheDir(), file)).mtimeMs
@@ -320,14 +310,10 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
     expect(readFileSync(path).equals(damaged), 'rewritten').toBe(false)
   })
 
-  it('the checksum: WebAssembly and JavaScript sum alike, and one flipped bit anywhere is caught', () => {
+  it('the checksum: one flipped bit anywhere is caught, and so is a file cut short', () => {
     const bytes = createHash('sha256').update('seed').digest()
     const data = Buffer.alloc(300_001)
     for (let i = 0; i < data.length; i++) data[i] = bytes[i % bytes.length] ^ (i & 0xff)
-    for (const length of [0, 3, 4, 65_536, 65_537, 300_001]) {
-      const part = Buffer.from(data.subarray(0, length))
-      expect(launcher.checksum(part), `${length}`).toEqual(launcher.checksum(part, () => undefined))
-    }
     const sealed = launcher.sealCache(data)
     expect(launcher.openCache(sealed).equals(data)).toBe(true)
     for (const at of [12, 150_000, sealed.length - 1]) {
@@ -381,7 +367,7 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
     mkdirSync(join(dir, 'code-cache'), {mode: 0o700})
     const victim = join(tempDir('amctl-startup-victim-'), 'victim.txt')
     writeFileSync(victim, 'precious\n', {mode: 0o600})
-    const mark = readFileSync(BUNDLE, 'latin1').trim().split('\n').at(-1)?.slice(launcher.BUILD_MARK.length)
+    const mark = readFileSync(BUNDLE, 'utf8').trim().split('\n').at(-1)?.slice(launcher.BUILD_MARK.length)
     const name = `amctl-${mark}-config-list-node${process.versions.node}-${process.arch}.bin`
     // the name a temporary file had (its pid), planted by the process itself just before amctl runs in it
     const wrapper = join(dir, 'plant.cjs')
