@@ -480,11 +480,15 @@ function terminalHelp(argv, root, pjson, built, env) {
 const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
 
 /**
- * --liftoff-only (bin/build/undici.cjs). In the bundle, when undici loads, the loader is told first
- * (BEFORE_V8_FLAGS: the code cache it makes is then one for this flag); the loader sets it
- * itself before compiling the bundle when its cache was made with it.
+ * --liftoff-only (bin/build/undici.cjs), on Node 20 only: there it spares the wait at exit for
+ * V8's background optimization of undici's WebAssembly (82 ms of CPU a request through a proxy);
+ * on Node 22 and 24 it cost 9–10 ms instead (docs/performance.md, "The price list"). In the
+ * bundle, when undici loads, the loader is told first (BEFORE_V8_FLAGS: the code cache it makes
+ * is then one for this flag); the loader sets it itself before compiling the bundle when its
+ * cache was made with it. (Self-contained: the build puts its text into the bundle.)
  */
 function setLiftoffOnly(key) {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return
   const before = key && process[Symbol.for(key)]
   if (typeof before === 'function') before()
   require('node:v8').setFlagsFromString('--liftoff-only')

@@ -407,6 +407,31 @@ require(${JSON.stringify(BIN)})
   })
 })
 
+describe('--liftoff-only when undici loads', () => {
+  /** setLiftoffOnly in a process that says it is Node `version`: whether the loader was told (it is, just before the flag is set). */
+  function toldOn(version: string): boolean {
+    const script = `Object.defineProperty(process, 'versions', {value: {...process.versions, node: ${JSON.stringify(version)}}})
+let told = false
+process[Symbol.for('amctl.test.beforeV8Flags')] = () => { told = true }
+require(${JSON.stringify(join(ROOT, 'bin', 'launcher.cjs'))}).setLiftoffOnly('amctl.test.beforeV8Flags')
+process.stdout.write(String(told))`
+    const r = spawnSync(process.execPath, ['-e', script], {env: {PATH: process.env.PATH ?? ''}, encoding: 'utf8'})
+    expect(r.stderr).toBe('')
+    return r.stdout === 'true'
+  }
+
+  it('is set on Node 20 only (on 22 and 24 it measured slower): the loader is told only there', () => {
+    expect(toldOn('20.20.2')).toBe(true)
+    expect(toldOn('22.23.3')).toBe(false)
+    expect(toldOn('24.21.0')).toBe(false)
+  })
+
+  it('the bundle sets it where undici loads, with the loader told first', () => {
+    const source = readFileSync(BUNDLE, 'utf8')
+    expect(source).toContain(`setLiftoffOnly(${JSON.stringify(launcher.BEFORE_V8_FLAGS.description)})`)
+  })
+})
+
 describe('which cache a run uses', () => {
   it('one per command, one for any help', () => {
     expect(launcher.cacheSlug([])).toBe('help')
