@@ -151,6 +151,14 @@ const MECHANISMS = [
       without: name,
       touches: name.startsWith('patch:undici') ? ['proxied'] : name.startsWith('patch:string-width') ? ['drawnHelp'] : BUNDLE,
     })),
+  {
+    name: 'lazy-stand-ins',
+    what: 'every lazy stand-in (bin/build/lazy.cjs) at once',
+    without: pieceNames()
+      .filter((name) => name.startsWith('lazy:'))
+      .join(','),
+    touches: [...BUNDLE, 'proxied'],
+  },
   ...pieceNames()
     .filter((name) => name.startsWith('lazy:'))
     .map((name) => ({

@@ -1,7 +1,9 @@
 'use strict'
 // Build time: lazy stand-ins. Built-ins and packages whose load-time work most commands never use
 // get a stand-in in the bundle that loads the real module on first use. `without` (a set of piece
-// names, bench/ablate.mjs) leaves one out: lazy:<built-in or package>.
+// names, bench/ablate.mjs) leaves one out: lazy:<built-in or package>. What they buy, together and
+// each (docs/performance.md, "The price list"), is measured by `node bench/ablate.mjs --only
+// lazy-stand-ins` (all of them) and `--only lazy:<name>`; the "Bench rows" below say where.
 
 const {existsSync, readFileSync} = require('node:fs')
 const {dirname, join} = require('node:path')
@@ -14,11 +16,23 @@ const ROOT = join(__dirname, '..', '..')
  * module's (read here, at build time), so copying them or asking for a default export (esbuild's
  * and tsc's interop) does not load it.
  *   child_process  @oclif/core runs a shell only to ask Windows which one (it loads net and its
- *                  streams). Bench rows: `config list`, `auth token` (docs/performance.md, "The
- *                  price list": stand-ins for perf_hooks, readline, assert, fs/promises and
- *                  timers/promises bought less than 3 ms and are gone).
+ *                  streams). Bench rows: every row but --version (~1 ms).
+ *   perf_hooks     @oclif/core's Performance marks only with DEBUG=oclif:perf (ten internal
+ *                  modules, ~1.5 ms of CPU). Bench rows: every row but --version.
+ *   readline       @oclif/core's parser reads stdin with it only for a flag read from stdin.
+ *                  Bench rows: `config list`, `auth token`, `runs list`, `orgs summary`.
+ *   assert         undici asserts its invariants on every request; the real module (~2.5 ms of
+ *                  CPU: its AssertionError pulls in the inspector of values) is loaded only when
+ *                  an assertion fails or another of its functions is called, so a passing
+ *                  `assert(value)` stays a test of `value`. Bench rows: `runs list --json`,
+ *                  `orgs summary --json`.
+ *   fs/promises    @oclif/core's TypeScript path lookup and file checks of flags, amctl's --input
+ *                  files: all on some paths only (oclif's JSON reads are synchronous: EDITS).
+ *                  Bench rows: every row but --version and help (~1 ms).
+ *   timers/promises  amctl's clock sleeps only to retry or poll. Bench rows: the same.
+ * (tty had a stand-in too, measured to buy nothing: bench/ablate.mjs.)
  */
-const LAZY_BUILTINS = ['child_process']
+const LAZY_BUILTINS = ['child_process', 'perf_hooks', 'readline', 'assert', 'fs/promises', 'timers/promises']
 
 function lazyBuiltins(without) {
   const names = LAZY_BUILTINS.filter((n) => !without.has(`lazy:${n}`))
@@ -36,13 +50,15 @@ function lazyBuiltinSource(name) {
   const real = require(`node:${name}`)
   const keys = Reflect.ownKeys(real).filter((k) => typeof k === 'string')
   const hidden = keys.filter((k) => !Object.getOwnPropertyDescriptor(real, k).enumerable)
+  // a callable module (assert): a call whose first argument is truthy passes without the module
+  const target = typeof real === 'function' ? '(...args) => { if (!(args.length > 0 && args[0])) return load()(...args) }' : '{}'
   // (a require() of a variable: esbuild leaves it to Node instead of resolving it to this stand-in)
   return `let real
 const name = 'node:${name}'
 const load = () => (real ??= require(name))
 const keys = ${JSON.stringify(keys)}
 const hidden = ${JSON.stringify(hidden)}
-module.exports = new Proxy({}, {
+module.exports = new Proxy(${target}, {
   get: (_, key) => (key === '__esModule' ? undefined : load()[key]),
   set: (_, key, value) => Reflect.set(load(), key, value),
   has: (_, key) => key in load(),
@@ -65,18 +81,33 @@ const LAZY_PACKAGES = {
   'string-width': {},
   // oclif's Config.load asks it whether this is WSL (is-wsl answers that), which loads
   // child_process, PowerShell helpers and fs/promises for functions only Windows paths use.
-  // Bench rows: `config list`, `auth token`.
+  // Bench rows: every row but --version (~1.5 ms).
   'wsl-utils': {eager: {isWsl: 'is-wsl'}},
+  // oclif's command discovery by file pattern, unused with the explicit COMMANDS map (fdir,
+  // picomatch). Bench rows: every row but --version (~1 ms).
+  tinyglobby: {},
   // oclif's logger, which makes a debugger at every start and for every command: with DEBUG
   // unset every debugger is off, so a silent one is made instead and debug, supports-color and
   // tty (with net and stream) are not loaded. With DEBUG set, the real ones.
-  // Bench rows: `config list`, `auth token`.
+  // Bench rows: every row but --version (~2 ms).
   debug: {quiet: true},
   // oclif's theme asks it about colour only when a theme sets a colour (amctl sets none); loading
-  // it asks tty, which loads net and stream. Bench rows: `config list`, `auth token`.
+  // it asks tty, which loads net and stream. Bench rows: every row but --version (~1.5 ms).
   'supports-color': {},
-  // (stand-ins for tinyglobby, ejs, cli-spinners, minimatch, lilconfig and wrap-ansi bought less
-  // than 3 ms each and are gone: docs/performance.md, "The price list")
+  // oclif's template engine: amctl's help fills its two placeholders itself (src/base/help/
+  // help.ts), so ejs runs only for another template. Bench rows: every row but --version and
+  // help (~0.5 ms; its first compile of a template costs far more).
+  ejs: {},
+  // the frames of oclif's spinners (a 30 KB object), for a spinner amctl never starts.
+  // Bench rows: the same.
+  'cli-spinners': {},
+  // oclif matches plugin names with it, and lilconfig finds a config file outside package.json:
+  // amctl has no plugins and its package.json holds the oclif config. Bench rows: the same.
+  minimatch: {},
+  lilconfig: {},
+  // oclif wraps help and error messages with it (which loads string-width, strip-ansi and
+  // ansi-styles, whose styles are built at load). Bench rows: `config list`, `auth token`.
+  'wrap-ansi': {},
 }
 
 function lazyPackages(without) {

@@ -149,7 +149,7 @@ describe('what a run loads (a dependency that starts requiring these at load tim
     closeSync(fd)
     expect(r.status).toBe(0)
     const loaded = read().builtins
-    for (const name of ['net', 'tty']) expect(loaded, name).not.toContain(name)
+    for (const name of ['net', 'tty', 'fs/promises', 'timers/promises']) expect(loaded, name).not.toContain(name)
   })
 
   it('--version: no module, vm or fs/promises', () => {

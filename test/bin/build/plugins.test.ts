@@ -23,7 +23,7 @@ describe('pieceNames (what bench/ablate.mjs and bin/build.js --without take)', (
     expect(new Set(names).size).toBe(names.length)
     expect(names).toEqual(
       expect.arrayContaining([
-        'lazy:child_process',
+        'lazy:assert',
         'lazy:debug',
         'slim-undici',
         'liftoff',
@@ -57,6 +57,20 @@ describe('lazy stand-ins for built-ins', () => {
     const key = Object.keys(real).find((k) => typeof real[k] === 'function') as string
     expect(standIn[key]).toBe(real[key])
     expect(loaded).toEqual([`node:${name}`])
+  })
+
+  it('node:assert: a passing assertion loads nothing; a failing one throws the real AssertionError', () => {
+    const {standIn: assert, loaded} = standInOf('assert')
+    expect(assert(true)).toBeUndefined()
+    expect(assert(1, 'message')).toBeUndefined()
+    expect(loaded).toEqual([])
+    const {AssertionError} = require('node:assert')
+    expect(() => assert(false, 'the invariant')).toThrow(
+      expect.objectContaining({name: 'AssertionError', message: 'the invariant', actual: false, expected: true}),
+    )
+    expect(() => assert(0)).toThrow(AssertionError)
+    expect(() => assert()).toThrow(AssertionError)
+    expect(loaded).toEqual(['node:assert'])
   })
 })
 
@@ -121,6 +135,15 @@ describe('lazy stand-ins for packages (each export of the real one, which is eva
     expect(evaluated()).toBe(true)
   })
 
+  it('tinyglobby', async () => {
+    const {standIn, evaluated} = await bundledStandIn('tinyglobby')
+    const real = require(require.resolve('tinyglobby', {paths: [ROOT]}))
+    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
+    expect(evaluated()).toBe(false)
+    expect(standIn.globSync(['package.json'], {cwd: ROOT})).toEqual(real.globSync(['package.json'], {cwd: ROOT}))
+    expect(evaluated()).toBe(true)
+  })
+
   it('supports-color', async () => {
     const {standIn, evaluated} = await bundledStandIn('supports-color')
     const real = require(require.resolve('supports-color', {paths: [ROOT]}))
@@ -150,8 +173,34 @@ describe('lazy stand-ins for packages (each export of the real one, which is eva
     }
   })
 
+  it.each([
+    ['ejs', (ejs: any) => ejs.render('<%= a %>', {a: 1}), '1'],
+    ['cli-spinners', (spinners: any) => spinners.dots.frames[0], '⠋'],
+    ['minimatch', (m: any) => m.minimatch('runs', 'r*'), true],
+    ['lilconfig', (l: any) => typeof l.lilconfig('x').search, 'function'],
+    ['wrap-ansi', (wrap: any) => wrap('aaa bbb', 3), 'aaa\nbbb'],
+  ])('%s: evaluated on first use, then the real one', async (name, use, expected) => {
+    const {standIn, evaluated} = await bundledStandIn(name)
+    const real = require(require.resolve(name, {paths: [ROOT]}))
+    expect(Object.keys(standIn).sort()).toEqual(Object.keys(real).sort())
+    expect(evaluated()).toBe(false)
+    expect(use(standIn)).toEqual(expected)
+    expect(evaluated()).toBe(true)
+  })
+
   it('every package listed has a test here', () => {
-    expect(Object.keys(lazy.LAZY_PACKAGES).sort()).toEqual(['debug', 'string-width', 'supports-color', 'wsl-utils'])
+    expect(Object.keys(lazy.LAZY_PACKAGES).sort()).toEqual([
+      'cli-spinners',
+      'debug',
+      'ejs',
+      'lilconfig',
+      'minimatch',
+      'string-width',
+      'supports-color',
+      'tinyglobby',
+      'wrap-ansi',
+      'wsl-utils',
+    ])
   })
 })
 
