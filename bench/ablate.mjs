@@ -143,6 +143,7 @@ const MECHANISMS = [
     touches: BUNDLE,
   },
   {name: 'minify-whitespace', what: 'the bundle without whitespace', without: 'minify-whitespace', touches: BUNDLE},
+  {name: 'undici-apart', what: 'undici in dist/undici.cjs, not in the bundle', without: 'undici-apart', touches: [...BUNDLE, 'proxied']},
   {name: 'slim-undici', what: 'undici by its parts, not its index', without: 'slim-undici', touches: ['proxied']},
   ...pieceNames()
     .filter((name) => name.startsWith('patch:') && name.split('/').length > (name.startsWith('patch:@') ? 2 : 1))

@@ -9,6 +9,7 @@
 //                  plane. One file instead of hundreds of modules to resolve, and CommonJS so
 //                  bin/run.cjs can load it with a code cache (bin/launcher.cjs). Its last line
 //                  is its build mark: a hash of its content.
+// dist/undici.cjs  undici, for requests through a proxy (its import('undici') requires it).
 // dist/help/, help-colour.cjs  every help, drawn once (bin/build/help.cjs), printed by bin/launcher.cjs.
 // dist/jq-worker.cjs, jq.cjs, jq.wasm  the jq engine of --jq (jq-wasm: jq compiled to
 //                  WebAssembly), apart from the bundle so that no other command reads or compiles
@@ -150,7 +151,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...plugins(without), xmlBuilder, statsLibrary, devServer],
+  plugins: [...plugins(without, 'amctl'), xmlBuilder, statsLibrary, devServer],
   ...BUILD_OPTIONS,
   // indentation, line breaks and comments are a third of the bundle; names stay (shortening them
   // too measured nothing: a run loads the code cache, not the text). What a run gains by it is
@@ -159,6 +160,18 @@ const cli = await build({
   minifyWhitespace: !without.has('minify-whitespace'),
   sourcemap: sourcemap ? 'external' : false,
 })
+// undici, apart from the bundle (bin/build/undici.cjs): only a request through a proxy reads it
+const undici = without.has('undici-apart')
+  ? undefined
+  : await build({
+      ...shared,
+      stdin: {contents: "module.exports = require('undici')", resolveDir: root, sourcefile: 'undici.cjs', loader: 'js'},
+      outfile: join(dist, 'undici.cjs'),
+      format: 'cjs',
+      plugins: plugins(without, 'undici'),
+      ...BUILD_OPTIONS,
+      minifyWhitespace: true,
+    })
 const devserver = await build({
   ...shared,
   entryPoints: [join(src, 'devserver', 'index.ts')],
@@ -346,6 +359,7 @@ if (smoke.status !== 0) throw new Error('the freshly built CLI failed to run `--
 
 const outputs = [
   ...Object.entries(cli.metafile.outputs),
+  ...Object.entries(undici?.metafile.outputs ?? {}),
   ...Object.entries(devserver.metafile.outputs),
   ...Object.entries(completion.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),

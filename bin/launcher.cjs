@@ -1,6 +1,6 @@
 'use strict'
 // amctl's launcher: what bin/run.cjs loads at every run, beyond ordinary Node loading, each piece
-// with the `npm run bench` row it buys (docs/performance.md). Kept small: it is parsed at every
+// with what it buys (docs/performance.md, "The price list"). Kept small: it is parsed at every
 // start, `--version` and help included. What the build does to the bundle (lazy stand-ins, undici
 // by its parts, the patches of dependencies) is in bin/build/, which no run loads.
 //
@@ -72,10 +72,10 @@ function cacheSlug(argv) {
  * be written (read-only home, full disk) costs nothing but the speed. The module is registered
  * in require's cache, so oclif's own require() of the bundle gets this instance.
  * (Node >= 22.1 has `module.enableCompileCache()`, which keeps only what was compiled eagerly:
- * measured 7–9 ms slower than this on Node 22 and 24 for `config list` and `runs list --help`.)
+ * measured 5.5–9.3 ms of CPU slower than this on Node 22 and 24.)
  *
- * Bench rows: every row but --version and help (~15 ms each: compiling what a command runs
- * takes longer than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
+ * Bench rows: every command that loads the bundle (17–24 ms of CPU each: compiling what a command
+ * runs takes longer than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
  * Undefined when there is no bundle (notBuilt).
  */
 function loadBundle(file, argv = [], env = process.env) {
@@ -93,9 +93,9 @@ function loadBundle(file, argv = [], env = process.env) {
   const mark = source.lastIndexOf(BUILD_MARK)
   const build = mark < 0 ? undefined : source.slice(mark + BUILD_MARK.length).trim()
   const dir = join(cacheDir(env), 'code-cache')
-  // V8 rejects a cache made under other flags. An API command sets --liftoff-only when undici
-  // loads (below), so its cache, made at exit, is named for that flag, and the next run of the
-  // command sets the flag before compiling to use it: its cache then holds undici and all.
+  // V8 rejects a cache made under other flags. A request through a proxy on Node 20 sets
+  // --liftoff-only when undici loads (setLiftoffOnly), so its cache, made at exit, is named for
+  // that flag, and the next run of the command sets the flag before compiling to use it.
   const base = build && `amctl-${build}-${cacheSlug(argv)}`
   const named = (liftoff) => `${base}${liftoff ? '-liftoff' : ''}-node${process.versions.node}-${process.arch}.bin`
   let liftoff = false
@@ -400,7 +400,8 @@ function readBuiltHelp(root, pjson) {
  *     keeps what was written. Not with a user's theme.json (colours of their own);
  *   - otherwise undefined: oclif draws it, as without any of this.
  * (`stdout`: what stdout is, for tests.)
- * Bench rows: `--help`, `runs list --help` (~45–53 ms: no bundle, no oclif).
+ * Bench rows: `--help`, `runs list --help` (18–28 ms of CPU: no bundle, no oclif), and on a
+ * terminal 11–15 ms.
  */
 function help(argv, root, pjson, env = process.env, stdout = stdoutKind) {
   if (process.platform === 'win32' || env.AMCTL_HELP_CACHE === 'off' || argv.length > MAX_HELP_ARGV) return undefined

@@ -61,12 +61,12 @@ function readPatch(file, dir) {
 const pieceOf = (patch, file) => (file === undefined ? `patch:${patch.name}` : `patch:${patch.name}/${file}`)
 
 /**
- * The esbuild plugin that applies `patches` to every
+ * The esbuild plugin that applies `patches` (those `here` selects for this bundle) to every
  * bundled copy of their package at their version; `without` leaves out a patch or one file of one.
  * `warn` is told of each patch left out because no bundled copy has its version.
  */
-function dependencyPatches(without, {patches = readPatches(), warn = (text) => console.warn(`warning: ${text}`)} = {}) {
-  const wanted = patches.filter((p) => !without.has(pieceOf(p)))
+function dependencyPatches(without, here, {patches = readPatches(), warn = (text) => console.warn(`warning: ${text}`)} = {}) {
+  const wanted = patches.filter((p) => here(p) && !without.has(pieceOf(p)))
   // "<name>/<file>" → the patch and the file's change
   const targets = new Map()
   for (const patch of wanted) {

@@ -5,7 +5,7 @@
 // the run-time half is bin/launcher.cjs.
 //
 //   lazy.cjs      lazy stand-ins for built-ins and packages (lazy:<name>)
-//   undici.cjs    undici by its parts, --liftoff-only (slim-undici, liftoff)
+//   undici.cjs    undici by its parts, --liftoff-only, undici apart (slim-undici, liftoff, undici-apart)
 //   patches.cjs   patches/<name>@<version>.patch applied to the bundled sources (patch:<name>)
 //   help.cjs      every help drawn once, for dist/help/
 
@@ -13,7 +13,7 @@ const {existsSync, readFileSync} = require('node:fs')
 const {dirname, join} = require('node:path')
 const {LAZY_BUILTINS, LAZY_PACKAGES, lazyBuiltins, lazyPackages} = require('./lazy.cjs')
 const {dependencyPatches, pieceOf, readPatches} = require('./patches.cjs')
-const {slimUndici} = require('./undici.cjs')
+const {slimUndici, undiciApart} = require('./undici.cjs')
 
 /** esbuild options the bundle needs. */
 const BUILD_OPTIONS = {
@@ -43,12 +43,20 @@ function packageDir(name) {
 }
 
 /**
- * The esbuild plugins of the pieces, for dist/amctl.cjs. `without`: names of pieces to leave out,
- * for measuring what each buys (bench/ablate.mjs): lazy:<built-in or package>, slim-undici,
- * liftoff, patch:<name>, patch:<name>/<file>.
+ * The esbuild plugins of the pieces, for dist/amctl.cjs (`bundle` 'amctl') or dist/undici.cjs
+ * ('undici'). `without`: names of pieces to leave out, for measuring what each buys
+ * (bench/ablate.mjs): lazy:<built-in or package>, slim-undici, liftoff, patch:<name>,
+ * patch:<name>/<file>, undici-apart (undici in the bundle, with its pieces, and no dist/undici.cjs).
  */
-function plugins(without = new Set()) {
-  return [lazyBuiltins(without), lazyPackages(without), slimUndici(without), dependencyPatches(without)]
+function plugins(without = new Set(), bundle = 'amctl') {
+  const undiciHere = bundle === 'undici' || without.has('undici-apart')
+  return [
+    lazyBuiltins(without),
+    ...(bundle === 'amctl' ? [lazyPackages(without)] : []),
+    undiciHere ? slimUndici(without) : undiciApart,
+    // (each patch where its package is bundled)
+    dependencyPatches(without, (patch) => (patch.name === 'undici' ? undiciHere : bundle === 'amctl')),
+  ]
 }
 
 /** Every name `plugins()` accepts in `without`. */
@@ -58,6 +66,7 @@ function pieceNames() {
     ...Object.keys(LAZY_PACKAGES).map((n) => `lazy:${n}`),
     'slim-undici',
     'liftoff',
+    'undici-apart',
     // a whole patch, and each of its files alone
     ...readPatches().flatMap((patch) => [pieceOf(patch), ...patch.files.map((c) => pieceOf(patch, c.file))]),
   ]

@@ -1,5 +1,6 @@
 'use strict'
-// Build time: undici by its parts, and --liftoff-only when it loads. Pieces: slim-undici, liftoff.
+// Build time: undici by its parts, --liftoff-only when it loads, and undici apart from the bundle
+// (dist/undici.cjs). Pieces: slim-undici, liftoff, undici-apart.
 
 const {join} = require('node:path')
 const {BEFORE_V8_FLAGS, setLiftoffOnly} = require('../launcher.cjs')
@@ -55,4 +56,18 @@ ${Object.entries(UNDICI_PARTS)
   .join('\n')}`
 }
 
-module.exports = {UNDICI_PARTS, UNDICI_API, slimUndici, slimUndiciSource}
+/**
+ * undici apart from the bundle: dist/undici.cjs, built on its own (bin/build.js, with the undici
+ * pieces above), which the bundle requires when a request needs undici (a proxy: src/core/http/
+ * dispatcher.ts) and no other run reads. In the bundle, undici made every request without a proxy
+ * 1.0–2.6 ms of CPU slower (its functions in every command's code cache); apart, a request through
+ * a proxy pays 7.5–8.5 ms for reading it without a code cache (docs/performance.md, "The price list").
+ */
+const undiciApart = {
+  name: 'undici-apart',
+  setup(b) {
+    b.onResolve({filter: /^undici$/}, () => ({path: './undici.cjs', external: true}))
+  },
+}
+
+module.exports = {UNDICI_PARTS, UNDICI_API, slimUndici, slimUndiciSource, undiciApart}

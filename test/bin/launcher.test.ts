@@ -97,6 +97,15 @@ function cacheFiles(dir: string): string[] {
 describe('the bundle', () => {
   const source = readFileSync(BUNDLE, 'utf8')
 
+  it('holds no undici: dist/undici.cjs does, which it requires for a request through a proxy', () => {
+    const undici = readFileSync(join(ROOT, 'dist', 'undici.cjs'), 'utf8')
+    for (const text of ['llhttp', 'HTTPParserError']) {
+      expect(source, text).not.toContain(text)
+      expect(undici, text).toContain(text)
+    }
+    expect(source).toContain('require("./undici.cjs")')
+  })
+
   it('calls no import() (Node 20 loses its callback in code restored from a cache)', () => {
     // (the text "import()" may appear inside a string)
     expect(source.match(/(?<!["'`$])\bimport\s*\(/g) ?? []).toEqual([])
@@ -426,8 +435,8 @@ process.stdout.write(String(told))`
     expect(toldOn('24.21.0')).toBe(false)
   })
 
-  it('the bundle sets it where undici loads, with the loader told first', () => {
-    const source = readFileSync(BUNDLE, 'utf8')
+  it('dist/undici.cjs sets it as undici loads, with the loader told first', () => {
+    const source = readFileSync(join(ROOT, 'dist', 'undici.cjs'), 'utf8')
     expect(source).toContain(`setLiftoffOnly(${JSON.stringify(launcher.BEFORE_V8_FLAGS.description)})`)
   })
 })

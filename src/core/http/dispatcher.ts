@@ -7,7 +7,7 @@ import {CONNECT_TIMEOUT_MS} from './attempt.js'
  * undici: remote hosts through HTTPS_PROXY / HTTP_PROXY / NO_PROXY (undici's EnvHttpProxyAgent);
  * loopback hosts directly, whatever those variables say, as Go's (and so gh's) proxy rules do: a
  * token sent over http: to this machine never leaves it. undici itself is loaded on the first
- * use (in the bundle, evaluated only then). Tests swap both with `setDispatcher`.
+ * use (dist/undici.cjs, apart from the bundle). Tests swap both with `setDispatcher`.
  */
 let override: Dispatcher | undefined
 let undici: typeof import('undici') | undefined

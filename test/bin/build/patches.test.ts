@@ -82,7 +82,9 @@ async function bundle(root: string, patches: string, without: string[] = []) {
     format: 'cjs',
     write: false,
     logLevel: 'silent',
-    plugins: [dependencyPatches(new Set(without), {patches: readPatches(patches), warn: (text: string) => warnings.push(text)})],
+    plugins: [
+      dependencyPatches(new Set(without), () => true, {patches: readPatches(patches), warn: (text: string) => warnings.push(text)}),
+    ],
   })
   return {text: result.outputFiles[0].text, warnings}
 }

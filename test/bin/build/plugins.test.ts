@@ -24,7 +24,7 @@ describe('pieceNames (what bench/ablate.mjs and bin/build.js --without take)', (
     expect(names).toEqual(
       expect.arrayContaining([
         'lazy:assert',
-        'lazy:debug',
+        'undici-apart',
         'slim-undici',
         'liftoff',
         'patch:undici',
