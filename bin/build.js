@@ -17,6 +17,8 @@
 //                  thread, which requires ./jq.cjs (jq-wasm) and compiles jq.wasm beside it.
 // dist/complete.cjs  shell completion's answers (`amctl __complete`, bin/run.cjs), apart from the
 //                  bundle: a Tab loads neither oclif nor the commands.
+// dist/own-file.cjs  the check of a cache file before it is read (src/core/own-file.ts), which
+//                  bin/launcher.cjs loads for the code cache and a terminal's help.
 // dist/xml.cjs    the XML library of --junit (fast-xml-builder), apart from the bundle in the same
 //                  way: the bundle's import('fast-xml-builder') requires ./xml.cjs.
 // dist/stats.cjs  the statistics library of --baseline history (jstat: Student's t quantile), apart
@@ -80,8 +82,8 @@ function files(dir) {
     })
 }
 
-// The bundle's exports, each a getter that evaluates its module on first use: oclif reads `run`
-// and `flush` (bin/run.cjs), the help class for help only, the hook for an unknown command only,
+// The bundle's exports, each a getter that evaluates its module on first use: bin/run.cjs reads
+// `run` (oclif's) and `stdoutWritten`, the help class for help only, the hook for an unknown command only,
 // and in the COMMANDS map (oclif's "explicit" command discovery: src/commands/runs/list.ts is
 // "runs:list") the one command it runs; the manifest describes the others. So `--help` evaluates
 // no command and `config list` neither the help nor another command.
@@ -96,7 +98,7 @@ const commands = files(join(src, 'commands')).map((file) => ({
 }))
 const entry = `module.exports = {
   get run() { return require('@oclif/core/run').run },
-  get flush() { return require('@oclif/core/flush').flush },
+  get stdoutWritten() { return require('./output/io.js').stdoutWritten },
   get commandNotFound() { return require('./base/fallback.js').commandNotFound },
   get reportFailure() { return require('./base/failure.js').reportFailure },
   get systemWorld() { return require('./base/world.js').systemWorld },
@@ -185,6 +187,15 @@ const completion = await build({
   entryPoints: [join(src, 'commands', 'autocomplete', 'shared', 'main.ts')],
   outfile: join(dist, 'complete.cjs'),
   format: 'cjs',
+})
+// the check of a cache file before it is read (src/core/own-file.ts): bin/launcher.cjs loads it
+// for the code cache and a terminal's help; the bundle and complete.cjs hold their own copy
+const ownFile = await build({
+  ...shared,
+  entryPoints: [join(src, 'core', 'own-file.ts')],
+  outfile: join(dist, 'own-file.cjs'),
+  format: 'cjs',
+  minifyWhitespace: true,
 })
 const loose = await build({
   ...shared,
@@ -362,6 +373,7 @@ const outputs = [
   ...Object.entries(undici?.metafile.outputs ?? {}),
   ...Object.entries(devserver.metafile.outputs),
   ...Object.entries(completion.metafile.outputs),
+  ...Object.entries(ownFile.metafile.outputs),
   ...Object.entries(loose.metafile.outputs),
   ...Object.entries(jq.metafile.outputs),
   ...Object.entries(xml.metafile.outputs),

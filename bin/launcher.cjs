@@ -143,28 +143,23 @@ function loadBundle(file, argv = [], env = process.env) {
 // its parent (the cache directory itself); files are created exclusively, never through a link,
 // readable and writable by the user alone, and read back only when they still are exactly that
 // (lstat/fstat). A directory that fails any of this, or cannot be made or written (a read-only
-// home, a full disk, /proc), is skipped silently: it costs the speed, nothing else.
-const {O_RDONLY, O_WRONLY, O_CREAT, O_EXCL} = require('node:fs').constants
+// home, a full disk, /proc), is skipped silently: it costs the speed, nothing else. The check
+// itself is src/core/own-file.ts (dist/own-file.cjs), which the completion cache of recent IDs
+// is read through too: said once.
+const {O_WRONLY, O_CREAT, O_EXCL} = require('node:fs').constants
 // (no O_NOFOLLOW on Windows, where neither uid nor mode bits apply either)
 const O_NOFOLLOW = require('node:fs').constants.O_NOFOLLOW ?? 0
-const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
 
-/** Whether `stat` belongs to this user and nobody but the user (`writers`: the mode bits that must be clear) can write it. */
-function ownedPrivately(stat, writers = 0o022) {
-  return uid === undefined || (stat.uid === uid && (stat.mode & writers) === 0)
+/** dist/own-file.cjs, loaded when a cache is first used (a checkout not built yet has none: notBuilt says so). */
+let ownFileModule
+const ownFile = () => {
+  ownFileModule ??= require(join(__dirname, '..', 'dist', 'own-file.cjs'))
+  return ownFileModule
 }
 
-/**
- * Whether `dir` and its parent are real directories of this user's that others cannot write. (A
- * directory its group can write is used: with a umask of 002 every directory is, and what is in
- * it is checked file by file.)
- */
+/** Whether `dir` and its parent are real directories of this user's that others cannot write (own-file's privateDirs). */
 function privateDir(dir) {
-  for (const path of [dirname(dir), dir]) {
-    const stat = lstatSync(path, {throwIfNoEntry: false})
-    if (stat === undefined || !stat.isDirectory() || !ownedPrivately(stat, 0o002)) return false
-  }
-  return true
+  return ownFile().privateDirs([dirname(dir), dir])
 }
 
 /**
@@ -189,22 +184,15 @@ function makeDir(dir) {
 
 /**
  * The content of dir/name if the directory is private (privateDir) and the file is a regular
- * file of this user's that nobody else can write, not a link and with no other name (a hard link
- * to another of this user's files): else undefined. V8 runs what a code cache holds, and help
- * prints what its cache holds: nothing another user could have put there is ever read.
+ * file of this user's that nobody else can write, not a link and with no other name (own-file's
+ * readPrivateFile): else undefined. V8 runs what a code cache holds, and help prints what its
+ * cache holds: nothing another user could have put there is ever read.
  */
 function readOwnFile(dir, name) {
-  let fd
   try {
-    if (!privateDir(dir)) return undefined
-    fd = openSync(join(dir, name), O_RDONLY | O_NOFOLLOW)
-    const stat = fstatSync(fd)
-    if (!stat.isFile() || stat.nlink !== 1 || !ownedPrivately(stat)) return undefined
-    return readFileSync(fd)
+    return privateDir(dir) ? ownFile().readPrivateFile(join(dir, name)) : undefined
   } catch {
     return undefined
-  } finally {
-    if (fd !== undefined) closeSync(fd)
   }
 }
 
@@ -271,7 +259,8 @@ function notBuilt(root) {
  * Writes `text` to stdout through its file descriptor, without making process.stdout (which,
  * for a pipe, loads net and the stream modules: ~3 ms). A reader that went away (EPIPE) ends
  * amctl at once with exit 0 (contract 1.4); a non-blocking stdout that is full (EAGAIN) gets the
- * rest through process.stdout, which waits for it to drain.
+ * rest through process.stdout, which waits for it to drain. A stdout that cannot be written (a
+ * full disk, a terminal gone) is one error line and exit 1, no stack (stdoutFailed).
  */
 function writeStdout(text) {
   const bytes = Buffer.from(text, 'utf8')
@@ -281,14 +270,27 @@ function writeStdout(text) {
       written += writeSync(1, bytes, written)
     } catch (error) {
       if (error.code === 'EPIPE') process.exit(0)
+      if (error.code !== 'EAGAIN') return stdoutFailed(error)
       process.stdout.on('error', (e) => {
         if (e.code === 'EPIPE') process.exit(0)
-        throw e
+        stdoutFailed(e)
       })
       process.stdout.write(bytes.subarray(written))
       return
     }
   }
+}
+
+/**
+ * The error line of a stdout that cannot be written, worded as src/output/io.ts words it for a
+ * command (outputError): this runs without the bundle, so the few lines are said again here.
+ */
+function stdoutFailed(error) {
+  const words = error.code
+    ? `${new RegExp(`^${error.code}: ([^,]+)`).exec(error.message)?.[1] ?? error.message} (${error.code})`
+    : error.message
+  process.stderr.write(`error: cannot write to stdout: ${words} (output_error)\n`)
+  process.exitCode = 1
 }
 
 /**

@@ -18,8 +18,14 @@
 //                            platform.
 //   SHA256SUMS               `sha256sum -c SHA256SUMS` checks both
 //
-// node bin/release.js [--tarball] [--no-build] [--out DIR] [--node FILE] [--repository OWNER/NAME]
+// and, with --snapshot (`npm run release` passes it), release-snapshot/: the scripts' contract
+// (command-snapshot.json, schemas/) of package.json's version when that version is new there,
+// which the tests compare later changes with. A package of another version than the one
+// release-snapshot/ records is refused: its contract was never recorded.
+//
+// node bin/release.js [--snapshot] [--tarball] [--no-build] [--out DIR] [--node FILE] [--repository OWNER/NAME]
 // node bin/release.js --executable-from TARBALL [--out DIR] [--node FILE]
+//   --snapshot         record package.json's version's contract in release-snapshot/ when it is new there
 //   --tarball          the npm package only
 //   --no-build         package dist/ as it is (default: bin/build.js builds it first)
 //   --out DIR          where the files go (default: release/)
@@ -288,6 +294,63 @@ export function buildExecutable(tarball, out, nodeBinary) {
   }
 }
 
+/**
+ * release-snapshot/: the scripts' contract as the last release made it (command-snapshot.json and
+ * schemas/, copied as they are) and that release's version (release.json). The tests compare the
+ * code's contract with it (test/generated.test.ts: a change that breaks scripts fails until
+ * package.json's version says it breaks them); `npm run release` (--snapshot) is what writes it.
+ */
+export const RELEASE_SNAPSHOT = 'release-snapshot'
+const CONTRACT_FILES = ['command-snapshot.json', 'schemas']
+
+/** The contract files under `dir` (the checkout's root or release-snapshot/), by path relative to it. */
+function contractFiles(dir) {
+  const schemas = existsSync(join(dir, 'schemas')) ? readdirSync(join(dir, 'schemas')).sort() : []
+  const paths = [CONTRACT_FILES[0], ...schemas.map((name) => `schemas/${name}`)]
+  return new Map(paths.filter((path) => existsSync(join(dir, path))).map((path) => [path, readFileSync(join(dir, path), 'utf8')]))
+}
+
+/** The last release's contract: its version and files (undefined before the first release records one). */
+export function releasedContract(root) {
+  const dir = join(root, RELEASE_SNAPSHOT)
+  if (!existsSync(join(dir, 'release.json'))) return undefined
+  return {version: JSON.parse(readFileSync(join(dir, 'release.json'), 'utf8')).version, files: contractFiles(dir)}
+}
+
+/**
+ * Records this checkout's contract as the release of `version` in release-snapshot/, when
+ * `version` is new there. The version it holds is kept as long as package.json keeps it: a
+ * package packed again between releases (to try it) records nothing, so the comparison stays
+ * with what was released. Returns what it did, for the log.
+ */
+export function recordContract(root, version) {
+  const released = releasedContract(root)
+  if (released !== undefined && released.version === version) {
+    const same = JSON.stringify([...released.files]) === JSON.stringify([...contractFiles(root)])
+    return `${RELEASE_SNAPSHOT}/ kept: it holds ${version}'s contract${same ? '' : ' (set a new version in package.json to record this one)'}`
+  }
+  const dir = join(root, RELEASE_SNAPSHOT)
+  rmSync(dir, {recursive: true, force: true})
+  mkdirSync(join(dir, 'schemas'), {recursive: true})
+  for (const [path, text] of contractFiles(root)) writeFileSync(join(dir, path), text)
+  const note = `Written by \`npm run release\` (bin/release.js --snapshot) with command-snapshot.json and schemas/ beside it: the scripts' contract of the last release, which the tests compare the code with. Do not edit.`
+  writeFileSync(join(dir, 'release.json'), `{"$comment": ${JSON.stringify(note)},\n  "version": ${JSON.stringify(version)}\n}\n`)
+  return `${RELEASE_SNAPSHOT}/ records ${version}'s contract: commit it with the version`
+}
+
+/**
+ * A release must be of the version release-snapshot/ records: a version set in package.json
+ * whose contract was never recorded would leave later changes compared with an older release.
+ */
+export function checkRecorded(root, version) {
+  const released = releasedContract(root)
+  if (released !== undefined && released.version !== version) {
+    throw new ReleaseError(
+      `package.json says ${version}, but ${RELEASE_SNAPSHOT}/ holds ${released.version}'s contract: run \`npm run release\` to record ${version}'s, and commit it with the version`,
+    )
+  }
+}
+
 /** SHA256SUMS for `files` (all in `out`), in sha256sum's format. */
 export function writeSums(out, files) {
   const lines = files.map((file) => `${sha256(file)}  ${relative(out, file)}\n`)
@@ -304,6 +367,8 @@ async function main() {
       node: {type: 'string'},
       repository: {type: 'string'},
       'executable-from': {type: 'string'},
+      // what `npm run release` passes: record the contract of a new version in release-snapshot/
+      snapshot: {type: 'boolean', default: false},
     },
     allowNegative: true,
   })
@@ -321,6 +386,12 @@ async function main() {
     console.log(`${sha256(exe.file)}  ${relative(out, exe.file)}`)
     return
   }
+  const {version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  if (values.snapshot) {
+    // what is recorded must be what the code makes
+    run(process.execPath, [join(root, 'bin', 'generate.js'), '--check'], {cwd: root})
+    console.log(recordContract(root, version))
+  } else checkRecorded(root, version)
   if (values.build) run(process.execPath, [join(root, 'bin', 'build.js')], {cwd: root})
   // only what this run makes is in release/ and in its sums
   for (const name of existsSync(out) ? readdirSync(out) : []) {

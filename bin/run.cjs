@@ -9,8 +9,12 @@ const {join} = require('node:path')
 const argv = process.argv.slice(2)
 const root = join(__dirname, '..')
 // the completion scripts' question at every Tab (`amctl autocomplete script`): answered from the
-// manifest and local files by dist/complete.cjs, without the CLI or the start-up machinery
-const complete = argv[0] === '__complete' || argv[0] === '__complete-stdin'
+// manifest and local files by dist/complete.cjs, without the CLI or the start-up machinery.
+// `-v2`: today's scripts, which quote each candidate; without it, a script of an earlier version
+// (saved to a file before an upgrade), which gets the plain candidates only. `-stdin`: the words
+// one per line on stdin (PowerShell's).
+const completeEntry = /^__complete(-v2)?(-stdin)?$/.exec(argv[0] ?? '')
+const complete = completeEntry !== null
 const launcher = complete ? undefined : require('./launcher.cjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
@@ -20,7 +24,7 @@ const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')
 const help = complete || version ? undefined : launcher.help(argv, root, pjson)
 if (complete) {
-  require('../dist/complete.cjs').main(argv[0] === '__complete' ? argv.slice(1) : undefined, root, pjson)
+  require('../dist/complete.cjs').main(completeEntry[2] ? undefined : argv.slice(1), root, pjson, completeEntry[1] !== undefined)
 } else if (version) {
   // the first line stays what scripts parse; the commit and its date follow when the build knows them
   let built = ''
@@ -36,11 +40,12 @@ if (complete) {
 } else {
   // A reader of stdout that goes away (`amctl runs list --all | head -1`) ends amctl at once,
   // quietly, with exit 0, before any further request (contract 1.4). (Output to a pipe or a file
-  // is written straight to it until it is long: process.stdout is made only if needed.)
+  // is written straight to it until it is long: process.stdout is made only if needed.) Any
+  // other failure (a full disk, a terminal gone) is the command's: its next write, or its wait for
+  // what it wrote, fails with one error line (src/output/io.ts); what no command saw, main() says.
   const stdoutMade = launcher.whenStdoutMade((stdout) =>
     stdout.on('error', (error) => {
       if (error.code === 'EPIPE') process.exit(0)
-      throw error
     }),
   )
   // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself. The
@@ -62,7 +67,12 @@ if (complete) {
     } catch (error) {
       process.exitCode = await cli.reportFailure(error, argv, cli.systemWorld())
     } finally {
-      if (stdoutMade()) await cli.flush()
+      // what was written has gone out, or the failure no command said is said now (exit 1)
+      if (stdoutMade()) {
+        await cli.stdoutWritten().catch(async (error) => {
+          if (!process.exitCode) process.exitCode = await cli.reportFailure(error, argv, cli.systemWorld())
+        })
+      }
       // (a terminal's help, drawn by oclif: kept for the next run at this width)
       help?.record(process.exitCode ?? 0)
       bundle.save()

@@ -28,14 +28,20 @@ describe('README.md', () => {
   })
 
   it('starts with the two first commands: install and demo, then the tests', () => {
-    expect(readme.split('\n').slice(0, 6)).toEqual([
-      '# amctl',
-      '',
-      '```sh',
-      'npm install && npm run demo   # install, build, and walk through amctl against the local control plane',
-      'npm test                      # the whole test suite (unit, end-to-end, fault injection)',
-      '```',
-    ])
+    // (the commands and their order; what the comments say is the README's own)
+    const [title, blank, fence, install, test, end] = readme.split('\n').slice(0, 6)
+    expect([title, blank, fence, end]).toEqual(['# amctl', '', '```sh', '```'])
+    expect(install).toMatch(/^npm install && npm run demo +# \S/)
+    expect(test).toMatch(/^npm test +# .*\babout \d+ minutes? on 2 idle cores$/)
+  })
+
+  it('says, above the install table, that what it lists is published with the first release', () => {
+    const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('| from |'))
+    expect(install).toMatch(/first release/)
+  })
+
+  it('says how long the test suite takes, beside its command', () => {
+    expect(readme.split('\n')[4]).toMatch(/^npm test +# .*\babout \d+ minutes\b/)
   })
 })
 

@@ -1,13 +1,12 @@
 // Runs first before every unit test file (vitest.config.ts). The unit project runs many test files
 // one after another in each worker process (isolate: false), so that Node, vitest and the packages
-// loaded natively from node_modules (nock, oclif, undici, ajv…) start once per worker instead of
-// once per file. This gives each file back what a process of its own gave it:
-//  - fresh src/ and test/ modules: module state (the clock, the IO, the dispatcher, caches, temp
-//    dirs) and each file's vi.mock start anew;
-//  - the environment the worker started with (test/setup.ts then clears AMCTL_* and the proxies);
+// loaded natively from node_modules (oclif, undici, ajv…) start once per worker instead of once
+// per file. This gives each file back what a process of its own gave it:
+//  - fresh src/ and test/ modules: module state (the clock, the IO, caches, temp dirs, the fake
+//    API of the file) and each file's vi.mock start anew;
+//  - the environment the worker started with (test/setup.ts then seals it: test/helpers/env.ts);
 //  - real timers and no exit code.
-// What files share is the process and the packages' own state (nock is activated and restored by
-// test/helpers/fake-api.ts per file; undici's global dispatcher is only read).
+// What files share is the process and the packages' own state.
 import {vi} from 'vitest'
 
 const worker = globalThis as {amctlTestEnv?: Record<string, string | undefined>}

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import type {CommandClass} from '../bin/generate/commands.js'
-import {staleReport} from '../bin/generate/compat.js'
+import {releaseReport, staleReport} from '../bin/generate/compat.js'
 import {commandContractFiles, type LoadCommands, sourceFiles} from '../bin/generate/index.js'
 import {ROOT} from './helpers/cli.js'
 
@@ -52,5 +52,13 @@ describe("the scripts' contract: command-snapshot.json and schemas/", async () =
     expect(kept.length).toBeGreaterThan(20)
     expect(attributes).toContain('schemas/*.json linguist-generated=true')
     expect(attributes).toContain('command-snapshot.json linguist-generated=true')
+  })
+
+  it("keeps every promise of the last release (release-snapshot/), or package.json's version says it breaks them", async () => {
+    const {releasedContract, RELEASE_SNAPSHOT} = await import(pathToFileURL(join(ROOT, 'bin', 'release.js')).href)
+    const released = releasedContract(ROOT) as {version: string; files: Map<string, string>}
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {version: string}).version
+    const report = releaseReport({released: {...released, from: `${RELEASE_SNAPSHOT}/`}, current: {version, files}})
+    if (report !== undefined) expect.fail(report)
   })
 })

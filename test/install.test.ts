@@ -3,6 +3,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ROOT} from './helpers/cli.js'
+import {sealedEnv} from './helpers/env.js'
 
 // Issue 25, section 1: nothing in the repository tells a reader to install amctl by a name the
 // project does not own. `npm install -g amctl` would install whatever a stranger published
@@ -141,7 +142,11 @@ describe("the project's home, said one way (docs/install.md#where-amctl-comes-fr
 
 /** Every text file git has or would add, but this one (whose cases say what the others must not). */
 function repositoryFiles(): Array<{file: string; text: string}> {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {cwd: ROOT, encoding: 'utf8'})
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: sealedEnv(),
+  })
     .split('\0')
     .filter((file) => file !== '' && file !== 'test/install.test.ts')
   expect(files.length).toBeGreaterThan(100)

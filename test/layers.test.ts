@@ -78,26 +78,44 @@ describe('the layers of src/', () => {
 })
 
 // What a run takes from the world comes in as parameters, as gh's commands take their Factory's
-// fields (issue 24 §5): the environment, the streams and the clock are made once where a run
-// starts and handed down, so a test hands in its own and no code reaches past its arguments.
-// (The dev server is its own room, with its own options; bin/ holds the entry points.)
+// fields (issue 24 §5, issue 31 §1): the environment, the streams, the clock (the time of day
+// too), the signals and the transport are made once where a run starts and handed down, so a test
+// hands in its own and no code reaches past its arguments. (The dev server is its own room, with
+// its own options, which `dev server` fills from its world; bin/ holds the entry points.)
 const WORLD_MADE = 'src/base/world.ts'
+/** where the system clock is defined (the world chooses it) */
+const CLOCK_MADE = 'src/core/clock.ts'
 /** the entry bin/run.cjs hands `__complete` to, without the CLI: it reads its world itself, once */
 const COMPLETE_ENTRY = 'src/commands/autocomplete/shared/main.ts'
 /** the one file that makes the process's real streams */
 const STREAMS_MADE = 'src/output/io.ts'
 
+/** `file`'s text, its comments dropped. */
+const code = (file: string): [string, string] => [
+  file,
+  readFileSync(join(root, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ''))
+    .replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1'),
+]
+
 /** Every file of src/ outside the dev server, its comments dropped. */
 function sources(): Array<[string, string]> {
   return walk('src')
     .filter((file) => roomOf(file) !== 'devserver')
-    .map((file) => [
-      file,
-      readFileSync(join(root, file), 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ''))
-        .replace(/\/\/[^\n]*/g, ''),
-    ])
+    .map(code)
 }
+
+/** Every file of src/, the dev server's included, its comments dropped. */
+const everySource = (): Array<[string, string]> => walk('src').map(code)
+
+/** The harness of the tests: test/helpers/, every helpers.ts, and the setup files. */
+const testHelpers = (): Array<[string, string]> =>
+  walk('test')
+    .filter(
+      (file) =>
+        file.startsWith('test/helpers/') || file.endsWith('/helpers.ts') || /^test\/(?:setup|global-setup|fresh-file)\.ts$/.test(file),
+    )
+    .map(code)
 const where = (found: Array<[string, string]>, pattern: RegExp) =>
   found.flatMap(([file, text]) => text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])))
 
@@ -134,8 +152,60 @@ describe('the world comes in as parameters: the environment, the streams, the cl
   it('the real clock is chosen only where the command world is made: nothing else falls back to it', () => {
     expect(
       where(
-        files.filter(([file]) => file !== WORLD_MADE && file !== 'src/core/clock.ts'),
+        files.filter(([file]) => file !== WORLD_MADE && file !== CLOCK_MADE),
         /\bsystemClock\b|\bsetClock\b|\bclock\(\)/,
+      ),
+    ).toEqual([])
+  })
+})
+
+describe('the world is the one way in for the clock, the signals and the network (every file of src/, and the test helpers)', () => {
+  const all = everySource()
+  const helpers = testHelpers()
+
+  it('finds the files it judges (the scan is not empty)', () => {
+    expect(all.map(([file]) => file)).toEqual(expect.arrayContaining(['src/devserver/index.ts', 'src/gate/wait.ts', CLOCK_MADE]))
+    expect(helpers.map(([file]) => file)).toEqual(expect.arrayContaining(['test/helpers/cli.ts', 'test/e2e/helpers.ts', 'test/setup.ts']))
+  })
+
+  it('the time of day is read only by the clock the world hands out: no Date.now(), new Date() or a timer of the process elsewhere in src/', () => {
+    // (`new Date(value)` reads a given time; `__complete` makes its own world, without the CLI's)
+    const reads = /\bDate\.now\b|\bnew Date\(\s*\)|\bperformance\.now\b|\bprocess\.hrtime\b/
+    expect(
+      where(
+        all.filter(([file]) => file !== CLOCK_MADE && file !== COMPLETE_ENTRY),
+        reads,
+      ),
+    ).toEqual([])
+  })
+
+  it('the test helpers take the time of day from a clock too (a fake one, or the system clock the world hands out): no Date.now() or new Date()', () => {
+    expect(where(helpers, /\bDate\.now\b|\bnew Date\(\s*\)/)).toEqual([])
+  })
+
+  it("no listener on the process's signals or its exit outside the world: Ctrl-C and the exit come as the world's Signals", () => {
+    const listens = /\bprocess\.(?:on|once|off|addListener|removeListener|prependListener|prependOnceListener)\(/
+    expect(
+      where(
+        all.filter(([file]) => file !== WORLD_MADE),
+        listens,
+      ),
+    ).toEqual([])
+    expect(where(helpers, listens)).toEqual([])
+  })
+
+  it('requests go out through the transport the world hands down: only the world chooses the network', () => {
+    expect(
+      where(
+        all.filter(([file]) => file !== WORLD_MADE && file !== 'src/core/http/transport.ts'),
+        /\bnetworkTransport\b/,
+      ),
+    ).toEqual([])
+    // node:http and undici are reached through ./transport.ts alone
+    expect(
+      where(
+        all.filter(([file]) => !file.startsWith('src/core/http/') && roomOf(file) !== 'devserver'),
+        /from 'undici'|import\('undici'\)|from 'node:https?'|import\('node:https?'\)/,
       ),
     ).toEqual([])
   })

@@ -80,7 +80,7 @@ async function renderHelp(bundle, root) {
     help[form.join(' ')] = stdout
   }
   process.exitCode = undefined
-  await cli.flush()
+  await cli.stdoutWritten()
   return {package: drawnFrom, help}
 }
 

@@ -236,6 +236,15 @@ export function changeReport(path: string, changes: readonly Change[]): string {
   ].join('\n')
 }
 
+/** The changes from one version of a contract file (`command-snapshot.json`, `schemas/*.json`) to another. */
+function fileChanges(path: string, before: string, after: string): Change[] {
+  const old = JSON.parse(before)
+  const now = JSON.parse(after)
+  return path === 'command-snapshot.json'
+    ? snapshotChanges(old.commands, now.commands)
+    : schemaChanges(`amctl ${now.title?.replace(/^amctl | --json$/g, '') ?? path}`, old, now)
+}
+
 /**
  * Undefined when a contract file (`command-snapshot.json`, `schemas/*.json`) is as generated;
  * otherwise the report of what changed (`changeReport`).
@@ -243,11 +252,71 @@ export function changeReport(path: string, changes: readonly Change[]): string {
 export function staleReport(path: string, checkedIn: string | undefined, generated: string): string | undefined {
   if (checkedIn === generated) return undefined
   if (checkedIn === undefined) return changeReport(path, [{at: path, what: 'is new', breaking: false}])
-  const before = JSON.parse(checkedIn)
-  const after = JSON.parse(generated)
-  const changes =
-    path === 'command-snapshot.json'
-      ? snapshotChanges(before.commands, after.commands)
-      : schemaChanges(`amctl ${after.title?.replace(/^amctl | --json$/g, '') ?? path}`, before, after)
-  return changeReport(path, changes)
+  return changeReport(path, fileChanges(path, checkedIn, generated))
+}
+
+/**
+ * Whether `version` says it may break what `released` promised: a new major version, or while
+ * amctl is 0.x a new minor one (as npm reads `^0.1.0`: 0.1.x only). Plain `MAJOR.MINOR.PATCH`
+ * numbers, compared by hand: two integers of each, where a semver library would be a dependency
+ * for one comparison.
+ */
+export function allowsBreaking(released: string, version: string): boolean {
+  const parse = (text: string): [number, number] => {
+    const match = /^(\d+)\.(\d+)\.\d+/.exec(text)
+    if (match === null) throw new Error(`"${text}" is not a version of the form MAJOR.MINOR.PATCH`)
+    return [Number(match[1]), Number(match[2])]
+  }
+  const [oldMajor, oldMinor] = parse(released)
+  const [major, minor] = parse(version)
+  return major > oldMajor || (oldMajor === 0 && major === 0 && minor > oldMinor)
+}
+
+/** The next version that may break scripts, after `released`: 0.1.4 → 0.2.0, 1.3.0 → 2.0.0. */
+export function nextBreakingVersion(released: string): string {
+  const [major, minor] = released.split('.').map(Number)
+  return major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`
+}
+
+/**
+ * The contract files as released and as now, by path (`command-snapshot.json`,
+ * `schemas/<name>.json`), and their versions; `from` says where the released ones are kept
+ * (bin/release.js RELEASE_SNAPSHOT).
+ */
+export interface ContractVersions {
+  released: {version: string; files: ReadonlyMap<string, string>; from: string}
+  current: {version: string; files: ReadonlyMap<string, string>}
+}
+
+/** Every change from the released contract files to the current ones (a schema only one side has included). */
+export function releaseChanges({released, current}: ContractVersions): Change[] {
+  const changes: Change[] = []
+  for (const [path, before] of released.files) {
+    const after = current.files.get(path)
+    if (after === undefined) {
+      const title = (JSON.parse(before).title as string | undefined)?.replace(/ --json$/, '') ?? path
+      changes.push({at: title, what: 'prints no --json document any more', breaking: true})
+    } else if (after !== before) changes.push(...fileChanges(path, before, after))
+  }
+  for (const path of current.files.keys()) {
+    if (!released.files.has(path)) changes.push({at: path, what: 'is new', breaking: false})
+  }
+  return changes
+}
+
+/**
+ * Undefined when the current contract keeps every promise of the last release, or breaks some
+ * with a version that says so (`allowsBreaking`); otherwise the report of each broken promise
+ * and what to do.
+ */
+export function releaseReport(versions: ContractVersions): string | undefined {
+  const breaking = releaseChanges(versions).filter((change) => change.breaking)
+  const {released, current} = versions
+  if (breaking.length === 0 || allowsBreaking(released.version, current.version)) return undefined
+  return [
+    `These changes break scripts written for amctl ${released.version}, the last release (${released.from}):`,
+    ...breaking.map((c) => `  BREAKS SCRIPTS: ${c.at} ${c.what}`),
+    `package.json's version ${current.version} does not say so. Keep the old form, or set the version to ${nextBreakingVersion(released.version)} ` +
+      '(a new major version; while amctl is 0.x, a new minor one) and name each change in the release notes (docs/scripting.md).',
+  ].join('\n')
 }

@@ -63,9 +63,18 @@ export function successStatus(op: DocumentOperation): string {
   return status
 }
 
-/** openapi-typescript's types of a document, under the generated-file line. */
+/**
+ * openapi-typescript's types of a document, under the generated-file line, with an alias of each
+ * of its schemas by the document's own name (`export type Run = components['schemas']['Run']`:
+ * its `rootTypes`), which src/contract/types.ts passes on: a schema added to the document is a
+ * type the code can name, with no alias written by hand.
+ */
 export async function documentTypes(root: string, documentPath: string): Promise<string> {
-  const ast = await openapiTS(new URL(`file://${join(root, documentPath)}`))
+  const ast = await openapiTS(new URL(`file://${join(root, documentPath)}`), {
+    rootTypes: true,
+    rootTypesNoSchemaPrefix: true,
+    rootTypesKeepCasing: true,
+  })
   return `// ${generatedLine(`${documentPath} (openapi-typescript)`)}\n${COMMENT_HEADER}${astToString(ast)}`
 }
 
@@ -119,6 +128,9 @@ export type ResponseOf<Id extends OperationId> = Responses[Id]
 
 /** The JSON request body of an operation (\`never\` when it takes none). */
 export type BodyOf<Id extends OperationId> = operations[Id] extends {requestBody?: {content: {'application/json': infer B}}} ? B : never
+
+/** The query parameters an operation documents (\`never\` when it takes none). */
+export type QueryOf<Id extends OperationId> = Exclude<operations[Id]['parameters']['query'], undefined>
 `
 }
 

@@ -16,7 +16,7 @@ export interface DeviceFlowHooks {
   /** Opens the URL in a browser, when that is allowed. */
   openBrowser?(url: string): void
   /** the clock the polls wait by, and the code's expiry is measured on */
-  clock: Clock
+  clock: Pick<Clock, 'now' | 'sleep'>
 }
 
 /** Seconds between polls (contract 2): 5 when absent, a value outside 1–60 taken as the nearest bound. */

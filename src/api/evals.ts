@@ -18,8 +18,25 @@ export type LaunchOutcome =
 
 export const RECENT_RUNS_SHOWN = 10
 
-/** A launch answer's `runIds` and `batchIds` must be lists of strings: anything else is a bad answer (exit 1), never waited for. */
-function checkLaunch(result: LaunchResult): void {
+/** Which launch of a command this is (`evals run --repeat K`), and the run IDs the launches before it answered. */
+export interface LaunchSeries {
+  /** 1-based */
+  number: number
+  of: number
+  earlier: ReadonlySet<string>
+}
+
+const listed = (ids: readonly string[]): string => {
+  const text = ids.join(', ')
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text
+}
+
+/**
+ * A launch answer's `runIds` and `batchIds` must be lists of strings, and a launch starts new
+ * runs: a run ID listed twice, or one an earlier launch of the series answered (a group of one run
+ * is not K runs), is a bad answer too (exit 1), never waited for.
+ */
+function checkLaunch(result: LaunchResult, series?: LaunchSeries): void {
   for (const member of ['runIds', 'batchIds'] as const) {
     const value: unknown = result[member]
     if (value === undefined) continue
@@ -30,16 +47,27 @@ function checkLaunch(result: LaunchResult): void {
       )
     }
   }
+  const runIds = result.runIds ?? []
+  const twice = [...new Set(runIds.filter((id, i) => runIds.indexOf(id) !== i))]
+  if (twice.length > 0)
+    throw new BadResponseError(`the launch answer's runIds lists ${listed(twice)} more than once (a launch starts new runs)`)
+  const again = series === undefined ? [] : runIds.filter((id) => series.earlier.has(id))
+  if (series !== undefined && again.length > 0) {
+    throw new BadResponseError(
+      `the answer of launch ${series.number} of ${series.of} repeats run IDs an earlier launch returned: ${listed(again)} (a launch starts new runs); no further launch was made and nothing is waited for`,
+    )
+  }
 }
 
 /**
  * `POST /orgs/{org}/eval-sets/{evalSetId}/run` with `{}`. When the request was sent and no
  * answer came (cli-contract.md 1.6), lists the org's newest runs instead of resubmitting.
+ * `series`: one of `evals run --repeat K`'s launches (its answer must start runs of its own).
  */
-export async function launchEvalSet(client: HttpClient, org: string, evalSetId: string): Promise<LaunchOutcome> {
+export async function launchEvalSet(client: HttpClient, org: string, evalSetId: string, series?: LaunchSeries): Promise<LaunchOutcome> {
   try {
     const result: LaunchResult = await call(client, 'runEvalSet', {org, evalSetId}, {body: {}, resource: evalSet(evalSetId)})
-    checkLaunch(result)
+    checkLaunch(result, series)
     return {outcome: 'launched', result}
   } catch (error) {
     if (!isOutcomeUnknown(error)) throw error

@@ -1,27 +1,18 @@
-import type {JsonObject, Run} from '../contract/types.js'
-import type {Page} from '../contract/vocabulary.js'
+import type {QueryOf} from '../contract/routes.js'
+import type {JsonObject, Run, RunPage} from '../contract/types.js'
 import type {HttpClient} from '../core/http/client.js'
-import {getPage, pages, type PageOptions} from '../core/http/paginate.js'
-import {call, namingResource, operationPath} from './request.js'
+import {call, callPage, callPages, type PagesCallOptions} from './request.js'
 
 const organization = (org: string) => ({kind: 'organization', id: org})
 
 /** One page of `GET /orgs/{org}/runs?limit=&cursor=` (each sent only when given). */
-export async function listRuns(client: HttpClient, org: string, opts: PageOptions = {}): Promise<Page<Run>> {
-  try {
-    return await getPage<Run>(client, operationPath('listRuns', {org}, {limit: opts.limit, cursor: opts.cursor}))
-  } catch (error) {
-    throw namingResource(error, organization(org))
-  }
+export function listRuns(client: HttpClient, org: string, query: QueryOf<'listRuns'> = {}): Promise<RunPage> {
+  return callPage(client, 'listRuns', {org}, {query, resource: organization(org)})
 }
 
-/** Every page from `opts.cursor` (or the start), one request per iteration. */
-export async function* runPages(client: HttpClient, org: string, opts: PageOptions = {}): AsyncGenerator<Page<Run>> {
-  try {
-    yield* pages<Run>(client, operationPath('listRuns', {org}), {what: `the runs of ${org}`, ...opts})
-  } catch (error) {
-    throw namingResource(error, organization(org))
-  }
+/** Every page from `query.cursor` (or the start), one request per iteration. */
+export function runPages(client: HttpClient, org: string, opts: PagesCallOptions<'listRuns'> = {}): AsyncGenerator<RunPage> {
+  return callPages(client, 'listRuns', {org}, {what: `the runs of ${org}`, resource: organization(org), ...opts})
 }
 
 /** `POST /runs/{runId}/fork` (not org-scoped). */

@@ -25,6 +25,7 @@ export abstract class ApiCommand extends BaseCommand {
       io: this.io,
       env: this.env,
       clock: this.clock,
+      transport: this.transport,
       version: this.config.version,
       errStyle: this.errStyle,
       warn: (message) => this.out.warning(message),
@@ -40,7 +41,7 @@ export abstract class ApiCommand extends BaseCommand {
   override async finally(err: Error | undefined): Promise<void> {
     // a wait's verdict (10, 11) is work done: the runs it saw are real
     const done = err === undefined || (err instanceof Errors.ExitError && VERDICTS.has(err.oclif.exit ?? 1))
-    if (done) await this.ctx?.remember(Date.now())
+    if (done) await this.ctx?.remember(this.clock.wall())
     await this.ctx?.close()
     await super.finally(err)
   }

@@ -1,9 +1,11 @@
 import {Command, type Config, Errors} from '@oclif/core'
 import {keychainTimedOut} from '../core/auth/keychain.js'
 import type {Clock} from '../core/clock.js'
+import type {Transport} from '../core/http/attempt.js'
+import type {Signals} from '../core/signals.js'
 import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {jsonText} from '../output/format.js'
-import {type IO, write} from '../output/io.js'
+import {type IO, isOutputError, watchStdout, write, written} from '../output/io.js'
 import {compileJq, type JqProgram, jqText} from '../output/jq.js'
 import {errorText, presentError} from '../output/present.js'
 import {Progress} from '../output/progress.js'
@@ -13,7 +15,7 @@ import {writeStream} from '../output/stream.js'
 import {loadColors, palette, type Style} from '../output/style.js'
 import {reportFailure} from './failure.js'
 import {errorsAsJson, jqInArgv, jsonInArgv, outputFlags} from './flags.js'
-import {type Finished, isCommandResult, type StreamedList, type UnknownOutcome} from './results.js'
+import {type CommandResult, isCommandResult} from './results.js'
 import {systemWorld, type World} from './world.js'
 
 /**
@@ -29,9 +31,9 @@ import {systemWorld, type World} from './world.js'
  * (src/output/jq.ts), and errors show as without --json (the one line on stderr). The expression
  * is compiled in `init()`, before `run()` sends anything; the engine is loaded only then.
  *
- * A command takes its streams, its environment and its clock from the world it is made with
- * (./world.ts: the process's when oclif makes it; a test's own in test/helpers/cli.ts) and hands
- * them on; it never reads the process's itself.
+ * A command takes its streams, its environment, its clock, its signals and its transport from
+ * the world it is made with (./world.ts: the process's when oclif makes it; a test's own in
+ * test/helpers/cli.ts) and hands them on; it never reads the process's itself.
  */
 export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true
@@ -41,8 +43,12 @@ export abstract class BaseCommand extends Command {
   protected readonly io: IO
   /** the environment this command runs in */
   protected readonly env: NodeJS.ProcessEnv
-  /** the clock its waits and its progress line go by */
+  /** the clock its waits and its progress line go by, and the time of day it shows dates against */
   protected readonly clock: Clock
+  /** Ctrl-C and the process's exit, as the world tells them */
+  protected readonly signals: Signals
+  /** how its requests reach the server */
+  protected readonly transport: Transport
   protected out!: Renderer
   /** the compiled --jq expression, when --jq was given */
   private jq?: JqProgram
@@ -54,6 +60,10 @@ export abstract class BaseCommand extends Command {
     this.io = world.io
     this.env = world.env
     this.clock = world.clock
+    this.signals = world.signals
+    this.transport = world.transport
+    // a stdout that fails is the command's error, never an uncaught 'error' event
+    watchStdout(this.io)
   }
 
   override async init(): Promise<void> {
@@ -75,7 +85,7 @@ export abstract class BaseCommand extends Command {
       style: this.style,
       errStyle: this.errStyle,
       width: this.io.stdoutColumns,
-      now: Date.now(),
+      now: this.clock.wall(),
     })
   }
 
@@ -152,6 +162,8 @@ export abstract class BaseCommand extends Command {
       if (isCommandResult(result)) await this.renderResult(result)
       else if (result !== undefined && this.jsonEnabled()) await this.printJson(result)
       await this.jqReady()
+      // a stdout that fails after the write returned (a terminal gone) ends the command as one that failed at once does
+      await written(this.io)
     } catch (error) {
       // an expression that does not compile is the command's error, as if checked first
       err =
@@ -166,7 +178,7 @@ export abstract class BaseCommand extends Command {
     return result as T
   }
 
-  private async renderResult(result: StreamedList<unknown> | UnknownOutcome<unknown, unknown> | Finished<unknown, unknown>): Promise<void> {
+  private async renderResult(result: CommandResult): Promise<void> {
     await this.jqReady()
     switch (result.kind) {
       case 'stream': {
@@ -174,7 +186,7 @@ export abstract class BaseCommand extends Command {
           // jq sees the whole {"items":[…]}: every page is collected first (with the progress
           // line on a terminal); an error ends the command before anything is printed
           const items: unknown[] = []
-          const progress = new Progress(this.io, result.noun, this.clock)
+          const progress = new Progress(this.io, result.noun, this.clock, this.signals)
           try {
             for await (const page of result.pages) {
               items.push(...page.items)
@@ -192,8 +204,9 @@ export abstract class BaseCommand extends Command {
           mode,
           style: this.style,
           width: this.io.stdoutColumns,
-          now: Date.now(),
+          now: this.clock.wall(),
           clock: this.clock,
+          signals: this.signals,
         })
         if (outcome.error) {
           // a document closed with the error is the whole report under --json; people also get the line
@@ -204,39 +217,50 @@ export abstract class BaseCommand extends Command {
         return
       }
       case 'unknown-outcome': {
-        if (this.jq) {
-          // as without --json: the error line on stderr; the data (the document) through jq on stdout
-          this.present(result.error)
-          await this.printJson(result.document)
-        } else if (this.jsonEnabled()) await this.printJson(result.document)
-        else {
-          this.present(result.error)
-          if ('listError' in result.recent) this.out.warning(`could not list them either: ${errorText(result.recent.listError)}`)
+        await this.keepingExitCode(result.error.exitCode, async () => {
+          if (this.jq) {
+            // as without --json: the error line on stderr; the data (the document) through jq on stdout
+            this.present(result.error)
+            await this.printJson(result.document)
+          } else if (this.jsonEnabled()) await this.printJson(result.document)
           else {
-            this.out.notice(result.recent.title)
-            this.out.list(result.recent.items, result.recent.columns)
+            this.present(result.error)
+            if ('listError' in result.recent) this.out.warning(`could not list them either: ${errorText(result.recent.listError)}`)
+            else {
+              this.out.notice(result.recent.title)
+              this.out.list(result.recent.items, result.recent.columns)
+            }
           }
-        }
+        })
         throw new Errors.ExitError(result.error.exitCode)
       }
       case 'finished': {
-        if (this.jsonEnabled()) await this.printVerdictJson(result.document, result.exitCode)
-        else if (result.list) this.out.list(result.list.items, result.list.columns)
+        await this.keepingExitCode(result.exitCode, async () => {
+          if (this.jsonEnabled()) await this.printJson(result.document)
+          else if (result.list) this.out.list(result.list.items, result.list.columns)
+        })
         if (result.exitCode !== 0) throw new Errors.ExitError(result.exitCode)
+        return
       }
+      case 'printed':
+        // the command printed it as it ran
+        return
     }
   }
 
   /**
-   * The document of a finished wait. A --jq error after a verdict (10 not passed, 11 timed out)
-   * is said, and the verdict's exit code stays: pipelines retry exit 1 (docs/ci.md), and a retry
-   * of `evals run --wait` launches the eval set again.
+   * Prints the data of an outcome that has an exit code of its own (a wait's verdict: 10 not
+   * passed, 11 timed out; 9 a launch whose outcome is unknown). A --jq error on it, or a stdout
+   * that cannot be written (a full disk, a terminal gone), is said, and that exit code stays:
+   * pipelines retry exit 1 (docs/ci.md), and a retry of `evals run` launches the eval set again.
+   * After a pass (0) either is the command's error, exit 1.
    */
-  private async printVerdictJson(document: unknown, exitCode: number): Promise<void> {
+  private async keepingExitCode(exitCode: number, print: () => Promise<void>): Promise<void> {
     try {
-      await this.printJson(document)
+      await print()
+      await written(this.io)
     } catch (error) {
-      if (exitCode === 0 || !(error instanceof AmctlError) || error.code !== 'jq_error') throw error
+      if (exitCode === 0 || !(error instanceof AmctlError) || !(isOutputError(error) || error.code === 'jq_error')) throw error
       this.present(error)
     }
   }

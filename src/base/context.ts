@@ -1,6 +1,7 @@
 import type {Me} from '../contract/types.js'
 import {findToken, type FoundToken} from '../core/auth/credentials.js'
 import type {Clock} from '../core/clock.js'
+import type {Transport} from '../core/http/attempt.js'
 import {ConfigStore, localStateWarnings} from '../core/config.js'
 import {LOGIN_HINT, NotLoggedInError, UsageError} from '../core/errors.js'
 import {rememberRecent, type Sighting} from '../core/recent.js'
@@ -16,6 +17,8 @@ export interface ContextOptions {
   env: NodeJS.ProcessEnv
   /** the clock the HTTP client's retries wait by */
   clock: Clock
+  /** how requests reach the server (the world's) */
+  transport: Transport
   /** amctl's version, for the User-Agent */
   version: string
   /** dims --verbose lines on stderr */
@@ -113,7 +116,7 @@ export class CommandContext {
     this.tokenP ??= (async () => {
       const {profile, baseUrl} = await this.settings()
       // a stored token is about to be read: say if the local state is open to others
-      if (!this.env.AMCTL_TOKEN) for (const warning of localStateWarnings(this.env)) this.warn(warning)
+      if (this.env.AMCTL_TOKEN === undefined) for (const warning of localStateWarnings(this.env)) this.warn(warning)
       const found = await findToken(profile, baseUrl, this.env)
       if (!found) throw new NotLoggedInError(`not logged in to ${baseUrl}${profile === 'default' ? '' : ` (profile "${profile}")`}`)
       this.tokenSource = found.source
@@ -180,21 +183,19 @@ export class CommandContext {
     }
   }
 
-  /** Closes the HTTP agents so no idle socket keeps the process alive. */
+  /** Closes the transport's kept-alive connections so no idle socket keeps the process alive. */
   async close(): Promise<void> {
-    if (!this.httpLoaded) return
-    const {closeConnections} = await import('../core/http/transport.js')
-    await closeConnections()
+    if (this.httpLoaded) await this.opts.transport.close()
   }
 
   private async newClient(token: (() => Promise<string>) | undefined): Promise<HttpClient> {
     const settings = await this.settings()
     const {HttpClient} = await import('../core/http/client.js')
     this.httpLoaded = true
-    const {io, env, clock, errStyle, version} = this.opts
+    const {io, clock, transport, errStyle, version} = this.opts
     return new HttpClient({
       baseUrl: settings.baseUrl,
-      env,
+      transport,
       clock,
       timeoutMs: settings.timeoutMs,
       userAgent: `amctl/${version} node/${process.version} ${process.platform}`,

@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {PAGE_LIMIT} from '../contract/vocabulary.js'
 
 /**
  * Every flag that more than one command takes, defined once. Every command that talks to the API
@@ -117,3 +118,13 @@ export const bodyFlags = {
 
 /** --yes: confirm a delete without a prompt (required when not on a terminal). */
 export const yesFlag = Flags.boolean({char: 'y', description: 'delete without asking (required when not on a terminal)'})
+
+/**
+ * --limit, --cursor, --all: every command that lists a collection the API pages takes these, as
+ * `runs list` does in the contract (cli-contract.md 3), and reads them with ListCommand's `paging`.
+ */
+export const pageFlags = {
+  limit: Flags.string({char: 'L', description: `page size, ${PAGE_LIMIT.min}–${PAGE_LIMIT.max}`}),
+  cursor: Flags.string({description: 'start from this cursor (a nextCursor value)'}),
+  all: Flags.boolean({description: 'follow nextCursor to the last page, streaming'}),
+}

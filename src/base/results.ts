@@ -33,15 +33,25 @@ export interface Finished<T, D> {
   list?: {items: T[]; columns: readonly Column<T>[]}
 }
 
+/**
+ * A command that printed its output itself while it ran, its `--json` document `D` among it (`dev
+ * server` prints one line at start and runs until Ctrl-C): nothing is left to print at the end.
+ */
+export interface Printed<D> {
+  kind: 'printed'
+  /** what --json printed */
+  document: D
+}
+
 /** What --json prints for a StreamedList<T>: every item; an error that ended the list midway closes it. */
 export interface StreamedDocument<T> {
   items: T[]
   error?: ErrorDocument['error']
 }
 
-// (the type parameters of UnknownOutcome and Finished are each command's --json document:
+// (the type parameters of UnknownOutcome, Finished and Printed are each command's --json document:
 // bin/generate/schemas.ts writes schemas/<topic>-<verb>.json from them)
-export type CommandResult = StreamedList<unknown> | UnknownOutcome<unknown, unknown> | Finished<unknown, unknown>
+export type CommandResult = StreamedList<unknown> | UnknownOutcome<unknown, unknown> | Finished<unknown, unknown> | Printed<unknown>
 
 // The mark of a result made by commandResult(): a command's data (a server's answer) may have a
 // member named `kind` with any value, and is still data, never a result to act on.

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {BaseCommand} from '../base/base-command.js'
+import type {OperationId} from '../contract/routes.js'
 
 export interface VersionResult {
   version: string
@@ -17,6 +18,8 @@ export interface VersionResult {
  * loading the CLI; this command answers `version --json` and `version --help`).
  */
 export default class Version extends BaseCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Print the version of amctl, as --version does'
   static override description =
     'The first line, `amctl/<version> <platform>-<arch> node-<version>`, is what scripts parse; when built from a git checkout a second line names the commit and its date. --json prints them as members.'

@@ -349,86 +349,626 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    /**
-     * Retired: presets
-     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-     */
-    "/orgs/{org}/presets": components["pathItems"]["RetiredOrgCollection"];
-    /**
-     * Retired: presets
-     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-     */
-    "/orgs/{org}/presets/{retiredId}": components["pathItems"]["RetiredOrgItem"];
-    /**
-     * Retired: presets
-     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-     */
-    "/presets": components["pathItems"]["RetiredCollection"];
-    /**
-     * Retired: presets
-     * @description Shared presets were retired in API 0.14: run settings now live on each eval set (PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}) and on each preference prompt
-     */
-    "/presets/{retiredId}": components["pathItems"]["RetiredItem"];
-    /**
-     * Retired: cycles
-     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/orgs/{org}/cycles": components["pathItems"]["RetiredOrgCollection"];
-    /**
-     * Retired: cycles
-     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/orgs/{org}/cycles/{retiredId}": components["pathItems"]["RetiredOrgItem"];
-    /**
-     * Retired: cycles
-     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/cycles": components["pathItems"]["RetiredCollection"];
-    /**
-     * Retired: cycles
-     * @description Cycles were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/cycles/{retiredId}": components["pathItems"]["RetiredItem"];
-    /**
-     * Retired: scenarios
-     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-     */
-    "/orgs/{org}/scenarios": components["pathItems"]["RetiredOrgCollection"];
-    /**
-     * Retired: scenarios
-     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-     */
-    "/orgs/{org}/scenarios/{retiredId}": components["pathItems"]["RetiredOrgItem"];
-    /**
-     * Retired: scenarios
-     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-     */
-    "/scenarios": components["pathItems"]["RetiredCollection"];
-    /**
-     * Retired: scenarios
-     * @description Organization-level scenarios were retired in API 0.14: create them under a preference prompt: POST /api/v1/orgs/{org}/visibility-prompts/{id}/scenarios
-     */
-    "/scenarios/{retiredId}": components["pathItems"]["RetiredItem"];
-    /**
-     * Retired: schedules
-     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/orgs/{org}/schedules": components["pathItems"]["RetiredOrgCollection"];
-    /**
-     * Retired: schedules
-     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/orgs/{org}/schedules/{retiredId}": components["pathItems"]["RetiredOrgItem"];
-    /**
-     * Retired: schedules
-     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/schedules": components["pathItems"]["RetiredCollection"];
-    /**
-     * Retired: schedules
-     * @description Schedules were retired in API 0.14: set an eval's cadence (NONE, DAILY, WEEKLY, MONTHLY) with PATCH /api/v1/orgs/{org}/eval-sets/{evalSetId}
-     */
-    "/schedules/{retiredId}": components["pathItems"]["RetiredItem"];
+    "/orgs/{org}/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsPresets"];
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsPresets"];
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsPresets"];
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsPresets"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsPresets"];
+        trace?: never;
+    };
+    "/orgs/{org}/presets/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsPresetsItem"];
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsPresetsItem"];
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsPresetsItem"];
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsPresetsItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsPresetsItem"];
+        trace?: never;
+    };
+    "/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetPresets"];
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutPresets"];
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostPresets"];
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeletePresets"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: presets (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchPresets"];
+        trace?: never;
+    };
+    "/presets/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetPresetsItem"];
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutPresetsItem"];
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostPresetsItem"];
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeletePresetsItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the presets (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchPresetsItem"];
+        trace?: never;
+    };
+    "/orgs/{org}/cycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsCycles"];
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsCycles"];
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsCycles"];
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsCycles"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsCycles"];
+        trace?: never;
+    };
+    "/orgs/{org}/cycles/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsCyclesItem"];
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsCyclesItem"];
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsCyclesItem"];
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsCyclesItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsCyclesItem"];
+        trace?: never;
+    };
+    "/cycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetCycles"];
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutCycles"];
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostCycles"];
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteCycles"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchCycles"];
+        trace?: never;
+    };
+    "/cycles/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetCyclesItem"];
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutCyclesItem"];
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostCyclesItem"];
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteCyclesItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the cycles (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchCyclesItem"];
+        trace?: never;
+    };
+    "/orgs/{org}/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsScenarios"];
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsScenarios"];
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsScenarios"];
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsScenarios"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsScenarios"];
+        trace?: never;
+    };
+    "/orgs/{org}/scenarios/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsScenariosItem"];
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsScenariosItem"];
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsScenariosItem"];
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsScenariosItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsScenariosItem"];
+        trace?: never;
+    };
+    "/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetScenarios"];
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutScenarios"];
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostScenarios"];
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteScenarios"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchScenarios"];
+        trace?: never;
+    };
+    "/scenarios/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetScenariosItem"];
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutScenariosItem"];
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostScenariosItem"];
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteScenariosItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the scenarios (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchScenariosItem"];
+        trace?: never;
+    };
+    "/orgs/{org}/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsSchedules"];
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsSchedules"];
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsSchedules"];
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsSchedules"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsSchedules"];
+        trace?: never;
+    };
+    "/orgs/{org}/schedules/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetOrgsSchedulesItem"];
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutOrgsSchedulesItem"];
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostOrgsSchedulesItem"];
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteOrgsSchedulesItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchOrgsSchedulesItem"];
+        trace?: never;
+    };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetSchedules"];
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutSchedules"];
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostSchedules"];
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteSchedules"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchSchedules"];
+        trace?: never;
+    };
+    "/schedules/{retiredId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        get: operations["retiredGetSchedulesItem"];
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        put: operations["retiredPutSchedulesItem"];
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        post: operations["retiredPostSchedulesItem"];
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        delete: operations["retiredDeleteSchedulesItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Retired: one of the schedules (403 with the upgrade message)
+         * @deprecated
+         */
+        patch: operations["retiredPatchSchedulesItem"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -540,10 +1080,18 @@ export interface components {
             samplesPerTarget: number;
             /** @description Connections selected directly for the eval. */
             connectionIds: string[];
+            /** @description Skills selected for the eval. */
+            skillIds?: string[];
+            /** @description MCP servers selected for the eval. */
+            mcpServerIds?: string[];
+            /** @description Tags of the eval. */
+            tagIds?: string[];
+            /** @description The agents and models the eval runs on. */
+            targets?: components["schemas"]["Target"][];
         } & {
             [key: string]: unknown;
         };
-        /** @description A partial eval configuration. Omitted members keep their stored values; any array supplied replaces the stored selection; other members are stored as given. id, createdAt and updatedAt are read-only. */
+        /** @description A partial eval configuration. Omitted members keep their stored values; an array of the members declared here replaces the stored selection; other members are stored as given (whatever was stored before). id, createdAt and updatedAt are read-only. */
         EvalSetPatch: {
             name?: string;
             /** @enum {string} */
@@ -551,6 +1099,14 @@ export interface components {
             samplesPerTarget?: number;
             /** @description IDs from the connections collection of the same organization; [] clears the selection. */
             connectionIds?: string[];
+            /** @description Skill IDs; [] clears the selection. */
+            skillIds?: string[];
+            /** @description IDs from the MCP servers of the same organization; [] clears the selection. */
+            mcpServerIds?: string[];
+            /** @description IDs from the tags of the same organization; [] clears the selection. */
+            tagIds?: string[];
+            /** @description The agents and models the eval runs on, replacing the stored ones; a launch makes one run per target, the first three. */
+            targets?: components["schemas"]["Target"][];
             id?: never;
             createdAt?: never;
             updatedAt?: never;
@@ -655,6 +1211,144 @@ export interface components {
         ImplementationDoc: {
             /** Format: date-time */
             updatedAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An agent and a model an eval runs on: a launch makes one run per target. */
+        Target: {
+            agent: string;
+            model: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Organization identity, capabilities, credits and resource counts. */
+        OrgSummary: {
+            org?: components["schemas"]["OrgRef"];
+            /** Format: date-time */
+            createdAt?: string;
+            /** @description How many users are members. */
+            members?: number;
+            credits?: number;
+            capabilities?: {
+                optimizations?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Whether a model-provider key is configured (optimization previews need one). */
+            providerKey?: boolean;
+            /** @description How many of each resource the organization has, by collection (runs, evalSets, …). */
+            counts?: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            latestRunAt?: string | null;
+            /** Format: date-time */
+            implementationDocUpdatedAt?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An experiment and its variants. */
+        Experiment: {
+            id?: string;
+            name?: string;
+            /**
+             * @example draft
+             * @example launched
+             */
+            status?: string;
+            variantIds?: string[];
+            /** Format: date-time */
+            launchedAt?: string | null;
+            /** @description The body of the launch. */
+            launchOptions?: {
+                [key: string]: unknown;
+            } | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The content of an experiment variant. */
+        VariantContent: {
+            variantId?: string;
+            experimentId?: string;
+            /** @example markdown */
+            format?: string;
+            body?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A preview of the current optimization round. */
+        OptimizationPreview: {
+            optimizationId?: string;
+            round?: {
+                number?: number;
+                /**
+                 * @example open
+                 * @example completed
+                 */
+                status?: string;
+                /** @description How many trials the round has. */
+                trials?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            suggestions?: string[];
+            /** @description The body of the request. */
+            options?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A trial of an optimization round. */
+        Trial: {
+            id?: string;
+            description?: string;
+            /**
+             * @example proposed
+             * @example running
+             * @example completed
+             */
+            status?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The trials proposed for the current round. */
+        OptimizationProposal: {
+            optimizationId?: string;
+            /** @description The number of the round. */
+            round?: number;
+            trials?: components["schemas"]["Trial"][];
+            /** @description The body of the request. */
+            options?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        ChatMessage: {
+            /**
+             * @example user
+             * @example assistant
+             */
+            role?: string;
+            content?: string;
+            /** Format: date-time */
+            at?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The conversation so far. */
+        OptimizationChat: {
+            optimizationId?: string;
+            messages?: components["schemas"]["ChatMessage"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description What was deleted. */
+        Deleted: {
+            deleted?: boolean;
+            id?: string;
+            name?: string;
         } & {
             [key: string]: unknown;
         };
@@ -774,419 +1468,60 @@ export interface components {
     };
     requestBodies: never;
     headers: never;
-    pathItems: {
-        RetiredCollection: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @deprecated */
-            get: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path?: never;
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            put: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path?: never;
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            post: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path?: never;
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            delete: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path?: never;
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            options?: never;
-            head?: never;
-            /** @deprecated */
-            patch: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path?: never;
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            trace?: never;
-        };
-        RetiredItem: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description ID of the retired resource. */
-                    retiredId: components["parameters"]["retiredId"];
-                };
-                cookie?: never;
-            };
-            /** @deprecated */
-            get: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            put: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            post: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            delete: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            options?: never;
-            head?: never;
-            /** @deprecated */
-            patch: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            trace?: never;
-        };
-        RetiredOrgCollection: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Organization slug or organization public ID. */
-                    org: components["parameters"]["org"];
-                };
-                cookie?: never;
-            };
-            /** @deprecated */
-            get: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            put: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            post: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            delete: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            options?: never;
-            head?: never;
-            /** @deprecated */
-            patch: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            trace?: never;
-        };
-        RetiredOrgItem: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Organization slug or organization public ID. */
-                    org: components["parameters"]["org"];
-                    /** @description ID of the retired resource. */
-                    retiredId: components["parameters"]["retiredId"];
-                };
-                cookie?: never;
-            };
-            /** @deprecated */
-            get: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            put: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            post: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            /** @deprecated */
-            delete: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            options?: never;
-            head?: never;
-            /** @deprecated */
-            patch: {
-                parameters: {
-                    query?: never;
-                    header?: never;
-                    path: {
-                        /** @description Organization slug or organization public ID. */
-                        org: components["parameters"]["org"];
-                        /** @description ID of the retired resource. */
-                        retiredId: components["parameters"]["retiredId"];
-                    };
-                    cookie?: never;
-                };
-                requestBody?: never;
-                responses: {
-                    401: components["responses"]["Unauthorized"];
-                    403: components["responses"]["Retired"];
-                    default: components["responses"]["Error"];
-                };
-            };
-            trace?: never;
-        };
-    };
+    pathItems: never;
 }
+export type Error = components['schemas']['Error'];
+export type FreeForm = components['schemas']['FreeForm'];
+export type OrgRef = components['schemas']['OrgRef'];
+export type Me = components['schemas']['Me'];
+export type Run = components['schemas']['Run'];
+export type RunPage = components['schemas']['RunPage'];
+export type Connection = components['schemas']['Connection'];
+export type ConnectionList = components['schemas']['ConnectionList'];
+export type EvalSet = components['schemas']['EvalSet'];
+export type EvalSetPatch = components['schemas']['EvalSetPatch'];
+export type LaunchResult = components['schemas']['LaunchResult'];
+export type CreateTokenBody = components['schemas']['CreateTokenBody'];
+export type CreatedToken = components['schemas']['CreatedToken'];
+export type CliTokenDeviceStart = components['schemas']['CliTokenDeviceStart'];
+export type CliTokenGranted = components['schemas']['CliTokenGranted'];
+export type CliTokenPoll = components['schemas']['CliTokenPoll'];
+export type ScenarioBody = components['schemas']['ScenarioBody'];
+export type Scenario = components['schemas']['Scenario'];
+export type ChatBody = components['schemas']['ChatBody'];
+export type ImplementationDoc = components['schemas']['ImplementationDoc'];
+export type Target = components['schemas']['Target'];
+export type OrgSummary = components['schemas']['OrgSummary'];
+export type Experiment = components['schemas']['Experiment'];
+export type VariantContent = components['schemas']['VariantContent'];
+export type OptimizationPreview = components['schemas']['OptimizationPreview'];
+export type Trial = components['schemas']['Trial'];
+export type OptimizationProposal = components['schemas']['OptimizationProposal'];
+export type ChatMessage = components['schemas']['ChatMessage'];
+export type OptimizationChat = components['schemas']['OptimizationChat'];
+export type Deleted = components['schemas']['Deleted'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseInsufficientCredits = components['responses']['InsufficientCredits'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseRateLimited = components['responses']['RateLimited'];
+export type ResponseError = components['responses']['Error'];
+export type ResponseRetired = components['responses']['Retired'];
+export type ParameterOrg = components['parameters']['org'];
+export type ParameterRunId = components['parameters']['runId'];
+export type ParameterEvalSetId = components['parameters']['evalSetId'];
+export type ParameterVisibilityPromptId = components['parameters']['visibilityPromptId'];
+export type ParameterExperimentId = components['parameters']['experimentId'];
+export type ParameterVariantId = components['parameters']['variantId'];
+export type ParameterClimbId = components['parameters']['climbId'];
+export type ParameterRef = components['parameters']['ref'];
+export type ParameterTagId = components['parameters']['tagId'];
+export type ParameterLimit = components['parameters']['limit'];
+export type ParameterCursor = components['parameters']['cursor'];
+export type ParameterDeviceCode = components['parameters']['deviceCode'];
+export type ParameterRetiredId = components['parameters']['retiredId'];
 export type $defs = Record<string, never>;
 export interface operations {
     getOpenApi: {
@@ -1207,6 +1542,7 @@ export interface operations {
                     "application/json": components["schemas"]["FreeForm"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             default: components["responses"]["Error"];
         };
     };
@@ -1343,9 +1679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OrgSummary"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1549,9 +1883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Experiment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1586,9 +1918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["VariantContent"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1623,9 +1953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OptimizationPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1662,9 +1990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OptimizationProposal"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1699,9 +2025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OptimizationChat"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1767,9 +2091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1799,15 +2121,1353 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeletePresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeletePresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchPresetsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchCycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchCyclesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchScenariosItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetOrgsSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutOrgsSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostOrgsSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteOrgsSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchOrgsSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization slug or organization public ID. */
+                org: components["parameters"]["org"];
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredGetSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPutSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPostSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredDeleteSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
+            default: components["responses"]["Error"];
+        };
+    };
+    retiredPatchSchedulesItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the retired resource. */
+                retiredId: components["parameters"]["retiredId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Retired"];
             default: components["responses"]["Error"];
         };
     };

@@ -77,3 +77,6 @@ export type ResponseOf<Id extends OperationId> = Responses[Id]
 
 /** The JSON request body of an operation (`never` when it takes none). */
 export type BodyOf<Id extends OperationId> = operations[Id] extends {requestBody?: {content: {'application/json': infer B}}} ? B : never
+
+/** The query parameters an operation documents (`never` when it takes none). */
+export type QueryOf<Id extends OperationId> = Exclude<operations[Id]['parameters']['query'], undefined>

@@ -118,9 +118,9 @@ export const SAMPLES = {min: 1, max: 50} as const
 /** Token lifetime `<N>d` (contract 2): N from 1 to 3650. */
 export const TOKEN_EXPIRY_DAYS = {min: 1, max: 3650} as const
 
-/** The days of an expiry written `<N>d` within bounds, else undefined. */
+/** The days of an expiry written `<N>d` within bounds (N without leading zeros, as the document's pattern has it), else undefined. */
 export function expiryDays(text: string): number | undefined {
-  const m = /^(\d{1,6})d$/.exec(text)
+  const m = /^([1-9]\d{0,5})d$/.exec(text)
   if (!m) return undefined
   const days = Number(m[1])
   return days >= TOKEN_EXPIRY_DAYS.min && days <= TOKEN_EXPIRY_DAYS.max ? days : undefined

@@ -26,6 +26,18 @@ export function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, ' ').trim()
 }
 
+/**
+ * A failed system call in libuv's own words and its code: `permission denied (EACCES)` from
+ * `EACCES: permission denied, open '…'` (so no table of errnos here); any other error, its message.
+ */
+export function errnoWords(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const message = String((error as Error | undefined)?.message ?? error)
+  if (!code) return message
+  const words = new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1]
+  return `${words ?? message} (${code})`
+}
+
 export interface ErrorDocument {
   error: {code: string; message: string; status?: number; requestId?: string; context?: string}
 }
@@ -133,8 +145,8 @@ export const LOGIN_HINT = 'run `amctl auth login`'
 /** No token anywhere (env, keychain, file): exit 3. */
 export class NotLoggedInError extends AmctlError {
   override name = 'NotLoggedInError'
-  constructor(message = 'not logged in') {
-    super(message, {code: 'unauthorized', exitCode: ExitCode.auth, hint: LOGIN_HINT})
+  constructor(message = 'not logged in', hint = LOGIN_HINT) {
+    super(message, {code: 'unauthorized', exitCode: ExitCode.auth, hint})
   }
 }
 

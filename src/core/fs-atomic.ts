@@ -16,7 +16,7 @@ import {
   writeSync,
 } from 'node:fs'
 import {dirname} from 'node:path'
-import {AmctlError, corruptFileError} from './errors.js'
+import {AmctlError, corruptFileError, errnoWords} from './errors.js'
 
 /**
  * The file system under amctl's own files (config.json, credentials.json, the dev server's
@@ -26,6 +26,7 @@ import {AmctlError, corruptFileError} from './errors.js'
  */
 
 const LOCK_WAIT_MS = 5000
+const LOCK_POLL_MS = 20
 const LOCK_STALE_MS = 10_000
 
 function sleepSync(ms: number): void {
@@ -42,11 +43,7 @@ function errnoOf(error: unknown): string | undefined {
  */
 export function fileSystemError(action: string, path: string, error: unknown): AmctlError {
   if (error instanceof AmctlError) return error
-  const code = errnoOf(error)
-  const message = String((error as Error)?.message ?? error)
-  const words = code ? new RegExp(`^${code}: ([^,]+)`).exec(message)?.[1] : undefined
-  const why = code ? `${words ?? message} (${code})` : message
-  return new AmctlError(`cannot ${action} ${path}: ${why}`, {code: 'file_error', exitCode: 1, cause: error})
+  return new AmctlError(`cannot ${action} ${path}: ${errnoWords(error)}`, {code: 'file_error', exitCode: 1, cause: error})
 }
 
 /** A file of amctl's own that parses but is not what amctl wrote: exit 1, naming the file. */
@@ -106,30 +103,48 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
  * Runs `change` while holding `<file>.lock` (created exclusively; one left behind by a crashed
  * process is taken over after 10 s), so that read-modify-write cycles of concurrent amctl
  * processes on the same file never lose each other's changes. Only "the lock exists" is waited
- * on; any other failure to create it (read-only, missing directory, /proc) is reported at once.
+ * on, about 5 s (the waits counted, no clock read); any other failure to create it (read-only,
+ * missing directory, /proc) is reported at once.
  */
 export function withFileLock<T>(file: string, change: () => T): T {
   const lock = `${file}.lock`
-  const deadline = Date.now() + LOCK_WAIT_MS
-  for (;;) {
+  for (let waited = 0; ; waited += LOCK_POLL_MS) {
     try {
       closeSync(openSync(lock, 'wx', 0o600))
       break
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST') throw fileSystemError('create', lock, error)
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, {force: true})
-      } catch {
-        // the holder just released it
-      }
-      if (Date.now() > deadline) throw new AmctlError(`${lock} is held by another amctl process`, {code: 'locked', exitCode: 1})
-      sleepSync(20)
+      if (lockAge(lock) > LOCK_STALE_MS) rmSync(lock, {force: true})
+      if (waited >= LOCK_WAIT_MS) throw new AmctlError(`${lock} is held by another amctl process`, {code: 'locked', exitCode: 1})
+      sleepSync(LOCK_POLL_MS)
     }
   }
   try {
     return change()
   } finally {
     rmSync(lock, {force: true})
+  }
+}
+
+/**
+ * How long ago `lock` was made, by the file system's clock: a probe file made beside it, its
+ * modification time against the lock's. No clock of the process is read (a command's comes from
+ * its world, src/base/world.ts, and is not handed this far down), and a lock on a shared file
+ * system is judged by that system's time, as its holder's was. 0 when it cannot be told (the
+ * holder just released it, the probe cannot be made): the lock is waited for.
+ */
+function lockAge(lock: string): number {
+  const probe = `${lock}.${process.pid}.probe`
+  try {
+    const fd = openSync(probe, 'w', 0o600)
+    try {
+      return fstatSync(fd).mtimeMs - statSync(lock).mtimeMs
+    } finally {
+      closeSync(fd)
+      rmSync(probe, {force: true})
+    }
+  } catch {
+    return 0
   }
 }
 
@@ -192,7 +207,7 @@ function writeTarget(file: string): string {
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
   const target = writeTarget(file)
   // unique enough with the pid; 'wx' refuses to reuse a name anyway (node:crypto costs start-up)
-  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`
+  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`
   let fd: number | undefined
   try {
     fd = openSync(tmp, 'wx', mode)

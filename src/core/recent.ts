@@ -1,7 +1,9 @@
-import {join} from 'node:path'
+import {existsSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import type {Run} from '../contract/types.js'
 import {cacheDir} from './cache.js'
-import {isJsonObject, readJsonFile, updateJsonFile} from './fs-atomic.js'
+import {isJsonObject, updateJsonFile} from './fs-atomic.js'
+import {privateDirs, readPrivateFile} from './own-file.js'
 
 /**
  * The IDs amctl has seen lately, for shell completion (`amctl autocomplete`): organizations,
@@ -47,8 +49,11 @@ export const RECENT_LIMITS: Readonly<Record<RecentKind, number>> = {orgs: 50, ru
 const REFRESH_MS = 3600 * 1000
 const VERSION = 1
 
-// an ID goes into a shell's completion list: one word, nothing a terminal would act on
-const ID = /^[^\s\p{Cc}]{1,200}$/u
+// an ID goes into a shell's completion list, one line each: no control character (a newline or a
+// tab would break the line, others a terminal acts on), no format character (bidi controls that
+// reorder the command line as shown) and no line or paragraph separator. Anything else, spaces,
+// quotes, `$(…)` included, is data: each shell's script inserts it as one quoted word (scripts.ts).
+const ID = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]{1,200}$/u
 const NOTE = /^[^\p{Cc}]{1,100}$/u
 
 export function recentPath(env: NodeJS.ProcessEnv): string {
@@ -81,9 +86,16 @@ function entriesOf(content: unknown, now: number): Recent {
   return recent
 }
 
+/**
+ * The cache at `file`, read only when it and its directory are this user's alone (./own-file.ts,
+ * as the code cache and a terminal's help are read): a file another user owns or can write, or
+ * one reached through a link, is taken as empty (with `sudo -E`, a user's cache would otherwise
+ * feed root's completion).
+ */
 function readFrom(file: string, now: number): Recent {
   try {
-    return entriesOf(readJsonFile(file), now)
+    const bytes = privateDirs([dirname(file)]) ? readPrivateFile(file) : undefined
+    return bytes === undefined ? empty() : entriesOf(JSON.parse(bytes.toString('utf8')), now)
   } catch {
     return empty()
   }
@@ -135,6 +147,13 @@ export function rememberRecent(env: NodeJS.ProcessEnv, sightings: readonly Sight
   const file = recentPath(env)
   try {
     if (!mergeRecent(readFrom(file, now), sightings, now).changed) return undefined
+    // nothing written where it would not be read back (readFrom): a directory that is not this user's alone
+    const dir = dirname(file)
+    if (existsSync(dir) && !privateDirs([dir])) {
+      return new Error(
+        `the cache directory ${dir} is not this user's alone (another user owns it or can write it, or it is a link): recent IDs not kept`,
+      )
+    }
     // merged again under the lock: what another amctl wrote meanwhile is kept
     updateJsonFile<Recent & {version: number}>(
       file,

@@ -11,17 +11,31 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex')
 }
 
-/** Creates a token for a user; the plaintext is returned once and only its hash is kept. */
-export function mintToken(store: Store, userId: string, name: string, expiresAt: string | null): {token: string; record: TokenRecord} {
+/** Creates a token for a user at `now` (the server's clock, epoch ms); the plaintext is returned once and only its hash is kept. */
+export function mintToken(
+  store: Store,
+  userId: string,
+  name: string,
+  expiresAt: string | null,
+  now: number,
+): {token: string; record: TokenRecord} {
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`
-  const record: TokenRecord = {id: store.newId('tok'), name, userId, hash: hashToken(token), createdAt: new Date().toISOString(), expiresAt}
+  const record: TokenRecord = {
+    id: store.newId('tok'),
+    name,
+    userId,
+    hash: hashToken(token),
+    createdAt: new Date(now).toISOString(),
+    expiresAt,
+  }
   store.state.tokens[record.hash] = record
   return {token, record}
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
-export function authenticate(store: Store, header: string | undefined): Principal {
+/** The user `header`'s token authenticates as, at `now` (the server's clock: an expired token is refused). */
+export function authenticate(store: Store, header: string | undefined, now: number): Principal {
   if (header === undefined || header.trim() === '') {
     throw unauthorized(`missing token: send "Authorization: Bearer ${TOKEN_PREFIX}…"`)
   }
@@ -31,7 +45,7 @@ export function authenticate(store: Store, header: string | undefined): Principa
   }
   const record = store.state.tokens[hashToken(token)]
   if (record === undefined) throw unauthorized('invalid or revoked token')
-  if (record.expiresAt !== null && Date.parse(record.expiresAt) <= Date.now()) throw unauthorized('token expired')
+  if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) throw unauthorized('token expired')
   const user = store.userById(record.userId)
   if (user === undefined) throw unauthorized('invalid or revoked token')
   if (store.orgsOf(user.id).length === 0) throw unauthorized(`${user.email} is not a member of any organization`)

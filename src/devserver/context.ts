@@ -1,16 +1,18 @@
 import type {IncomingHttpHeaders} from 'node:http'
-import {type BodyOf, ROUTES, type OperationId} from '../contract/routes.js'
+import {type BodyOf, OPERATION_IDS, ROUTES, type OperationId} from '../contract/routes.js'
 import type {JsonObject} from '../contract/types.js'
 import {DEV_ROUTES, type DevOperationId} from './dev-routes.js'
 import type {DeviceFlow} from './device-flow.js'
 import type {Faults} from './faults.js'
 import {documentOperations, routePattern} from './openapi.js'
 import type {RateLimiter} from './rate-limit.js'
-import type {Reply} from './reply.js'
+import {json, type Reply} from './reply.js'
 import type {RequestLog} from './request-log.js'
 import {Router} from './router.js'
 import type {OutcomePlans} from './outcome-plans.js'
 import {HOOKS_PREFIX} from './options.js'
+import {API_PREFIX} from '../contract/vocabulary.js'
+import {envelope} from './errors.js'
 import type {RunLifecycle} from './runs.js'
 import type {TokenRecord, UserRecord} from './state.js'
 import type {Store} from './store.js'
@@ -28,6 +30,8 @@ export interface Services {
   outcomes: OutcomePlans
   /** base URL of the running server (no trailing slash) */
   baseUrl: () => string
+  /** the server's clock: the time of day, epoch ms (DevServerOptions.now) */
+  now: () => number
 }
 
 export interface RequestContext {
@@ -63,10 +67,12 @@ type Result = Reply | Promise<Reply>
  * to `--data`); by default every method but GET does. `operationId`: the API operation it
  * answers, whose request body the server checks against the document before running it.
  */
-export type Handler = {persist: boolean; operationId?: OperationId | DevOperationId} & (
-  | {auth: false; run: (ctx: RequestContext) => Result}
-  | {auth: true; run: (ctx: AuthedContext) => Result}
-)
+export type Handler = {
+  persist: boolean
+  operationId?: OperationId | DevOperationId
+  /** the stand-in of a documented operation nothing registered: it answers 501 (`ApiRouter.unimplemented`) */
+  unimplemented?: OperationId
+} & ({auth: false; run: (ctx: RequestContext) => Result} | {auth: true; run: (ctx: AuthedContext) => Result})
 
 export interface RouteOptions {
   persist?: boolean
@@ -106,6 +112,22 @@ export class ApiRouter extends Router<Handler> {
     const {method, path} = DEV_ROUTES[id]
     const persist = options.persist ?? method !== 'GET'
     return this.add(method, `${HOOKS_PREFIX}${path}`, {auth: false, operationId: id, run, persist})
+  }
+
+  /**
+   * Every operation of the document that nothing registered answers 501 `not_implemented`, naming
+   * the operation and where its handler goes: never a 404, which a test expecting "not found"
+   * would take for the handler's answer. Called once, after every area registered.
+   */
+  unimplemented(): this {
+    const handled = new Set(this.list().map(({handler}) => handler.operationId))
+    for (const id of OPERATION_IDS.filter((operation) => !handled.has(operation))) {
+      const {method, path} = ROUTES[id]
+      const message = `the dev server has no handler for ${id} (${method} ${API_PREFIX}${path}): register one with router.operation('${id}', …) in src/devserver/routes/`
+      const run = (): Reply => json(envelope('not_implemented', message), 501)
+      this.add(method, routePattern(path), {auth: false, unimplemented: id, run, persist: false})
+    }
+    return this
   }
 
   authed(method: string, pattern: string, run: (ctx: AuthedContext) => Result, options: RouteOptions = {}): this {

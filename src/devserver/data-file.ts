@@ -25,10 +25,10 @@ interface Holder {
 export class DataFileLock {
   private constructor(readonly path: string) {}
 
-  /** Takes the lock of `file`, or throws DataFileLocked naming the holder. */
-  static acquire(file: string): DataFileLock {
+  /** Takes the lock of `file` at `now` (the server's clock, epoch ms), or throws DataFileLocked naming the holder. */
+  static acquire(file: string, now: number): DataFileLock {
     const path = `${file}.lock`
-    const me: Holder = {pid: process.pid, host: hostname(), startedAt: new Date().toISOString()}
+    const me: Holder = {pid: process.pid, host: hostname(), startedAt: new Date(now).toISOString()}
     for (let attempt = 0; ; attempt += 1) {
       try {
         const fd = openSync(path, 'wx', 0o600)
@@ -42,7 +42,7 @@ export class DataFileLock {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       }
       const holder = readHolder(path)
-      if (attempt === 0 && isStale(path, holder)) {
+      if (attempt === 0 && isStale(path, holder, now)) {
         rmSync(path, {force: true})
         continue
       }
@@ -65,10 +65,10 @@ function readHolder(path: string): Holder | undefined {
   }
 }
 
-function isStale(path: string, holder: Holder | undefined): boolean {
+function isStale(path: string, holder: Holder | undefined, now: number): boolean {
   if (holder === undefined) {
     try {
-      return Date.now() - statSync(path).mtimeMs > UNREADABLE_GRACE_MS
+      return now - statSync(path).mtimeMs > UNREADABLE_GRACE_MS
     } catch {
       return true
     }
@@ -86,7 +86,7 @@ function isStale(path: string, holder: Holder | undefined): boolean {
 
 /**
  * Removes the temporary files that atomic writes of `file` leave when they are interrupted
- * (`<FILE>.<pid>.<stamp>.tmp`, src/core/fs-atomic.ts). Only while holding the lock: then no
+ * (`<FILE>.<pid>.<random>.tmp`, src/core/fs-atomic.ts). Only while holding the lock: then no
  * other server is writing one. Answers the names removed.
  */
 export function removeLeftoverTemps(file: string): string[] {

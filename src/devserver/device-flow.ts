@@ -24,8 +24,8 @@ export interface DeviceFlowOptions {
   autoUser: () => UserRecord | undefined
   /** creates a token for the user and answers its plaintext */
   issue: (user: UserRecord) => string
-  /** the server's clock (tests pass their own); default Date.now */
-  now?: () => number
+  /** the server's clock, epoch ms (DevServerOptions.now) */
+  now: () => number
 }
 
 /** Letters that cannot be mistaken for one another (RFC 8628, 6.1). */
@@ -40,7 +40,7 @@ export class DeviceFlow {
   private readonly now: () => number
 
   constructor(private readonly options: DeviceFlowOptions) {
-    this.now = options.now ?? Date.now
+    this.now = options.now
   }
 
   start(verificationUri: string): CliTokenDeviceStart {

@@ -1,6 +1,6 @@
 import {STATUS_CODES} from 'node:http'
 import {type ApiErrorCode, STATUS_BY_CODE, apiCodeForStatus} from '../contract/vocabulary.js'
-import type {ErrorEnvelope} from '../contract/types.js'
+import type {Error as ErrorEnvelope} from '../contract/types.js'
 
 /**
  * The code an error answer with `status` carries when nothing more specific is known: the API's

@@ -31,10 +31,18 @@ export interface Triple {
 
 /** The true distribution of a triple's runs. */
 export interface TripleProfile {
-  /** steady: small noise; noisy: large noise; flaky: 10–20 % of its runs fail */
-  kind: 'steady' | 'noisy' | 'flaky'
-  /** the true mean score of a succeeded run */
+  /** steady: small noise; noisy: large noise; flaky: 10–20 % of its runs fail; shifted: steady, with a change of level (`earlier`) */
+  kind: 'steady' | 'noisy' | 'flaky' | 'shifted'
+  /** the true mean score of a succeeded run (after the change of level, with `earlier`) */
   mean: number
+  /** a change of level: the first `runs` runs of the series drew around `mean` here instead (as a regression that landed makes it) */
+  earlier?: {runs: number; mean: number}
+  /**
+   * which of the seed's series the triple draws, 0 when absent: another stream is another series
+   * from the same profile (the seeded ones are picked so that the first launches after the seeded
+   * history look like the profile: ./seed.ts TRIPLE_PROFILES)
+   */
+  stream?: number
   /** the standard deviation of a succeeded run's score around the mean */
   sd: number
   /** the share of runs that fail (no score) */
@@ -101,16 +109,19 @@ export function derivedProfile(triple: Triple, seed = HISTORY_SEED): TripleProfi
 /**
  * The outcome of the k-th run of `triple` under `profile`: failed or cancelled (no score) by the
  * profile's shares, otherwise succeeded with a score drawn from Normal(mean, sd), clipped to
- * 0–1 and rounded to two decimals.
+ * 0–1 and rounded to two decimals; the mean is `earlier.mean` for the first `earlier.runs` runs.
  */
 export function drawOutcome(profile: TripleProfile, triple: Triple, k: number, seed = HISTORY_SEED): Outcome {
-  const base = hashOf(`${seed}\u0000run\u0000${tripleKey(triple)}`)
+  // stream 0 hashes as it always did, so a triple's series moves only when its stream is set
+  const stream = profile.stream === undefined || profile.stream === 0 ? '' : `\u0000${profile.stream}`
+  const base = hashOf(`${seed}\u0000run${stream}\u0000${tripleKey(triple)}`)
   const pick = uniform(base, k, 0)
   if (pick < profile.failed) return {outcome: 'failed', score: null}
   if (pick < profile.failed + profile.cancelled) return {outcome: 'cancelled', score: null}
+  const mean = profile.earlier !== undefined && k < profile.earlier.runs ? profile.earlier.mean : profile.mean
   // Box–Muller: 1 − u is in (0, 1], so the logarithm is finite
   const z = Math.sqrt(-2 * Math.log(1 - uniform(base, k, 1))) * Math.cos(2 * Math.PI * uniform(base, k, 2))
-  return {outcome: 'succeeded', score: round(Math.min(1, Math.max(0, profile.mean + profile.sd * z)), 2)}
+  return {outcome: 'succeeded', score: round(Math.min(1, Math.max(0, mean + profile.sd * z)), 2)}
 }
 
 function round(value: number, digits: number): number {

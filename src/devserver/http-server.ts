@@ -90,7 +90,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
         return {method, path, query, params, headers: req.headers, rawBody, body, services}
       }
       if (!handler.auth) return {reply: await handler.run(read()), persist: handler.persist}
-      const principal = authenticate(services.store, req.headers.authorization)
+      const principal = authenticate(services.store, req.headers.authorization, services.now())
       services.limiter.check(principal.token.hash)
       return {reply: await handler.run({...read(), principal}), persist: handler.persist}
     } catch (error) {
@@ -101,7 +101,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now()
+    const started = services.now()
     const method = req.method ?? 'GET'
     const target = req.url ?? '/'
     const shown = redactTarget(target)
@@ -112,7 +112,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
     const requestId = `req_${randomBytes(8).toString('hex')}`
     const rawBody = await readBody(req)
     const logLine = (status: number | null, note = ''): void => {
-      log?.(`${method} ${shown} ${status ?? 'dropped'} ${Math.round(performance.now() - started)}ms${note}`)
+      log?.(`${method} ${shown} ${status ?? 'dropped'} ${Math.round(services.now() - started)}ms${note}`)
     }
 
     // before anything is logged or done: not this server's name, or a web page at the hooks
@@ -126,7 +126,7 @@ export function createHttpServer(deps: HttpServerDeps): HttpServer {
       return logLine(refusal.status, ' [refused]')
     }
 
-    const entry = isHook ? undefined : services.requests.start(method, shown, req.headers.authorization !== undefined)
+    const entry = isHook ? undefined : services.requests.start(method, shown, req.headers.authorization !== undefined, started)
     const finish = (status: number | null, fault: FaultAction | undefined): void => {
       if (entry !== undefined) entry.status = status
       logLine(status, fault === undefined ? '' : ` [fault: ${fault.type}]`)

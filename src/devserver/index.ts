@@ -43,8 +43,12 @@ export interface DevServerOptions {
   deviceExpiresIn?: number
   /** seconds a launched or forked run takes from `queued` to its outcome (default 10; 0 = at once) */
   runSeconds?: number
-  /** the server's clock: the run lifecycle, rate-limit windows, device-code lifetimes (tests pass their own); default Date.now */
-  now?: () => number
+  /**
+   * the server's clock, the time of day in epoch ms: the run lifecycle, rate-limit windows,
+   * device-code and token lifetimes, the dates it writes (`dev server` passes its world's; tests
+   * their own)
+   */
+  now: () => number
   /** receives one line per request (and internal errors) */
   log?: (line: string) => void
   /** receives what the operator must see at once, e.g. a failed write of `dataFile` */
@@ -72,9 +76,9 @@ export class DevServerOptionError extends Error {}
 
 const CLI_TOKEN_DAYS = 90
 
-export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const {port = DEFAULT_PORT, host = DEFAULT_HOST, seed = 'default', rateLimit = 0, approve = 'auto'} = options
-  const {deviceInterval = 1, deviceExpiresIn = 600, runSeconds = DEFAULT_RUN_SECONDS, now = Date.now, dataFile, log, warn} = options
+  const {deviceInterval = 1, deviceExpiresIn = 600, runSeconds = DEFAULT_RUN_SECONDS, now, dataFile, log, warn} = options
   check(Number.isInteger(port) && port >= 0 && port <= 65_535, `port must be an integer from 0 to 65535, got ${port}`)
   check(SEED_KINDS.includes(seed), `seed must be one of ${SEED_KINDS.join(', ')}, got ${seed}`)
   check(Number.isInteger(rateLimit) && rateLimit >= 0, `rate limit must be a non-negative integer, got ${rateLimit}`)
@@ -85,7 +89,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 
   // everything the file and the document decide is checked before the server listens
   const {schemas, bodies} = documentChecks()
-  const lock = dataFile === undefined ? undefined : lockDataFile(dataFile, log)
+  const lock = dataFile === undefined ? undefined : lockDataFile(dataFile, now(), log)
   try {
     const startedAt = now()
     const {store, seeded, text} =
@@ -114,7 +118,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         interval: deviceInterval,
         expiresIn: deviceExpiresIn,
         autoUser: () => store.state.users[0],
-        issue: (user) => mintToken(store, user.id, 'amctl CLI', new Date(Date.now() + CLI_TOKEN_DAYS * 86_400_000).toISOString()).token,
+        issue: (user) => mintToken(store, user.id, 'amctl CLI', new Date(now() + CLI_TOKEN_DAYS * 86_400_000).toISOString(), now()).token,
         now,
       }),
       faults: new Faults(),
@@ -123,6 +127,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       runs,
       outcomes,
       baseUrl: () => url,
+      now,
     }
     let hostAllowed: (header: string | undefined) => boolean = () => false
     const http = createHttpServer({
@@ -178,10 +183,10 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new DevServerOptionError(message)
 }
 
-function lockDataFile(file: string, log: ((line: string) => void) | undefined): DataFileLock {
+function lockDataFile(file: string, now: number, log: ((line: string) => void) | undefined): DataFileLock {
   let lock: DataFileLock
   try {
-    lock = DataFileLock.acquire(file)
+    lock = DataFileLock.acquire(file, now)
   } catch (error) {
     if (error instanceof DataFileLocked) throw new DevServerOptionError(error.message)
     throw new DevServerOptionError(`cannot lock ${file}: ${(error as Error).message}`)

@@ -7,7 +7,7 @@ export class RateLimiter {
   /** `now`: the server's clock (tests pass their own) */
   constructor(
     private readonly perSecond: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   check(key: string): void {

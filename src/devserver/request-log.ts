@@ -22,7 +22,8 @@ export class RequestLog {
   private entries: RequestLogEntry[] = []
   private seq = 0
 
-  start(method: string, path: string, hasAuthorization: boolean): RequestLogEntry {
+  /** Logs a request that came `at` (the server's clock, epoch ms). */
+  start(method: string, path: string, hasAuthorization: boolean, at: number): RequestLogEntry {
     this.seq += 1
     const entry: RequestLogEntry = {
       seq: this.seq,
@@ -31,7 +32,7 @@ export class RequestLog {
       status: null,
       fault: null,
       authorization: hasAuthorization ? 'present' : 'absent',
-      at: new Date().toISOString(),
+      at: new Date(at).toISOString(),
     }
     this.entries.push(entry)
     if (this.entries.length > REQUEST_LOG_CAPACITY) this.entries.splice(0, this.entries.length - REQUEST_LOG_CAPACITY)

@@ -2,7 +2,6 @@ import type {EvalSet, Run} from '../contract/types.js'
 import type {Outcome} from './history.js'
 import type {OutcomePlans} from './outcome-plans.js'
 import {seededOutcome} from './seed.js'
-import {isObject} from './validate.js'
 import type {RunPlan, State} from './state.js'
 import type {NewRun, Store} from './store.js'
 
@@ -22,24 +21,26 @@ const QUEUED_SHARE = 0.2
 /** A launch makes one run per target of the eval set, at most this many. */
 const MAX_RUNS_PER_LAUNCH = 3
 
-/** The agent and model of each run a launch of `evalSet` makes: one per target (at most three), or one without either. */
+/**
+ * The agent and model of each run a launch of `evalSet` makes: one per target (at most three), or
+ * one without either. (Its targets are the document's `Target`s: an update and a `--data` file are
+ * checked against it.)
+ */
 export function launchTargets(evalSet: EvalSet): Array<{agent: string | null; model: string | null}> {
-  const targets = (Array.isArray(evalSet.targets) ? evalSet.targets : []).filter(isObject).slice(0, MAX_RUNS_PER_LAUNCH)
-  return (targets.length > 0 ? targets : [{}]).map((target) => ({
-    agent: typeof target.agent === 'string' ? target.agent : null,
-    model: typeof target.model === 'string' ? target.model : null,
-  }))
+  const targets = (evalSet.targets ?? []).slice(0, MAX_RUNS_PER_LAUNCH)
+  if (targets.length === 0) return [{agent: null, model: null}]
+  return targets.map(({agent, model}) => ({agent, model}))
 }
 
 export class RunLifecycle {
   /**
    * @param seconds how long a launched run takes from `queued` to its outcome (0: at once)
-   * @param now the clock (tests pass their own)
+   * @param now the server's clock, epoch ms (DevServerOptions.now)
    * @param planned the outcomes planned through `/_dev/orgs/:org/outcomes`
    */
   constructor(
     readonly seconds: number,
-    readonly now: () => number = Date.now,
+    readonly now: () => number,
     readonly planned?: OutcomePlans,
   ) {}
 

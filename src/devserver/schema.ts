@@ -160,7 +160,8 @@ export class RequestBodies {
   read(operationId: string, raw: string): JsonObject {
     const rule = this.rules.get(operationId)
     if (rule === undefined) return {}
-    if (raw.trim() === '') {
+    // no body is zero bytes: whitespace is a body, and not JSON (parseJsonBody refuses it)
+    if (raw === '') {
       if (rule.required) throw invalid('request body is required: send a JSON object')
       return {}
     }

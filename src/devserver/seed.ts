@@ -163,12 +163,30 @@ const profile = (evalSetId: string, target: {agent: string; model: string}, fiel
 
 /**
  * The true distribution of each seeded eval set × agent × model (./history.ts): steady ones, noisy
- * ones and flaky ones (15–18 % failed), so a history reads like real evals. Its seeded runs and the
- * runs launched later are drawn from it.
+ * ones, flaky ones (15–18 % failed) and one that shifted (claude-code on es_acme_checkout scored
+ * 0.90 for its first 24 runs, 0.84 since: a drop of 3 sd, in the middle of the seeded history), so
+ * a history reads like real evals and `evals stats` has a shifted and a flaky group to show. Its
+ * seeded runs and the runs launched later are drawn from it.
+ *
+ * The first launches on a fresh server draw the runs right after the seeded history, so they are
+ * what a new user sees of each profile: over the first 8 and the first 20 launches, each triple's
+ * failed and cancelled runs lie within the middle 95 % of what its shares give that many runs
+ * (test/devserver/seed.test.ts). Under stream 0, codex on es_acme_checkout failed 4 of its first 8
+ * launches and 7 of 20 against its 15 %; stream 21695 is the first that fails 1 of 8 and 3 of 20,
+ * keeps its seeded history flaky and within its profile, and keeps the seeded runs the docs and
+ * tests name (run_acme_0242 scored 0.70, run_acme_0252 0.67, run_acme_0257 failed, and the codex
+ * run of the first launch fails).
  */
 export const TRIPLE_PROFILES: ReadonlyMap<string, TripleProfile> = new Map([
-  profile(EVAL_SETS.acmeCheckout, TARGETS[0], {kind: 'steady', mean: 0.84, sd: 0.02, failed: 0.02, cancelled: 0.02}),
-  profile(EVAL_SETS.acmeCheckout, TARGETS[1], {kind: 'flaky', mean: 0.72, sd: 0.04, failed: 0.15, cancelled: 0.03}),
+  profile(EVAL_SETS.acmeCheckout, TARGETS[0], {
+    kind: 'shifted',
+    mean: 0.84,
+    sd: 0.02,
+    failed: 0.02,
+    cancelled: 0.02,
+    earlier: {runs: 24, mean: 0.9},
+  }),
+  profile(EVAL_SETS.acmeCheckout, TARGETS[1], {kind: 'flaky', mean: 0.72, sd: 0.04, failed: 0.15, cancelled: 0.03, stream: 21695}),
   profile(EVAL_SETS.acmeSearch, TARGETS[0], {kind: 'noisy', mean: 0.7, sd: 0.08, failed: 0.03, cancelled: 0.02}),
   profile(EVAL_SETS.acmeSearch, TARGETS[1], {kind: 'steady', mean: 0.62, sd: 0.02, failed: 0.02, cancelled: 0.02}),
   profile(EVAL_SETS.acmeSearch, TARGETS[2], {kind: 'flaky', mean: 0.58, sd: 0.06, failed: 0.18, cancelled: 0.04}),
@@ -265,7 +283,7 @@ function variant(id: string, experimentId: string, name: string, body: string): 
 }
 
 /** The state of a new server (`seededAt`: when, epoch ms; the seeded runs are dated before it). */
-export function seedState(kind: SeedKind, seededAt: number = Date.now()): State {
+export function seedState(kind: SeedKind, seededAt: number): State {
   const users: UserRecord[] = [{...USERS.ada}, {...USERS.grace}]
   const full = kind === 'default'
   const acme = org('acme', [users[0]], full)

@@ -114,8 +114,8 @@ export class Store {
     return this.runIndex.get(id)
   }
 
-  /** Appends runs (newest last); `createdAt` never goes backwards within an organization. */
-  addRuns(orgId: string, fields: readonly NewRun[], at = Date.now()): Run[] {
+  /** Appends runs (newest last), created `at` (epoch ms); `createdAt` never goes backwards within an organization. */
+  addRuns(orgId: string, fields: readonly NewRun[], at: number): Run[] {
     this.state.runs[orgId] ??= []
     const runs = this.state.runs[orgId]
     const last = runs.at(-1)?.createdAt
@@ -138,6 +138,14 @@ export class Store {
 
   remove(collection: OwnedCollection, id: string): void {
     delete this.state[collection][id]
+  }
+
+  /** Takes `id` out of the `member` selection of every eval set of the organization (a deleted resource leaves them). */
+  deselect(orgId: string, member: 'mcpServerIds' | 'tagIds', id: string): void {
+    for (const {orgId: owner, item} of Object.values(this.state.evalSets)) {
+      const selected = item[member]
+      if (owner === orgId && Array.isArray(selected)) item[member] = selected.filter((other) => other !== id)
+    }
   }
 
   get<C extends OwnedCollection>(collection: C, id: string): State[C][string] | undefined {

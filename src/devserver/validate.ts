@@ -19,8 +19,13 @@ export function isObject(value: unknown): value is JsonObject {
  */
 export const MAX_BODY_DEPTH = 64
 
-/** Parses a JSON request body (not empty), refusing one nested deeper than MAX_BODY_DEPTH. */
+/**
+ * Parses a JSON request body (not empty), refusing one nested deeper than MAX_BODY_DEPTH. A body
+ * of only whitespace is no JSON value: refused, never taken as no body (a fork sent `  ` would
+ * fork).
+ */
 export function parseJsonBody(raw: string): unknown {
+  if (raw.trim() === '') throw invalid('malformed JSON body: only whitespace (send {} or no body at all)')
   if (jsonDepth(raw) > MAX_BODY_DEPTH) throw invalid(`request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`)
   try {
     return JSON.parse(raw)
@@ -29,25 +34,29 @@ export function parseJsonBody(raw: string): unknown {
   }
 }
 
-/** Parses a request body that must be a JSON object; an empty body counts as `{}`. */
+/** Parses a request body that must be a JSON object; no body (zero bytes) counts as `{}`. */
 export function parseObjectBody(raw: string): JsonObject {
-  if (raw.trim() === '') return {}
+  if (raw === '') return {}
   const value = parseJsonBody(raw)
   if (!isObject(value)) throw invalid(`request body must be a JSON object, got ${describeValue(value)}`)
   return value
 }
 
 export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing'
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`
 }
 
+/** The refusal of `member`: "is required (…)" when the body lacks it, else what it must be and what it is. */
+function refused(member: string, expected: string, value: unknown): Error {
+  return invalid(value === undefined ? `${member} is required (${expected})` : `${member} must be ${expected}, got ${describeValue(value)}`)
+}
+
 export function requireString(body: JsonObject, member: string): string {
   const value = body[member]
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw invalid(`${member} must be a non-empty string${value === undefined ? '' : `, got ${describeValue(value)}`}`)
-  }
+  if (typeof value !== 'string' || value.trim() === '') throw refused(member, 'a non-empty string', value)
   return value
 }
 
@@ -58,7 +67,7 @@ export function optionalString(body: JsonObject, member: string): string | undef
 export function requireInteger(body: JsonObject, member: string, min: number, max: number): number {
   const value = body[member]
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`${member} must be an integer from ${min} to ${max}, got ${describeValue(value)}`)
+    throw refused(member, `an integer from ${min} to ${max}`, value)
   }
   return value
 }
@@ -66,28 +75,27 @@ export function requireInteger(body: JsonObject, member: string, min: number, ma
 export function requireNumber(body: JsonObject, member: string, min: number, max: number): number {
   const value = body[member]
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw invalid(`${member} must be a number from ${min} to ${max}, got ${describeValue(value)}`)
+    throw refused(member, `a number from ${min} to ${max}`, value)
   }
   return value
 }
 
 export function requireBoolean(body: JsonObject, member: string): boolean {
   const value = body[member]
-  if (typeof value !== 'boolean') throw invalid(`${member} must be true or false, got ${describeValue(value)}`)
+  if (typeof value !== 'boolean') throw refused(member, 'true or false', value)
   return value
 }
 
 export function requireOneOf<T extends string>(body: JsonObject, member: string, allowed: readonly T[]): T {
   const value = body[member]
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw invalid(`${member} must be one of ${allowed.join(', ')}, got ${describeValue(value)}`)
-  }
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw refused(member, `one of ${allowed.join(', ')}`, value)
   return value as T
 }
 
 export function requireObject(body: JsonObject, member: string): JsonObject {
   const value = body[member]
-  if (!isObject(value)) throw invalid(`${member} must be an object, got ${describeValue(value)}`)
+  if (!isObject(value)) throw refused(member, 'an object', value)
   return value
 }
 

@@ -9,13 +9,24 @@ import type {GateDeps} from './wait.js'
 export abstract class GateCommand extends ApiCommand {
   private depsP?: Promise<GateDeps>
 
-  /** The API, the organization, the streams and the clock of this command's wait (resolved once). */
+  /** The API, the organization, the streams, the clock and the signals of this command's wait (resolved once). */
   protected gate(): Promise<GateDeps> {
     this.depsP ??= (async () => {
       const org = await this.ctx.org()
       const client = await this.ctx.http()
       const {verbose, baseUrl} = await this.ctx.settings()
-      return {client, org, io: this.io, out: this.out, errStyle: this.errStyle, verbose, env: this.ctx.env, baseUrl, clock: this.clock}
+      return {
+        client,
+        org,
+        io: this.io,
+        out: this.out,
+        errStyle: this.errStyle,
+        verbose,
+        env: this.ctx.env,
+        baseUrl,
+        clock: this.clock,
+        signals: this.signals,
+      }
     })()
     return this.depsP
   }

@@ -10,9 +10,19 @@ import {markdownSummary} from '../output/reports/markdown.js'
 import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/reports/model.js'
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
-import type {WatchOutcome} from './watch.js'
-import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, statusText, type WatchState} from './state.js'
-import type {ReportTargets} from './flags.js'
+import type {FinalOutcome} from './watch.js'
+import {
+  type GateBaseline,
+  type Group,
+  isFinished,
+  isHistory,
+  type Judgement,
+  judgesNoise,
+  NOT_JUDGED,
+  statusText,
+  type WatchState,
+} from './state.js'
+import {REPEAT, type ReportTargets} from './flags.js'
 
 /**
  * The CI reports of a wait (`--junit`, `--summary`, GitHub Actions): their paths checked before
@@ -28,7 +38,21 @@ const REPORT_MODE = 0o644
 /** Paths that name one of this process's own streams: an atomic write would replace what they point at (`>> log`). */
 const STREAM_PATH = /^\/(?:dev\/(?:stdout|stderr|stdin|fd(?:\/.*)?)|proc\/[^/]+\/fd(?:\/.*)?)$/
 
-/** `path` and every link it goes through, hop by hop (at most 40, as the kernel allows). */
+/** `path` with its directory's links resolved (its last part as it is), or as written when the directory is not there. */
+function realDirectory(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path))
+  } catch {
+    return path
+  }
+}
+
+/**
+ * `path` and every link it goes through, hop by hop (at most 40, as the kernel allows); a link's
+ * target is read from the link's real directory, as the kernel reads it. The last hop is the
+ * file a write through `path` creates or replaces: also when it does not exist yet (a link not
+ * yet pointing at an existing file).
+ */
 function linkHops(path: string): string[] {
   const hops = [resolve(path)]
   for (let i = 0; i < 40; i++) {
@@ -40,62 +64,90 @@ function linkHops(path: string): string[] {
     } catch {
       break
     }
-    hops.push(resolve(dirname(current), target))
+    hops.push(resolve(dirname(realDirectory(current)), target))
   }
   return hops
 }
 
-/** What a report path is, as a file: its real path (links followed), and its device and inode when it exists. */
+/**
+ * What a report path is, as a file: its real path (links followed, to the file a write would
+ * create when the last link dangles), and its device and inode when it exists.
+ */
 function fileIdentity(path: string): {real: string; inode?: string} {
-  const file = resolve(path)
+  const hops = linkHops(path)
+  const file = hops[hops.length - 1]
   const stat = statOrUndefined(file)
-  let real = file
-  try {
-    real = realpathSync(stat === undefined ? dirname(file) : file)
-    if (stat === undefined) real = join(real, basename(file))
-  } catch {
-    // a directory not made yet: the path as written
+  let real = realDirectory(file)
+  if (stat !== undefined) {
+    try {
+      real = realpathSync(file)
+    } catch {
+      // (gone since): its directory's real path
+    }
   }
   return {real, inode: stat === undefined ? undefined : `${stat.dev}:${stat.ino}`}
 }
 
 /**
  * Each report path must be writable, checked up front (exit 2, nothing launched, no request):
- * its directory is created when missing (as test reporters do: `--junit reports/evals.xml`),
- * must be writable, and the path must not be a directory or another kind of non-regular file,
- * nor name one of the process's own streams (`/dev/stdout`, `/dev/fd/N`, `/proc/PID/fd/N`, or a
- * link to one: an atomic write would replace the file the shell redirected stdout to). The two
- * paths must be different files: compared with links followed, and by inode when they exist.
+ * not one of the process's own streams (`/dev/stdout`, `/dev/fd/N`, `/proc/PID/fd/N`, or a link
+ * to one: an atomic write would replace the file the shell redirected stdout to); the two paths
+ * different files, compared with links followed (to the file a write would create when a link's
+ * target does not exist yet: both reports would land there) and by inode when they exist; not a
+ * link to a missing file (the atomic write refuses one: the report would be lost at the end);
+ * not a directory or another kind of non-regular file; and its directory, created when missing
+ * (as test reporters do: `--junit reports/evals.xml`), writable.
  */
 export function checkReportPaths(targets: ReportTargets): void {
-  const given = [
-    ['--junit', targets.junit],
-    ['--summary', targets.summary],
-  ] as const
-  for (const [label, path] of given) {
-    if (path === undefined) continue
-    const file = resolve(path)
-    if (linkHops(path).some((hop) => STREAM_PATH.test(hop))) {
-      throw new UsageError(
-        `${label} ${path} names a stream of this process, not a file; give a file path (the report is written atomically)`,
-      )
-    }
-    const stat = statOrUndefined(file)
-    if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
-    if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
-    try {
-      ensurePrivateDir(dirname(file), 0o777)
-      accessSync(dirname(file), constants.W_OK)
-    } catch (error) {
-      throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
-    }
-  }
+  const given = (
+    [
+      ['--junit', targets.junit],
+      ['--summary', targets.summary],
+    ] as const
+  ).flatMap(([label, path]) => (path === undefined ? [] : [{label, path, hops: linkHops(path)}]))
+  for (const {label, path, hops} of given) checkNotStream(label, path, hops)
   if (targets.junit !== undefined && targets.summary !== undefined) {
     const a = fileIdentity(targets.junit)
     const b = fileIdentity(targets.summary)
     if (a.real === b.real || (a.inode !== undefined && a.inode === b.inode)) {
       throw new UsageError(`--junit ${targets.junit} and --summary ${targets.summary} are the same file; give two different files`)
     }
+  }
+  for (const {label, path, hops} of given) checkWritableTarget(label, path, hops)
+}
+
+/**
+ * A path amctl will write a file to (`evals baseline save --file`), checked before anything is
+ * requested (exit 2 naming `label`) as a report path is: not a stream of this process, not a
+ * directory or another kind of non-regular file, in a directory that can be written.
+ */
+export function checkWritablePath(label: string, path: string): void {
+  const hops = linkHops(path)
+  checkNotStream(label, path, hops)
+  checkWritableTarget(label, path, hops)
+}
+
+/** `path` (through the links `hops`) must not name one of this process's own streams. */
+function checkNotStream(label: string, path: string, hops: string[]): void {
+  if (hops.some((hop) => STREAM_PATH.test(hop))) {
+    throw new UsageError(`${label} ${path} names a stream of this process, not a file; give a file path (the file is written atomically)`)
+  }
+}
+
+/** Where the write of `path` lands (the file, or a link's final target) must be a regular file, or none yet, in a writable directory. */
+function checkWritableTarget(label: string, path: string, hops: string[]): void {
+  const file = hops[hops.length - 1]
+  const stat = statOrUndefined(file)
+  if (stat === undefined && hops.length > 1) {
+    throw new UsageError(`${label} ${path} is a symbolic link to a missing file (${file}); give that file's path, or create it`)
+  }
+  if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
+  if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
+  try {
+    ensurePrivateDir(dirname(file), 0o777)
+    accessSync(dirname(file), constants.W_OK)
+  } catch (error) {
+    throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
   }
 }
 
@@ -105,8 +157,18 @@ export interface ReportContext {
   host: string
   /** `evals run --wait`: the eval set of runs the wait never found */
   evalSetId?: string
-  /** Date.now() when the wait began (the wait's own clock is monotonic) */
+  /** the time of day when the wait began, epoch ms (the clock's wall; its `now` is monotonic) */
   wallStart: number
+  /** --repeat auto: how many launches, at most how many, and which groups the last one was made for */
+  auto?: AutoReport
+}
+
+/** --repeat auto, as the reports say it. */
+export interface AutoReport {
+  launches: number
+  maxRepeat: number
+  /** the groups still undecided before the last launch (none: one launch decided every group) */
+  lastFor: string[]
 }
 
 /** A gate baseline as the reports show it (the history without its window). */
@@ -118,19 +180,20 @@ function reportBaseline(baseline: GateBaseline | null | undefined): ReportBaseli
 }
 
 /** What the wait saw, as the typed report the renderers take. */
-export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport {
+export function buildReport(outcome: FinalOutcome, ctx: ReportContext): CiReport {
   const {state} = outcome
   const {rules} = state
   // wall-clock ms of a moment of the wait's clock
   const wall = (at: number) => ctx.wallStart + (at - outcome.startedAt)
   const timeout = `not finished within --wait-timeout ${flagDuration(outcome.timeoutS, false)}`
-  const why: Record<WatchOutcome['end'], string> = {
+  const why: Record<FinalOutcome['end'], string> = {
     passed: 'not finished',
     'not-passed': 'not finished when the wait stopped at the first run that did not pass (--fail-fast)',
     timeout,
     interrupted: 'not finished when the wait was interrupted (Ctrl-C)',
   }
   const grouped = rules.grouped === true
+  const notJudged = `${NOT_JUDGED} ${flagDuration(outcome.timeoutS, false)}`
   const runs = state.entries().map((w): ReportRun => {
     const run = w.run
     const created = run === undefined ? undefined : createdMs(run)
@@ -138,6 +201,9 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     const group = state.groupOf(w.id)
     const judgement = group === undefined ? undefined : state.judge(group)
     const failed = state.shortfallOf(w)
+    const verdict = state.runVerdict(w)
+    // finished, but not judged: the time limit cut the search for its baseline short
+    const unjudged = isFinished(run) && verdict === 'unfinished' && outcome.cut === 'baselines'
     const item: ReportRun = {
       id: w.id,
       evalSetId: run === undefined ? (ctx.evalSetId ?? null) : stringOrNull(run.evalSetId),
@@ -147,47 +213,62 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
       score: typeof run?.score === 'number' ? run.score : null,
       seconds: created === undefined ? null : Math.max(0, Math.round(seenAt - created) / 1000),
       createdAt: run === undefined ? null : stringOrNull(run.createdAt),
-      verdict: state.runVerdict(w),
-      outcome: failed ? 'failed' : isFinished(run) ? 'passed' : 'skipped',
+      verdict,
+      outcome: failed ? 'failed' : isFinished(run) && !unjudged ? 'passed' : 'skipped',
     }
     if (failed) item.failure = {rule: failed.rule, reason: failed.reason}
-    if (item.outcome === 'skipped') item.skipped = `${why[outcome.end]}${run === undefined ? ' (not found yet)' : ` (${statusText(run)})`}`
+    if (item.outcome === 'skipped')
+      item.skipped = `${unjudged ? notJudged : why[outcome.end]}${run === undefined ? ' (not found yet)' : ` (${statusText(run)})`}`
     if (!grouped && judgement?.note !== undefined) item.note = judgement.note
     if (rules.baseline !== undefined && !grouped) {
-      item.baseline = reportBaseline(group?.baseline)
+      // never looked up (the search was cut short): no baseline to show, not "none found"
+      if (group?.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
       item.delta = judgement?.delta ?? null
-      if (rules.baseline.kind === 'history') item.margin = judgement?.margin ?? null
+      if (judgesNoise(rules.baseline.kind)) {
+        item.margin = judgement?.margin ?? null
+        item.detectable = judgement?.detectable ?? null
+      }
     }
     return item
   })
   const report: CiReport = {
     end: outcome.end,
+    ...(outcome.cut === undefined ? {} : {cut: outcome.cut}),
     org: ctx.org,
     host: ctx.host,
-    rules: reportRules(outcome),
+    rules: {...reportRules(outcome), auto: ctx.auto, resolution: state.resolution(REPEAT.max)},
     runs,
   }
-  if (grouped) report.groups = state.judged().map(({group, judgement}) => reportGroup(state, group, judgement, runs, why[outcome.end]))
+  if (grouped)
+    report.groups = state.judged().map(({group, judgement}) => reportGroup(state, group, judgement, runs, why[outcome.end], notJudged))
   return report
 }
 
-function reportRules(outcome: WatchOutcome): CiReport['rules'] {
+function reportRules(outcome: FinalOutcome): CiReport['rules'] {
   const {rules} = outcome.state
   const baseline = rules.baseline
   return {
     minScore: rules.minScore,
     maxDrop: rules.maxDrop,
     baseline: baseline === undefined ? undefined : baseline.kind === 'run' ? baseline.baseline.runId : baseline.kind,
-    baselineWindowS: baseline?.kind === 'run' ? undefined : baseline?.windowS,
+    baselineWindowS: baseline?.kind === 'history' || baseline?.kind === 'previous' ? baseline.windowS : undefined,
     baselineRuns: baseline?.kind === 'history' ? baseline.runs : undefined,
-    confidence: baseline?.kind === 'history' ? baseline.confidence : undefined,
-    comparisons: baseline?.kind === 'history' ? outcome.state.comparisons() : undefined,
+    baselineFile: baseline?.kind === 'file' ? {path: baseline.path, savedAt: baseline.file.savedAt, maxAgeS: baseline.maxAgeS} : undefined,
+    confidence: baseline !== undefined && 'confidence' in baseline ? baseline.confidence : undefined,
+    comparisons: judgesNoise(baseline?.kind) ? outcome.state.comparisons() : undefined,
     requireBaseline: rules.requireBaseline || undefined,
     timeoutS: outcome.timeoutS,
   }
 }
 
-function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs: ReportRun[], skippedWhy: string): ReportGroup {
+function reportGroup(
+  state: WatchState,
+  group: Group,
+  judgement: Judgement,
+  runs: ReportRun[],
+  skippedWhy: string,
+  notJudged: string,
+): ReportGroup {
   const members = group.runIds.map((id) => runs.find((r) => r.id === id) as ReportRun)
   const first = members[0]
   const item: ReportGroup = {
@@ -204,15 +285,23 @@ function reportGroup(state: WatchState, group: Group, judgement: Judgement, runs
     outcome: judgement.fails && judgement.decided ? 'failed' : judgement.decided ? 'passed' : 'skipped',
     failures: judgement.failures,
     flaky: judgement.flaky,
+    k: judgement.k,
   }
+  if (state.rules.sequential !== undefined) item.decidedAt = judgement.decidedAt ?? null
   if (item.outcome === 'failed' && judgement.shortfall) item.failure = {...judgement.shortfall}
   if (item.outcome === 'skipped')
-    item.skipped = `${skippedWhy} (${members.filter((r) => r.outcome === 'skipped').length} of ${members.length} runs)`
+    item.skipped =
+      judgement.note === NOT_JUDGED
+        ? notJudged
+        : `${skippedWhy} (${members.filter((r) => r.outcome === 'skipped').length} of ${members.length} runs)`
   if (judgement.note !== undefined) item.note = judgement.note
   if (state.rules.baseline !== undefined) {
-    item.baseline = reportBaseline(group.baseline)
+    if (group.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
     item.delta = judgement.delta
-    if (state.rules.baseline.kind === 'history') item.margin = judgement.margin
+    if (judgesNoise(state.rules.baseline.kind)) {
+      item.margin = judgement.margin
+      item.detectable = judgement.detectable
+    }
   }
   return item
 }

@@ -17,8 +17,18 @@
  *   set aside a history, 5.2 % of steps with one run, 5.1 % with three; the theory's 4.9 %).
  *   A run at 0.1 among runs at 0.7 is set aside. Then
  *   the mean and the sample standard deviation of the scores kept are the classical ones.
- * - **A floor.** The margin uses max(sd, SD_FLOOR): a history with no spread (every run 0.7) does
- *   not make every drop of 0.001 a regression.
+ * - **A floor.** The margin uses max(sd, floor): a history with no spread (every run 0.7) does
+ *   not make every drop of 0.001 a regression. The floor is 0.01, or the step the scores move in
+ *   when they move in steps: an eval set of 50 tasks scores in steps of 0.02, and a history of
+ *   ten runs at 0.70 (sd 0) would otherwise make 0.68, one task less, a regression (its margin
+ *   0.019). The step is 1/N for the smallest N up to 100 such that every score, of the history and
+ *   of the run or group judged, is a whole number of 1/N; scores that are not (0.7134) have no
+ *   step. The run judged can only make the step finer (a set of scores that fits fewer N), never
+ *   coarser, so its own score cannot widen its margin. A step coarser than 0.05 counts as 0.05: a
+ *   history at 0.70 tells 10 tasks from 50 only by a later score, so a drop to 0.60 stays one a
+ *   history without spread can catch (with 0.05, ten runs make its margin 0.096), and one at 0.50
+ *   cannot hide a drop to 0 behind a step of 0.5. Between 0.01 and 0.05 a move of one step is
+ *   within noise at the default confidence (t ≥ 1.645 > 1), two steps of ten runs are not.
  * - **The margin** is the one-sided prediction bound of the mean of k new scores given the n
  *   history scores: t(c, n − 1) × sd × √(1/k + 1/n), Student's t quantile from jstat (a kept
  *   statistics library, loaded only by the commands that judge: in dist/ it is a file of its own,
@@ -27,6 +37,18 @@
  *   (Bonferroni), so the step's false-alarm rate stays at most 1 − C. (Holm's procedure fails a
  *   step exactly when Bonferroni does: it only marks more groups regressed in a step that
  *   already fails, at the price of a margin that depends on the other groups' scores.)
+ *
+ * `--baseline-file` (docs/ci.md "The baseline file") judges against the runs a file holds, with
+ * the same estimator's mean and sd, and one difference: a file is judged against again and again,
+ * so the false-alarm rate that matters is that file's own, not the average over files. The
+ * prediction margin holds the average only: a file of 20 runs whose mean came out high or whose
+ * sd came out low fails unchanged runs at twice the nominal rate or more, one file in ten. So a
+ * file's margin is the **one-sided normal tolerance bound** of the mean of k new scores: K × sd,
+ * with K chosen so that, with confidence FILE.tolerance (0.9), the file's own chance of a false
+ * alarm is at most 1 − c: K = t′(γ; n − 1, z(c) × √(n/k)) / √n, the γ quantile of the noncentral t
+ * (the classical one-sided tolerance factor, for the mean of k runs instead of one). The price is
+ * power: at 50 runs (FILE.defaultKeep) a drop of 4 sd is caught by one run in 95 % of groups
+ * instead of 97 % (bench/gate.mjs measures both).
  */
 
 /** The rules of `--baseline history`, said once. */
@@ -39,13 +61,41 @@ export const HISTORY = {
   defaultConfidence: 0.95,
   minConfidence: 0.5,
   maxConfidence: 0.999,
-  /** the smallest standard deviation a margin uses, and the smallest scale of the outlier rule */
+  /** the smallest standard deviation a margin uses, and the smallest scale of the outlier rule (see sdFloor) */
   sdFloor: 0.01,
+  /** scores move in steps of 1/N (N tasks) for N up to this; past it a step is finer than sdFloor anyway */
+  maxSteps: 100,
+  /** a step coarser than this raises the floor only this far */
+  maxStepFloor: 0.05,
   /** a score this many scaled MADs from the median is a candidate outlier */
   outlierMads: 3.5,
   /** …set aside when beyond the two-sided (1 − this) prediction bound of the others, shared by the n scores */
   outlierAlpha: 0.001,
 } as const
+
+/** Two scores closer than this are the same score (answers are decimal text: 0.68 × 50 is 34.00000000000001). */
+const SAME = 1e-6
+
+/**
+ * The step `scores` move in: 1/N for the smallest N from 1 to HISTORY.maxSteps such that each is a
+ * whole number of 1/N (an eval set of N tasks), or undefined when there is none.
+ */
+export function scoreStep(scores: readonly number[]): number | undefined {
+  for (let n = 1; n <= HISTORY.maxSteps; n++) {
+    if (scores.every((score) => Math.abs(score * n - Math.round(score * n)) < SAME)) return 1 / n
+  }
+  return undefined
+}
+
+/**
+ * The smallest standard deviation the gate uses for `scores` (the history's, with the scores
+ * judged against it): HISTORY.sdFloor, or their step (scoreStep) when it is larger, at most
+ * HISTORY.maxStepFloor (the top of this file says why).
+ */
+export function sdFloor(scores: readonly number[]): number {
+  const step = scoreStep(scores)
+  return step === undefined ? HISTORY.sdFloor : Math.min(Math.max(step, HISTORY.sdFloor), HISTORY.maxStepFloor)
+}
 
 /** The MAD of a normal distribution times this is its standard deviation. */
 const MAD_TO_SD = 1.4826
@@ -116,16 +166,16 @@ export interface RobustSummary {
 export function robustSummary(scores: readonly number[], quantile: Quantile): RobustSummary {
   if (scores.length === 0) throw new Error('robustSummary: no scores')
   const all = scores.map((_, i) => i)
+  const floor = sdFloor(scores)
   const centre = median(scores)
-  const scale = Math.max(MAD_TO_SD * median(scores.map((s) => Math.abs(s - centre))), HISTORY.sdFloor)
+  const scale = Math.max(MAD_TO_SD * median(scores.map((s) => Math.abs(s - centre))), floor)
   const candidate = (i: number) => Math.abs(scores[i] - centre) > HISTORY.outlierMads * scale
   const rest = all.filter((i) => !candidate(i))
   let outliers: number[] = []
   if (rest.length >= HISTORY.minRuns && rest.length < scores.length) {
     const others = summarize(rest.map((i) => scores[i]))
     const n = others.n
-    const bound =
-      quantile(1 - HISTORY.outlierAlpha / (2 * scores.length), n - 1) * Math.max(others.sd ?? 0, HISTORY.sdFloor) * Math.sqrt(1 + 1 / n)
+    const bound = quantile(1 - HISTORY.outlierAlpha / (2 * scores.length), n - 1) * Math.max(others.sd ?? 0, floor) * Math.sqrt(1 + 1 / n)
     outliers = all.filter((i) => candidate(i) && Math.abs(scores[i] - (others.mean as number)) > bound)
   }
   const kept = all.filter((i) => !outliers.includes(i))
@@ -144,10 +194,16 @@ export function perComparison(confidence: number, m: number): number {
 /**
  * The one-sided prediction margin of the mean of `k` new scores against a history of `n` scores
  * with standard deviation `sd`, at `confidence` (already corrected for the comparisons):
- * t(confidence, n − 1) × max(sd, SD_FLOOR) × √(1/k + 1/n).
+ * t(confidence, n − 1) × max(sd, floor) × √(1/k + 1/n); `floor`: sdFloor of the scores involved.
  */
-export function predictionMargin(quantile: Quantile, history: {n: number; sd: number}, k: number, confidence: number): number {
-  const sd = Math.max(history.sd, HISTORY.sdFloor)
+export function predictionMargin(
+  quantile: Quantile,
+  history: {n: number; sd: number},
+  k: number,
+  confidence: number,
+  floor: number = HISTORY.sdFloor,
+): number {
+  const sd = Math.max(history.sd, floor)
   return quantile(confidence, history.n - 1) * sd * Math.sqrt(1 / k + 1 / history.n)
 }
 
@@ -155,4 +211,157 @@ export function predictionMargin(quantile: Quantile, history: {n: number; sd: nu
 export async function loadQuantile(): Promise<Quantile> {
   const {studentt} = await import('jstat')
   return (p, df) => studentt.inv(p, df)
+}
+
+/**
+ * `detectable`: the smallest true drop a judgement finds with this probability (docs/ci.md
+ * "What a verdict could have seen").
+ */
+export const POWER = 0.8
+
+/**
+ * The smallest true drop the judgement of `k` scores against `sample` finds with probability
+ * POWER, given its `margin` (the prediction or the tolerance bound at the step's confidence):
+ * margin + t(POWER, n − 1) × max(sd, floor) × √(1/k + 1/n). The observed drop of the mean of k
+ * scores from the baseline's mean spreads by sd × √(1/k + 1/n) around the true drop (the new
+ * runs' noise and the baseline mean's own), so a true drop this large lands beyond the margin
+ * four times in five. For the history's prediction bound this is (t(c) + t(0.8)) × sd × √(1/k + 1/n).
+ */
+export function detectableDrop(
+  quantile: Quantile,
+  margin: number,
+  sample: {n: number; sd: number},
+  k: number,
+  floor: number = HISTORY.sdFloor,
+): number {
+  return margin + quantile(POWER, sample.n - 1) * Math.max(sample.sd, floor) * Math.sqrt(1 / k + 1 / sample.n)
+}
+
+/**
+ * `--repeat auto` (docs/ci.md "Launches only where the evidence is unclear"): after each of at
+ * most L = --max-repeat launches, each undecided group is judged on all its runs so far, k
+ * of them. A Bonferroni split over the looks holds both error rates whatever the looks' correlation:
+ *
+ * - regressed: its mean is below the baseline by more than max(D, margin), the margin at
+ *   1 − (1 − C)/(m × L) (m groups, L looks): the step's false-alarm rate over every look and group
+ *   is at most 1 − C (the union bound);
+ * - cleared (passed): the one-sided upper confidence bound of its drop, drop + margin at
+ *   1 − (1 − C)/L, is below D: a group whose true drop is D or more is cleared at some look with
+ *   probability at most 1 − C;
+ * - improved: above the baseline by more than the margin; otherwise undecided, and at the L-th
+ *   look inconclusive.
+ *
+ * An alpha-spending function (O'Brien–Fleming, Pocock) would spend less at early looks for the
+ * same total, but needs the joint distribution of the looks' statistics, which the shared
+ * baseline mean and the t margins make awkward; the split costs power at each look (the margin of
+ * 1 − 0.05/10 instead of 1 − 0.05/2 at two groups and five looks), which bench/gate.mjs measures.
+ */
+export function lookConfidence(confidence: number, m: number, looks: number): {regress: number; clear: number} {
+  return {regress: 1 - (1 - confidence) / (Math.max(1, m) * looks), clear: 1 - (1 - confidence) / looks}
+}
+
+/** The rules of `--baseline-file`, said once. */
+export const FILE = {
+  /** the version of the file format this amctl reads and writes */
+  version: 1,
+  /** `evals baseline save --baseline-runs`: the runs a group keeps (--update-baseline keeps the newest this many) */
+  defaultKeep: 50,
+  /** the confidence that a file's own false-alarm rate is at most 1 − C (the tolerance bound) */
+  tolerance: 0.9,
+  /** --baseline-max-age: a group whose newest run is older is stale */
+  defaultMaxAge: '30d',
+} as const
+
+/**
+ * The tolerance factor K of a file of `n` runs for the mean of `k` new scores at `confidence`
+ * (already corrected for the comparisons): the margin is K × max(sd, floor) (see the top of this file).
+ */
+export type ToleranceFactor = (n: number, k: number, confidence: number) => number
+
+/**
+ * The one-sided tolerance margin of the mean of `k` new scores against a file of `n` scores
+ * with standard deviation `sd`, at `confidence`: K × max(sd, floor); `floor`: sdFloor of the scores involved.
+ */
+export function toleranceMargin(
+  factor: ToleranceFactor,
+  file: {n: number; sd: number},
+  k: number,
+  confidence: number,
+  floor: number = HISTORY.sdFloor,
+): number {
+  return factor(file.n, k, confidence) * Math.max(file.sd, floor)
+}
+
+/** How many chi-square nodes the noncentral t's distribution function averages over (see loadToleranceFactor). */
+const CHI_NODES = 2000
+
+/**
+ * The tolerance factor, from jstat's normal and chi-square distributions, loaded on first use.
+ *
+ * K = t′(γ; n − 1, δ) / √n with δ = z(c) √(n/k): the γ quantile of the noncentral t, found by
+ * bisection on its distribution function P(T ≤ x) = E[Φ(x √(V/ν) − δ)], V ~ χ²(ν), ν = n − 1,
+ * the mean taken over CHI_NODES equally likely values of V (the midpoints of its quantiles).
+ * Written out here because jstat's own noncentral t (its only one in a kept JavaScript library)
+ * sums a series that underflows to 0 from δ ≈ 27 on (a file of 100 runs at 99.9 % has δ ≈ 31);
+ * the average over V is smooth and bounded, and agrees with scipy's `nct` to 1e-6 at every
+ * n from 3 to 100 (test/gate/stats.test.ts).
+ */
+export async function loadToleranceFactor(): Promise<ToleranceFactor> {
+  const {jStat} = await import('jstat')
+  const roots = new Map<number, Float64Array>()
+  const rootsOf = (df: number): Float64Array => {
+    let found = roots.get(df)
+    if (found === undefined) {
+      found = new Float64Array(CHI_NODES)
+      for (let i = 0; i < CHI_NODES; i++) found[i] = Math.sqrt(jStat.chisquare.inv((i + 0.5) / CHI_NODES, df) / df)
+      roots.set(df, found)
+    }
+    return found
+  }
+  const cdf = (x: number, r: Float64Array, ncp: number): number => {
+    let sum = 0
+    for (let i = 0; i < r.length; i++) sum += jStat.normal.cdf(x * r[i] - ncp, 0, 1)
+    return sum / r.length
+  }
+  const known = new Map<string, number>()
+  return (n, k, confidence) => {
+    const key = `${n} ${k} ${confidence}`
+    const cached = known.get(key)
+    if (cached !== undefined) return cached
+    const df = n - 1
+    const ncp = jStat.normal.inv(confidence, 0, 1) * Math.sqrt(n / k)
+    const r = rootsOf(df)
+    const p = FILE.tolerance
+    // a bracket of the quantile, then bisection
+    let lo = ncp - 1
+    let hi = ncp + 1
+    while (cdf(lo, r, ncp) > p) lo -= 2 * (hi - lo)
+    while (cdf(hi, r, ncp) < p) hi += 2 * (hi - lo)
+    for (let i = 0; i < 100 && hi - lo > 1e-10 * Math.max(1, Math.abs(hi)); i++) {
+      const mid = (lo + hi) / 2
+      if (cdf(mid, r, ncp) < p) lo = mid
+      else hi = mid
+    }
+    const factor = (lo + hi) / 2 / Math.sqrt(n)
+    known.set(key, factor)
+    return factor
+  }
+}
+
+/** The standard normal distribution's quantile: the value below which a share `p` of it lies. */
+export type NormalQuantile = (p: number) => number
+
+/** The upper tail of the binomial distribution: P(X ≥ k) for X ~ Binomial(n, p). */
+export type BinomialTail = (k: number, n: number, p: number) => number
+
+/**
+ * The standard normal quantile and the binomial upper tail (through the regularized incomplete
+ * beta) from jstat, loaded on first use like loadQuantile: the distributions of `evals stats`' verdicts.
+ */
+export async function loadVerdictDistributions(): Promise<{normalQuantile: NormalQuantile; binomialTail: BinomialTail}> {
+  const {normal, binomial} = await import('jstat')
+  return {
+    normalQuantile: (p) => normal.inv(p, 0, 1),
+    binomialTail: (k, n, p) => (k <= 0 ? 1 : 1 - binomial.cdf(k - 1, n, p)),
+  }
 }

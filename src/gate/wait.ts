@@ -3,21 +3,27 @@ import {runPages} from '../api/runs.js'
 import {commandResult, type Finished} from '../base/results.js'
 import type {Run} from '../contract/types.js'
 import {ExitCode, PAGE_LIMIT} from '../contract/vocabulary.js'
+import {UsageError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
-import {findBaselineRun, lookUpBaselines} from './baseline.js'
+import {AmctlError} from '../core/errors.js'
+import {flagDuration} from '../output/time.js'
+import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
+import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
 import type {Column} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
-import {buildReport, writeReports} from './report.js'
-import {EXIT_BY_END, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
+import {type AutoReport, buildReport, writeReports} from './report.js'
+import {ABORTED, EXIT_BY_END, type FinalOutcome, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
-import type {Judgement, Watched, WatchState} from './state.js'
-import {loadQuantile} from './stats.js'
+import {type FileChoice, type GateBaseline, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
+import {loadQuantile, loadToleranceFactor} from './stats.js'
 import {WatchView} from './view.js'
+import type {Signals} from '../core/signals.js'
+import {shellLine} from '../output/shell.js'
 
 /**
  * What a wait needs from the command that runs it, made once per command by GateCommand
@@ -36,6 +42,8 @@ export interface GateDeps {
   /** the API's base URL (its host names the JUnit report's `hostname`) */
   baseUrl: string
   clock: Clock
+  /** Ctrl-C (SIGINT) ends the wait; the process's exit erases the live view */
+  signals: Signals
 }
 
 /** What one wait adds to the command's GateDeps. */
@@ -44,26 +52,63 @@ export interface WaitCall {
   again: string
   /** `evals run --wait`: the eval set launched (the report's suite for runs never found) */
   evalSetId?: string
+  /** --repeat auto: the baselines found by the first launch's wait, kept for the next ones (looked up once) */
+  lookup?: {found?: BaselineLookup}
+  /** --repeat auto: the launches made so far, at most how many, and the groups the last one was made for */
+  auto?: AutoReport
+  /** --repeat auto: the runs of the earlier launches, whose ends were said already */
+  known?: ReadonlySet<string>
 }
 
 /**
  * The org's runs, newest first, the largest page the API allows; `again` says when the list
- * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C) cancels the
- * request in flight and its retries, so nothing of a wait outlives it.
+ * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C, the time limit)
+ * cancels the request in flight and its retries, so nothing of a wait outlives it.
  */
 const newestRuns = (client: HttpClient, org: string, again?: string, signal?: AbortSignal) =>
-  runPages(client, org, {limit: PAGE_LIMIT.max, again, signal})
+  runPages(client, org, {query: {limit: PAGE_LIMIT.max}, again, signal})
 
 /**
  * The wait's options with `--baseline RUN_ID` looked up (one scan of the run list; exit 5 when
  * the run is not there, 2 when it did not succeed with a score): before anything is launched.
+ * The scan is part of the wait: --wait-timeout counts from its start and cuts it off (exit 11,
+ * code wait_timeout, nothing launched or watched), so a list whose pages never end cannot hold
+ * the command.
  */
-export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<WatchOptions> {
+export async function resolveBaseline(plan: WaitPlan, deps: GateDeps, evalSetId?: string): Promise<WatchOptions> {
+  const choice = plan.options.baseline
   // the t quantile of the history gate: loaded only by a wait that judges a history
-  if (plan.options.baseline?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
-  if (plan.baselineRunId === undefined) return plan.options
-  const baseline = await findBaselineRun(newestRuns(deps.client, deps.org), plan.baselineRunId, `the runs of ${deps.org}`)
-  return {...plan.options, baseline: {kind: 'run', baseline}}
+  if (choice?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
+  if (choice?.kind === 'file') {
+    checkFileFits(choice, deps.org, evalSetId)
+    return {...plan.options, quantile: await loadQuantile(), tolerance: await loadToleranceFactor()}
+  }
+  const runId = plan.baselineRunId
+  if (runId === undefined) return plan.options
+  const {clock, org} = deps
+  const {timeoutS} = plan.options
+  const limitFrom = clock.now()
+  const limit = timeoutS > 0 ? clock.timeout(timeoutS * 1000) : undefined
+  const baseline = await orAbort(findBaselineRun(newestRuns(deps.client, org, undefined, limit), runId, `the runs of ${org}`), limit)
+  if (baseline === ABORTED) {
+    throw new AmctlError(
+      `--baseline ${runId}: gave up after ${flagDuration(timeoutS, false)} (--wait-timeout) looking for it among the runs of ${org}; nothing was launched or watched`,
+      {code: 'wait_timeout', exitCode: ExitCode.waitTimeout},
+    )
+  }
+  return {...plan.options, baseline: {kind: 'run', baseline}, limitFrom}
+}
+
+/**
+ * `--baseline-file` holds the runs of one organization and eval set: a file of another org, or
+ * (`evals run`) of another eval set than the one launched, is exit 2 before anything is launched.
+ */
+function checkFileFits(choice: FileChoice, org: string, evalSetId: string | undefined): void {
+  const {file, path} = choice
+  if (file.org !== org) throw new UsageError(`--baseline-file ${path} holds runs of organization ${file.org}, not ${org}`)
+  if (evalSetId !== undefined && file.evalSetId !== evalSetId) {
+    throw new UsageError(`--baseline-file ${path} holds runs of eval set ${file.evalSetId}, not ${evalSetId}`)
+  }
 }
 
 /**
@@ -71,8 +116,8 @@ export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<W
  * list (the largest page the API allows, then only as far as needed) until the runs finish,
  * showing progress on stderr; with --baseline previous it looks the baselines up once (one
  * newest-first scan, ./baseline.ts). The reports (`--junit`, `--summary`, GitHub Actions) are
- * written on every end: passed, not passed, timed out and Ctrl-C. Ctrl-C (a SIGINT listener for
- * the duration of the wait, so bin/run.cjs leaves it to us) erases the live view, writes the
+ * written on every end: passed, not passed, timed out and Ctrl-C. Ctrl-C (the world's SIGINT,
+ * listened to for the duration of the wait, so bin/run.cjs leaves it to us) erases the live view, writes the
  * reports of the runs seen so far, says how to watch again and exits 130; the runs go on.
  */
 export async function waitForRuns(
@@ -81,21 +126,53 @@ export async function waitForRuns(
   reports: ReportTargets,
   deps: GateDeps,
   call: WaitCall,
+): Promise<FinalOutcome> {
+  const outcome = await waitLook(ids, options, reports, deps, call)
+  if (outcome.end === 'undecided') throw new Error('a wait ended undecided without --repeat auto')
+  return {...outcome, end: outcome.end}
+}
+
+/**
+ * One wait of waitForRuns; with --repeat auto (options.sequential) it may end `undecided`: every
+ * run finished, and some group would take another launch. Then no report is written.
+ */
+export async function waitLook(
+  ids: readonly string[],
+  options: WatchOptions,
+  reports: ReportTargets,
+  deps: GateDeps,
+  call: WaitCall,
 ): Promise<WatchOutcome> {
-  const {client, org, io, out, errStyle, clock: time} = deps
+  const {client, org, io, out, errStyle, clock: time, signals} = deps
   const unique = [...new Set(ids)]
-  const wallStart = Date.now()
+  const wallStart = time.wall()
   const listName = `the runs of ${org}`
-  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose}, () => time.now(), time.now())
+  const view = new WatchView(
+    io,
+    out,
+    errStyle,
+    {...options, verbose: deps.verbose, known: call.known},
+    () => time.now(),
+    time.now(),
+    signals,
+  )
   const interrupt = new AbortController()
-  const onSigint = (): void => interrupt.abort()
-  process.on('SIGINT', onSigint)
+  const stopListening = signals.on(['SIGINT'], () => interrupt.abort())
   try {
-    view.start(unique.length, org)
+    view.start(unique.filter((id) => !call.known?.has(id)).length, org)
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
-      poll: (pending, number) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, interrupt.signal), pending),
-      baselines: (state) => lookUpBaselines(newestRuns(client, org, 'in the baseline search', interrupt.signal), state),
+      poll: (pending, number, stop) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, stop), pending),
+      baselines: async (state, stop) => {
+        const kept = call.lookup?.found
+        if (kept !== undefined) return kept
+        const found =
+          state.rules.baseline?.kind === 'file'
+            ? fileBaselines(state, state.rules.baseline, time.wall())
+            : await lookUpBaselines(newestRuns(client, org, 'in the baseline search', stop), state)
+        if (call.lookup !== undefined) call.lookup.found = found
+        return found
+      },
       listName,
       clock: time,
       signal: interrupt.signal,
@@ -104,19 +181,67 @@ export async function waitForRuns(
     })
     if (outcome.end === 'interrupted') view.clear()
     else view.finish(outcome)
-    const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart})
-    await writeReports(report, reports, {io, out, env: deps.env})
-    if (outcome.end === 'interrupted') {
-      out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
-      throw new Errors.ExitError(ExitCode.interrupted)
-    }
-    return outcome
+    if (outcome.end === 'undecided') return outcome
+    return await concludeWait({...outcome, end: outcome.end}, options, reports, deps, call, wallStart)
   } catch (error) {
     view.clear()
     throw error
   } finally {
-    process.off('SIGINT', onSigint)
+    stopListening()
   }
+}
+
+/**
+ * How a wait ends for the command: the reports of `outcome` written (whatever the end), the
+ * baseline file updated after a verdict (--update-baseline), and after Ctrl-C the line that says
+ * how to watch again (exit 130).
+ */
+export async function concludeWait(
+  outcome: FinalOutcome,
+  options: WatchOptions,
+  reports: ReportTargets,
+  deps: GateDeps,
+  call: WaitCall,
+  wallStart: number,
+): Promise<FinalOutcome> {
+  const {org, io, out} = deps
+  const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart, auto: call.auto})
+  await writeReports(report, reports, {io, out, env: deps.env})
+  const choice = options.baseline
+  if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
+    updateFileAfter(choice, outcome.state.runs(), out, new Date(deps.clock.wall()).toISOString())
+  }
+  // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
+  const going = goingOn(outcome.state)
+  if (going.length > 0) {
+    out.notice(
+      `${going.length === 1 ? '1 run' : `${going.length} runs`} still going on the server (the API cannot cancel runs): ${shellLine(going)}`,
+    )
+  }
+  if (outcome.end === 'interrupted') {
+    out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
+    throw new Errors.ExitError(ExitCode.interrupted)
+  }
+  return outcome
+}
+
+/**
+ * `--update-baseline`, after a verdict: the step's succeeded, scored runs added to the file,
+ * read afresh (./baseline-file.ts updateBaselineFile), and written atomically; one line says
+ * what changed. A file that can no longer be read or written is an error (exit 2 or 1).
+ */
+function updateFileAfter(choice: FileChoice, runs: Run[], out: Renderer, savedAt: string): void {
+  const {file, added, started, dropped} = updateBaselineFile(readBaselineFile(choice.path), runs, savedAt)
+  const count = [...added.values()].reduce((a, b) => a + b, 0)
+  if (count === 0) {
+    out.notice(`--update-baseline: ${choice.path} unchanged: no run of this step succeeded with a score that it does not hold`)
+    return
+  }
+  writeBaselineFile(choice.path, file)
+  const each = [...added].map(([group, n]) => `${n} to ${group}`).join(', ')
+  const news = started.length === 0 ? '' : ` (new: ${started.join(', ')})`
+  const gone = dropped === 0 ? '' : `; ${dropped} older run${dropped === 1 ? '' : 's'} dropped (each group keeps ${file.keep})`
+  out.notice(`--update-baseline: added ${count} run${count === 1 ? '' : 's'} to ${choice.path}: ${each}${news}${gone}`)
 }
 
 function hostOf(baseUrl: string): string {
@@ -131,31 +256,49 @@ function hostOf(baseUrl: string): string {
 export type WatchedRun = GatedRun
 
 /**
- * The end of a wait for the base to render: the runs in their last known state, in the order
- * given, as `runs list` shows them (table, TSV, or `document` under --json), each with its
- * `verdict`, and the exit code (0 passed, 10 not passed, 11 timed out). With --baseline each run
- * also carries `baseline` ({"runId","score"}, the history, or null), `delta` and `margin`, shown
- * as BASELINE, Δ, MARGIN and TREND columns. With --repeat the runs carry their verdict only and
- * `groups` (./columns.ts GroupRow) carry the rest; the table shows the groups.
+ * The watched runs not finished when the wait ended (a timeout, --fail-fast, Ctrl-C), runs it
+ * never found among them: they go on on the server, which has no way to cancel a run.
  */
-export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[], groups?: GroupRow[]) => D): Finished<unknown, D> {
+function goingOn(state: WatchState): string[] {
+  return state.unfinished().map((w) => w.id)
+}
+
+/** What the --json document of a wait holds besides the runs. */
+export interface WaitExtras {
+  /** with --repeat: the groups */
+  groups?: GroupRow[]
+  /** the runs not finished when the wait ended, which go on on the server (the API cannot cancel runs); [] when all finished */
+  unfinishedRunIds: string[]
+}
+
+/**
+ * The end of a wait for the base to render: the runs in their last known state, in the order
+ * given, as `runs list` shows them (table, TSV, or `document` under --json, with the IDs of the
+ * runs not finished: WaitExtras), each with its `verdict`, and the exit code (0 passed, 10 not
+ * passed, 11 timed out). With --baseline each run also carries `baseline` ({"runId","score"},
+ * the history, or null), `delta` and `margin`, shown as BASELINE, Δ, MARGIN and TREND columns.
+ * With --repeat the runs carry their verdict only and `groups` (./columns.ts GroupRow) carry the
+ * rest; the table shows the groups.
+ */
+export function waitResult<D>(outcome: FinalOutcome, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
   const {state} = outcome
   const exitCode = EXIT_BY_END[outcome.end]
   const choice = state.rules.baseline
   const gated = state.entries().flatMap((w): GatedRun[] => (w.run === undefined ? [] : [gatedRun(state, w)]))
+  const unfinishedRunIds = goingOn(state)
   if (state.rules.grouped) {
     const groups = groupRows(state)
     return commandResult({
       kind: 'finished',
       exitCode,
-      document: document(gated, groups),
+      document: document(gated, {groups, unfinishedRunIds}),
       list: {items: groups as unknown[], columns: groupColumns(choice?.kind) as Column<unknown>[]},
     })
   }
   return commandResult({
     kind: 'finished',
     exitCode,
-    document: document(gated),
+    document: document(gated, {unfinishedRunIds}),
     list: {items: gated as unknown[], columns: gatedRunColumns(choice?.kind) as Column<unknown>[]},
   })
 }
@@ -168,10 +311,17 @@ function gatedRun(state: WatchState, w: Watched): GatedRun {
   if (choice === undefined || state.rules.grouped) return {...run, verdict}
   const group = state.groupOf(w.id)
   const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
-  const out: GatedRun = {...run, verdict, baseline: group?.baseline ?? null, delta: judgement?.delta ?? null}
-  if (choice.kind === 'history') out.margin = judgement?.margin ?? null
+  // `baseline` is absent when it was never looked up (the time limit cut the search short)
+  const out: GatedRun = {...run, verdict, ...lookedUp(group?.baseline), delta: judgement?.delta ?? null}
+  if (judgesNoise(choice.kind)) {
+    out.margin = judgement?.margin ?? null
+    out.detectable = judgement?.detectable ?? null
+  }
   return out
 }
+
+/** `{baseline}` as --json gives it (null: none found), or nothing when it was never looked up (the search was cut short). */
+const lookedUp = (baseline: GateBaseline | null | undefined): {baseline?: GateBaseline | null} => (baseline === undefined ? {} : {baseline})
 
 /** The groups of a wait with --repeat, as --json and the table show them. */
 function groupRows(state: WatchState): GroupRow[] {
@@ -189,11 +339,16 @@ function groupRows(state: WatchState): GroupRow[] {
       failures: judgement.failures,
       flaky: judgement.flaky,
       verdict: judgement.verdict,
+      k: judgement.k,
+      decidedAt: judgement.decidedAt ?? null,
     }
     if (choice !== undefined) {
-      row.baseline = group.baseline ?? null
+      Object.assign(row, lookedUp(group.baseline))
       row.delta = judgement.delta
-      if (choice.kind === 'history') row.margin = judgement.margin
+      if (judgesNoise(choice.kind)) {
+        row.margin = judgement.margin
+        row.detectable = judgement.detectable
+      }
     }
     return row
   })

@@ -10,16 +10,21 @@ export interface WatchOptions extends WatchRules {
   intervalS: number
   /** seconds before the wait gives up; 0 = no limit */
   timeoutS: number
+  /** the clock time the limit counts from: the `--baseline RUN_ID` lookup made first (./wait.ts); else the wait's start */
+  limitFrom?: number
 }
 
 export interface WatchHooks {
-  /** poll `number` (1, 2 …): looks for the pending runs (contract 5's planner, ./poll.ts) */
-  poll(pending: ReadonlySet<string>, number: number): Promise<PollResult>
+  /**
+   * poll `number` (1, 2 …): looks for the pending runs (contract 5's planner, ./poll.ts);
+   * `signal` aborts at Ctrl-C or the time limit: the requests under way are cancelled
+   */
+  poll(pending: ReadonlySet<string>, number: number, signal: AbortSignal): Promise<PollResult>
   /**
    * `--baseline history|previous`: each group's baseline, by group ID (./baseline.ts), looked up
-   * once, after the first poll found every run and before any verdict
+   * once, after the first poll found every run and before any verdict; `signal` as for poll
    */
-  baselines?(state: WatchState): Promise<BaselineLookup>
+  baselines?(state: WatchState, signal: AbortSignal): Promise<BaselineLookup>
   /** the list polled, for the not-found error: "the runs of acme" */
   listName: string
   clock: Clock
@@ -35,6 +40,8 @@ export type WatchEnd = Verdict | 'timeout' | 'interrupted'
 
 export interface WatchOutcome {
   end: WatchEnd
+  /** the time limit (end `timeout`) cut this short: the search for the baselines, or a poll */
+  cut?: 'baselines' | 'poll'
   state: WatchState
   /** clock ms */
   startedAt: number
@@ -44,8 +51,11 @@ export interface WatchOutcome {
   timeoutS: number
 }
 
+/** An end the command ends with (`undecided` is not one: --repeat auto launches again). */
+export type FinalOutcome = WatchOutcome & {end: Exclude<WatchEnd, 'undecided'>}
+
 /** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out, 130 interrupted. */
-export const EXIT_BY_END: Readonly<Record<WatchEnd, number>> = {
+export const EXIT_BY_END: Readonly<Record<FinalOutcome['end'], number>> = {
   passed: ExitCode.ok,
   'not-passed': ExitCode.notPassed,
   timeout: ExitCode.waitTimeout,
@@ -55,10 +65,13 @@ export const EXIT_BY_END: Readonly<Record<WatchEnd, number>> = {
 /** A redraw of elapsed times about this often between polls. */
 export const TICK_MS = 1000
 
-const ABORTED = Symbol('aborted')
+/** The last poll, made when the time limit comes, is given at most this long (a time limit of its own). */
+export const LAST_POLL_MS = 5000
+
+export const ABORTED = Symbol('aborted')
 
 /** `work`, or ABORTED as soon as `signal` aborts (the work is then abandoned, its failure ignored). */
-function orAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+export function orAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
   if (signal === undefined) return work
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
@@ -80,27 +93,47 @@ function orAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<
   })
 }
 
-function notFound(missing: string[], listName: string): AmctlError {
+/** A signal that aborts when any of `signals` does (Ctrl-C, a time limit); a never-aborting one without any. */
+function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal {
+  const given = signals.filter((s): s is AbortSignal => s !== undefined)
+  return given.length === 1 ? given[0] : AbortSignal.any(given)
+}
+
+/** Watched runs the whole list does not hold: exit 5 naming them. */
+export function notFound(missing: string[], listName: string): AmctlError {
   const which = missing.length === 1 ? `run "${missing[0]}" is` : `runs ${missing.map((id) => `"${id}"`).join(', ')} are`
   return new AmctlError(`${which} not among ${listName}`, {code: 'not_found', exitCode: ExitCode.notFound})
 }
 
 /**
  * Waits for runs (contract 5): polls at once, then every `intervalS` seconds, until the verdict
- * (./state.ts), the time limit (a last poll is made when it comes), or Ctrl-C. With
- * --baseline the baselines are looked up once, after the first poll (every run is known then:
- * a missing one has ended the wait) and before the first verdict. A watched
- * run missing from the whole list ends the wait with exit 5; an error of a poll (after the
- * client's retries) ends it with its own exit code. Pure apart from `hooks`: tests give it a
- * fake clock and a fake poll.
+ * (./state.ts), the time limit, or Ctrl-C. With --baseline the baselines are looked up once,
+ * after the first poll (every run is known then: a missing one has ended the wait) and before
+ * the first verdict. The time limit bounds the whole wait: a poll or the search for the
+ * baselines under way when it comes is cut off (its requests cancelled; `cut` says which, and
+ * runs whose baseline was never found stay unjudged); when it comes between polls, one last
+ * poll is made, given LAST_POLL_MS. A watched run missing from the whole list ends the wait with
+ * exit 5; an error of a poll (after the client's retries) ends it with its own exit code. Pure
+ * apart from `hooks`: tests give it a fake clock and a fake poll.
  */
 export async function watchRuns(ids: readonly string[], options: WatchOptions, hooks: WatchHooks): Promise<WatchOutcome> {
   const {clock, signal} = hooks
   const state = new WatchState([...new Set(ids)], options)
   const startedAt = clock.now()
-  const deadline = options.timeoutS > 0 ? startedAt + options.timeoutS * 1000 : Number.POSITIVE_INFINITY
+  const deadline = options.timeoutS > 0 ? (options.limitFrom ?? startedAt) + options.timeoutS * 1000 : Number.POSITIVE_INFINITY
+  const timeUp = Number.isFinite(deadline) ? clock.timeout(Math.max(0, deadline - startedAt)) : undefined
   let polls = 0
-  const end = (how: WatchEnd): WatchOutcome => ({end: how, state, startedAt, endedAt: clock.now(), polls, timeoutS: options.timeoutS})
+  const end = (how: WatchEnd, cut?: WatchOutcome['cut']): WatchOutcome => ({
+    end: how,
+    ...(cut === undefined ? {} : {cut}),
+    state,
+    startedAt,
+    endedAt: clock.now(),
+    polls,
+    timeoutS: options.timeoutS,
+  })
+  /** What the time limit cut, or Ctrl-C. */
+  const stopped = (cut: WatchOutcome['cut']): WatchOutcome => (signal?.aborted ? end('interrupted') : end('timeout', cut))
 
   /** Sleeps until `at` in steps of TICK_MS; true when Ctrl-C came first. */
   const waitUntil = async (at: number): Promise<boolean> => {
@@ -114,16 +147,22 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
   }
 
   for (;;) {
-    const result = await orAbort(hooks.poll(state.pending(), polls + 1), signal)
-    if (result === ABORTED) return end('interrupted')
+    // Ctrl-C, and the time limit (the last poll, at the limit, has one of its own)
+    const limit = clock.now() >= deadline ? clock.timeout(LAST_POLL_MS) : timeUp
+    const stop = anySignal(signal, limit)
+    const result = await orAbort(hooks.poll(state.pending(), polls + 1, stop), stop)
+    if (result === ABORTED) return stopped('poll')
     polls++
     if (result.missing.length > 0) throw notFound(result.missing, hooks.listName)
     const changes = state.apply(result.found, clock.now())
     if (state.needsBaselines()) {
       const lookup: BaselineLookup | typeof ABORTED =
-        state.rules.baseline?.kind !== 'run' && hooks.baselines ? await orAbort(hooks.baselines(state), signal) : {found: new Map()}
-      if (lookup === ABORTED) return end('interrupted')
-      state.setBaselines(lookup.found, lookup.historyFound)
+        state.rules.baseline?.kind !== 'run' && hooks.baselines ? await orAbort(hooks.baselines(state, stop), stop) : {found: new Map()}
+      if (lookup === ABORTED) {
+        hooks.onPoll?.(state, changes)
+        return stopped('baselines')
+      }
+      state.setBaselines(lookup.found, lookup.historyFound, lookup.missing)
     }
     hooks.onPoll?.(state, changes)
     const verdict = state.verdict()

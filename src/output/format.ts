@@ -22,22 +22,30 @@ export interface Column<T> extends TableColumn {
    * field added later, so the fields scripts read by place keep their places
    */
   appended?: boolean
+  /**
+   * only in a terminal's table, or only in tab-separated rows: what people read and what scripts
+   * read by place can differ in form and order (a wait's VERDICT is the table's last column and
+   * the first of the gate's fields in its rows)
+   */
+  only?: 'tty' | 'tsv'
 }
 
 /** The columns of tab-separated rows: what scripts rely on, in that order, then the appended ones. */
 export function tsvColumns<T>(columns: readonly Column<T>[]): Column<T>[] {
-  return [...columns.filter((c) => !c.extra && !c.appended), ...columns.filter((c) => c.appended)]
+  const fields = columns.filter((c) => c.only !== 'tty')
+  return [...fields.filter((c) => !c.extra && !c.appended), ...fields.filter((c) => c.appended)]
 }
 
 /** The columns of a table for these rows: the extra ones only when some row has a value. */
 export function ttyColumns<T>(columns: readonly Column<T>[], rows: readonly T[]): Column<T>[] {
   return columns.filter(
     (c) =>
-      !c.extra ||
-      rows.some((row) => {
-        const value = c.get(row)
-        return value !== undefined && value !== null && value !== ''
-      }),
+      c.only !== 'tsv' &&
+      (!c.extra ||
+        rows.some((row) => {
+          const value = c.get(row)
+          return value !== undefined && value !== null && value !== ''
+        })),
   )
 }
 

@@ -1,3 +1,4 @@
+import type {Signals} from '../core/signals.js'
 import type {IO} from './io.js'
 import {terminalSafe} from './sanitize.js'
 import {PLAIN, type Style} from './style.js'
@@ -23,11 +24,14 @@ const ERASE_DOWN = '\u001B[J'
 export class LiveView {
   private height = 0
   private frame = ''
-  private readonly eraseAtExit = (): void => this.clear()
+  /** ends the erasing at exit (while the block shows) */
+  private stopErasingAtExit?: () => void
 
   constructor(
     private readonly io: IO,
     private readonly style: Style,
+    /** the process's exit, which erases the block */
+    private readonly signals: Signals,
   ) {}
 
   /** Whether anything is drawn at all: stderr is a terminal. */
@@ -54,7 +58,7 @@ export class LiveView {
     if (footer) lines.push(this.fit(footer, width))
     const frame = `${lines.join('\n')}\n`
     if (this.height > 0 && frame === this.frame) return
-    if (this.height === 0) process.once('exit', this.eraseAtExit)
+    if (this.height === 0) this.stopErasingAtExit = this.signals.atExit(() => this.clear())
     this.io.stderr.write(`${this.height > 0 ? up(this.height) + ERASE_DOWN : ''}${frame}`)
     this.height = lines.length
     this.frame = frame
@@ -66,7 +70,8 @@ export class LiveView {
     this.io.stderr.write(up(this.height) + ERASE_DOWN)
     this.height = 0
     this.frame = ''
-    process.off('exit', this.eraseAtExit)
+    this.stopErasingAtExit?.()
+    this.stopErasingAtExit = undefined
   }
 
   private fit(cell: LiveCell, width: number | undefined): string {

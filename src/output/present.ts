@@ -1,6 +1,6 @@
 import {type AmctlError, LOGIN_HINT, oneLine} from '../core/errors.js'
 import {jsonText} from './format.js'
-import type {IO} from './io.js'
+import {type IO, isOutputError} from './io.js'
 import {terminalSafe} from './sanitize.js'
 import type {Style} from './style.js'
 
@@ -64,8 +64,9 @@ export interface PresentOptions {
   style: Style
 }
 
+/** Presents `error`; that stdout cannot be written is said on stderr, under --json too. */
 export function presentError(error: AmctlError, io: IO, opts: PresentOptions): void {
-  if (opts.json) {
+  if (opts.json && !isOutputError(error)) {
     io.stdout.write(jsonText(error.toDocument(), io.stdoutIsTTY))
     return
   }

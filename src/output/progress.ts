@@ -1,4 +1,5 @@
 import type {Clock} from '../core/clock.js'
+import type {Signals} from '../core/signals.js'
 import type {IO} from './io.js'
 
 const ERASE_LINE = '\r\u001B[2K'
@@ -19,13 +20,16 @@ export interface Noun {
 export class Progress {
   private last: number | undefined
   private shown = false
-  private readonly eraseAtExit = (): void => this.clear()
+  /** ends the erasing at exit (while the line shows) */
+  private stopErasingAtExit?: () => void
 
   constructor(
     private readonly io: IO,
     private readonly noun: Noun,
     /** paces the redraws */
     private readonly clock: Clock,
+    /** the process's exit, which erases the line */
+    private readonly signals: Signals,
   ) {}
 
   update(count: number): void {
@@ -33,7 +37,7 @@ export class Progress {
     const now = this.clock.now()
     if (this.last !== undefined && now - this.last < 100) return
     this.last = now
-    if (!this.shown) process.once('exit', this.eraseAtExit)
+    if (!this.shown) this.stopErasingAtExit = this.signals.atExit(() => this.clear())
     this.shown = true
     this.io.stderr.write(`${ERASE_LINE}fetched ${count.toLocaleString('en-US')} ${count === 1 ? this.noun.one : this.noun.other}…`)
   }
@@ -43,6 +47,7 @@ export class Progress {
     if (!this.shown) return
     this.shown = false
     this.io.stderr.write(ERASE_LINE)
-    process.off('exit', this.eraseAtExit)
+    this.stopErasingAtExit?.()
+    this.stopErasingAtExit = undefined
   }
 }

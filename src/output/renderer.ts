@@ -64,10 +64,22 @@ export class Renderer {
     this.io.stdout.write(renderTable(shown, cells, this.opts.style, this.opts.width))
   }
 
-  /** An object: aligned key/value on a TTY, key<TAB>value lines when piped. */
-  object(obj: Record<string, unknown>): void {
+  /**
+   * An object: aligned key/value on a TTY, key<TAB>value lines when piped. An object without
+   * members (an answer of `{}`) says so on a terminal, as an empty list does ("(none)"): on
+   * stderr, so stdout stays data; piped it is no line at all.
+   */
+  object(obj: Record<string, unknown>, empty = '(an empty answer: no members)'): void {
     if (!this.human) return
-    this.io.stdout.write(this.io.stdoutIsTTY ? keyValue(obj, this.opts.style, '', this.opts.now) : tsvObject(obj))
+    if (!this.io.stdoutIsTTY) {
+      this.io.stdout.write(tsvObject(obj))
+      return
+    }
+    if (Object.keys(obj).length === 0) {
+      this.notice(styled(empty, 'dim'))
+      return
+    }
+    this.io.stdout.write(keyValue(obj, this.opts.style, '', this.opts.now))
   }
 
   /** A line of data on stdout (human mode only); terminal-safe on a TTY. */

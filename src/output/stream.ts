@@ -2,11 +2,12 @@ import type {Page} from '../contract/vocabulary.js'
 import type {Clock} from '../core/clock.js'
 import {type AmctlError, isAmctlError} from '../core/errors.js'
 import {assertRow, type Column, tsvColumns, tsvRow, ttyCells, ttyColumns} from './format.js'
-import {type IO, write} from './io.js'
+import {type IO, isStdoutGone, write} from './io.js'
 import {JsonItemsWriter} from './json-stream.js'
 import {type Noun, Progress} from './progress.js'
 import type {Style} from './style.js'
 import {columnWidths, fitWidths, headerLine, rowLine} from './table.js'
+import type {Signals} from '../core/signals.js'
 
 /** A list that arrives page by page (`runs list --all`, `api --paginate`): what to show and how. */
 export interface StreamedList<T> {
@@ -35,6 +36,8 @@ export interface StreamTarget {
   now: number
   /** paces the progress line */
   clock: Clock
+  /** the process's exit, which erases the progress line */
+  signals: Signals
 }
 
 /**
@@ -48,7 +51,7 @@ export interface StreamTarget {
 export async function writeStream<T>(list: StreamedList<T>, target: StreamTarget): Promise<StreamOutcome> {
   const {io} = target
   let count = 0
-  const progress = new Progress(io, list.noun, target.clock)
+  const progress = new Progress(io, list.noun, target.clock, target.signals)
   const writer = target.mode === 'json' ? new JsonItemsWriter(io) : undefined
   let widths: number[] | undefined
   let shown: Column<T>[] | undefined
@@ -88,7 +91,8 @@ export async function writeStream<T>(list: StreamedList<T>, target: StreamTarget
     }
   } catch (error) {
     progress.clear()
-    if (!isAmctlError(error)) throw error
+    // (a stdout that can take nothing more is the command's end, not the list's error: nothing more can go there)
+    if (!isAmctlError(error) || isStdoutGone(error)) throw error
     if (writer && opened) {
       await writer.close(error.toDocument().error)
       return {count, error, errorWritten: true}

@@ -14,8 +14,8 @@ const UNITS: [unit: Intl.RelativeTimeFormatUnit, seconds: number][] = [
 
 let formatter: Intl.RelativeTimeFormat | undefined
 
-/** `value` relative to `now`; the value itself when it is not a date. */
-export function relativeTime(value: string, now: number = Date.now()): string {
+/** `value` relative to `now` (the time of day, epoch ms); the value itself when it is not a date. */
+export function relativeTime(value: string, now: number): string {
   const at = Date.parse(value)
   if (Number.isNaN(at)) return value
   const seconds = Math.round((at - now) / 1000)

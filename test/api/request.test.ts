@@ -1,9 +1,10 @@
 import {describe, expect, it} from 'vitest'
-import {call, namingResource, operationPath} from '../../src/api/request.js'
+import {call, callPage, callPages, namingResource, operationPath} from '../../src/api/request.js'
 import {ApiError, BadResponseError} from '../../src/core/errors.js'
 import {errorText} from '../../src/output/present.js'
 import {failure} from '../helpers/failure.js'
-import {envelope, fakeApiClient, useFakeApi} from '../helpers/fake-api.js'
+import {runAt} from '../helpers/pages.js'
+import {envelope, fakeApiClient, reply, unchecked, useFakeApi} from '../helpers/fake-api.js'
 
 // One typed call per operation (src/contract/routes.ts names its method and path), and a 404
 // that names what was asked for.
@@ -36,6 +37,71 @@ describe('call', () => {
     expect(e.context?.text).toBe('eval set "es_1" not found')
     expect(errorText(e)).toBe('eval set "es_1" not found: no such thing')
     expect(e).toMatchObject({code: 'not_found', status: 404, exitCode: 5})
+  })
+})
+
+const RUN = runAt('run_1', '2026-01-01T00:00:00Z')
+
+describe('callPage and callPages: a list operation, typed by its operationId as call() is', () => {
+  it("one page: the operation's path with the query it documents, the answer as the document types it", async () => {
+    api.stub('GET /orgs/acme/runs', {items: [RUN], nextCursor: 'c2'})
+    const page = await callPage(client(), 'listRuns', {org: 'acme'}, {query: {limit: 5, cursor: 'c1'}})
+    // (typed by the operation: RunPage, whose items are Runs)
+    const first: string = page.items[0].id
+    expect(first).toBe('run_1')
+    expect(page.nextCursor).toBe('c2')
+    expect(api.requests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v1/orgs/acme/runs?limit=5&cursor=c1'])
+  })
+
+  it('a page whose items is not an array is bad_response; a 404 names the resource', async () => {
+    api.stub('GET /orgs/acme/connections', unchecked('a broken server', 200, {items: 'none'}))
+    const bad = await failure(callPage(client(), 'listConnections', {org: 'acme'}))
+    expect(bad).toMatchObject({
+      code: 'bad_response',
+      message: 'expected a page with an "items" array from GET /orgs/acme/connections, got string',
+    })
+    api.stub('GET /orgs/gone/connections', envelope(404, 'not_found', 'no such thing'))
+    const missing = await failure(callPage(client(), 'listConnections', {org: 'gone'}, {resource: {kind: 'organization', id: 'gone'}}))
+    expect(errorText(missing)).toBe('organization "gone" not found: no such thing')
+  })
+
+  it("every page from query.cursor, the rest of the query on each; a later 404 is that page's", async () => {
+    let n = 0
+    api.stub('GET /orgs/acme/runs', () => {
+      n++
+      return n < 3 ? reply(200, {items: [{...RUN, id: `run_${n}`}], nextCursor: `c${n + 1}`}) : envelope(404, 'not_found', 'cursor expired')
+    })
+    const seen: string[] = []
+    const e = await failure(
+      (async () => {
+        const walk = callPages(
+          client(),
+          'listRuns',
+          {org: 'acme'},
+          {query: {limit: 2, cursor: 'c1'}, resource: {kind: 'organization', id: 'acme'}},
+        )
+        for await (const page of walk) seen.push(...page.items.map((run) => run.id))
+      })(),
+    )
+    expect(seen).toEqual(['run_1', 'run_2'])
+    expect(api.requests().map((r) => r.path)).toEqual([
+      '/api/v1/orgs/acme/runs?limit=2&cursor=c1',
+      '/api/v1/orgs/acme/runs?limit=2&cursor=c2',
+      '/api/v1/orgs/acme/runs?limit=2&cursor=c3',
+    ])
+    expect(e.context?.text).toBe('page 3 (cursor c3) of GET /orgs/acme/runs not found')
+  })
+
+  it('only operations that answer a list, and callPages only those that take a cursor (type errors otherwise)', () => {
+    const typed = (): void => {
+      // @ts-expect-error getMe does not answer a list
+      void callPage(client(), 'getMe', {})
+      // @ts-expect-error listConnections answers one list: it takes no cursor to page with
+      void callPages(client(), 'listConnections', {org: 'acme'})
+      // @ts-expect-error listConnections documents no limit
+      void callPage(client(), 'listConnections', {org: 'acme'}, {query: {limit: 5}})
+    }
+    expect(typeof typed).toBe('function')
   })
 })
 

@@ -1,4 +1,5 @@
-import {readdirSync, statSync} from 'node:fs'
+import {closeSync, openSync, readdirSync, statSync} from 'node:fs'
+import {Writable} from 'node:stream'
 import {join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import Api from '../../src/commands/api.js'
@@ -7,8 +8,13 @@ import EvalsRun from '../../src/commands/evals/run.js'
 import OrgsSummary from '../../src/commands/orgs/summary.js'
 import RunsFork from '../../src/commands/runs/fork.js'
 import RunsList from '../../src/commands/runs/list.js'
+import RunsWatch from '../../src/commands/runs/watch.js'
+import {DirectStdout} from '../../src/output/io.js'
 import {ROOT, runCommand} from '../helpers/cli.js'
 import {dropConnection, reply, useFakeApi} from '../helpers/fake-api.js'
+import {readRecent} from '../../src/core/recent.js'
+import {FAKE_WALL_START} from '../helpers/fake-clock.js'
+import {tempDir} from '../helpers/temp.js'
 
 // --jq as every command gets it from the base command: the expression compiled before any
 // request, the document --json would print filtered through jq, errors as without --json.
@@ -226,6 +232,25 @@ describe('--jq', () => {
     expect(tty.stdout).toBe('evil\\u001b]0;pwned\\u0007\nsecond line\n{"agent":"evil\\u001b]0;pwned\\u0007\\nsecond line"}\n')
   })
 
+  it.each([[['--json', '--jq', '.']], [['--jq=.', '--json']]])(
+    '%j: a usage error inside a command is the one line on stderr, never the JSON document (--jq implies --json for data only)',
+    async (args) => {
+      const r = await runCommand(ConfigGet, ['no-such-key', ...args])
+      expect(r).toMatchObject({exitCode: 2, stdout: ''})
+      expect(r.stderr).toMatch(/^error: .*\(invalid_request\)\n/)
+    },
+  )
+
+  it('keeps the runs it printed for shell completion, as without --jq', async () => {
+    const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
+    api.stub('GET /orgs/acme/runs', {items: [run(2), {...run(1), status: 'failed'}], nextCursor: null})
+    expect((await runCommand(RunsList, ['--org', 'acme', '--jq', '.items[0].id'], {env})).stdout).toBe('run_2\n')
+    expect(readRecent(env, FAKE_WALL_START).runs.map(({id, note}) => [id, note])).toEqual([
+      ['run_2', 'succeeded, es_1'],
+      ['run_1', 'failed, es_1'],
+    ])
+  })
+
   it('commands that send no request take it too (config get)', async () => {
     const r = await runCommand(ConfigGet, ['org', '--jq', '[.key, .value]'], {env: {AMCTL_PROFILE: undefined}})
     expect(r).toMatchObject({exitCode: 0, stdout: '["org",null]\n', stderr: ''})
@@ -241,5 +266,74 @@ describe('--jq', () => {
     )
     const flagsOf = (Cmd: CommandShape) => ({...Cmd.baseFlags, ...Cmd.flags})
     expect(withJson.filter(({Cmd}) => !('jq' in flagsOf(Cmd))).map(({file}) => file)).toEqual([])
+  })
+})
+
+/** A stdout whose every write fails after it returned, as a terminal that went away does (EIO). */
+function brokenStdout(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, done) {
+      setImmediate(() => done(Object.assign(new Error('EIO: i/o error, write'), {code: 'EIO', syscall: 'write'})))
+    },
+  })
+}
+
+describe('a stdout that cannot be written (issue 32 item 6)', () => {
+  const EIO = 'error: cannot write to stdout: i/o error (EIO) (output_error)\n'
+
+  it("a wait's verdict keeps its exit code (10, 11: a retry on exit 1 would launch again), with one error line and no stack", async () => {
+    for (const json of [[], ['--json'], ['--jq', '.items[].id']]) {
+      api.stub('GET /orgs/acme/runs', {items: [run(1, 'failed')], nextCursor: null})
+      const failed = await runCommand(RunsWatch, ['run_1', '--org', 'acme', ...json], {env: api.env(), stdout: brokenStdout()})
+      expect(failed.exitCode, json.join(' ')).toBe(10)
+      expect(failed.stderr.endsWith(`run_1 failed (0s)\n${EIO}`), failed.stderr).toBe(true)
+      api.stub('GET /orgs/acme/runs', {items: [run(1, 'running')], nextCursor: null})
+      const timedOut = await runCommand(RunsWatch, ['run_1', '--org', 'acme', '--wait-timeout', '5', ...json], {
+        env: api.env(),
+        stdout: brokenStdout(),
+      })
+      expect(timedOut.exitCode, json.join(' ')).toBe(11)
+      expect(timedOut.stderr.endsWith(EIO), timedOut.stderr).toBe(true)
+    }
+  })
+
+  it('after a pass, and for any other command, it is the error: exit 1, the one line', async () => {
+    api.stub('GET /orgs/acme/runs', {items: [run(1)], nextCursor: null})
+    const passed = await runCommand(RunsWatch, ['run_1', '--org', 'acme'], {env: api.env(), stdout: brokenStdout()})
+    expect(passed.exitCode).toBe(1)
+    expect(passed.stderr.endsWith(`✓ 1 run succeeded (0s)\n${EIO}`), passed.stderr).toBe(true)
+    for (const argv of [[], ['--json'], ['--all'], ['--all', '--json']]) {
+      paged()
+      const listed = await runCommand(RunsList, ['--org', 'acme', ...argv], {env: api.env(), stdout: brokenStdout()})
+      expect(listed, argv.join(' ')).toMatchObject({exitCode: 1, stderr: EIO})
+    }
+  })
+
+  it('a full disk (`> /dev/full`): the same, from the first write', async () => {
+    api.stub('GET /orgs/acme/runs', {items: [run(1, 'failed')], nextCursor: null})
+    const fd = openSync('/dev/full', 'w')
+    try {
+      const r = await runCommand(RunsWatch, ['run_1', '--org', 'acme'], {env: api.env(), stdout: new DirectStdout(fd) as never})
+      expect(r.exitCode).toBe(10)
+      expect(r.stderr.endsWith('error: cannot write to stdout: no space left on device (ENOSPC) (output_error)\n'), r.stderr).toBe(true)
+    } finally {
+      closeSync(fd)
+    }
+  })
+
+  it('an error under --json whose document stdout cannot take: the error line on stderr, its own exit code', async () => {
+    api.stub('GET /orgs/acme/summary', () => reply(403, {error: {code: 'forbidden', message: 'not a member'}}))
+    const r = await runCommand(OrgsSummary, ['--org', 'acme', '--json'], {env: api.env(), stdout: brokenStdout()})
+    expect(r).toMatchObject({exitCode: 4, stderr: 'error: not a member (forbidden, HTTP 403)\n'})
+  })
+
+  it('a launch whose outcome is unknown keeps its 9 (check before retrying): a relaunch must not follow', async () => {
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      throw dropConnection()
+    })
+    api.stub('GET /orgs/acme/runs', {items: [run(2, 'queued')], nextCursor: null})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env(), stdout: brokenStdout()})
+    expect(r.exitCode).toBe(9)
+    expect(r.stderr).toMatch(/^error: .*\(outcome_unknown\)\n.*\n.*\(output_error\)\n$/)
   })
 })

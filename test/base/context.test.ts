@@ -21,6 +21,7 @@ function context(flags: GlobalFlags, env: Record<string, string | undefined>): {
     io: fakeIO(),
     env: {AMCTL_CONFIG_DIR: tempDir('amctl-context-'), ...env} as NodeJS.ProcessEnv,
     clock: fakeClock(),
+    transport: api.transport,
     version: '9.9.9',
     errStyle: palette(false),
     warn: (message) => warnings.push(message),

@@ -14,11 +14,15 @@ import {fakeIO} from '../helpers/fake-io.js'
 const FORMS: {args: string[]; json: boolean}[] = [
   {args: [], json: false},
   {args: ['--json'], json: true},
-  // --jq implies --json for data only: errors show as without --json
-  {args: ['--json', '--jq', '.'], json: false},
-  {args: ['--jq=.', '--json'], json: false},
+  // --jq implies --json for data only: errors show as without --json (inside a command, where
+  // the engine starts: test/base/base-command.test.ts)
   // after `--` nothing is a flag
   {args: ['--', '--json'], json: false},
+]
+/** --jq's forms, for the route outside a command (which never starts the engine) */
+const JQ_FORMS: {args: string[]; json: boolean}[] = [
+  {args: ['--json', '--jq', '.'], json: false},
+  {args: ['--jq=.', '--json'], json: false},
 ]
 
 /** The error's form on stdout and stderr. */
@@ -30,7 +34,7 @@ function form(out: {stdout: string; stderr: string}): 'json' | 'line' {
 }
 
 describe('reportFailure (outside a command: bin/run.cjs)', () => {
-  it.each(FORMS)('$args: the JSON document exactly when it says so', async ({args, json}) => {
+  it.each([...FORMS, ...JQ_FORMS])('$args: the JSON document exactly when it says so', async ({args, json}) => {
     const io = fakeIO()
     expect(await reportFailure(new UsageError('unknown command "x"'), ['x', ...args], {io, env: {}})).toBe(2)
     expect(form({stdout: io.out(), stderr: io.err()})).toBe(json ? 'json' : 'line')

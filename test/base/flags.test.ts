@@ -17,6 +17,7 @@ import {ROOT, runCommand} from '../helpers/cli.js'
 import {runAt} from '../helpers/pages.js'
 import {fakeApi, ME} from '../helpers/fake-api.js'
 import {tempDir} from '../helpers/temp.js'
+import {fileSetting} from '../helpers/env.js'
 
 // --jq implies --json, and is looked for before the arguments parse (errors show without --json).
 describe('jqInArgv', () => {
@@ -123,7 +124,7 @@ describe('global flags on every command that talks to the API', () => {
       const r = await runCommand(Cmd, [...argv])
       expect(r.exitCode).toBe(2)
       expect(r.stderr.split('\n')[0]).toBe(`error: unknown flag ${flag} (invalid_request)`)
-      expect(existsSync(join(process.env.AMCTL_CONFIG_DIR as string, 'config.json')), 'no config written').toBe(false)
+      expect(existsSync(join(fileSetting('AMCTL_CONFIG_DIR'), 'config.json')), 'no config written').toBe(false)
     }
   })
 

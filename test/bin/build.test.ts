@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
+import {machinePath, runHome, sealedEnv} from '../helpers/env.js'
 
 // The build runs in a copy of the project (sources, bin/, patches/, package.json, node_modules
 // linked; no manifest: the build makes it), so these tests never disturb the dist/ the other tests
@@ -14,7 +15,7 @@ symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
 
 function build(): Promise<number | null> {
   return new Promise((resolve) =>
-    spawn(process.execPath, [join(copy, 'bin', 'build.js')], {cwd: copy, stdio: 'ignore'}).on('close', resolve),
+    spawn(process.execPath, [join(copy, 'bin', 'build.js')], {cwd: copy, stdio: 'ignore', env: sealedEnv()}).on('close', resolve),
   )
 }
 
@@ -23,7 +24,7 @@ const amctl = (...args: (string | Record<string, string>)[]) => {
   const env = args.find((a): a is Record<string, string> => typeof a !== 'string')
   return spawnSync(process.execPath, [join(copy, 'bin', 'run.cjs'), ...argv], {
     encoding: 'utf8',
-    env: {PATH: process.env.PATH, HOME: process.env.HOME, ...env},
+    env: {PATH: machinePath(), HOME: runHome(), ...env},
   })
 }
 
@@ -43,7 +44,9 @@ describe('bin/build.js', () => {
   it('edit, build, see: a description changed in src/ is in --help, `help`, help drawn at run time and the manifest after `npm run build` alone', async () => {
     const file = join(copy, 'src', 'commands', 'runs', 'fork.ts')
     const source = readFileSync(file, 'utf8')
-    const old = "static override summary = 'Fork a run into a new run'"
+    // (the summary as it stands: whatever src/ says now, read from the manifest of the checkout)
+    const summary = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')).commands['runs:fork'].summary as string
+    const old = `static override summary = '${summary}'`
     expect(source).toContain(old)
     const text = 'Fork a run, a summary edited by the test'
     writeFileSync(file, source.replace(old, `static override summary = '${text}'`))
@@ -56,7 +59,7 @@ describe('bin/build.js', () => {
       const r = amctl(...argv)
       expect(r.status, argv.join(' ')).toBe(0)
       expect(r.stdout, argv.join(' ')).toContain(text)
-      expect(r.stdout, argv.join(' ')).not.toContain('Fork a run into a new run')
+      expect(r.stdout, argv.join(' ')).not.toContain(summary)
     }
     // drawn by oclif at run time (a terminal's first help) from the manifest the build made
     const drawn = amctl('runs', 'fork', '--help', {AMCTL_HELP_CACHE: 'off'})
@@ -72,7 +75,7 @@ describe('bin/build.js', () => {
     utimesSync(join(copy, 'dist', 'amctl.cjs'), future, future)
     const demo = spawn(process.execPath, [join(copy, 'bin', 'demo.js')], {
       cwd: copy,
-      env: {PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1'},
+      env: {PATH: machinePath(), HOME: runHome(), NO_COLOR: '1'},
     })
     const first = await new Promise<string>((resolve) => {
       let out = ''

@@ -21,6 +21,7 @@ import {useE2E} from '../e2e/helpers.js'
 import {runBin, runOnTerminal} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
+import {machinePath} from '../helpers/env.js'
 
 // bin/launcher.cjs: the run-time half of the start-up machinery (the code cache, help drawn at
 // build time, stdout without process.stdout), and what a built run loads. Every piece leans on how
@@ -77,7 +78,7 @@ function builtinsLoaded(argv: string[], env: Record<string, string> = {}): strin
   // twice: the second run is the one measured, with its code cache
   for (let i = 0; i < 2; i++) {
     const r = spawnSync(process.execPath, ['--require', hook, BIN, ...argv], {
-      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_KEYCHAIN: 'off', ...env},
+      env: {PATH: machinePath(), HOME: home, AMCTL_KEYCHAIN: 'off', ...env},
       stdio: ['ignore', fd, fd],
     })
     expect(r.status, readFileSync(out, 'utf8')).toBe(0)
@@ -134,7 +135,7 @@ describe('what a run loads (a dependency that starts requiring these at load tim
       const {hook, read} = recorder()
       const r = spawnSync(process.execPath, ['--require', hook, BIN, ...argv], {
         env: {
-          PATH: process.env.PATH ?? '',
+          PATH: machinePath(),
           HOME: tempDir('amctl-startup-home-'),
           AMCTL_KEYCHAIN: 'off',
           AMCTL_TOKEN: 'svc_pipe_token_1234',
@@ -152,7 +153,7 @@ describe('what a run loads (a dependency that starts requiring these at load tim
     const {hook, dir, read} = recorder()
     const fd = openSync(join(dir, 'out.txt'), 'w')
     const r = spawnSync(process.execPath, ['--require', hook, BIN, 'config', 'list'], {
-      env: {PATH: process.env.PATH ?? '', HOME: tempDir('amctl-startup-home-'), AMCTL_KEYCHAIN: 'off'},
+      env: {PATH: machinePath(), HOME: tempDir('amctl-startup-home-'), AMCTL_KEYCHAIN: 'off'},
       stdio: ['ignore', fd, 'pipe'],
     })
     closeSync(fd)
@@ -213,13 +214,14 @@ describe('the XML library of --junit (fast-xml-builder): a file of its own, like
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--junit', join(dir, 'e.xml')])).toContain('xml.cjs')
   })
 
-  it("jstat (the history gate's t quantile) is not in the bundle either: ./stats.cjs is required only by --baseline history", async () => {
+  it("jstat (the history gate's t quantile) is not in the bundle either: ./stats.cjs is required only by --baseline history and evals stats", async () => {
     const source = readFileSync(BUNDLE, 'utf8')
     expect(source).toMatch(/require\(["']\.\/stats\.cjs["']\)/)
     expect(source).not.toContain('ibetainv') // a function of jstat
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--baseline', 'previous'])).not.toContain('stats.cjs')
     expect(await distRequired(['runs', 'list'])).not.toContain('stats.cjs')
     expect(await distRequired(['runs', 'watch', 'run_acme_0251', '--baseline', 'history'])).toContain('stats.cjs')
+    expect(await distRequired(['evals', 'stats', 'es_acme_search'])).toContain('stats.cjs')
   })
 })
 
@@ -335,7 +337,7 @@ describe('the code cache (vm.Script and a V8 cache, on every Node version)', () 
 
   it('a cache directory that cannot be made (under /proc) is skipped silently: the command ends, no spinning', () => {
     const r = spawnSync(process.execPath, [BIN, 'config', 'list', '--json'], {
-      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: '/proc/nope/amctl', AMCTL_KEYCHAIN: 'off'},
+      env: {PATH: machinePath(), HOME: home, AMCTL_CACHE_DIR: '/proc/nope/amctl', AMCTL_KEYCHAIN: 'off'},
       encoding: 'utf8',
       timeout: 20_000,
     })
@@ -388,7 +390,7 @@ require(${JSON.stringify(BIN)})
 `,
     )
     const r = spawnSync(process.execPath, [wrapper], {
-      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_CACHE_DIR: dir, AMCTL_KEYCHAIN: 'off', AMCTL_HELP_CACHE: 'off'},
+      env: {PATH: machinePath(), HOME: home, AMCTL_CACHE_DIR: dir, AMCTL_KEYCHAIN: 'off', AMCTL_HELP_CACHE: 'off'},
       encoding: 'utf8',
     })
     expect(r.status, r.stderr).toBe(0)
@@ -471,7 +473,7 @@ describe('help drawn at build time (dist/help/), printed without the bundle', ()
   function piped(argv: string[], env: Record<string, string> = {}) {
     const {hook, read} = recorder()
     const r = spawnSync(process.execPath, ['--require', hook, BIN, ...argv], {
-      env: {PATH: process.env.PATH ?? '', HOME: home, AMCTL_KEYCHAIN: 'off', ...env},
+      env: {PATH: machinePath(), HOME: home, AMCTL_KEYCHAIN: 'off', ...env},
       encoding: 'utf8',
     })
     return {status: r.status, stdout: r.stdout, stderr: r.stderr, ...read()}
@@ -520,7 +522,7 @@ describe('help drawn at build time (dist/help/), printed without the bundle', ()
     expect(r.stdout).toBe(drawnFor(['runs', 'list', '--help']))
     const {hook, read} = recorder()
     const devNull = spawnSync(process.execPath, ['--require', hook, BIN, '--help'], {
-      env: {PATH: process.env.PATH ?? '', HOME: home},
+      env: {PATH: machinePath(), HOME: home},
       stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
     })
     expect(devNull.status).toBe(0)
@@ -634,7 +636,7 @@ require(${JSON.stringify(BIN)})
     const r = spawnSync(
       'sh',
       ['-c', `{ ${q(process.execPath)} ${q(wrapper)}; echo $? > ${q(join(dir, 'status'))}; } | (sleep 0.5; cat > ${q(join(dir, 'out'))})`],
-      {env: {PATH: process.env.PATH ?? '', HOME: home}, encoding: 'utf8', timeout: 20_000},
+      {env: {PATH: machinePath(), HOME: home}, encoding: 'utf8', timeout: 20_000},
     )
     expect(r.stderr).toBe('')
     expect(readFileSync(join(dir, 'status'), 'utf8').trim()).toBe('0')

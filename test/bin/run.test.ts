@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {runBin, runOnTerminal} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
+import {machinePath} from '../helpers/env.js'
 
 // bin/run.cjs, the entry: a checkout without a build, and a failure outside any command (the
 // route through src/base/failure.ts that BaseCommand.catch shares: test/base/failure.test.ts).
@@ -20,7 +21,7 @@ describe('without a build (a failed build, `npm ci --ignore-scripts`)', () => {
   const run = (root: string, ...argv: string[]) =>
     spawnSync(process.execPath, [join(root, 'bin', 'run.cjs'), ...argv], {
       encoding: 'utf8',
-      env: {PATH: process.env.PATH, HOME: tempDir('amctl-unbuilt-home-')},
+      env: {PATH: machinePath(), HOME: tempDir('amctl-unbuilt-home-')},
     })
 
   it.each([[['config', 'list']], [['--help']], [['runs', 'list', '--json']], [[]]])(

@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import Version from '../../src/commands/version.js'
 import {ROOT, runCommand} from '../helpers/cli.js'
+import {sealedEnv} from '../helpers/env.js'
 
 const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {version: string}
 const FIRST = `amctl/${pjson.version} ${process.platform}-${process.arch} node-${process.version}`
@@ -11,7 +12,7 @@ const buildInfo = join(ROOT, 'dist', 'build-info.json')
 
 describe('amctl version (as gh has it)', () => {
   it('prints what --version prints, byte for byte, piped or on a terminal', async () => {
-    const launcher = spawnSync(process.execPath, [join(ROOT, 'bin', 'run.cjs'), '--version'], {encoding: 'utf8'})
+    const launcher = spawnSync(process.execPath, [join(ROOT, 'bin', 'run.cjs'), '--version'], {encoding: 'utf8', env: sealedEnv()})
     expect(launcher.stdout.split('\n')[0]).toBe(FIRST)
     for (const tty of [false, true]) {
       const r = await runCommand(Version, [], {tty})

@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {builtModule} from '../helpers/bin.js'
 import {tempDir} from '../helpers/temp.js'
+import {sealedEnv} from '../helpers/env.js'
 
 // src/core/fs-atomic.ts as built (dist/), in child processes: what one process cannot show.
 const DIST_ATOMIC = builtModule('core/fs-atomic.js')
@@ -21,7 +22,7 @@ describe('writeFileAtomic across processes', () => {
         process.stdout.write('ready\\n')
         for (let i = 0; ; i++) writeFileAtomic(${JSON.stringify(file)}, i % 2 ? a : b)
       `
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']})
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit'], env: sealedEnv()})
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
     await new Promise((resolve) => setTimeout(resolve, 150))
     child.kill('SIGKILL')
@@ -38,7 +39,7 @@ describe('ensurePrivateDir in a child with a time limit', () => {
       import {ensurePrivateDir} from ${JSON.stringify(DIST_ATOMIC)}
       try { ensurePrivateDir('/proc/self/amctl/x') } catch (e) { process.stdout.write(e.message) }
     `
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'pipe'], env: sealedEnv()})
     let out = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
     const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)

@@ -1,5 +1,5 @@
-import {mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {chmodSync, chownSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import type {Run} from '../../src/contract/types.js'
 import {
@@ -82,16 +82,19 @@ describe('rememberRecent / readRecent', () => {
     expect(JSON.parse(readFileSync(recentPath(env), 'utf8')).runs).toHaveLength(RECENT_LIMITS.runs)
   })
 
-  it('the same ID in two organizations is two entries; an ID a shell cannot take as one word is never kept', () => {
+  it('the same ID in two organizations is two entries; an ID a completion line cannot carry is never kept, any other is data', () => {
     const {next} = mergeRecent(
       {orgs: [], runs: [], evalSets: []},
       [
         run('run_1', 'acme'),
         run('run_1', 'globex'),
-        run('run 2'),
         run('run_\u001b[2J'),
-        run('run_3', 'ac me'),
+        run('run_\u202eevil'),
+        run('run_\u2028'),
         run('run_4', 'acme', 'bad\u0007note'),
+        // spaces, quotes, `$(…)`: kept as they are (the scripts insert each as one quoted word)
+        run('run 2', 'ac me'),
+        run('run_$(id)`id`;|&\'"~*'),
       ],
       NOW,
     )
@@ -99,6 +102,8 @@ describe('rememberRecent / readRecent', () => {
       {id: 'run_1', org: 'acme', at: NOW},
       {id: 'run_1', org: 'globex', at: NOW},
       {id: 'run_4', org: 'acme', at: NOW},
+      {id: 'run 2', org: 'ac me', at: NOW},
+      {id: 'run_$(id)`id`;|&\'"~*', org: 'acme', at: NOW},
     ])
   })
 
@@ -132,6 +137,65 @@ describe('rememberRecent / readRecent', () => {
     expect(readRecent(env, NOW)).toEqual({orgs: [], runs: [{id: 'run_ok', at: NOW}], evalSets: []})
     writeFileSync(recentPath(env), JSON.stringify({version: 2, runs: [{id: 'run_future', at: NOW}]}))
     expect(readRecent(env, NOW).runs).toEqual([])
+  })
+
+  describe("read only when it is this user's alone, as the code and help caches are (issue 32 item 2)", () => {
+    const root = process.getuid?.() === 0
+    /** A cache of run_planted at `dir`/recent.json, as amctl writes one; `change` then alters it. */
+    const planted = (change: (file: string, dir: string) => void) => {
+      const env = envWith()
+      mkdirSync(env.AMCTL_CACHE_DIR, {recursive: true})
+      writeFileSync(recentPath(env), JSON.stringify({version: 1, runs: [{id: 'run_planted', org: 'acme', at: NOW}]}))
+      // as it is: read (the cases below differ in one thing only)
+      expect(readRecent(env, NOW).runs.map((r) => r.id)).toEqual(['run_planted'])
+      change(recentPath(env), env.AMCTL_CACHE_DIR)
+      return readRecent(env, NOW).runs.map((r) => r.id)
+    }
+    const elsewhere = () => {
+      const dir = join(tempDir('amctl-recent-other-'), 'cache')
+      mkdirSync(dir)
+      writeFileSync(join(dir, 'recent.json'), JSON.stringify({version: 1, runs: [{id: 'run_planted', org: 'acme', at: NOW}]}))
+      return dir
+    }
+
+    it('a file others can write is ignored', () => {
+      expect(planted((file) => chmodSync(file, 0o666))).toEqual([])
+      expect(planted((file) => chmodSync(file, 0o620))).toEqual([])
+    })
+
+    it('a file reached through a link (symbolic, or a second name) is ignored', () => {
+      expect(
+        planted((file) => {
+          rmSync(file)
+          symlinkSync(join(elsewhere(), 'recent.json'), file)
+        }),
+      ).toEqual([])
+      expect(planted((file) => linkSync(file, join(tempDir('amctl-recent-link-'), 'second-name')))).toEqual([])
+    })
+
+    it('a cache directory others can write, or one that is a link, is ignored', () => {
+      expect(planted((_file, dir) => chmodSync(dir, 0o777))).toEqual([])
+      const env = {AMCTL_CACHE_DIR: join(tempDir('amctl-recent-dirlink-'), 'cache')}
+      symlinkSync(elsewhere(), env.AMCTL_CACHE_DIR)
+      expect(readRecent(env, NOW).runs).toEqual([])
+    })
+
+    it.runIf(root)('a file or a cache directory another user owns is ignored (as root, which can make them)', () => {
+      expect(planted((file) => chownSync(file, 65534, 65534))).toEqual([])
+      expect(planted((_file, dir) => chownSync(dir, 65534, 65534))).toEqual([])
+    })
+
+    it('nothing is written into a cache directory others can write: the failure is returned for --verbose', () => {
+      const env = envWith()
+      mkdirSync(env.AMCTL_CACHE_DIR, {recursive: true, mode: 0o777})
+      chmodSync(env.AMCTL_CACHE_DIR, 0o777)
+      expect(rememberRecent(env, [run('run_1')], NOW)?.message).toBe(
+        `the cache directory ${env.AMCTL_CACHE_DIR} is not this user's alone (another user owns it or can write it, or it is a link): recent IDs not kept`,
+      )
+      chmodSync(env.AMCTL_CACHE_DIR, 0o700)
+      expect(readRecent(env, NOW).runs).toEqual([])
+      expect(dirname(recentPath(env))).toBe(env.AMCTL_CACHE_DIR)
+    })
   })
 
   it('never throws: a cache that cannot be written is reported, not raised', () => {

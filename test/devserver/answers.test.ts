@@ -3,6 +3,7 @@ import type {Answered} from '../../src/devserver/http-server.js'
 import {type DevServer, startDevServer} from '../../src/devserver/index.js'
 import {USERS} from '../../src/devserver/seed.js'
 import {checkAgainstDocument} from './helpers.js'
+import {systemClock} from '../../src/core/clock.js'
 
 // DevServerOptions.onAnswer: every API answer the server made itself, which the end-to-end harness
 // (test/e2e/helpers.ts) checks against the OpenAPI document; injected faults and /_dev/ hooks are not
@@ -13,7 +14,7 @@ const answers: Answered[] = []
 let token: string
 
 beforeAll(async () => {
-  server = await startDevServer({port: 0, onAnswer: (answer) => answers.push(answer)})
+  server = await startDevServer({now: systemClock.wall, port: 0, onAnswer: (answer) => answers.push(answer)})
   const minted = await fetch(`${server.url}/_dev/tokens`, {
     method: 'POST',
     headers: {'content-type': 'application/json'},

@@ -44,6 +44,25 @@ describe('request bodies are checked against the OpenAPI document', () => {
     expect((await f.server.api('POST', `/orgs/acme/optimizations/${OPTIMIZATIONS.acmeCheckout}/propose`, {token: f.ada})).status).toBe(200)
   })
 
+  it.each(['  ', '\n', ' \r\n\t '])(
+    'a body of only whitespace (%j) with Content-Type: application/json is a 400, not no body (issue 32 item 23)',
+    async (raw) => {
+      const before = (await f.server.api('GET', '/orgs/acme/runs?limit=1', {token: f.ada})).body.items[0].id
+      const fork = await f.server.api('POST', `/runs/${before}/fork`, {token: f.ada, raw})
+      expect(expectError(fork, 400, 'invalid_request')).toBe('malformed JSON body: only whitespace (send {} or no body at all)')
+      // nothing forked
+      expect((await f.server.api('GET', '/orgs/acme/runs?limit=1', {token: f.ada})).body.items[0].id).toBe(before)
+      const hook = await f.server.call('POST', '/_dev/orgs/acme/outcomes', {raw})
+      expect(expectError(hook, 400, 'invalid_request')).toBe('malformed JSON body: only whitespace (send {} or no body at all)')
+    },
+  )
+
+  it('no body at all (zero bytes) where the body is optional: taken as none', async () => {
+    expect(
+      (await f.server.api('POST', `/orgs/acme/optimizations/${OPTIMIZATIONS.acmeCheckout}/propose`, {token: f.ada, raw: ''})).status,
+    ).toBe(200)
+  })
+
   it('keeps the rules the document cannot state: the connection must exist in this organization', async () => {
     const answer = await f.server.api('PATCH', checkout, {token: f.ada, body: {connectionIds: [CONNECTIONS.globexSlack]}})
     const message = `connectionIds: connection "${CONNECTIONS.globexSlack}" does not exist in organization acme`

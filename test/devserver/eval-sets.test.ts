@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {CONNECTIONS, EVAL_SETS, SKILLS} from '../../src/devserver/seed.js'
+import {CONNECTIONS, EVAL_SETS, MCP_SERVERS, SKILLS, TAGS} from '../../src/devserver/seed.js'
 import {expectError, useSeededServer} from './helpers.js'
 
 const f = useSeededServer()
@@ -84,6 +84,42 @@ describe('PATCH /orgs/{org}/eval-sets/{evalSetId}', () => {
     const answer = await patch({samplesPerTarget: 7, ...body})
     expect(expectError(answer, 400, 'invalid_request')).toContain(member)
     expect((await patch({})).body).toEqual(before)
+  })
+
+  it.each([
+    [{targets: [1]}, 'targets[0] must be a JSON object, got number 1'],
+    [{targets: [{agent: 'codex'}]}, 'targets[0].model is required'],
+    [{targets: [{agent: '', model: 'gpt-5'}]}, 'targets[0].agent must be a non-empty string, got string ""'],
+    [{targets: {agent: 'codex', model: 'gpt-5'}}, 'targets must be an array, got an object'],
+    [
+      {mcpServerIds: [MCP_SERVERS.globexJira.id]},
+      `mcpServerIds: MCP server "${MCP_SERVERS.globexJira.id}" does not exist in organization acme`,
+    ],
+    [{tagIds: ['tag_nope']}, 'tagIds: tag "tag_nope" does not exist in organization acme'],
+    [{tagIds: [7]}, 'tagIds[0] must be a string, got number 7'],
+  ])('checks the declared selections: %j is 400 "%s", nothing stored (issue 32 item 21)', async (body, message) => {
+    const before = (await patch({})).body
+    expect(expectError(await patch(body), 400, 'invalid_request')).toBe(message)
+    expect((await patch({})).body).toEqual(before)
+  })
+
+  it('a launch after a targets update makes one run per target, each with its agent and model (issue 32 item 21)', async () => {
+    const targets = [{agent: 'codex', model: 'gpt-5'}]
+    expect((await patch({targets, mcpServerIds: [MCP_SERVERS.acmeFilesystem.id], tagIds: [TAGS.acmeFlaky]})).body).toMatchObject({
+      targets,
+      mcpServerIds: [MCP_SERVERS.acmeFilesystem.id],
+      tagIds: [TAGS.acmeFlaky],
+    })
+    const launched = await f.server.api('POST', `${checkout}/run`, {token: f.ada, body: {}})
+    const run = await f.server.api('GET', `/orgs/acme/runs?limit=1`, {token: f.ada})
+    expect(launched.body.runIds).toEqual([run.body.items[0].id])
+    expect(run.body.items[0]).toMatchObject({agent: 'codex', model: 'gpt-5'})
+  })
+
+  it('a member the document does not declare is stored as given, whatever was stored before (an array too) (issue 32 item 21)', async () => {
+    expect((await patch({notes: ['a', 'b']})).body.notes).toEqual(['a', 'b'])
+    expect((await patch({notes: 'one line'})).body.notes).toBe('one line')
+    expect((await patch({notes: {owner: 'ada'}})).body.notes).toEqual({owner: 'ada'})
   })
 
   it('names the foreign connection and the organization', async () => {

@@ -4,6 +4,7 @@ import {DEVICE_CODE_PARAM} from '../../src/contract/vocabulary.js'
 import {startDevServer} from '../../src/devserver/index.js'
 import {REDACTED} from '../../src/devserver/request-log.js'
 import {expectError, useSeededServer, type Answer} from './helpers.js'
+import {systemClock} from '../../src/core/clock.js'
 
 const f = useSeededServer()
 
@@ -66,7 +67,7 @@ describe('the Host header (DNS rebinding)', () => {
   })
 
   it('listening on every address: IP literals with the port are answered, names other than localhost are not', async () => {
-    const server = await startDevServer({port: 0, host: '0.0.0.0', seed: 'empty'})
+    const server = await startDevServer({now: systemClock.wall, port: 0, host: '0.0.0.0', seed: 'empty'})
     try {
       expect((await send(server.url, 'GET', '/api/v1/openapi.json', {host: `127.0.0.1:${server.port}`})).status).toBe(200)
       expect((await send(server.url, 'GET', '/api/v1/openapi.json', {host: `10.1.2.3:${server.port}`})).status).toBe(200)
@@ -130,7 +131,7 @@ describe('the device code is a credential', () => {
 
   it('is redacted in the log lines of --verbose', async () => {
     const lines: string[] = []
-    const server = await startDevServer({port: 0, seed: 'empty', log: (line) => lines.push(line)})
+    const server = await startDevServer({now: systemClock.wall, port: 0, seed: 'empty', log: (line) => lines.push(line)})
     let code = ''
     try {
       code = ((await (await fetch(`${server.url}/api/v1/cli/token`, {method: 'POST'})).json()) as {deviceCode: string}).deviceCode

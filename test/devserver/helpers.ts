@@ -5,6 +5,7 @@ import {API_PREFIX} from '../../src/contract/vocabulary.js'
 import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
 import {CONNECTION_SECRETS, USERS} from '../../src/devserver/seed.js'
 import {resolveRef} from '../helpers/openapi.js'
+import {systemClock} from '../../src/core/clock.js'
 
 /**
  * Shared test plumbing: a server on a free port, a fetch wrapper that checks every /api/v1
@@ -41,8 +42,11 @@ export interface TestServer extends DevServer {
   token(email?: string): Promise<string>
 }
 
-export async function startTestServer(options: DevServerOptions = {}): Promise<TestServer> {
-  const server = await startDevServer({port: 0, ...options})
+/** The dev server's options in a test: its clock is the system's (the time of day the world hands out) unless the test gives one. */
+export type TestServerOptions = Omit<DevServerOptions, 'now'> & {now?: DevServerOptions['now']}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const server = await startDevServer({port: 0, now: systemClock.wall, ...options})
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<Answer> => {
     const headers: Record<string, string> = {...o.headers}
     if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`
@@ -136,7 +140,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * One dev server for a test file, started before its tests and closed after, with a token for
  * each seeded user (ada: acme and globex; grace: globex only).
  */
-export function useSeededServer(options: DevServerOptions = {}): {server: TestServer; ada: string; grace: string} {
+export function useSeededServer(options: TestServerOptions = {}): {server: TestServer; ada: string; grace: string} {
   const fixture = {} as {server: TestServer; ada: string; grace: string}
   beforeAll(async () => {
     fixture.server = await startTestServer(options)

@@ -37,6 +37,23 @@ describe('drawOutcome', () => {
     expect(extreme.every((s) => s >= 0 && s <= 1)).toBe(true)
   })
 
+  it('a stream is another series from the same profile; stream 0 is the series without one', () => {
+    expect(series({...flaky, stream: 0}, triple, 50)).toEqual(series(flaky, triple, 50))
+    expect(series({...flaky, stream: 7}, triple, 50)).not.toEqual(series(flaky, triple, 50))
+    expect(series({...flaky, stream: 7}, triple, 50)).toEqual(series({...flaky, stream: 7}, {...triple}, 50))
+  })
+
+  it('a change of level: the first `earlier.runs` runs draw around `earlier.mean`, the same draws moved; the later runs are untouched', () => {
+    const shifted: TripleProfile = {...flaky, kind: 'shifted', earlier: {runs: 30, mean: 0.75}}
+    const moved = series(shifted, triple, 60)
+    const plain = series(flaky, triple, 60)
+    expect(moved.slice(30)).toEqual(plain.slice(30))
+    moved.slice(0, 30).forEach((o, k) => {
+      expect(o.outcome).toBe(plain[k].outcome)
+      if (o.score !== null) expect(o.score - (plain[k].score as number)).toBeCloseTo(0.15, 6)
+    })
+  })
+
   it('a triple with no agent or model is a triple of its own', () => {
     expect(tripleKey({evalSetId: 'es_1', agent: null, model: null})).not.toBe(tripleKey({evalSetId: 'es_1', agent: 'null', model: 'null'}))
   })

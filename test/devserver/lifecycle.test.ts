@@ -5,6 +5,7 @@ import {outcomeOf} from '../../src/devserver/runs.js'
 import {EVAL_SETS, ORGS, RUN_COUNTS, USERS, seedState, seededRunId} from '../../src/devserver/seed.js'
 import {expectError, startTestServer, type TestServer} from './helpers.js'
 import {tempDir} from '../helpers/temp.js'
+import {systemClock} from '../../src/core/clock.js'
 
 /** A clock the test moves by hand. */
 function clock(start = Date.parse('2026-03-01T12:00:00.000Z')) {
@@ -25,7 +26,7 @@ async function start(options: Parameters<typeof startTestServer>[0]) {
 
 /** How many runs of the run's eval set × agent × model acme's seeded history holds: a first launch's runs are the next (./history.ts). */
 function seeded(run: {evalSetId: string; agent: string; model: string}): number {
-  const history = seedState('default').runs[ORGS.acme.publicId]
+  const history = seedState('default', systemClock.wall()).runs[ORGS.acme.publicId]
   return history.filter((r) => r.evalSetId === run.evalSetId && r.agent === run.agent && r.model === run.model).length
 }
 

@@ -2,6 +2,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {EVAL_SETS, ORGS, RUN_COUNTS, USERS, seedState, seededRunCreatedAt, seededRunId} from '../../src/devserver/seed.js'
 import {MAX_PLANS, OutcomePlans} from '../../src/devserver/outcome-plans.js'
 import {expectError, startTestServer, type TestServer} from './helpers.js'
+import {systemClock} from '../../src/core/clock.js'
 
 // The dev server makes the regression gate testable: a seeded history with scores for every eval
 // set × agent × model, dated just before the server started, and outcomes planned for the next
@@ -31,7 +32,7 @@ describe('the seeded history', () => {
   })
 
   it('has a succeeded run with a score for every eval set and each agent and model it targets', () => {
-    const state = seedState('default')
+    const state = seedState('default', systemClock.wall())
     for (const [orgId, runs] of Object.entries(state.runs)) {
       const sets = Object.values(state.evalSets).filter((owned) => owned.orgId === orgId)
       for (const {item} of sets) {
@@ -95,6 +96,14 @@ describe('POST /_dev/orgs/:org/outcomes', () => {
   ])('%j is refused (400) naming what is wrong', async (body, message) => {
     const {server} = await start()
     expect(expectError(await server.call('POST', '/_dev/orgs/acme/outcomes', {body}), 400, 'invalid_request')).toContain(message)
+  })
+
+  it.each([
+    [{}, 'status is required (one of succeeded, failed, cancelled)'],
+    [{status: 'succeeded', mean: 0.5, sd: 0.1, seed: null}, 'seed must be an integer from 0 to 4294967295, got null'],
+  ])('%j: 400 naming the member, never "undefined" (issue 32 item 23)', async (body, message) => {
+    const {server} = await start()
+    expect(expectError(await server.call('POST', '/_dev/orgs/acme/outcomes', {body}), 400, 'invalid_request')).toBe(message)
   })
 
   it('mean and sd: scores drawn from that normal distribution, clipped to 0–1, the same for a given seed', async () => {

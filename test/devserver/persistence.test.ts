@@ -7,6 +7,8 @@ import {DevServerOptionError, startDevServer} from '../../src/devserver/index.js
 import {EVAL_SETS, RUN_COUNTS, TAGS, USERS, seedState} from '../../src/devserver/seed.js'
 import {expectError, sleep, startTestServer} from './helpers.js'
 import {tempDir} from '../helpers/temp.js'
+import {sealedEnv} from '../helpers/env.js'
+import {systemClock} from '../../src/core/clock.js'
 
 const tempFile = () => join(tempDir('amctl-devserver-'), 'state.json')
 
@@ -105,12 +107,14 @@ describe('--data FILE', () => {
   it('refuses a file that is not dev server state', async () => {
     const file = tempFile()
     writeFileSync(file, '{"half": ')
-    await expect(startDevServer({port: 0, dataFile: file})).rejects.toThrow(DevServerOptionError)
+    await expect(startDevServer({now: systemClock.wall, port: 0, dataFile: file})).rejects.toThrow(DevServerOptionError)
     writeFileSync(file, '{"some": "other json"}')
-    await expect(startDevServer({port: 0, dataFile: file})).rejects.toThrow(/not a dev server state file/)
+    await expect(startDevServer({now: systemClock.wall, port: 0, dataFile: file})).rejects.toThrow(/not a dev server state file/)
   })
 
-  it('with 100,000 runs: each change written as it is answered, restart loads them all', async () => {
+  // (about 20 MB written per change, and read back: 10 s alone on a 2-core machine at load 30,
+  // more beside the integration project's other workers; the time limit guards against a hang)
+  it('with 100,000 runs: each change written as it is answered, restart loads them all', {timeout: 120_000}, async () => {
     const file = tempFile()
     const server = await startTestServer({dataFile: file})
     const ada = await server.token(USERS.ada.email)
@@ -118,7 +122,7 @@ describe('--data FILE', () => {
     for (let i = 0; i < 3; i += 1) await server.api('POST', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}/run`, {token: ada, body: {}})
     await server.close()
 
-    const again = await startDevServer({port: 0, dataFile: file})
+    const again = await startDevServer({now: systemClock.wall, port: 0, dataFile: file})
     try {
       const state = (await fetch(`${again.url}/_dev/orgs/acme`).then((res) => res.json())) as {runCount: number}
       expect(state.runCount).toBe(RUN_COUNTS.acme + 100_000 + 3 * 3)
@@ -129,7 +133,7 @@ describe('--data FILE', () => {
 
   it('reads a file written before runs moved on their own (no runPlans)', async () => {
     const file = tempFile()
-    const {runPlans: _plans, ...older} = seedState('default')
+    const {runPlans: _plans, ...older} = seedState('default', systemClock.wall())
     writeFileSync(file, JSON.stringify(older))
     const server = await startTestServer({dataFile: file})
     try {
@@ -143,7 +147,7 @@ describe('--data FILE', () => {
 
 describe('--data FILE: its shape is checked before the server listens', () => {
   const broken = (change: (state: any) => void) => {
-    const state: any = seedState('default')
+    const state: any = seedState('default', systemClock.wall())
     change(state)
     return JSON.stringify(state)
   }
@@ -160,7 +164,7 @@ describe('--data FILE: its shape is checked before the server listens', () => {
   ])('refuses a file where %s', async (message, change) => {
     const file = tempFile()
     writeFileSync(file, broken(change))
-    const error = await startDevServer({port: 0, dataFile: file}).catch((caught: unknown) => caught)
+    const error = await startDevServer({now: systemClock.wall, port: 0, dataFile: file}).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(DevServerOptionError)
     expect((error as Error).message).toBe(`${file} is not usable dev server state: ${message}`)
     // refused before listening, and the file is free again
@@ -171,11 +175,11 @@ describe('--data FILE: its shape is checked before the server listens', () => {
 describe('--data FILE is locked while a server uses it', () => {
   it('a second server on the same file is refused, naming the holder and the lock; it is free again after close', async () => {
     const file = tempFile()
-    const first = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    const first = await startDevServer({now: systemClock.wall, port: 0, dataFile: file, seed: 'empty'})
     try {
       const lock = JSON.parse(readFileSync(`${file}.lock`, 'utf8'))
       expect(lock).toMatchObject({pid: process.pid, host: hostname()})
-      const error = await startDevServer({port: 0, dataFile: file}).catch((caught: unknown) => caught)
+      const error = await startDevServer({now: systemClock.wall, port: 0, dataFile: file}).catch((caught: unknown) => caught)
       expect(error).toBeInstanceOf(DevServerOptionError)
       expect((error as Error).message).toBe(
         `${file} is in use by another amctl dev server (process ${process.pid} on ${hostname()} since ${lock.startedAt}; ` +
@@ -185,24 +189,24 @@ describe('--data FILE is locked while a server uses it', () => {
       await first.close()
     }
     expect(existsSync(`${file}.lock`)).toBe(false)
-    const again = await startDevServer({port: 0, dataFile: file})
+    const again = await startDevServer({now: systemClock.wall, port: 0, dataFile: file})
     await again.close()
   })
 
   it('takes over the lock of a process that is gone (a crash, kill -9)', async () => {
     const file = tempFile()
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {encoding: 'utf8'})
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {encoding: 'utf8', env: sealedEnv()})
     writeFileSync(`${file}.lock`, JSON.stringify({pid: Number(gone.stdout), host: hostname(), startedAt: '2020-01-01T00:00:00.000Z'}))
-    const server = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    const server = await startDevServer({now: systemClock.wall, port: 0, dataFile: file, seed: 'empty'})
     expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid)
     await server.close()
   })
 
   it('releases the lock when the server cannot listen', async () => {
     const file = tempFile()
-    const other = await startDevServer({port: 0, seed: 'empty'})
+    const other = await startDevServer({now: systemClock.wall, port: 0, seed: 'empty'})
     try {
-      await expect(startDevServer({port: other.port, dataFile: file})).rejects.toMatchObject({code: 'EADDRINUSE'})
+      await expect(startDevServer({now: systemClock.wall, port: other.port, dataFile: file})).rejects.toMatchObject({code: 'EADDRINUSE'})
       expect(existsSync(`${file}.lock`)).toBe(false)
     } finally {
       await other.close()
@@ -215,7 +219,7 @@ describe('--data FILE is locked while a server uses it', () => {
     writeFileSync(join(dir, 'state.json.4242.m0abc12xyz.tmp'), '{"half": ')
     writeFileSync(join(dir, 'state.json.bak'), 'kept')
     writeFileSync(join(dir, 'other.json.4242.m0abc12xyz.tmp'), 'kept')
-    const server = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    const server = await startDevServer({now: systemClock.wall, port: 0, dataFile: file, seed: 'empty'})
     await server.close()
     expect(readdirSync(dir).sort()).toEqual(['other.json.4242.m0abc12xyz.tmp', 'state.json', 'state.json.bak'])
   })

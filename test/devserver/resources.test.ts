@@ -200,6 +200,22 @@ describe('deleting MCP servers and tags', () => {
     expect(byName.body.id).toBe(MCP_SERVERS.acmeFilesystem.id)
     expectError(await f.server.api('DELETE', `/orgs/acme/mcp-servers/${MCP_SERVERS.acmeFilesystem.name}`, {token: f.ada}), 404, 'not_found')
     expectError(await f.server.api('DELETE', `/orgs/acme/mcp-servers/${MCP_SERVERS.globexJira.id}`, {token: f.ada}), 403, 'forbidden')
+    // the eval set that selected it no longer does: its selection can be sent back as it reads
+    const checkout = await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}`, {token: f.ada, body: {}})
+    expect(checkout.body.mcpServerIds).toEqual([])
+    const again = {mcpServerIds: checkout.body.mcpServerIds, tagIds: checkout.body.tagIds}
+    expect((await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}`, {token: f.ada, body: again})).status).toBe(200)
+  })
+
+  it('takes a deleted tag out of the eval sets that select it, and only that tag (before the next test deletes the other)', async () => {
+    const checkout = `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}`
+    await f.server.api('PATCH', checkout, {token: f.ada, body: {tagIds: [TAGS.acmeNightly, TAGS.acmeFlaky]}})
+    await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: f.ada, body: {tagIds: [TAGS.acmeNightly]}})
+    await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeNightly}`, {token: f.ada})
+    expect((await f.server.api('PATCH', checkout, {token: f.ada, body: {}})).body.tagIds).toEqual([TAGS.acmeFlaky])
+    expect((await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: f.ada, body: {}})).body.tagIds).toEqual([])
+    const globex = await f.server.api('PATCH', `/orgs/globex/eval-sets/${EVAL_SETS.globexOnboarding}`, {token: f.ada, body: {}})
+    expect(globex.body.tagIds).toEqual([TAGS.globexBeta])
   })
 
   it('deletes a tag, then answers 404', async () => {
@@ -209,17 +225,6 @@ describe('deleting MCP servers and tags', () => {
     })
     expectError(await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeFlaky}`, {token: f.ada}), 404, 'not_found')
     expectError(await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.globexBeta}`, {token: f.ada}), 403, 'forbidden')
-  })
-
-  it('takes a deleted tag out of the eval sets that select it, and only that tag', async () => {
-    const checkout = `/orgs/acme/eval-sets/${EVAL_SETS.acmeCheckout}`
-    await f.server.api('PATCH', checkout, {token: f.ada, body: {tagIds: [TAGS.acmeNightly, 'tag_kept']}})
-    await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: f.ada, body: {tagIds: [TAGS.acmeNightly]}})
-    await f.server.api('DELETE', `/orgs/acme/tags/${TAGS.acmeNightly}`, {token: f.ada})
-    expect((await f.server.api('PATCH', checkout, {token: f.ada, body: {}})).body.tagIds).toEqual(['tag_kept'])
-    expect((await f.server.api('PATCH', `/orgs/acme/eval-sets/${EVAL_SETS.acmeSearch}`, {token: f.ada, body: {}})).body.tagIds).toEqual([])
-    const globex = await f.server.api('PATCH', `/orgs/globex/eval-sets/${EVAL_SETS.globexOnboarding}`, {token: f.ada, body: {}})
-    expect(globex.body.tagIds).toEqual([TAGS.globexBeta])
   })
 })
 

@@ -4,7 +4,11 @@ import {describe, expect, it} from 'vitest'
 import {ROUTES} from '../../src/contract/routes.js'
 import {DEV_ROUTES} from '../../src/devserver/dev-routes.js'
 import {HOOKS, HOOKS_PREFIX} from '../../src/devserver/options.js'
+import {DocumentAnswers} from '../../src/devserver/answers.js'
+import {ApiRouter} from '../../src/devserver/context.js'
+import type {Reply} from '../../src/devserver/reply.js'
 import {buildRouter} from '../../src/devserver/routes/index.js'
+import {registerRuns} from '../../src/devserver/routes/runs.js'
 import {operations} from './helpers.js'
 
 const routes = buildRouter().list()
@@ -21,8 +25,18 @@ describe('the dev server registers', () => {
     expect(apiOperations).toHaveLength(Object.keys(ROUTES).length)
   })
 
+  it('a handler of its own for every operation of the document (a missing one would answer 501)', () => {
+    const missing = routes.flatMap(({handler}) => (handler.unimplemented === undefined ? [] : [handler.unimplemented]))
+    if (missing.length > 0) {
+      expect.fail(`no handler in src/devserver/routes/ for ${missing.join(', ')}: register each with router.operation('<operationId>', …)`)
+    }
+  })
+
   it('a token check exactly where the document does not say `security: []`', () => {
-    for (const {operation} of operations.filter(({operation}) => operation.operationId !== undefined)) {
+    // (a retired operation is registered by its path, below: the next describe)
+    for (const {operation} of operations.filter(
+      ({operation}) => operation.operationId !== undefined && !operation.tags?.includes('Retired'),
+    )) {
       const route = routes.find(({handler}) => handler.operationId === operation.operationId)!
       expect(route.handler.auth, operation.operationId).toBe(!(Array.isArray(operation.security) && operation.security.length === 0))
     }
@@ -46,7 +60,7 @@ describe('src/devserver', () => {
   it('registers API routes only through the operations and the retired paths of the document', () => {
     const retired = operations.filter(({operation}) => operation.tags?.includes('Retired')).map(({template}) => template)
     for (const {pattern, handler} of routes.filter((route) => route.pattern.startsWith('/api/v1/'))) {
-      if (handler.operationId !== undefined) continue
+      if (handler.operationId !== undefined || handler.unimplemented !== undefined) continue
       const template = pattern
         .slice('/api/v1'.length)
         .replace(/\/\*$/, '')
@@ -71,5 +85,44 @@ describe('src/devserver', () => {
       }
     }
     expect(offenders).toEqual([])
+  })
+})
+
+describe('a documented operation without a handler', () => {
+  // a dev server whose areas leave out every operation but the runs': each other one answers
+  // 501 not_implemented naming itself (before, a 404 "no route", which a test expecting
+  // "exit 5, not found" took for the handler's answer)
+  const partial = new ApiRouter()
+  registerRuns(partial)
+  partial.unimplemented()
+  const answers = new DocumentAnswers()
+
+  it('answers 501 not_implemented in the error envelope, naming the operation and where its handler goes, with no token asked', async () => {
+    const match = partial.match('DELETE', '/api/v1/orgs/acme/tags/tag_1')!
+    expect(match.handler).toMatchObject({unimplemented: 'deleteTag', auth: false, persist: false})
+    const reply = await (match.handler.run as () => Reply)()
+    expect(reply.status).toBe(501)
+    const body = JSON.parse(reply.body)
+    expect(body).toEqual({
+      error: {
+        code: 'not_implemented',
+        message:
+          "the dev server has no handler for deleteTag (DELETE /api/v1/orgs/{org}/tags/{tagId}): register one with router.operation('deleteTag', …) in src/devserver/routes/",
+      },
+    })
+    // an answer the document gives (its `default`: the error envelope)
+    expect(answers.problem('DELETE', '/api/v1/orgs/acme/tags/tag_1', 501, body)).toBeUndefined()
+  })
+
+  it('leaves the registered operations as they are, and stands in for each other one once', () => {
+    expect(partial.match('GET', '/api/v1/orgs/acme/runs')?.handler).toMatchObject({operationId: 'listRuns', auth: true})
+    const handled = partial.list().flatMap(({handler}) => (handler.operationId === undefined ? [] : [handler.operationId]))
+    expect(handled).toEqual(expect.arrayContaining(['listRuns', 'forkRun']))
+    const standIns = partial.list().flatMap(({handler}) => (handler.unimplemented === undefined ? [] : [handler.unimplemented]))
+    expect(standIns.sort()).toEqual(
+      Object.keys(ROUTES)
+        .filter((id) => !handled.includes(id as never))
+        .sort(),
+    )
   })
 })

@@ -1,12 +1,14 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {recentPath} from '../../src/core/recent.js'
 import {amctlOnPath, runBin} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
 import {useE2E} from './helpers.js'
+import {harness, machinePath, sealedEnv} from '../helpers/env.js'
+import {lines} from '../helpers/output.js'
 
 // Shell completion as people get it: the script of `amctl autocomplete script SHELL`, loaded into
 // a real interactive bash and zsh on a pseudo-terminal (`script`), Tab pressed, what the shell
@@ -14,10 +16,10 @@ import {useE2E} from './helpers.js'
 // `evals run` against the dev server left in the completion cache. fish answers `complete -C`.
 
 const e2e = useE2E({runSeconds: 0})
-const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`], {env: sealedEnv()}).status === 0
 // CI installs zsh (and fish) with the system packages (.ci/run); elsewhere a missing shell is skipped, and says so
 const needs = (shell: string) => {
-  if (!has(shell) && process.env.CI) throw new Error(`${shell} is not installed: .ci/run installs it`)
+  if (!has(shell) && harness.ci) throw new Error(`${shell} is not installed: .ci/run installs it`)
   if (!has(shell)) console.warn(`skipped: ${shell} is not installed (apt-get install ${shell})`)
   return has(shell)
 }
@@ -28,8 +30,8 @@ let env: Record<string, string>
 beforeAll(async () => {
   home = tempDir('amctl-completion-')
   env = {
-    PATH: `${amctlOnPath()}:${process.env.PATH}`,
-    HOME: home,
+    // (TMPDIR too: fish keeps a directory of its own there, which goes with the home)
+    ...sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, HOME: home, TMPDIR: home}),
     TERM: 'dumb',
     AMCTL_CONFIG_DIR: join(home, 'config'),
     AMCTL_CACHE_DIR: join(home, 'cache'),
@@ -65,15 +67,21 @@ function seenRuns(): string[] {
 
 /**
  * Types `setup` lines, then each of `keys` (a partial command line and Tabs) into one interactive
- * `shell` on a pseudo-terminal, each followed by Ctrl-A, `# ` and Enter (the line is commented
- * out: nothing runs) and a marker; resolves with what the screen showed for each, once the last
+ * `shell` on a pseudo-terminal, each followed by Ctrl-A, `# ` (or `opts.before`) and Enter (the line
+ * is commented out: nothing runs) and a marker; resolves with what the screen showed for each, once the last
  * marker is printed. Everything is typed at once: no character the terminal's line discipline acts
  * on (Ctrl-U, Ctrl-C) is sent before the shell reads it.
  */
-function typeInto(shell: string[], setup: string[], keys: string[]): Promise<string[]> {
+function typeInto(
+  shell: string[],
+  setup: string[],
+  keys: string[],
+  opts: {env?: Record<string, string>; before?: string} = {},
+): Promise<string[]> {
   const quoted = shell.map((word) => `'${word}'`).join(' ')
-  const child = spawn('script', ['-qfec', quoted, '/dev/null'], {env, stdio: ['pipe', 'pipe', 'pipe']})
-  const lines = keys.flatMap((line) => [`${line}\u0001# `, 'echo __ST""EP__'])
+  const child = spawn('script', ['-qfec', quoted, '/dev/null'], {env: opts.env ?? env, stdio: ['pipe', 'pipe', 'pipe']})
+  // (`before`: typed at the start of the completed line, before Enter; by default it comments it out)
+  const lines = keys.flatMap((line) => [`${line}\u0001${opts.before ?? '# '}`, 'echo __ST""EP__'])
   let screen = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -96,7 +104,7 @@ function typeInto(shell: string[], setup: string[], keys: string[]): Promise<str
   })
 }
 
-describe('bash', () => {
+describe('amctl autocomplete script, loaded by bash', () => {
   const bash = (keys: string[], cwd = home) => {
     const script = join(home, 'amctl.bash')
     writeFileSync(script, spawnSync('amctl', ['autocomplete', 'script', 'bash'], {env, encoding: 'utf8'}).stdout)
@@ -151,7 +159,7 @@ describe('bash', () => {
   })
 })
 
-describe('zsh', () => {
+describe('amctl autocomplete script, loaded by zsh', () => {
   const zsh = (keys: string[]) => {
     const dir = join(home, 'zfunc')
     mkdirSync(dir, {recursive: true})
@@ -198,7 +206,7 @@ describe('zsh', () => {
   })
 })
 
-describe('fish', () => {
+describe('amctl autocomplete script, loaded by fish', () => {
   it.runIf(needs('fish'))('complete -C offers run IDs with descriptions, and org slugs', () => {
     const script = join(home, 'amctl.fish')
     writeFileSync(script, spawnSync('amctl', ['autocomplete', 'script', 'fish'], {env, encoding: 'utf8'}).stdout)
@@ -209,6 +217,94 @@ describe('fish', () => {
     expect(lines.map((l) => l.split('\t')[0]).slice(0, runs.length)).toEqual(runs)
     expect(lines[0]).toMatch(/\tlaunched, es_acme_search, seen just now$/)
     expect(complete('amctl runs list --org ')).toMatch(/^acme\torg of profile "default"\nglobex\torg of profile "other"\n/)
+  })
+})
+
+// Issue 32 item 1: IDs are the server's choice, kept in the completion cache by `runs list`. Each
+// is completed in a real shell, then the completed line is RUN with `printf '<%s>\n'` put before
+// it: the shell must hand printf the ID as one literal word, and nothing in it may run (each of
+// the commands hidden in them would create a marker file).
+describe('IDs a server chose are inserted as literal words and never run', () => {
+  const marker = (n: number) => join(home, `ran-${n}`)
+  // a unique prefix each (what is typed before Tab), then what a shell would act on
+  const hostile = () => [
+    `run_q1\`touch\${IFS}${marker(1)}\``,
+    `run_q2$(touch\${IFS}${marker(2)})`,
+    `run_q3;touch\${IFS}${marker(3)}`,
+    `run_q4|touch\${IFS}${marker(4)}`,
+    `run_q5&touch\${IFS}${marker(5)}&`,
+    `run_q6'x"y\\z`,
+    `run_q7 two  words $(touch ${marker(7)})`,
+    `~q8*`,
+    `run_q9>${marker(9)}`,
+  ]
+  const hostileEnv = () => {
+    const cache = join(home, 'hostile-cache')
+    mkdirSync(cache, {recursive: true})
+    const at = Date.now()
+    writeFileSync(
+      join(cache, 'recent.json'),
+      JSON.stringify({version: 1, orgs: [], evalSets: [], runs: hostile().map((id) => ({id, org: 'acme', at}))}),
+    )
+    return {...env, AMCTL_CACHE_DIR: cache}
+  }
+  const prefixes = () => hostile().map((id) => (id.slice(0, 4).startsWith('~') ? id.slice(0, 3) : id.slice(0, 6)))
+  const printed = (screen: string) => (screen.match(/^<.*>$/gm) ?? []).map((line) => line.slice(1, -1))
+  const noMarkers = () => {
+    for (let n = 1; n <= 9; n++) expect(existsSync(marker(n)), `marker ${n}: something in an ID ran`).toBe(false)
+  }
+
+  it('amctl __complete, as scripts of earlier versions ask (they insert unquoted): the plain IDs only; __complete-v2: all', async () => {
+    const e = hostileEnv()
+    const ids = (r: {stdout: string}) =>
+      r.stdout
+        .split('\n')
+        .filter((line) => line !== '' && line !== ':')
+        .map((line) => line.split('\t')[0])
+    expect(ids(await runBin(['__complete', 'runs', 'watch', ''], {env: e}))).toEqual([])
+    expect(ids(await runBin(['__complete-stdin'], {env: e, input: 'runs\nwatch\n\n'}))).toEqual([])
+    expect(ids(await runBin(['__complete-v2', 'runs', 'watch', ''], {env: e}))).toEqual(hostile())
+    expect(ids(await runBin(['__complete-v2-stdin'], {env: e, input: 'runs\nwatch\n\n'}))).toEqual(hostile())
+  })
+
+  /**
+   * Completes each hostile ID in `shell` (its script set up by `setup(env)`, from the prefix that
+   * `typed` makes of the ID's own), runs each completed line through printf and checks that
+   * printf got the ID as one word and that nothing in any ID ran.
+   */
+  async function completeAndRun(shell: string[], setup: (e: Record<string, string>) => string[], typed = (prefix: string) => prefix) {
+    const e = hostileEnv()
+    const keys = prefixes().map((prefix) => `amctl runs watch ${typed(prefix)}\t`)
+    const screens = await typeInto(shell, [...setup(e), `cd ${home}`], keys, {env: e, before: "printf '<%s>\\n' "})
+    for (const [i, screen] of screens.entries()) expect(printed(screen), screen).toEqual(['amctl', 'runs', 'watch', hostile()[i]])
+    noMarkers()
+  }
+  const script = (shell: string, e: Record<string, string>, file: string) => {
+    writeFileSync(file, spawnSync('amctl', ['autocomplete', 'script', shell], {env: e, encoding: 'utf8'}).stdout)
+    return file
+  }
+
+  it.runIf(needs('bash'))('bash', async () => {
+    await completeAndRun(['bash', '--norc', '--noprofile', '-i'], (e) => [`source ${script('bash', e, join(home, 'amctl-hostile.bash'))}`])
+  })
+
+  it.runIf(needs('zsh'))('zsh', async () => {
+    const dir = join(home, 'zfunc-hostile')
+    mkdirSync(dir, {recursive: true})
+    await completeAndRun(
+      ['zsh', '-f', '-i'],
+      (e) => [
+        `fpath=(${dirname(script('zsh', e, join(dir, '_amctl')))} $fpath); autoload -Uz compinit; compinit -u -D`,
+        'PS1="% "; setopt interactive_comments',
+      ],
+      // (a word that starts with ~ is a user's or named directory to zsh, which completes those
+      // there and never asks amctl: a zsh user types \~)
+      (prefix) => prefix.replace(/^~/, '\\~'),
+    )
+  })
+
+  it.runIf(needs('fish'))('fish', async () => {
+    await completeAndRun(['fish', '--no-config', '-i'], (e) => [`source ${script('fish', e, join(home, 'amctl-hostile.fish'))}`])
   })
 })
 
@@ -236,7 +332,7 @@ describe('amctl __complete (what the scripts ask)', () => {
 
   it('__complete-stdin takes the words one per line, an empty last word included', async () => {
     const r = await runBin(['__complete-stdin'], {env, input: 'runs\r\nlist\r\n--org\r\n\r\n'})
-    expect(r.stdout).toBe('acme\torg of profile "default"\nglobex\torg of profile "other"\n:\n')
+    expect(lines(r.stdout)).toEqual(['acme\torg of profile "default"', 'globex\torg of profile "other"', ':'])
   })
 
   it('a broken config or cache gives fewer candidates, never an error', async () => {

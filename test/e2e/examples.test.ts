@@ -8,6 +8,8 @@ import {amctlOnPath} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {amctlLines, documentPaths, shellBlocksOf} from '../helpers/markdown.js'
 import {tempDir} from '../helpers/temp.js'
+import {machinePath, sealedEnv} from '../helpers/env.js'
+import {systemClock} from '../../src/core/clock.js'
 
 /**
  * Every example of every command's help, and every `amctl` line of the documents' shell blocks
@@ -83,6 +85,19 @@ const EXPECT: {match: string; exit: number; why: string}[] = [
   {match: 'es_acme_checkout --org acme --wait --baseline history --junit', exit: 10, why: 'a launched run failed'},
 ]
 
+/**
+ * Baseline files the examples judge against or show (`--baseline-file search-baseline.json`,
+ * `evals baseline show checkout-baseline.json`): saved from the fresh server's seeded history
+ * first, as a CI job would have saved it, unless the example saves it itself (`--file NAME`).
+ */
+const BASELINE_FILES: Record<string, string> = {'checkout-baseline.json': 'es_acme_checkout', 'search-baseline.json': 'es_acme_search'}
+function withBaselineFiles(script: string): string {
+  const saves = Object.entries(BASELINE_FILES)
+    .filter(([name]) => script.includes(name) && !script.includes(`--file ${name}`))
+    .map(([name, evalSet]) => `amctl evals baseline save ${evalSet} --org acme --file ${name} >/dev/null 2>&1 && `)
+  return `${saves.join('')}${script}`
+}
+
 /** The device hooks approve or deny a login waiting under a code: one is started, and its code stands in for the example's. */
 const DEVICE = (command: string) => command.includes('/_dev/device/')
 const EXAMPLE_CODE = /[A-Z]{4}-[A-Z]{4}/
@@ -148,7 +163,7 @@ describe('every example in the help and the documents works as documented agains
   async function runLine(command: string, expected: number): Promise<void> {
     await server?.close()
     const device = DEVICE(command)
-    server = await startDevServer({port: 0, runSeconds: 0, approve: device ? 'manual' : 'auto'})
+    server = await startDevServer({now: systemClock.wall, port: 0, runSeconds: 0, approve: device ? 'manual' : 'auto'})
     const {token} = (await (
       await fetch(`${server.url}/_dev/tokens`, {
         method: 'POST',
@@ -159,8 +174,7 @@ describe('every example in the help and the documents works as documented agains
     const cwd = tempDir('amctl-example-')
     writeFileSync(join(cwd, 'implementation.json'), '{"stack":"node","notes":"checkout lives in acme/storefront"}\n')
     const env = {
-      PATH: `${bin}:${process.env.PATH}`,
-      HOME: cwd,
+      ...sealedEnv({PATH: `${bin}:${machinePath()}`, HOME: cwd}),
       AMCTL_BASE_URL: server.url,
       AMCTL_TOKEN: token,
       AMCTL_CI_TOKEN: token,
@@ -170,7 +184,7 @@ describe('every example in the help and the documents works as documented agains
       SHELL: '/bin/bash',
       url: server.url,
     }
-    let script = command.replaceAll('http://127.0.0.1:4010', server.url)
+    let script = withBaselineFiles(command.replaceAll('http://127.0.0.1:4010', server.url))
     if (device) {
       const login = await fetch(`${server.url}/api/v1/cli/token`, {
         method: 'POST',

@@ -1,12 +1,13 @@
 import {afterAll, afterEach, beforeAll, expect} from 'vitest'
 import type {FaultAction} from '../../src/devserver/faults.js'
-import {startDevServer, type DevServer, type DevServerOptions} from '../../src/devserver/index.js'
+import {startDevServer, type DevServer} from '../../src/devserver/index.js'
 import type {RequestLogEntry} from '../../src/devserver/request-log.js'
 import {USERS} from '../../src/devserver/seed.js'
 import {type BinOptions, type BinResult, freshConfigDir, runBin} from '../helpers/bin.js'
 import {runArgv} from '../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../helpers/fake-clock.js'
-import {checkAgainstDocument, compileAnswerSchemas} from '../devserver/helpers.js'
+import {checkAgainstDocument, compileAnswerSchemas, type TestServerOptions} from '../devserver/helpers.js'
+import {systemClock} from '../../src/core/clock.js'
 
 /**
  * End-to-end fixture: the local control plane runs in the test process on port 0; amctl is the
@@ -74,11 +75,13 @@ export interface E2E {
  */
 export const undocumentedAnswers: string[] = []
 
-export async function startE2E(options: DevServerOptions = {}): Promise<E2E> {
+export async function startE2E(options: TestServerOptions = {}): Promise<E2E> {
   // the answers are checked in this process, which is the server's: not while a command waits on it
   compileAnswerSchemas()
   const server = await startDevServer({
     port: 0,
+    // the time of day the world hands out: the built CLI it answers reads the same
+    now: systemClock.wall,
     onAnswer: ({method, path, status, contentType, body}) => {
       try {
         const json = contentType.startsWith('application/json') && body !== '' ? JSON.parse(body) : undefined
@@ -124,7 +127,7 @@ export async function startE2E(options: DevServerOptions = {}): Promise<E2E> {
     },
     async inProcess(argv, opts = {}) {
       const as = opts.as === undefined ? 'ada' : opts.as
-      const clock = opts.clock ?? fakeClock()
+      const clock = opts.clock ?? fakeClock(undefined, systemClock.wall())
       const env: Record<string, string | undefined> = {
         AMCTL_BASE_URL: server.url,
         AMCTL_CONFIG_DIR: opts.configDir ?? freshConfigDir(),
@@ -145,7 +148,7 @@ export async function startE2E(options: DevServerOptions = {}): Promise<E2E> {
 }
 
 /** One dev server per test file: `const e2e = useE2E()` then `e2e.current.amctl([...])`. */
-export function useE2E(options: DevServerOptions = {}): {current: E2E} {
+export function useE2E(options: TestServerOptions = {}): {current: E2E} {
   const holder = {} as {current: E2E}
   beforeAll(async () => {
     holder.current = await startE2E(options)
@@ -170,10 +173,11 @@ export function oneJson(result: BinResult): any {
 export async function runInProcess(
   argv: string[],
   env: Record<string, string | undefined>,
-  clock: FakeClock = fakeClock(),
+  // (the time of day of the dev server and the built CLI: the system's, as the world hands it out)
+  clock: FakeClock = fakeClock(undefined, systemClock.wall()),
 ): Promise<InProcessResult> {
   const started = performance.now()
-  const r = await runArgv(argv, {env, clock})
+  const r = await runArgv(argv, {env, clock, transport: 'network'})
   const sleeps = [...clock.sleeps]
   const waited = sleeps.reduce((sum, ms) => sum + ms, 0)
   return {stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, signal: null, ms: performance.now() - started + waited, sleeps}

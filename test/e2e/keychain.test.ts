@@ -4,6 +4,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {freshConfigDir, runBin} from '../helpers/bin.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {keychainRequired, probeSecretService} from '../helpers/secret-service.js'
+import {harness} from '../helpers/env.js'
 
 // The real OS keychain path: @napi-rs/keyring → Secret Service (gnome-keyring under .ci/run). Runs when a
 // Secret Service answers; otherwise it is skipped and says why. AMCTL_REQUIRE_KEYCHAIN=1 (set by
@@ -35,7 +36,7 @@ describe.skipIf(Boolean(unavailable) && !keychainRequired)('the real OS keychain
 
   it('login stores the token in the keychain, status reads it, logout removes it', async () => {
     const configDir = freshConfigDir()
-    const env = {AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: undefined, DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS}
+    const env = {AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: undefined, DBUS_SESSION_BUS_ADDRESS: harness.dbusAddress}
 
     const login = await runBin(['auth', 'login', '--with-token', '--base-url', server.url], {env, input: `${TOKEN}\n`})
     expect(login.stderr).toContain(`Logged in to ${server.url} as ada@acme.test (acme)`)

@@ -42,6 +42,33 @@ describe('a closed pipe (`amctl … | head -1`)', () => {
   })
 })
 
+describe('a stdout that cannot be written (`> /dev/full`, issue 32 item 6)', () => {
+  const FULL = 'error: cannot write to stdout: no space left on device (ENOSPC) (output_error)\n'
+  const full = {stdoutTo: '/dev/full'}
+
+  it.each([
+    ['a failing gate', 10, ['runs', 'watch', 'run_acme_0256', 'run_acme_0257', '--org', 'acme']],
+    ['a failing gate, --json', 10, ['runs', 'watch', 'run_acme_0256', 'run_acme_0257', '--org', 'acme', '--json']],
+    ['a passing gate', 1, ['runs', 'watch', 'run_acme_0256', '--org', 'acme']],
+    ['a list', 1, ['runs', 'list', '--org', 'acme']],
+    ['a list, every page', 1, ['runs', 'list', '--org', 'acme', '--all', '--json']],
+    ['--version (written without the CLI)', 1, ['--version']],
+    ['help', 1, ['runs', 'list', '--help']],
+  ] as const)('%s: exit %i (a verdict keeps its code), one error line, no stack', async (_what, exit, argv) => {
+    const r = await e2e.current.amctl([...argv], full)
+    expect(r.exitCode, r.stderr).toBe(exit)
+    expect(r.stderr.endsWith(FULL), r.stderr).toBe(true)
+    expect(r.stderr.split('\n').filter((line) => line.startsWith('error:'))).toEqual([FULL.trimEnd()])
+    expect(r.stderr).not.toMatch(/^\s+at /m)
+  })
+
+  it('an error under --json: its line on stderr (the document could not be written), its own exit code', async () => {
+    const r = await e2e.current.amctl(['orgs', 'summary', '--org', 'initech', '--json'], full)
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toBe('error: organization "initech" not found (not_found, HTTP 404)\n')
+  })
+})
+
 describe('-h is --help everywhere', () => {
   it.each([[['-h']], [['runs', '-h']], [['runs', 'list', '-h']], [['api', '-h']], [['evals', 'update', '-h']], [['dev', 'server', '-h']]])(
     '%j prints the help',

@@ -45,6 +45,8 @@ describe('examples/ci', () => {
     const keep = job.steps.find((step: any) => step.uses?.startsWith('actions/upload-artifact@'))
     expect(keep).toMatchObject({if: expression('!cancelled()'), with: {path: 'reports/'}})
     expect(doc.permissions.checks).toBe('write')
+    // the action's comment on the pull request
+    expect(doc.permissions['pull-requests']).toBe('write')
   })
 
   it("GitLab CI: the executable of one pinned release, checked against that release's SHA256SUMS before it is installed; one amctl line gates", () => {

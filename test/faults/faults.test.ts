@@ -431,6 +431,7 @@ describe.concurrent('waiting for timeouts', () => {
           fig.set('timeoutMs', {...timings})
           const line = expectOneErrorLine(r, 1)
           expect(line).toMatch(new RegExp(`no answer within ${TIMEOUT_S} s \\(network_error\\)$`))
+          await server.settled()
           expect(seen.map((s) => s.method)).toEqual(Array(ATTEMPTS).fill(method))
           expect(r.ms).toBeLessThan(idempotentBound)
         } finally {
@@ -456,6 +457,8 @@ describe.concurrent('waiting for timeouts', () => {
             /was sent but no answer came \(no answer within 1 s\): the server may have accepted the request; check before retrying \(outcome_unknown\)$/,
           )
           expect(r.exitCode).toBe(9)
+          // the child has exited: its connections close once the server has read what it sent
+          await server.settled()
           expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1)
           // evals run then tries to list the newest runs (a GET, retried): that may take its own timeouts
           const bound = name === 'evals run' ? TIMEOUT_S * 1000 + idempotentBound : TIMEOUT_S * 1000 + MARGIN_MS

@@ -1,6 +1,7 @@
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {join} from 'node:path'
+import {harness} from '../helpers/env.js'
 
 /**
  * What the reliability suite measured, for the table of docs/reliability.md.
@@ -15,7 +16,7 @@ import {join} from 'node:path'
  */
 
 export function figuresDir(): string {
-  return process.env.FAULT_FIGURES_DIR || fileURLToPath(new URL('../../.faults/', import.meta.url))
+  return harness.faultFiguresDir ?? fileURLToPath(new URL('../../.faults/', import.meta.url))
 }
 
 export type Figure = number | string | boolean | null | Figure[] | {[key: string]: Figure}

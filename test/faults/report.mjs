@@ -181,6 +181,25 @@ if (kc) {
       `${n(kc.runsList.exitCode)}, ${s(kc.runsList.ms)}`,
     )
   if (kc.ctrlC) row('', 'Ctrl-C while the call waits: exit (its connection to the bus closed)', n(kc.ctrlC.exitCode))
+  // a bus that stalls partway through the exchange the module makes on the main thread
+  const stalls = ['auth', 'unix-fd', 'hello'].map((stage) => [stage, kc[`stalls-${stage}`]]).filter(([, v]) => v)
+  if (stalls.length)
+    row(
+      'keychain: a session bus that stalls partway',
+      `runs list, the bus stalling after ${stalls.map(([stage]) => (stage === 'unix-fd' ? 'NEGOTIATE_UNIX_FD' : stage === 'auth' ? 'AUTH' : 'Hello')).join(' / ')}: exit, time`,
+      stalls.map(([, v]) => `${n(v.exitCode)}, ${s(v.ms)}`).join(' / '),
+    )
+  const answers = ['garbage-to-AUTH', 'garbage-after-AUTH', 'no-Secret-Service'].map((name) => kc[`answers-${name}`]).filter(Boolean)
+  if (answers.length)
+    row(
+      '',
+      'garbage to AUTH / garbage after AUTH / no Secret Service: exit, time',
+      answers.map((v) => `${n(v.exitCode)}, ${s(v.ms)}`).join(' / '),
+    )
+  if (kc.unixexec)
+    row('', 'an address amctl cannot ask first (`unixexec:`): exit, time', `${n(kc.unixexec.exitCode)}, ${s(kc.unixexec.ms)}`)
+  const ctrlC = ['auth', 'hello'].map((stage) => kc[`ctrlC-${stage}`]).filter(Boolean)
+  if (ctrlC.length) row('', 'Ctrl-C while the bus stalls after AUTH / after Hello: exit', ctrlC.map((v) => n(v.exitCode)).join(' / '))
 }
 
 if (rows.length === 0) {

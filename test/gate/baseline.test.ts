@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {findBaselineRun, findBaselines} from '../../src/gate/baseline.js'
+import {findBaselineRun, findBaselines, lookUpBaselines} from '../../src/gate/baseline.js'
+import {WatchState} from '../../src/gate/state.js'
+import {loadQuantile} from '../../src/gate/stats.js'
 import type {Run} from '../../src/contract/types.js'
 import {countedPages, runAt} from '../helpers/pages.js'
 
@@ -81,5 +83,71 @@ describe('findBaselineRun (--baseline RUN_ID)', () => {
       exitCode: 2,
       message: expect.stringContaining('it succeeded without a score'),
     })
+  })
+})
+
+describe('a run listed more than once counts once (issue 32 item 3)', () => {
+  const history = async (pages: Run[][]) => {
+    const state = new WatchState(['w'], {
+      failFast: false,
+      baseline: {kind: 'history', windowS: 30 * DAY, runs: 20, confidence: 0.95},
+      quantile: await loadQuantile(),
+    })
+    const watched = run('w', 20, {status: 'running', score: null})
+    state.apply(new Map([['w', watched]]), 0)
+    return lookUpBaselines(countedPages([[watched], ...pages]).pages, state)
+  }
+
+  it('--baseline history: one earlier run listed five times (a server repeating items) is a history of one run, no baseline', async () => {
+    const h1 = run('h1', 19, {score: 0.7})
+    const lookup = await history([[h1, h1], [h1], [h1, h1]])
+    expect(lookup.found.size).toBe(0)
+    expect(Object.fromEntries(lookup.historyFound ?? [])).toEqual({w: 1})
+  })
+
+  it('--baseline history: pages that overlap while the list grows count each run once, in order', async () => {
+    const [h4, h3, h2, h1] = [
+      run('h4', 19, {score: 0.74}),
+      run('h3', 18, {score: 0.7}),
+      run('h2', 17, {score: 0.72}),
+      run('h1', 16, {score: 0.68}),
+    ]
+    const lookup = await history([[h4, h3], [h3, h2], [h2, h1], [h1]])
+    expect(lookup.found.get('w')).toMatchObject({
+      kind: 'history',
+      runs: 4,
+      runIds: ['h1', 'h2', 'h3', 'h4'],
+      scores: [0.68, 0.72, 0.7, 0.74],
+    })
+  })
+
+  it('--baseline history --baseline-runs 3: a repeated run does not fill the history early', async () => {
+    const state = new WatchState(['w'], {
+      failFast: false,
+      baseline: {kind: 'history', windowS: 0, runs: 3, confidence: 0.95},
+      quantile: await loadQuantile(),
+    })
+    const watched = run('w', 20, {status: 'running', score: null})
+    state.apply(new Map([['w', watched]]), 0)
+    const [h3, h2, h1] = [run('h3', 19, {score: 0.7}), run('h2', 18, {score: 0.72}), run('h1', 17, {score: 0.68})]
+    const lookup = await lookUpBaselines(
+      countedPages([
+        [watched, h3],
+        [h3, h3],
+        [h2, h1],
+      ]).pages,
+      state,
+    )
+    expect(lookup.found.get('w')).toMatchObject({runs: 3, runIds: ['h1', 'h2', 'h3']})
+  })
+
+  it('--baseline previous: the same run found twice is one baseline', async () => {
+    const watched = [run('w', 20, {status: 'running', score: null})]
+    const found = await findBaselines(
+      countedPages([[watched[0], run('b', 19, {score: 0.6})], [run('b', 19, {score: 0.6})]]).pages,
+      watched,
+      0,
+    )
+    expect(Object.fromEntries(found)).toEqual({w: {runId: 'b', score: 0.6}})
   })
 })

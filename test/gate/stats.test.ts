@@ -2,11 +2,15 @@ import {describe, expect, it} from 'vitest'
 import {
   HISTORY,
   loadQuantile,
+  loadToleranceFactor,
+  toleranceMargin,
   median,
   perComparison,
   predictionMargin,
   RunningStats,
   robustSummary,
+  scoreStep,
+  sdFloor,
   summarize,
 } from '../../src/gate/stats.js'
 
@@ -58,6 +62,34 @@ describe('the history gate: estimator, floor, margin, correction', () => {
     expect(robustSummary([...Array(19).fill(0.7), 0.71], t).outliers).toEqual([])
   })
 
+  it('the step scores move in: 1/N for the smallest N up to 100 that fits every score; the floor is it, from 0.01 to 0.05 (issue 32 item 8)', () => {
+    const tenAt = (score: number) => Array(10).fill(score)
+    expect(scoreStep([...tenAt(0.7), 0.68])).toBeCloseTo(0.02, 12)
+    expect(scoreStep([0.7, 0.66, 0.64, 0.72])).toBeCloseTo(0.02, 12)
+    expect(scoreStep(tenAt(0.7))).toBeCloseTo(0.1, 12)
+    expect(scoreStep([0.71, 0.73])).toBeCloseTo(0.01, 12)
+    expect(scoreStep([0.7134, 0.7])).toBeUndefined()
+    expect(scoreStep([0.705])).toBeUndefined() // 1/200: finer than the floor anyway
+    expect(sdFloor([...tenAt(0.7), 0.68])).toBeCloseTo(0.02, 12)
+    expect(sdFloor([0.71, 0.73])).toBe(HISTORY.sdFloor)
+    expect(sdFloor([0.7134, 0.7])).toBe(HISTORY.sdFloor)
+    // a coarse step counts as 0.05 at most: a history at 0.5 cannot hide a drop to 0 behind a step of 0.5
+    expect(sdFloor([...tenAt(0.5), 0])).toBe(HISTORY.maxStepFloor)
+    expect(sdFloor(tenAt(0.7))).toBe(HISTORY.maxStepFloor)
+    // a score judged can only make the step finer, never coarser
+    expect(sdFloor([...tenAt(0.7), 0.6])).toBe(HISTORY.maxStepFloor)
+    expect(sdFloor([...tenAt(0.7), 0.64])).toBeCloseTo(0.02, 12)
+    expect(sdFloor([...tenAt(0.7), 0.65, 0.68])).toBe(HISTORY.sdFloor)
+  })
+
+  it('the outlier rule scales with the same floor: two steps of 0.02 off a history at 0.70 are not an outlier', async () => {
+    const t = await quantile()
+    // with the 0.01 floor, 0.64 among 19 runs at 0.70 was set aside (0.06 beyond 3.5 × 0.01 and
+    // the others' bound, t(1 − 0.001/40, 18) × 0.01 × √(1 + 1/19) = 0.054); with the step 0.02 it is kept
+    expect(robustSummary([...Array(19).fill(0.7), 0.64], t).outliers).toEqual([])
+    expect(robustSummary([...Array(19).fill(0.7), 0.1], t).outliers).toEqual([19])
+  })
+
   it('an outlier (a run at 0.1 among runs at 0.7) is set aside and does not widen the margin', async () => {
     const t = await quantile()
     const noisy = [0.7, 0.72, 0.68, 0.71, 0.69, 0.73, 0.67, 0.7, 0.72, 0.68]
@@ -94,5 +126,30 @@ describe('the history gate: estimator, floor, margin, correction', () => {
   it('median', () => {
     expect(median([3, 1, 2])).toBe(2)
     expect(median([4, 1, 3, 2])).toBe(2.5)
+  })
+})
+
+describe('the baseline file: the tolerance bound of the mean of k new runs', () => {
+  // scipy.stats.nct.ppf(0.9, n − 1, norm.ppf(c) × √(n/k)) / √n, computed apart (scipy 1.17)
+  it.each([
+    [20, 1, 0.975, 2.596211],
+    [50, 1, 0.975, 2.320088],
+    [3, 1, 0.95, 5.311478],
+    [20, 3, 0.99, 1.839714],
+    [50, 5, 0.995, 1.415799],
+    // δ ≈ 33: jstat's own noncentral t underflows there
+    [100, 1, 0.9995, 3.654316],
+  ])('n %i, k %i, at %f: K = %f', async (n, k, c, expected) => {
+    const factor = await loadToleranceFactor()
+    expect(factor(n, k, c)).toBeCloseTo(expected, 5)
+  })
+
+  it('the margin is K × max(sd, floor): wider than the prediction bound, narrowing with more runs kept', async () => {
+    const factor = await loadToleranceFactor()
+    const t = await loadQuantile()
+    expect(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975)).toBeCloseTo(2.596211 * 0.03, 6)
+    expect(toleranceMargin(factor, {n: 20, sd: 0}, 1, 0.975)).toBeCloseTo(2.596211 * HISTORY.sdFloor, 6)
+    expect(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975)).toBeGreaterThan(predictionMargin(t, {n: 20, sd: 0.03}, 1, 0.975))
+    expect(toleranceMargin(factor, {n: 50, sd: 0.03}, 1, 0.975)).toBeLessThan(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975))
   })
 })

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {PollResult} from '../../src/gate/poll.js'
-import {EXIT_BY_END, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../src/gate/watch.js'
+import {EXIT_BY_END, type FinalOutcome, LAST_POLL_MS, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../src/gate/watch.js'
 import type {Run} from '../../src/contract/types.js'
 import {AmctlError} from '../../src/core/errors.js'
 import {fakeClock} from '../helpers/fake-clock.js'
@@ -83,11 +83,11 @@ describe('watchRuns: the wait loop', () => {
   })
 
   it('--wait-timeout 0 waits without a limit', async () => {
-    const script = [...Array(2000).fill({a: 'running'}), {a: 'succeeded'}]
+    const script = [...Array(40).fill({a: 'running'}), {a: 'succeeded'}]
     const {poll, asked} = scripted(script)
-    const outcome = await watchRuns(['a'], {...OPTIONS, timeoutS: 0, intervalS: 60}, {poll, clock: fakeClock(), listName: 'x'})
+    const outcome = await watchRuns(['a'], {...OPTIONS, timeoutS: 0, intervalS: 3600}, {poll, clock: fakeClock(), listName: 'x'})
     expect(outcome.end).toBe('passed')
-    expect(asked).toHaveLength(2001) // ~33 hours of polls
+    expect(asked).toHaveLength(41) // 40 hours of polls
   })
 
   it('--fail-fast ends at the first failed run while others still run', async () => {
@@ -208,7 +208,7 @@ describe('watchRuns: the baselines of --baseline previous', () => {
       },
     )
     expect(outcome.end).toBe('not-passed')
-    expect(EXIT_BY_END[outcome.end]).toBe(10)
+    expect(EXIT_BY_END[outcome.end as FinalOutcome['end']]).toBe(10)
   })
 
   it('Ctrl-C during the lookup ends the wait at once as interrupted', async () => {
@@ -228,6 +228,103 @@ describe('watchRuns: the baselines of --baseline previous', () => {
         },
       },
     )
+    // Ctrl-C, not the time limit (issue 32 item 4): nothing was cut
     expect(outcome.end).toBe('interrupted')
+    expect(outcome.cut).toBeUndefined()
+  })
+})
+
+describe('watchRuns: --wait-timeout bounds the whole wait, the search for baselines included (issue 32 item 4)', () => {
+  const previous = {kind: 'previous', windowS: 0} as const
+  /** A search (or a poll) whose pages never end: each page takes a second of the clock, until the signal aborts. */
+  const endless = (clock: ReturnType<typeof fakeClock>, seen: {pages: number}) => async (signal: AbortSignal) => {
+    while (!signal.aborted) {
+      seen.pages++
+      await clock.sleep(1000)
+    }
+    throw signal.reason
+  }
+
+  it('a search for baselines whose pages never end is cut off at the limit: "timeout", cut "baselines", the run not judged', async () => {
+    const clock = fakeClock()
+    const {poll} = scripted([{a: 'succeeded'}])
+    const seen = {pages: 0}
+    const search = endless(clock, seen)
+    const outcome = await watchRuns(
+      ['a'],
+      {...OPTIONS, timeoutS: 5, baseline: previous},
+      {
+        poll,
+        clock,
+        listName: 'x',
+        baselines: (_state, signal) => search(signal).then(() => ({found: new Map()})),
+      },
+    )
+    expect(outcome).toMatchObject({end: 'timeout', cut: 'baselines', polls: 1})
+    expect(outcome.endedAt - outcome.startedAt).toBe(5000)
+    expect(seen.pages).toBe(5)
+    // finished, but never compared with a baseline: unfinished, not "no baseline" and not passed
+    const [group] = outcome.state.groups()
+    expect(group.baseline).toBeUndefined()
+    expect(outcome.state.judge(group)).toMatchObject({verdict: 'unfinished', decided: false, fails: false})
+    expect(outcome.state.runVerdict(outcome.state.entries()[0])).toBe('unfinished')
+  })
+
+  it('--min-score still judges a run whose baseline search was cut short; a failed run stays failed', async () => {
+    const clock = fakeClock()
+    const {poll} = scripted([{a: 'succeeded', b: 'failed'}])
+    const search = endless(clock, {pages: 0})
+    const outcome = await watchRuns(
+      ['a', 'b'],
+      {...OPTIONS, timeoutS: 3, baseline: previous, minScore: 0.95},
+      {
+        poll,
+        clock,
+        listName: 'x',
+        baselines: (_state, signal) => search(signal).then(() => ({found: new Map()})),
+      },
+    )
+    expect(outcome).toMatchObject({end: 'timeout', cut: 'baselines'})
+    expect(outcome.state.entries().map((w) => outcome.state.runVerdict(w))).toEqual(['below-min-score', 'failed'])
+  })
+
+  it('a poll whose pages never end (a run the list never reaches) is cut off at the limit too', async () => {
+    const clock = fakeClock()
+    const seen = {pages: 0}
+    const pages = endless(clock, seen)
+    const outcome = await watchRuns(
+      ['a'],
+      {...OPTIONS, timeoutS: 7},
+      {
+        poll: (_pending, _n, signal) => pages(signal).then(() => ({found: new Map(), missing: [], pages: 0})),
+        clock,
+        listName: 'x',
+      },
+    )
+    expect(outcome).toMatchObject({end: 'timeout', cut: 'poll', polls: 0})
+    expect(outcome.endedAt - outcome.startedAt).toBe(7000)
+  })
+
+  it('the last poll, made when the limit comes between polls, is given LAST_POLL_MS of its own', async () => {
+    const clock = fakeClock()
+    const seen = {pages: 0}
+    const pages = endless(clock, seen)
+    let polls = 0
+    const outcome = await watchRuns(
+      ['a'],
+      {...OPTIONS, timeoutS: 10},
+      {
+        poll: async (pending, _n, signal) => {
+          if (++polls < 3) return {found: new Map([['a', run('a', 'running')]]), missing: [], pages: 1}
+          return pages(signal).then(() => ({found: new Map(), missing: [...pending], pages: 0}))
+        },
+        clock,
+        listName: 'x',
+      },
+    )
+    // polls at 0 and 5 s, then the last one at the limit, 10 s, cut LAST_POLL_MS later
+    expect(outcome).toMatchObject({end: 'timeout', cut: 'poll', polls: 2})
+    expect(outcome.endedAt - outcome.startedAt).toBe(10_000 + LAST_POLL_MS)
+    expect(outcome.state.runs().map((r) => r.status)).toEqual(['running'])
   })
 })

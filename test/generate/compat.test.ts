@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import type {SnapshotCommand} from '../../bin/generate/commands.js'
-import {schemaChanges, snapshotChanges, staleReport} from '../../bin/generate/compat.js'
+import {allowsBreaking, releaseReport, schemaChanges, snapshotChanges, staleReport} from '../../bin/generate/compat.js'
 import {ROOT} from '../helpers/cli.js'
 
 // The checker behind test/generated.test.ts: what a change of a --json schema or of the command
@@ -93,5 +93,57 @@ describe('the command snapshot that changed', () => {
       '  BREAKS SCRIPTS: runs list --tenant a new required flag',
     ])
     expect(snapshotChanges(before.commands, before.commands)).toEqual([])
+  })
+})
+
+const RELEASE_SNAPSHOT = 'release-snapshot'
+
+describe('the contract compared with the last release (release-snapshot/)', () => {
+  const files = (): Map<string, string> =>
+    new Map([
+      [SNAPSHOT, read(`${RELEASE_SNAPSHOT}/${SNAPSHOT}`)],
+      [FORK, read(`${RELEASE_SNAPSHOT}/${FORK}`)],
+    ])
+  // a pull request that removes `runs list --limit` and ran `npm run generate`: the checked-in
+  // snapshot is what the code makes, so the staleness check has nothing to say
+  const withoutLimit = edited(read(`${RELEASE_SNAPSHOT}/${SNAPSHOT}`), (json) => {
+    delete commandOf(json, 'runs:list').flags.limit
+  })
+  const released = () => ({version: '0.1.0', files: files(), from: `${RELEASE_SNAPSHOT}/`})
+  const current = new Map([
+    [SNAPSHOT, withoutLimit],
+    [FORK, read(`${RELEASE_SNAPSHOT}/${FORK}`)],
+  ])
+
+  it('a breaking change regenerated and committed still fails, naming it, until the version says it breaks', () => {
+    expect(staleReport(SNAPSHOT, withoutLimit, withoutLimit)).toBeUndefined()
+    const report = releaseReport({released: released(), current: {version: '0.1.0', files: current}})
+    expect(report?.split('\n')).toEqual([
+      'These changes break scripts written for amctl 0.1.0, the last release (release-snapshot/):',
+      '  BREAKS SCRIPTS: runs list --limit the flag was removed',
+      "package.json's version 0.1.0 does not say so. Keep the old form, or set the version to 0.2.0 (a new major version; while amctl is 0.x, a new minor one) and name each change in the release notes (docs/scripting.md).",
+    ])
+    // a patch release does not say it either; a new minor while 0.x, or a new major, does
+    expect(releaseReport({released: released(), current: {version: '0.1.7', files: current}})).toContain('set the version to 0.2.0')
+    expect(releaseReport({released: released(), current: {version: '0.2.0', files: current}})).toBeUndefined()
+  })
+
+  it('additions need no new version; a schema or command gone is a break', () => {
+    const added = new Map([...files(), ['schemas/runs-logs.json', read(FORK)]])
+    expect(releaseReport({released: released(), current: {version: '0.1.0', files: added}})).toBeUndefined()
+    const gone = new Map([[SNAPSHOT, read(`${RELEASE_SNAPSHOT}/${SNAPSHOT}`)]])
+    expect(releaseReport({released: released(), current: {version: '0.1.0', files: gone}})).toContain(
+      '  BREAKS SCRIPTS: amctl runs fork prints no --json document any more',
+    )
+  })
+
+  it('a version says it breaks with a new major, or while 0.x a new minor (npm reads ^0.1.0 as 0.1.x)', () => {
+    expect(allowsBreaking('0.1.0', '0.1.9')).toBe(false)
+    expect(allowsBreaking('0.1.0', '0.2.0')).toBe(true)
+    expect(allowsBreaking('0.1.0', '1.0.0')).toBe(true)
+    expect(allowsBreaking('1.2.0', '1.9.0')).toBe(false)
+    expect(allowsBreaking('1.2.0', '2.0.0-rc.1')).toBe(true)
+    expect(allowsBreaking('1.2.0', '0.9.0')).toBe(false)
+    expect(() => allowsBreaking('1.2', '2.0.0')).toThrow('"1.2" is not a version of the form MAJOR.MINOR.PATCH')
   })
 })

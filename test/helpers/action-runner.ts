@@ -1,8 +1,9 @@
 import {spawn} from 'node:child_process'
 import {cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {parse} from 'yaml'
 import {tempDir} from './temp.js'
+import {machinePath} from './env.js'
 
 /**
  * Runs a composite GitHub Action (action.yml) as the Actions runner does, on this machine: its
@@ -13,8 +14,9 @@ import {tempDir} from './temp.js'
  * becomes `steps.<id>.outputs`, GITHUB_PATH and GITHUB_ENV reach the later steps; the first step
  * that fails ends the action. The only `uses:` steps it knows are actions/cache/restore and
  * actions/cache/save, played on a store the test keeps (key → directory), as the cache service
- * would. Expressions: `inputs.NAME` and `steps.ID.outputs.NAME`, and an `if:` comparing one of
- * those with a quoted string (== or !=); anything else fails the run (the action needs no more).
+ * would. Expressions: `inputs.NAME`, `steps.ID.outputs.NAME` and `github.token` (an input's
+ * default), and an `if:` comparing one of those with a quoted string (== or !=); anything else
+ * fails the run (the action needs no more).
  */
 
 export interface ActionStepResult {
@@ -54,6 +56,10 @@ export interface RunActionOptions {
   runner?: {os: string; arch: string}
   /** the actions/cache store: key → saved directory; shared between runs to play a later job */
   cacheStore?: Map<string, string>
+  /** RUNNER_TOOL_CACHE: a directory the test keeps, to play a self-hosted runner's, which its jobs share (default: one of this run) */
+  toolCache?: string
+  /** `github.token`, the job's token (default: none) */
+  githubToken?: string
   /** stop after the step with this id (to exercise part of the action) */
   until?: string
   /** start at the step with this id, the earlier steps' outputs given in `outputsOf` */
@@ -71,9 +77,16 @@ export function expressionsIn(text: string): string[] {
   return [...text.matchAll(/\$\{\{(.*?)\}\}/gs)].map((m) => m[1].trim())
 }
 
-function evaluate(text: unknown, context: {inputs: Record<string, string>; steps: Record<string, Record<string, string>>}): string {
+interface Context {
+  inputs: Record<string, string>
+  steps: Record<string, Record<string, string>>
+  github: {token: string}
+}
+
+function evaluate(text: unknown, context: Context): string {
   return String(text ?? '').replace(/\$\{\{(.*?)\}\}/gs, (_, expression: string) => {
     const e = expression.trim()
+    if (e === 'github.token') return context.github.token
     let m = /^inputs\.([A-Za-z0-9_-]+)$/.exec(e)
     if (m) {
       if (!(m[1] in context.inputs)) throw new Error(`\${{ ${e} }}: the action has no input ${m[1]}`)
@@ -81,7 +94,7 @@ function evaluate(text: unknown, context: {inputs: Record<string, string>; steps
     }
     m = /^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)$/.exec(e)
     if (m) return context.steps[m[1]]?.[m[2]] ?? ''
-    throw new Error(`\${{ ${e} }}: not an expression this runner plays (inputs.X, steps.X.outputs.Y)`)
+    throw new Error(`\${{ ${e} }}: not an expression this runner plays (inputs.X, steps.X.outputs.Y, github.token)`)
   })
 }
 
@@ -140,16 +153,18 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   const action = readAction(options.actionFile ?? join(options.actionPath, 'action.yml'))
   if (action.runs?.using !== 'composite') throw new Error('not a composite action')
   const inputs: Record<string, string> = {}
-  for (const [name, spec] of Object.entries<any>(action.inputs ?? {})) inputs[name] = String(spec.default ?? '')
+  const github = {token: options.githubToken ?? ''}
+  for (const [name, spec] of Object.entries<any>(action.inputs ?? {}))
+    inputs[name] = evaluate(spec.default, {inputs: {}, steps: {}, github})
   for (const [name, value] of Object.entries(options.with ?? {})) {
     if (!(name in inputs)) throw new Error(`the action has no input ${name}`)
     inputs[name] = String(value)
   }
   const runnerDir = tempDir('amctl-runner-')
   const temp = join(runnerDir, 'temp')
-  const tools = join(runnerDir, 'tool-cache')
+  const tools = options.toolCache ?? join(runnerDir, 'tool-cache')
   mkdirSync(temp)
-  mkdirSync(tools)
+  mkdirSync(tools, {recursive: true})
   const files = {
     summary: join(runnerDir, 'step-summary.md'),
     path: join(runnerDir, 'path.txt'),
@@ -158,7 +173,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   for (const file of Object.values(files)) writeFileSync(file, '')
   const runner = options.runner ?? {os: 'Linux', arch: 'X64'}
   const base: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    PATH: machinePath() || '/usr/bin:/bin',
     HOME: join(runnerDir, 'home'),
     CI: 'true',
     GITHUB_ACTIONS: 'true',
@@ -176,7 +191,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
     ...options.env,
   }
   mkdirSync(base.HOME)
-  const context = {inputs, steps: {...options.outputsOf} as Record<string, Record<string, string>>}
+  const context: Context = {inputs, steps: {...options.outputsOf}, github}
   const steps = action.runs.steps as any[]
   const first = options.from === undefined ? 0 : steps.findIndex((step) => step.id === options.from)
   if (first < 0) throw new Error(`the action has no step ${options.from}`)
@@ -196,6 +211,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
       if (/^actions\/cache\/restore@v\d+$/.test(step.uses)) {
         const saved = options.cacheStore?.get(key)
         if (saved !== undefined) {
+          mkdirSync(dirname(path), {recursive: true})
           cpSync(saved, path, {recursive: true})
           cache.restored.push(key)
         }

@@ -1,13 +1,16 @@
-import {spawn} from 'node:child_process'
-import {chmodSync, existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {type ChildProcessByStdio, spawn} from 'node:child_process'
+import type {Readable, Writable} from 'node:stream'
+import {chmodSync, closeSync, existsSync, openSync, readFileSync, writeFileSync} from 'node:fs'
 import {join, resolve as resolvePath} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {ROOT} from './cli.js'
+import {harness, sealedEnv} from './env.js'
 import {tempDir} from './temp.js'
 
 /**
- * Runs the built CLI (bin/run.cjs) as a subprocess, without a TTY, with a clean environment:
- * only PATH/HOME plus what the test passes (a fresh AMCTL_CONFIG_DIR unless given).
+ * Runs the built CLI (bin/run.cjs) as a subprocess, without a TTY, with a sealed environment
+ * (./env.ts: the machine's PATH, the run's HOME and TMPDIR) plus what the test passes (a fresh
+ * AMCTL_CONFIG_DIR unless given).
  */
 
 export interface BinResult {
@@ -26,6 +29,8 @@ export interface BinOptions {
   onSpawn?: (child: ReturnType<typeof spawn>) => void
   /** like `| head -1` (line) or `| head -c 100` (chunk): close stdout's pipe once a first line, or anything, has come */
   closeStdout?: 'line' | 'chunk'
+  /** like `> PATH` (`/dev/full`: a disk that is full): stdout is that file, not captured */
+  stdoutTo?: string
   /**
    * stdin a terminal (a pseudo-terminal, through `script`), stdout and stderr still captured apart
    * and not terminals: a person at a terminal whose output is redirected, as a device login needs
@@ -37,7 +42,7 @@ export interface BinOptions {
  * The amctl under test: this checkout's bin/run.cjs, or AMCTL_E2E_BIN, an installed amctl (.ci/run
  * points it at the packed tarball installed with `npm install -g`, and at the single executable).
  */
-export const BIN = process.env.AMCTL_E2E_BIN ? resolvePath(process.env.AMCTL_E2E_BIN) : join(ROOT, 'bin', 'run.cjs')
+export const BIN = harness.e2eBin ? resolvePath(harness.e2eBin) : join(ROOT, 'bin', 'run.cjs')
 
 /** How to start BIN: a script file with this Node; anything else (an installed link, an executable) as a user would. */
 export function binCommand(argv: string[]): [string, string[]] {
@@ -60,26 +65,25 @@ export function freshConfigDir(): string {
 }
 
 export function runBin(argv: string[], opts: BinOptions = {}): Promise<BinResult> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    AMCTL_KEYCHAIN: 'off',
-  }
-  if (opts.env?.AMCTL_CONFIG_DIR === undefined) env.AMCTL_CONFIG_DIR = freshConfigDir()
-  for (const [key, value] of Object.entries(opts.env ?? {})) {
-    if (value === undefined) delete env[key]
-    else env[key] = value
-  }
+  const fresh = opts.env?.AMCTL_CONFIG_DIR === undefined ? {AMCTL_CONFIG_DIR: freshConfigDir()} : {}
+  const env = sealedEnv({AMCTL_KEYCHAIN: 'off', ...fresh, ...opts.env})
   const started = performance.now()
   if (opts.stdinTerminal) return onTerminalStdin(argv, env, opts, started)
   return new Promise((resolve, reject) => {
     const [file, args] = binCommand(argv)
-    const child = spawn(file, args, {env, stdio: ['pipe', 'pipe', 'pipe']})
+    const redirected = opts.stdoutTo === undefined ? undefined : openSync(opts.stdoutTo, 'w')
+    // (stdout is null when redirected)
+    const child = spawn(file, args, {env, stdio: ['pipe', redirected ?? 'pipe', 'pipe']}) as ChildProcessByStdio<
+      Writable,
+      Readable | null,
+      Readable
+    >
+    if (redirected !== undefined) closeSync(redirected)
     const out: Buffer[] = []
     const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout?.on('data', (c: Buffer) => {
       out.push(c)
-      if (opts.closeStdout === 'chunk' || (opts.closeStdout === 'line' && c.includes(10))) child.stdout.destroy()
+      if (opts.closeStdout === 'chunk' || (opts.closeStdout === 'line' && c.includes(10))) child.stdout?.destroy()
     })
     child.stderr.on('data', (c: Buffer) => err.push(c))
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
@@ -152,14 +156,7 @@ export function runOnTerminal(
   const quoted = [file, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
   const command = opts.columns === undefined ? quoted : `stty cols ${opts.columns}; ${quoted}`
   const child = spawn('script', ['-qefc', command, '/dev/null'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      TERM: 'xterm',
-      AMCTL_CONFIG_DIR: freshConfigDir(),
-      AMCTL_KEYCHAIN: 'off',
-      ...opts.env,
-    },
+    env: sealedEnv({TERM: 'xterm', AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off', ...opts.env}),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let screen = ''

@@ -1,22 +1,29 @@
 import {Config, Errors} from '@oclif/core'
-import {PassThrough, Readable} from 'node:stream'
+import {PassThrough, Readable, type Writable} from 'node:stream'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import type {World} from '../../src/base/world.js'
 import {type Clock, systemClock} from '../../src/core/clock.js'
+import type {Transport} from '../../src/core/http/attempt.js'
+import {networkTransport} from '../../src/core/http/transport.js'
+import {sealedEnv} from './env.js'
 import {fakeClock} from './fake-clock.js'
+import {type FakeSignals, fakeSignals} from './fake-signals.js'
+import {fileTransport, noTransport} from './transport.js'
 import {type DeclaringCommand, sentRequests, undeclaredOperations} from './declared.js'
 import {colorAllowed, type IO} from '../../src/output/io.js'
 import {type Part, Renderer} from '../../src/output/renderer.js'
 
 /**
  * Runs a command class in-process the way bin/run.js would, in a world of the test's (the
- * command's streams, environment and clock: src/base/world.ts): stdout/stderr captured, TTY-ness
- * chosen by the test, stdin from a string, the environment the process's with the test's changes,
- * a clock whose sleeps take no real time. Returns what a user or script would see: stdout, stderr, exit code.
- * With a fake API on (test/helpers/fake-api.ts), a command that sends an operation its `static
- * operations` do not declare fails the test.
+ * command's streams, environment, clock, signals and transport: src/base/world.ts): stdout/stderr
+ * captured, TTY-ness chosen by the test, stdin from a string, a sealed environment with the
+ * test's changes (./env.ts), a clock whose sleeps take no real time and whose time of day is
+ * fixed, signals the test raises, and the file's fake API as the transport. Returns what a user
+ * or script would see: stdout, stderr, exit code. With a fake API on (test/helpers/fake-api.ts), a
+ * command that sends an operation its `static operations` do not declare fails the test; without
+ * one, a command that sends anything fails it, unless the test gave a transport.
  */
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -28,7 +35,7 @@ async function loadConfig(): Promise<Config> {
 }
 
 export interface RunOptions {
-  /** changes to the process's environment for the command (undefined: unset) */
+  /** changes to the command's sealed environment (./env.ts; undefined: unset) */
   env?: Record<string, string | undefined>
   stdin?: string
   stdinTTY?: boolean
@@ -41,6 +48,12 @@ export interface RunOptions {
   color?: boolean
   /** 'real' waits for real; by default a fake clock's sleeps take no real time (test/helpers/fake-clock.ts) */
   clock?: 'real' | Clock
+  /** Ctrl-C and the exit, raised by the test (default: a fresh FakeSignals nobody raises) */
+  signals?: FakeSignals
+  /** how requests go out: the file's fake API by default; 'network' for a server of the test's own on this machine */
+  transport?: Transport | 'network'
+  /** stdout is this stream of the test's (one whose writes fail, say), not captured: `stdout` is then '' */
+  stdout?: Writable
 }
 
 export interface RunResult {
@@ -108,14 +121,13 @@ type CommandClass = DeclaringCommand & {
   prototype: object
 }
 
-/** The process's environment with `changes` made (a key given undefined is unset). */
+/**
+ * A command's environment: the sealed one (./env.ts: the machine's PATH, HOME and TMPDIR, the
+ * file's config and cache directories, the keychain off; never the runner's) with `changes` made
+ * (a key given undefined is unset).
+ */
 export function environment(changes: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {...process.env}
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === undefined) delete env[key]
-    else env[key] = value
-  }
-  return env
+  return sealedEnv(changes, {settings: true})
 }
 
 /**
@@ -123,13 +135,24 @@ export function environment(changes: Record<string, string | undefined> = {}): N
  * the process's: what a user would see from it is in the world's streams.
  */
 export async function runIn(Cmd: CommandClass, argv: string[], world: World): Promise<unknown> {
-  const cmd = new Cmd(argv, await loadConfig(), world)
+  const config = await loadConfig()
+  const cmd = new Cmd(argv, config, world)
   if (!cmd.id) {
-    const id = cmd.constructor.name.toLowerCase()
+    // the id oclif gives it (`runs:list` for RunsList: the command says it in its more: hint),
+    // else (a class a test made) its name
+    const id = config.commandIDs.find((known) => pascalCase(known) === cmd.constructor.name) ?? cmd.constructor.name.toLowerCase()
     cmd.id = id
     Cmd.id = id
   }
   return cmd._run()
+}
+
+/** `runs:list` → `RunsList`, `mcp-servers:delete` → `McpServersDelete`: a command class's name, by the convention of src/commands. */
+function pascalCase(id: string): string {
+  return id
+    .split(/[:-]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')
 }
 
 /** Captures what the command's own run() returns (also when the base then ends it with an exit code). */
@@ -168,7 +191,7 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
   const env = environment(opts.env)
   const io: IO = {
     stdin,
-    stdout,
+    stdout: opts.stdout ?? stdout,
     stderr,
     stdinIsTTY: opts.stdinTTY ?? false,
     stdoutIsTTY: tty,
@@ -178,13 +201,16 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     stdoutColumns: opts.columns,
   }
   const clock = opts.clock === 'real' ? systemClock : (opts.clock ?? fakeClock())
+  const signals = opts.signals ?? fakeSignals()
+  const none = noTransport()
+  const transport = opts.transport === 'network' ? networkTransport(env) : (opts.transport ?? fileTransport() ?? none)
   let exitCode = 0
   let result: unknown
   const sentBefore = sentRequests().length
   const renderer = recordRenderer()
   const returned = captureResult(Cmd)
   try {
-    await runIn(Cmd, argv, {io, env, clock})
+    await runIn(Cmd, argv, {io, env, clock, signals, transport})
   } catch (error) {
     if (error instanceof Errors.ExitError) exitCode = error.oclif.exit ?? 1
     else throw error
@@ -194,6 +220,11 @@ export async function runCommand(Cmd: CommandClass, argv: string[], opts: RunOpt
     result = returned.value()
   }
   await new Promise((resolve) => setImmediate(resolve))
+  if (none.attempts.length > 0) {
+    throw new Error(
+      `${Cmd.name} sent ${none.attempts.join(', ')} in a test file without a fake API (useFakeApi), and the test gave no transport`,
+    )
+  }
   // what the command sent, held to what it declares (help's REQUEST section)
   const undeclared = undeclaredOperations(Cmd, sentRequests().slice(sentBefore))
   if (undeclared.length > 0) throw new Error(undeclared.join('\n'))

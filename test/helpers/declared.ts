@@ -4,7 +4,7 @@ import type {Recorded} from './fake-api.js'
  * A command's declared operations (`static operations`, help's REQUEST section) held to what it
  * sends: test/helpers/fake-api.ts says here what was sent (each request with the operation it
  * reached), test/helpers/cli.ts checks each command it runs. Apart from the fake API so that
- * loading cli.ts does not load nock (which, once loaded, intercepts every request of the process).
+ * loading cli.ts does not load the fake API (and the document's checks behind it).
  */
 
 let sent: (() => readonly Recorded[]) | undefined

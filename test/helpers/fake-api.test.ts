@@ -1,8 +1,10 @@
-import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {AttemptTimeout, MAX_BODY_BYTES} from '../../src/core/http/attempt.js'
 import {HttpClient} from '../../src/core/http/client.js'
 import {failure} from './failure.js'
 import {fakeClock} from './fake-clock.js'
-import {dropConnection, envelope, type FakeApiCore, fakeApi, ME, ORIGIN, reply, TOKEN, unchecked} from './fake-api.js'
+import {dropConnection, envelope, type FakeApiCore, fakeApi, ME, ORIGIN, refused, reply, TOKEN, timedOut, unchecked} from './fake-api.js'
+import {fileTransport} from './transport.js'
 
 // The fake API's own contract: what it answers, what it records, and what its verification
 // (gh's httpmock.Verify) reports. useFakeApi turns a non-empty report into a failed test.
@@ -21,8 +23,16 @@ afterEach(() => {
 /** the fake's own tests use made-up paths and answers */
 const MADE_UP = 'a test of the fake itself, on a made-up path'
 
-const client = () =>
-  new HttpClient({baseUrl: ORIGIN, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => TOKEN, env: {}, clock: fakeClock()})
+const client = (transport = api.transport) =>
+  new HttpClient({baseUrl: ORIGIN, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => TOKEN, transport, clock: fakeClock()})
+const attempt = (path: string, more: {timeoutMs?: number; headers?: Record<string, string>} = {}) =>
+  api.transport.send({
+    url: `${ORIGIN}/api/v1${path}`,
+    method: 'GET',
+    headers: more.headers ?? {},
+    body: undefined,
+    timeoutMs: more.timeoutMs ?? 5000,
+  })
 
 describe('fake API', () => {
   it('answers a stub and records the request as sent', async () => {
@@ -58,14 +68,34 @@ describe('fake API', () => {
     api.stub('GET /used', unchecked(MADE_UP, 200, {}))
     api.stub('DELETE /orgs/acme/tags/t1', reply(204))
     await client().json({method: 'GET', path: '/used'})
-    expect(api.verify()).toEqual([`stub never used: DELETE ${ORIGIN}:443/api/v1/orgs/acme/tags/t1`])
+    expect(api.verify()).toEqual([`stub never used: DELETE ${ORIGIN}/api/v1/orgs/acme/tags/t1`])
   })
 
-  it('verifies the interceptors of a raw nock scope too', async () => {
-    api.scope().get('/api/v1/thing').times(4).reply(503).get('/api/v1/thing').reply(200, {ok: true})
+  it('answers in order, one per request, what answers() gave (after what it gave before); one never used is reported', async () => {
+    api.answers('GET /thing', Array(3).fill(unchecked(MADE_UP, 503)))
+    api.answers('GET /thing', [unchecked(MADE_UP, 503), unchecked(MADE_UP, 200, {ok: true})])
     await failure(client().json({method: 'GET', path: '/thing'}))
     expect(api.requests().map((r) => r.path)).toEqual(Array(4).fill('/api/v1/thing'))
-    expect(api.verify()).toEqual([`stub never used: GET ${ORIGIN}:443/api/v1/thing`])
+    expect(api.verify()).toEqual([`1 answer(s) never used: GET ${ORIGIN}/api/v1/thing`])
+  })
+
+  it('fails an attempt as the network would: a dropped connection, a refused one, a timeout, a held answer', async () => {
+    api.answers('GET /a', [dropConnection(), refused(), timedOut()])
+    api.stub('GET /held', unchecked(MADE_UP, 200, {}), {delayMs: 60_000})
+    await expect(attempt('/a')).rejects.toMatchObject({code: 'ECONNRESET'})
+    await expect(attempt('/a')).rejects.toMatchObject({code: 'ECONNREFUSED'})
+    await expect(attempt('/a')).rejects.toBeInstanceOf(AttemptTimeout)
+    // held at least as long as the attempt's timeout: that attempt ends as the network's does (sent), at once
+    await expect(attempt('/held', {timeoutMs: 200})).rejects.toMatchObject({name: 'AttemptTimeout', sent: true})
+    expect(api.verify()).toEqual([])
+  })
+
+  it('refuses what the network refuses, before anything is recorded, and reads an answer through its size limit', async () => {
+    await expect(attempt('/x', {headers: {expect: '100-continue'}})).rejects.toMatchObject({code: 'UND_ERR_NOT_SUPPORTED'})
+    expect(api.requests()).toEqual([])
+    api.stub('GET /big', unchecked(MADE_UP, 200, 'a', {'content-length': String(MAX_BODY_BYTES + 1)}))
+    await expect(attempt('/big')).rejects.toMatchObject({code: 'bad_response'})
+    expect(api.verify()).toEqual([])
   })
 
   it('holds every stub answer to the document: a wrong one is reported with what is wrong; unchecked() lets one through', async () => {
@@ -97,13 +127,11 @@ describe('fake API', () => {
     expect(api.verify()).toEqual([`request matched no stub: GET ${ORIGIN}/api/v1/nowhere`])
   })
 
-  it('intercepts node:http also when an ES import of it came before nock was on (an earlier file of the worker did)', async () => {
+  it("is the file's transport while it is on: the commands test/helpers/cli.ts runs send through it", () => {
+    expect(fileTransport()).toBe(api.transport)
     api.stop()
-    // what src/core/http/node-http.ts takes from node:http, with nock off
-    const {request} = await import('node:http')
+    expect(fileTransport()).toBeUndefined()
     api.start()
-    api.reset()
-    expect((await import('node:http')).request).not.toBe(request)
   })
 
   it('does not require a default in every test, but reports one no test used', async () => {
@@ -112,20 +140,18 @@ describe('fake API', () => {
     api.start()
   })
 
-  it("another test file's leftover request reaches no later file: its API has another host, unanswered and not counted", async () => {
-    // the next file in this worker loads the helper afresh (test/fresh-file.ts)
-    vi.resetModules()
-    const next = (await import('./fake-api.js')) as typeof import('./fake-api.js')
-    expect(next.ORIGIN).not.toBe(ORIGIN)
-    api.verify()
-    api.stop()
-    api = next.fakeApi({}, {me: false})
+  it("another fake's request never reaches it (a leftover of an earlier test file): nothing is global", async () => {
+    const earlier = api
+    earlier.verify()
+    earlier.stop()
+    api = fakeApi({}, {me: false})
     api.start()
     api.reset()
     api.stub('GET /orgs/acme/runs', {items: []})
-    const leftover = await failure(client().json({method: 'GET', path: '/orgs/acme/runs?limit=200'}))
+    // a retry of the earlier file, after its last test, goes through the transport it was given
+    const leftover = await failure(client(earlier.transport).json({method: 'GET', path: '/orgs/acme/runs?limit=200'}))
     expect(leftover).toMatchObject({code: 'network_error'})
     expect(api.requests()).toEqual([])
-    expect(api.verify()).toEqual([`stub never used: GET ${next.ORIGIN}:443/api/v1/orgs/acme/runs`])
+    expect(api.verify()).toEqual([`stub never used: GET ${ORIGIN}/api/v1/orgs/acme/runs`])
   })
 })

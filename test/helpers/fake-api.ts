@@ -1,40 +1,57 @@
-import {randomBytes} from 'node:crypto'
-import {syncBuiltinESMExports} from 'node:module'
-import nock from 'nock'
+import {STATUS_CODES} from 'node:http'
+import {Readable} from 'node:stream'
 import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
+import {
+  type Attempt,
+  AttemptTimeout,
+  headerRecord,
+  type RawResponse,
+  readText,
+  refusal,
+  type Transport,
+} from '../../src/core/http/attempt.js'
+import {networkTransport} from '../../src/core/http/transport.js'
 import {DocumentAnswers} from '../../src/devserver/answers.js'
 import {setSentRequests} from './declared.js'
 import {fakeClock} from './fake-clock.js'
 import {removeTempDirs} from './temp.js'
+import {setFileTransport} from './transport.js'
 
 /**
- * The one way in-process tests fake the API: nock, whose interceptor of node:http answers the
- * requests amctl sends through node:http (every request without a proxy). A stub is "METHOD /path" (path without /api/v1, query ignored) → a JSON
- * body, or a function of the recorded request giving a reply (or throwing, to fail the request
- * at the network, see `dropConnection`).
+ * The one way in-process tests fake the API: a transport (src/core/http/attempt.ts) that a test's
+ * world hands its commands (test/helpers/cli.ts takes the file's fake API for every command it
+ * runs) and a test's HttpClient takes as `transport`. Nothing global is patched: a request that
+ * does not go through a fake API's transport never reaches it, so no test file's requests reach
+ * another's. A stub is "METHOD /path" (path without /api/v1, query ignored) → a JSON body, a
+ * Reply, an Error to fail the attempt with (`dropConnection()`, `refused()`, `timedOut()`), or a
+ * function of the recorded request giving one (or throwing one). `answers` gives a key its
+ * answers in order, one per request.
  *
- * Like gh's httpmock.Verify: a test fails when a stub it registered (`stub`) was never used, or
- * when a request matched no stub. Defaults a file declares for all its tests (`useFakeApi({...})`,
- * and `GET /me`) are optional per test, but a default no test of the file used fails the file.
+ * The fake answers as the network does (src/core/http/transport.ts): the same refusals before
+ * anything is sent (`refusal`), the same size limit while the body is read (`readText`), and an
+ * answer held at least as long as the attempt's timeout (`delayMs`) ends it as the network's
+ * timeout does, without waiting.
+ *
+ * Like gh's httpmock.Verify: a test fails when a stub it registered (`stub`, `answers`) was never
+ * used, or when a request matched no stub. Defaults a file declares for all its tests
+ * (`useFakeApi({...})`, and `GET /me`) are optional per test, but a default no test of the file
+ * used fails the file.
  *
  * Held to the contract: every answer a stub gives is checked against the OpenAPI document as the
  * dev server's are (src/devserver/answers.ts: a documented status, a body its schema accepts), and
  * a test whose stub answers what the document does not allow fails. A test of a hostile or broken
  * server answers so on purpose with `unchecked('why', …)`, which is not checked. Each request
  * records the operation it reached (`operation`), which test/helpers/cli.ts holds to the command's
- * declared operations. A raw `scope()` is not checked: it is for tests of the transport itself.
+ * declared operations.
  */
 
-/**
- * Each test file's fake API has a host of its own (this module is loaded afresh for every file,
- * test/fresh-file.ts): a request a file leaves behind (a retry after its last test) goes to that
- * host, which no later file in the same worker answers or counts (STALE_API).
- */
-export const ORIGIN = `https://api-${randomBytes(4).toString('hex')}.amctl.test`
-const STALE_API = /^https:\/\/api-[0-9a-f]{8}\.amctl\.test$/
+/** The fake API's origin (a name that resolves nowhere: nothing reaches the network by it). */
+export const ORIGIN = 'https://api.amctl.test'
 export const TOKEN = 'svc_unit_test_token_abcd'
 export const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}]}
+
+const API_PREFIX = '/api/v1'
 
 export interface Recorded {
   /** scheme, host and port */
@@ -62,45 +79,53 @@ export class Reply {
   ) {}
 }
 
-/** A stub's answer: a JSON body (200), a Reply, or a function of the request giving one (or throwing). */
-export type Route = Record<string, unknown> | unknown[] | Reply | ((req: Recorded) => Reply | Promise<Reply>)
+/**
+ * A stub's answer: a JSON body (200), a Reply, an Error the attempt fails with, or a function of
+ * the request giving one of those (or throwing the Error).
+ */
+export type Route = Record<string, unknown> | unknown[] | Reply | Error | ((req: Recorded) => Reply | Error | Promise<Reply | Error>)
 
 export interface StubOptions {
   /** another origin than the API's (default ORIGIN) */
   origin?: string
-  /** the answer's headers come at once, its body only after this long (a server that holds it) */
+  /** what comes before the stub's path (default /api/v1; a base URL with a path of its own has more) */
+  prefix?: string
+  /**
+   * the server holds the answer this long: at least the attempt's timeout and the attempt ends
+   * as the network's does then (AttemptTimeout, the request sent), at once; less, and it answers
+   */
   delayMs?: number
 }
 
 export interface FakeApi {
   /** the API's base URL (AMCTL_BASE_URL) */
   url: string
-  /** registers a stub for this test: it must be used before the test ends */
+  /** what a test's world or HttpClient sends through */
+  transport: Transport
+  /** registers a stub for this test: it must be used before the test ends (a later stub of the same key replaces it) */
   stub(key: string, route: Route, opts?: StubOptions): void
-  /**
-   * a nock scope for what a stub cannot say (answers in sequence with `.times`, `replyWithError`,
-   * `.delay`); its requests are recorded and its interceptors verified like stubs
-   */
-  scope(origin?: string): nock.Scope
+  /** registers answers in order, one per request to `key` (after those given before): each must be used before the test ends */
+  answers(key: string, routes: readonly Route[], opts?: StubOptions): void
   /** requests since the test began, in order, unmatched ones included */
   requests(): Recorded[]
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>
-  /** for this test, requests bypass the fake and reach real sockets (a test of the transport itself): nock is off */
+  /** for this test, requests bypass the fake and go out on the network (a test of the real path against a server of its own) */
   passthrough(): void
 }
 
-interface Entry {
-  interceptor: nock.Interceptor
-}
-
-/** What node:http reports when the connection drops after the request was written (throw it from a route). */
+/** What node:http reports when the connection drops after the request was written (a route's answer, or thrown from one). */
 export function dropConnection(): Error {
   return Object.assign(new Error('socket hang up'), {code: 'ECONNRESET'})
 }
 
-/** What node:http reports when nothing listens (throw it from a route). */
+/** What node:http reports when nothing listens (a route's answer, or thrown from one). */
 export function refused(): Error {
   return Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), {code: 'ECONNREFUSED'})
+}
+
+/** The request was sent and no answer came within the attempt's timeout. */
+export function timedOut(): Error {
+  return new AttemptTimeout(true)
 }
 
 /** An error answer with the API's envelope. */
@@ -139,36 +164,64 @@ function operationOf(method: string, path: string): string | undefined {
   return answers.operation(method, path)?.operation.operationId
 }
 
-function recorded(req: Request, body: string): Recorded {
-  const url = new URL(req.url)
-  const headers: Record<string, string> = {}
-  req.headers.forEach((value, name) => {
-    headers[name.toLowerCase()] = value
-  })
+function recorded(attempt: Attempt): Recorded {
+  const url = new URL(attempt.url)
   const path = url.pathname + url.search
-  return {origin: url.origin, method: req.method, path, headers, body, operation: operationOf(req.method, path)}
+  return {
+    origin: url.origin,
+    method: attempt.method,
+    path,
+    headers: Object.fromEntries(Object.entries(attempt.headers).map(([name, value]) => [name.toLowerCase(), value])),
+    body: attempt.body ?? '',
+    operation: operationOf(attempt.method, path),
+  }
 }
 
-function toReply(route: Route, req: Recorded): Reply | Promise<Reply> {
-  if (route instanceof Reply) return route
+async function answerOf(route: Route, req: Recorded): Promise<Reply | Error> {
+  if (route instanceof Reply || route instanceof Error) return route
   return typeof route === 'function' ? route(req) : new Reply(200, route)
 }
 
-function serialize(reply: Reply): [number, string, Record<string, string>] {
-  const isText = typeof reply.body === 'string' || reply.body === undefined
-  const headers = isText ? {...reply.headers} : {'content-type': 'application/json', ...reply.headers}
-  return [reply.status, isText ? ((reply.body as string | undefined) ?? '') : JSON.stringify(reply.body), headers]
+/** `pending`, or the caller's reason as soon as it gives up (a wait's Ctrl-C while a route holds its answer), as the network's attempt does. */
+function untilGivenUp<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return pending
+  return new Promise<T>((resolve, reject) => {
+    const giveUp = (): void => reject(signal.reason)
+    if (signal.aborted) giveUp()
+    signal.addEventListener('abort', giveUp, {once: true})
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', giveUp))
+  })
+}
+
+/** The answer as the network would hand it to the client: the body read through the same size limit. */
+async function rawResponse(answer: Reply): Promise<RawResponse> {
+  const isText = typeof answer.body === 'string' || answer.body === undefined
+  const text = isText ? ((answer.body as string | undefined) ?? '') : JSON.stringify(answer.body)
+  const given = Object.entries(isText ? answer.headers : {'content-type': 'application/json', ...answer.headers})
+  const headers = headerRecord(given.flat())
+  const body = await readText(Readable.from([Buffer.from(text)]), answer.status, headers['content-length'])
+  return {status: answer.status, statusText: STATUS_CODES[answer.status] ?? '', headers, text: body}
+}
+
+/** A stub: its answers (one for good, or a queue), whether a test must use it, and whether one did. */
+interface Entry {
+  key: string
+  routes: Route[]
+  queue: boolean
+  required: boolean
+  used: boolean
+  delayMs?: number
 }
 
 /** The fake without test hooks: `useFakeApi` wires it into a test file; test/helpers/fake-api.test.ts tests it. */
 export interface FakeApiCore extends FakeApi {
-  /** turns nock on */
+  /** makes it the file's: test/helpers/cli.ts runs commands through it */
   start(): void
   /** before each test: the defaults again, no requests */
   reset(): void
-  /** after each test: what was wrong (unused stubs, unmatched requests); clears the stubs */
+  /** after each test: what was wrong (unused stubs, unmatched requests, answers off the document); clears the stubs */
   verify(): string[]
-  /** after the file: uninstalls nock; what was wrong (defaults no test used) */
+  /** after the file: no longer the file's; what was wrong (defaults no test used) */
   stop(): string[]
 }
 
@@ -180,88 +233,87 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
   let unmatched: string[] = []
   // (checked in verify, after the test: compiling a schema must not slow an answer whose timing a test measures)
   let answered: Array<[Recorded, Reply]> = []
-  const onNoMatch = (req: Request): void => {
-    const r = recorded(req, '')
-    // an earlier file's leftover: it fails at nock's disabled network, unanswered, in no file's report
-    if (r.origin !== ORIGIN && STALE_API.test(r.origin)) return
-    unmatched.push(`${r.method} ${r.origin}${r.path}`)
-    requests.push(r)
-  }
-  const seen = new WeakMap<Request, Recorded>()
-  const scope = (origin = ORIGIN): nock.Scope =>
-    nock(origin).on('request', (req: Request, _interceptor: unknown, body: string) => {
-      const r = recorded(req, body)
-      seen.set(req, r)
-      requests.push(r)
-    })
+  let network: Transport | undefined
 
-  const add = (key: string, route: Route, required: boolean, {origin = ORIGIN, delayMs}: StubOptions = {}): void => {
+  /** "METHOD origin/prefix/path" of a stub, and of a request (its query left out) */
+  const stubKey = (key: string, {origin = ORIGIN, prefix = API_PREFIX}: StubOptions = {}): string => {
     const [method, path] = key.split(' ')
-    const known = entries.get(`${origin} ${key}`)
-    if (known) nock.removeInterceptor(known.interceptor)
-    const interceptor = scope(origin).persist().intercept(`/api/v1${path}`, method).query(true)
-    entries.set(`${origin} ${key}`, {interceptor})
-    // a default is optional per test (nock leaves it out of pendingMocks); its use is counted per file
-    if (!required) interceptor.optionally()
-    if (delayMs !== undefined) interceptor.delay(delayMs)
-    interceptor.reply(async (req: Request) => {
-      if (!required) defaultsUsed.add(key)
-      const request = seen.get(req) ?? recorded(req, '')
-      const answer = await toReply(route, request)
-      answered.push([request, answer])
-      return serialize(answer)
-    })
+    return `${method} ${origin}${prefix}${path}`
+  }
+
+  const add = (key: string, routes: Route[], queue: boolean, required: boolean, stubOpts: StubOptions = {}): void => {
+    const at = stubKey(key, stubOpts)
+    const known = entries.get(at)
+    // answers in order go on after the ones given before for the key
+    if (queue && known?.queue) known.routes.push(...routes)
+    else entries.set(at, {key, routes, queue, required, used: false, delayMs: stubOpts.delayMs})
+  }
+
+  const send = async (attempt: Attempt): Promise<RawResponse> => {
+    if (network) return network.send(attempt)
+    // what the network refuses before anything is written, the fake refuses too
+    const refused = refusal(attempt)
+    if (refused) throw refused
+    attempt.signal?.throwIfAborted()
+    const req = recorded(attempt)
+    requests.push(req)
+    const url = new URL(attempt.url)
+    const entry = entries.get(`${req.method} ${url.origin}${url.pathname}`)
+    if (entry === undefined || entry.routes.length === 0) {
+      unmatched.push(`${req.method} ${req.origin}${req.path}`)
+      // a name that resolves nowhere: not sent, not retried, and the test fails in verify
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND (the fake API has no stub for ${req.method} ${req.origin}${req.path})`), {
+        code: 'ENOTFOUND',
+      })
+    }
+    entry.used = true
+    if (!entry.required) defaultsUsed.add(entry.key)
+    if (entry.delayMs !== undefined && entry.delayMs >= attempt.timeoutMs) throw new AttemptTimeout(true)
+    const route = entry.queue ? (entry.routes.shift() as Route) : entry.routes[0]
+    const answer = await untilGivenUp(answerOf(route, req), attempt.signal)
+    if (answer instanceof Error) throw answer
+    answered.push([req, answer])
+    return rawResponse(answer)
   }
 
   const self: FakeApiCore = {
     url: ORIGIN,
-    stub: (key, route, stubOpts) => add(key, route, true, stubOpts),
-    scope,
+    transport: {send, close: async () => {}},
+    stub: (key, route, stubOpts) => add(key, [route], false, true, stubOpts),
+    answers: (key, routes, stubOpts) => add(key, [...routes], true, true, stubOpts),
     requests: () => requests,
     passthrough: () => {
-      nock.restore()
-      syncBuiltinESMExports()
+      network = networkTransport({})
     },
     env: (extra = {}) => ({AMCTL_TOKEN: TOKEN, AMCTL_BASE_URL: ORIGIN, ...extra}),
     start() {
       setSentRequests(() => requests)
-      if (!nock.isActive()) nock.activate()
-      // nock replaces node:http's request() on the CommonJS module; an ES import of node:http made
-      // before (src/core/http/node-http.ts, in an earlier file of the worker) would keep the real one
-      syncBuiltinESMExports()
-      nock.disableNetConnect()
-      nock.emitter.on('no match', onNoMatch)
+      setFileTransport(self.transport)
     },
     reset() {
       requests = []
       unmatched = []
       answered = []
-      // (on again after a test that let its requests through)
-      if (!nock.isActive()) nock.activate()
-      syncBuiltinESMExports()
-      for (const [key, route] of Object.entries(all)) add(key, route, false)
+      network = undefined
+      entries.clear()
+      for (const [key, route] of Object.entries(all)) add(key, [route], false, false)
     },
     verify() {
-      const unused = nock.pendingMocks()
+      const unused = [...entries.entries()].filter(([, entry]) => entry.required && (entry.queue ? entry.routes.length > 0 : !entry.used))
       const stray = unmatched
       const broken = answered.map(([request, answer]) => offContract(request, answer)).filter((problem) => problem !== undefined)
       unmatched = []
       answered = []
       entries.clear()
-      nock.abortPendingRequests()
-      nock.cleanAll()
       return [
-        ...unused.map((key) => `stub never used: ${key}`),
+        ...unused.map(([at, entry]) => (entry.queue ? `${entry.routes.length} answer(s) never used: ${at}` : `stub never used: ${at}`)),
         ...stray.map((request) => `request matched no stub: ${request}`),
         ...broken.map((problem) => `stub answer not in the document: ${problem}`),
       ]
     },
     stop() {
       setSentRequests(undefined)
-      nock.emitter.removeListener('no match', onNoMatch)
-      nock.enableNetConnect()
-      nock.restore()
-      syncBuiltinESMExports()
+      setFileTransport(undefined)
       const neverUsed = Object.keys(all).filter((key) => !defaultsUsed.has(key))
       return neverUsed.map((key) => `default no test used: ${key}`)
     },
@@ -293,8 +345,15 @@ export function json(req: Recorded): unknown {
 
 /**
  * An HTTP client of the fake API's origin that sends `token`, for tests of src/api and the client
- * loop: no proxy, and a fake clock (retries wait no real time).
+ * loop: through the fake's transport, and a fake clock (retries wait no real time).
  */
-export function fakeApiClient(api: Pick<FakeApi, 'url'>, token: string): HttpClient {
-  return new HttpClient({baseUrl: api.url, timeoutMs: 5000, userAgent: 'amctl/test', token: async () => token, env: {}, clock: fakeClock()})
+export function fakeApiClient(api: Pick<FakeApi, 'url' | 'transport'>, token: string): HttpClient {
+  return new HttpClient({
+    baseUrl: api.url,
+    timeoutMs: 5000,
+    userAgent: 'amctl/test',
+    token: async () => token,
+    transport: api.transport,
+    clock: fakeClock(),
+  })
 }

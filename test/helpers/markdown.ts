@@ -148,3 +148,19 @@ export function amctlLines(block: ShellBlock): ShellLine[] {
     .filter((line) => /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*amctl(\s|$)/.test(line))
     .map((command) => ({file: block.file, command, marker: block.marker}))
 }
+
+/**
+ * The first table after the comment `<!-- NAME -->` of a document (a table the tests hold to
+ * the output it describes): its header and rows, each cell's Markdown as written.
+ */
+export function tableAfter(text: string, name: string): {header: string[]; rows: string[][]} {
+  let seen = false
+  let table: Tokens.Table | undefined
+  walk(Lexer.lex(text), (token) => {
+    if (table) return
+    if (token.type === 'html' && token.raw.trim() === `<!-- ${name} -->`) seen = true
+    else if (seen && token.type === 'table') table = token as Tokens.Table
+  })
+  if (!table) throw new Error(`no table after <!-- ${name} -->`)
+  return {header: table.header.map((cell) => cell.text), rows: table.rows.map((row) => row.map((cell) => cell.text))}
+}

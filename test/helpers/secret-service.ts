@@ -1,4 +1,5 @@
 import type {AsyncEntry} from '@napi-rs/keyring'
+import {harness} from './env.js'
 
 // The one probe of the real keychain that the keychain suites share (test/e2e/keychain.test.ts,
 // test/release/smoke.test.ts). It is pinned to the Secret Service (gnome-keyring, KWallet …):
@@ -17,7 +18,7 @@ export interface SecretService {
 }
 
 /** Whether the run demands a keychain (set by .ci/run inside dbus-run-session): then a missing one is a failure. */
-export const keychainRequired = process.env.AMCTL_REQUIRE_KEYCHAIN === '1'
+export const keychainRequired = harness.requireKeychain
 
 let attempts = 0
 

@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {BIN} from '../helpers/bin.js'
 import {tempDir} from '../helpers/temp.js'
+import {sealedEnv} from '../helpers/env.js'
 
 // src/input/files.ts in the built CLI: a signal while a FIFO blocks the open.
 
@@ -23,15 +24,13 @@ describe('Ctrl-C while a FIFO waits for its writer', () => {
   it('ends the command at once with exit 130, before any request', async () => {
     const dir = tempDir('amctl-files-')
     const fifo = join(dir, 'pipe')
-    execFileSync('mkfifo', [fifo])
+    execFileSync('mkfifo', [fifo], {env: sealedEnv()})
     const child = spawn(process.execPath, [BIN, 'runs', 'fork', 'run_1', '-F', `note=@${fifo}`], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
+      env: sealedEnv({
         AMCTL_TOKEN: 'svc_test_token_1234',
         AMCTL_CONFIG_DIR: join(dir, 'config'),
         AMCTL_BASE_URL: 'http://127.0.0.1:9',
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     onTestFinished(() => void child.kill('SIGKILL'))

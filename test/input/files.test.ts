@@ -1,4 +1,3 @@
-import {execFileSync, spawn} from 'node:child_process'
 import {closeSync, openSync, truncateSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {Readable} from 'node:stream'
@@ -25,17 +24,6 @@ describe('readText: @file and --input FILE|- (contract 3)', () => {
     writeFileSync(file, '{"a":1}\n')
     expect(await readText(file, none, '--input')).toBe('{"a":1}\n')
     expect(await readText('-', Readable.from([Buffer.from('from '), Buffer.from('stdin')]), '--input')).toBe('from stdin')
-  })
-
-  it('reads a FIFO once a writer comes (what `--input <(jq …)` hands over)', async () => {
-    const fifo = join(tempDir('amctl-files-'), 'pipe')
-    execFileSync('mkfifo', [fifo])
-    const reading = readText(fifo, none, '--input')
-    const writer = spawn('sh', ['-c', `printf '{"from":"fifo"}' > '${fifo}'`])
-    // listened for at once: the writer may be gone before the read resolves
-    const closed = new Promise((resolve) => writer.on('close', resolve))
-    expect(await reading).toBe('{"from":"fifo"}')
-    await closed
   })
 
   it('refuses a device at once, without reading it (@/dev/zero once read 11 GB)', async () => {

@@ -1,9 +1,10 @@
 import {beforeAll, describe, expect, it} from 'vitest'
 import {COLUMNS, type Conn, ROWS, table} from './fixtures.js'
-import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, type Column} from '../../src/output/format.js'
+import {jsonText, keyValue, tsvObject, tsvRow, tsvRows, ttyCells, ttyColumns, type Column} from '../../src/output/format.js'
 import {loadColors, palette} from '../../src/output/style.js'
 import {RUN_COLUMNS} from '../../src/output/run-columns.js'
 import type {Run} from '../../src/contract/types.js'
+import {lines} from '../helpers/output.js'
 
 // chalk is loaded on demand by commands that colour; these tests colour
 beforeAll(loadColors)
@@ -78,9 +79,13 @@ describe('key/value (TTY)', () => {
       '',
       now,
     )
-    expect(out).toBe(
-      'id:         o\ncreatedAt:  2026-11-23 17:27:00 UTC (2 minutes ago)\nround:\n  at:  2025-11-23 17:30:00 UTC (1 year ago)\nnote:       2026-11-23\n',
-    )
+    expect(lines(out)).toEqual([
+      'id:         o',
+      'createdAt:  2026-11-23 17:27:00 UTC (2 minutes ago)',
+      'round:',
+      '  at:  2025-11-23 17:30:00 UTC (1 year ago)',
+      'note:       2026-11-23',
+    ])
     // without the time, as it came
     expect(keyValue({createdAt: '2026-11-23T17:27:00.574Z'}, plain)).toBe('createdAt:  2026-11-23T17:27:00.574Z\n')
   })
@@ -135,5 +140,24 @@ describe('tsvRows: extra columns come after every other field', () => {
       {id: 'r2', status: 'queued', evalSetId: 'es', createdAt: 'T', agent: null, model: null, score: null},
     ]
     expect(tsvRows(rows as Run[], RUN_COLUMNS)).toBe('r1\tsucceeded\tes\tT\tcodex\tgpt-5\t0.9\nr2\tqueued\tes\tT\t\t\t\n')
+  })
+})
+
+describe("only: 'tsv' columns: in tab-separated rows only, never on a terminal", () => {
+  type Row = {a: string; b: number; c: string; d: string | null}
+  const columns: Column<Row>[] = [
+    {header: 'A', get: (r) => r.a},
+    {header: 'B', get: (r) => r.b, only: 'tsv'},
+    {header: 'C', get: (r) => r.c, appended: true},
+    {header: 'D', get: (r) => r.d, appended: true, only: 'tsv'},
+  ]
+  const rows: Row[] = [{a: 'x', b: 1, c: 'y', d: 'z'}]
+
+  it('piped: in its place, or after every other field with appended', () => {
+    expect(tsvRows(rows, columns)).toBe('x\t1\ty\tz\n')
+  })
+
+  it('on a terminal: left out, even when a row has a value', () => {
+    expect(ttyColumns(columns, rows).map((c) => c.header)).toEqual(['A', 'C'])
   })
 })

@@ -1,9 +1,8 @@
 import {closeSync, openSync, readFileSync} from 'node:fs'
-import {createServer, connect, type AddressInfo, type Socket} from 'node:net'
 import {join} from 'node:path'
 import {Writable} from 'node:stream'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {colorAllowed, DirectStdout, mayBeTerminal, write} from '../../src/output/io.js'
+import {colorAllowed, DirectStdout, write, written} from '../../src/output/io.js'
 import {tempDir} from '../helpers/temp.js'
 import {loadColors, palette} from '../../src/output/style.js'
 
@@ -56,24 +55,6 @@ describe('colour decision', () => {
   })
 })
 
-describe('mayBeTerminal (asked before a stream is made for the descriptor)', () => {
-  it('a file and a socket never are; a character device may be', async () => {
-    const file = openSync(join(tempDir('amctl-io-'), 'out.txt'), 'w')
-    expect(mayBeTerminal(file)).toBe(false)
-    closeSync(file)
-    const server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const socket: Socket = connect((server.address() as AddressInfo).port, '127.0.0.1')
-    await new Promise((resolve) => socket.once('connect', resolve))
-    expect(mayBeTerminal((socket as unknown as {_handle: {fd: number}})._handle.fd)).toBe(false)
-    socket.destroy()
-    await new Promise((resolve) => server.close(resolve))
-    const devNull = openSync('/dev/null', 'w')
-    expect(mayBeTerminal(devNull)).toBe(true)
-    closeSync(devNull)
-  })
-})
-
 describe('DirectStdout (stdout a pipe or a file)', () => {
   /** A DirectStdout on a file of its own, and the stream it falls back to (counted when made). */
   function onFile() {
@@ -115,12 +96,68 @@ describe('DirectStdout (stdout a pipe or a file)', () => {
     expect(made()).toBe(1)
   })
 
-  it('a write that fails (a closed descriptor, EPIPE, EAGAIN): the stream takes it over', () => {
-    const {out, fd, made, later} = onFile()
+  it.each([
+    ['a full disk (`> /dev/full`)', () => openSync('/dev/full', 'w'), 'no space left on device (ENOSPC)'],
+    ['a descriptor not open for writing (`1</dev/null`)', () => openSync('/dev/null', 'r'), 'bad file descriptor (EBADF)'],
+  ])('a descriptor that cannot be written, %s: the output error, on this write and every later one', (_what, open, why) => {
+    const fd = open()
+    let made = 0
+    const out = new DirectStdout(fd, () => {
+      made++
+      return new Writable()
+    })
+    const expected = {code: 'output_error', exitCode: 1, message: `cannot write to stdout: ${why}`}
+    expect(() => out.write('row\n')).toThrow(expect.objectContaining(expected))
+    expect(() => out.write('more\n')).toThrow(expect.objectContaining(expected))
+    expect(made).toBe(0)
     closeSync(fd)
-    expect(out.write('lost?\n')).toBe(true)
-    expect(later).toEqual(['lost?\n'])
-    expect(made()).toBe(1)
+  })
+})
+
+/** A stream whose every write fails after it returned, as a terminal that went away does (EIO). */
+function failingLater(code = 'EIO', words = 'i/o error'): Writable {
+  return new Writable({
+    write(_chunk, _encoding, done) {
+      setImmediate(() => done(Object.assign(new Error(`${code}: ${words}, write`), {code, syscall: 'write'})))
+    },
+  })
+}
+
+describe('written (a command waits for what it wrote to stdout)', () => {
+  it('resolves once a healthy stream has taken everything', async () => {
+    const chunks: string[] = []
+    const stream = new Writable({write: (chunk, _e, done) => setImmediate(() => done(void chunks.push(chunk.toString())))})
+    stream.write('a\n')
+    stream.write('b\n')
+    await written({stdout: stream})
+    expect(chunks.join('')).toBe('a\nb\n')
+  })
+
+  it('a write that fails after it returned (a terminal gone: EIO): rejects with the output error, no uncaught error event', async () => {
+    const stream = failingLater()
+    expect(stream.write('row\n')).toBe(true)
+    await expect(written({stdout: stream})).rejects.toMatchObject({
+      code: 'output_error',
+      message: 'cannot write to stdout: i/o error (EIO)',
+    })
+    // and every later wait
+    await expect(written({stdout: stream})).rejects.toMatchObject({code: 'output_error'})
+  })
+
+  it('a reader that went away (EPIPE) is no failure: exit 0, quietly (contract 1.4)', async () => {
+    const stream = failingLater('EPIPE', 'broken pipe')
+    stream.write('row\n')
+    await expect(written({stdout: stream})).rejects.toMatchObject({code: 'reader_gone', exitCode: 0})
+  })
+
+  it("the process's stdout, never made: nothing to wait for, and it is not made", async () => {
+    const io = {
+      stdoutMade: () => false,
+      get stdout(): Writable {
+        throw new Error('made')
+      },
+    }
+    await expect(written(io)).resolves.toBeUndefined()
   })
 })
 
@@ -143,5 +180,18 @@ describe('write', () => {
     await p
     expect(resolved).toBe(true)
     expect(chunks).toEqual(['more than four bytes'])
+  })
+
+  it('a full stream that fails instead of draining: rejects with the output error (it never drains)', async () => {
+    const stream = new Writable({
+      highWaterMark: 4,
+      write(_chunk, _encoding, done) {
+        setImmediate(() => done(Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})))
+      },
+    })
+    await expect(write(stream, 'more than four bytes')).rejects.toMatchObject({
+      code: 'output_error',
+      message: 'cannot write to stdout: no space left on device (ENOSPC)',
+    })
   })
 })

@@ -1,7 +1,8 @@
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {LiveView} from '../../src/output/live.js'
 import {PLAIN, type Style} from '../../src/output/style.js'
 import {fakeIO} from '../helpers/fake-io.js'
+import {type FakeSignals, fakeSignals} from '../helpers/fake-signals.js'
 
 const COLUMNS = [{header: 'RUN', flexible: true}, {header: 'STATUS'}]
 const UP_AND_ERASE = /\u001B\[(\d+)F\u001B\[J/
@@ -17,15 +18,18 @@ function terminal(columns?: number, rows?: number) {
   return io
 }
 
-const exitListeners = process.listenerCount('exit')
+let signals: FakeSignals
+beforeEach(() => {
+  signals = fakeSignals()
+})
 afterEach(() => {
-  expect(process.listenerCount('exit'), 'the exit hook is removed once the view is cleared').toBe(exitListeners)
+  expect(signals.exitHandlers(), 'the exit hook is removed once the view is cleared').toBe(0)
 })
 
 describe('LiveView', () => {
   it('draws nothing when stderr is not a terminal', async () => {
     const io = fakeIO({stderrTTY: false, stdoutTTY: true})
-    const view = new LiveView(io, PLAIN)
+    const view = new LiveView(io, PLAIN, signals)
     view.draw(COLUMNS, [[{text: 'run_1'}, {text: 'queued'}]], {text: 'footer'})
     view.clear()
     await settle()
@@ -36,7 +40,7 @@ describe('LiveView', () => {
 
   it('draws a header, one line per row and the footer; a redraw moves back up over all of them first', async () => {
     const io = terminal()
-    const view = new LiveView(io, MARKED)
+    const view = new LiveView(io, MARKED, signals)
     const yellow = (t: string) => `<y>${t}</y>`
     const rows = [
       [{text: 'run_1'}, {text: 'queued', paint: yellow}],
@@ -65,7 +69,7 @@ describe('LiveView', () => {
 
   it('an unchanged frame is not written again', async () => {
     const io = terminal()
-    const view = new LiveView(io, PLAIN)
+    const view = new LiveView(io, PLAIN, signals)
     view.draw(COLUMNS, [[{text: 'a'}, {text: 'b'}]])
     await settle()
     const once = io.err()
@@ -77,7 +81,7 @@ describe('LiveView', () => {
 
   it('server text cannot drive the terminal: control characters are written visibly', async () => {
     const io = terminal()
-    const view = new LiveView(io, PLAIN)
+    const view = new LiveView(io, PLAIN, signals)
     view.draw(COLUMNS, [[{text: 'run_\u001b[2J'}, {text: 'ok\u009b31m\r'}]], {text: 'x\u0007'})
     view.clear()
     await settle()
@@ -90,7 +94,7 @@ describe('LiveView', () => {
 
   it('never wraps: rows are fitted to the terminal width (flexible columns cut first, then the others, then plain lines)', async () => {
     const io = terminal(30)
-    const view = new LiveView(io, MARKED)
+    const view = new LiveView(io, MARKED, signals)
     const long = [{text: 'run_with_a_very_long_identifier_0001'}, {text: 'running', paint: (t: string) => `<y>${t}</y>`}]
     view.draw(COLUMNS, [long], {text: 'a footer that is much longer than thirty columns'})
     view.clear()
@@ -105,7 +109,7 @@ describe('LiveView', () => {
 
     // narrower: every column is cut (the ID last), colours kept
     const narrow = terminal(12)
-    const small = new LiveView(narrow, MARKED)
+    const small = new LiveView(narrow, MARKED, signals)
     small.draw(COLUMNS, [long])
     small.clear()
     await settle()
@@ -119,7 +123,7 @@ describe('LiveView', () => {
 
     // narrower than one character a column and the gutters: plain lines, each cut to the width
     const tiny = terminal(4)
-    const smallest = new LiveView(tiny, MARKED)
+    const smallest = new LiveView(tiny, MARKED, signals)
     smallest.draw(COLUMNS, [long])
     smallest.clear()
     await settle()
@@ -135,7 +139,7 @@ describe('LiveView', () => {
 
   it('never grows past the screen: the rows that do not fit are counted', async () => {
     const io = terminal(80, 10)
-    const view = new LiveView(io, PLAIN)
+    const view = new LiveView(io, PLAIN, signals)
     const rows = Array.from({length: 20}, (_, i) => [{text: `run_${i}`}, {text: 'queued'}])
     view.draw(COLUMNS, rows, {text: 'footer'})
     view.draw(COLUMNS, rows.slice(1), {text: 'footer'})
@@ -150,10 +154,10 @@ describe('LiveView', () => {
 
   it('is erased at exit if still drawn', async () => {
     const io = terminal()
-    const view = new LiveView(io, PLAIN)
+    const view = new LiveView(io, PLAIN, signals)
     view.draw(COLUMNS, [[{text: 'a'}, {text: 'b'}]])
-    expect(process.listenerCount('exit')).toBe(exitListeners + 1)
-    process.emit('exit', 0)
+    expect(signals.exitHandlers()).toBe(1)
+    signals.exit()
     await settle()
     expect(io.err().endsWith('\u001B[2F\u001B[J')).toBe(true)
   })

@@ -3,6 +3,7 @@ import {AmctlError, ApiError, NotLoggedInError, UsageError} from '../../src/core
 import {errorLine, errorText, presentError} from '../../src/output/present.js'
 import {palette} from '../../src/output/style.js'
 import {fakeIO} from '../helpers/fake-io.js'
+import {lines} from '../helpers/output.js'
 
 const plain = palette(false)
 
@@ -11,7 +12,10 @@ describe('the one error presenter (contract 1.5)', () => {
     const io = fakeIO()
     presentError(new UsageError('--limit must be from 1 to 200, got 0', 'see `amctl runs list --help`'), io, {json: false, style: plain})
     expect(io.out()).toBe('')
-    expect(io.err()).toBe('error: --limit must be from 1 to 200, got 0 (invalid_request)\nhint: see `amctl runs list --help`\n')
+    const [error, hint, ...rest] = lines(io.err())
+    expect(error).toBe('error: --limit must be from 1 to 200, got 0 (invalid_request)')
+    expect(hint).toBe('hint: see `amctl runs list --help`')
+    expect(rest).toEqual([])
   })
 
   it('a 401 and a missing token earn the login hint', () => {

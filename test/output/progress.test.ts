@@ -2,13 +2,14 @@ import {describe, expect, it} from 'vitest'
 import {Progress} from '../../src/output/progress.js'
 import {fakeClock} from '../helpers/fake-clock.js'
 import {fakeIO} from '../helpers/fake-io.js'
+import {fakeSignals} from '../helpers/fake-signals.js'
 
 const RUNS = {one: 'run', other: 'runs'}
 
 describe('Progress', () => {
   it('writes nothing when stderr is not a TTY', () => {
     const io = fakeIO({stdoutTTY: true, stderrTTY: false})
-    const p = new Progress(io, RUNS, fakeClock())
+    const p = new Progress(io, RUNS, fakeClock(), fakeSignals())
     p.update(1)
     p.update(500)
     p.clear()
@@ -19,7 +20,7 @@ describe('Progress', () => {
   it('redraws one line on a TTY stderr, at most every 100 ms of the clock, and clears it at the end', async () => {
     const clock = fakeClock(10_000)
     const io = fakeIO({stdoutTTY: false, stderrTTY: true})
-    const p = new Progress(io, RUNS, clock)
+    const p = new Progress(io, RUNS, clock, fakeSignals())
     p.update(100)
     p.update(200) // too soon
     await clock.sleep(150)
@@ -33,7 +34,7 @@ describe('Progress', () => {
 
   it('counts one in the singular', () => {
     const io = fakeIO({stderrTTY: true})
-    const p = new Progress(io, {one: 'item', other: 'items'}, fakeClock(0))
+    const p = new Progress(io, {one: 'item', other: 'items'}, fakeClock(0), fakeSignals())
     p.update(1)
     p.clear()
     expect(io.err()).toBe('\r\u001B[2Kfetched 1 item…\r\u001B[2K')
@@ -41,7 +42,7 @@ describe('Progress', () => {
 
   it('clear() without any update writes nothing', () => {
     const io = fakeIO({stderrTTY: true})
-    new Progress(io, RUNS, fakeClock()).clear()
+    new Progress(io, RUNS, fakeClock(), fakeSignals()).clear()
     expect(io.err()).toBe('')
   })
 })

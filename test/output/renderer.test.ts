@@ -57,6 +57,18 @@ describe('Renderer', () => {
     expect(piped.io.out()).toBe('id\tx\ncount\t2\n')
   })
 
+  it('an object without members: a line saying so on stderr of a terminal, nothing piped (issue 32 item 20)', () => {
+    const tty = renderer('tty')
+    tty.out.object({})
+    expect([tty.io.out(), tty.io.err()]).toEqual(['', '(an empty answer: no members)\n'])
+    const piped = renderer('piped')
+    piped.out.object({})
+    expect([piped.io.out(), piped.io.err()]).toEqual(['', ''])
+    const json = renderer('json')
+    json.out.object({})
+    expect(json.io.out() + json.io.err()).toBe('')
+  })
+
   it('text and blocks: terminal-safe on a terminal, as they are piped; a block keeps its lines', () => {
     const tty = renderer('tty')
     tty.out.text('a\u001b[2Jb')

@@ -7,6 +7,7 @@ import type {IO} from '../../src/output/io.js'
 import {writeStream} from '../../src/output/stream.js'
 import {palette} from '../../src/output/style.js'
 import {type FakeClock, fakeClock} from '../helpers/fake-clock.js'
+import {type FakeSignals, fakeSignals} from '../helpers/fake-signals.js'
 
 type Row = {id: string; name: string}
 const COLUMNS: Column<Row>[] = [
@@ -57,8 +58,10 @@ async function* pagesOf(count: number, failAt?: number): AsyncGenerator<Page<Row
 const ERASE = '\r\u001B[2K'
 
 let clock: FakeClock
+let signals: FakeSignals
 beforeEach(() => {
   clock = fakeClock(0)
+  signals = fakeSignals()
 })
 
 describe('streamed lists on a terminal (contract 1.4: progress never shares a line with a row)', () => {
@@ -66,7 +69,7 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
     const io = terminalIO()
     const outcome = await writeStream(
       {kind: 'stream', pages: pagesOf(4), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
-      {io, mode: 'tty', style: palette(false), now: 0, clock},
+      {io, mode: 'tty', style: palette(false), now: 0, clock, signals},
     )
     expect(outcome).toEqual({count: 8, errorWritten: false})
     let progressShown = false
@@ -82,7 +85,7 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
     const io = terminalIO()
     const outcome = await writeStream(
       {kind: 'stream', pages: pagesOf(4, 2), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
-      {io, mode: 'tty', style: palette(false), now: 0, clock},
+      {io, mode: 'tty', style: palette(false), now: 0, clock, signals},
     )
     expect(outcome.error?.message).toBe('page broke')
     expect(io.transcript.at(-1)).toEqual(['err', ERASE])
@@ -90,7 +93,6 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
 
   it('is erased by the process exit too (Ctrl-C, a closed pipe), never left behind', async () => {
     const io = terminalIO()
-    const before = new Set(process.listeners('exit'))
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
     let firstPage!: () => void
@@ -104,14 +106,13 @@ describe('streamed lists on a terminal (contract 1.4: progress never shares a li
     }
     const writing = writeStream(
       {kind: 'stream', pages: pages(), columns: COLUMNS, noun: {one: 'row', other: 'rows'}},
-      {io, mode: 'tty', style: palette(false), now: 0, clock},
+      {io, mode: 'tty', style: palette(false), now: 0, clock, signals},
     )
     await shown
     expect(io.transcript.at(-1)?.[1]).toContain('fetched 1 row…')
-    // … and the process ends meanwhile (Ctrl-C, a closed pipe): the exit listeners run
-    const added = process.listeners('exit').filter((l) => !before.has(l))
-    expect(added).toHaveLength(1)
-    for (const listener of added) (listener as () => void)()
+    // … and the process ends meanwhile (Ctrl-C, a closed pipe): the exit handlers run
+    expect(signals.exitHandlers()).toBe(1)
+    signals.exit()
     expect(io.transcript.at(-1)).toEqual(['err', ERASE])
     release()
     await writing

@@ -1,15 +1,16 @@
-import {execFileSync, spawn} from 'node:child_process'
-import {createReadStream, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {execFileSync, spawn, spawnSync} from 'node:child_process'
+import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, type RunActionOptions, runAction} from '../helpers/action-runner.js'
 import {ciExample} from '../helpers/ci-examples.js'
 import {ROOT} from '../helpers/cli.js'
-import {startServer, type TestServer} from '../helpers/http-server.js'
+import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
+import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
 
 // The GitHub Action (action.yml) end to end: its steps run as the Actions runner runs them
 // (test/helpers/action-runner.ts), against the dev server and a release that `npm run release`
@@ -32,7 +33,7 @@ let server: TestServer
 const served: string[] = []
 
 beforeAll(async () => {
-  releaseDir = process.env.AMCTL_RELEASE_DIR ?? buildRelease()
+  releaseDir = harness.releaseDir ?? buildRelease()
   const exe = join(releaseDir, release.executableName())
   if (!existsSync(exe)) throw new Error(`${exe} is missing: AMCTL_RELEASE_DIR must hold a release of this platform`)
   server = await startServer(async (req, res) => {
@@ -63,8 +64,9 @@ function buildRelease(): string {
   execFileSync(process.execPath, [join(ROOT, 'bin', 'release.js'), '--no-build', '--node', process.execPath, '--out', out], {
     cwd: ROOT,
     stdio: 'pipe',
-    // (npm on Node >= 22 keeps a compile cache in the temp directory, which the run's must not keep)
-    env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
+    // (npm on Node >= 22 keeps a compile cache in the temp directory, which the run's must not keep;
+    // its install of the package fetches the keychain module from the registry)
+    env: sealedEnv({NODE_DISABLE_COMPILE_CACHE: '1', ...registryTrust()}),
   })
   return out
 }
@@ -84,7 +86,7 @@ function githubExample(): {env: Record<string, string>; step: any} {
   return {env: job.env, step}
 }
 
-async function runExampleStep(options: Partial<RunActionOptions> & {workspace: string}): Promise<ActionResult> {
+async function runExampleStep({env: more, ...options}: Partial<RunActionOptions> & {workspace: string}): Promise<ActionResult> {
   const {env, step} = githubExample()
   return runAction({
     actionPath: checkedOutAction(),
@@ -96,9 +98,93 @@ async function runExampleStep(options: Partial<RunActionOptions> & {workspace: s
       AMCTL_CONFIG_DIR: tempDir('amctl-runner-config-'),
       // the release server stands in for github.com
       GITHUB_SERVER_URL: server.url,
+      ...more,
     },
     ...options,
   })
+}
+
+/** The repository of the workflow in the comment tests, and its pull request. */
+const REPOSITORY = 'acme-labs/evals-demo'
+const PR = 7
+const HEAD_SHA = 'c0ffee1234567890c0ffee1234567890c0ffee12'
+
+interface FakeComment {
+  id: number
+  body: string
+  user: {login: string}
+  html_url: string
+}
+
+/**
+ * A local stand-in for the GitHub REST endpoints the action's comment uses, as api.github.com
+ * answers them: list the pull request's comments (paged, per_page and page), create one, update
+ * one. `status` answers every request with that error instead (a token that may not write).
+ */
+async function fakeGitHub(options: {status?: number} = {}) {
+  const comments: FakeComment[] = []
+  let next = 9000
+  const github = await startServer((req, res) => {
+    if (options.status !== undefined) {
+      sendJson(res, options.status, {message: 'Resource not accessible by integration', status: String(options.status)})
+      return
+    }
+    if (req.headers.authorization !== 'Bearer ghs_job_token') {
+      sendJson(res, 401, {message: 'Bad credentials'})
+      return
+    }
+    const url = new URL(req.path, 'http://github.test')
+    const list = url.pathname === `/repos/${REPOSITORY}/issues/${PR}/comments`
+    const one = new RegExp(`^/repos/${REPOSITORY}/issues/comments/(\\d+)$`).exec(url.pathname)
+    if (list && req.method === 'GET') {
+      const per = Number(url.searchParams.get('per_page') ?? 30)
+      const page = Number(url.searchParams.get('page') ?? 1)
+      sendJson(res, 200, comments.slice((page - 1) * per, page * per))
+    } else if (list && req.method === 'POST') {
+      const id = next++
+      const comment = {
+        id,
+        body: JSON.parse(req.body).body,
+        user: {login: 'github-actions[bot]'},
+        html_url: `https://github.test/${REPOSITORY}/pull/${PR}#issuecomment-${id}`,
+      }
+      comments.push(comment)
+      sendJson(res, 201, comment)
+    } else if (one && req.method === 'PATCH') {
+      const comment = comments.find((c) => c.id === Number(one[1]))
+      if (comment === undefined) sendJson(res, 404, {message: 'Not Found'})
+      else {
+        comment.body = JSON.parse(req.body).body
+        sendJson(res, 200, comment)
+      }
+    } else {
+      sendJson(res, 404, {message: 'Not Found'})
+    }
+  })
+  /** what a person wrote on the pull request before: not the action's */
+  const human = (body: string) => comments.push({id: next++, body, user: {login: 'ada'}, html_url: ''})
+  return {github, comments, human, writes: () => github.requests.filter((r) => r.method !== 'GET')}
+}
+
+/** The runner's variables of a `pull_request` run for pull request 7, from the repository itself or from a fork. */
+function pullRequestRun(api: string, options: {fork?: boolean; event?: string} = {}): Record<string, string> {
+  const file = join(tempDir('amctl-event-'), 'event.json')
+  const head = options.fork ? 'someone/evals-demo' : REPOSITORY
+  writeFileSync(
+    file,
+    JSON.stringify({
+      action: 'synchronize',
+      number: PR,
+      pull_request: {number: PR, head: {sha: HEAD_SHA, repo: {full_name: head}}, base: {repo: {full_name: REPOSITORY}}},
+    }),
+  )
+  return {
+    GITHUB_EVENT_NAME: options.event ?? 'pull_request',
+    GITHUB_EVENT_PATH: file,
+    GITHUB_API_URL: api,
+    GITHUB_REPOSITORY: REPOSITORY,
+    GITHUB_RUN_ID: '4242',
+  }
 }
 
 const stepOf = (result: ActionResult, id: string) => result.steps.find((s) => s.id === id)!
@@ -121,10 +207,12 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       `amctl ${version} (amctl-linux-x64) downloaded from ${server.url}${base}, matching SHA256SUMS`,
     )
     expect(stepOf(result, 'install').stdout).toMatch(new RegExp(`^amctl/${version.replaceAll('.', '\\.')} linux-x64 node-v`, 'm'))
+    // amctl runs from a directory of the job's own (under RUNNER_TEMP) that holds it alone
     const installed = result.outputs.amctl
-    expect(installed).toMatch(new RegExp(`/amctl/${version.replaceAll('.', '\\.')}/linux-x64/amctl$`))
+    expect(installed).toMatch(new RegExp(`/temp/amctl-${version.replaceAll('.', '\\.')}\\.\\w{6}/amctl$`))
     expect(release.sha256(installed)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
-    expect(result.path).toEqual([installed.replace(/\/amctl$/, '')])
+    expect(result.path).toEqual([dirname(installed)])
+    expect(readdirSync(dirname(installed))).toEqual(['amctl'])
     expect(result.cache.saved).toEqual([
       expect.stringMatching(new RegExp(`^amctl-${version.replaceAll('.', '\\.')}-linux-x64-[0-9a-f]{64}$`)),
     ])
@@ -185,6 +273,93 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(result.path).toEqual([])
   })
 
+  it("a self-hosted runner's shared tool cache: a curl and a git planted beside amctl never run; a swapped amctl is replaced before anything runs it", async () => {
+    const toolCache = tempDir('amctl-tool-cache-')
+    const marks = tempDir('amctl-planted-')
+    const planted = (name: string) => `#!/bin/sh\necho ${name} >>${JSON.stringify(join(marks, 'ran'))}\necho amctl/0.0.0\n`
+    const install = (workspace = tempDir('amctl-workspace-')) => runExampleStep({workspace, toolCache, until: 'install'})
+    const first = await install()
+    expect(first.success, JSON.stringify(first.steps, null, 2)).toBe(true)
+    // the executable the cache keeps (actions/cache saves this one file)
+    const cached = join(toolCache, 'amctl', version, 'linux-x64', 'amctl')
+    expect(release.sha256(cached)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
+
+    // another job of the runner plants tools beside it
+    for (const name of ['curl', 'git']) writeFileSync(join(dirname(cached), name), planted(name), {mode: 0o755})
+    const second = await install()
+    expect(second.success, JSON.stringify(second.steps, null, 2)).toBe(true)
+    expect(stepOf(second, 'install').stdout).toContain('from the cache, matching SHA256SUMS')
+    // what the job's later steps find on PATH: amctl's own directory, holding amctl alone
+    expect(second.path).toHaveLength(1)
+    expect(readdirSync(second.path[0])).toEqual(['amctl'])
+    const later = spawnSync('bash', ['-c', 'curl --version && git --version && amctl --version'], {
+      env: sealedEnv({PATH: [...second.path, machinePath()].join(':'), HOME: tempDir('amctl-home-')}),
+      encoding: 'utf8',
+    })
+    expect(later.status, later.stderr).toBe(0)
+    expect(later.stdout).toMatch(new RegExp(`^amctl/${version.replaceAll('.', '\\.')} linux-x64`, 'm'))
+    expect(existsSync(join(marks, 'ran'))).toBe(false)
+
+    // an amctl swapped in the cache: not run, the release's downloaded in its place (and cached)
+    writeFileSync(cached, planted('amctl'), {mode: 0o755})
+    const third = await install()
+    expect(third.success, JSON.stringify(third.steps, null, 2)).toBe(true)
+    expect(stepOf(third, 'install').stdout).toContain(
+      `::warning title=amctl action::${cached} does not match SHA256SUMS: downloading it again`,
+    )
+    expect(existsSync(join(marks, 'ran'))).toBe(false)
+    expect(release.sha256(third.outputs.amctl)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
+    expect(release.sha256(cached)).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
+    expect(readdirSync(dirname(third.outputs.amctl))).toEqual(['amctl'])
+  })
+
+  it('on a pull request: one comment for the eval set, created by the first push and edited in place by the next; exit code and outputs as without it', async () => {
+    const {github, comments, human, writes} = await fakeGitHub()
+    try {
+      // a busy pull request: the action's comment lands on the second page of the list
+      for (let i = 0; i < 100; i++) human(i === 0 ? '> <!-- amctl:es_acme_search --> quoted, not ours' : `comment ${i}`)
+      const cacheStore = new Map<string, string>()
+      const run = () =>
+        runExampleStep({workspace: tempDir('amctl-workspace-'), cacheStore, githubToken: 'ghs_job_token', env: pullRequestRun(github.url)})
+      await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
+      const first = await run()
+      expect(first.success, JSON.stringify(first.steps, null, 2)).toBe(true)
+      expect(first.outputs).toMatchObject({'exit-code': '0', verdict: 'improved', junit: 'reports/evals.xml', summary: 'reports/evals.md'})
+      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
+      expect(comments).toHaveLength(101)
+      const ours = comments[100]
+      expect(ours.body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
+      expect(ours.body).toContain('✅ amctl: all 3 runs passed')
+      expect(ours.body).toContain(`commit ${HEAD_SHA.slice(0, 7)}`)
+      expect(ours.body).toContain(`[workflow run](${server.url}/${REPOSITORY}/actions/runs/4242)`)
+      expect(stepOf(first, 'evals').stdout).toContain(`amctl: commented on pull request #${PR} for es_acme_search (${ours.html_url})`)
+
+      // the next push: the same comment, edited; no second one
+      github.requests.length = 0
+      await clearPlans()
+      await plan({evalSetId: 'es_acme_search', agent: 'codex', status: 'succeeded', score: 0.3, count: 1})
+      const second = await run()
+      expect(second.success).toBe(false)
+      expect(stepOf(second, 'evals').exitCode).toBe(10)
+      expect(second.outputs).toMatchObject({
+        'exit-code': '10',
+        verdict: 'below-min-score',
+        junit: 'reports/evals.xml',
+        summary: 'reports/evals.md',
+      })
+      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`])
+      expect(comments).toHaveLength(101)
+      expect(comments[100].body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
+      expect(comments[100].body).toContain('❌ amctl: 1 of 3 runs did not pass')
+      expect(comments[0].body).toBe('> <!-- amctl:es_acme_search --> quoted, not ours')
+      expect(stepOf(second, 'evals').stdout).toContain(
+        `amctl: edited the comment on pull request #${PR} for es_acme_search (${ours.html_url})`,
+      )
+    } finally {
+      await github.close()
+    }
+  })
+
   it('token, base URL and organization as inputs; a bad flag in `args` is exit 2, verdict error, no report', async () => {
     const workspace = tempDir('amctl-workspace-')
     const result = await runAction({
@@ -212,8 +387,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     const cwd = tempDir('amctl-gitlab-')
     await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
     const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: cwd,
+      ...sealedEnv({HOME: cwd}),
       ...job.variables,
       AMCTL_RELEASE_URL: `${server.url}/mirror`,
       AMCTL_BASE_URL: e2e.current.url,
@@ -312,6 +486,7 @@ describe('the asset for each runner', {timeout: 60_000}, () => {
     // uses: ./ — the action is the workflow's own checkout
     const workspace = tempDir('amctl-workspace-')
     writeFileSync(join(workspace, 'package.json'), readFileSync(join(ROOT, 'package.json')))
+    cpSync(join(ROOT, 'action'), join(workspace, 'action'), {recursive: true})
     const own = await find('Linux', 'X64', {
       actionPath: workspace,
       actionFile: join(ROOT, 'action.yml'),
@@ -334,15 +509,24 @@ describe("the action's verdict", {timeout: 60_000}, () => {
    * the engine of amctl's --jq) and exits with a given code, recording its arguments: the gate's
    * verdicts are noise-gate's to add to amctl's JSON; this holds the action to pass them on.
    */
-  function fakeAmctl(document: unknown, exitCode: number): {file: string; argv: () => string[]} {
+  function fakeAmctl(document: unknown, exitCode: number, reports = false): {file: string; argv: () => string[]} {
     const dir = tempDir('amctl-fake-')
     const file = join(dir, 'amctl')
     writeFileSync(
       file,
       `#!${process.execPath}
-const {writeFileSync} = require('node:fs')
+const {mkdirSync, writeFileSync} = require('node:fs')
+const {dirname} = require('node:path')
 const argv = process.argv.slice(2)
 writeFileSync(${JSON.stringify(join(dir, 'argv.json'))}, JSON.stringify(argv))
+// with reports: the files --junit and --summary name, written as amctl writes them (a new file each run)
+for (const flag of ${reports ? "['--junit', '--summary']" : '[]'}) {
+  const at = argv.findIndex((arg) => arg === flag || arg.startsWith(flag + '='))
+  if (at < 0) continue
+  const path = argv[at] === flag ? argv[at + 1] : argv[at].slice(flag.length + 1)
+  mkdirSync(dirname(path), {recursive: true})
+  writeFileSync(path, flag === '--summary' ? '### ❌ amctl: the summary of run ' + process.pid + '\\n' : '<testsuites/>' + process.pid)
+}
 require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then((jq) => {
   process.stdout.write(jq.raw(${JSON.stringify(JSON.stringify(document))}, argv[argv.indexOf('--jq') + 1], ['-r']).stdout + '\\n')
   process.exit(${exitCode})
@@ -353,14 +537,21 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     return {file, argv: () => JSON.parse(readFileSync(join(dir, 'argv.json'), 'utf8'))}
   }
 
-  const evals = async (document: unknown, exitCode: number, inputs: Record<string, string> = {}) => {
-    const amctl = fakeAmctl(document, exitCode)
+  const evals = async (
+    document: unknown,
+    exitCode: number,
+    inputs: Record<string, string> = {},
+    more: Partial<RunActionOptions> & {reports?: boolean} = {},
+  ) => {
+    const {reports, ...options} = more
+    const amctl = fakeAmctl(document, exitCode, reports)
     const result = await runAction({
       actionPath: checkedOutAction(),
       workspace: tempDir('amctl-workspace-'),
       with: {'eval-set': 'es_acme_search', ...inputs},
       from: 'evals',
       outputsOf: {install: {amctl: amctl.file}},
+      ...options,
     })
     return {result, argv: amctl.argv}
   }
@@ -426,12 +617,170 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     ['exit 10, groups (--repeat) before runs', 'below-min-score', 10, {...runs('failed'), groups: [{verdict: 'below-min-score'}]}],
     ["exit 10, the document's own verdict first", 'regressed-beyond-noise', 10, {...runs('regressed'), verdict: 'regressed-beyond-noise'}],
     ['exit 10, a verdict that is not a word is not passed on', 'not-passed', 10, {...runs('passed'), verdict: 'x\n::error::injected'}],
+    ['exit 10, verdicts that all pass: the exit code wins', 'not-passed', 10, runs('passed', 'improved')],
+    ["exit 10, the document's own verdict says passed: the exit code wins", 'not-passed', 10, {...runs('failed'), verdict: 'passed'}],
+    ['exit 0, a failing verdict: the exit code wins', 'passed', 0, runs('passed', 'regressed')],
   ] as const)('%s: %s', async (_, verdict, exitCode, document) => {
     const {result} = await evals(document, exitCode as number)
     expect(result.outputs['exit-code']).toBe(String(exitCode))
     expect(result.outputs.verdict).toBe(verdict)
     expect(result.success).toBe(exitCode === 0)
     if (exitCode !== 3) expect(JSON.parse(readFileSync(result.outputs.json, 'utf8'))).toEqual(document)
+  })
+
+  it('a newline in an input that becomes an output sets no other output: every output is in the delimiter form', async () => {
+    const junit = 'rep2/x.xml\nverdict=passed\nexit-code=0'
+    const summary = 'rep2/y.md\namctl<<EOF\n/tmp/x\nEOF'
+    const {result} = await evals(runs('passed', 'regressed'), 10, {junit, summary}, {reports: true})
+    expect(result.success).toBe(false)
+    expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', junit, summary})
+    expect(result.stepOutputs.evals).toEqual({'exit-code': '10', verdict: 'regressed', json: expect.any(String), junit, summary})
+  })
+
+  it("reports an earlier run left at the paths are not this step's: a failed start names none; a run that writes them names both", async () => {
+    const workspace = tempDir('amctl-workspace-')
+    mkdirSync(join(workspace, 'reports'))
+    writeFileSync(join(workspace, 'reports', 'evals.xml'), '<testsuites/><!-- yesterday -->')
+    writeFileSync(join(workspace, 'reports', 'evals.md'), '### ✅ amctl: all 3 runs passed (yesterday)')
+    const inputs = {junit: 'reports/evals.xml', summary: 'reports/evals.md'}
+    const failed = await evals({}, 2, inputs, {workspace})
+    expect(failed.result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', junit: '', summary: ''})
+    // (the files themselves are the user's: left as they were)
+    expect(readFileSync(join(workspace, 'reports', 'evals.md'), 'utf8')).toBe('### ✅ amctl: all 3 runs passed (yesterday)')
+    const passed = await evals(runs('passed'), 0, inputs, {workspace, reports: true})
+    expect(passed.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed', ...inputs})
+    // given in `args` instead of as inputs, the same
+    const args = await evals(runs('passed'), 0, {args: '--junit reports/evals.xml --summary=reports/evals.md'}, {workspace, reports: true})
+    expect(args.argv()).toEqual(expect.arrayContaining(['--junit', 'reports/evals.xml', '--summary=reports/evals.md']))
+    expect(args.result.outputs).toMatchObject(inputs)
+  })
+
+  describe('the comment on the pull request', () => {
+    const onPullRequest = async (api: string, options: {fork?: boolean; event?: string} = {}) => ({
+      env: pullRequestRun(api, options),
+      githubToken: 'ghs_job_token',
+    })
+
+    it("without a summary input: amctl writes one of the step's own for the comment, which no output names; one comment per eval set", async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        const first = await evals(runs('passed', 'regressed'), 10, {}, {...(await onPullRequest(github.url)), reports: true})
+        const argv = first.argv()
+        const own = argv[argv.indexOf('--summary') + 1]
+        expect(own).toMatch(/\/temp\/amctl-comment\.\w{6}\/summary\.md$/)
+        expect(first.result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', summary: '', junit: ''})
+        expect(comments).toHaveLength(1)
+        expect(comments[0].body).toMatch(
+          /^<!-- amctl:es_acme_search -->\n### ❌ amctl: the summary of run \d+\n\n<sub>eval set es\\_acme\\_search · commit c0ffee1 · /,
+        )
+        // another eval set: a comment of its own, the first one untouched
+        const other = await evals(
+          runs('passed'),
+          0,
+          {'eval-set': 'es-acme <checkout>'},
+          {...(await onPullRequest(github.url)), reports: true},
+        )
+        expect(other.result.success).toBe(true)
+        expect(comments).toHaveLength(2)
+        expect(comments[1].body.split('\n')[0]).toBe('<!-- amctl:es%2Dacme%20%3Ccheckout%3E -->')
+        expect(comments[0].body).toContain('eval set es\\_acme\\_search')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it("a step that ends without a verdict (exit 3) says so in the comment, in place of the last push's summary", async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(comments[0].body).toContain('the summary of run')
+        const {result} = await evals({}, 3, {}, await onPullRequest(github.url))
+        expect(result.outputs).toMatchObject({'exit-code': '3', verdict: 'error'})
+        expect(comments).toHaveLength(1)
+        expect(comments[0].body).toContain('### ⚠️ amctl: no verdict for es\\_acme\\_search\n')
+        expect(comments[0].body).toContain('\namctl exited 3 (error) before judging any run')
+        expect(comments[0].body).not.toContain('the summary of run')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it("a fork's pull request: one notice, nothing sent to GitHub, the step's exit code and outputs unchanged", async () => {
+      const {github} = await fakeGitHub()
+      try {
+        const {result} = await evals(
+          runs('passed', 'regressed'),
+          10,
+          {},
+          {...(await onPullRequest(github.url, {fork: true})), reports: true},
+        )
+        expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed'})
+        expect(stepOf(result, 'evals').exitCode).toBe(10)
+        expect(
+          stepOf(result, 'evals')
+            .stdout.split('\n')
+            .filter((line) => line.startsWith('::')),
+        ).toEqual([
+          `::notice title=amctl action::no comment on pull request #${PR}: it comes from a fork, whose runs get a read-only token (docs/ci.md#pull-requests-from-forks)`,
+        ])
+        expect(github.requests).toEqual([])
+      } finally {
+        await github.close()
+      }
+    })
+
+    it.each([403, 404])("a token that may not write (HTTP %i): one notice, the step's exit code and outputs unchanged", async (status) => {
+      const {github} = await fakeGitHub({status})
+      try {
+        const {result} = await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(result.success).toBe(true)
+        expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+        expect(
+          stepOf(result, 'evals')
+            .stdout.split('\n')
+            .filter((line) => line.startsWith('::')),
+        ).toEqual([
+          `::notice title=amctl action::no comment on pull request #${PR}: the token may not write to it (HTTP ${status}); give the job \`permissions: pull-requests: write\``,
+        ])
+        expect(github.requests.map((r) => r.method)).toEqual(['GET'])
+      } finally {
+        await github.close()
+      }
+    })
+
+    it('comment: auto comments on pull_request events only; false never; true says when there is no pull request; another word is exit 2', async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        const push = await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url, {event: 'push'})), reports: true})
+        expect(push.result.success).toBe(true)
+        expect(push.argv()).not.toContain('--summary')
+        const off = await evals(runs('passed'), 0, {comment: 'false'}, await onPullRequest(github.url))
+        expect(off.result.success).toBe(true)
+        expect(github.requests).toEqual([])
+        const forced = await evals(runs('passed'), 0, {comment: 'true'}, {env: {GITHUB_EVENT_NAME: 'push'}, githubToken: 'ghs_job_token'})
+        expect(stepOf(forced.result, 'evals').stdout).toContain(
+          '::notice title=amctl action::no comment: this run is not for a pull request (event push)',
+        )
+        expect(forced.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+        const target = await evals(
+          runs('passed'),
+          0,
+          {comment: 'true'},
+          await onPullRequest(github.url, {event: 'pull_request_target', fork: true}),
+        )
+        expect(target.result.success).toBe(true)
+        expect(comments).toHaveLength(1)
+        const bad = await evals(runs('passed'), 0, {comment: 'yes'}, await onPullRequest(github.url))
+        expect(stepOf(bad.result, 'evals')).toMatchObject({
+          exitCode: 2,
+          stdout: '::error title=amctl action::the input comment is auto, true or false\n',
+        })
+        expect(bad.result.outputs['exit-code']).toBe('')
+        expect(() => bad.argv()).toThrow(/ENOENT/)
+      } finally {
+        await github.close()
+      }
+    })
   })
 
   it('without eval-set: exit 2 naming the input, nothing run', async () => {

@@ -7,6 +7,7 @@ import {beforeAll, describe, expect, it} from 'vitest'
 import {manFiles} from '../../src/base/help/docs.js'
 import {ROOT} from '../helpers/cli.js'
 import {tempDir} from '../helpers/temp.js'
+import {sealedEnv} from '../helpers/env.js'
 
 // The npm package as `npm run release` packs it (bin/release.js --tarball): what goes in, what its
 // package.json tells npm, and that the same inputs pack the same bytes. .ci/run then installs it
@@ -22,7 +23,7 @@ function pack(): {tarball: string; sha256: string} {
   execFileSync(process.execPath, [join(ROOT, 'bin', 'release.js'), '--tarball', '--no-build', '--out', out], {
     cwd: ROOT,
     stdio: 'pipe',
-    env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
+    env: sealedEnv({NODE_DISABLE_COMPILE_CACHE: '1'}),
   })
   const tarball = join(out, release.tarballName(pkg))
   return {tarball, sha256: createHash('sha256').update(readFileSync(tarball)).digest('hex')}
@@ -34,8 +35,8 @@ describe('the npm package', () => {
   let shipped: Record<string, any>
   beforeAll(() => {
     first = pack()
-    files = execFileSync('tar', ['-tzf', first.tarball], {encoding: 'utf8'}).trim().split('\n').sort()
-    shipped = JSON.parse(execFileSync('tar', ['-xzOf', first.tarball, 'package/package.json'], {encoding: 'utf8'}))
+    files = execFileSync('tar', ['-tzf', first.tarball], {encoding: 'utf8', env: sealedEnv()}).trim().split('\n').sort()
+    shipped = JSON.parse(execFileSync('tar', ['-xzOf', first.tarball, 'package/package.json'], {encoding: 'utf8', env: sealedEnv()}))
   }, 120_000)
 
   it('holds what runs, and no build, demo or release script, source, test or machine-specific cache', () => {
@@ -95,10 +96,12 @@ describe('the npm package', () => {
       spawnSync(process.execPath, [join(ROOT, 'bin', 'release.js'), '--tarball', '--no-build', '--out', out, '--repository', repository], {
         cwd: ROOT,
         encoding: 'utf8',
-        env: {...process.env, NODE_DISABLE_COMPILE_CACHE: '1'},
+        env: sealedEnv({NODE_DISABLE_COMPILE_CACHE: '1'}),
       })
     expect(pack('acme-labs/amctl').status).toBe(0)
-    const json = JSON.parse(execFileSync('tar', ['-xzOf', join(out, release.tarballName(pkg)), 'package/package.json'], {encoding: 'utf8'}))
+    const json = JSON.parse(
+      execFileSync('tar', ['-xzOf', join(out, release.tarballName(pkg)), 'package/package.json'], {encoding: 'utf8', env: sealedEnv()}),
+    )
     expect(json.repository).toEqual({type: 'git', url: 'git+https://github.com/acme-labs/amctl.git'})
     expect(shipped.repository).toBeUndefined()
     const bad = pack('https://example.com/x')

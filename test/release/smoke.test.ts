@@ -6,6 +6,7 @@ import {manFiles} from '../../src/base/help/docs.js'
 import {BIN, binCommand, freshConfigDir, runBin} from '../helpers/bin.js'
 import {ROOT} from '../helpers/cli.js'
 import {keychainRequired, probeSecretService} from '../helpers/secret-service.js'
+import {harness, sealedEnv} from '../helpers/env.js'
 
 // The smoke suite of a shipped amctl: every kind of thing it must carry works — the fast
 // --version path, the bundle (--help), oclif's help and autocomplete commands, the local control
@@ -33,7 +34,7 @@ interface Server {
 function startDevServer(): Promise<Server> {
   const [file, args] = binCommand(['dev', 'server', '--port', '0'])
   const child = spawn(file, args, {
-    env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'},
+    env: sealedEnv({AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'}),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
@@ -152,7 +153,7 @@ describe(`a shipped amctl (${BIN})`, () => {
         AMCTL_BASE_URL: server.url,
         AMCTL_CONFIG_DIR: freshConfigDir(),
         AMCTL_KEYCHAIN: undefined,
-        DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS,
+        DBUS_SESSION_BUS_ADDRESS: harness.dbusAddress,
       }
       const stored = keychain.entry!('amctl', `default@${server.url}`)
 

@@ -42,7 +42,10 @@ export const ENVIRONMENT: Topic = {
       kind: 'table',
       headers: ['variable', 'meaning'],
       rows: [
-        ['AMCTL_TOKEN', 'the token to send; no stored login needed (CI); it wins over a stored token'],
+        [
+          'AMCTL_TOKEN',
+          'the token to send; no stored login needed (CI); it wins over a stored token; set but empty exits 3 (a secret a pull request from a fork does not get)',
+        ],
         ['AMCTL_BASE_URL', 'server root, like --base-url (/api/v1 is appended)'],
         ['AMCTL_ORG', 'organization slug or public ID, like --org'],
         ['AMCTL_PROFILE', 'profile in the config, like --profile (default "default")'],
@@ -82,8 +85,8 @@ export const EXIT_CODES: Topic = {
         [String(ExitCode.ok), 'success', ''],
         [
           String(ExitCode.failure),
-          'unexpected: a network failure, a 5xx, an answer that is not the JSON expected',
-          'bad_response, network_error',
+          'unexpected: a network failure, a 5xx, an answer that is not the JSON expected; a stdout that cannot be written',
+          'bad_response, network_error, output_error',
         ],
         [String(ExitCode.usage), 'invalid usage or input, found before any request; or invalid_request from the server', 'invalid_request'],
         [String(ExitCode.auth), 'not logged in, a missing or rejected token', 'unauthorized'],
@@ -94,7 +97,11 @@ export const EXIT_CODES: Topic = {
         [String(ExitCode.account), 'the account state blocks the work', 'insufficient_credits, needs_provider_key'],
         [String(ExitCode.outcomeUnknown), 'a create or launch was sent and no answer came: check before retrying', 'outcome_unknown'],
         [String(ExitCode.notPassed), 'waited runs finished, but not all passed (failed, cancelled, below --min-score or --max-drop)', ''],
-        [String(ExitCode.waitTimeout), 'the wait ended (--wait-timeout) before every run finished', ''],
+        [
+          String(ExitCode.waitTimeout),
+          'the wait ended (--wait-timeout) before every run finished and was judged, or before its --baseline RUN_ID was found',
+          'wait_timeout',
+        ],
         [String(ExitCode.interrupted), 'interrupted (Ctrl-C)', ''],
       ],
     },
@@ -119,14 +126,14 @@ export const FORMATTING: Topic = {
     {
       kind: 'list',
       items: [
-        'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value, colour unless NO_COLOR, FORCE_COLOR=0 or CLICOLOR=0 (CLICOLOR_FORCE colours messages off a terminal too).',
-        'Piped: lists as tab-separated rows without a header, the ID first; objects as key<TAB>value lines, nested values as compact JSON. No colour.',
+        'On a terminal: lists as tables fitted to its width (relative times, coloured run statuses), objects as aligned key/value (an empty list or an answer of {} says so on stderr: "(none)", "(an empty answer: no members)"), colour unless NO_COLOR, FORCE_COLOR=0 or CLICOLOR=0 (CLICOLOR_FORCE colours messages off a terminal too).',
+        'Piped: lists as tab-separated rows without a header, the ID first; objects as key<TAB>value lines, nested values as compact JSON; an empty list or object is no line at all. No colour.',
         'In tab-separated output a backslash, tab, newline and carriage return inside a value are written `\\\\`, `\\t`, `\\n` and `\\r`, other control characters `\\u00XX` (bidi controls and the line and paragraph separators too, as `\\u202e`, `\\u2028`): one record per line.',
         '--json: the answer exactly as the API gave it, one document (pretty on a terminal, compact piped); lists keep {"items":[…],"nextCursor":…}. It holds no raw control character: DEL and C1 controls, bidi controls and U+2028/U+2029, which JSON allows raw, are written `\\uXXXX` too (the same value).',
         '--jq EXPR (or -q EXPR, as gh has it): a jq expression applied to the document --json would print; each result on its own line, strings raw, other values as compact JSON (like `--json | jq -r -c EXPR`); no jq install needed. With --all or --paginate it sees the whole {"items":[…]} document.',
         '--all and api --paginate stream page by page; if a page fails midway, --json closes the document as {"items":[…],"error":{…}}.',
         'Text from the server is never a terminal command: control characters are shown as `\\u00XX`, and so are the bidi controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the line and paragraph separators (U+2028, U+2029), which would show a name reversed or break its line (`\\u202e`, `\\u2028`).',
-        'A reader that goes away (`| head -1`) ends amctl at once with exit 0.',
+        'A reader that goes away (`| head -1`) ends amctl at once with exit 0. A stdout that cannot be written (a full disk, a terminal gone) is one error line on stderr (output_error) and exit 1, or the exit code the outcome already had: the verdict of a wait (10, 11), a launch with no answer (9).',
       ],
     },
   ],

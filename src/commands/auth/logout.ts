@@ -1,8 +1,11 @@
 import {ApiCommand} from '../../base/api-command.js'
 import {apiFlags} from '../../base/flags.js'
 import {removeToken, type TokenSource} from '../../core/auth/credentials.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class AuthLogout extends ApiCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Remove the stored token of the profile'
   static override description =
     'Deletes the token from the OS keychain and the credentials file. No request is sent; AMCTL_TOKEN, if set, is not affected.'

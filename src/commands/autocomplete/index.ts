@@ -3,6 +3,7 @@ import {BaseCommand} from '../../base/base-command.js'
 import {UsageError} from '../../core/errors.js'
 import {SHELLS, type Shell} from './shared/scripts.js'
 import {writeLegacySetup} from './shared/setup.js'
+import type {OperationId} from '../../contract/routes.js'
 
 /** How to install the completion script in each shell: the lines to run, then a note. */
 const SETUP: Record<Shell, {steps: string[]; note?: string}> = {
@@ -37,6 +38,8 @@ function shellNamed(name: string | undefined): Shell | undefined {
 }
 
 export default class AutocompleteIndex extends BaseCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Set up shell completion for bash, zsh, fish or PowerShell'
   static override description =
     `Prints how to install the completion script (\`amctl autocomplete script SHELL\`) in your shell; without SHELL, for the shell you use. Completion covers commands, flags and values: organizations, profiles, base URLs, run and eval set IDs amctl listed, launched or watched lately, --status values, config keys. Completing reads only the config and the cache directory: it never sends a request.

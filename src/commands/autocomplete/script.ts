@@ -1,8 +1,11 @@
 import {Args} from '@oclif/core'
 import {BaseCommand} from '../../base/base-command.js'
 import {completionScript, SHELLS, type Shell} from './shared/scripts.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class AutocompleteScript extends BaseCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Print the completion script for a shell'
   static override description =
     `Completes commands, flags and values: organizations (the profiles' and those used lately), profiles, base URLs, run and eval set IDs amctl listed, launched or watched lately, --status values, config keys. The values come from the config and the cache directory; completing never sends a request. The script asks amctl at every Tab, so it never needs regenerating after an upgrade. \`amctl autocomplete SHELL\` says where to put it.`

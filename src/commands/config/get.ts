@@ -3,8 +3,11 @@ import {ConfigCommand, effectiveFlags, lookedIn, NO_ORG, sourceText} from '../..
 import {assertConfigKey, CONFIG_KEYS} from '../../core/config.js'
 import type {ValueSource} from '../../core/settings.js'
 import {styled} from '../../output/renderer.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class ConfigGet extends ConfigCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Print a setting in effect'
   static override description =
     `Prints the value commands would use, by the precedence flag > environment > profile > built-in default (the default server too), or nothing when it is set nowhere (exit 0 either way). On a terminal, stderr says where it comes from; --json adds "source": flag, environment, profile or default (null when unset).`

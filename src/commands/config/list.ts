@@ -2,6 +2,7 @@ import {type ConfigKey, CONFIG_KEYS} from '../../core/config.js'
 import type {ValueSource} from '../../core/settings.js'
 import {ConfigCommand, effectiveFlags, NO_ORG, sourceText} from '../../base/config-command.js'
 import type {Column} from '../../output/format.js'
+import type {OperationId} from '../../contract/routes.js'
 
 /** `config list --json`: the profile and each key in effect (null when unset), and where each came from. */
 export type ConfigListResult = {profile: string; sources: Record<'profile' | ConfigKey, ValueSource | null>} & Record<
@@ -22,6 +23,8 @@ const COLUMNS: Column<Row>[] = [
 ]
 
 export default class ConfigList extends ConfigCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'List the settings in effect and where each comes from'
   static override description =
     `Shows the profile and every setting (${CONFIG_KEYS.join(', ')}) as commands would use them, by the precedence flag > environment > profile > built-in default, and where each value comes from: a table on a terminal, key<TAB>value lines when piped (the keys that have a value), and with --json {"profile","base-url","org","sources":{…}}, where a source is flag, environment, profile or default (null for a key set nowhere). --base-url and --org show what those flags would change.`

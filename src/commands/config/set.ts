@@ -1,8 +1,11 @@
 import {Args} from '@oclif/core'
 import {ConfigCommand} from '../../base/config-command.js'
 import {assertConfigKey, CONFIG_KEYS, normalizeConfigValue} from '../../core/config.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class ConfigSet extends ConfigCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Set a config value in a profile'
   static override description =
     `Keys: ${CONFIG_KEYS.join(', ')}. A base-url must be https (http only for 127.0.0.1, ::1 and localhost); a trailing / is dropped and a path prefix is kept.`

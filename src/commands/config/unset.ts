@@ -1,8 +1,11 @@
 import {Args} from '@oclif/core'
 import {ConfigCommand} from '../../base/config-command.js'
 import {assertConfigKey, CONFIG_KEYS} from '../../core/config.js'
+import type {OperationId} from '../../contract/routes.js'
 
 export default class ConfigUnset extends ConfigCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Remove a config value from a profile'
   static override examples = ['<%= config.bin %> <%= command.id %> org', '<%= config.bin %> <%= command.id %> base-url --profile prod']
 

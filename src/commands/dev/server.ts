@@ -1,7 +1,10 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../base/base-command.js'
+import {commandResult, type Printed} from '../../base/results.js'
+import type {OrgRef} from '../../contract/types.js'
 import {AmctlError, UsageError} from '../../core/errors.js'
 import type {DevServer, OrgCatalog} from '../../devserver/index.js'
+import type {UserRecord} from '../../devserver/state.js'
 import {
   APPROVE_MODES,
   DEFAULT_HOST,
@@ -15,6 +18,8 @@ import {
   isLoopbackHost,
 } from '../../devserver/options.js'
 import {terminalSafe} from '../../output/sanitize.js'
+import type {OperationId} from '../../contract/routes.js'
+import type {Signals, StopSignal} from '../../core/signals.js'
 
 /** The address the help's examples use: the default one. */
 const EXAMPLE_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
@@ -48,7 +53,17 @@ const HOOK_LINES = HOOKS.map(({method, path, summary, details}) => {
   return `  ${method} ${HOOKS_PREFIX}${path}: ${summary}${details === undefined ? '' : ` (${details})`}`
 }).join('\n')
 
+/** What `dev server --json` prints, as one line, once the server listens: its base URL, the seeded organizations and users. */
+export interface DevServerDocument {
+  /** e.g. `http://127.0.0.1:4010` (no `/api/v1`, no trailing slash) */
+  baseUrl: string
+  orgs: OrgRef[]
+  users: UserRecord[]
+}
+
 export default class DevServerCommand extends BaseCommand {
+  /** it sends no request */
+  static operations: OperationId[] = []
   static override summary = 'Run the local control plane (a dev server for the API) until Ctrl-C'
 
   static override description = `Serves every endpoint of the API under /api/v1 from a seeded, in-memory state (or --data FILE), \
@@ -60,8 +75,9 @@ Launched and forked runs move on their own: queued, then running, then succeeded
 --run-seconds (0: at once), with an outcome and score planned through POST /_dev/orgs/:org/outcomes, or else drawn \
 for its eval set, agent and model. Seeded runs keep their statuses; they are each organization's recent history \
 (launches ten minutes apart, the newest ten minutes before the state was seeded): every eval set × agent × model has \
-its own true mean, noise and share of failed runs, some steady, some noisy, some flaky, and the runs launched later \
-are drawn from it too, so \`--baseline previous\` finds a baseline for a launch and \`evals stats\` shows the noise.
+its own true mean, noise and share of failed runs, some steady, some noisy, some flaky, one that shifted level \
+halfway, and the runs launched later are drawn from it too, so \`--baseline previous\` finds a baseline for a launch \
+and \`evals stats\` shows the noise and its verdicts.
 
 It answers only requests whose Host is the address it listens on (or localhost with its port), so a web page cannot \
 reach it through DNS rebinding. --data FILE is locked while the server runs (a second server on it exits 2); each \
@@ -116,7 +132,7 @@ ${PATTERN_SYNTAX}`
     verbose: Flags.boolean({description: 'log each request to stderr'}),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Printed<DevServerDocument>> {
     const {flags} = await this.parse(DevServerCommand)
     // the server is loaded only here, never by the other commands
     const {DevServerOptionError, startDevServer} = await import('../../devserver/index.js')
@@ -135,6 +151,7 @@ ${PATTERN_SYNTAX}`
         approve: flags.approve,
         log: flags.verbose ? stderr : undefined,
         warn: (line) => stderr(`warning: ${line}`),
+        now: () => this.clock.wall(),
       })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
@@ -163,11 +180,12 @@ ${PATTERN_SYNTAX}`
     ]
     // Ctrl-C stops the server from now on, also while --jq still writes (its results come as jq
     // writes them): the base command then ends jq
-    const signalled = untilSignal()
+    const signalled = untilSignal(this.signals)
+    const document: DevServerDocument = {baseUrl: server.url, orgs: server.orgs, users: server.users}
     try {
       // with --json: one compact line, so a script can read it while the server keeps running
       if (this.jsonEnabled()) {
-        const printed = this.printJson({baseUrl: server.url, orgs: server.orgs, users: server.users}, {compact: true})
+        const printed = this.printJson(document, {compact: true})
         if ((await Promise.race([printed.then(() => 'printed'), signalled])) !== 'printed') printed.catch(() => {})
       } else
         this.io.stdout.write(`${[server.url, ...server.orgs.map((org) => [org.slug, org.publicId, org.name].join('\t'))].join('\n')}\n`)
@@ -181,6 +199,7 @@ ${PATTERN_SYNTAX}`
     await signalled
     // every change was written to --data when it was answered: nothing is pending here
     await server.close()
+    return commandResult({kind: 'printed', document})
   }
 }
 
@@ -223,14 +242,12 @@ export function seededIds(orgs: readonly OrgCatalog[]): string[] {
   return lines
 }
 
-function untilSignal(): Promise<NodeJS.Signals> {
+/** The first SIGINT or SIGTERM the world passes on (no longer listened to once it came). */
+function untilSignal(signals: Signals): Promise<StopSignal> {
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+    const stop = signals.on(['SIGINT', 'SIGTERM'], (signal) => {
+      stop()
       resolve(signal)
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    })
   })
 }

@@ -1,20 +1,19 @@
 import {Flags} from '@oclif/core'
 import {listRuns, runPages} from '../../api/runs.js'
-import {ApiCommand} from '../../base/api-command.js'
+import {pageFlags} from '../../base/flags.js'
+import {ListCommand} from '../../base/list-command.js'
 import {commandResult, type StreamedList} from '../../base/results.js'
 import type {Run} from '../../contract/types.js'
 import {PAGE_LIMIT, type Page} from '../../contract/vocabulary.js'
-import {parseIntegerInRange, requireText} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
-import {shellLine} from '../../output/shell.js'
 import {RECENT_LIMITS, sightingsOfRuns} from '../../core/recent.js'
-import {filterPage, filterPages, filterWords, isFiltering, parseRunFilter, type RunFilter, STATUS_FILTERS} from '../../gate/filter.js'
+import {filterPage, filterPages, filterWords, isFiltering, parseRunFilter, STATUS_FILTERS} from '../../gate/filter.js'
 
 const FILTER = 'FILTER'
 
-export default class RunsList extends ApiCommand {
+export default class RunsList extends ListCommand {
   static override summary = 'List runs of the organization, newest first'
   static operations: OperationId[] = ['listRuns']
   static override description =
@@ -44,9 +43,7 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
   ]
 
   static override flags = {
-    limit: Flags.string({char: 'L', description: `page size, ${PAGE_LIMIT.min}–${PAGE_LIMIT.max}`}),
-    cursor: Flags.string({description: 'start from this cursor (a nextCursor value)'}),
-    all: Flags.boolean({description: 'follow nextCursor to the last page, streaming'}),
+    ...pageFlags,
     status: Flags.string({
       description: `keep runs with this status: ${STATUS_FILTERS.join(', ')} (repeatable, or comma-separated)`,
       multiple: true,
@@ -71,9 +68,8 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
 
   async run(): Promise<Page<Run> | StreamedList<Run>> {
     const {flags} = await this.parse(RunsList)
-    const limit = flags.limit === undefined ? undefined : parseIntegerInRange('--limit', flags.limit, PAGE_LIMIT.min, PAGE_LIMIT.max)
-    const cursor = flags.cursor === undefined ? undefined : requireText('--cursor', flags.cursor)
-    const filter = parseRunFilter(flags, Date.now())
+    const paging = this.paging(flags)
+    const filter = parseRunFilter(flags, this.clock.wall())
     const filtering = isFiltering(filter)
     const client = await this.ctx.http()
     const org = await this.ctx.org()
@@ -81,8 +77,8 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
     const bound = (): void => {
       if (verbose && filter.since !== undefined) this.out.notice(styled(sinceReached(filter.since), 'dim'))
     }
-    if (flags.all) {
-      const pages = runPages(client, org, {limit, cursor})
+    if (paging.all) {
+      const pages = runPages(client, org, {query: paging.query})
       return commandResult({
         kind: 'stream',
         pages: this.seen(org, filtering ? filterPages(pages, filter, bound) : pages),
@@ -91,13 +87,12 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
       })
     }
 
-    const fetched = await listRuns(client, org, {limit, cursor})
+    const fetched = await listRuns(client, org, paging.query)
     const {page, reached} = filtering ? filterPage(fetched, filter) : {page: fetched, reached: false}
     if (reached) bound()
     this.ctx.saw(sightingsOfRuns(org, page.items))
     this.out.list(page.items, RUN_COLUMNS)
-    if (page.nextCursor && this.io.stderrIsTTY)
-      this.out.notice(styled(`more: ${await this.moreCommand(page.nextCursor, limit, filter)} (or --all)`, 'dim'))
+    await this.more(page, paging, [], filterWords(filter))
     return page
   }
 
@@ -109,16 +104,6 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
       count += page.items.length
       yield page
     }
-  }
-
-  /** The command that shows the next page, with the flags that chose this one (so pasting it works). */
-  private async moreCommand(cursor: string, limit: number | undefined, filter: RunFilter): Promise<string> {
-    const {flags} = await this.parse(RunsList)
-    const words = ['amctl', 'runs', 'list', '--cursor', cursor]
-    if (limit !== undefined) words.push('--limit', String(limit))
-    words.push(...filterWords(filter))
-    for (const name of ['org', 'profile', 'base-url'] as const) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
-    return shellLine(words)
   }
 }
 

@@ -10,20 +10,26 @@ import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
 import {sightingsOfRuns} from '../../core/recent.js'
 
-/** --json: the runs in their last known state, in the order given. */
+/** --json: the runs in their last known state, in the order given, and those not finished when the wait ended. */
 export interface WatchDocument {
   items: WatchedRun[]
+  /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
+  unfinishedRunIds: string[]
 }
 
 export default class RunsWatch extends GateCommand {
   static override summary = 'Wait until runs finish; exit 0 only when all of them succeeded'
   static operations: OperationId[] = ['listRuns']
   static override description =
-    `Polls the organization's run list (every --interval seconds, newest first, only as far as the watched runs) until every run is succeeded, failed or cancelled, then prints the runs in their last known state, in the order given, as \`runs list\` does (a table, tab-separated rows, or {"items":[…]} with --json). While it waits, stderr shows a live view on a terminal, or one line per status change elsewhere.
+    `Polls the organization's run list (every --interval seconds, newest first, only as far as the watched runs) until every run is succeeded, failed or cancelled, then prints the runs in their last known state, in the order given, as \`runs list\` does (a table, tab-separated rows, or {"items":[…],"unfinishedRunIds":[…]} with --json). While it waits, stderr shows a live view on a terminal, or one line per status change elsewhere.
 
-Exit codes: 0 every run passed (succeeded, met --min-score, did not regress); 10 some run failed, was cancelled, scored below --min-score (or has no score), or regressed against its baseline (or had none, with --require-baseline); 11 --wait-timeout came first (the runs are still printed); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs.
+Exit codes: 0 every run passed (succeeded, met --min-score, did not regress); 10 some run failed, was cancelled, scored below --min-score (or has no score), or regressed against its baseline (or had none, with --require-baseline); 11 --wait-timeout came first, which bounds the whole wait, the search for baselines included (the runs are still printed; a run whose baseline search it cut short is "unfinished"); 5 a run is not in the organization's list; 130 Ctrl-C, which stops the watching, not the runs. The API cannot cancel runs: a wait that ends before they finish (11, --fail-fast, Ctrl-C) names the runs still going on stderr, in one line, and in "unfinishedRunIds".
 
---baseline history (recommended) judges each run against the newest --baseline-runs (default 20) earlier runs of the same eval set, agent and model that succeeded with a score, within --baseline-window (default 30d): a run regresses when it scores below their mean by more than the noise margin at --confidence (default 0.95, for the whole step: Bonferroni over the runs judged) and --max-drop (default 0); fewer than 3 such runs is no baseline. --baseline previous compares each run with the newest such run, and --baseline RUN_ID every run with that run, failing a drop of more than --max-drop. --json then gives each run "verdict", "baseline" (the history, {"runId","score"}, or null), "delta" (its score minus the baseline's) and with history "margin"; the table adds BASELINE, Δ (and MARGIN, TREND) and VERDICT. A run without a baseline passes unjudged unless --require-baseline.
+--baseline history (recommended) judges each run against the newest --baseline-runs (default 20) earlier runs of the same eval set, agent and model that succeeded with a score, within --baseline-window (default 30d): a run regresses when it scores below their mean by more than the noise margin at --confidence C (default 0.95, for the whole step: Bonferroni over the runs judged; a step whose agents did not change fails at most 1 − C of the time) and --max-drop (default 0); fewer than 3 such runs is no baseline. --baseline previous compares each run with the newest such run, and --baseline RUN_ID every run with that run, failing a drop of more than --max-drop. --json then gives each run "verdict", "baseline" (the history, {"runId","score"}, or null), "delta" (its score minus the baseline's) and with history "margin"; the table adds BASELINE, Δ (and MARGIN, TREND) and VERDICT. A run without a baseline passes unjudged unless --require-baseline.
+
+--baseline-file PATH (the gate for pull requests) judges each run against the runs of its agent and model in a baseline file made by \`evals baseline save\`, with the statistics of --baseline history and a margin that holds the file's own false-alarm rate (a tolerance bound); no history scan is made. A group of the file whose newest run is older than --baseline-max-age (default 30d) is stale: a warning, and with --require-baseline a failure. --update-baseline (on the default branch) adds the watched runs that succeeded with a score to the file after the verdict, each group keeping its newest runs. Every run judged against a history or a file also says "detectable": the smallest drop it could have seen; when --max-drop is below it, one line says which --repeat would see it.
+
+Piped, each row is the run's \`runs list\` row (ID, status, eval set, created, agent, model, score), then verdict, baseline run, baseline score (with history: its mean), delta, margin, baseline sd and baseline runs: fourteen fields whatever the flags, empty where they do not apply (cut -f8 is the verdict).
 
 --junit PATH and --summary PATH write a JUnit XML report and a Markdown summary on every end (0, 10, 11 and Ctrl-C; runs not finished are skipped), atomically; a path that cannot be written exits 2 before any request. In GitHub Actions (GITHUB_ACTIONS=true) the summary is also appended to $GITHUB_STEP_SUMMARY and each failing run gets an ::error line on stderr (--no-ci-annotations: neither).
 
@@ -33,7 +39,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     '<%= config.bin %> <%= command.id %> run_acme_0251 run_acme_0250 --org acme',
     {
       description:
-        'Fail a run that scores below the noise of the earlier runs of the same eval set, agent and model (95 % sure); write a JUnit report',
+        'Fail a run that scores below the noise of the earlier runs of the same eval set, agent and model (false alarms: at most 5 % of unchanged steps); write a JUnit report',
       command: '<%= config.bin %> <%= command.id %> run_acme_0251 --org acme --baseline history --junit evals.xml',
     },
     {
@@ -65,7 +71,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
     const outcome = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
-    const result = waitResult(outcome, (items): WatchDocument => ({items}))
+    const result = waitResult(outcome, (items, {unfinishedRunIds}): WatchDocument => ({items, unfinishedRunIds}))
     this.ctx.saw(sightingsOfRuns(gate.org, outcome.state.runs()))
     return result
   }

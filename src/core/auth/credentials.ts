@@ -9,6 +9,10 @@ import {assertTokenForm, isTokenForm} from './token.js'
  * The keychain account is `<profile>@<origin of the base URL>`.
  */
 
+/** AMCTL_TOKEN set to nothing (exit 3). */
+const EMPTY_ENV_TOKEN = 'AMCTL_TOKEN is set but empty (pull requests from forks receive no secrets)'
+const EMPTY_ENV_TOKEN_HINT = 'give the job its token secret, or unset AMCTL_TOKEN to use a stored login'
+
 export type TokenSource = 'env' | 'keychain' | 'file'
 
 export interface FoundToken {
@@ -23,7 +27,10 @@ export function accountFor(profile: string, baseUrl: string): string {
 export async function findToken(profile: string, baseUrl: string, env: NodeJS.ProcessEnv): Promise<FoundToken | undefined> {
   // an AMCTL_KEYCHAIN amctl does not know is a mistake to say, whether or not the keychain is reached
   keychainMode(env)
-  if (env.AMCTL_TOKEN !== undefined && env.AMCTL_TOKEN !== '') {
+  if (env.AMCTL_TOKEN !== undefined) {
+    // set but empty is what a CI secret the job does not get becomes (`${{ secrets.X }}` in a
+    // pull request from a fork): said as such, never taken for "unset" and a stored login used
+    if (env.AMCTL_TOKEN === '') throw new NotLoggedInError(EMPTY_ENV_TOKEN, EMPTY_ENV_TOKEN_HINT)
     return {token: assertTokenForm(env.AMCTL_TOKEN, 'AMCTL_TOKEN'), source: 'env'}
   }
   const account = accountFor(profile, baseUrl)

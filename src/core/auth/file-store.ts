@@ -19,7 +19,6 @@ import {
 
 interface Entry {
   token: string
-  storedAt?: string
 }
 interface FileShape {
   version: 1
@@ -71,7 +70,7 @@ export const fileStore = {
     return token
   },
   set(account: string, token: string, env: NodeJS.ProcessEnv): void {
-    const entry: Entry = {token, storedAt: new Date().toISOString()}
+    const entry: Entry = {token}
     updateJsonFile(credentialsPath(env), read, (shape) => ({...shape, tokens: {...shape.tokens, [account]: entry}}))
   },
   /** Returns whether an entry was removed; without one, nothing is written (or created). */

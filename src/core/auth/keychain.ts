@@ -12,8 +12,10 @@
  * the file fallback then, and a pinned entry refuses instead, so amctl falls back to the file.
  *
  * On Linux the session bus is asked to answer first (./session-bus.ts): the module connects to it
- * synchronously, so a bus that accepts and never answers would hold amctl for ever. The 3 s of
- * the first call cover that question, the connection and the handshake included.
+ * synchronously, so a bus that accepts and never answers, or stalls anywhere in the handshake,
+ * would hold amctl for ever. The 3 s of the first call cover that question (the connection, the
+ * whole handshake, Hello and the Secret Service's first answer) and the module's call after it;
+ * a bus address amctl cannot ask first (`unixexec:`, `nonce-tcp:`) counts as no keychain.
  */
 
 import {UsageError} from '../errors.js'
@@ -66,11 +68,16 @@ function load(env: NodeJS.ProcessEnv): Promise<Keytar> {
         throw new KeychainUnavailable('no D-Bus session bus, so no Secret Service (DBUS_SESSION_BUS_ADDRESS is not set)')
       }
       const endpoint = sessionBusEndpoint(env)
-      if (endpoint !== undefined) {
-        await busAnswers(endpoint, KEYCHAIN_TIMEOUT_MS).catch((error: Error) => {
-          throw new KeychainUnavailable(error.message)
-        })
+      // a bus amctl cannot ask first would be asked by the module alone, on this thread, unbounded
+      if (endpoint === undefined) {
+        const address = (env.DBUS_SESSION_BUS_ADDRESS ?? '').split(';')[0] ?? ''
+        throw new KeychainUnavailable(
+          `the D-Bus session bus address ${JSON.stringify(address.slice(0, 60))} is one amctl cannot check first (it takes unix:path=, unix:abstract= and tcp:)`,
+        )
       }
+      await busAnswers(endpoint, KEYCHAIN_TIMEOUT_MS).catch((error: Error) => {
+        throw new KeychainUnavailable(error.message)
+      })
     }
     try {
       const {AsyncEntry} = await import('@napi-rs/keyring')

@@ -1,4 +1,3 @@
-import type {Dispatcher} from 'undici'
 import {BadResponseError} from '../errors.js'
 
 /**
@@ -32,10 +31,23 @@ export interface Attempt {
   timeoutMs: number
   /** CONNECT_TIMEOUT_MS unless a test says otherwise (node:http; undici's agents have their own) */
   connectTimeoutMs?: number
-  /** tests inject one: the attempt goes through this undici dispatcher */
-  dispatcher?: Dispatcher
   /** the caller gave up (a wait's Ctrl-C): the request is destroyed at once and rejects with `signal.reason` */
   signal?: AbortSignal
+}
+
+/**
+ * How attempts reach a server, as a command's world hands it down (src/base/world.ts): the
+ * network (./transport.ts), or in a test the fake API (test/helpers/fake-api.ts), which answers
+ * through the same refusals and size limit (`refusal`, `readText`).
+ */
+export interface Transport {
+  /**
+   * Sends one attempt; throws what ./failure.ts reads (a refusal, a network error with its
+   * code), an AttemptTimeout, or a BadResponseError for an oversized body.
+   */
+  send(attempt: Attempt): Promise<RawResponse>
+  /** Ends kept-alive connections, so that no idle socket keeps the process alive. */
+  close(): Promise<void>
 }
 
 /** The abort reason of a per-attempt timeout. */

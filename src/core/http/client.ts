@@ -1,4 +1,3 @@
-import type {Dispatcher} from 'undici'
 import type {Method} from '../../contract/routes.js'
 import {API_PREFIX, DEVICE_CODE_PARAM} from '../../contract/vocabulary.js'
 import type {Clock} from '../clock.js'
@@ -6,10 +5,10 @@ import {type AmctlError, BadResponseError, isAmctlError, NetworkError, OutcomeUn
 import {type AttemptFailure, classifyFailure} from './failure.js'
 import {type Expect, parseBody, statusError} from './response.js'
 import {MAX_RETRIES, parseRetryAfter, retryDelayMs, shouldRetry} from './retry.js'
-import {type RawResponse, sendAttempt} from './transport.js'
+import type {RawResponse, Transport} from './attempt.js'
 
 export type {Method} from '../../contract/routes.js'
-export {MAX_BODY_BYTES} from './transport.js'
+export {MAX_BODY_BYTES} from './attempt.js'
 
 const MAX_REDIRECTS = 5
 
@@ -25,10 +24,9 @@ export interface ClientOptions {
   userAgent: string
   /** Verbose log sink (stderr); absent = quiet. */
   log?: (line: string) => void
-  dispatcher?: Dispatcher
-  /** the run's environment: its proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) */
-  env: NodeJS.ProcessEnv
-  /** the run's clock: the back-off between retries, the times --verbose shows */
+  /** how attempts reach the server: the run's world's (the network, through its environment's proxies; a test's fake API) */
+  transport: Transport
+  /** the run's clock: the back-off between retries, a Retry-After date, the times --verbose shows */
   clock: Clock
   random?: () => number
 }
@@ -110,10 +108,7 @@ export class HttpClient {
       const started = this.opts.clock.now()
       this.log(() => `→ ${method} ${redactUrl(url)}${headers.authorization ? ' authorization: Bearer [redacted]' : ''}`)
       try {
-        raw = await sendAttempt(
-          {url, method, headers, body, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher, signal},
-          this.opts.env,
-        )
+        raw = await this.opts.transport.send({url, method, headers, body, timeoutMs: this.opts.timeoutMs, signal})
       } catch (error) {
         signal?.throwIfAborted()
         if (isAmctlError(error)) throw error
@@ -138,7 +133,7 @@ export class HttpClient {
       }
       if (raw.status >= 400 || raw.status < 200) {
         if (attempt <= MAX_RETRIES && shouldRetry(method, {kind: 'status', status: raw.status})) {
-          await this.wait(attempt, parseRetryAfter(raw.headers['retry-after']), `HTTP ${raw.status}`, signal)
+          await this.wait(attempt, parseRetryAfter(raw.headers['retry-after'], this.opts.clock.wall()), `HTTP ${raw.status}`, signal)
           continue
         }
         throw statusError(raw)

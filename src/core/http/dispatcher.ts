@@ -7,9 +7,8 @@ import {CONNECT_TIMEOUT_MS} from './attempt.js'
  * undici: remote hosts through HTTPS_PROXY / HTTP_PROXY / NO_PROXY (undici's EnvHttpProxyAgent);
  * loopback hosts directly, whatever those variables say, as Go's (and so gh's) proxy rules do: a
  * token sent over http: to this machine never leaves it. undici itself is loaded on the first
- * use (dist/undici.cjs, apart from the bundle). Tests swap both with `setDispatcher`.
+ * use (dist/undici.cjs, apart from the bundle).
  */
-let override: Dispatcher | undefined
 let undici: typeof import('undici') | undefined
 let proxied: EnvHttpProxyAgent | undefined
 let direct: Agent | undefined
@@ -21,7 +20,6 @@ const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: CONNECT_TIMEOUT_MS
  * the proxying agent takes (made once per process, with the first remote request's).
  */
 export async function dispatcherFor(origin: string, env: NodeJS.ProcessEnv): Promise<Dispatcher> {
-  if (override) return override
   undici ??= await import('undici')
   if (isLoopbackHost(new URL(origin).hostname)) {
     direct ??= new undici.Agent(OPTIONS)
@@ -41,16 +39,6 @@ export function proxyOptions(env: NodeJS.ProcessEnv): {httpProxy: string; httpsP
     httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
     noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
   }
-}
-
-/** For tests: route every request through `dispatcher` (undefined restores the default). */
-export function setDispatcher(dispatcher: Dispatcher | undefined): void {
-  override = dispatcher
-}
-
-/** The dispatcher a test routes every request through, if any. */
-export function dispatcherOverride(): Dispatcher | undefined {
-  return override
 }
 
 /** Closes the shared agents so no idle socket keeps the process alive. */

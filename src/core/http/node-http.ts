@@ -13,11 +13,6 @@ const KEEP_ALIVE = {keepAlive: true, keepAliveMsecs: 10_000}
 
 interface Way {
   agent: HttpAgent
-  /**
-   * the module itself (its CommonJS exports), not the ES namespace of `import()`: the namespace
-   * is a copy of the exports made at the process's first import, so whoever wraps
-   * `https.request` later (a test's nock) would never see amctl's requests
-   */
   lib: Pick<typeof import('node:http'), 'request'>
 }
 // per protocol: the module's request() and the process's agent, made on the first request

@@ -41,8 +41,8 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
   return Math.floor(random() * ceiling)
 }
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (from `now`, the time of day); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined
   const text = value.trim()
   if (text === '') return undefined

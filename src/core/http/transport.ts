@@ -1,14 +1,14 @@
 import type {Dispatcher} from 'undici'
 import {isLoopbackHost} from '../../contract/vocabulary.js'
-import {type Attempt, AttemptTimeout, headerRecord, type RawResponse, readText, refusal} from './attempt.js'
-import {closeDispatcher, dispatcherFor, dispatcherOverride} from './dispatcher.js'
+import {type Attempt, AttemptTimeout, headerRecord, type RawResponse, readText, refusal, type Transport} from './attempt.js'
+import {closeDispatcher, dispatcherFor} from './dispatcher.js'
 import {closeAgents, sendWithNodeHttp} from './node-http.js'
 
-export {type Attempt, AttemptTimeout, MAX_BODY_BYTES, type RawResponse} from './attempt.js'
+export {type Attempt, AttemptTimeout, MAX_BODY_BYTES, type RawResponse, type Transport} from './attempt.js'
 
 /**
- * One attempt of one request: sent, given up at the timeout, the body read up to a size limit.
- * No retries, no interpretation of the status: that is the client's loop.
+ * The network: one attempt of one request sent, given up at the timeout, the body read up to a
+ * size limit. No retries, no interpretation of the status: that is the client's loop.
  *
  * Two ways, one behaviour (the same refusals, timeouts, size limit and error codes):
  *   - node:http (./node-http.ts) for every request that needs no proxy: a loopback host, or no
@@ -26,20 +26,27 @@ export function throughUndici(url: URL, env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * Sends one attempt (`env`: the run's environment, for its proxy variables); throws what the
- * client throws (see ./failure.ts), an AttemptTimeout, or a BadResponseError for an oversized body.
+ * The network as a run's environment (`env`: its proxy variables) reaches it; the keep-alive
+ * agents behind it are the process's (contract 1.6), and `close` ends their connections.
  */
-export async function sendAttempt(attempt: Attempt, env: NodeJS.ProcessEnv): Promise<RawResponse> {
+export function networkTransport(env: NodeJS.ProcessEnv): Transport {
+  return {
+    send: (attempt) => sendAttempt(attempt, env),
+    close: closeConnections,
+  }
+}
+
+/** Sends one attempt the way `env` says (see networkTransport). */
+async function sendAttempt(attempt: Attempt, env: NodeJS.ProcessEnv): Promise<RawResponse> {
   const refused = refusal(attempt)
   if (refused) throw refused
   const url = new URL(attempt.url)
-  const dispatcher = attempt.dispatcher ?? dispatcherOverride()
-  if (dispatcher || throughUndici(url, env)) return sendWithUndici(url, attempt, dispatcher, env)
+  if (throughUndici(url, env)) return sendWithUndici(url, attempt, env)
   return sendWithNodeHttp(url, attempt)
 }
 
 /** Ends every kept-alive connection, so that no idle socket keeps the process alive. */
-export async function closeConnections(): Promise<void> {
+async function closeConnections(): Promise<void> {
   closeAgents()
   await closeDispatcher()
 }
@@ -74,7 +81,13 @@ function endOnTimeout<T>(pending: Promise<T>, signal: AbortSignal, caller: Abort
   })
 }
 
-async function sendWithUndici(url: URL, attempt: Attempt, given: Dispatcher | undefined, env: NodeJS.ProcessEnv): Promise<RawResponse> {
+/**
+ * One attempt through undici: through `given` when a test hands one in (the undici way against a
+ * loopback server of the test's), else through the process's dispatcher for the URL and `env`.
+ */
+export async function sendWithUndici(url: URL, attempt: Attempt, env: NodeJS.ProcessEnv, given?: Dispatcher): Promise<RawResponse> {
+  const refused = refusal(attempt)
+  if (refused) throw refused
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), attempt.timeoutMs)
   try {

@@ -1,4 +1,4 @@
-import type {EvalSet, EvalSetPatch, JsonObject, LaunchResult} from '../../contract/types.js'
+import type {EvalSetPatch, JsonObject, LaunchResult} from '../../contract/types.js'
 import {requireCredits} from '../account.js'
 import {ownedItem, requireOrg} from '../auth.js'
 import type {ApiRouter} from '../context.js'
@@ -7,7 +7,6 @@ import {json} from '../reply.js'
 import type {OrgRecord} from '../state.js'
 import type {Store} from '../store.js'
 import {launchTargets} from '../runs.js'
-import {describeValue} from '../validate.js'
 
 /** Agent Experience area: eval set configuration and launching an eval's saved settings. */
 
@@ -16,10 +15,10 @@ export function registerEvalSets(router: ApiRouter): void {
     const org = requireOrg(ctx)
     const {store} = ctx.services
     const evalSet = ownedItem(store, 'evalSets', 'eval set', ctx.params.evalSetId, org)
-    checkPatch(store, org, evalSet, ctx.body)
+    checkPatch(store, org, ctx.body)
     const changes: JsonObject = {...ctx.body}
     if (ctx.body.connectionIds !== undefined) changes.connectionIds = [...new Set(ctx.body.connectionIds)]
-    if (Object.keys(changes).length > 0) storeMembers(evalSet, {...changes, updatedAt: new Date().toISOString()})
+    if (Object.keys(changes).length > 0) storeMembers(evalSet, {...changes, updatedAt: new Date(ctx.services.now()).toISOString()})
     return json(evalSet)
   })
 
@@ -46,19 +45,25 @@ export function registerEvalSets(router: ApiRouter): void {
   })
 }
 
+/** The selections of an eval set whose IDs name resources of its organization, and what they name. */
+const SELECTIONS = [
+  {member: 'connectionIds', collection: 'connections', noun: 'connection'},
+  {member: 'mcpServerIds', collection: 'mcpServers', noun: 'MCP server'},
+  {member: 'tagIds', collection: 'tags', noun: 'tag'},
+] as const
+
 /**
- * The rules of a PATCH the document cannot state, checked before anything is stored (all or
- * nothing): the connections must exist in this organization, and a member stored as an array
- * (a selection) is only ever replaced by an array.
+ * The rule of a PATCH the document cannot state, checked before anything is stored (all or
+ * nothing): each selected connection, MCP server and tag must exist in this organization. (What
+ * each member is, an array of IDs or of targets, the document says and Ajv has checked; a member
+ * it does not declare is stored as given, whatever was stored before.)
  */
-function checkPatch(store: Store, org: OrgRecord, current: EvalSet, patch: EvalSetPatch): void {
-  for (const id of patch.connectionIds ?? []) {
-    if (store.get('connections', id)?.orgId !== org.publicId) {
-      throw invalid(`connectionIds: connection "${id}" does not exist in organization ${org.slug}`)
+function checkPatch(store: Store, org: OrgRecord, patch: EvalSetPatch): void {
+  for (const {member, collection, noun} of SELECTIONS) {
+    for (const id of patch[member] ?? []) {
+      if (store.get(collection, id)?.orgId !== org.publicId)
+        throw invalid(`${member}: ${noun} "${id}" does not exist in organization ${org.slug}`)
     }
-  }
-  for (const [member, value] of Object.entries(patch)) {
-    if (Array.isArray(current[member]) && !Array.isArray(value)) throw invalid(`${member} must be an array, got ${describeValue(value)}`)
   }
 }
 

@@ -13,7 +13,7 @@ export function registerExperiments(router: ApiRouter): void {
     if (experiment.status === 'launched') throw conflict(`experiment "${experiment.id}" was already launched at ${experiment.launchedAt}`)
     requireCredits(org)
     experiment.status = 'launched'
-    experiment.launchedAt = new Date().toISOString()
+    experiment.launchedAt = new Date(ctx.services.now()).toISOString()
     experiment.launchOptions = ctx.body
     return json(experiment)
   })

@@ -50,7 +50,7 @@ export function registerHooks(router: ApiRouter): void {
 
   router.hook('mintToken', (ctx) => {
     const user = userOf(ctx, requireString(parseObjectBody(ctx.rawBody), 'email'))
-    return json({token: mintToken(ctx.services.store, user.id, 'dev hook', null).token, userId: user.id})
+    return json({token: mintToken(ctx.services.store, user.id, 'dev hook', null, ctx.services.now()).token, userId: user.id})
   })
 
   router.hook('removeMember', (ctx) => {
@@ -97,7 +97,7 @@ export function registerHooks(router: ApiRouter): void {
       field.status = outcome
       field.score = score
     })
-    const added = store.addRuns(org.publicId, fields, ctx.services.runs.now())
+    const added = store.addRuns(org.publicId, fields, ctx.services.now())
     return json({added: added.length, runCount: store.runsOf(org.publicId).length})
   })
 

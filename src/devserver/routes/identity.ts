@@ -25,8 +25,8 @@ export function registerIdentity(router: ApiRouter): void {
       const {min, max} = TOKEN_EXPIRY_DAYS
       throw invalid(`expiresIn must be <N>d with N from ${min} to ${max} (days), got ${describeValue(body.expiresIn)}`)
     }
-    const expiresAt = new Date(Date.now() + days * DAY_MS).toISOString()
-    const {token, record} = mintToken(services.store, principal.user.id, body.name, expiresAt)
+    const expiresAt = new Date(services.now() + days * DAY_MS).toISOString()
+    const {token, record} = mintToken(services.store, principal.user.id, body.name, expiresAt, services.now())
     const created: CreatedToken = {id: record.id, name: body.name, token, expiresAt, createdAt: record.createdAt}
     return json(created)
   })

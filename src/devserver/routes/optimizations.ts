@@ -35,7 +35,7 @@ export function registerOptimizations(router: ApiRouter): void {
   router.operation('chatOptimization', (ctx) => {
     const {optimization} = resolve(ctx)
     const {body} = ctx
-    const at = new Date().toISOString()
+    const at = new Date(ctx.services.now()).toISOString()
     const round = currentRound(optimization)
     optimization.chat.push(
       {role: 'user', content: body.message, at},

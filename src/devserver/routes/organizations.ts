@@ -38,7 +38,7 @@ export function registerOrganizations(router: ApiRouter): void {
 
   router.operation('setImplementationDoc', (ctx) => {
     const org = requireOrg(ctx)
-    org.implementationDoc = {...ctx.body, updatedAt: new Date().toISOString()}
+    org.implementationDoc = {...ctx.body, updatedAt: new Date(ctx.services.now()).toISOString()}
     return json(org.implementationDoc)
   })
 }

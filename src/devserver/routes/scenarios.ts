@@ -37,7 +37,7 @@ export function registerScenarios(router: ApiRouter): void {
       connectionIds: [...prompt.connectionIds],
       cadence: prompt.cadence,
       samplesPerTarget: prompt.samplesPerTarget,
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(ctx.services.now()).toISOString(),
     }
     store.state.scenarios[scenario.id] = {orgId: org.publicId, item: scenario}
     prompt.scenarioIds.push(scenario.id)

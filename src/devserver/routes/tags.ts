@@ -10,9 +10,7 @@ export function registerTags(router: ApiRouter): void {
     const {store} = ctx.services
     const tag = ownedItem(store, 'tags', 'tag', ctx.params.tagId, org)
     store.remove('tags', tag.id)
-    for (const {orgId, item} of Object.values(store.state.evalSets)) {
-      if (orgId === org.publicId && Array.isArray(item.tagIds)) item.tagIds = item.tagIds.filter((id) => id !== tag.id)
-    }
+    store.deselect(org.publicId, 'tagIds', tag.id)
     return json({deleted: true, id: tag.id, name: tag.name})
   })
 }

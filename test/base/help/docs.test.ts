@@ -1,14 +1,11 @@
-import {execFile} from 'node:child_process'
-import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {promisify} from 'node:util'
 import {describe, expect, it} from 'vitest'
 import {commandIndex, commandPage, generatedFiles, inline, manFiles, withTopics} from '../../../src/base/help/docs.js'
 import {documentedCommands} from '../../../src/base/help/reference.js'
 import {HELP_TOPICS} from '../../../src/base/help/topics.js'
 import {ROOT} from '../../helpers/cli.js'
 import {documentPaths} from '../../helpers/markdown.js'
-import {tempDir} from '../../helpers/temp.js'
 
 // docs/commands/ and the help-topic sections of the documents are generated from the manifest and
 // src/base/help (the same source as `--help` and `amctl help <topic>`): each is made again here,
@@ -61,58 +58,6 @@ describe('generated documents', () => {
       expect(cmd.examples?.length ?? 0, `${id} examples`).toBeGreaterThanOrEqual(2)
     }
   })
-
-  it.runIf(existsSync('/usr/bin/groff'))(
-    'the man pages render with groff -man: amctl(1) names every command, each page its own',
-    async () => {
-      // groff shows bold as a character, a backspace and the character again, and breaks words at
-      // a hyphen (U+2010) of its own: read it without either. The pages render side by side.
-      const dir = tempDir('amctl-man-')
-      const render = async (file: string) => {
-        writeFileSync(join(dir, file.replace('man/', '')), generated.get(file) as string)
-        return (
-          await promisify(execFile)('groff', ['-t', '-man', '-Tutf8', join(dir, file.replace('man/', ''))], {encoding: 'utf8'})
-        ).stdout
-          .replace(/.\u0008/g, '')
-          .replace(/\u2010\s+/g, '')
-          .replace(/\s+/g, ' ')
-      }
-      const commands = documentedCommands(manifest)
-      const [overview, ...pages] = await Promise.all(['man/amctl.1', ...commands.map((doc) => `man/amctl-${doc.slug}.1`)].map(render))
-      expect(overview).toMatch(/^AMCTL\(1\)/)
-      for (const heading of ['NAME', 'SYNOPSIS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'SEE ALSO']) expect(overview).toContain(heading)
-      for (const [i, doc] of commands.entries()) {
-        expect(overview).toContain(`amctl ${doc.name}`)
-        expect(overview).toContain(`amctl-${doc.slug}(1)`)
-        const page = pages[i]
-        expect(page).toContain(`AMCTL-${doc.slug.toUpperCase()}(1)`)
-        for (const heading of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'EXAMPLES', 'SEE ALSO']) expect(page, doc.id).toContain(heading)
-        expect(page).toContain(`amctl ${doc.name}`)
-      }
-    },
-  )
-})
-
-describe('the man pages as groff sets them', () => {
-  it.runIf(existsSync('/usr/bin/groff'))(
-    'groff -man -Tutf8, without preconv: en dashes, ellipses and the NAME line come out as written',
-    async () => {
-      const file = join(tempDir('amctl-man-'), 'amctl-runs-list.1')
-      writeFileSync(file, generated.get('man/amctl-runs-list.1') as string)
-      // the source is ASCII: what is beyond it is written as groff escapes, which any groff reads
-      expect(readFileSync(file, 'utf8')).toMatch(/^[\x00-\x7f]*$/)
-      const {stdout} = await promisify(execFile)('groff', ['-man', '-Tutf8', file], {encoding: 'utf8'})
-      const text = stdout.replace(/.\u0008/g, '')
-      expect(text).not.toMatch(/\u00e2/) // "â": UTF-8 read as Latin-1
-      expect(text).toContain('page size, 1\u2013200')
-      expect(text).toMatch(/\{"items":\[\u2026\]\}/)
-      // the command's name as a shell takes it: ASCII hyphen-minus, never U+2010
-      expect(text).toMatch(/^ +amctl-runs-list - List runs of the organization, newest first$/m)
-      // no word broken by hyphenation: a synopsis or a flag stays as a shell takes it
-      expect(text).not.toContain('\u2010')
-      expect(text.replace(/\s+/g, ' ')).toContain('[--since DURATION|DATE] [--until DURATION|DATE]')
-    },
-  )
 })
 
 describe('a command page', () => {
@@ -123,7 +68,9 @@ describe('a command page', () => {
     const watch = page('runs:watch')
     expect(watch).toMatch(/^# amctl runs watch$/m)
     expect(watch).toContain('```text\namctl runs watch RUN_ID... [--interval SECONDS]')
-    expect(watch).toContain('| `--wait-timeout DURATION` | stop waiting after 90s, 15m, 2h or N seconds; 0 = no limit; exit 11 | `60m` |')
+    expect(watch).toContain(
+      '| `--wait-timeout DURATION` | stop waiting after 90s, 15m, 2h or N seconds, the search for baselines included; 0 = no limit; exit 11 | `60m` |',
+    )
     expect(watch).toContain('| `--org ORG` | organization slug or public ID |  | `AMCTL_ORG` |')
     expect(watch).toContain('## Request\n\n```text\nGET /api/v1/orgs/{org}/runs\n```')
     expect(watch).toContain('```sh\namctl runs watch run_acme_0251 run_acme_0250 --org acme\n')
@@ -149,7 +96,7 @@ describe('a command page', () => {
   it('the index lists every command under its topic, in the help groups', () => {
     const index = commandIndex(commands, pkg.oclif.topics)
     expect(index.indexOf('## Core commands')).toBeLessThan(index.indexOf('## Administration commands'))
-    expect(index).toContain('### runs\n\nList, fork and watch runs\n')
+    expect(index).toContain(`### runs\n\n${pkg.oclif.topics.runs.description}\n`)
     for (const doc of commands) expect(index).toContain(`[\`amctl ${doc.name}\`](${doc.slug}.md)`)
   })
 })

@@ -6,6 +6,7 @@ import AuthToken from '../../../src/commands/auth/token.js'
 import {runCommand} from '../../helpers/cli.js'
 import {envelope, ME, type Recorded, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
+import {lines} from '../../helpers/output.js'
 
 const GOOD = 'svc_login_good_token_5678'
 const GRANTED = 'svc_device_granted_token_4242'
@@ -75,7 +76,10 @@ describe('auth login --with-token', () => {
   it('a token the server rejects is exit 3 and is not stored', async () => {
     const r = await runCommand(AuthLogin, ['--with-token'], {env: env(), stdin: 'svc_revoked_token_0000'})
     expect(r.exitCode).toBe(3)
-    expect(r.stderr).toBe('error: invalid token (unauthorized, HTTP 401)\nhint: run `amctl auth login`\n')
+    const [error, hint, ...rest] = lines(r.stderr)
+    expect(error).toBe('error: invalid token (unauthorized, HTTP 401)')
+    expect(hint).toBe('hint: run `amctl auth login`')
+    expect(rest).toEqual([])
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false)
   })
 

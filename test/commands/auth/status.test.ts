@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import AuthStatus from '../../../src/commands/auth/status.js'
 import {runCommand} from '../../helpers/cli.js'
 import {envelope, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+import {AMCTL_TOKEN_HINT, lines} from '../../helpers/output.js'
 
 const TOKEN = 'svc_status_test_token_1234'
 const ME = {id: 'usr_1', email: 'ada@acme.test', name: 'Ada', orgs: [{slug: 'acme', publicId: 'org_1', name: 'Acme'}], plan: 'team'}
@@ -43,15 +44,32 @@ describe('auth status', () => {
     const r = await runCommand(AuthStatus, [], {env: {AMCTL_TOKEN: 'svc_wrong', AMCTL_BASE_URL: api.url}})
     expect(r.exitCode).toBe(3)
     expect(r.stdout).toBe('')
-    expect(r.stderr).toBe(
-      'error: invalid token (unauthorized, HTTP 401)\nhint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it\n',
-    )
+    const [error, hint, ...rest] = lines(r.stderr)
+    expect(error).toBe('error: invalid token (unauthorized, HTTP 401)')
+    expect(hint).toMatch(AMCTL_TOKEN_HINT)
+    expect(rest).toEqual([])
   })
 
   it('exits 3 without a request when not logged in', async () => {
     const r = await runCommand(AuthStatus, ['--json'], {env: {AMCTL_BASE_URL: api.url}})
     expect(r.exitCode).toBe(3)
     expect(JSON.parse(r.stdout)).toEqual({error: {code: 'unauthorized', message: `not logged in to ${api.url}`}})
+    expect(api.requests()).toHaveLength(0)
+  })
+
+  it('an empty AMCTL_TOKEN (the secret a pull request from a fork does not get): exit 3 saying so, nothing sent', async () => {
+    const tty = await runCommand(AuthStatus, [], {tty: true, env: {AMCTL_TOKEN: '', AMCTL_BASE_URL: api.url}})
+    expect(tty.exitCode).toBe(3)
+    expect(tty.stdout).toBe('')
+    const [error, hint, ...rest] = lines(tty.stderr)
+    expect(error).toBe('error: AMCTL_TOKEN is set but empty (pull requests from forks receive no secrets) (unauthorized)')
+    expect(hint).toBe('hint: give the job its token secret, or unset AMCTL_TOKEN to use a stored login')
+    expect(rest).toEqual([])
+    const json = await runCommand(AuthStatus, ['--json'], {env: {AMCTL_TOKEN: '', AMCTL_BASE_URL: api.url}})
+    expect(json.exitCode).toBe(3)
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {code: 'unauthorized', message: 'AMCTL_TOKEN is set but empty (pull requests from forks receive no secrets)'},
+    })
     expect(api.requests()).toHaveLength(0)
   })
 

@@ -4,6 +4,7 @@ import AuthToken from '../../../src/commands/auth/token.js'
 import {fileStore} from '../../../src/core/auth/file-store.js'
 import {runCommand} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/temp.js'
+import {lines} from '../../helpers/output.js'
 
 const BASE = 'https://api.example.com'
 const STORED = 'svc_stored_token_abcd1234'
@@ -39,7 +40,10 @@ describe('auth token', () => {
     const r = await runCommand(AuthToken, [], {env})
     expect(r.exitCode).toBe(3)
     expect(r.stdout).toBe('')
-    expect(r.stderr).toBe(`error: not logged in to ${BASE} (unauthorized)\nhint: run \`amctl auth login\`\n`)
+    const [error, hint, ...rest] = lines(r.stderr)
+    expect(error).toBe(`error: not logged in to ${BASE} (unauthorized)`)
+    expect(hint).toBe('hint: run `amctl auth login`')
+    expect(rest).toEqual([])
     const json = await runCommand(AuthToken, ['--json'], {env})
     expect(json.exitCode).toBe(3)
     expect(JSON.parse(json.stdout)).toEqual({error: {code: 'unauthorized', message: `not logged in to ${BASE}`}})

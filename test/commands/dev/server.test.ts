@@ -24,13 +24,16 @@ import {environment, runIn} from '../../helpers/cli.js'
 import {fakeClock} from '../../helpers/fake-clock.js'
 import {fakeIO} from '../../helpers/fake-io.js'
 import {tempDir} from '../../helpers/temp.js'
+import {systemClock} from '../../../src/core/clock.js'
+import {fakeSignals} from '../../helpers/fake-signals.js'
+import {noTransport} from '../../helpers/transport.js'
 
 const tempFile = () => join(tempDir('amctl-cmd-'), 'state.json')
 const json = {'content-type': 'application/json'}
 
 /**
  * Runs `amctl dev server` in-process, its streams captured (the command's in its world, anything
- * else written to the process's); `stop()` delivers SIGTERM the way the OS would reach its handler.
+ * else written to the process's); `stop()` delivers SIGTERM through its world's signals.
  */
 function run(argv: string[]) {
   const fake = fakeIO()
@@ -38,13 +41,15 @@ function run(argv: string[]) {
   const err: string[] = []
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => out.push(String(chunk)) > 0)
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => err.push(String(chunk)) > 0)
+  const signals = fakeSignals()
   // an error ends the command with oclif's ExitError carrying the exit code, as bin/run.js sees it
-  const done = runIn(DevServerCommand, argv, {io: fake, env: environment(), clock: fakeClock()}).then(
+  const done = runIn(DevServerCommand, argv, {io: fake, env: environment(), clock: fakeClock(), signals, transport: noTransport()}).then(
     () => 0,
     (error: {oclif?: {exit?: number}}) => error.oclif?.exit ?? 1,
   )
   return {
     done,
+    signals,
     stdout: () => fake.out() + out.join(''),
     // Node's own warnings (oclif emits one outside production) are not the command's output
     stderr: () => fake.err() + err.filter((chunk) => !chunk.startsWith('(node:')).join(''),
@@ -53,7 +58,7 @@ function run(argv: string[]) {
       return fake.out().split('\n')[0]
     },
     async stop(): Promise<void> {
-      process.emit('SIGTERM', 'SIGTERM')
+      signals.raise('SIGTERM')
       await done
     },
   }
@@ -164,7 +169,7 @@ describe('amctl dev server', () => {
     const fork = (await forked.json()) as {id: string; status: string; evalSetId: string; agent: string; model: string}
     await cmd.stop()
     // the next run of its eval set × agent × model after the seeded ones
-    const seeded = seedState('default').runs[ORGS.acme.publicId].filter(
+    const seeded = seedState('default', systemClock.wall()).runs[ORGS.acme.publicId].filter(
       (r) => r.evalSetId === fork.evalSetId && r.agent === fork.agent && r.model === fork.model,
     )
     expect(fork.status).toBe(outcomeOf(fork, seeded.length).outcome)
@@ -172,10 +177,10 @@ describe('amctl dev server', () => {
 
   it('refuses a --data file of the wrong shape with exit 2 naming what is wrong, before it listens', async () => {
     const file = tempFile()
-    const state: any = seedState('empty')
+    const state: any = seedState('empty', systemClock.wall())
     state.users = {ada: true}
     writeFileSync(file, JSON.stringify(state))
-    const probe = await startDevServer({port: 0, seed: 'empty'})
+    const probe = await startDevServer({now: systemClock.wall, port: 0, seed: 'empty'})
     const port = probe.port
     await probe.close()
     const cmd = run(['--port', String(port), '--data', file])
@@ -187,7 +192,7 @@ describe('amctl dev server', () => {
 
   it('refuses a --data file another server holds with exit 2, naming the lock', async () => {
     const file = tempFile()
-    const holder = await startDevServer({port: 0, dataFile: file, seed: 'empty'})
+    const holder = await startDevServer({now: systemClock.wall, port: 0, dataFile: file, seed: 'empty'})
     try {
       const cmd = run(['--port', '0', '--data', file])
       expect(await cmd.done).toBe(2)
@@ -209,7 +214,7 @@ describe('amctl dev server', () => {
     expect(cmd.stderr()).toContain(`warning: could not write ${file}: `)
     const state = (await (await fetch(`${url}/_dev/orgs/acme`)).json()) as {credits: number}
     expect(state.credits).toBe(1000)
-    process.emit('SIGTERM', 'SIGTERM')
+    cmd.signals.raise('SIGTERM')
     expect(await cmd.done).toBe(0)
     expect(cmd.stderr()).not.toMatch(/^error: /m)
   })
@@ -237,7 +242,7 @@ describe('amctl dev server', () => {
   })
 
   it('exits 1 when the port is taken', async () => {
-    const other = await startDevServer({port: 0, seed: 'empty'})
+    const other = await startDevServer({now: systemClock.wall, port: 0, seed: 'empty'})
     try {
       const cmd = run(['--port', String(other.port)])
       expect(await cmd.done).toBe(1)

@@ -1,10 +1,11 @@
 import {beforeEach, describe, expect, it} from 'vitest'
 import EvalsRun from '../../../src/commands/evals/run.js'
 import {runCommand} from '../../helpers/cli.js'
-import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
+import {FAKE_WALL_START, type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {dropConnection, envelope, json, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
+import {fakeSignals} from '../../helpers/fake-signals.js'
 
 const runs = [
   {
@@ -42,7 +43,7 @@ describe('evals run', () => {
   it('keeps the eval set, the runs it launched and the organization for shell completion', async () => {
     const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
     expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env})).exitCode).toBe(0)
-    const seen = readRecent(env, Date.now())
+    const seen = readRecent(env, FAKE_WALL_START)
     expect(seen.evalSets.map((e) => [e.id, e.org])).toEqual([['es_1', 'acme']])
     expect(seen.runs.map((e) => [e.id, e.org, e.note])).toEqual([
       ['run_2', 'acme', 'launched, es_1'],
@@ -111,13 +112,22 @@ describe('evals run --wait (contract 5)', () => {
 
   const wire = () => api.requests().map((q) => `${q.method} ${q.path.replace('/api/v1', '')}`)
 
+  /** Launch N answers batch b_N and run run_N (`runIds` says otherwise). */
+  function numberedLaunches(runIds = (n: number) => [`run_${n}`]): void {
+    let launches = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      launches++
+      return reply(200, {batchIds: [`b_${launches}`], runIds: runIds(launches)})
+    })
+  }
+
   it('launches once, then waits for the runIds: piped, stdout holds the runs alone; exit 0', async () => {
     progress({run_2: 'succeeded:0.9', run_3: 'succeeded:0.7'})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {clock, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
     expect(r.stdout).toBe(
-      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.9\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\tpassed\t\t\t0.7\n',
+      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.9\tpassed\t\t\t\t\t\t\t\t\t\t\t\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.7\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
     expect(r.stderr).toBe(
       [
@@ -141,7 +151,7 @@ describe('evals run --wait (contract 5)', () => {
       {...launched('run_2', 'succeeded', 0.9), verdict: 'passed'},
       {...launched('run_3', 'failed'), verdict: 'failed'},
     ]
-    expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs})
+    expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs, unfinishedRunIds: []})
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
 
@@ -162,7 +172,7 @@ describe('evals run --wait (contract 5)', () => {
     progress({run_2: 'succeeded:0.9', run_3: 'failed'})
     const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
     expect((await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {clock, env})).exitCode).toBe(10)
-    expect(readRecent(env, Date.now()).runs.map((e) => [e.id, e.note])).toEqual([
+    expect(readRecent(env, FAKE_WALL_START).runs.map((e) => [e.id, e.note])).toEqual([
       ['run_2', 'succeeded, es_1'],
       ['run_3', 'failed, es_1'],
     ])
@@ -204,11 +214,7 @@ describe('evals run --wait (contract 5)', () => {
   })
 
   it('--repeat 2: two launches one after another, one group per agent and model judged on the mean; --json has launches and groups', async () => {
-    let launches = 0
-    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
-      launches++
-      return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
-    })
+    numberedLaunches()
     api.stub('GET /orgs/acme/runs', () =>
       reply(200, {
         items: [
@@ -238,6 +244,8 @@ describe('evals run --wait (contract 5)', () => {
         failures: 1,
         flaky: false,
         verdict: 'failed',
+        k: 0,
+        decidedAt: null,
       },
     ])
     expect(doc.runs.map((x: any) => x.verdict)).toEqual(['failed', 'failed'])
@@ -245,11 +253,7 @@ describe('evals run --wait (contract 5)', () => {
   })
 
   it("--repeat on a terminal: a run's verdict shows once its whole group is decided, not while another run of it is going", async () => {
-    let launches = 0
-    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
-      launches++
-      return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
-    })
+    numberedLaunches()
     let polls = 0
     api.stub('GET /orgs/acme/runs', () => {
       polls++
@@ -269,6 +273,88 @@ describe('evals run --wait (contract 5)', () => {
     expect(frames.at(-2)).toMatch(/\nrun_1 +succeeded +\S+ +0\.70 +passed\nrun_2 +succeeded +\S+ +0\.60 +passed\n/)
   })
 
+  it('--repeat piped: one row per group whose fields keep their places whatever the flags (issue 32 item 9)', async () => {
+    const earlier = (id: string, hour: number, score: number) => ({
+      ...launched(id, 'succeeded', score),
+      agent: 'a',
+      model: 'm',
+      createdAt: `2026-01-01T0${hour}:00:00Z`,
+    })
+    const serve = () => {
+      numberedLaunches()
+      api.stub('GET /orgs/acme/runs', () =>
+        reply(200, {
+          items: [
+            {...launched('run_3', 'failed'), agent: 'a', model: 'm'},
+            {...launched('run_2', 'succeeded', 0.8), agent: 'a', model: 'm'},
+            {...launched('run_1', 'succeeded', 0.7), agent: 'a', model: 'm'},
+            earlier('h4', 4, 0.71),
+            earlier('h3', 3, 0.68),
+            earlier('h2', 2, 0.72),
+            earlier('h1', 1, 0.7),
+          ],
+          nextCursor: null,
+        }),
+      )
+    }
+    // eval set, agent, model, run IDs, failed, score; then verdict (never "passed (flaky)"), baseline
+    // run, baseline score, delta, margin, baseline sd, baseline runs
+    const group = ['es_1', 'a', 'm', 'run_1,run_2,run_3', '1', '0.75']
+    const cases: Array<[string[], string[]]> = [
+      [[], ['passed', '', '', '', '', '', '', '', '', '', '2', '']],
+      [
+        ['--baseline', 'previous'],
+        ['passed', 'h4', '0.71', '0.04', '', '', '', '', '', '', '2', ''],
+      ],
+      [
+        ['--baseline', 'h1', '--max-drop', '0.01'],
+        ['improved', 'h1', '0.7', '0.05', '', '', '', '', '', '', '2', ''],
+      ],
+      [
+        ['--baseline', 'history'],
+        // detectable, k = 2 (one of the three runs failed): 0.034806 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
+        ['improved', '', '0.7025', '0.0475', '0.034806', '0.017078', '4', '', '', '0.049278', '2', ''],
+      ],
+    ]
+    for (const [flags, gate] of cases) {
+      serve()
+      const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', ...flags], {clock, env: api.env()})
+      expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(0)
+      expect(r.stdout.replace(/\n$/, '').split('\t'), flags.join(' ')).toEqual([...group, ...gate])
+    }
+  })
+
+  it('--repeat 3 whose second launch answers a run the first one did: a bad answer, exit 1, no third launch, nothing waited for (issue 32 item 5)', async () => {
+    numberedLaunches((n) => (n === 1 ? ['run_1', 'run_a'] : ['run_2', 'run_1']))
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3'], {clock, env: api.env()})
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(
+      'error: the answer of launch 2 of 3 repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made and nothing is waited for (bad_response)\n',
+    )
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'POST /orgs/acme/eval-sets/es_1/run'])
+    // every launch answering the same run: the same, with --json the error document
+    numberedLaunches(() => ['run_1'])
+    const json = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--json'], {clock, env: api.env()})
+    expect(json.exitCode).toBe(1)
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        code: 'bad_response',
+        message:
+          'the answer of launch 2 of 2 repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made and nothing is waited for',
+      },
+    })
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('a launch answer that lists a run twice is a bad answer too: exit 1, nothing waited for (issue 32 item 5)', async () => {
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: ['b_1'], runIds: ['run_1', 'run_1']})
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait'], {clock, env: api.env()})
+    expect(r.exitCode).toBe(1)
+    expect(r.stderr).toBe("error: the launch answer's runIds lists run_1 more than once (a launch starts new runs) (bad_response)\n")
+    expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
+  })
+
   it('--repeat is checked: 1–20, and only with --wait', async () => {
     for (const [args, message] of [
       [['--repeat', '2'], /--repeat acts only with --wait/],
@@ -284,25 +370,22 @@ describe('evals run --wait (contract 5)', () => {
 
   it('Ctrl-C: exit 130 and the command that watches the launched runs again', async () => {
     progress({run_2: 'running', run_3: 'running'})
-    const baseline = process.listeners('SIGINT')
-    clock.onSleep = () =>
-      process
-        .listeners('SIGINT')
-        .filter((l) => !baseline.includes(l))[0]?.('SIGINT')
-    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {clock, env: api.env()})
+    const signals = fakeSignals()
+    clock.onSleep = () => signals.raise('SIGINT')
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--fail-fast'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')
-    expect(r.stderr.trim().split('\n').at(-1)).toBe(
-      'interrupted: stopped watching; the runs go on. Watch them again with: amctl runs watch run_2 run_3 --org acme --fail-fast',
-    )
+    // (the notice's words: test/commands/runs/watch.test.ts; here the command it gives)
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted: .* amctl runs watch run_2 run_3 --org acme --fail-fast$/)
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
+    expect(signals.listening('SIGINT'), 'no SIGINT listener outlives the wait').toBe(0)
   })
 
   it('no runs launched (runIds: []): nothing to wait for, and not a pass — exit 10 (issue 26 item 1)', async () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(10)
-    expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: []})
+    expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: [], unfinishedRunIds: []})
     expect(r.stderr).toContain('no runs to wait for: the launch started none, so nothing passed')
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
   })

@@ -3,12 +3,13 @@ import EvalsStats from '../../../src/commands/evals/stats.js'
 import type {EvalStats} from '../../../src/commands/evals/shared/stats.js'
 import {runCommand} from '../../helpers/cli.js'
 import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
 
 // A run list of three pages (newest first): es_1 by two agents, other eval sets among them, and
 // runs older than the window on the last page.
 
 const HOUR = 3_600_000
-const ago = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString()
+const ago = (hours: number) => new Date(FAKE_WALL_START - hours * HOUR).toISOString()
 
 function run(id: string, hoursAgo: number, fields: Record<string, unknown> = {}) {
   return {
@@ -97,6 +98,8 @@ describe('evals stats', () => {
         sd: 0.310913,
         last: {runId: 'r1', score: 0.9, createdAt: PAGES[''].items[0].createdAt},
         trend: [0.2, 0.8, 0.7, 0.9],
+        verdict: 'too-few',
+        shift: null,
       },
       {
         agent: 'codex',
@@ -112,23 +115,28 @@ describe('evals stats', () => {
         sd: null,
         last: {runId: 'r5', score: 0.6, createdAt: PAGES.c1.items[1].createdAt},
         trend: [0.6],
+        verdict: 'too-few',
+        shift: null,
       },
     ])
   })
 
   it('--window 0 reads every page and counts every run', async () => {
     paged()
-    const r = await stats(['--window', '0', '--jq', '[.runs, .window.since]'])
+    const r = await stats(['--window', '0', '--json'])
     expect(r.exitCode, r.stderr).toBe(0)
-    expect(r.stdout).toBe('[8,null]\n')
+    const document = JSON.parse(r.stdout)
+    expect([document.runs, document.window.since]).toEqual([8, null])
     expect(api.requests()).toHaveLength(4)
   })
 
-  it('piped: one tab-separated line per agent × model, no header, no trend', async () => {
+  it('piped: one tab-separated line per agent × model, no header, no trend; the verdict and the shift after the last score', async () => {
     paged()
     const r = await stats([])
     expect(r.exitCode, r.stderr).toBe(0)
-    expect(r.stdout).toBe('claude-code\tsonnet\t4\t1\t0\t0\t0.65\t0.310913\t0.9\ncodex\tgpt-5\t2\t0.5\t0.5\t0\t0.6\t\t0.6\n')
+    expect(r.stdout).toBe(
+      'claude-code\tsonnet\t4\t1\t0\t0\t0.65\t0.310913\t0.9\ttoo-few\t\t\t\t\t\ncodex\tgpt-5\t2\t0.5\t0.5\t0\t0.6\t\t0.6\ttoo-few\t\t\t\t\t\n',
+    )
     expect(r.stderr).toBe('')
   })
 
@@ -137,14 +145,10 @@ describe('evals stats', () => {
     const r = await stats([], {tty: true, stderrTTY: true, columns: 120})
     expect(r.exitCode, r.stderr).toBe(0)
     const [header, claude, codex] = r.stdout.trimEnd().split('\n')
-    expect(header).toMatch(/^AGENT\s+MODEL\s+RUNS\s+OK\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND$/)
-    expect(claude).toMatch(/^claude-code\s+sonnet\s+4\s+100%\s+0%\s+0%\s+0\.65\s+0\.31\s+0\.90\s+▁▇▆█$/)
-    expect(codex).toMatch(/^codex\s+gpt-5\s+2\s+50%\s+50%\s+0%\s+0\.60\s+0\.60\s+▅$/)
+    expect(header).toMatch(/^AGENT\s+MODEL\s+RUNS\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+VERDICT\s+TREND$/)
+    expect(claude).toMatch(/^claude-code\s+sonnet\s+4\s+0%\s+0%\s+0\.65\s+0\.31\s+0\.90\s+too-few\s+▁▇▆█$/)
+    expect(codex).toMatch(/^codex\s+gpt-5\s+2\s+50%\s+0%\s+0\.60\s+0\.60\s+too-few\s+▅$/)
     expect(r.stderr).toMatch(/es_1: 6 runs created since \d{4}-\d\d-\d\d \d\d:\d\d UTC\n$/)
-    expect(r.rendered.find((call) => call.method === 'list')).toMatchObject({
-      method: 'list',
-      columns: ['AGENT', 'MODEL', 'RUNS', 'OK', 'FAILED', 'CANCELLED', 'MEAN', 'SD', 'LAST', 'TREND'],
-    })
   })
 
   it('on a terminal 100 columns wide the table fits: the model is cut before anything else; runs not finished are counted on stderr', async () => {
@@ -160,9 +164,59 @@ describe('evals stats', () => {
     expect(r.exitCode, r.stderr).toBe(0)
     const rows = r.stdout.trimEnd().split('\n')
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(100)
-    expect(rows[1]).toMatch(/^claude-code\s+claude-sonnet-…\s+21\s+100%\s+0%\s+0%\s+0\.80\s+0\.08\s+0\.70\s+[▁▂▃▄▅▆▇█]{20}$/)
-    expect(rows[2]).toMatch(/^cursor-agent\s+gemini-2\.5-pro\s+1\s+100%\s+0%\s+0%\s+0\.80\s+0\.80\s+▅$/)
+    expect(rows[1]).toMatch(/^claude-code\s+claude-sonn…\s+21\s+0%\s+0%\s+0\.80\s+0\.08\s+0\.70\s+stable\s+[▁▂▃▄▅▆▇█]{20}$/)
+    expect(rows[2]).toMatch(/^cursor-agent\s+gemini-2\.5-…\s+1\s+0%\s+0%\s+0\.80\s+0\.80\s+too-few\s+▅$/)
     expect(r.stderr).toMatch(/es_1: 22 runs created since .* UTC \(1 not finished\)\n$/)
+  })
+
+  /** es_1 by claude-code: 16 runs at 0.80, then the newest 14 at 0.70 (± 0.01), one an hour; and a flaky codex, 5 of 20 failed. */
+  function moved(): Array<ReturnType<typeof run>> {
+    const claude = Array.from({length: 30}, (_, i) => run(`c${i}`, 1 + i, {score: (i < 14 ? 0.7 : 0.8) + (i % 2 === 0 ? 0.01 : -0.01)}))
+    const codex = Array.from({length: 20}, (_, i) =>
+      run(`x${i}`, 1.5 + i, {agent: 'codex', model: 'gpt-5', ...(i % 4 === 0 ? {status: 'failed', score: null} : {score: 0.6})}),
+    )
+    return [...claude, ...codex].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+  }
+
+  it('the verdicts: a group whose scores moved is shifted, with the first run of the new level; a group failing 5 of 20 is flaky', async () => {
+    const items = moved()
+    api.stub('GET /orgs/acme/runs', {items, nextCursor: null})
+    const r = await stats(['--json'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const [claude, codex] = (JSON.parse(r.stdout) as EvalStats).groups
+    const first = items.find((item) => item.id === 'c13')
+    expect(claude).toMatchObject({
+      verdict: 'shifted',
+      shift: {runId: 'c13', createdAt: first?.createdAt, before: 0.8, after: 0.7, delta: -0.1},
+    })
+    expect(codex).toMatchObject({failed: 5, verdict: 'flaky', shift: null})
+  })
+
+  it('on a terminal, each shift is described under the table; piped, its fields follow the verdict', async () => {
+    const items = moved()
+    api.stub('GET /orgs/acme/runs', {items, nextCursor: null})
+    const tty = await stats([], {tty: true, stderrTTY: true, columns: 120})
+    expect(tty.exitCode, tty.stderr).toBe(0)
+    expect(tty.stdout).toMatch(/^claude-code\s+sonnet\s+30\s+0%\s+0%\s+0\.75\s+0\.05\s+0\.71\s+shifted\s+/m)
+    expect(tty.stdout).toMatch(/^codex\s+gpt-5\s+20\s+25%\s+0%\s+0\.60\s+0\.00\s+0\.60\s+flaky\s+/m)
+    const at = new Date(Date.parse(items.find((item) => item.id === 'c13')?.createdAt as string))
+      .toISOString()
+      .slice(0, 16)
+      .replace('T', ' ')
+    expect(tty.stderr.split('\n').at(-2)).toBe(`claude-code / sonnet shifted at c13 (${at} UTC): 0.80 before, 0.70 since (−0.10)`)
+
+    api.stub('GET /orgs/acme/runs', {items, nextCursor: null})
+    const piped = await stats([])
+    const [claude] = piped.stdout.split('\n').map((line) => line.split('\t'))
+    expect(claude.slice(9)).toEqual(['shifted', 'c13', items.find((item) => item.id === 'c13')?.createdAt, '0.8', '0.7', '-0.1'])
+    expect(piped.stderr).toBe('')
+  })
+
+  it('--confidence 0.999 asks for more: 5 of 20 failed is not flaky there', async () => {
+    api.stub('GET /orgs/acme/runs', {items: moved(), nextCursor: null})
+    const r = await stats(['--confidence', '0.999', '--json'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout).groups.map((group: {verdict: string}) => group.verdict)).toEqual(['shifted', 'stable'])
   })
 
   it('no runs of the eval set: an empty list (exit 0); on a terminal it says so', async () => {
@@ -172,8 +226,8 @@ describe('evals stats', () => {
     const tty = await runCommand(EvalsStats, ['es_none', '--org', 'acme'], {env: api.env(), tty: true})
     expect(tty.exitCode).toBe(0)
     expect(tty.stderr).toMatch(/(^|\u001b\[2K)no runs of es_none created since .* UTC in acme\n$/)
-    const json = await runCommand(EvalsStats, ['es_none', '--org', 'acme', '--jq', '.groups'], {env: api.env()})
-    expect(json.stdout).toBe('[]\n')
+    const json = await runCommand(EvalsStats, ['es_none', '--org', 'acme', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout).groups).toEqual([])
   })
 
   it('a run of the eval set with a score outside 0–1 is a bad answer: exit 1, no statistics', async () => {
@@ -197,6 +251,9 @@ describe('evals stats', () => {
     [['--window', '2w'], '--window must be a duration such as 90s, 15m, 2h, 30d or a number of seconds, got "2w"'],
     [['--window', '-1d'], '--window must be a duration'],
     [['--window'], 'Flag --window expects a value'],
+    [['--confidence', '0.4'], '--confidence must be a confidence from 0.5 to 0.999, got "0.4"'],
+    [['--confidence', '1'], '--confidence must be a confidence from 0.5 to 0.999, got "1"'],
+    [['--confidence', '95%'], '--confidence must be a confidence from 0.5 to 0.999, got "95%"'],
   ])('%j exits 2 before any request', async (args, says) => {
     const r = await stats(args)
     expect(r.exitCode).toBe(2)

@@ -15,6 +15,16 @@ describe('experiments variant-content', () => {
     expect(JSON.parse(r.stdout)).toEqual({variantId: 'var_b', content: '# B\nline two'})
   })
 
+  it('an answer of {}: a line saying so on a terminal (was nothing at all), nothing piped, {} with --json (issue 32 item 20)', async () => {
+    api.stub('GET /orgs/acme/experiments/exp_1/variants/var_e/content', {})
+    const tty = await runCommand(VariantContent, ['exp_1', 'var_e', '--org', 'acme'], {env: api.env(), tty: true})
+    expect([tty.exitCode, tty.stdout, tty.stderr]).toEqual([0, '', '(an empty answer: no members)\n'])
+    const piped = await runCommand(VariantContent, ['exp_1', 'var_e', '--org', 'acme'], {env: api.env()})
+    expect([piped.exitCode, piped.stdout, piped.stderr]).toEqual([0, '', ''])
+    const json = await runCommand(VariantContent, ['exp_1', 'var_e', '--org', 'acme', '--json'], {env: api.env()})
+    expect(JSON.parse(json.stdout)).toEqual({})
+  })
+
   it('names the variant and experiment in a 404', async () => {
     api.stub('GET /orgs/acme/experiments/exp_1/variants/var_z/content', () => envelope(404, 'not_found', 'not found'))
     const r = await runCommand(VariantContent, ['exp_1', 'var_z', '--org', 'acme'], {env: api.env()})

@@ -3,7 +3,7 @@ import Preview from '../../../src/commands/optimizations/preview.js'
 import {runCommand} from '../../helpers/cli.js'
 import {envelope, json, useFakeApi} from '../../helpers/fake-api.js'
 
-const api = useFakeApi({'POST /orgs/acme/optimizations/cl_1/rounds/current/preview': {round: 2}}, {me: false})
+const api = useFakeApi({'POST /orgs/acme/optimizations/cl_1/rounds/current/preview': {optimizationId: 'cl_1'}}, {me: false})
 
 describe('optimizations preview', () => {
   it('sends POST …/optimizations/{id}/rounds/current/preview with {}', async () => {
@@ -25,9 +25,9 @@ describe('optimizations preview', () => {
 
   it('returns the round; piped, the renderer gets it as one object', async () => {
     const r = await runCommand(Preview, ['cl_1', '--org', 'acme'], {env: api.env()})
-    expect(r.result).toEqual({round: 2})
-    expect(r.rendered).toEqual([{method: 'object', value: {round: 2}}])
-    expect(r.stdout).toBe('round\t2\n')
+    expect(r.result).toEqual({optimizationId: 'cl_1'})
+    expect(r.rendered).toEqual([{method: 'object', value: {optimizationId: 'cl_1'}}])
+    expect(r.stdout).toBe('optimizationId\tcl_1\n')
   })
 
   it('a retired route answer (403) shows the upgrade message verbatim', async () => {

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import Propose from '../../../src/commands/optimizations/propose.js'
 import {runCommand} from '../../helpers/cli.js'
 import {envelope, json, useFakeApi} from '../../helpers/fake-api.js'
+import {lines} from '../../helpers/output.js'
 
 const api = useFakeApi({'POST /orgs/acme/optimizations/cl_1/propose': {proposalId: 'p_1'}}, {me: false})
 
@@ -34,9 +35,10 @@ describe('optimizations propose', () => {
       api.stub('POST /orgs/acme/optimizations/cl_1/propose', envelope(403, 'forbidden', message))
       const r = await runCommand(Propose, ['cl_1', '--org', 'acme'], {env: api.env()})
       expect(r.exitCode).toBe(4)
-      expect(r.stderr).toBe(
-        `error: ${message} (forbidden, HTTP 403)\nhint: Optimizations must be enabled for the organization "acme" to propose trials; an administrator can enable it\n`,
-      )
+      const [error, hint, ...rest] = lines(r.stderr)
+      expect(error).toBe(`error: ${message} (forbidden, HTTP 403)`)
+      expect(hint).toBe('hint: Optimizations must be enabled for the organization "acme" to propose trials; an administrator can enable it')
+      expect(rest).toEqual([])
     },
   )
 })

@@ -3,16 +3,16 @@ import OrgsSummary from '../../../src/commands/orgs/summary.js'
 import {runCommand} from '../../helpers/cli.js'
 import {envelope, useFakeApi} from '../../helpers/fake-api.js'
 
-const SUMMARY = {org: {slug: 'acme', name: 'Acme'}, runs: 260, capabilities: {optimizations: true}}
+const SUMMARY = {org: {slug: 'acme', publicId: 'org_1', name: 'Acme'}, runs: 260, capabilities: {optimizations: true}}
 const api = useFakeApi({'GET /orgs/acme/summary': SUMMARY, 'GET /orgs/org_1/summary': SUMMARY}, {me: false})
 
 describe('orgs summary', () => {
   it('sends GET /orgs/{org}/summary and renders key/value, key<TAB>value, or the object as-is', async () => {
     const tty = await runCommand(OrgsSummary, ['--org', 'acme'], {tty: true, env: api.env()})
-    expect(tty.stdout).toMatch(/^org:\n {2}slug: {2}acme\n {2}name: {2}Acme\n/m)
+    expect(tty.stdout).toMatch(/^org:\n {2}slug: {6}acme\n {2}publicId: {2}org_1\n {2}name: {6}Acme\n/m)
     expect(tty.stdout).toMatch(/^runs:\s+260$/m)
     const piped = await runCommand(OrgsSummary, ['--org', 'acme'], {env: api.env()})
-    expect(piped.stdout).toBe('org\t{"slug":"acme","name":"Acme"}\nruns\t260\ncapabilities\t{"optimizations":true}\n')
+    expect(piped.stdout).toBe('org\t{"slug":"acme","publicId":"org_1","name":"Acme"}\nruns\t260\ncapabilities\t{"optimizations":true}\n')
     const json = await runCommand(OrgsSummary, ['--org', 'acme', '--json'], {env: api.env()})
     expect(JSON.parse(json.stdout)).toEqual(SUMMARY)
     expect(api.requests().every((r) => r.method === 'GET' && r.path === '/api/v1/orgs/acme/summary')).toBe(true)

@@ -1,39 +1,30 @@
-import {execFileSync} from 'node:child_process'
 import {mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import RunsList from '../../../src/commands/runs/list.js'
 import RunsWatch from '../../../src/commands/runs/watch.js'
 import {runCommand} from '../../helpers/cli.js'
-import {type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
+import {FAKE_WALL_START, type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
 import {type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
-import {startServer} from '../../helpers/http-server.js'
 import {tempDir} from '../../helpers/temp.js'
 import {readRecent} from '../../../src/core/recent.js'
-import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
+import {parseJunit} from '../../output/reports/fixtures.js'
+import {type FakeSignals, fakeSignals} from '../../helpers/fake-signals.js'
+import {run} from './fixtures.js'
+import {AMCTL_TOKEN_HINT, lines} from '../../helpers/output.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
 
 const api = useFakeApi()
 let clock: FakeClock
-let sigintListeners = 0
+let signals: FakeSignals
 beforeEach(() => {
-  sigintListeners = process.listenerCount('SIGINT')
   clock = fakeClock()
+  signals = fakeSignals()
 })
 afterEach(() => {
-  expect(process.listenerCount('SIGINT'), 'no SIGINT listener outlives the wait').toBe(sigintListeners)
-})
-
-const run = (id: string, status: string, score: number | null = null) => ({
-  id,
-  status,
-  evalSetId: 'es_1',
-  batchId: 'b_1',
-  createdAt: '2026-01-01T00:00:00Z',
-  forkedFrom: null,
-  agent: 'codex',
-  model: 'gpt-5',
-  score,
+  expect(signals.listening('SIGINT'), 'no SIGINT listener outlives the wait').toBe(0)
+  expect(signals.exitHandlers(), 'nothing is left to erase at exit').toBe(0)
 })
 
 /** `status` or `status:score` of each run, per poll (the last repeats). */
@@ -58,7 +49,24 @@ function serveRuns(pages: string[][], timeline: Timeline): void {
   })
 }
 
+/** The gate's fields of a piped row, after the run's own (docs/scripting.md), by the names the docs give them. */
+const GATE_FIELDS = [
+  'verdict',
+  'baseline run',
+  'baseline score',
+  'delta',
+  'margin',
+  'baseline sd',
+  'baseline runs',
+  'baseline file',
+  'stale',
+  'detectable',
+  'k',
+  'decided at',
+]
+
 const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
+const GOING = '1 run still going on the server (the API cannot cancel runs):'
 const paths = () => api.requests().map((r) => r.path.replace('/api/v1', ''))
 const ERASE = /\u001B\[\d+F\u001B\[J/
 
@@ -72,9 +80,9 @@ describe('runs watch: what it keeps for shell completion', () => {
       ],
     )
     const env = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
-    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, env})
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, signals, env})
     expect(r.exitCode).toBe(10)
-    const seen = readRecent(env, Date.now())
+    const seen = readRecent(env, FAKE_WALL_START)
     expect(seen.runs.map(({id, org, note}) => [id, org, note])).toEqual([
       ['r1', 'acme', 'failed, es_1'],
       ['r2', 'acme', 'succeeded, es_1'],
@@ -83,8 +91,8 @@ describe('runs watch: what it keeps for shell completion', () => {
     expect(seen.orgs.map((o) => o.id)).toEqual(['acme'])
 
     const none = {...api.env(), AMCTL_CACHE_DIR: tempDir('amctl-cache-')}
-    expect((await runCommand(RunsWatch, ['missing', '--org', 'acme'], {clock, env: none})).exitCode).toBe(5)
-    expect(readRecent(none, Date.now())).toEqual({orgs: [], runs: [], evalSets: []})
+    expect((await runCommand(RunsWatch, ['missing', '--org', 'acme'], {clock, signals, env: none})).exitCode).toBe(5)
+    expect(readRecent(none, FAKE_WALL_START)).toEqual({orgs: [], runs: [], evalSets: []})
   })
 })
 
@@ -98,7 +106,7 @@ describe('runs watch: polling on the wire', () => {
         {r1: 'succeeded:0.9', r2: 'succeeded:0.8'},
       ],
     )
-    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(paths()).toEqual(Array(3).fill('/orgs/acme/runs?limit=200'))
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(10_000) // default interval 5 s
@@ -113,7 +121,7 @@ describe('runs watch: polling on the wire', () => {
       ],
       [{r5: 'running', r3: 'running'}, {r5: 'running', r3: 'succeeded'}, {r5: 'succeeded'}],
     )
-    const r = await runCommand(RunsWatch, ['r5', 'r3', '--org', 'acme', '--interval', '2'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r5', 'r3', '--org', 'acme', '--interval', '2'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(paths()).toEqual([
       '/orgs/acme/runs?limit=200',
@@ -128,18 +136,18 @@ describe('runs watch: polling on the wire', () => {
 
   it('a run missing from the whole list: exit 5 naming it, after reading every page', async () => {
     serveRuns([['r3', 'r2'], ['r1']], [{}])
-    const r = await runCommand(RunsWatch, ['r2', 'nope', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r2', 'nope', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stdout).toBe('')
     expect(r.stderr).toContain('error: run "nope" is not among the runs of acme (not_found)\n')
     expect(paths()).toEqual(['/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200&cursor=p1'])
-    const json = await runCommand(RunsWatch, ['nope', '--org', 'acme', '--json'], {clock, env: api.env()})
+    const json = await runCommand(RunsWatch, ['nope', '--org', 'acme', '--json'], {clock, signals, env: api.env()})
     expect(JSON.parse(json.stdout)).toEqual({error: {code: 'not_found', message: 'run "nope" is not among the runs of acme'}})
   })
 
   it("a 404 on the first poll says the server's words once, not the organization twice", async () => {
     api.stub('GET /orgs/acme/runs', () => reply(404, {error: {code: 'not_found', message: 'Organization not found'}}))
-    const r = await runCommand(RunsWatch, ['run_1', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['run_1', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toMatch(/\nerror: Organization not found \(not_found, HTTP 404\)\n$/)
   })
@@ -147,7 +155,7 @@ describe('runs watch: polling on the wire', () => {
   it("a 404 at a later poll is that poll's page, not the organization (which answered a poll earlier)", async () => {
     const answers = [reply(200, {items: [run('run_1', 'running')]}), reply(404, {error: {code: 'not_found', message: 'gone away'}})]
     api.stub('GET /orgs/acme/runs', () => answers.shift() ?? reply(500, {}))
-    const r = await runCommand(RunsWatch, ['run_1', '--org', 'acme', '--interval', '1'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['run_1', '--org', 'acme', '--interval', '1'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toMatch(/error: page 1 of the runs of acme at poll 2 not found: gone away \(not_found, HTTP 404\)\n$/)
     expect(paths()).toEqual(['/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200'])
@@ -161,7 +169,7 @@ describe('runs watch: polling on the wire', () => {
       const [status, score] = next.split(':')
       return reply(200, {items: [run('r1', status, score === undefined ? null : Number(score))], nextCursor: null})
     })
-    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(paths()).toEqual(Array(4).fill('/orgs/acme/runs?limit=200'))
     // the poll interval (in 1 s steps) once, and back-off waits between the retried attempts
@@ -175,19 +183,20 @@ describe('runs watch: polling on the wire', () => {
       if (++polls < 3) return reply(200, {items: [run('r1', 'running')], nextCursor: null})
       return reply(401, {error: {code: 'unauthorized', message: 'token revoked'}})
     })
-    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, env: api.env(), tty: true})
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, signals, env: api.env(), tty: true})
     expect(r.exitCode).toBe(3)
     expect(r.stdout).toBe('')
     // the live view is erased before the error line
     const afterView = r.stderr.split(ERASE).at(-1)
-    expect(afterView).toBe(
-      'error: token revoked (unauthorized, HTTP 401)\nhint: the token in AMCTL_TOKEN was rejected, and it is used before any stored login: set AMCTL_TOKEN to a valid token, or unset it\n',
-    )
+    const [error, hint, ...rest] = lines(afterView ?? '')
+    expect(error).toBe('error: token revoked (unauthorized, HTTP 401)')
+    expect(hint).toMatch(AMCTL_TOKEN_HINT)
+    expect(rest).toEqual([])
   })
 
   it('resolves the org from GET /me like every org command', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
-    const r = await runCommand(RunsWatch, ['r1'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r1'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(paths()).toEqual(['/me', '/orgs/acme/runs?limit=200'])
   })
@@ -202,7 +211,7 @@ describe('runs watch: output and exit codes', () => {
 
   it('piped: one stderr line per status change, then a summary; stdout the runs as TSV rows in the order given; exit 10', async () => {
     serveRuns([['r2', 'r1']], TIMELINE)
-    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(10)
     expect(r.stderr).toBe(
       [
@@ -217,19 +226,20 @@ describe('runs watch: output and exit codes', () => {
       ].join('\n'),
     )
     expect(r.stdout).toBe(
-      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t0.9\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\n',
+      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t0.9\tpassed\t\t\t\t\t\t\t\t\t\t\t\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
   })
 
   it('--json: {"items":[…]} with the runs as the API sent them, in the order given', async () => {
     serveRuns([['r2', 'r1']], TIMELINE)
-    const r = await runCommand(RunsWatch, ['r2', 'r1', '--org', 'acme', '--json'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r2', 'r1', '--org', 'acme', '--json'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(10)
     expect(JSON.parse(r.stdout)).toEqual({
       items: [
         {...run('r2', 'failed'), verdict: 'failed'},
         {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
       ],
+      unfinishedRunIds: [],
     })
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
@@ -242,7 +252,7 @@ describe('runs watch: output and exit codes', () => {
         {r1: 'succeeded:0.9', r2: 'succeeded:0.75'},
       ],
     )
-    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--interval', '3'], {clock, env: api.env(), tty: true})
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--interval', '3'], {clock, signals, env: api.env(), tty: true})
     expect(r.exitCode).toBe(0)
     const frames = r.stderr.split(ERASE)
     const footer = (done: number, took: string) => `${done} of 2 runs finished · ${took} of 1h · Ctrl-C stops watching, not the runs`
@@ -267,7 +277,7 @@ describe('runs watch: output and exit codes', () => {
 
   it('on a terminal with --verbose: change lines instead of the live view (request lines would break it)', async () => {
     serveRuns([['r1']], [{r1: 'queued'}, {r1: 'succeeded:0.5'}])
-    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--verbose'], {clock, env: api.env(), tty: true})
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--verbose'], {clock, signals, env: api.env(), tty: true})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).not.toMatch(ERASE)
     expect(r.stderr).toMatch(/GET .*\/orgs\/acme\/runs\?limit=200/)
@@ -275,106 +285,92 @@ describe('runs watch: output and exit codes', () => {
     expect(r.stderr).toContain('r1 queued → succeeded (score 0.50)\n')
   })
 
-  it('the time limit: exit 11, stdout still holds the last known states', async () => {
+  it('the time limit: exit 11, stdout still holds the last known states; the runs still going are named (issue 32 item 18)', async () => {
     serveRuns([['r2', 'r1']], [{r1: 'queued', r2: 'succeeded'}, {r1: 'running'}])
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--wait-timeout', '1m', '--interval', '20'], {
       clock,
+      signals,
       env: api.env(),
     })
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
     expect(r.stdout).toBe(
-      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\t\t\t\t\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
-    const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {clock, env: api.env()})
+    const [gaveUp, going] = r.stderr.trim().split('\n').slice(-2)
+    expect(gaveUp).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
+    expect(going).toBe(`${GOING} r1`)
+    const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {clock, signals, env: api.env()})
     expect(json.exitCode).toBe(11)
-    expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}]})
-  })
-
-  it('a --jq error after the verdict keeps the verdict (10, 11: a retry on exit 1 would launch again); after a pass it is 1', async () => {
-    const expression = '.items[0].id, (.items[0].id | .x)'
-    const jqError = 'error: --jq: Cannot index string with string ("x") (jq_error)\n'
-    serveRuns([['r1']], [{r1: 'failed'}])
-    const failed = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--jq', expression], {clock, env: api.env()})
-    expect(failed.exitCode).toBe(10)
-    expect(failed.stdout).toBe('r1\n')
-    expect(failed.stderr.endsWith(jqError)).toBe(true)
-    serveRuns([['r1']], [{r1: 'running'}])
-    const timedOut = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--jq', expression], {
-      clock,
-      env: api.env(),
-    })
-    expect(timedOut.exitCode).toBe(11)
-    expect(timedOut.stderr.endsWith(jqError)).toBe(true)
-    serveRuns([['r1']], [{r1: 'succeeded:0.9'}])
-    const passed = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--jq', expression], {clock, env: api.env()})
-    expect(passed.exitCode).toBe(1)
-    expect(passed.stderr.endsWith(jqError)).toBe(true)
+    expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}], unfinishedRunIds: ['r1']})
+    expect(json.stderr.trim().split('\n').at(-1)).toBe('1 run still going on the server (the API cannot cancel runs): r1')
   })
 
   it('--fail-fast ends at the first failed run; without it the wait goes on until all finished', async () => {
     const timeline: Timeline = [{r1: 'running', r2: 'queued'}, {r1: 'cancelled', r2: 'running'}, {r2: 'running'}, {r2: 'succeeded'}]
     serveRuns([['r2', 'r1']], timeline)
-    const fast = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--fail-fast'], {clock, env: api.env()})
+    const fast = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--fail-fast'], {clock, signals, env: api.env()})
     expect(fast.exitCode).toBe(10)
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
+    expect(fast.stderr.trim().split('\n').at(-1)).toBe(`${GOING} r2`)
     expect(fast.stdout).toBe(
-      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tfailed\tcodex\tgpt-5\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tunfinished\tcodex\tgpt-5\t\n',
+      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\t\t\t\t\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\t\t\t\t\t\n',
     )
 
     api.requests().length = 0
     serveRuns([['r2', 'r1']], timeline)
-    const slow = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, env: api.env()})
+    const slow = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(slow.exitCode).toBe(10)
     expect(paths()).toHaveLength(4)
+    // every run finished: none named
+    expect(slow.stderr).not.toContain('still going')
   })
 
   it('--min-score: a succeeded run below X, or without a score, exits 10; at or above X exits 0', async () => {
     serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded:0.8', r2: 'succeeded:0.5', r3: 'succeeded'}])
-    const low = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--min-score', '0.6'], {clock, env: api.env()})
+    const low = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--min-score', '0.6'], {clock, signals, env: api.env()})
     expect(low.exitCode).toBe(10)
     expect(low.stderr).toContain('✗ 1 of 2 runs did not pass: r2 scored 0.5 (below 0.6)')
-    const none = await runCommand(RunsWatch, ['r3', '--org', 'acme', '--min-score', '0'], {clock, env: api.env()})
+    const none = await runCommand(RunsWatch, ['r3', '--org', 'acme', '--min-score', '0'], {clock, signals, env: api.env()})
     expect(none.exitCode).toBe(10)
     expect(none.stderr).toContain('r3 succeeded without a score (--min-score 0)')
-    const ok = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--min-score', '0.5'], {clock, env: api.env()})
+    const ok = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme', '--min-score', '0.5'], {clock, signals, env: api.env()})
     expect(ok.exitCode).toBe(0)
     expect(ok.stderr).toContain('✓ all 2 runs succeeded, each with a score of at least 0.5')
   })
 
   it('an unknown status is shown as it is and counts as not finished', async () => {
     serveRuns([['r1']], [{r1: 'paused'}, {r1: 'resuming'}, {r1: 'succeeded'}])
-    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(r.stderr).toContain('r1 paused\nr1 paused → resuming\nr1 resuming → succeeded')
   })
 
   it('server text in statuses cannot drive the terminal', async () => {
     serveRuns([['r1']], [{r1: 'evil\u001b]0;pwned\u0007'}, {r1: 'succeeded'}])
-    const piped = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, env: api.env()})
+    const piped = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(piped.stderr).toContain('r1 evil\\u001b]0;pwned\\u0007\n')
     serveRuns([['r1']], [{r1: 'evil\u001b]0;pwned\u0007'}, {r1: 'succeeded'}])
-    const tty = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, env: api.env(), tty: true})
+    const tty = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, signals, env: api.env(), tty: true})
     expect(tty.stderr).toContain('evil\\u001b]0;pwned\\u0007')
     expect(tty.stderr).not.toContain('\u0007')
   })
 
   it('a run given twice is watched and printed once', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
-    const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {clock, env: api.env()})
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n')
+    const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {clock, signals, env: api.env()})
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n')
   })
 })
 
 describe('runs watch: run IDs from stdin', () => {
   it('- reads whitespace-separated IDs (what `jq -r .runIds[]` writes)', async () => {
     serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded', r3: 'succeeded'}])
-    const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {clock, env: api.env(), stdin: 'r3\n  r1\t\n'})
+    const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {clock, signals, env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe(
-      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tpassed\tcodex\tgpt-5\t\n',
+      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
   })
 
@@ -383,7 +379,7 @@ describe('runs watch: run IDs from stdin', () => {
     ['nothing on stdin', ['-'], ' \n', /RUN_ID -: no run IDs on standard input/],
     ['an ID with a control character on stdin', ['-'], 'r1 r\u00072', /RUN_ID \(stdin\) must not contain control characters/],
   ])('%s: exit 2, nothing sent', async (_what, argv, stdin, message) => {
-    const r = await runCommand(RunsWatch, [...argv, '--org', 'acme'], {clock, env: api.env(), stdin})
+    const r = await runCommand(RunsWatch, [...argv, '--org', 'acme'], {clock, signals, env: api.env(), stdin})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(api.requests()).toEqual([])
@@ -402,7 +398,7 @@ describe('runs watch: bad input exits 2 before any request', () => {
     [['-x'], /unknown flag -x\b/],
     [['..'], /RUN_ID cannot be "\.\."/],
   ])('%j', async (extra, message) => {
-    const r = await runCommand(RunsWatch, ['r1', ...extra, '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r1', ...extra, '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(r.stderr.trim().split('\n')).toHaveLength(1)
@@ -411,36 +407,31 @@ describe('runs watch: bad input exits 2 before any request', () => {
 
   it('after --, an ID may start with - (contract 3: only empty, ., .. and control characters are refused)', async () => {
     serveRuns([['-r1']], [{'-r1': 'succeeded:0.9'}])
-    const r = await runCommand(RunsWatch, ['--org', 'acme', '--', '-r1'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['--org', 'acme', '--', '-r1'], {clock, signals, env: api.env()})
     expect(r.exitCode, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/^-r1\tsucceeded\t/)
   })
 
   it('no RUN_ID', async () => {
-    const r = await runCommand(RunsWatch, ['--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/missing argument RUN_ID\b/)
   })
 })
 
-/** Ctrl-C as the command's own listener gets it (not process.emit('SIGINT'), which any other listener would get too). */
+/** Ctrl-C, through the command's world: the wait listens for it while it runs. */
 function pressCtrlC(): void {
-  const added = process.listeners('SIGINT').filter((listener) => !baseline.includes(listener))
-  expect(added, 'the wait listens for SIGINT while it runs').toHaveLength(1)
-  added[0]('SIGINT')
+  expect(signals.listening('SIGINT'), 'the wait listens for SIGINT while it runs').toBe(1)
+  signals.raise('SIGINT')
 }
-let baseline: NodeJS.SignalsListener[] = []
 
 describe('runs watch: Ctrl-C', () => {
-  beforeEach(() => {
-    baseline = process.listeners('SIGINT')
-  })
-
-  it('exit 130, stdout empty, the live view erased, one line saying the runs go on and how to watch again', async () => {
+  it('exit 130, stdout empty, the live view erased, a line naming the runs still going, one saying how to watch again', async () => {
     serveRuns([['r1']], [{r1: 'running'}])
     clock.onSleep = (n) => n === 4 && pressCtrlC()
     const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--interval', '2', '--min-score', '0.5', '--base-url', api.url], {
       clock,
+      signals,
       env: api.env(),
       tty: true,
     })
@@ -448,7 +439,7 @@ describe('runs watch: Ctrl-C', () => {
     expect(r.stdout).toBe('')
     const frames = r.stderr.split(ERASE)
     expect(frames.length).toBeGreaterThan(1)
-    expect(frames.at(-1)).toBe(`${AGAIN} amctl runs watch r1 --org acme --base-url ${api.url} --interval 2 --min-score 0.5\n`)
+    expect(frames.at(-1)).toBe(`${GOING} r1\n${AGAIN} amctl runs watch r1 --org acme --base-url ${api.url} --interval 2 --min-score 0.5\n`)
     expect(paths()).toHaveLength(2) // at 0 and 2 s; Ctrl-C at the 4th second
   })
 
@@ -457,28 +448,13 @@ describe('runs watch: Ctrl-C', () => {
       setImmediate(pressCtrlC)
       return new Promise<Reply>(() => {}) // never answers
     })
-    const r = await runCommand(RunsWatch, ['r 1', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r 1', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(130)
-    expect(r.stderr).toBe(`watching 1 run of acme: a poll every 5s, up to 1h\n${AGAIN} amctl runs watch 'r 1' --org acme\n`)
-  })
-
-  it('during a poll that hangs: the request is cancelled, not left to time out and retry after the wait', async () => {
-    // a real server: the request's connection must close when Ctrl-C ends the wait (before, it
-    // stayed open until the 30 s timeout, then the poll was retried into whatever ran next)
-    api.passthrough()
-    let closed!: Promise<void>
-    const server = await startServer((_req, res) => {
-      closed = new Promise((resolve) => res.once('close', () => resolve()))
-      setImmediate(pressCtrlC)
-    })
-    try {
-      const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, env: api.env({AMCTL_BASE_URL: server.url})})
-      expect(r.exitCode).toBe(130)
-      await closed
-      expect(server.requests.map((q) => q.path)).toEqual(['/api/v1/orgs/acme/runs?limit=200'])
-    } finally {
-      await server.close()
-    }
+    const [watching, going, again, ...rest] = lines(r.stderr)
+    expect(watching).toBe('watching 1 run of acme: a poll every 5s, up to 1h')
+    expect(going).toBe(`${GOING} 'r 1'`)
+    expect(again).toBe(`${AGAIN} amctl runs watch 'r 1' --org acme`)
+    expect(rest).toEqual([])
   })
 })
 
@@ -491,7 +467,7 @@ describe('runs watch: typed result and renderer', () => {
         {r1: 'succeeded:0.9', r2: 'failed'},
       ],
     )
-    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, env: api.env()})
+    const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(10)
     const runs = [
       {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
@@ -503,16 +479,12 @@ describe('runs watch: typed result and renderer', () => {
     expect(r.rendered.at(-1)).toEqual({
       method: 'list',
       rows: runs,
-      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED', 'VERDICT'],
+      columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED', 'VERDICT', ...GATE_FIELDS],
     })
   })
 })
 
 describe('runs watch: the regression gate and the CI reports', () => {
-  beforeEach(() => {
-    baseline = process.listeners('SIGINT')
-  })
-
   const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`
   const item = (id: string, day: number, status: string, score: number | null, fields: Record<string, unknown> = {}) => ({
     ...run(id, status, score),
@@ -550,6 +522,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     serveHistory([{w1: 'succeeded:0.61', w2: 'succeeded:0.95'}])
     const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1', '--json'], {
       clock,
+      signals,
       env: api.env(),
     })
     expect(r.exitCode, r.stderr).toBe(10)
@@ -565,10 +538,11 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(paths()).toEqual(['/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200', '/orgs/acme/runs?limit=200&cursor=p1'])
   })
 
-  it('an improvement passes; the table gains BASELINE and Δ, tab-separated rows the baseline ID and delta at the end', async () => {
+  it('an improvement passes; the table gains BASELINE and Δ, tab-separated rows the baseline ID, its score and the delta after the verdict', async () => {
     serveHistory([{w1: 'succeeded:0.85'}])
     const tty = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1'], {
       clock,
+      signals,
       tty: true,
       env: api.env(),
     })
@@ -576,14 +550,15 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(tty.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+EVAL SET\s+AGENT\s+MODEL\s+SCORE\s+CREATED\s+BASELINE\s+Δ\s+VERDICT$/)
     expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05\s+passed$/)
     serveHistory([{w1: 'succeeded:0.85'}])
-    const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {clock, env: api.env()})
-    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\th2\t0.05\tpassed\tcodex\tgpt-5\t0.85\n`)
+    const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {clock, signals, env: api.env()})
+    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\tcodex\tgpt-5\t0.85\tpassed\th2\t0.8\t0.05\t\t\t\t\t\t\t\t\n`)
   })
 
   it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {
     serveHistory([{w1: 'succeeded:0.1'}], [])
     const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0', '--json'], {
       clock,
+      signals,
       env: api.env(),
     })
     expect(r.exitCode, r.stderr).toBe(0)
@@ -594,6 +569,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     serveHistory([{w1: 'succeeded:0.7', w2: 'succeeded:0.75'}])
     const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--baseline', 'h1', '--max-drop', '0.15', '--json'], {
       clock,
+      signals,
       env: api.env(),
     })
     expect(r.exitCode, r.stderr).toBe(10)
@@ -602,13 +578,13 @@ describe('runs watch: the regression gate and the CI reports', () => {
       ['h1', -0.15],
     ])
     serveHistory([{w1: 'succeeded:0.7'}])
-    const failed = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'h3'], {clock, env: api.env()})
+    const failed = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'h3'], {clock, signals, env: api.env()})
     expect(failed.exitCode).toBe(2)
     expect(failed.stderr).toBe(
       'error: --baseline h3 cannot be a baseline: its status is failed; a baseline is a run that succeeded with a score (invalid_request)\n',
     )
     serveHistory([{w1: 'succeeded:0.7'}])
-    const absent = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'nope'], {clock, env: api.env()})
+    const absent = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'nope'], {clock, signals, env: api.env()})
     expect(absent.exitCode).toBe(5)
     expect(absent.stderr).toContain('--baseline: run "nope" is not among the runs of acme')
   })
@@ -625,11 +601,12 @@ describe('runs watch: the regression gate and the CI reports', () => {
       serveHistory([...timeline])
       const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--junit', junit, '--summary', summary, '--wait-timeout', '10s'], {
         clock,
+        signals,
         env: api.env(),
       })
       expect(r.exitCode, r.stderr).toBe(exit)
+      // (the report against the JUnit schema: test/output/reports/junit.integration.test.ts)
       const xml = readFileSync(junit, 'utf8')
-      expect(await junitSchemaErrors(xml)).toEqual([])
       const testcase = parseJunit(xml).testsuites.testsuite[0].testcase[0]
       expect(testcase['@_name']).toBe('codex / gpt-5 (w1)')
       if (exit === 0) expect(Object.keys(testcase).filter((k) => !k.startsWith('@_'))).toEqual([])
@@ -647,6 +624,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     clock.onSleep = (n) => n === 2 && pressCtrlC()
     const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--junit', join(dir, 'e.xml'), '--summary', join(dir, 'e.md')], {
       clock,
+      signals,
       env: api.env(),
     })
     expect(r.exitCode).toBe(130)
@@ -669,7 +647,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
       ['--summary', dir, /^error: --summary .* is a directory; give a file path/],
       ['--junit', '/dev/null', /^error: --junit \/dev\/null is not a regular file/],
     ]) {
-      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', flag as string, path as string], {clock, env: api.env()})
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', flag as string, path as string], {clock, signals, env: api.env()})
       expect(r.exitCode, r.stderr).toBe(2)
       expect(r.stderr).toMatch(message as RegExp)
     }
@@ -694,7 +672,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
       [['--baseline', 'w1'], /--baseline w1 is one of the watched runs/],
     ]
     for (const [flags, message] of cases) {
-      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...flags], {clock, env: api.env()})
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...flags], {clock, signals, env: api.env()})
       expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(2)
       expect(r.stderr).toMatch(message)
     }
@@ -710,24 +688,12 @@ describe('runs watch: the regression gate and the CI reports', () => {
     serveHistory([{w1: 'running'}, {w1: 'succeeded:0.9'}])
     const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--junit', join(dir, 'j', 'e.xml'), '--summary', join(dir, 'e.md')], {
       clock,
+      signals,
       env: api.env(),
     })
     expect(r.exitCode, r.stderr).toBe(1)
     expect(r.stderr).toMatch(/e\.xml/)
     expect(readFileSync(join(dir, 'e.md'), 'utf8')).toMatch(/^### ✅ amctl: 1 run passed/)
-  })
-
-  it('a $GITHUB_STEP_SUMMARY that is a FIFO nobody reads does not block: a warning, and the verdict stands', async () => {
-    const dir = tempDir('amctl-watch-gha-')
-    const fifo = join(dir, 'summary.fifo')
-    execFileSync('mkfifo', [fifo])
-    serveHistory([{w1: 'succeeded:0.9'}])
-    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme'], {
-      clock,
-      env: api.env({GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: fifo}),
-    })
-    expect(r.exitCode, r.stderr).toBe(0)
-    expect(r.stderr).toMatch(/warning: could not add the summary to \$GITHUB_STEP_SUMMARY: it is a FIFO nobody reads/)
   })
 
   it('GitHub Actions: the summary appended to $GITHUB_STEP_SUMMARY, one ::error per failing run on stderr; stdout stays data', async () => {
@@ -736,7 +702,11 @@ describe('runs watch: the regression gate and the CI reports', () => {
     writeFileSync(stepSummary, '# earlier step\n')
     serveHistory([{w1: 'succeeded:0.61', w2: 'succeeded:0.95'}])
     const env = api.env({GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary})
-    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1'], {clock, env})
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1'], {
+      clock,
+      signals,
+      env,
+    })
     expect(r.exitCode).toBe(10)
     expect(r.stdout).not.toContain('::')
     expect(r.stderr.split('\n').filter((l) => l.startsWith('::'))).toEqual([
@@ -747,10 +717,180 @@ describe('runs watch: the regression gate and the CI reports', () => {
     serveHistory([{w1: 'succeeded:0.61'}])
     const off = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1', '--no-ci-annotations'], {
       clock,
+      signals,
       env,
     })
     expect(off.exitCode).toBe(10)
     expect(off.stderr).not.toContain('::error')
     expect(readFileSync(stepSummary, 'utf8')).toBe(appended)
+  })
+})
+
+describe('runs watch: piped rows keep their shape whatever the flags (issue 32 item 9)', () => {
+  const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`
+  const item = (id: string, day: number, score: number) => ({...run(id, 'succeeded', score), createdAt: at(day)})
+  /** The watched run w1 (day 20) on the first page, its four earlier runs like it on the second. */
+  function serve(): void {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      if (cursor === 'p1')
+        return reply(200, {
+          items: [item('h4', 19, 0.71), item('h3', 18, 0.68), item('h2', 17, 0.72), item('h1', 16, 0.7)],
+          nextCursor: null,
+        })
+      return reply(200, {items: [item('w1', 20, 0.75)], nextCursor: 'p1'})
+    })
+  }
+  const fields = (stdout: string) => stdout.replace(/\n$/, '').split('\t')
+
+  it('the `runs list` row of the run, then verdict, baseline run, baseline score, delta, margin, baseline sd, baseline runs', async () => {
+    serve()
+    const listed = await runCommand(RunsList, ['--org', 'acme'], {clock, env: api.env()})
+    const listRow = listed.stdout.split('\n').find((line) => line.startsWith('w1\t')) as string
+    expect(listRow.split('\t')).toEqual(['w1', 'succeeded', 'es_1', at(20), 'codex', 'gpt-5', '0.75'])
+    const cases: Array<[string[], string[]]> = [
+      [[], ['passed', '', '', '', '', '', '', '', '', '', '', '']],
+      [
+        ['--min-score', '0.8'],
+        ['below-min-score', '', '', '', '', '', '', '', '', '', '', ''],
+      ],
+      [
+        ['--baseline', 'previous'],
+        ['passed', 'h4', '0.71', '0.04', '', '', '', '', '', '', '', ''],
+      ],
+      [
+        ['--baseline', 'previous', '--max-drop', '0.01', '--baseline-window', '0'],
+        ['improved', 'h4', '0.71', '0.04', '', '', '', '', '', '', '', ''],
+      ],
+      [
+        ['--baseline', 'h2', '--max-drop', '0.1'],
+        ['passed', 'h2', '0.72', '0.03', '', '', '', '', '', '', '', ''],
+      ],
+      [
+        ['--baseline', 'history'],
+        // detectable: margin + t(0.8, 3) × sd × √(1 + 1/4) = 0.044935 + 0.978472 × 0.017078 × 1.118034
+        ['improved', '', '0.7025', '0.0475', '0.044935', '0.017078', '4', '', '', '0.063617', '', ''],
+      ],
+      [
+        ['--baseline', 'history', '--baseline-runs', '3', '--confidence', '0.99', '--require-baseline'],
+        // detectable: 0.16741 + t(0.8, 2) × 0.020817 × √(1 + 1/3) = 0.16741 + 1.060660 × 0.020817 × 1.154701
+        ['passed', '', '0.703333', '0.046667', '0.16741', '0.020817', '3', '', '', '0.192905', '', ''],
+      ],
+      [
+        ['--baseline', 'history', '--baseline-window', '1d'],
+        ['no-baseline', '', '', '', '', '', '', '', '', '', '', ''],
+      ],
+    ]
+    for (const [flags, gate] of cases) {
+      serve()
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...flags], {clock, env: api.env()})
+      const row = fields(r.stdout)
+      expect(row, flags.join(' ')).toHaveLength(7 + GATE_FIELDS.length)
+      expect(row.slice(0, 7).join('\t'), `${flags.join(' ')}: begins with the runs list row`).toBe(listRow)
+      expect(row.slice(7), flags.join(' ')).toEqual(gate)
+      // what `cut -f7` and `cut -f8` read: the score and the verdict, whatever the flags
+      expect([row[6], row[7]]).toEqual(['0.75', gate[0]])
+    }
+  })
+})
+
+describe('runs watch: a run the server lists more than once counts once in a baseline (issue 32 item 3)', () => {
+  it('a history of one run listed five times is a history of one run: no baseline, and --require-baseline says 1', async () => {
+    const at = (day: number) => `2026-11-${day}T09:00:00.000Z`
+    const h1 = {...run('h1', 'succeeded', 0.7), createdAt: at(19)}
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      if (cursor === null) return reply(200, {items: [{...run('w1', 'succeeded', 0.5), createdAt: at(20)}, h1], nextCursor: 'p1'})
+      if (cursor === 'p1') return reply(200, {items: [h1, h1], nextCursor: 'p2'})
+      return reply(200, {items: [h1, h1], nextCursor: null})
+    })
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'history', '--require-baseline', '--json'], {
+      clock,
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(10)
+    expect(JSON.parse(r.stdout).items[0]).toMatchObject({id: 'w1', verdict: 'no-baseline', baseline: null})
+    expect(r.stderr).toContain(
+      'w1 no baseline: 1 earlier run of the same eval set, agent and model succeeded with a score within 30d (at least 3 needed) (--require-baseline)',
+    )
+  })
+})
+
+describe('runs watch: --wait-timeout bounds the whole wait, the search for baselines included (issue 32 item 4)', () => {
+  const at = (day: number) => `2026-11-${day}T09:00:00.000Z`
+  /** A list whose pages never end: each takes a second of the clock; the first holds w1, then pages of other targets' runs. */
+  function endless(): {pages: () => number} {
+    let pages = 0
+    api.stub('GET /orgs/acme/runs', async (req) => {
+      pages++
+      await clock.sleep(1000)
+      const page = Number(new URL(req.path, 'http://x').searchParams.get('cursor') ?? 0)
+      const items =
+        page === 0
+          ? [{...run('w1', 'succeeded', 0.8), createdAt: at(20)}]
+          : [{...run(`o${page}`, 'succeeded', 0.7), agent: 'other', createdAt: at(19)}]
+      return reply(200, {items, nextCursor: String(page + 1)})
+    })
+    return {pages: () => pages}
+  }
+
+  it('--baseline history --wait-timeout 5 ends at 5 s with exit 11, saying the search was cut short; the run not judged', async () => {
+    const server = endless()
+    const dir = tempDir('amctl-cut-')
+    const r = await runCommand(
+      RunsWatch,
+      [
+        'w1',
+        '--org',
+        'acme',
+        '--baseline',
+        'history',
+        '--wait-timeout',
+        '5',
+        '--junit',
+        join(dir, 'e.xml'),
+        '--summary',
+        join(dir, 'e.md'),
+      ],
+      {clock, env: api.env()},
+    )
+    expect(r.exitCode, r.stderr).toBe(11)
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(5000)
+    expect(server.pages()).toBe(5) // one poll, then four pages of the search, the fifth cut off
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      '! gave up after 5s (--wait-timeout) in the search for the baselines, which was cut short: 1 of 1 run not judged: w1',
+    )
+    // piped: the verdict is unfinished, the baseline fields empty
+    expect(r.stdout.split('\t').slice(7)).toEqual(['unfinished', '', '', '', '', '', '', '', '', '', '', '\n'])
+    const [testcase] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite[0].testcase
+    expect(testcase.skipped).toMatchObject({
+      '@_message': 'not judged: the search for its baseline was cut short by --wait-timeout 5s (succeeded)',
+    })
+    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe(
+      '### ⏱️ amctl: 1 of 1 run not judged (the search for baselines was cut short) within --wait-timeout 5s',
+    )
+  })
+
+  it('--json: the run\'s verdict is unfinished and it has no "baseline" member (null would say none was found)', async () => {
+    endless()
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--wait-timeout', '3', '--json'], {
+      clock,
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(11)
+    const [item] = JSON.parse(r.stdout).items
+    expect(item).toMatchObject({id: 'w1', status: 'succeeded', verdict: 'unfinished', delta: null})
+    expect(item).not.toHaveProperty('baseline')
+  })
+
+  it('--baseline RUN_ID not in a list whose pages never end: exit 11 at the limit, wait_timeout, nothing watched', async () => {
+    const server = endless()
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'base', '--wait-timeout', '4'], {clock, env: api.env()})
+    expect(r.exitCode).toBe(11)
+    expect(r.stderr).toBe(
+      'error: --baseline base: gave up after 4s (--wait-timeout) looking for it among the runs of acme; nothing was launched or watched (wait_timeout)\n',
+    )
+    expect(server.pages()).toBe(4)
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(4000)
   })
 })

@@ -63,9 +63,17 @@ describe('findToken: AMCTL_TOKEN → keychain → file', () => {
     expect(kt.calls).toEqual([])
   })
 
-  it('an empty AMCTL_TOKEN counts as unset; a malformed one is exit 2', async () => {
+  it('an empty AMCTL_TOKEN (a secret a fork is not given) is exit 3 saying so, never a stored login; a malformed one is exit 2', async () => {
     kt.store.set(`amctl/${ACCOUNT}`, 'svc_k')
-    expect(await findToken('default', BASE, {...env, AMCTL_TOKEN: ''})).toEqual({token: 'svc_k', source: 'keychain'})
+    fileStore.set(ACCOUNT, 'svc_f', env)
+    await expect(findToken('default', BASE, {...env, AMCTL_TOKEN: ''})).rejects.toMatchObject({
+      exitCode: 3,
+      code: 'unauthorized',
+      message: 'AMCTL_TOKEN is set but empty (pull requests from forks receive no secrets)',
+      hint: 'give the job its token secret, or unset AMCTL_TOKEN to use a stored login',
+    })
+    // neither store was read
+    expect(kt.calls).toEqual([])
     await expect(findToken('default', BASE, {...env, AMCTL_TOKEN: 'not a token'})).rejects.toMatchObject({
       exitCode: 2,
       message: expect.stringMatching(/^AMCTL_TOKEN/),

@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {credentialsPath} from '../../../src/core/auth/file-store.js'
 import {builtModule} from '../../helpers/bin.js'
 import {tempDir} from '../../helpers/temp.js'
+import {sealedEnv} from '../../helpers/env.js'
 
 // src/core/auth/file-store.ts as built (dist/), in several processes at once.
 const DIST_FILE_STORE = builtModule('core/auth/file-store.js')
@@ -22,7 +23,10 @@ describe('fileStore across processes', () => {
         for (let i = 0; i < ${EACH}; i++) fileStore.set('p${n}-' + i + '@https://x.example', 'svc_${n}_' + i, env)
       `
     const runs = Array.from({length: PROCS}, (_, n) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script(n)], {stdio: ['ignore', 'ignore', 'pipe']})
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script(n)], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: sealedEnv(),
+      })
       let stderr = ''
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
       return new Promise<{code: number | null; stderr: string}>((resolve) => child.on('close', (code) => resolve({code, stderr})))

@@ -1,5 +1,6 @@
 import {afterAll, describe, expect, it, vi} from 'vitest'
 import {fakeSessionBus} from '../../helpers/session-bus.js'
+import {fileSetting} from '../../helpers/env.js'
 
 // the keychain package not installed (or its native module failing to load)
 vi.mock('@napi-rs/keyring', () => {
@@ -8,7 +9,7 @@ vi.mock('@napi-rs/keyring', () => {
 // no AMCTL_KEYCHAIN, and a session bus that answers, to find the Secret Service on
 const bus = await fakeSessionBus({answers: true})
 afterAll(() => bus.close())
-const env = {AMCTL_CONFIG_DIR: process.env.AMCTL_CONFIG_DIR!, DBUS_SESSION_BUS_ADDRESS: bus.address}
+const env = {AMCTL_CONFIG_DIR: fileSetting('AMCTL_CONFIG_DIR'), DBUS_SESSION_BUS_ADDRESS: bus.address}
 
 const {keychain, KeychainUnavailable} = await import('../../../src/core/auth/keychain.js')
 const {findToken, storeToken} = await import('../../../src/core/auth/credentials.js')

@@ -51,6 +51,21 @@ describe('the keychain on each platform', () => {
     expect(kt.calls).toEqual([])
   })
 
+  it.each(['unixexec:path=/bin/sh,argv1=-c,argv2=sleep%20600', 'nonce-tcp:host=127.0.0.1,port=1', 'autolaunch:', 'unix:dir=/tmp'])(
+    'linux with a bus address amctl cannot ask first (%s): unavailable at once, saying why, no entry made (issue 32 item 11)',
+    async (address) => {
+      const {keychain, KeychainUnavailable} = await keychainOn('linux')
+      const env = {DBUS_SESSION_BUS_ADDRESS: address}
+      const e = await onPlatform('linux', () => keychain.get('default@https://a.example', env)).catch((error: unknown) => error)
+      expect(e).toBeInstanceOf(KeychainUnavailable)
+      expect((e as Error).message).toBe(
+        `the D-Bus session bus address ${JSON.stringify(address)} is one amctl cannot check first (it takes unix:path=, unix:abstract= and tcp:)`,
+      )
+      expect(kt.stores).toEqual([])
+      expect(kt.calls).toEqual([])
+    },
+  )
+
   it('linux with a session bus: every entry pinned to the Secret Service', async () => {
     const bus = await fakeSessionBus({answers: true})
     try {
@@ -62,7 +77,7 @@ describe('the keychain on each platform', () => {
       })
       expect(kt.stores).toEqual(['secret-service', 'secret-service'])
       // the bus was asked once, before the module's first entry
-      expect(bus.lines).toHaveLength(1)
+      expect(bus.connections).toHaveLength(1)
     } finally {
       await bus.close()
     }

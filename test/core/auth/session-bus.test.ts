@@ -1,3 +1,4 @@
+import {spawn, spawnSync} from 'node:child_process'
 import {writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
 import {join} from 'node:path'
@@ -5,6 +6,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import {busAnswers, sessionBusEndpoint, sessionBusReachable} from '../../../src/core/auth/session-bus.js'
 import {fakeSessionBus} from '../../helpers/session-bus.js'
 import {tempDir} from '../../helpers/temp.js'
+import {sealedEnv} from '../../helpers/env.js'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -61,21 +63,30 @@ describe('sessionBusEndpoint: where libdbus connects first', () => {
   })
 })
 
-describe('busAnswers: the first line of the handshake', () => {
-  it('a bus that answers: resolves, having sent AUTH EXTERNAL with the uid in hex, and hangs up', async () => {
+describe('busAnswers: what the keychain module does on the main thread, asked first without blocking', () => {
+  const uidHex = Buffer.from(String(process.getuid?.() ?? 0)).toString('hex')
+  const closed = (socket: import('node:net').Socket | undefined) =>
+    new Promise<void>((resolve) => (socket === undefined || socket.closed ? resolve() : socket.once('close', () => resolve())))
+
+  it('a bus that answers all of it: resolves, having authenticated as libdbus does, said Hello, pinged the Secret Service, and hangs up', async () => {
     const bus = await fakeSessionBus({answers: true})
     try {
       await busAnswers({path: bus.path}, 3000)
-      const uid = String(process.getuid?.() ?? 0)
-      expect(bus.lines).toEqual([`\0AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}`])
-      await new Promise<void>((resolve) => (bus.connections[0]?.closed ? resolve() : bus.connections[0]?.once('close', () => resolve())))
+      expect(bus.lines).toEqual([`\0AUTH EXTERNAL ${uidHex}`, 'NEGOTIATE_UNIX_FD', 'BEGIN'])
+      expect(bus.members).toEqual(['Hello', 'Ping'])
+      await closed(bus.connections[0])
     } finally {
       await bus.close()
     }
   })
 
-  it('a bus that accepts and never answers: given up at the limit, not before, the connection closed', async () => {
-    const bus = await fakeSessionBus({answers: false})
+  it.each([
+    ['nothing', 'accepts and never answers'],
+    ['auth', 'answers the first AUTH line, then stalls (issue 32 item 10)'],
+    ['unix-fd', 'answers AUTH and NEGOTIATE_UNIX_FD, then never answers Hello'],
+    ['hello', 'answers Hello, then the Secret Service never answers'],
+  ] as const)('a bus that %s (%s): given up at the limit, not before, the connection closed', async (stage, _what) => {
+    const bus = await fakeSessionBus({answers: stage})
     try {
       vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']})
       let settled: unknown
@@ -83,13 +94,38 @@ describe('busAnswers: the first line of the handshake', () => {
         () => (settled = 'answered'),
         (error: unknown) => (settled = error),
       )
-      while (bus.lines.length === 0) await new Promise((resolve) => setImmediate(resolve))
+      const sent = {nothing: 1, auth: 2, 'unix-fd': 3, hello: 3}[stage]
+      while (bus.lines.length < sent) await new Promise((resolve) => setImmediate(resolve))
       await vi.advanceTimersByTimeAsync(2999)
       expect(settled).toBeUndefined()
       await vi.advanceTimersByTimeAsync(1)
       await asked
       expect((settled as Error).message).toBe('the D-Bus session bus did not answer within 3 s')
-      await new Promise<void>((resolve) => (bus.connections[0]?.closed ? resolve() : bus.connections[0]?.once('close', () => resolve())))
+      await closed(bus.connections[0])
+    } finally {
+      await bus.close()
+    }
+  })
+
+  it.each([
+    ['nothing', 'REJECTED EXTERNAL', 'the D-Bus session bus refused authentication as this user (EXTERNAL)'],
+    ['nothing', 'hello there', 'the D-Bus session bus answered "hello there" to AUTH, not what a bus answers'],
+    ['auth', 'DATA', 'the D-Bus session bus answered "DATA" to NEGOTIATE_UNIX_FD, not what a bus answers'],
+    ['unix-fd', 'garbage', 'the D-Bus session bus answered bytes that are no D-Bus message, not what a bus answers'],
+  ] as const)('a bus that answers after %s (%j): refused at once, naming it (issue 32 item 10)', async (stage, garbage, message) => {
+    const bus = await fakeSessionBus({answers: stage, garbage})
+    try {
+      await expect(busAnswers({path: bus.path}, 3000)).rejects.toThrow(message)
+      await closed(bus.connections[0])
+    } finally {
+      await bus.close()
+    }
+  })
+
+  it('a bus without a Secret Service (Ping answered ServiceUnknown): refused at once, the module never asked', async () => {
+    const bus = await fakeSessionBus({answers: true, noSecretService: true})
+    try {
+      await expect(busAnswers({path: bus.path}, 3000)).rejects.toThrow('no Secret Service answers on the D-Bus session bus')
     } finally {
       await bus.close()
     }
@@ -99,5 +135,31 @@ describe('busAnswers: the first line of the handshake', () => {
     await expect(busAnswers({path: join(tempDir('amctl-bus-'), 'bus')}, 3000)).rejects.toThrow(
       'the D-Bus session bus cannot be reached (ENOENT)',
     )
+  })
+
+  const daemon = spawnSync('sh', ['-c', 'command -v dbus-daemon'], {env: sealedEnv()}).status === 0
+  if (!daemon) console.warn('skipped: dbus-daemon is not installed (.ci/run installs it)')
+  it.runIf(daemon)('a real dbus-daemon: the whole exchange goes through (it has no Secret Service, and says so)', async () => {
+    const dir = tempDir('amctl-dbus-daemon-')
+    // a session bus of its own that starts no service (the system's session configuration would
+    // start gnome-keyring for the Ping where it is installed, as a desktop does)
+    const config = join(dir, 'session.conf')
+    writeFileSync(
+      config,
+      `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:path=${join(dir, 'bus')}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>`,
+    )
+    const child = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--nopidfile', '--print-address'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: sealedEnv(),
+    })
+    try {
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+      await expect(busAnswers({path: join(dir, 'bus')}, 3000)).rejects.toThrow('no Secret Service answers on the D-Bus session bus')
+    } finally {
+      child.kill()
+      await new Promise((resolve) => child.once('close', resolve))
+    }
   })
 })

@@ -6,12 +6,14 @@ import {headerRecord, refusal} from '../../../src/core/http/attempt.js'
 
 /**
  * What undici itself throws for these headers: it checks them before it connects, so a request
- * it lets through fails only then, at a port nothing listens on (ECONNREFUSED).
+ * it lets through fails only then, at a connector that makes no connection (NOT_CONNECTED).
  */
 async function undiciRefusal(method: string, headers: Record<string, string>, body?: string): Promise<{code?: string; message: string}> {
-  const agent = new Agent()
+  const agent = new Agent({
+    connect: (_options, done) => done(Object.assign(new Error('no connection in a unit test'), {code: 'NOT_CONNECTED'}), null),
+  })
   try {
-    await agent.request({origin: 'http://127.0.0.1:1', path: '/x', method: method as 'GET', headers, body})
+    await agent.request({origin: 'http://api.example', path: '/x', method: method as 'GET', headers, body})
     return {message: 'answered'}
   } catch (error) {
     const e = error as {code?: string; message: string}
@@ -54,7 +56,7 @@ describe('refusal: the requests amctl does not send', () => {
     expect(
       refusal({method: 'POST', headers: {...headers, connection: 'keep-alive', 'content-type': 'application/json'}, body: '{}'}),
     ).toBeUndefined()
-    expect((await undiciRefusal('GET', headers)).code).toBe('ECONNREFUSED')
+    expect((await undiciRefusal('GET', headers)).code).toBe('NOT_CONNECTED')
   })
 })
 

@@ -9,6 +9,7 @@ import {systemClock} from '../../../src/core/clock.js'
 import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
 import type {ServerResponse} from 'node:http'
 import {failure} from '../../helpers/failure.js'
+import {networkTransport, sendWithUndici} from '../../../src/core/http/transport.js'
 
 let server: TestServer
 let answer: (req: Recorded, res: ServerResponse) => void
@@ -32,7 +33,7 @@ function client(baseUrl = server.url, timeoutMs = 2000): HttpClient {
     timeoutMs,
     userAgent: 'amctl/test',
     token: async () => 'svc_net',
-    env: {},
+    transport: networkTransport({}),
     clock: {
       ...systemClock,
       sleep: async (ms) => {
@@ -184,8 +185,10 @@ describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)'
       baseUrl: server.url,
       timeoutMs: 60_000,
       userAgent: 'amctl/test',
-      dispatcher,
-      env: {},
+      transport:
+        dispatcher === undefined
+          ? networkTransport({})
+          : {send: (attempt) => sendWithUndici(new URL(attempt.url), attempt, {}, dispatcher), close: () => dispatcher.close()},
       clock: {...systemClock, sleep: async (ms) => void waits.push(ms)},
     })
     const giveUp = new AbortController()
@@ -206,7 +209,7 @@ describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)'
       baseUrl: server.url,
       timeoutMs: 2000,
       userAgent: 'amctl/test',
-      env: {},
+      transport: networkTransport({}),
       clock: {
         ...systemClock,
         sleep: async (ms, signal) => {

@@ -1,15 +1,14 @@
 import {createServer, type IncomingMessage} from 'node:http'
 import {connect, type AddressInfo, type Socket} from 'node:net'
-import {MockAgent} from 'undici'
 import {afterEach, describe, expect, it} from 'vitest'
 import {HttpClient} from '../../../src/core/http/client.js'
-import {closeDispatcher, dispatcherFor, proxyOptions, setDispatcher} from '../../../src/core/http/dispatcher.js'
+import {closeDispatcher, dispatcherFor, proxyOptions} from '../../../src/core/http/dispatcher.js'
+import {networkTransport} from '../../../src/core/http/transport.js'
 import {systemClock} from '../../../src/core/clock.js'
 import {fakeClock} from '../../helpers/fake-clock.js'
 import {sendJson, startServer} from '../../helpers/http-server.js'
 
 afterEach(async () => {
-  setDispatcher(undefined)
   await closeDispatcher()
 })
 
@@ -19,21 +18,6 @@ describe('dispatcher', () => {
     expect(await dispatcherFor('https://other.test', {})).toBe(first)
     await closeDispatcher()
     expect(await dispatcherFor('https://api.test', {})).not.toBe(first)
-  })
-
-  it('setDispatcher routes every client request through the given dispatcher', async () => {
-    const mock = new MockAgent()
-    mock.disableNetConnect()
-    mock
-      .get('https://api.test')
-      .intercept({path: '/api/v1/me', method: 'GET'})
-      .reply(200, {via: 'mock'}, {headers: {'content-type': 'application/json'}})
-    setDispatcher(mock)
-    expect(await dispatcherFor('https://api.test', {})).toBe(mock)
-    const client = new HttpClient({baseUrl: 'https://api.test', timeoutMs: 1000, userAgent: 'amctl/test', env: {}, clock: fakeClock()})
-    expect(await client.json({method: 'GET', path: '/me'})).toEqual({via: 'mock'})
-    mock.assertNoPendingInterceptors()
-    await mock.close()
   })
 
   it("takes the proxy variables from the run's environment, as undici reads them (lower case first, empty is none)", () => {
@@ -76,7 +60,7 @@ describe('dispatcher', () => {
         timeoutMs: 2000,
         userAgent: 'amctl/test',
         token: async () => 'svc_p',
-        env: {HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`},
+        transport: networkTransport({HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`}),
         clock: fakeClock(),
       })
       expect(await client.json({method: 'GET', path: '/me'})).toEqual({via: 'proxy'})
@@ -114,7 +98,7 @@ describe('dispatcher', () => {
           timeoutMs: 2000,
           userAgent: 'amctl/test',
           token: async () => 'svc_loop',
-          env: {HTTP_PROXY: trapUrl, HTTPS_PROXY: trapUrl},
+          transport: networkTransport({HTTP_PROXY: trapUrl, HTTPS_PROXY: trapUrl}),
           clock: fakeClock(),
         })
         expect(await client.json({method: 'GET', path: '/me'})).toEqual({direct: true})
@@ -145,7 +129,7 @@ describe('dispatcher', () => {
         timeoutMs: 2000,
         userAgent: 'amctl/test',
         token: async () => 'svc_407',
-        env: {HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`},
+        transport: networkTransport({HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`}),
         clock: {...systemClock, sleep: async (ms) => void waits.push(ms)},
       })
       const e = await client.json({method: 'POST', path: '/tokens', body: {}}).catch((error: unknown) => error)

@@ -28,6 +28,11 @@ describe('statusError', () => {
     expect(e).toMatchObject({code: 'conflict', message: 'taken', status: 409, requestId: 'req_1', exitCode: 6})
   })
 
+  it("a code the contract's table does not have keeps it, and the status decides the exit code: 501 (the dev server's not_implemented) is 1", () => {
+    const e = statusError(raw(501, '{"error":{"code":"not_implemented","message":"the dev server has no handler for listRunLogs"}}'))
+    expect(e).toMatchObject({code: 'not_implemented', status: 501, exitCode: 1, message: 'the dev server has no handler for listRunLogs'})
+  })
+
   it('anything else is bad_response quoting up to 200 characters of the body on one line', () => {
     const e = statusError(raw(502, `<html>\n${'x'.repeat(500)}`, {'content-type': 'text/html'}))
     expect(e).toMatchObject({code: 'bad_response', status: 502})

@@ -128,7 +128,7 @@ describe('amctl auth login (device flow) / status / token / logout', () => {
   })
 })
 
-describe('tokens and AMCTL_TOKEN', () => {
+describe('amctl tokens create, and AMCTL_TOKEN', () => {
   it('tokens create: POST /tokens; printed once with the warning on stderr; the new token works', async () => {
     const [r, reqs] = await requestsOf(e2e.current, () => e2e.current.amctl(['tokens', 'create', '--name', 'ci', '--expires', '30d']))
     expectOk(r, 'warning: store it now: it cannot be shown again\n')

@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {amctlOnPath, freshConfigDir} from '../../helpers/bin.js'
@@ -8,6 +8,7 @@ import {tempDir} from '../../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
 import {useE2E} from '../helpers.js'
 import {jsonDoc, lines, requestsOf, untimed} from './util.js'
+import {machinePath, sealedEnv} from '../../helpers/env.js'
 
 // Evals as a CI gate (issue 17), against the dev server: launched runs finish at once
 // (--run-seconds 0) with outcomes planned through /_dev/orgs/:org/outcomes, compared with the
@@ -126,6 +127,26 @@ describe('evals run --wait as a CI gate against the dev server', () => {
     ])
     expect(requests).toEqual([])
   })
+
+  it('report paths naming one file through a link, or holding a control character: exit 2 naming them, nothing launched (issue 32 items 7, 13)', async () => {
+    const dir = tempDir('amctl-e2e-ci-')
+    // a link not yet pointing at an existing file: the JUnit report would make the file the summary then replaces
+    symlinkSync('evals.xml', join(dir, 'link.md'))
+    const cases: Array<[string[], RegExp]> = [
+      [['--junit', join(dir, 'evals.xml'), '--summary', join(dir, 'link.md')], /^error: --junit .* and --summary .* are the same file;/],
+      [['--junit', `${dir}/x.xml\nverdict=passed\nexit-code=0`], /^error: --junit must be a file path without control characters/],
+      [['--summary', `${dir}/s.md\r`], /^error: --summary must be a file path without control characters/],
+    ]
+    for (const [flags, message] of cases) {
+      const [r, requests] = await requestsOf(e2e.current, () =>
+        e2e.current.amctl(['evals', 'run', 'es_acme_checkout', '--org', 'acme', '--wait', ...flags]),
+      )
+      expect(r.exitCode, r.stderr).toBe(2)
+      expect(lines(r.stderr)).toEqual([expect.stringMatching(message)])
+      expect(requests).toEqual([])
+    }
+    expect(readdirSync(dir)).toEqual(['link.md'])
+  })
 })
 
 describe('the CI examples (examples/ci) run against the dev server', () => {
@@ -139,8 +160,7 @@ describe('the CI examples (examples/ci) run against the dev server', () => {
     expect(lines).toHaveLength(1)
     for (const line of lines) {
       const r = await bash(line, cwd, {
-        PATH: `${amctlOnPath()}:${process.env.PATH ?? ''}`,
-        HOME: cwd,
+        ...sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, HOME: cwd}),
         AMCTL_ORG: exampleEnv.AMCTL_ORG,
         AMCTL_BASE_URL: e2e.current.url,
         AMCTL_TOKEN: await e2e.current.token(),

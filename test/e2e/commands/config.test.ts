@@ -10,7 +10,7 @@ import {API, expectError, expectJsonError, expectOk, jsonDoc, lines, requestsOf,
 
 const e2e = useE2E()
 
-describe('amctl config', () => {
+describe('amctl config set / get / list / unset', () => {
   it('set, get, list, unset: values per profile; no request; 0700 dir and 0600 file', async () => {
     const configDir = freshConfigDir()
     const run = (argv: string[]) => e2e.current.amctl(['config', ...argv], {configDir, as: null})

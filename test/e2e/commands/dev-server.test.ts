@@ -1,10 +1,14 @@
 import {type ChildProcessWithoutNullStreams, spawn, spawnSync} from 'node:child_process'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {Ajv} from 'ajv'
 import {afterEach, describe, expect, it} from 'vitest'
 import {HOOKS} from '../../../src/devserver/options.js'
 import {amctlOnPath, BIN, freshConfigDir, runBin} from '../../helpers/bin.js'
+import {ROOT} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/temp.js'
 import {lines} from './util.js'
+import {machinePath, sealedEnv} from '../../helpers/env.js'
 
 // `amctl dev server` as a user runs it: the real bin/run.js in a subprocess, its URL read from
 // the first stdout line, then amctl pointed at it; Ctrl-C (SIGINT) stops it with exit 0.
@@ -29,13 +33,7 @@ function bash(script: string, env: Record<string, string> = {}) {
   const result = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: {
-      PATH: `${amctlOnPath()}:${process.env.PATH ?? ''}`,
-      HOME: process.env.HOME ?? '',
-      AMCTL_CONFIG_DIR: configDir,
-      AMCTL_KEYCHAIN: 'off',
-      ...env,
-    },
+    env: sealedEnv({PATH: `${amctlOnPath()}:${machinePath()}`, AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: 'off', ...env}),
   })
   return {code: result.status, stdout: result.stdout, stderr: result.stderr}
 }
@@ -64,7 +62,7 @@ async function helpExamples(): Promise<{description: string; command: string}[]>
 function startServer(extra: string[] = [], limit: string[] = []): Promise<Server> {
   const [command, ...before] = [...limit, process.execPath]
   const child = spawn(command, [...before, BIN, 'dev', 'server', '--port', '0', '--seed', 'default', ...extra], {
-    env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'},
+    env: sealedEnv({AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'}),
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let out = ''
@@ -106,7 +104,7 @@ async function interrupt(server: Server): Promise<{code: number | null; signal: 
   }
 }
 
-const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0
+const hasPrlimit = spawnSync('prlimit', ['--version'], {env: sealedEnv()}).status === 0
 
 describe('amctl dev server (subprocess)', () => {
   it.skipIf(!hasPrlimit)(
@@ -177,6 +175,10 @@ describe('amctl dev server (subprocess)', () => {
       {slug: 'globex', publicId: 'org_01J9GLOBEX00000000000000', name: 'Globex Corporation'},
     ])
     expect(doc.users.map((u: {email: string}) => u.email)).toEqual(['ada@example.com', 'grace@example.com'])
+    // the line is the document schemas/dev-server.json describes, as every --json document has one (issue 32 item 20)
+    const validate = new Ajv({strict: false}).compile(JSON.parse(readFileSync(join(ROOT, 'schemas', 'dev-server.json'), 'utf8')))
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true)
+    expect(validate({...doc, baseUrl: 4010})).toBe(false)
     const me = await fetch(`${doc.baseUrl}/api/v1/me`)
     expect(me.status).toBe(401)
 

@@ -72,21 +72,61 @@ describe('amctl evals stats against the dev server', () => {
       expect(requests.every((req) => req.startsWith(`GET ${API}/orgs/${org}/runs?limit=200`))).toBe(true)
       const doc = jsonDoc(r) as EvalStats
       expect(doc.evalSetId).toBe(id)
-      expect(doc.groups).toEqual(expected(runs, id))
+      // (the verdicts are the tests' of src/commands/evals/shared/verdict.ts, checked below)
+      expect(doc.groups.map(({verdict, shift, ...numbers}) => numbers)).toEqual(expected(runs, id))
       expect(doc.runs).toBe(runs.filter((run) => run.evalSetId === id).length)
       // the seeded history reads like real evals: each mean near its true one, each spread near its own, flaky ones flaky
       for (const group of doc.groups) {
         const profile = TRIPLE_PROFILES.get(tripleKey({evalSetId: id, agent: group.agent, model: group.model}))
         expect(profile, `${group.agent}/${group.model}`).toBeDefined()
         if (profile === undefined || group.mean === null || group.sd === null || group.share === null) continue
-        expect(Math.abs(group.mean - profile.mean)).toBeLessThan((2 * profile.sd) / Math.sqrt(group.scored))
-        expect(group.sd / profile.sd).toBeGreaterThan(0.8)
-        expect(group.sd / profile.sd).toBeLessThan(1.2)
+        if (profile.kind === 'shifted') {
+          // two levels: the one now (the runs since the shift) and the one before
+          expect(group.shift?.after).toBeCloseTo(profile.mean, 1)
+          expect(group.shift?.before).toBeCloseTo(profile.earlier?.mean ?? Number.NaN, 1)
+        } else {
+          expect(Math.abs(group.mean - profile.mean)).toBeLessThan((2 * profile.sd) / Math.sqrt(group.scored))
+          expect(group.sd / profile.sd).toBeGreaterThan(0.8)
+          expect(group.sd / profile.sd).toBeLessThan(1.2)
+        }
         if (profile.kind === 'flaky') expect(group.share.failed).toBeGreaterThanOrEqual(0.1)
         else expect(group.share.failed).toBeLessThanOrEqual(0.05)
       }
     },
   )
+
+  it("the seeded history's verdicts: on es_acme_checkout claude-code shifted (0.90 → 0.84 at run_acme_0121) and codex flaky; on es_acme_search cursor-agent flaky; the rest stable", async () => {
+    const verdicts = async (org: string, id: string) => {
+      const r = await e2e.current.amctl(['evals', 'stats', id, '--org', org, '--json'])
+      expectOk(r)
+      return (jsonDoc(r) as EvalStats).groups
+    }
+    const checkout = await verdicts('acme', 'es_acme_checkout')
+    expect(checkout.map((g) => [g.agent, g.verdict])).toEqual([
+      ['claude-code', 'shifted'],
+      ['codex', 'flaky'],
+    ])
+    const runs = await allRuns('acme')
+    const first = runs.find((run) => run.id === 'run_acme_0121')
+    const shift = checkout[0].shift
+    expect(shift).toMatchObject({runId: 'run_acme_0121', createdAt: first?.createdAt})
+    // the levels: the mean of the scores before run_acme_0121 and since, from the run list
+    const scores = runs
+      .filter((run) => run.evalSetId === 'es_acme_checkout' && run.agent === 'claude-code' && typeof run.score === 'number')
+      .reverse()
+    const at = scores.findIndex((run) => run.id === 'run_acme_0121')
+    const mean = (list: Run[]) => list.reduce((a, run) => a + (run.score as number), 0) / list.length
+    expect(shift?.before).toBeCloseTo(mean(scores.slice(0, at)), 6)
+    expect(shift?.after).toBeCloseTo(mean(scores.slice(at)), 6)
+    expect(shift?.delta).toBeCloseTo(mean(scores.slice(at)) - mean(scores.slice(0, at)), 5)
+    expect(shift?.delta).toBeLessThan(-0.05)
+    expect((await verdicts('acme', 'es_acme_search')).map((g) => [g.agent, g.verdict, g.shift])).toEqual([
+      ['claude-code', 'stable', null],
+      ['codex', 'stable', null],
+      ['cursor-agent', 'flaky', null],
+    ])
+    expect((await verdicts('globex', 'es_globex_onboarding')).map((g) => g.verdict)).toEqual(['stable'])
+  })
 
   it('piped: one tab-separated line per agent × model; --jq picks the flaky ones', async () => {
     const piped = await e2e.current.amctl(['evals', 'stats', 'es_acme_search', '--org', 'acme'])
@@ -97,7 +137,8 @@ describe('amctl evals stats against the dev server', () => {
       'codex gpt-5',
       'cursor-agent gemini-2.5-pro',
     ])
-    for (const row of rows) expect(row).toHaveLength(9)
+    // the nine fields of before, then the verdict and the five of the shift
+    for (const row of rows) expect(row).toHaveLength(15)
     const flaky = await e2e.current.amctl([
       'evals',
       'stats',
@@ -111,16 +152,21 @@ describe('amctl evals stats against the dev server', () => {
     expect(flaky.stdout).toBe('cursor-agent gemini-2.5-pro\n')
   })
 
-  it('on a terminal: the table with a sparkline of each trend', async () => {
+  it('on a terminal: the table with a verdict and a sparkline of each trend, the shift described under it', async () => {
     const token = await e2e.current.token()
     const {exitCode, screen} = await runOnTerminal(['evals', 'stats', 'es_acme_checkout', '--org', 'acme'], {
       env: {AMCTL_BASE_URL: e2e.current.url, AMCTL_TOKEN: token, NO_COLOR: '1'},
       columns: 120,
     })
     expect(exitCode, screen).toBe(0)
-    expect(screen).toMatch(/^AGENT\s+MODEL\s+RUNS\s+OK\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+TREND\r?$/m)
-    expect(screen).toMatch(/^claude-code\s+claude-sonnet-4-5\s+\d+\s+\d+%\s+\d+%\s+\d+%\s+0\.8\d\s+0\.0\d\s+0\.\d\d\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
-    expect(screen).toMatch(/^codex\s+gpt-5\s+\d+\s+\d+%\s+1\d%\s+\d+%\s+0\.7\d\s+0\.0\d\s+0\.\d\d\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
+    expect(screen).toMatch(/^AGENT\s+MODEL\s+RUNS\s+FAILED\s+CANCELLED\s+MEAN\s+SD\s+LAST\s+VERDICT\s+TREND\r?$/m)
+    expect(screen).toMatch(
+      /^claude-code\s+claude-sonnet-4-5\s+\d+\s+\d+%\s+\d+%\s+0\.8\d\s+0\.0\d\s+0\.\d\d\s+shifted\s+[▁▂▃▄▅▆▇█]{20}\r?$/m,
+    )
+    expect(screen).toMatch(/^codex\s+gpt-5\s+\d+\s+1\d%\s+\d+%\s+0\.7\d\s+0\.0\d\s+0\.\d\d\s+flaky\s+[▁▂▃▄▅▆▇█]{20}\r?$/m)
+    expect(screen).toMatch(
+      /^claude-code \/ claude-sonnet-4-5 shifted at run_acme_0121 \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\): 0\.90 before, 0\.84 since \(−0\.06\)\r?$/m,
+    )
   })
 
   it('a launch counts at once, as a run not finished yet; --window 1h keeps it and leaves the seeded history out', async () => {

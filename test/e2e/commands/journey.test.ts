@@ -6,7 +6,9 @@ import {API, expectError, expectOk, jsonDoc, lines, requestsOf} from './util.js'
 // A user's whole session in one config dir: device-flow login, pick an org, reconfigure and
 // launch an eval, find and fork its runs, work an optimization, mint a CI token, log out.
 
-const e2e = useE2E({deviceInterval: 0.05})
+// the journey never waits for a run to finish, and checks that launched and forked runs are
+// `queued`: an hour queued each (a run queues for a fifth of its time), however slow the machine
+const e2e = useE2E({deviceInterval: 0.05, runSeconds: 5 * 3600})
 
 describe('journey: login → configure → launch → fork → optimize → CI token → logout', () => {
   it('works end to end in one config dir', async () => {

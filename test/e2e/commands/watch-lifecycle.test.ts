@@ -6,6 +6,7 @@ import {outcomeOf} from '../../../src/devserver/runs.js'
 import {USERS} from '../../../src/devserver/seed.js'
 import {BIN, type BinResult, freshConfigDir, runBin, runOnTerminal} from '../../helpers/bin.js'
 import {jsonDoc, lines} from './util.js'
+import {sealedEnv} from '../../helpers/env.js'
 
 // runs watch and evals run --wait on runs that progress (contract 4 "Run lifecycle", 5): the dev
 // server's `--run-seconds N` moves launched runs queued → running → a terminal status, and
@@ -56,7 +57,7 @@ interface Server {
 async function startServer(runSeconds: number): Promise<Server> {
   const configDir = freshConfigDir()
   const child = spawn(process.execPath, [BIN, 'dev', 'server', '--port', '0', '--run-seconds', String(runSeconds)], {
-    env: {PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: 'off'},
+    env: sealedEnv({AMCTL_CONFIG_DIR: configDir, AMCTL_KEYCHAIN: 'off'}),
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const first = await new Promise<string>((resolve, reject) => {

@@ -16,6 +16,7 @@ afterEach(() => e2e.current.clearFaults())
 const RUNS = `${API}/orgs/acme/runs?limit=200`
 const STACK_FRAME = /\n\s+at /
 const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
+const GOING = (runs: string) => `${runs} still going on the server (the API cannot cancel runs):`
 const watch = (...args: string[]) => e2e.current.amctl(['runs', 'watch', ...args, '--org', 'acme'])
 const tsvIds = (stdout: string) => lines(stdout).map((line) => line.split('\t').slice(0, 2).join(' '))
 
@@ -25,15 +26,17 @@ describe('amctl runs watch', () => {
     expect(r.exitCode, r.stderr).toBe(0)
     expect(reqs).toEqual([`GET ${RUNS}`])
     const rows = lines(r.stdout).map((line) => line.split('\t'))
-    // ID, status, eval set, created, verdict; then agent, model and score, which every run row appends
-    expect(rows.map((row) => row.slice(0, 5).join('\t'))).toEqual([
+    // the run's `runs list` row (ID, status, eval set, created, agent, model, score), then the
+    // gate's fields: the verdict, and eleven fields a baseline or --repeat fills, empty without one
+    expect(rows.map((row) => [...row.slice(0, 4), row[7]].join('\t'))).toEqual([
       `run_acme_0251\tsucceeded\tes_acme_checkout\t${seededRunCreatedAt('acme', 251, e2e.current.server.seededAt ?? 0)}\tpassed`,
       `run_acme_0250\tsucceeded\tes_acme_search\t${seededRunCreatedAt('acme', 250, e2e.current.server.seededAt ?? 0)}\tpassed`,
     ])
     for (const row of rows) {
-      expect(row).toHaveLength(8)
-      expect(row[5]).not.toBe('')
-      expect(row[7]).toMatch(/^(0(\.\d+)?|1)$/)
+      expect(row).toHaveLength(19)
+      expect(row[4]).not.toBe('')
+      expect(row[6]).toMatch(/^(0(\.\d+)?|1)$/)
+      expect(row.slice(8)).toEqual(['', '', '', '', '', '', '', '', '', '', ''])
     }
     expect(lines(r.stderr).map(untimed)).toEqual([
       'watching 2 runs of acme: a poll every 5s, up to 1h',
@@ -53,7 +56,8 @@ describe('amctl runs watch', () => {
     expect(reqs[0]).toBe(`GET ${RUNS}`)
     expect(reqs[1]).toMatch(new RegExp(`^GET ${RUNS.replace('?', '\\?')}&cursor=`))
     const doc = jsonDoc(r)
-    expect(Object.keys(doc)).toEqual(['items'])
+    expect(Object.keys(doc)).toEqual(['items', 'unfinishedRunIds'])
+    expect(doc.unfinishedRunIds).toEqual([])
     const states = doc.items.map((run: {id: string; status: string}) => `${run.id} ${run.status}`)
     expect(states).toEqual(['run_acme_0257 failed', 'run_acme_0001 succeeded'])
     expect(untimed(lines(r.stderr).at(-1))).toBe('✗ 1 of 2 runs did not pass: run_acme_0257 failed')
@@ -95,9 +99,10 @@ describe('amctl runs watch', () => {
     const [unfinished, done] = tsvIds(r.stdout)
     expect(['run_acme_0260 queued', 'run_acme_0260 running']).toContain(unfinished)
     expect(done).toBe('run_acme_0251 succeeded')
-    expect(lines(r.stderr).at(-1)).toMatch(
-      /^! gave up after 2s \(--wait-timeout\): 1 of 2 runs not finished: run_acme_0260 (queued|running)$/,
-    )
+    expect(lines(r.stderr).slice(-2)).toEqual([
+      expect.stringMatching(/^! gave up after 2s \(--wait-timeout\): 1 of 2 runs not finished: run_acme_0260 (queued|running)$/),
+      `${GOING('1 run')} run_acme_0260`,
+    ])
   })
 
   it('bad flags exit 2 before any request', async () => {
@@ -131,8 +136,10 @@ describe('amctl evals run --wait', () => {
     const r = await e2e.current.amctl(['evals', 'run', 'es_acme_search', '--org', 'acme', '--wait', '--wait-timeout', '1', '--json'])
     expect(r.exitCode, r.stderr).toBe(11)
     const doc = jsonDoc(r)
-    expect(Object.keys(doc).sort()).toEqual(['batchIds', 'runIds', 'runs'])
+    expect(Object.keys(doc).sort()).toEqual(['batchIds', 'runIds', 'runs', 'unfinishedRunIds'])
     expect(doc.runs.map((run: {id: string}) => run.id)).toEqual(doc.runIds)
+    // (each launched run takes the server's --run-seconds, longer than the time limit)
+    expect(doc.unfinishedRunIds).toEqual(doc.runIds)
     for (const run of doc.runs) expect(run).toMatchObject({evalSetId: 'es_acme_search', batchId: doc.batchIds[0]})
   })
 
@@ -177,7 +184,17 @@ describe('Ctrl-C while waiting', () => {
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')
     expect(r.stderr).not.toMatch(STACK_FRAME)
-    expect(lines(r.stderr).at(-1)).toBe(`${AGAIN} amctl runs watch run_acme_0260 --org acme --interval 1 --wait-timeout 0`)
+    expect(lines(r.stderr).slice(-2)).toEqual([
+      `${GOING('1 run')} run_acme_0260`,
+      `${AGAIN} amctl runs watch run_acme_0260 --org acme --interval 1 --wait-timeout 0`,
+    ])
+  })
+
+  it('the time limit: the runs still going named on stderr, and in --json as unfinishedRunIds (issue 32 item 18)', async () => {
+    const r = await watch('run_acme_0260', 'run_acme_0256', '--interval', '1', '--wait-timeout', '1', '--json')
+    expect(r.exitCode).toBe(11)
+    expect(jsonDoc(r).unfinishedRunIds).toEqual(['run_acme_0260'])
+    expect(lines(r.stderr).at(-1)).toBe(`${GOING('1 run')} run_acme_0260`)
   })
 
   it('evals run --wait with the org from the config: exit 130, the launched runs named in the line', async () => {
@@ -190,9 +207,15 @@ describe('Ctrl-C while waiting', () => {
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')
     expect(r.stderr).not.toMatch(STACK_FRAME)
-    const last = lines(r.stderr).at(-1)!
+    const [going, last] = lines(r.stderr).slice(-2)
     expect(last.startsWith(AGAIN)).toBe(true)
     expect(last.slice(AGAIN.length)).toMatch(/^ amctl runs watch (run_\w+ )+--org acme --interval 1$/)
+    // the launched runs, all still going (each a queued or running run of the launch)
+    const launched = last
+      .slice(AGAIN.length)
+      .split(' ')
+      .filter((word) => word.startsWith('run_'))
+    expect(going).toBe(`${GOING(`${launched.length} runs`)} ${launched.join(' ')}`)
     expect((await seen(e2e.current)).filter((req) => req.startsWith('POST'))).toHaveLength(1)
   })
 })

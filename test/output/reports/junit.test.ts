@@ -1,14 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {junitXml} from '../../../src/output/reports/junit.js'
-import {junitSchemaErrors, parseJunit, sampleReport} from './fixtures.js'
+import {parseJunit, sampleReport} from './fixtures.js'
 
 describe('junitXml (--junit)', () => {
-  it('is valid against the JUnit schema Jenkins and GitLab document', async () => {
-    const xml = await junitXml(sampleReport())
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>')).toBe(true)
-    expect(await junitSchemaErrors(xml)).toEqual([])
-  })
-
   it('one testsuite per eval set, one testcase per run; counts derived from the children', async () => {
     const doc = parseJunit(await junitXml(sampleReport()))
     const suites = doc.testsuites.testsuite
@@ -77,16 +71,5 @@ describe('junitXml (--junit)', () => {
       'agent|with|pipes\\u000d\\u000aand::colons,commas% / _emph_ [link](http://x) (run|5\\u000a<b>*x*</b> & `y`\\u001b[31m)',
     )
     expect(hostile.failure['@_message']).toBe('weird\\u0007\\u000anext line')
-  })
-
-  it('a run never found goes to a suite of its own when its eval set is not known; a report without runs is still valid', async () => {
-    const lost = sampleReport({
-      end: 'interrupted',
-      runs: [{...sampleReport().runs[3], evalSetId: null, createdAt: null, seconds: null, status: null}],
-    })
-    const xml = await junitXml(lost)
-    expect(await junitSchemaErrors(xml)).toEqual([])
-    expect(parseJunit(xml).testsuites.testsuite[0]['@_name']).toBe('(unknown eval set)')
-    expect(await junitSchemaErrors(await junitXml(sampleReport({runs: []})))).toEqual([])
   })
 })

@@ -32,8 +32,9 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
     expect(rows[3].slice(4)).toEqual(['⏳ running', '—', 'no baseline', '—', 'unfinished'])
     expect(md).toContain('**Failures**\n\n- run_2 (codex / gpt-5): scored 0.61, 0.27 below baseline run_9 (0.88; --max-drop 0.1)\n')
     expect(md).toContain('**Not finished**\n\n- run_4: not finished (running)\n')
+    expect(md).toContain('Each run must succeed, score at least 0.5 (--min-score) and score at most 0.1 below its baseline (--max-drop).')
     expect(md).toContain(
-      'Each run must succeed, score at least 0.5 (--min-score) and score at most 0.1 below its baseline (--max-drop). Baseline: the newest run of the same eval set, agent and model that succeeded with a score, created at most 30d before it (--baseline previous).',
+      'Baseline: the newest run of the same eval set, agent and model that succeeded with a score, created at most 30d before it (--baseline previous).',
     )
     expect(md).toMatch(/No baseline for run_3, run_4, .* \(no such run was found\): not held to --max-drop\.\n$/)
   })

@@ -2,6 +2,7 @@ import {CADENCES} from '../../../contract/vocabulary.js'
 import {HELP_TOPICS} from '../../../base/help/topics.js'
 import {CONFIG_KEYS, DEFAULT_BASE_URL, DEFAULT_PROFILE, type ProfileValues} from '../../../core/config.js'
 import type {Recent, RecentEntry} from '../../../core/recent.js'
+import {BASELINE_WORDS} from '../../../gate/baseline-words.js'
 import {STATUS_FILTERS} from '../../../gate/filter.js'
 
 /**
@@ -97,6 +98,7 @@ const ARG_SOURCES: Record<string, Source> = {
   eval_set_id: 'eval-sets',
   key: 'config-keys',
   value: 'config-value',
+  path: 'files',
 }
 
 /** At most this many candidates: a shell's list is for choosing, not reading. */
@@ -273,10 +275,7 @@ function valuesOf(world: CompletionWorld, source: Source, word: string, parsed: 
     case 'statuses':
       return list(commaList(STATUS_FILTERS, word))
     case 'baseline':
-      return list([
-        {value: 'previous', description: 'the newest earlier run of the same eval set, agent and model'},
-        ...seen(world, world.recent.runs, org()),
-      ])
+      return list([...BASELINE_WORDS, ...seen(world, world.recent.runs, org())])
     case 'config-keys':
       return list(CONFIG_KEYS.map((value) => ({value})))
     case 'config-value': {

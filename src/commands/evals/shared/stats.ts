@@ -4,11 +4,13 @@ import {RunningStats} from '../../../gate/stats.js'
 import {createdMs} from '../../../gate/filter.js'
 import type {Column} from '../../../output/format.js'
 import {sparkline, sparkScale} from '../../../output/sparkline.js'
+import {type Judge, VERDICT, type Verdict, verdictOf} from './verdict.js'
 
 /**
  * `amctl evals stats`: the runs of one eval set, summed up per agent × model while the run list
  * streams past (newest first), in memory that does not grow with the list: counts, Welford's
- * running mean and standard deviation (../../../gate/stats.ts), and the newest few scores.
+ * running mean and standard deviation (../../../gate/stats.ts), and the newest VERDICT.maxScores
+ * scores (the trend, and the change-point test of the verdict, ./verdict.ts).
  */
 
 /** How many of the newest scores the trend holds. */
@@ -19,6 +21,19 @@ export interface EvalStatsShares {
   succeeded: number
   failed: number
   cancelled: number
+}
+
+/** Where an agent × model's scores changed level: the first run of the new level (./verdict.ts). */
+export interface EvalStatsShift {
+  /** the first succeeded run of the new level */
+  runId: string
+  createdAt: string
+  /** the mean score of the level before it, rounded to 6 decimals */
+  before: number
+  /** the mean score from this run to the newest, rounded to 6 decimals */
+  after: number
+  /** after − before, rounded to 6 decimals */
+  delta: number
 }
 
 /** One agent × model of the eval set (`--json`: an item of `groups`). */
@@ -46,6 +61,14 @@ export interface EvalStatsGroup {
   last: {runId: string; score: number; createdAt: string} | null
   /** the newest scores (at most TREND_LENGTH), oldest first */
   trend: number[]
+  /**
+   * shifted: the scores changed level within the window, beyond noise at --confidence; flaky: more
+   * failed runs than a failure rate of 5 % explains at --confidence; too-few: fewer than 10 scores
+   * and not flaky; stable: neither (docs/ci.md)
+   */
+  verdict: Verdict
+  /** with `shifted`, the newest change of level; otherwise null */
+  shift: EvalStatsShift | null
 }
 
 /** The `--json` document of `amctl evals stats` (a scripts' contract: see docs/ci.md). */
@@ -59,11 +82,18 @@ export interface EvalStats {
   groups: EvalStatsGroup[]
 }
 
+/** A scored run kept for the verdict: its score, and what `shift` says of it. */
+interface Scored {
+  score: number
+  runId: string
+  createdAt: string
+}
+
 /** What is kept of one agent × model while the runs stream past. */
 type Tally = Pick<EvalStatsGroup, 'agent' | 'model' | 'runs' | 'succeeded' | 'failed' | 'cancelled' | 'last'> & {
   scores: RunningStats
-  /** newest first */
-  trend: number[]
+  /** the newest VERDICT.maxScores scored runs, newest first */
+  newest: Scored[]
 }
 
 /** Sums up runs of `evalSetId` created at or after `since` (epoch ms; undefined: any), fed newest first. */
@@ -100,7 +130,7 @@ export class EvalStatsTally {
     }
     let tally = models.get(model)
     if (tally === undefined) {
-      tally = {agent, model, runs: 0, succeeded: 0, failed: 0, cancelled: 0, scores: new RunningStats(), last: null, trend: []}
+      tally = {agent, model, runs: 0, succeeded: 0, failed: 0, cancelled: 0, scores: new RunningStats(), last: null, newest: []}
       models.set(model, tally)
     }
     this.counted++
@@ -112,18 +142,21 @@ export class EvalStatsTally {
       if (score !== null) {
         tally.scores.add(score)
         tally.last ??= {runId: run.id, score, createdAt: run.createdAt}
-        if (tally.trend.length < TREND_LENGTH) tally.trend.push(score)
+        if (tally.newest.length < VERDICT.maxScores) tally.newest.push({score, runId: run.id, createdAt: run.createdAt})
       }
     }
     return false
   }
 
-  /** The summary so far, as `--json` prints it; `until`: when the runs were read (epoch ms), `windowS` the window. */
-  result(windowS: number, until: number): EvalStats {
+  /**
+   * The summary so far, as `--json` prints it; `until`: when the runs were read (epoch ms),
+   * `windowS` the window, `judge` the confidence and distributions of the verdicts.
+   */
+  result(windowS: number, until: number, judge: Judge): EvalStats {
     const groups = [...this.groups.values()]
       .flatMap((models) => [...models.values()])
       .sort(byName)
-      .map(summary)
+      .map((tally) => summary(tally, judge))
     return {
       evalSetId: this.evalSetId,
       window: {
@@ -137,10 +170,13 @@ export class EvalStatsTally {
   }
 }
 
-function summary(tally: Tally): EvalStatsGroup {
+function summary(tally: Tally, judge: Judge): EvalStatsGroup {
   const finished = tally.succeeded + tally.failed + tally.cancelled
   const share = (n: number): number => round(n / finished, 4)
   const {mean, sd} = tally.scores
+  const oldestFirst = [...tally.newest].reverse()
+  const {verdict, change} = verdictOf({failed: tally.failed, finished, scores: oldestFirst.map((s) => s.score)}, judge)
+  const first = change === undefined ? undefined : oldestFirst[change.at]
   return {
     agent: tally.agent,
     model: tally.model,
@@ -154,7 +190,18 @@ function summary(tally: Tally): EvalStatsGroup {
     mean: mean === undefined ? null : round(mean, 6),
     sd: sd === undefined ? null : round(sd, 6),
     last: tally.last,
-    trend: [...tally.trend].reverse(),
+    trend: oldestFirst.slice(-TREND_LENGTH).map((s) => s.score),
+    verdict,
+    shift:
+      change === undefined || first === undefined
+        ? null
+        : {
+            runId: first.runId,
+            createdAt: first.createdAt,
+            before: round(change.before, 6),
+            after: round(change.after, 6),
+            delta: round(change.after - change.before, 6),
+          },
   }
 }
 
@@ -198,10 +245,13 @@ function scoreOf(run: Run): number | null {
 
 /**
  * The table (a terminal) and the tab-separated rows (piped): agent, model, runs, the shares of
- * finished runs that succeeded (OK), failed and were cancelled (fractions when piped, percentages
- * on a terminal), the mean and standard deviation of the scores, the last score; on a terminal
- * also the trend as a sparkline, every row on one scale. Headers are short: with the trend's 20 columns the table fits
- * 100 columns.
+ * finished runs that succeeded (OK, piped only: on a terminal it is what FAILED and CANCELLED
+ * leave), failed and were cancelled (fractions when piped, percentages on a terminal), the mean
+ * and standard deviation of the scores, the last score, the verdict; on a terminal also the trend
+ * as a sparkline, every row on one scale; piped, after the verdict, the shift's run ID, date,
+ * level before, level after and delta (empty unless shifted). Fields added later are appended, so
+ * the earlier ones keep their places. Headers are short: with the trend's 20 columns the table
+ * fits about 105 columns, the model cut first on a narrower terminal.
  */
 export function statsColumns(groups: readonly EvalStatsGroup[]): Column<EvalStatsGroup>[] {
   // every row's trend on one scale, so that a noisier agent's line is visibly wider than a steadier one's
@@ -210,12 +260,19 @@ export function statsColumns(groups: readonly EvalStatsGroup[]): Column<EvalStat
     {header: 'AGENT', get: (g) => g.agent},
     {header: 'MODEL', get: (g) => g.model, flexible: true},
     {header: 'RUNS', get: (g) => g.runs},
-    {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share'},
+    // on a terminal OK is 100 % less FAILED and CANCELLED: its room goes to VERDICT
+    {header: 'OK', get: (g) => g.share?.succeeded ?? null, show: 'share', only: 'tsv'},
     {header: 'FAILED', get: (g) => g.share?.failed ?? null, show: 'share'},
     {header: 'CANCELLED', get: (g) => g.share?.cancelled ?? null, show: 'share'},
     {header: 'MEAN', get: (g) => g.mean, show: 'score'},
     {header: 'SD', get: (g) => g.sd, show: 'score'},
     {header: 'LAST', get: (g) => g.last?.score ?? null, show: 'score'},
+    {header: 'VERDICT', get: (g) => g.verdict, appended: true},
     {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend, scale)), extra: true},
+    {header: 'SHIFT RUN', get: (g) => g.shift?.runId ?? null, appended: true, only: 'tsv'},
+    {header: 'SHIFT AT', get: (g) => g.shift?.createdAt ?? null, appended: true, only: 'tsv'},
+    {header: 'BEFORE', get: (g) => g.shift?.before ?? null, appended: true, only: 'tsv'},
+    {header: 'AFTER', get: (g) => g.shift?.after ?? null, appended: true, only: 'tsv'},
+    {header: 'DELTA', get: (g) => g.shift?.delta ?? null, appended: true, only: 'tsv'},
   ]
 }

@@ -25,7 +25,8 @@ export function showRound(out: Renderer, answer: JsonObject): void {
     return
   }
   const {trials, ...rest} = answer
-  out.object(rest)
+  // (an answer of trials alone shows just its table; one of nothing says so)
+  if (Object.keys(rest).length > 0 || trials === undefined) out.object(rest)
   if (Array.isArray(trials) && trials.every(isObject)) {
     out.text('')
     out.list(trials, TRIAL_COLUMNS, '(no trials)')

@@ -6,6 +6,7 @@ import {completionText, wordsFromLines} from '../../../../src/commands/autocompl
 import {ROOT} from '../../../helpers/cli.js'
 
 const NOW = Date.UTC(2026, 10, 25, 12)
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {oclif: {topics: Record<string, {description: string}>}}
 const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, ManifestCommand>}
 const pjson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {oclif: {topics: Record<string, {description: string}>}}
 
@@ -36,7 +37,7 @@ const values = (words: string[], w = world()) => complete(words, w).candidates.m
 describe('complete: commands and flags from the manifest', () => {
   it('offers the topics and commands at the start, with their descriptions; hidden ones never', () => {
     const top = complete([''], world()).candidates
-    expect(top).toContainEqual({value: 'runs', description: 'List, fork and watch runs'})
+    expect(top).toContainEqual({value: 'runs', description: pkg.oclif.topics.runs.description})
     expect(top).toContainEqual({value: 'api', description: manifest.commands.api.summary})
     expect(top.map((c) => c.value)).not.toContain('__complete')
     expect(values(['ru'])).toEqual(['runs'])
@@ -54,7 +55,7 @@ describe('complete: commands and flags from the manifest', () => {
     expect(values(['runs', 'list', '--status', 'failed', '--'])).toContain('--status')
     expect(values(['runs', 'list', '--li'])).toEqual(['--limit'])
     expect(complete(['runs', 'list', '--al'], world()).candidates).toEqual([
-      {value: '--all', description: 'follow nextCursor to the last page, streaming'},
+      {value: '--all', description: manifest.commands['runs:list'].flags.all.description},
     ])
   })
 
@@ -115,7 +116,10 @@ describe('complete: values from local state, never the server', () => {
     expect(values(['runs', 'list', '--status', 'failed,cancelled,'])).not.toContain('failed,cancelled,failed')
     expect(values(['evals', 'update', 'es_1', '--cadence', ''])).toEqual(['NONE', 'DAILY', 'WEEKLY', 'MONTHLY'])
     expect(values(['dev', 'server', '--seed', ''])).toEqual(['default', 'empty'])
-    expect(values(['runs', 'watch', 'r1', '--baseline', ''])).toEqual(['previous', 'run_a2', 'run_a1'])
+    // --baseline: its two words, then the runs seen (issue 32 item 20: history was missing)
+    expect(values(['runs', 'watch', 'r1', '--baseline', ''])).toEqual(['history', 'previous', 'run_a2', 'run_a1'])
+    expect(values(['evals', 'run', 'es_1', '--baseline', 'h'])).toEqual(['history'])
+    expect(values(['runs', 'watch', 'r1', '--baseline=p'])).toEqual(['--baseline=previous'])
   })
 
   it('file names for FILE and PATH flags; nothing for free text', () => {
@@ -137,6 +141,12 @@ describe('the answer the scripts read', () => {
       'a\tone two three [2J\nb\n:\n',
     )
     expect(completionText({candidates: [], files: true})).toBe(':files\n')
+  })
+
+  it('to a script of an earlier version (unquoted insertion), only plain candidates: never one a shell acts on (issue 32 item 1)', () => {
+    const candidates = [{value: 'run_1'}, {value: 'run_$(id)'}, {value: 'run `x`'}, {value: '~x'}, {value: '--status=failed,cancelled'}]
+    expect(completionText({candidates, files: false}, false)).toBe('run_1\n--status=failed,cancelled\n:\n')
+    expect(completionText({candidates, files: false}, true)).toBe('run_1\nrun_$(id)\nrun `x`\n~x\n--status=failed,cancelled\n:\n')
   })
 
   it('__complete-stdin: one word a line, CRLF too, the empty word under the cursor kept', () => {

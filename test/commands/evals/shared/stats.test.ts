@@ -1,12 +1,15 @@
 import {describe, expect, it} from 'vitest'
 import {EvalStatsTally, statsColumns, TREND_LENGTH} from '../../../../src/commands/evals/shared/stats.js'
+import {type Judge, VERDICT} from '../../../../src/commands/evals/shared/verdict.js'
 import type {Run} from '../../../../src/contract/types.js'
 import {BadResponseError} from '../../../../src/core/errors.js'
-import {tsvRows, ttyCells} from '../../../../src/output/format.js'
+import {loadVerdictDistributions} from '../../../../src/gate/stats.js'
+import {tsvRows, ttyCells, ttyColumns} from '../../../../src/output/format.js'
 import {palette} from '../../../../src/output/style.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
 let seq = 0
+const judge: Judge = {confidence: 0.95, ...(await loadVerdictDistributions())}
 
 /** A run of es_1 by claude-code / sonnet, `minutesAgo` before NOW. */
 function run(fields: Partial<Run> & {minutesAgo?: number} = {}): Run {
@@ -30,7 +33,7 @@ function run(fields: Partial<Run> & {minutesAgo?: number} = {}): Run {
 function tally(runs: Run[], since?: number) {
   const t = new EvalStatsTally('es_1', since)
   for (const r of runs) t.add(r)
-  return t.result(since === undefined ? 0 : (NOW - since) / 1000, NOW)
+  return t.result(since === undefined ? 0 : (NOW - since) / 1000, NOW, judge)
 }
 
 describe('EvalStatsTally', () => {
@@ -85,7 +88,7 @@ describe('EvalStatsTally', () => {
     const t = new EvalStatsTally('es_1', undefined)
     const one = run()
     for (let i = 0; i < 100_000; i++) t.add({...one, score: (i % 100) / 100})
-    const [group] = t.result(0, NOW).groups
+    const [group] = t.result(0, NOW, judge).groups
     expect(group.runs).toBe(100_000)
     expect(group.trend).toHaveLength(TREND_LENGTH)
     expect(group.mean).toBeCloseTo(0.495, 6)
@@ -116,7 +119,7 @@ describe('EvalStatsTally', () => {
     // another eval set's run without a date is passed over, and does not end the list
     expect(t.add(run({evalSetId: 'es_other', createdAt: 'yesterday'}))).toBe(false)
     expect(new EvalStatsTally('es_1', undefined).add(run({minutesAgo: 10 ** 6}))).toBe(false)
-    expect(t.result(3600, NOW).runs).toBe(1)
+    expect(t.result(3600, NOW, judge).runs).toBe(1)
   })
 
   it('one group per agent × model, by agent then model, runs without either last', () => {
@@ -165,16 +168,115 @@ describe('EvalStatsTally', () => {
   })
 })
 
+/**
+ * Scored runs of one group, given newest first as the list comes: `older` runs at `before`, then
+ * `newer` runs at `after`, each ± 0.01 in turn (a little noise, the same every time).
+ */
+function levels(older: number, before: number, newer: number, after: number): Run[] {
+  const scores = [...Array.from({length: older}, () => before), ...Array.from({length: newer}, () => after)]
+  return scores
+    .map((level, i) => run({score: Math.round((level + (i % 2 === 0 ? 0.01 : -0.01)) * 100) / 100, minutesAgo: scores.length - i}))
+    .reverse()
+}
+
+describe('EvalStatsTally: the verdicts (./verdict.ts) on the runs of each group', () => {
+  it('shifted: the first run of the new level, the mean before and since; the newest first list is read oldest first', () => {
+    const runs = levels(24, 0.8, 16, 0.7)
+    const [group] = tally(runs).groups
+    // runs are newest first: the 16 newest at 0.70, the first of them (the oldest of the 16) is runs[15]
+    expect(group.verdict).toBe('shifted')
+    expect(group.shift).toEqual({runId: runs[15].id, createdAt: runs[15].createdAt, before: 0.8, after: 0.7, delta: -0.1})
+  })
+
+  it('stable: one level within its noise', () => {
+    const [group] = tally(levels(20, 0.7, 20, 0.7)).groups
+    expect(group).toMatchObject({verdict: 'stable', shift: null})
+  })
+
+  it('flaky: more failed runs than one in twenty explains (4 of 20, not 3 of 20); cancelled runs are not failures', () => {
+    const steady = levels(8, 0.7, 8, 0.7)
+    const failed = (n: number) => Array.from({length: n}, () => run({status: 'failed', score: null}))
+    const cancelled = (n: number) => Array.from({length: n}, () => run({status: 'cancelled', score: null}))
+    expect(tally([...failed(4), ...steady]).groups[0]).toMatchObject({failed: 4, verdict: 'flaky', shift: null})
+    expect(tally([...failed(3), run({status: 'succeeded', score: null}), ...steady]).groups[0]).toMatchObject({
+      failed: 3,
+      verdict: 'stable',
+    })
+    expect(tally([...cancelled(10), ...steady]).groups[0]).toMatchObject({cancelled: 10, verdict: 'stable'})
+  })
+
+  it('too-few: fewer than 10 scores and not flaky; a group that failed every run is flaky however few', () => {
+    expect(tally(levels(5, 0.7, 4, 0.7)).groups[0].verdict).toBe('too-few')
+    expect(tally([run({status: 'queued', score: null})]).groups[0].verdict).toBe('too-few')
+    expect(tally([run({status: 'failed', score: null}), run({status: 'failed', score: null})]).groups[0].verdict).toBe('flaky')
+    expect(tally([run({status: 'failed', score: null})]).groups[0].verdict).toBe('too-few')
+  })
+
+  it('shifted before flaky: a group whose scores moved and that fails often is shifted', () => {
+    const failing = Array.from({length: 6}, () => run({status: 'failed', score: null}))
+    expect(tally([...failing, ...levels(20, 0.8, 20, 0.6)]).groups[0].verdict).toBe('shifted')
+  })
+
+  it(`reads the newest ${VERDICT.maxScores} scores of a group, so memory stays bounded: a change older than them is not seen`, () => {
+    const feed = (older: number, newer: number) => {
+      const t = new EvalStatsTally('es_1', undefined)
+      const one = run()
+      for (let i = 0; i < newer; i++) t.add({...one, id: `new_${i}`, score: i % 2 === 0 ? 0.71 : 0.69})
+      for (let i = 0; i < older; i++) t.add({...one, id: `old_${i}`, score: i % 2 === 0 ? 0.51 : 0.49})
+      return t.result(0, NOW, judge).groups[0]
+    }
+    // the newest 200 are one level: stable, though the mean of the whole window is far from them
+    expect(feed(800, VERDICT.maxScores)).toMatchObject({scored: 1000, verdict: 'stable', shift: null})
+    // 150 at the new level, and 50 of the old within the newest 200: the change is found at the oldest of the 150
+    expect(feed(850, 150)).toMatchObject({verdict: 'shifted', shift: {runId: 'new_149', before: 0.5, after: 0.7, delta: 0.2}})
+  })
+})
+
 describe('statsColumns', () => {
   const stats = tally([run({score: 0.9}), run({score: 0.7}), run({status: 'failed', score: null}), run({status: 'queued', score: null})])
 
-  it('piped: agent, model, runs, the three shares as fractions, mean, sd, last score; no trend', () => {
-    expect(tsvRows(stats.groups, statsColumns(stats.groups))).toBe('claude-code\tsonnet\t4\t0.6667\t0.3333\t0\t0.8\t0.141421\t0.9\n')
+  it('piped: agent, model, runs, the three shares as fractions, mean, sd, last score in their places; no trend', () => {
+    const fields = tsvRows(stats.groups, statsColumns(stats.groups)).replace(/\n$/, '').split('\t')
+    expect(fields.slice(0, 9)).toEqual(['claude-code', 'sonnet', '4', '0.6667', '0.3333', '0', '0.8', '0.141421', '0.9'])
   })
 
-  it('on a terminal: percentages, two decimals, the trend as a sparkline', () => {
-    const cells = ttyCells(stats.groups[0], statsColumns(stats.groups), palette(false), NOW).map((cell) => cell.text)
-    expect(cells).toEqual(['claude-code', 'sonnet', '4', '67%', '33%', '0%', '0.80', '0.14', '0.90', '▁█'])
+  it('piped: the verdict and the shift appended after the last score (empty unless shifted), never inserted', () => {
+    expect(tsvRows(stats.groups, statsColumns(stats.groups))).toBe(
+      'claude-code\tsonnet\t4\t0.6667\t0.3333\t0\t0.8\t0.141421\t0.9\ttoo-few\t\t\t\t\t\n',
+    )
+    const moved = tally(levels(20, 0.6, 20, 0.7))
+    const [fields] = tsvRows(moved.groups, statsColumns(moved.groups))
+      .split('\n')
+      .map((line) => line.split('\t'))
+    const {shift} = moved.groups[0]
+    expect(shift).not.toBeNull()
+    expect(fields.slice(0, 3)).toEqual(['claude-code', 'sonnet', '40'])
+    expect(fields.slice(9)).toEqual([
+      'shifted',
+      shift?.runId,
+      shift?.createdAt,
+      String(shift?.before),
+      String(shift?.after),
+      String(shift?.delta),
+    ])
+  })
+
+  it('on a terminal: FAILED and CANCELLED as percentages (OK is what they leave), two decimals, the verdict, the trend as a sparkline', () => {
+    const columns = ttyColumns(statsColumns(stats.groups), stats.groups)
+    expect(columns.map((c) => c.header)).toEqual([
+      'AGENT',
+      'MODEL',
+      'RUNS',
+      'FAILED',
+      'CANCELLED',
+      'MEAN',
+      'SD',
+      'LAST',
+      'VERDICT',
+      'TREND',
+    ])
+    const cells = ttyCells(stats.groups[0], columns, palette(false), NOW).map((cell) => cell.text)
+    expect(cells).toEqual(['claude-code', 'sonnet', '4', '33%', '0%', '0.80', '0.14', '0.90', 'too-few', '▁█'])
   })
 
   it("every row's trend on one scale: a steadier agent's line stays within the noisier one's height", () => {
@@ -184,7 +286,7 @@ describe('statsColumns', () => {
       run({agent: 'steady', score: 0.7}),
       run({agent: 'steady', score: 0.71}),
     ])
-    const columns = statsColumns(two.groups)
+    const columns = ttyColumns(statsColumns(two.groups), two.groups)
     const trends = two.groups.map((group) => ttyCells(group, columns, palette(false), NOW).at(-1)?.text)
     expect(trends).toEqual(['█▁', '▅▅'])
   })

@@ -1,0 +1,198 @@
+'use strict'
+// The GitHub Action's comment on a pull request (action.yml, the evals step; docs/ci.md "The
+// comment on the pull request"): one comment per eval set, found by a hidden marker on its first
+// line and edited in place on every push, holding amctl's Markdown summary of the step.
+//
+// Who runs it: the amctl executable the action has just installed and checked against SHA256SUMS,
+// as a preload (NODE_OPTIONS=--require=<this file>). That executable is Node on every runner the
+// action supports, self-hosted ones included, where neither `node`, `gh` nor `jq` need be
+// installed (gh and jq are on GitHub's own runners only). This file runs to its end and exits, so
+// amctl's own entry never starts. HTTP goes through curl, which the action needs already and which
+// honours the runner's proxy variables (Node's fetch does not); the JSON is Node's.
+//
+// What it reads: GITHUB_EVENT_NAME and GITHUB_EVENT_PATH (the pull request), GITHUB_API_URL,
+// GITHUB_REPOSITORY, GITHUB_SERVER_URL, GITHUB_RUN_ID (the runner's), AMCTL_COMMENT_TOKEN (the
+// token that posts), AMCTL_COMMENT_EVAL_SET, AMCTL_COMMENT_SUMMARY (the summary this step wrote,
+// or empty), AMCTL_COMMENT_EXIT_CODE and AMCTL_COMMENT_VERDICT.
+//
+// Every outcome is one line on stdout, and exit 0: the comment never changes the step's result.
+// Posted or edited: a line saying so. Not possible (not a pull request, a fork's pull request, no
+// token, a token that may not write: 401, 403, 404): a ::notice. Anything else (a server error,
+// curl failing): a ::warning.
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const {spawnSync} = require('node:child_process')
+
+/** GitHub's limit on a comment's body is 65,536 characters: the summary is cut well before. */
+const MAX_SUMMARY = 60_000
+/** Pages of 100 comments read at most while looking for the marker. */
+const MAX_PAGES = 100
+
+/** A workflow command's message, escaped as GitHub documents (%, CR, LF), so it stays one command. */
+function command(kind, message) {
+  const text = String(message).replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A')
+  return `::${kind} title=amctl action::${text}`
+}
+
+/** One line on stdout, written at once (the process exits right after). */
+function say(line) {
+  fs.writeSync(1, `${line}\n`)
+}
+
+/** Text for a plain log line: control characters as spaces, so no value starts a line (a workflow command) of its own. */
+function plain(text) {
+  return [...String(text)].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('')
+}
+
+/** Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML. */
+function markdownText(text) {
+  return plain(text)
+    .replace(/[\\`*_{}[\]()#+\-.!|~@$]/g, '\\$&')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+}
+
+/** The hidden first line that finds this eval set's comment: the ID encoded, so no `--` or `>` in it. */
+function markerOf(evalSet) {
+  return `<!-- amctl:${encodeURIComponent(evalSet).replaceAll('-', '%2D')} -->`
+}
+
+class HttpError extends Error {
+  constructor(method, url, status, detail) {
+    super(`${method} ${url}: ${status === 0 ? detail : `HTTP ${status}`}`)
+    this.status = status
+  }
+}
+
+/**
+ * One request through curl: the headers (the token among them) on curl's stdin, never in its
+ * arguments, which other users of the machine can read; a body from a file. Returns the parsed
+ * JSON answer of a 2xx; throws HttpError otherwise (status 0: no answer).
+ */
+function request(work, token, method, url, body) {
+  const out = path.join(work, 'answer.json')
+  fs.rmSync(out, {force: true})
+  const args = ['--silent', '--show-error', '--proto-redir', '=https', '--max-time', '60', '--request', method]
+  args.push('--header', '@-', '--output', out, '--write-out', '%{http_code}')
+  if (method === 'GET') args.push('--retry', '2')
+  if (body !== undefined) {
+    const file = path.join(work, 'body.json')
+    fs.writeFileSync(file, JSON.stringify(body))
+    args.push('--data-binary', `@${file}`)
+  }
+  args.push('--url', url)
+  const headers = [
+    `Authorization: Bearer ${token}`,
+    'Accept: application/vnd.github+json',
+    'X-GitHub-Api-Version: 2022-11-28',
+    'Content-Type: application/json',
+    'User-Agent: amctl-action',
+  ]
+  const env = {...process.env}
+  delete env.NODE_OPTIONS
+  delete env.AMCTL_COMMENT_TOKEN
+  const run = spawnSync('curl', args, {input: `${headers.join('\n')}\n`, encoding: 'utf8', env})
+  if (run.error) throw new HttpError(method, url, 0, `curl did not run (${run.error.code ?? run.error.message})`)
+  const status = Number(run.stdout)
+  if (run.status !== 0 || !(status >= 200 && status < 300)) {
+    throw new HttpError(method, url, status || 0, (run.stderr || `curl exited ${run.status}`).trim())
+  }
+  const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : ''
+  try {
+    return text === '' ? null : JSON.parse(text)
+  } catch {
+    throw new HttpError(method, url, 0, `HTTP ${status} with an answer that is not JSON`)
+  }
+}
+
+/** The comment's Markdown: the marker, the summary (or why there is none), where it comes from. */
+function bodyOf(env, pr, evalSet) {
+  let summary = env.AMCTL_COMMENT_SUMMARY ? fs.readFileSync(env.AMCTL_COMMENT_SUMMARY, 'utf8').trimEnd() : ''
+  if (summary.length > MAX_SUMMARY) {
+    summary = `${summary.slice(0, summary.lastIndexOf('\n', MAX_SUMMARY))}\n\n… (cut here: the whole summary is in the job summary)`
+  }
+  if (summary === '') {
+    const code = String(env.AMCTL_COMMENT_EXIT_CODE ?? '')
+    const verdict = markdownText(env.AMCTL_COMMENT_VERDICT ?? 'error')
+    summary = `### ⚠️ amctl: no verdict for ${markdownText(evalSet)}\n\namctl exited ${markdownText(code)} (${verdict}) before judging any run: the job's log says why.`
+  }
+  const server = env.GITHUB_SERVER_URL || 'https://github.com'
+  const run = /^\d+$/.test(env.GITHUB_RUN_ID ?? '')
+    ? `[workflow run](${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID})`
+    : ''
+  const sha = /^[0-9a-f]{7,64}$/.test(pr.head?.sha ?? '') ? `commit ${pr.head.sha.slice(0, 7)}` : ''
+  const footer = [`eval set ${markdownText(evalSet)}`, sha, run, 'this comment is edited on every push'].filter(Boolean).join(' · ')
+  return `${markerOf(evalSet)}\n${summary}\n\n<sub>${footer}</sub>\n`
+}
+
+function main(env) {
+  const event = env.GITHUB_EVENT_NAME ?? ''
+  let payload = {}
+  try {
+    payload = env.GITHUB_EVENT_PATH ? JSON.parse(fs.readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) : {}
+  } catch (error) {
+    return command('warning', `no comment: the event's payload (GITHUB_EVENT_PATH) could not be read: ${error.message}`)
+  }
+  const pr = payload?.pull_request
+  if (!pr || !Number.isInteger(pr.number)) {
+    return command('notice', `no comment: this run is not for a pull request (event ${event || 'unknown'})`)
+  }
+  // a pull_request run for a fork's pull request gets a read-only token (and no secrets)
+  const from = pr.head?.repo?.full_name
+  if (event === 'pull_request' && from !== pr.base?.repo?.full_name) {
+    return command(
+      'notice',
+      `no comment on pull request #${pr.number}: it comes from a fork, whose runs get a read-only token (docs/ci.md#pull-requests-from-forks)`,
+    )
+  }
+  const token = env.AMCTL_COMMENT_TOKEN ?? ''
+  if (token === '' || /\s/.test(token) || plain(token) !== token) {
+    return command('notice', `no comment on pull request #${pr.number}: no usable GitHub token (the input github-token)`)
+  }
+  const repository = env.GITHUB_REPOSITORY ?? ''
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) return command('warning', `no comment: GITHUB_REPOSITORY is not OWNER/NAME`)
+  const evalSet = env.AMCTL_COMMENT_EVAL_SET ?? ''
+  const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
+  const comments = `${api}/repos/${repository}/issues/${pr.number}/comments`
+  const marker = markerOf(evalSet)
+  const body = bodyOf(env, pr, evalSet)
+  const work = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'amctl-comment-'))
+  try {
+    let found
+    for (let page = 1; page <= MAX_PAGES && found === undefined; page++) {
+      const items = request(work, token, 'GET', `${comments}?per_page=100&page=${page}`)
+      if (!Array.isArray(items)) throw new HttpError('GET', comments, 0, 'an answer that is not a list of comments')
+      found = items.find((c) => typeof c?.body === 'string' && c.body.startsWith(marker) && Number.isInteger(c.id))
+      if (items.length < 100) break
+    }
+    if (found) {
+      request(work, token, 'PATCH', `${api}/repos/${repository}/issues/comments/${found.id}`, {body})
+      return plain(`amctl: edited the comment on pull request #${pr.number} for ${evalSet} (${found.html_url ?? `comment ${found.id}`})`)
+    }
+    const created = request(work, token, 'POST', comments, {body})
+    return plain(`amctl: commented on pull request #${pr.number} for ${evalSet} (${created?.html_url ?? 'created'})`)
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error
+    if ([401, 403, 404].includes(error.status)) {
+      return command(
+        'notice',
+        `no comment on pull request #${pr.number}: the token may not write to it (HTTP ${error.status}); give the job \`permissions: pull-requests: write\``,
+      )
+    }
+    return command('warning', `no comment on pull request #${pr.number}: ${error.message}`)
+  } finally {
+    fs.rmSync(work, {recursive: true, force: true})
+  }
+}
+
+let line
+try {
+  line = main(process.env)
+} catch (error) {
+  line = command('warning', `no comment: ${error?.message ?? error}`)
+}
+say(line)
+process.exit(0)
