@@ -426,7 +426,7 @@ let told = false
 process[Symbol.for('amctl.test.beforeV8Flags')] = () => { told = true }
 require(${JSON.stringify(join(ROOT, 'bin', 'launcher.cjs'))}).setLiftoffOnly('amctl.test.beforeV8Flags')
 process.stdout.write(String(told))`
-    const r = spawnSync(process.execPath, ['-e', script], {env: {PATH: process.env.PATH ?? ''}, encoding: 'utf8'})
+    const r = spawnSync(process.execPath, ['-e', script], {env: {PATH: machinePath()}, encoding: 'utf8'})
     expect(r.stderr).toBe('')
     return r.stdout === 'true'
   }
