@@ -1,5 +1,7 @@
 // The failure modes that need a real socket: a refused port, a reset after the request was
-// written, a body cut off mid-way, a server that does not answer in time.
+// written, a body cut off mid-way, a server that does not answer in time, a server that sees a
+// request given up end. What the client writes and makes of the answers and errors nock can
+// give (in process, no socket) is client-network.test.ts's.
 import {createServer} from 'node:net'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
@@ -131,36 +133,6 @@ describe('real network failures', () => {
   })
 })
 
-describe('requests amctl could not send (contract 1.6: exit 1, never 9)', () => {
-  it('a header undici refuses: a POST fails at once with exit 1 network_error, nothing reaches the server', async () => {
-    answer = (_req, res) => sendJson(res, 200, {})
-    const e = await failure(client().json({method: 'POST', path: '/tokens', body: {}, headers: {upgrade: 'websocket'}}))
-    expect(e).toMatchObject({code: 'network_error', exitCode: 1})
-    expect(e.message).toContain('invalid upgrade header')
-    expect(server.requests).toHaveLength(0)
-    expect(waits).toEqual([])
-  })
-
-  it.each([
-    ['Expect: 100-continue (not supported)', {expect: '100-continue'}, 'UND_ERR_NOT_SUPPORTED'],
-    ["a Content-Length that is not the body's", {'content-length': '3'}, 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH'],
-  ])('%s: a POST is exit 1, not 9, and not retried; nothing reaches the server', async (_, headers, code) => {
-    answer = (_req, res) => sendJson(res, 200, {})
-    const post = await failure(client().json({method: 'POST', path: '/tokens', body: {a: 1}, headers}))
-    expect(post).toMatchObject({code: 'network_error', exitCode: 1})
-    expect(post.message).toContain(code)
-    expect(server.requests).toHaveLength(0)
-    expect(waits).toEqual([])
-  })
-
-  it('Expect: 100-continue on a GET: exit 1 at once, not retried', async () => {
-    const get = await failure(client().json({method: 'GET', path: '/me', headers: {expect: '100-continue'}}))
-    expect(get).toMatchObject({code: 'network_error', exitCode: 1})
-    expect(server.requests).toHaveLength(0)
-    expect(waits).toEqual([])
-  })
-})
-
 describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)', () => {
   /** Holds every request and resolves, per request, when its connection closes. */
   function holdAndWatchClose(): Promise<void>[] {
@@ -200,34 +172,5 @@ describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)'
     expect(server.requests).toHaveLength(1)
     expect(waits).toEqual([])
     await dispatcher?.close()
-  })
-
-  it('during the back-off before a retry: no other attempt is sent', async () => {
-    answer = (_req, res) => sendJson(res, 503, {})
-    const giveUp = new AbortController()
-    const c = new HttpClient({
-      baseUrl: server.url,
-      timeoutMs: 2000,
-      userAgent: 'amctl/test',
-      transport: networkTransport({}),
-      clock: {
-        ...systemClock,
-        sleep: async (ms, signal) => {
-          waits.push(ms)
-          giveUp.abort(new Error('Ctrl-C'))
-          expect(signal?.aborted, 'the back-off is given the signal').toBe(true)
-        },
-      },
-    })
-    await expect(c.json({method: 'GET', path: '/runs', signal: giveUp.signal})).rejects.toThrow('Ctrl-C')
-    expect(server.requests).toHaveLength(1)
-    expect(waits).toHaveLength(1)
-  })
-
-  it('already given up: nothing is sent', async () => {
-    const giveUp = new AbortController()
-    giveUp.abort(new Error('Ctrl-C'))
-    await expect(client().json({method: 'GET', path: '/runs', signal: giveUp.signal})).rejects.toThrow('Ctrl-C')
-    expect(server.requests).toHaveLength(0)
   })
 })

@@ -5,24 +5,17 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {AttemptTimeout} from '../../../src/core/http/attempt.js'
 import {closeAgents, sendWithNodeHttp} from '../../../src/core/http/node-http.js'
 import {sendWithUndici} from '../../../src/core/http/transport.js'
+import {thrown} from '../../helpers/failure.js'
 import {sendJson, startServer} from '../../helpers/http-server.js'
 
-// The node:http way, against real sockets: one kept-alive connection per process, the connect
-// timeout and "sent" as undici has them.
+// The node:http way, against real sockets: the same bytes on the wire as undici's, one
+// kept-alive connection per process, the connect timeout and "sent" as undici has them. What
+// node:http writes and makes of an answer or an error, in process: node-http.test.ts (nock).
 
 afterEach(() => closeAgents())
 
 const get = (url: string, more: {timeoutMs?: number; connectTimeoutMs?: number} = {}) =>
   sendWithNodeHttp(new URL(url), {url, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs: 2000, ...more})
-
-async function thrown(promise: Promise<unknown>): Promise<{code?: string; message: string} & Error> {
-  return promise.then(
-    () => {
-      throw new Error('expected a failure')
-    },
-    (error: Error) => error,
-  )
-}
 
 /** A TCP server that takes connections and says nothing (a TLS handshake never ends). */
 async function silent(): Promise<{url: (scheme: string) => string; close: () => Promise<void>}> {

@@ -3,20 +3,15 @@ import type {AddressInfo} from 'node:net'
 import {Agent} from 'undici'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BadResponseError} from '../../../src/core/errors.js'
-import {
-  type Attempt,
-  AttemptTimeout,
-  MAX_BODY_BYTES,
-  networkTransport,
-  sendWithUndici,
-  throughUndici,
-} from '../../../src/core/http/transport.js'
+import {type Attempt, AttemptTimeout, MAX_BODY_BYTES, networkTransport, sendWithUndici} from '../../../src/core/http/transport.js'
+import {thrown} from '../../helpers/failure.js'
 import {startServer, type TestServer} from '../../helpers/http-server.js'
 
-// One attempt on the network: sent, given up at the timeout, the body read up to MAX_BODY_BYTES;
-// the same through node:http (every request without a proxy) and through undici (with one),
-// both against real servers on this machine. (Tests of commands and of the client loop send
-// through the fake API's transport instead: test/helpers/fake-api.ts.)
+// One attempt on the network, against real servers on this machine: given up at the timeout and
+// the body read up to MAX_BODY_BYTES at full size, the same through node:http (every request
+// without a proxy) and through undici (with one); and what the undici way sends and answers.
+// node:http's wire, answers and refusals are tested in process, with nock: transport.test.ts and
+// node-http.test.ts. (Commands send through the fake API's transport: test/helpers/fake-api.ts.)
 
 let server: TestServer
 const big = 'a'.repeat(MAX_BODY_BYTES + 1)
@@ -61,29 +56,6 @@ async function silent(): Promise<{url: string; close: () => Promise<void>}> {
   }
 }
 
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected a failure')
-    },
-    (error: unknown) => error,
-  )
-}
-
-describe('which way', () => {
-  it('undici when a proxy variable is set and the host is not loopback; node:http otherwise', () => {
-    const remote = new URL('https://api.example.com/x')
-    expect(throughUndici(remote, {})).toBe(false)
-    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
-      expect(throughUndici(remote, {[name]: 'http://proxy:3128'}), name).toBe(true)
-      expect(throughUndici(new URL('http://127.0.0.1:4010/x'), {[name]: 'http://proxy:3128'}), name).toBe(false)
-      expect(throughUndici(new URL('http://localhost:4010/x'), {[name]: 'http://proxy:3128'}), name).toBe(false)
-      expect(throughUndici(new URL('http://[::1]:4010/x'), {[name]: 'http://proxy:3128'}), name).toBe(false)
-    }
-    expect(throughUndici(remote, {HTTPS_PROXY: ''})).toBe(false)
-  })
-})
-
 describe.each(['node:http', 'undici'] as const)('one attempt through %s', (way) => {
   // (undici against a server on this machine: a dispatcher of the test's, as no proxy applies to loopback)
   const agent = new Agent()
@@ -95,19 +67,6 @@ describe.each(['node:http', 'undici'] as const)('one attempt through %s', (way) 
     way === 'undici' ? sendWithUndici(new URL(attempt.url), attempt, {}, agent) : networkTransport({}).send(attempt)
   const get = (path: string, timeoutMs = 5000, origin = server.url) =>
     send({url: `${origin}${path}`, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs})
-
-  it('returns status, lower-cased headers and the body as text', async () => {
-    const res = await get('/api/v1/x?q=1')
-    expect(res).toMatchObject({status: 201, text: 'héllo'})
-    expect(res.headers).toMatchObject({'content-type': 'text/plain; charset=utf-8', 'x-request-id': 'req_1'})
-    expect(server.requests.at(-1)).toMatchObject({method: 'GET', path: '/api/v1/x?q=1', headers: {accept: 'application/json'}})
-  })
-
-  it('sends the body it is given', async () => {
-    const body = '{"a":1}'
-    await send({url: `${server.url}/api/v1/t`, method: 'POST', headers: {'content-type': 'application/json'}, body, timeoutMs: 5000})
-    expect(server.requests.at(-1)?.body).toBe(body)
-  })
 
   it('an answer that starts but does not finish in time: AttemptTimeout, sent', async () => {
     const error = await thrown(get('/api/v1/slow', 100))
@@ -134,6 +93,35 @@ describe.each(['node:http', 'undici'] as const)('one attempt through %s', (way) 
     }
   })
 
+  it('reads a body of exactly MAX_BODY_BYTES', async () => {
+    expect((await get('/api/v1/max')).text).toHaveLength(MAX_BODY_BYTES)
+  })
+})
+
+describe('one attempt through undici (what node:http sends and answers: transport.test.ts, in process)', () => {
+  const agent = new Agent()
+  afterAll(() => agent.close())
+  const send = (attempt: Attempt) => sendWithUndici(new URL(attempt.url), attempt, {}, agent)
+
+  it('returns status, lower-cased headers and the body as text', async () => {
+    const res = await send({
+      url: `${server.url}/api/v1/x?q=1`,
+      method: 'GET',
+      headers: {accept: 'application/json'},
+      body: undefined,
+      timeoutMs: 5000,
+    })
+    expect(res).toMatchObject({status: 201, text: 'héllo'})
+    expect(res.headers).toMatchObject({'content-type': 'text/plain; charset=utf-8', 'x-request-id': 'req_1'})
+    expect(server.requests.at(-1)).toMatchObject({method: 'GET', path: '/api/v1/x?q=1', headers: {accept: 'application/json'}})
+  })
+
+  it('sends the body it is given', async () => {
+    const body = '{"a":1}'
+    await send({url: `${server.url}/api/v1/t`, method: 'POST', headers: {'content-type': 'application/json'}, body, timeoutMs: 5000})
+    expect(server.requests.at(-1)?.body).toBe(body)
+  })
+
   it('refuses what undici refuses before anything is sent (UND_ERR_NOT_SUPPORTED for Expect)', async () => {
     const before = server.requests.length
     const error = await thrown(
@@ -141,9 +129,5 @@ describe.each(['node:http', 'undici'] as const)('one attempt through %s', (way) 
     )
     expect(error).toMatchObject({code: 'UND_ERR_NOT_SUPPORTED', message: 'expect header not supported'})
     expect(server.requests).toHaveLength(before)
-  })
-
-  it('reads a body of exactly MAX_BODY_BYTES', async () => {
-    expect((await get('/api/v1/max')).text).toHaveLength(MAX_BODY_BYTES)
   })
 })
