@@ -96,6 +96,15 @@ describe('evals baseline save', () => {
     expect(tty.stdout.split('\n')[1]).toMatch(/^codex +codex-model +5 +0\.70 +0\.02 +1 hour ago +0 +[▁-█]{5}$/)
   })
 
+  it('on a 100-column terminal a file of 50 runs keeps agent and model: its trend is the newest 20 scores', async () => {
+    serve(history('claude-code', 50, 0.8).map((run) => ({...run, model: 'claude-sonnet-4-5'})))
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    expect((await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})).exitCode).toBe(0)
+    const tty = await runCommand(EvalsBaselineShow, [path], {tty: true, columns: 100})
+    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +SET ASIDE +TREND$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^claude-code +claude-sonnet-4-5 +50 +0\.80 +0\.01 +1 hour ago +0 +[▁-█]{20}$/)
+  })
+
   it('--runs -: exactly the runs an `evals run --json` document names, looked up in the run list; failed ones left out', async () => {
     const launched = history('codex', 3, 0.7).map((r, i) => ({...r, id: `run_new_${i}`, ...(i === 1 ? {status: 'failed'} : {})}))
     serve([...launched, ...history('codex', 40, 0.5)])
