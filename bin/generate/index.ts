@@ -15,8 +15,11 @@ export type LoadCommands = (files: readonly CommandFile[]) => Promise<{id: strin
 export async function commandContractFiles(root: string, load: LoadCommands): Promise<Map<string, string>> {
   const files = commandFiles(root)
   const snapshot = snapshotFile(await load(files), generatedLine('the commands in src/commands (bin/generate/commands.ts)'))
-  const schemas = schemaFiles(root, files, (id) =>
-    generatedLine(`the type of \`amctl ${id.replaceAll(':', ' ')}\`'s run() (ts-json-schema-generator)`),
+  const schemas = schemaFiles(
+    root,
+    files,
+    (id) => generatedLine(`the type of \`amctl ${id.replaceAll(':', ' ')}\`'s run() (ts-json-schema-generator)`),
+    (format) => generatedLine(`the type ${format.name} of ${format.module}.ts (ts-json-schema-generator)`),
   )
   return new Map([['command-snapshot.json', snapshot], ...schemas])
 }

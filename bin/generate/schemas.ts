@@ -184,13 +184,47 @@ function documentType(root: string, command: CommandFile): DocumentType | undefi
 }
 
 /**
- * Every command's schema file, by path. `commands` are the command files; the schemas are made
- * in one TypeScript program over a module that names each document type.
+ * The files amctl writes for people to keep, whose schema is published beside the commands' (the
+ * same generator, from the type that reads and writes them): a file of this amctl is closed (a
+ * member it does not know is an error when it is read), so its objects are too.
  */
-export function schemaFiles(root: string, commands: readonly CommandFile[], firstLine: (id: string) => string): Map<string, string> {
+export const FILE_FORMATS = [
+  {
+    path: 'schemas/baseline-file.json',
+    title: 'amctl baseline file (amctl evals baseline save, --baseline-file)',
+    module: 'src/gate/baseline-file',
+    name: 'BaselineFile',
+  },
+] as const
+
+/** Every object of a schema closed: `additionalProperties: false` (FILE_FORMATS). */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed)
+  if (typeof schema !== 'object' || schema === null) return schema
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema))
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, closed(v)])) : closed(value)
+  if (out.type === 'object' && out.properties !== undefined) out.additionalProperties = false
+  return out
+}
+
+/**
+ * Every command's schema file, and each of FILE_FORMATS, by path. `commands` are the command
+ * files; the schemas are made in one TypeScript program over a module that names each document type.
+ */
+export function schemaFiles(
+  root: string,
+  commands: readonly CommandFile[],
+  firstLine: (id: string) => string,
+  formatLine: (format: (typeof FILE_FORMATS)[number]) => string,
+): Map<string, string> {
   const api = JSON.parse(readFileSync(join(root, 'src/contract/openapi.json'), 'utf8')) as {components: {schemas: Record<string, object>}}
   const entries: string[] = []
   const made: {id: string; type: string}[] = []
+  for (const [i, format] of FILE_FORMATS.entries()) {
+    entries.push(`import type {${format.name} as Format${i}_${format.name}} from '${join(root, format.module)}.js'`)
+    entries.push(`export interface Format${i}Json {`, `  document: Format${i}_${format.name}`, '}')
+  }
   for (const command of commands) {
     const document = documentType(root, command)
     if (document === undefined) continue
@@ -254,6 +288,17 @@ export function schemaFiles(root: string, commands: readonly CommandFile[], firs
       if (Object.keys(document.definitions ?? {}).length === 0) delete document.definitions
       else document.definitions = Object.fromEntries(Object.entries(document.definitions ?? {}).sort(([a], [b]) => a.localeCompare(b)))
       files.set(schemaPath(id), generatedJson(firstLine(id), document))
+    }
+    for (const [i, format] of FILE_FORMATS.entries()) {
+      const type = `Format${i}Json`
+      const root = all.definitions[type].properties.document
+      const definitions: Record<string, unknown> = {}
+      for (const match of JSON.stringify(root).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)) {
+        Object.assign(definitions, reachable(all.definitions, decodeURIComponent(match[1])))
+      }
+      const sorted = Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b)))
+      const document = closed({$schema: all.$schema, title: format.title, ...root, definitions: sorted}) as Record<string, unknown>
+      files.set(format.path, generatedJson(formatLine(format), document))
     }
     return files
   } finally {

@@ -1,9 +1,11 @@
 import type {Run} from '../contract/types.js'
 import type {Page} from '../contract/vocabulary.js'
-import {AmctlError, ExitCode} from '../core/errors.js'
+import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
+import {requireId} from '../input/values.js'
 import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
-import {type Baseline, type GateBaseline, statusText, type WatchState} from './state.js'
+import {fileGroupOf, groupName, newestRunAt, targetOf} from './baseline-file.js'
+import {type Baseline, type FileChoice, type GateBaseline, statusText, type WatchState} from './state.js'
 import {HISTORY, robustSummary} from './stats.js'
 
 /**
@@ -114,10 +116,15 @@ export async function findBaselineRun(pages: AsyncIterable<Page<Run>>, runId: st
   throw new AmctlError(`--baseline: run "${runId}" is not among ${listName}`, {code: 'not_found', exitCode: ExitCode.notFound})
 }
 
-/** What the lookup found: each group's baseline, and with history how many earlier runs a group without one had. */
+/**
+ * What the lookup found: each group's baseline, with history how many earlier runs a group
+ * without one had, and with a baseline file why a group has none.
+ */
 export interface BaselineLookup {
   found: Map<string, GateBaseline>
   historyFound?: Map<string, number>
+  /** by group ID: why it has no baseline (--baseline-file) */
+  missing?: Map<string, string>
 }
 
 /**
@@ -128,7 +135,7 @@ export interface BaselineLookup {
 export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: WatchState): Promise<BaselineLookup> {
   const choice = state.rules.baseline
   const found = new Map<string, GateBaseline>()
-  if (choice === undefined || choice.kind === 'run') return {found}
+  if (choice === undefined || choice.kind === 'run' || choice.kind === 'file') return {found}
   const probes: BaselineProbe[] = state.groups().map((group) => {
     const runs = state.runsOf(group).map((w) => w.run as Run)
     return {id: group.id, run: runs[0], at: Math.min(...runs.map((run) => createdMs(run) as number))}
@@ -164,4 +171,100 @@ export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: Wa
     })
   }
   return {found, historyFound}
+}
+
+/**
+ * `evals baseline save` without --runs: the runs of `evalSetId` created at or after `since`
+ * (epoch ms; undefined: any), read newest first no further than the first page that reaches
+ * older runs. A run of the eval set whose score or createdAt is malformed is a bad answer (exit 1).
+ */
+export async function evalSetRuns(pages: AsyncIterable<Page<Run>>, evalSetId: string, since: number | undefined): Promise<Run[]> {
+  const found: Run[] = []
+  for await (const page of newestUntil(pages, since)) {
+    for (const run of page.items) {
+      if (run.evalSetId !== evalSetId) continue
+      checkRun(run)
+      if (since === undefined || (createdMs(run) as number) >= since) found.push(run)
+    }
+  }
+  return found
+}
+
+/**
+ * The run IDs of `--runs FILE|-`: whitespace-separated IDs (one a line), or the `--json` document
+ * of `evals run` (with or without --wait, --repeat) or `runs watch`: the IDs of its `runs` or
+ * `items`, else its `runIds`. Anything else is exit 2 naming what was expected.
+ */
+export function runIdsOf(text: string, label: string): string[] {
+  const trimmed = text.trim()
+  if (trimmed === '') throw new UsageError(`${label}: no run IDs`)
+  if (!trimmed.startsWith('{')) {
+    const ids = trimmed.split(/\s+/)
+    return ids.map((id) => requireId(`${label}:`, id))
+  }
+  let doc: unknown
+  try {
+    doc = JSON.parse(trimmed)
+  } catch (error) {
+    throw new UsageError(
+      `${label}: not JSON (${(error as Error).message}); give run IDs one a line, or the --json document of evals run or runs watch`,
+    )
+  }
+  const record = doc as Record<string, unknown>
+  if (record.outcome === 'unknown')
+    throw new UsageError(`${label}: the document of a launch whose outcome is unknown holds no runs to save`)
+  const runs = Array.isArray(record.runs) ? record.runs : Array.isArray(record.items) ? record.items : undefined
+  const ids =
+    runs !== undefined ? runs.map((run) => (run as {id?: unknown} | null)?.id) : Array.isArray(record.runIds) ? record.runIds : undefined
+  if (ids === undefined) {
+    throw new UsageError(
+      `${label}: a JSON document without "runs", "items" or "runIds"; give the --json document of evals run or runs watch`,
+    )
+  }
+  if (ids.length === 0) throw new UsageError(`${label}: the document names no runs`)
+  return ids.map((id) => {
+    if (typeof id !== 'string') throw new UsageError(`${label}: a run ID that is not text: ${JSON.stringify(id)}`)
+    return requireId(`${label}:`, id)
+  })
+}
+
+/**
+ * `--baseline-file`: each group's runs in the file (no request): the group of the file with its
+ * agent and model, when its runs are of the file's eval set; fewer than HISTORY.minRuns runs is no
+ * baseline, and so is a group the file does not have or a run of another eval set (`missing` says
+ * which). `now` (epoch ms) decides staleness: a group whose newest run is older than
+ * --baseline-max-age is stale.
+ */
+export function fileBaselines(state: WatchState, choice: FileChoice, now: number): BaselineLookup {
+  const {file, path} = choice
+  const found = new Map<string, GateBaseline>()
+  const missing = new Map<string, string>()
+  for (const group of state.groups()) {
+    const run = state.runsOf(group)[0]?.run as Run
+    if (run.evalSetId !== file.evalSetId) {
+      missing.set(group.id, `its runs are of eval set ${String(run.evalSetId)}; ${path} is of ${file.evalSetId}`)
+      continue
+    }
+    const entry = fileGroupOf(file, run.agent, run.model)
+    const name = groupName(targetOf(run))
+    if (entry === undefined || entry.runs.length < HISTORY.minRuns) {
+      const held = entry === undefined ? 'no runs' : `${entry.runs.length} run${entry.runs.length === 1 ? '' : 's'}`
+      missing.set(group.id, `${path} holds ${held} of ${name} (at least ${HISTORY.minRuns} needed)`)
+      continue
+    }
+    const newest = newestRunAt(entry)
+    found.set(group.id, {
+      kind: 'file',
+      path,
+      runs: entry.runs.length,
+      mean: entry.mean,
+      sd: entry.sd,
+      runIds: entry.runs.map((r) => r.id),
+      scores: entry.runs.map((r) => r.score),
+      savedAt: file.savedAt,
+      newestRunAt: newest,
+      stale: choice.maxAgeS > 0 && newest !== null && now - Date.parse(newest) > choice.maxAgeS * 1000,
+    })
+  }
+  return {found, missing}
 }

@@ -4,15 +4,55 @@ import {UsageError} from '../core/errors.js'
 import {closest} from '../base/fallback.js'
 import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
 import {shellLine} from '../output/shell.js'
+import {readBaselineFile} from './baseline-file.js'
 import {HISTORY_BASELINE, PREVIOUS} from './baseline-words.js'
-import {HISTORY} from './stats.js'
+import {FILE, HISTORY} from './stats.js'
 import type {WatchOptions} from './watch.js'
 
 /** Defaults and bounds of the wait flags (contract 5) and of the regression gate. */
 export const WATCH_DEFAULTS = {intervalS: 5, minIntervalS: 1, maxIntervalS: 86_400, timeout: '60m', baselineWindow: '30d'} as const
 
-/** `evals run --repeat K`: the bounds of K. */
-export const REPEAT = {min: 1, max: 20} as const
+/** `evals run --repeat K|auto`: the bounds of K, and `--max-repeat`'s default. */
+export const REPEAT = {min: 1, max: 20, auto: 'auto', defaultMaxRepeat: 5} as const
+
+/** How many launches `evals run --wait` makes: K, or (`--repeat auto`) one at a time until every group is decided. */
+export type RepeatPlan = {kind: 'fixed'; k: number} | {kind: 'auto'; maxRepeat: number; failInconclusive: boolean}
+
+/**
+ * `--repeat K|auto`, `--max-repeat K`, `--fail-inconclusive` (exit 2 before anything is sent).
+ * `auto` judges as it goes, so it needs the wait, a baseline of many runs (history or a file) and
+ * `--max-drop D > 0`: the drop that matters, which a group is cleared of.
+ */
+export function parseRepeat(
+  flags: {repeat?: string; 'max-repeat'?: string; 'fail-inconclusive'?: boolean},
+  options: WatchOptions | undefined,
+): RepeatPlan {
+  const value = flags.repeat?.trim()
+  if (value !== REPEAT.auto) {
+    const lone = (['max-repeat', 'fail-inconclusive'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --repeat auto`)
+    if (value !== undefined && !/^[+-]?\d+$/.test(value)) {
+      throw new UsageError(`--repeat must be a whole number from ${REPEAT.min} to ${REPEAT.max} or auto, got "${flags.repeat}"`)
+    }
+    return {kind: 'fixed', k: value === undefined ? 1 : parseIntegerInRange('--repeat', value, REPEAT.min, REPEAT.max)}
+  }
+  const kind = options?.baseline?.kind
+  if (kind !== 'history' && kind !== 'file') {
+    throw new UsageError(
+      '--repeat auto judges after each launch against a baseline of many runs: give --baseline history or --baseline-file',
+    )
+  }
+  if (options?.maxDrop === undefined || options.maxDrop <= 0) {
+    throw new UsageError(
+      '--repeat auto needs --max-drop D > 0, the smallest drop that matters: a group is cleared once a drop of D is ruled out (e.g. --max-drop 0.05)',
+    )
+  }
+  const maxRepeat =
+    flags['max-repeat'] === undefined
+      ? REPEAT.defaultMaxRepeat
+      : parseIntegerInRange('--max-repeat', flags['max-repeat'], REPEAT.min, REPEAT.max)
+  return {kind: 'auto', maxRepeat, failInconclusive: flags['fail-inconclusive'] ?? false}
+}
 
 const WAIT = 'WAIT'
 const REPORT = 'REPORT'
@@ -45,6 +85,22 @@ export const watchFlags = {
     helpValue: 'history|previous|RUN_ID',
     helpGroup: WAIT,
   }),
+  'baseline-file': Flags.string({
+    description:
+      'judge each run or group against its runs in this baseline file (made by `evals baseline save`) with the statistics of --baseline history; no history scan. Not with --baseline',
+    helpValue: 'PATH',
+    helpGroup: WAIT,
+  }),
+  'baseline-max-age': Flags.string({
+    description: `--baseline-file: a group whose newest run is older is stale (a warning; fails under --require-baseline): 12h, 30d; 0 = never (default ${FILE.defaultMaxAge})`,
+    helpValue: 'DURATION',
+    helpGroup: WAIT,
+  }),
+  'update-baseline': Flags.boolean({
+    description:
+      "--baseline-file, on the default branch: after the verdict, add the step's succeeded, scored runs to the file (each group keeps its newest runs), whatever the verdict",
+    helpGroup: WAIT,
+  }),
   'baseline-window': Flags.string({
     description: `--baseline history|previous looks this far back from each run: 90m, 12h, 30d; 0 = no limit (default ${WATCH_DEFAULTS.baselineWindow})`,
     helpValue: 'DURATION',
@@ -56,12 +112,13 @@ export const watchFlags = {
     helpGroup: WAIT,
   }),
   confidence: Flags.string({
-    description: `--baseline history: ${HISTORY.minConfidence}–${HISTORY.maxConfidence} (default ${HISTORY.defaultConfidence}); a step whose agents did not change fails at most 1 − C of the time (the false-alarm rate of the whole step: 5 % at 0.95)`,
+    description: `--baseline history and --baseline-file: ${HISTORY.minConfidence}–${HISTORY.maxConfidence} (default ${HISTORY.defaultConfidence}); a step whose agents did not change fails at most 1 − C of the time (the false-alarm rate of the whole step: 5 % at 0.95)`,
     helpValue: 'C',
     helpGroup: WAIT,
   }),
   'require-baseline': Flags.boolean({
-    description: 'with --baseline: a run (or group) without a baseline fails instead of passing unjudged',
+    description:
+      'with --baseline or --baseline-file: a run (or group) without a baseline (or with a stale one) fails instead of passing unjudged',
     helpGroup: WAIT,
   }),
   'max-drop': Flags.string({
@@ -94,6 +151,9 @@ export type WatchFlagValues = {
   'fail-fast'?: boolean
   'min-score'?: string
   baseline?: string
+  'baseline-file'?: string
+  'baseline-max-age'?: string
+  'update-baseline'?: boolean
   'baseline-window'?: string
   'baseline-runs'?: string
   confidence?: string
@@ -129,13 +189,26 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   const minScore = flags['min-score']
   const maxDrop = flags['max-drop']
   const window = flags['baseline-window']
-  if (baseline === undefined) {
+  const filePath = flags['baseline-file']
+  if (filePath !== undefined && baseline !== undefined) {
+    throw new UsageError('--baseline-file and --baseline are two baselines: give one (the file, on pull requests)')
+  }
+  if (filePath === undefined) {
+    const lone = (['baseline-max-age', 'update-baseline'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline-file`)
+  }
+  if (baseline === undefined && filePath === undefined) {
     const lone = (['max-drop', 'require-baseline'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
-    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline (history, previous or a RUN_ID)`)
+    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline (history, previous or a RUN_ID) or --baseline-file`)
   }
   if (baseline?.kind !== 'history') {
-    const lone = (['baseline-runs', 'confidence'] as const).find((name) => flags[name] !== undefined)
-    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline history`)
+    if (flags['baseline-runs'] !== undefined) {
+      throw new UsageError(
+        `--baseline-runs acts only with --baseline history${filePath === undefined ? '' : ' (a baseline file keeps the runs it was saved with)'}`,
+      )
+    }
+    if (flags.confidence !== undefined && filePath === undefined)
+      throw new UsageError('--confidence acts only with --baseline history or --baseline-file')
   }
   if ((baseline === undefined || baseline.kind === 'run') && window !== undefined)
     throw new UsageError('--baseline-window acts only with --baseline history or previous')
@@ -160,6 +233,12 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
       runs: runs === undefined ? HISTORY.defaultRuns : parseIntegerInRange('--baseline-runs', runs, HISTORY.minRuns, HISTORY.maxRuns),
       confidence: parseConfidence(flags.confidence),
     }
+  } else if (filePath !== undefined) {
+    const path = requirePath('--baseline-file', filePath)
+    const maxAgeS = parseDuration('--baseline-max-age', flags['baseline-max-age'] ?? FILE.defaultMaxAge, {days: true})
+    const update = flags['update-baseline'] ?? false
+    // read and checked now: a file that is not valid is exit 2 before any request
+    options.baseline = {kind: 'file', path, file: readBaselineFile(path), maxAgeS, update, confidence: parseConfidence(flags.confidence)}
   } else if (baseline?.kind === 'run') {
     baselineRunId = baseline.runId
   }
@@ -218,6 +297,8 @@ export function watchFlagWords(flags: WatchFlagValues): string[] {
     'wait-timeout',
     'min-score',
     'baseline',
+    'baseline-file',
+    'baseline-max-age',
     'baseline-window',
     'baseline-runs',
     'confidence',
@@ -228,6 +309,8 @@ export function watchFlagWords(flags: WatchFlagValues): string[] {
   for (const name of valued) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
   if (flags['fail-fast']) words.push('--fail-fast')
   if (flags['require-baseline']) words.push('--require-baseline')
+  // (a watch again after Ctrl-C judges against the file; whether it updates it is the step's own choice)
+  if (flags['update-baseline']) words.push('--update-baseline')
   if (flags['ci-annotations'] !== undefined) words.push(flags['ci-annotations'] ? '--ci-annotations' : '--no-ci-annotations')
   return words
 }

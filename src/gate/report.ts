@@ -10,9 +10,19 @@ import {markdownSummary} from '../output/reports/markdown.js'
 import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/reports/model.js'
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
-import type {WatchOutcome} from './watch.js'
-import {type GateBaseline, type Group, isFinished, isHistory, type Judgement, NOT_JUDGED, statusText, type WatchState} from './state.js'
-import type {ReportTargets} from './flags.js'
+import type {FinalOutcome} from './watch.js'
+import {
+  type GateBaseline,
+  type Group,
+  isFinished,
+  isHistory,
+  type Judgement,
+  judgesNoise,
+  NOT_JUDGED,
+  statusText,
+  type WatchState,
+} from './state.js'
+import {REPEAT, type ReportTargets} from './flags.js'
 
 /**
  * The CI reports of a wait (`--junit`, `--summary`, GitHub Actions): their paths checked before
@@ -95,13 +105,7 @@ export function checkReportPaths(targets: ReportTargets): void {
       ['--summary', targets.summary],
     ] as const
   ).flatMap(([label, path]) => (path === undefined ? [] : [{label, path, hops: linkHops(path)}]))
-  for (const {label, path, hops} of given) {
-    if (hops.some((hop) => STREAM_PATH.test(hop))) {
-      throw new UsageError(
-        `${label} ${path} names a stream of this process, not a file; give a file path (the report is written atomically)`,
-      )
-    }
-  }
+  for (const {label, path, hops} of given) checkNotStream(label, path, hops)
   if (targets.junit !== undefined && targets.summary !== undefined) {
     const a = fileIdentity(targets.junit)
     const b = fileIdentity(targets.summary)
@@ -109,21 +113,41 @@ export function checkReportPaths(targets: ReportTargets): void {
       throw new UsageError(`--junit ${targets.junit} and --summary ${targets.summary} are the same file; give two different files`)
     }
   }
-  for (const {label, path, hops} of given) {
-    // where the write lands: the file, or a link's final target
-    const file = hops[hops.length - 1]
-    const stat = statOrUndefined(file)
-    if (stat === undefined && hops.length > 1) {
-      throw new UsageError(`${label} ${path} is a symbolic link to a missing file (${file}); give that file's path, or create it`)
-    }
-    if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
-    if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
-    try {
-      ensurePrivateDir(dirname(file), 0o777)
-      accessSync(dirname(file), constants.W_OK)
-    } catch (error) {
-      throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
-    }
+  for (const {label, path, hops} of given) checkWritableTarget(label, path, hops)
+}
+
+/**
+ * A path amctl will write a file to (`evals baseline save --file`), checked before anything is
+ * requested (exit 2 naming `label`) as a report path is: not a stream of this process, not a
+ * directory or another kind of non-regular file, in a directory that can be written.
+ */
+export function checkWritablePath(label: string, path: string): void {
+  const hops = linkHops(path)
+  checkNotStream(label, path, hops)
+  checkWritableTarget(label, path, hops)
+}
+
+/** `path` (through the links `hops`) must not name one of this process's own streams. */
+function checkNotStream(label: string, path: string, hops: string[]): void {
+  if (hops.some((hop) => STREAM_PATH.test(hop))) {
+    throw new UsageError(`${label} ${path} names a stream of this process, not a file; give a file path (the file is written atomically)`)
+  }
+}
+
+/** Where the write of `path` lands (the file, or a link's final target) must be a regular file, or none yet, in a writable directory. */
+function checkWritableTarget(label: string, path: string, hops: string[]): void {
+  const file = hops[hops.length - 1]
+  const stat = statOrUndefined(file)
+  if (stat === undefined && hops.length > 1) {
+    throw new UsageError(`${label} ${path} is a symbolic link to a missing file (${file}); give that file's path, or create it`)
+  }
+  if (stat?.isDirectory()) throw new UsageError(`${label} ${path} is a directory; give a file path`)
+  if (stat !== undefined && !stat.isFile()) throw new UsageError(`${label} ${path} is not a regular file`)
+  try {
+    ensurePrivateDir(dirname(file), 0o777)
+    accessSync(dirname(file), constants.W_OK)
+  } catch (error) {
+    throw new UsageError(`${label} ${path} cannot be written: ${fileSystemError('write in', dirname(file), error).message}`)
   }
 }
 
@@ -135,6 +159,16 @@ export interface ReportContext {
   evalSetId?: string
   /** the time of day when the wait began, epoch ms (the clock's wall; its `now` is monotonic) */
   wallStart: number
+  /** --repeat auto: how many launches, at most how many, and which groups the last one was made for */
+  auto?: AutoReport
+}
+
+/** --repeat auto, as the reports say it. */
+export interface AutoReport {
+  launches: number
+  maxRepeat: number
+  /** the groups still undecided before the last launch (none: one launch decided every group) */
+  lastFor: string[]
 }
 
 /** A gate baseline as the reports show it (the history without its window). */
@@ -146,13 +180,13 @@ function reportBaseline(baseline: GateBaseline | null | undefined): ReportBaseli
 }
 
 /** What the wait saw, as the typed report the renderers take. */
-export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport {
+export function buildReport(outcome: FinalOutcome, ctx: ReportContext): CiReport {
   const {state} = outcome
   const {rules} = state
   // wall-clock ms of a moment of the wait's clock
   const wall = (at: number) => ctx.wallStart + (at - outcome.startedAt)
   const timeout = `not finished within --wait-timeout ${flagDuration(outcome.timeoutS, false)}`
-  const why: Record<WatchOutcome['end'], string> = {
+  const why: Record<FinalOutcome['end'], string> = {
     passed: 'not finished',
     'not-passed': 'not finished when the wait stopped at the first run that did not pass (--fail-fast)',
     timeout,
@@ -190,7 +224,10 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
       // never looked up (the search was cut short): no baseline to show, not "none found"
       if (group?.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
       item.delta = judgement?.delta ?? null
-      if (rules.baseline.kind === 'history') item.margin = judgement?.margin ?? null
+      if (judgesNoise(rules.baseline.kind)) {
+        item.margin = judgement?.margin ?? null
+        item.detectable = judgement?.detectable ?? null
+      }
     }
     return item
   })
@@ -199,7 +236,7 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
     ...(outcome.cut === undefined ? {} : {cut: outcome.cut}),
     org: ctx.org,
     host: ctx.host,
-    rules: reportRules(outcome),
+    rules: {...reportRules(outcome), auto: ctx.auto, resolution: state.resolution(REPEAT.max)},
     runs,
   }
   if (grouped)
@@ -207,17 +244,18 @@ export function buildReport(outcome: WatchOutcome, ctx: ReportContext): CiReport
   return report
 }
 
-function reportRules(outcome: WatchOutcome): CiReport['rules'] {
+function reportRules(outcome: FinalOutcome): CiReport['rules'] {
   const {rules} = outcome.state
   const baseline = rules.baseline
   return {
     minScore: rules.minScore,
     maxDrop: rules.maxDrop,
     baseline: baseline === undefined ? undefined : baseline.kind === 'run' ? baseline.baseline.runId : baseline.kind,
-    baselineWindowS: baseline?.kind === 'run' ? undefined : baseline?.windowS,
+    baselineWindowS: baseline?.kind === 'history' || baseline?.kind === 'previous' ? baseline.windowS : undefined,
     baselineRuns: baseline?.kind === 'history' ? baseline.runs : undefined,
-    confidence: baseline?.kind === 'history' ? baseline.confidence : undefined,
-    comparisons: baseline?.kind === 'history' ? outcome.state.comparisons() : undefined,
+    baselineFile: baseline?.kind === 'file' ? {path: baseline.path, savedAt: baseline.file.savedAt, maxAgeS: baseline.maxAgeS} : undefined,
+    confidence: baseline !== undefined && 'confidence' in baseline ? baseline.confidence : undefined,
+    comparisons: judgesNoise(baseline?.kind) ? outcome.state.comparisons() : undefined,
     requireBaseline: rules.requireBaseline || undefined,
     timeoutS: outcome.timeoutS,
   }
@@ -247,7 +285,9 @@ function reportGroup(
     outcome: judgement.fails && judgement.decided ? 'failed' : judgement.decided ? 'passed' : 'skipped',
     failures: judgement.failures,
     flaky: judgement.flaky,
+    k: judgement.k,
   }
+  if (state.rules.sequential !== undefined) item.decidedAt = judgement.decidedAt ?? null
   if (item.outcome === 'failed' && judgement.shortfall) item.failure = {...judgement.shortfall}
   if (item.outcome === 'skipped')
     item.skipped =
@@ -258,7 +298,10 @@ function reportGroup(
   if (state.rules.baseline !== undefined) {
     if (group.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
     item.delta = judgement.delta
-    if (state.rules.baseline.kind === 'history') item.margin = judgement.margin
+    if (judgesNoise(state.rules.baseline.kind)) {
+      item.margin = judgement.margin
+      item.detectable = judgement.detectable
+    }
   }
   return item
 }

@@ -37,6 +37,18 @@
  *   (Bonferroni), so the step's false-alarm rate stays at most 1 − C. (Holm's procedure fails a
  *   step exactly when Bonferroni does: it only marks more groups regressed in a step that
  *   already fails, at the price of a margin that depends on the other groups' scores.)
+ *
+ * `--baseline-file` (docs/ci.md "The baseline file") judges against the runs a file holds, with
+ * the same estimator's mean and sd, and one difference: a file is judged against again and again,
+ * so the false-alarm rate that matters is that file's own, not the average over files. The
+ * prediction margin holds the average only: a file of 20 runs whose mean came out high or whose
+ * sd came out low fails unchanged runs at twice the nominal rate or more, one file in ten. So a
+ * file's margin is the **one-sided normal tolerance bound** of the mean of k new scores: K × sd,
+ * with K chosen so that, with confidence FILE.tolerance (0.9), the file's own chance of a false
+ * alarm is at most 1 − c: K = t′(γ; n − 1, z(c) × √(n/k)) / √n, the γ quantile of the noncentral t
+ * (the classical one-sided tolerance factor, for the mean of k runs instead of one). The price is
+ * power: at 50 runs (FILE.defaultKeep) a drop of 4 sd is caught by one run in 95 % of groups
+ * instead of 97 % (bench/gate.mjs measures both).
  */
 
 /** The rules of `--baseline history`, said once. */
@@ -199,6 +211,141 @@ export function predictionMargin(
 export async function loadQuantile(): Promise<Quantile> {
   const {studentt} = await import('jstat')
   return (p, df) => studentt.inv(p, df)
+}
+
+/**
+ * `detectable`: the smallest true drop a judgement finds with this probability (docs/ci.md
+ * "What a verdict could have seen").
+ */
+export const POWER = 0.8
+
+/**
+ * The smallest true drop the judgement of `k` scores against `sample` finds with probability
+ * POWER, given its `margin` (the prediction or the tolerance bound at the step's confidence):
+ * margin + t(POWER, n − 1) × max(sd, floor) × √(1/k + 1/n). The observed drop of the mean of k
+ * scores from the baseline's mean spreads by sd × √(1/k + 1/n) around the true drop (the new
+ * runs' noise and the baseline mean's own), so a true drop this large lands beyond the margin
+ * four times in five. For the history's prediction bound this is (t(c) + t(0.8)) × sd × √(1/k + 1/n).
+ */
+export function detectableDrop(
+  quantile: Quantile,
+  margin: number,
+  sample: {n: number; sd: number},
+  k: number,
+  floor: number = HISTORY.sdFloor,
+): number {
+  return margin + quantile(POWER, sample.n - 1) * Math.max(sample.sd, floor) * Math.sqrt(1 / k + 1 / sample.n)
+}
+
+/**
+ * `--repeat auto` (docs/ci.md "Launches only where the evidence is unclear"): after each of at
+ * most L = --max-repeat launches, each undecided group is judged on all its runs so far, k
+ * of them. A Bonferroni split over the looks holds both error rates whatever the looks' correlation:
+ *
+ * - regressed: its mean is below the baseline by more than max(D, margin), the margin at
+ *   1 − (1 − C)/(m × L) (m groups, L looks): the step's false-alarm rate over every look and group
+ *   is at most 1 − C (the union bound);
+ * - cleared (passed): the one-sided upper confidence bound of its drop, drop + margin at
+ *   1 − (1 − C)/L, is below D: a group whose true drop is D or more is cleared at some look with
+ *   probability at most 1 − C;
+ * - improved: above the baseline by more than the margin; otherwise undecided, and at the L-th
+ *   look inconclusive.
+ *
+ * An alpha-spending function (O'Brien–Fleming, Pocock) would spend less at early looks for the
+ * same total, but needs the joint distribution of the looks' statistics, which the shared
+ * baseline mean and the t margins make awkward; the split costs power at each look (the margin of
+ * 1 − 0.05/10 instead of 1 − 0.05/2 at two groups and five looks), which bench/gate.mjs measures.
+ */
+export function lookConfidence(confidence: number, m: number, looks: number): {regress: number; clear: number} {
+  return {regress: 1 - (1 - confidence) / (Math.max(1, m) * looks), clear: 1 - (1 - confidence) / looks}
+}
+
+/** The rules of `--baseline-file`, said once. */
+export const FILE = {
+  /** the version of the file format this amctl reads and writes */
+  version: 1,
+  /** `evals baseline save --baseline-runs`: the runs a group keeps (--update-baseline keeps the newest this many) */
+  defaultKeep: 50,
+  /** the confidence that a file's own false-alarm rate is at most 1 − C (the tolerance bound) */
+  tolerance: 0.9,
+  /** --baseline-max-age: a group whose newest run is older is stale */
+  defaultMaxAge: '30d',
+} as const
+
+/**
+ * The tolerance factor K of a file of `n` runs for the mean of `k` new scores at `confidence`
+ * (already corrected for the comparisons): the margin is K × max(sd, floor) (see the top of this file).
+ */
+export type ToleranceFactor = (n: number, k: number, confidence: number) => number
+
+/**
+ * The one-sided tolerance margin of the mean of `k` new scores against a file of `n` scores
+ * with standard deviation `sd`, at `confidence`: K × max(sd, floor); `floor`: sdFloor of the scores involved.
+ */
+export function toleranceMargin(
+  factor: ToleranceFactor,
+  file: {n: number; sd: number},
+  k: number,
+  confidence: number,
+  floor: number = HISTORY.sdFloor,
+): number {
+  return factor(file.n, k, confidence) * Math.max(file.sd, floor)
+}
+
+/** How many chi-square nodes the noncentral t's distribution function averages over (see loadToleranceFactor). */
+const CHI_NODES = 2000
+
+/**
+ * The tolerance factor, from jstat's normal and chi-square distributions, loaded on first use.
+ *
+ * K = t′(γ; n − 1, δ) / √n with δ = z(c) √(n/k): the γ quantile of the noncentral t, found by
+ * bisection on its distribution function P(T ≤ x) = E[Φ(x √(V/ν) − δ)], V ~ χ²(ν), ν = n − 1,
+ * the mean taken over CHI_NODES equally likely values of V (the midpoints of its quantiles).
+ * Written out here because jstat's own noncentral t (its only one in a kept JavaScript library)
+ * sums a series that underflows to 0 from δ ≈ 27 on (a file of 100 runs at 99.9 % has δ ≈ 31);
+ * the average over V is smooth and bounded, and agrees with scipy's `nct` to 1e-6 at every
+ * n from 3 to 100 (test/gate/stats.test.ts).
+ */
+export async function loadToleranceFactor(): Promise<ToleranceFactor> {
+  const {jStat} = await import('jstat')
+  const roots = new Map<number, Float64Array>()
+  const rootsOf = (df: number): Float64Array => {
+    let found = roots.get(df)
+    if (found === undefined) {
+      found = new Float64Array(CHI_NODES)
+      for (let i = 0; i < CHI_NODES; i++) found[i] = Math.sqrt(jStat.chisquare.inv((i + 0.5) / CHI_NODES, df) / df)
+      roots.set(df, found)
+    }
+    return found
+  }
+  const cdf = (x: number, r: Float64Array, ncp: number): number => {
+    let sum = 0
+    for (let i = 0; i < r.length; i++) sum += jStat.normal.cdf(x * r[i] - ncp, 0, 1)
+    return sum / r.length
+  }
+  const known = new Map<string, number>()
+  return (n, k, confidence) => {
+    const key = `${n} ${k} ${confidence}`
+    const cached = known.get(key)
+    if (cached !== undefined) return cached
+    const df = n - 1
+    const ncp = jStat.normal.inv(confidence, 0, 1) * Math.sqrt(n / k)
+    const r = rootsOf(df)
+    const p = FILE.tolerance
+    // a bracket of the quantile, then bisection
+    let lo = ncp - 1
+    let hi = ncp + 1
+    while (cdf(lo, r, ncp) > p) lo -= 2 * (hi - lo)
+    while (cdf(hi, r, ncp) < p) hi += 2 * (hi - lo)
+    for (let i = 0; i < 100 && hi - lo > 1e-10 * Math.max(1, Math.abs(hi)); i++) {
+      const mid = (lo + hi) / 2
+      if (cdf(mid, r, ncp) < p) lo = mid
+      else hi = mid
+    }
+    const factor = (lo + hi) / 2 / Math.sqrt(n)
+    known.set(key, factor)
+    return factor
+  }
 }
 
 /** The standard normal distribution's quantile: the value below which a share `p` of it lies. */

@@ -5,7 +5,8 @@ import {statusColour, type Style} from '../output/style.js'
 import type {TableColumn} from '../output/table.js'
 import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
-import {isFinished, type RunChange, statusText, type Watched, type WatchState} from './state.js'
+import {REPEAT} from './flags.js'
+import {isFinished, judgesNoise, resolutionText, type RunChange, statusText, type Watched, type WatchState} from './state.js'
 import type {Signals} from '../core/signals.js'
 
 const LIVE_COLUMNS: TableColumn[] = [
@@ -41,7 +42,7 @@ export class WatchView {
     io: IO,
     private readonly out: Renderer,
     private readonly errStyle: Style,
-    private readonly options: WatchOptions & {verbose: boolean},
+    private readonly options: WatchOptions & {verbose: boolean; known?: ReadonlySet<string>},
     private readonly now: () => number,
     private readonly startedAt: number,
     signals: Signals,
@@ -54,7 +55,9 @@ export class WatchView {
   start(count: number, org: string): void {
     if (this.live || count === 0) return
     const limit = this.options.timeoutS > 0 ? `up to ${flagDuration(this.options.timeoutS, false)}` : 'no time limit'
-    this.out.notice(styled(`watching ${plural(count, 'run')} of ${org}: a poll every ${this.options.intervalS}s, ${limit}`, 'dim'))
+    const seq = this.options.sequential
+    const launch = seq === undefined ? '' : ` (launch ${seq.look} of at most ${seq.looks})`
+    this.out.notice(styled(`watching ${plural(count, 'run')} of ${org}${launch}: a poll every ${this.options.intervalS}s, ${limit}`, 'dim'))
   }
 
   polled(state: WatchState, changes: RunChange[]): void {
@@ -63,6 +66,8 @@ export class WatchView {
       return
     }
     for (const change of changes) {
+      // (--repeat auto: the runs of earlier launches were said when they ended)
+      if (this.options.known?.has(change.id)) continue
       const tail = isFinished(change.run) && typeof change.run.score === 'number' ? ` (score ${score(change.run.score)})` : ''
       const move = change.from === undefined ? change.to : `${change.from} → ${change.to}`
       this.out.notice(`${change.id} ${move}${tail}`)
@@ -85,29 +90,65 @@ export class WatchView {
       this.out.notice(styled('✗', 'red'), ' no runs to wait for: the launch started none, so nothing passed')
       return
     }
-    const orphans = state.rules.baseline === undefined ? [] : state.groups().filter((g) => g.baseline === null)
+    const choice = state.rules.baseline
+    const orphans = choice === undefined ? [] : state.groups().filter((g) => g.baseline === null)
     if (orphans.length > 0 && !state.rules.requireBaseline) {
-      const held = this.options.maxDrop === undefined && state.rules.baseline?.kind !== 'history' ? '' : ': not judged against a baseline'
+      const held = this.options.maxDrop === undefined && !judgesNoise(choice?.kind) ? '' : ': not judged against a baseline'
       const which = named(orphans.map((g) => g.id))
       const what =
-        state.rules.baseline?.kind === 'history'
-          ? 'fewer than 3 earlier runs of the same eval set, agent and model succeeded with a score'
-          : 'no earlier run of the same eval set, agent and model succeeded with a score'
+        choice?.kind === 'file'
+          ? `${choice.path} has too few runs of it, or none${orphans.length === 1 && orphans[0].missing ? `: ${orphans[0].missing}` : ''}`
+          : choice?.kind === 'history'
+            ? 'fewer than 3 earlier runs of the same eval set, agent and model succeeded with a score'
+            : 'no earlier run of the same eval set, agent and model succeeded with a score'
       this.out.notice(styled(`no baseline for ${which} (${what})${held}`, 'dim'))
+    }
+    if (choice?.kind === 'file' && outcome.end !== 'undecided' && state.comparisons() > 0) {
+      // (the table shows each group's mean ± sd (n); this line says whose)
+      this.out.notice(styled(`judged against ${choice.path} (${choice.file.evalSetId}, saved ${choice.file.savedAt})`, 'dim'))
+    }
+    const stale = state.stale()
+    if (stale.length > 0 && choice?.kind === 'file') {
+      const fails = state.rules.requireBaseline ? ', so they fail (--require-baseline)' : ''
+      this.out.warning(
+        `the baseline file ${choice.path} is stale for ${named(stale.map((g) => g.id))}: no run newer than --baseline-max-age ${flagDuration(choice.maxAgeS)}${fails}; refresh it (evals baseline save, or --update-baseline on the default branch)`,
+      )
     }
     if (state.rules.grouped) {
       const flaky = state.judged().filter(({judgement}) => judgement.flaky && judgement.verdict !== 'failed')
       for (const {group, judgement} of flaky) this.out.notice(styled('!', 'yellow'), ` ${group.id}: ${judgement.note}`)
     }
+    const seq = state.rules.sequential
+    if (outcome.end === 'undecided' && seq !== undefined) {
+      const open = state.judged().filter(({judgement}) => judgement.more)
+      const groups = state.groups().length
+      this.out.notice(
+        styled('…', 'dim'),
+        ` launch ${seq.look} of at most ${seq.looks} (--repeat auto): ${groups - open.length} of ${plural(groups, 'group')} decided; launching again for ${named(open.map(({group}) => group.id))}`,
+      )
+      return
+    }
+    const inconclusive = state.judged().filter(({judgement}) => judgement.verdict === 'inconclusive' && !judgement.fails)
+    if (inconclusive.length > 0 && seq !== undefined) {
+      const why =
+        seq.look < seq.looks
+          ? 'undecided when the step stopped'
+          : `undecided after ${seq.looks} launch${seq.looks === 1 ? '' : 'es'} (--max-repeat ${seq.looks})`
+      this.out.warning(
+        `inconclusive: ${named(inconclusive.map(({group}) => group.id))} ${why}: neither regressed nor cleared of --max-drop ${state.rules.maxDrop}; --fail-inconclusive fails the step on it`,
+      )
+    }
+    const hint = state.resolution(REPEAT.max)
+    if (hint !== undefined) this.out.notice(styled('!', 'yellow'), ` ${resolutionText(hint)}`)
     switch (outcome.end) {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
-        const noise = state.rules.baseline?.kind === 'history' ? ', none beyond noise' : ''
+        const noise = judgesNoise(state.rules.baseline?.kind) ? ', none beyond noise' : ''
         if (state.rules.grouped) {
           const groups = state.groups().length
           this.out.notice(
             styled('✓', 'green'),
-            ` ${groups === 1 ? '1 group' : `all ${groups} groups`} of ${plural(total, 'run')} passed${min}${noise} (${took})`,
+            ` ${groups === 1 ? '1 group' : `all ${groups} groups`} of ${plural(total, 'run')} passed${min}${noise}${inconclusive.length > 0 ? `, ${inconclusive.length} inconclusive` : ''} (${took})`,
           )
           return
         }
@@ -139,6 +180,8 @@ export class WatchView {
       }
       case 'interrupted':
         // the command says how to watch again
+        return
+      case 'undecided':
         return
     }
   }

@@ -3,6 +3,7 @@ import {runPages} from '../api/runs.js'
 import {commandResult, type Finished} from '../base/results.js'
 import type {Run} from '../contract/types.js'
 import {ExitCode, PAGE_LIMIT} from '../contract/vocabulary.js'
+import {UsageError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
@@ -10,15 +11,16 @@ import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
 import {AmctlError} from '../core/errors.js'
 import {flagDuration} from '../output/time.js'
-import {findBaselineRun, lookUpBaselines} from './baseline.js'
+import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
+import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
 import type {Column} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
-import {buildReport, writeReports} from './report.js'
-import {ABORTED, EXIT_BY_END, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
+import {type AutoReport, buildReport, writeReports} from './report.js'
+import {ABORTED, EXIT_BY_END, type FinalOutcome, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
-import type {GateBaseline, Judgement, Watched, WatchState} from './state.js'
-import {loadQuantile} from './stats.js'
+import {type FileChoice, type GateBaseline, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
+import {loadQuantile, loadToleranceFactor} from './stats.js'
 import {WatchView} from './view.js'
 import type {Signals} from '../core/signals.js'
 import {shellLine} from '../output/shell.js'
@@ -50,6 +52,12 @@ export interface WaitCall {
   again: string
   /** `evals run --wait`: the eval set launched (the report's suite for runs never found) */
   evalSetId?: string
+  /** --repeat auto: the baselines found by the first launch's wait, kept for the next ones (looked up once) */
+  lookup?: {found?: BaselineLookup}
+  /** --repeat auto: the launches made so far, at most how many, and the groups the last one was made for */
+  auto?: AutoReport
+  /** --repeat auto: the runs of the earlier launches, whose ends were said already */
+  known?: ReadonlySet<string>
 }
 
 /**
@@ -67,9 +75,14 @@ const newestRuns = (client: HttpClient, org: string, again?: string, signal?: Ab
  * code wait_timeout, nothing launched or watched), so a list whose pages never end cannot hold
  * the command.
  */
-export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<WatchOptions> {
+export async function resolveBaseline(plan: WaitPlan, deps: GateDeps, evalSetId?: string): Promise<WatchOptions> {
+  const choice = plan.options.baseline
   // the t quantile of the history gate: loaded only by a wait that judges a history
-  if (plan.options.baseline?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
+  if (choice?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
+  if (choice?.kind === 'file') {
+    checkFileFits(choice, deps.org, evalSetId)
+    return {...plan.options, quantile: await loadQuantile(), tolerance: await loadToleranceFactor()}
+  }
   const runId = plan.baselineRunId
   if (runId === undefined) return plan.options
   const {clock, org} = deps
@@ -87,6 +100,18 @@ export async function resolveBaseline(plan: WaitPlan, deps: GateDeps): Promise<W
 }
 
 /**
+ * `--baseline-file` holds the runs of one organization and eval set: a file of another org, or
+ * (`evals run`) of another eval set than the one launched, is exit 2 before anything is launched.
+ */
+function checkFileFits(choice: FileChoice, org: string, evalSetId: string | undefined): void {
+  const {file, path} = choice
+  if (file.org !== org) throw new UsageError(`--baseline-file ${path} holds runs of organization ${file.org}, not ${org}`)
+  if (evalSetId !== undefined && file.evalSetId !== evalSetId) {
+    throw new UsageError(`--baseline-file ${path} holds runs of eval set ${file.evalSetId}, not ${evalSetId}`)
+  }
+}
+
+/**
  * The wait of `runs watch` and `evals run --wait` (contract 5): polls the organization's run
  * list (the largest page the API allows, then only as far as needed) until the runs finish,
  * showing progress on stderr; with --baseline previous it looks the baselines up once (one
@@ -101,20 +126,53 @@ export async function waitForRuns(
   reports: ReportTargets,
   deps: GateDeps,
   call: WaitCall,
+): Promise<FinalOutcome> {
+  const outcome = await waitLook(ids, options, reports, deps, call)
+  if (outcome.end === 'undecided') throw new Error('a wait ended undecided without --repeat auto')
+  return {...outcome, end: outcome.end}
+}
+
+/**
+ * One wait of waitForRuns; with --repeat auto (options.sequential) it may end `undecided`: every
+ * run finished, and some group would take another launch. Then no report is written.
+ */
+export async function waitLook(
+  ids: readonly string[],
+  options: WatchOptions,
+  reports: ReportTargets,
+  deps: GateDeps,
+  call: WaitCall,
 ): Promise<WatchOutcome> {
   const {client, org, io, out, errStyle, clock: time, signals} = deps
   const unique = [...new Set(ids)]
   const wallStart = time.wall()
   const listName = `the runs of ${org}`
-  const view = new WatchView(io, out, errStyle, {...options, verbose: deps.verbose}, () => time.now(), time.now(), signals)
+  const view = new WatchView(
+    io,
+    out,
+    errStyle,
+    {...options, verbose: deps.verbose, known: call.known},
+    () => time.now(),
+    time.now(),
+    signals,
+  )
   const interrupt = new AbortController()
   const stopListening = signals.on(['SIGINT'], () => interrupt.abort())
   try {
-    view.start(unique.length, org)
+    view.start(unique.filter((id) => !call.known?.has(id)).length, org)
     const outcome = await watchRuns(unique, options, {
       // from the second poll on, the list answered before: a 404 is that poll's page, not the organization
       poll: (pending, number, stop) => pollRuns(newestRuns(client, org, number > 1 ? `at poll ${number}` : undefined, stop), pending),
-      baselines: (state, stop) => lookUpBaselines(newestRuns(client, org, 'in the baseline search', stop), state),
+      baselines: async (state, stop) => {
+        const kept = call.lookup?.found
+        if (kept !== undefined) return kept
+        const found =
+          state.rules.baseline?.kind === 'file'
+            ? fileBaselines(state, state.rules.baseline, time.wall())
+            : await lookUpBaselines(newestRuns(client, org, 'in the baseline search', stop), state)
+        if (call.lookup !== undefined) call.lookup.found = found
+        return found
+      },
       listName,
       clock: time,
       signal: interrupt.signal,
@@ -123,26 +181,67 @@ export async function waitForRuns(
     })
     if (outcome.end === 'interrupted') view.clear()
     else view.finish(outcome)
-    const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart})
-    await writeReports(report, reports, {io, out, env: deps.env})
-    // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
-    const going = goingOn(outcome.state)
-    if (going.length > 0) {
-      out.notice(
-        `${going.length === 1 ? '1 run' : `${going.length} runs`} still going on the server (the API cannot cancel runs): ${shellLine(going)}`,
-      )
-    }
-    if (outcome.end === 'interrupted') {
-      out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
-      throw new Errors.ExitError(ExitCode.interrupted)
-    }
-    return outcome
+    if (outcome.end === 'undecided') return outcome
+    return await concludeWait({...outcome, end: outcome.end}, options, reports, deps, call, wallStart)
   } catch (error) {
     view.clear()
     throw error
   } finally {
     stopListening()
   }
+}
+
+/**
+ * How a wait ends for the command: the reports of `outcome` written (whatever the end), the
+ * baseline file updated after a verdict (--update-baseline), and after Ctrl-C the line that says
+ * how to watch again (exit 130).
+ */
+export async function concludeWait(
+  outcome: FinalOutcome,
+  options: WatchOptions,
+  reports: ReportTargets,
+  deps: GateDeps,
+  call: WaitCall,
+  wallStart: number,
+): Promise<FinalOutcome> {
+  const {org, io, out} = deps
+  const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart, auto: call.auto})
+  await writeReports(report, reports, {io, out, env: deps.env})
+  const choice = options.baseline
+  if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
+    updateFileAfter(choice, outcome.state.runs(), out, new Date(deps.clock.wall()).toISOString())
+  }
+  // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
+  const going = goingOn(outcome.state)
+  if (going.length > 0) {
+    out.notice(
+      `${going.length === 1 ? '1 run' : `${going.length} runs`} still going on the server (the API cannot cancel runs): ${shellLine(going)}`,
+    )
+  }
+  if (outcome.end === 'interrupted') {
+    out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
+    throw new Errors.ExitError(ExitCode.interrupted)
+  }
+  return outcome
+}
+
+/**
+ * `--update-baseline`, after a verdict: the step's succeeded, scored runs added to the file,
+ * read afresh (./baseline-file.ts updateBaselineFile), and written atomically; one line says
+ * what changed. A file that can no longer be read or written is an error (exit 2 or 1).
+ */
+function updateFileAfter(choice: FileChoice, runs: Run[], out: Renderer, savedAt: string): void {
+  const {file, added, started, dropped} = updateBaselineFile(readBaselineFile(choice.path), runs, savedAt)
+  const count = [...added.values()].reduce((a, b) => a + b, 0)
+  if (count === 0) {
+    out.notice(`--update-baseline: ${choice.path} unchanged: no run of this step succeeded with a score that it does not hold`)
+    return
+  }
+  writeBaselineFile(choice.path, file)
+  const each = [...added].map(([group, n]) => `${n} to ${group}`).join(', ')
+  const news = started.length === 0 ? '' : ` (new: ${started.join(', ')})`
+  const gone = dropped === 0 ? '' : `; ${dropped} older run${dropped === 1 ? '' : 's'} dropped (each group keeps ${file.keep})`
+  out.notice(`--update-baseline: added ${count} run${count === 1 ? '' : 's'} to ${choice.path}: ${each}${news}${gone}`)
 }
 
 function hostOf(baseUrl: string): string {
@@ -181,7 +280,7 @@ export interface WaitExtras {
  * With --repeat the runs carry their verdict only and `groups` (./columns.ts GroupRow) carry the
  * rest; the table shows the groups.
  */
-export function waitResult<D>(outcome: WatchOutcome, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
+export function waitResult<D>(outcome: FinalOutcome, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
   const {state} = outcome
   const exitCode = EXIT_BY_END[outcome.end]
   const choice = state.rules.baseline
@@ -214,7 +313,10 @@ function gatedRun(state: WatchState, w: Watched): GatedRun {
   const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
   // `baseline` is absent when it was never looked up (the time limit cut the search short)
   const out: GatedRun = {...run, verdict, ...lookedUp(group?.baseline), delta: judgement?.delta ?? null}
-  if (choice.kind === 'history') out.margin = judgement?.margin ?? null
+  if (judgesNoise(choice.kind)) {
+    out.margin = judgement?.margin ?? null
+    out.detectable = judgement?.detectable ?? null
+  }
   return out
 }
 
@@ -237,11 +339,16 @@ function groupRows(state: WatchState): GroupRow[] {
       failures: judgement.failures,
       flaky: judgement.flaky,
       verdict: judgement.verdict,
+      k: judgement.k,
+      decidedAt: judgement.decidedAt ?? null,
     }
     if (choice !== undefined) {
       Object.assign(row, lookedUp(group.baseline))
       row.delta = judgement.delta
-      if (choice.kind === 'history') row.margin = judgement.margin
+      if (judgesNoise(choice.kind)) {
+        row.margin = judgement.margin
+        row.detectable = judgement.detectable
+      }
     }
     return row
   })

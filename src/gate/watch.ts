@@ -51,8 +51,11 @@ export interface WatchOutcome {
   timeoutS: number
 }
 
+/** An end the command ends with (`undecided` is not one: --repeat auto launches again). */
+export type FinalOutcome = WatchOutcome & {end: Exclude<WatchEnd, 'undecided'>}
+
 /** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out, 130 interrupted. */
-export const EXIT_BY_END: Readonly<Record<WatchEnd, number>> = {
+export const EXIT_BY_END: Readonly<Record<FinalOutcome['end'], number>> = {
   passed: ExitCode.ok,
   'not-passed': ExitCode.notPassed,
   timeout: ExitCode.waitTimeout,
@@ -96,7 +99,8 @@ function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal {
   return given.length === 1 ? given[0] : AbortSignal.any(given)
 }
 
-function notFound(missing: string[], listName: string): AmctlError {
+/** Watched runs the whole list does not hold: exit 5 naming them. */
+export function notFound(missing: string[], listName: string): AmctlError {
   const which = missing.length === 1 ? `run "${missing[0]}" is` : `runs ${missing.map((id) => `"${id}"`).join(', ')} are`
   return new AmctlError(`${which} not among ${listName}`, {code: 'not_found', exitCode: ExitCode.notFound})
 }
@@ -158,7 +162,7 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
         hooks.onPoll?.(state, changes)
         return stopped('baselines')
       }
-      state.setBaselines(lookup.found, lookup.historyFound)
+      state.setBaselines(lookup.found, lookup.historyFound, lookup.missing)
     }
     hooks.onPoll?.(state, changes)
     const verdict = state.verdict()

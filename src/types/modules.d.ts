@@ -8,9 +8,14 @@ declare module 'marked-man' {
 }
 
 // jstat ships no types: the functions amctl uses, Student's t quantile (the history gate's margin),
-// the normal quantile and the binomial distribution (the verdicts of evals stats)
+// the normal quantile and the binomial distribution (the verdicts of evals stats), and the normal
+// and chi-square distributions (the baseline file's tolerance bound)
 declare module 'jstat' {
   export const studentt: {inv(p: number, dof: number): number}
   export const normal: {inv(p: number, mean: number, sd: number): number}
   export const binomial: {cdf(k: number, n: number, p: number): number}
+  export const jStat: {
+    normal: {cdf(x: number, mean: number, sd: number): number; inv(p: number, mean: number, sd: number): number}
+    chisquare: {inv(p: number, dof: number): number}
+  }
 }

@@ -84,6 +84,12 @@ describe('the fields of a wait’s piped rows (docs/scripting.md) are the fields
     margin: (r) => r.margin,
     'baseline sd': (r) => r.baseline?.sd,
     'baseline runs': (r) => r.baseline?.runs,
+    'baseline file': (r) => r.baseline?.path,
+    stale: (r) => r.baseline?.stale,
+    detectable: (r) => r.detectable,
+    // (a run judged alone: no --repeat)
+    k: () => undefined,
+    'decided at': () => undefined,
   }
   const fields = () => documentedFields('docs/scripting.md', 'output:tsv-run-fields')
 
@@ -155,6 +161,11 @@ describe('the fields of a wait’s piped rows (docs/scripting.md) are the fields
         margin: () => Number(property(`${group}.margin`)),
         'baseline sd': () => Number(property(`${group}.baseline-sd`)),
         'baseline runs': () => String(property(`${group}.baseline-runs`).split(',').length),
+        'baseline file': () => '',
+        stale: () => '',
+        detectable: () => Number(property(`${group}.detectable`)),
+        k: () => String(runs.filter(([, status, score]) => status === 'succeeded' && score !== 'none').length),
+        'decided at': () => '',
       }
       expect([...documented.values()].sort(), 'the names the table uses').toEqual(Object.keys(GROUP_FIELD).sort())
       for (const [position, name] of documented)
@@ -166,7 +177,7 @@ describe('the fields of a wait’s piped rows (docs/scripting.md) are the fields
 describe('the JUnit report’s failure types and properties (docs/ci.md) are the ones it writes', () => {
   interface Written {
     /** how the wait judged: which properties may appear */
-    baseline: 'none' | 'run' | 'history'
+    baseline: 'none' | 'run' | 'history' | 'file'
     grouped: boolean
     report: any
   }
@@ -196,7 +207,32 @@ describe('the JUnit report’s failure types and properties (docs/ci.md) are the
     await report(['evals', 'run', 'es_acme_search', '--wait', '--baseline', 'history'], 'history')
     // --repeat: the groups' runs as properties
     await report(['evals', 'run', 'es_acme_search', '--wait', '--repeat', '2', '--baseline', 'history'], 'history', true)
-  }, 120_000)
+    // a baseline file (its path, whether it is stale); --repeat auto (the launch that decided a
+    // group), here after one launch with --fail-inconclusive: claude-code's noise of 0.09 leaves a
+    // drop of 0.10 in doubt
+    const file = join(tempDir('amctl-docs-output-'), 'search-baseline.json')
+    await amctl(['evals', 'baseline', 'save', 'es_acme_search', '--org', 'acme', '--file', file])
+    await report(['evals', 'run', 'es_acme_search', '--wait', '--baseline-file', file], 'file')
+    await report(
+      [
+        'evals',
+        'run',
+        'es_acme_search',
+        '--wait',
+        '--baseline-file',
+        file,
+        '--repeat',
+        'auto',
+        '--max-repeat',
+        '1',
+        '--max-drop',
+        '0.1',
+        '--fail-inconclusive',
+      ],
+      'file',
+      true,
+    )
+  }, 180_000)
 
   const testcases = (w: Written) => w.report.testsuites.testsuite.flatMap((suite: any) => suite.testcase ?? [])
 
@@ -230,9 +266,10 @@ describe('the JUnit report’s failure types and properties (docs/ci.md) are the
     expect([...seenIn.keys()].sort()).toEqual(table.map((row) => row.name).sort())
     for (const {name, when} of table) {
       const where = seenIn.get(name) ?? []
-      if (when.includes('--baseline history'))
+      const noise = [...(when.includes('--baseline history') ? ['history'] : []), ...(when.includes('--baseline-file') ? ['file'] : [])]
+      if (noise.length > 0)
         expect(
-          where.every((w) => w.baseline === 'history'),
+          where.every((w) => noise.includes(w.baseline)),
           `${name}: ${when}`,
         ).toBe(true)
       if (when.includes('--baseline previous'))

@@ -85,6 +85,19 @@ const EXPECT: {match: string; exit: number; why: string}[] = [
   {match: 'es_acme_checkout --org acme --wait --baseline history --junit', exit: 10, why: 'a launched run failed'},
 ]
 
+/**
+ * Baseline files the examples judge against or show (`--baseline-file search-baseline.json`,
+ * `evals baseline show checkout-baseline.json`): saved from the fresh server's seeded history
+ * first, as a CI job would have saved it, unless the example saves it itself (`--file NAME`).
+ */
+const BASELINE_FILES: Record<string, string> = {'checkout-baseline.json': 'es_acme_checkout', 'search-baseline.json': 'es_acme_search'}
+function withBaselineFiles(script: string): string {
+  const saves = Object.entries(BASELINE_FILES)
+    .filter(([name]) => script.includes(name) && !script.includes(`--file ${name}`))
+    .map(([name, evalSet]) => `amctl evals baseline save ${evalSet} --org acme --file ${name} >/dev/null 2>&1 && `)
+  return `${saves.join('')}${script}`
+}
+
 /** The device hooks approve or deny a login waiting under a code: one is started, and its code stands in for the example's. */
 const DEVICE = (command: string) => command.includes('/_dev/device/')
 const EXAMPLE_CODE = /[A-Z]{4}-[A-Z]{4}/
@@ -171,7 +184,7 @@ describe('every example in the help and the documents works as documented agains
       SHELL: '/bin/bash',
       url: server.url,
     }
-    let script = command.replaceAll('http://127.0.0.1:4010', server.url)
+    let script = withBaselineFiles(command.replaceAll('http://127.0.0.1:4010', server.url))
     if (device) {
       const login = await fetch(`${server.url}/api/v1/cli/token`, {
         method: 'POST',

@@ -1,6 +1,10 @@
 import {describe, expect, it} from 'vitest'
 import {againCommand, parseWatchOptions, WATCH_DEFAULTS, watchFlagWords} from '../../src/gate/flags.js'
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {UsageError} from '../../src/core/errors.js'
+import {baselineFileText} from '../../src/gate/baseline-file.js'
+import {tempDir} from '../helpers/temp.js'
 
 // The wait flags of `runs watch` and `evals run --wait` (contract 5), checked before any request.
 describe('parseWatchOptions', () => {
@@ -118,5 +122,45 @@ describe('againCommand', () => {
     expect(againCommand(['r1', 'r 2', 'r1'], 'acme', {profile: 'ci', 'base-url': 'https://a.example', 'min-score': '0.5'})).toBe(
       "amctl runs watch r1 'r 2' --org acme --profile ci --base-url https://a.example --min-score 0.5",
     )
+  })
+
+  it('--baseline-file: read and checked at once (exit 2 naming the file); its own flags only with it; not with --baseline', () => {
+    const dir = tempDir('amctl-flags-')
+    const path = join(dir, 'base.json')
+    writeFileSync(
+      path,
+      baselineFileText({version: 1, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 20, groups: []}),
+    )
+    expect(parseWatchOptions({'baseline-file': path, 'update-baseline': true, confidence: '0.9'}).options.baseline).toMatchObject({
+      kind: 'file',
+      path,
+      maxAgeS: 30 * 86_400,
+      update: true,
+      confidence: 0.9,
+      file: {org: 'acme', evalSetId: 'es_1'},
+    })
+    writeFileSync(path, '{"version": 1,')
+    const bad: Array<[Record<string, unknown>, string]> = [
+      [{'baseline-file': path}, `baseline file ${path}: not JSON (`],
+      [{'baseline-file': path, baseline: 'history'}, '--baseline-file and --baseline are two baselines: give one'],
+      [{'update-baseline': true}, '--update-baseline acts only with --baseline-file'],
+      [{'baseline-max-age': '7d', baseline: 'history'}, '--baseline-max-age acts only with --baseline-file'],
+      [
+        {'baseline-file': path, 'baseline-runs': '30'},
+        '--baseline-runs acts only with --baseline history (a baseline file keeps the runs it was saved with)',
+      ],
+      [{'baseline-file': path, 'baseline-window': '7d'}, '--baseline-window acts only with --baseline history or previous'],
+      [{confidence: '0.9'}, '--confidence acts only with --baseline history or --baseline-file'],
+    ]
+    for (const [flags, message] of bad) {
+      let error: unknown
+      try {
+        parseWatchOptions(flags)
+      } catch (e) {
+        error = e
+      }
+      expect(error, JSON.stringify(flags)).toBeInstanceOf(UsageError)
+      expect((error as Error).message).toContain(message)
+    }
   })
 })

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {buildReport, checkReportPaths} from '../../src/gate/report.js'
 import {tempDir} from '../helpers/temp.js'
-import type {WatchOutcome} from '../../src/gate/watch.js'
+import type {FinalOutcome} from '../../src/gate/watch.js'
 import {WatchState} from '../../src/gate/state.js'
 import {runAt} from '../helpers/pages.js'
 
@@ -12,7 +12,7 @@ import {runAt} from '../helpers/pages.js'
 const CREATED = Date.parse('2026-11-25T09:00:00.000Z')
 const WALL_START = CREATED + 60_000 // the wait began a minute after the launch
 
-function outcome(state: WatchState, end: WatchOutcome['end'], endedAt = 30_000): WatchOutcome {
+function outcome(state: WatchState, end: FinalOutcome['end'], endedAt = 30_000): FinalOutcome {
   return {end, state, startedAt: 0, endedAt, polls: 3, timeoutS: 1800}
 }
 

@@ -1,6 +1,19 @@
 import {beforeAll, describe, expect, it} from 'vitest'
-import {type HistoryBaseline, isFinished, scoreDelta, shortfall, type WatchRules, WatchState} from '../../src/gate/state.js'
-import {loadQuantile, type Quantile} from '../../src/gate/stats.js'
+import {normalDraws} from '../../bench/random.mjs'
+import type {BaselineFile} from '../../src/gate/baseline-file.js'
+import {
+  type FileBaseline,
+  type HistoryBaseline,
+  isFinished,
+  type Judgement,
+  type Resolution,
+  resolutionText,
+  scoreDelta,
+  shortfall,
+  type WatchRules,
+  WatchState,
+} from '../../src/gate/state.js'
+import {loadQuantile, loadToleranceFactor, type Quantile, type ToleranceFactor} from '../../src/gate/stats.js'
 import type {Run} from '../../src/contract/types.js'
 
 const CREATED = '2026-01-01T00:00:00Z'
@@ -321,6 +334,232 @@ describe('WatchState: --baseline history (regression or noise)', () => {
     strict.setBaselines(new Map(), new Map([['r1', 0]]))
     expect(strict.judge(strict.groups()[0])).toMatchObject({verdict: 'no-baseline', fails: true, shortfall: {rule: 'baseline'}})
     expect(strict.verdict()).toBe('not-passed')
+  })
+})
+
+describe('WatchState: --baseline-file', () => {
+  const FILE_PATH = 'base.json'
+  const fileBaseline = (mean: number, sd: number, runs = 50, stale = false): FileBaseline => ({
+    kind: 'file',
+    path: FILE_PATH,
+    runs,
+    mean,
+    sd,
+    runIds: Array.from({length: runs}, (_, i) => `f${i}`),
+    scores: Array(runs).fill(mean),
+    savedAt: '2026-11-01T00:00:00.000Z',
+    newestRunAt: stale ? '2026-09-01T00:00:00.000Z' : '2026-11-01T00:00:00.000Z',
+    stale,
+  })
+  const file = {version: 1, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []} as BaselineFile
+  const choice = {kind: 'file', path: FILE_PATH, file, maxAgeS: 30 * 86_400, update: false, confidence: 0.95} as const
+  let quantile: Quantile
+  let tolerance: ToleranceFactor
+  beforeAll(async () => {
+    quantile = await loadQuantile()
+    tolerance = await loadToleranceFactor()
+  })
+  const judged = (
+    runs: Run[],
+    baselines: Record<string, FileBaseline>,
+    rules: Partial<WatchRules> = {},
+    missing = new Map<string, string>(),
+  ) => {
+    const state = new WatchState(
+      runs.map((r) => r.id),
+      {failFast: false, baseline: choice, quantile, tolerance, ...rules},
+    )
+    state.apply(found(...runs), 0)
+    state.setBaselines(new Map(Object.entries(baselines)), undefined, missing)
+    return state
+  }
+
+  it('the margin is the tolerance bound: K(50, 1, 0.975) × sd with two groups, wider than the history prediction bound', () => {
+    const b = fileBaseline(0.73, 0.03)
+    const state = judged([run('a', 'succeeded', 0.66), run('b', 'succeeded', 0.73)], {a: b, b})
+    const j = state.judge(state.groups()[0])
+    // scipy.stats.nct.ppf(0.9, 49, norm.ppf(0.975) × √50) / √50 = 2.320088
+    expect(j.margin).toBeCloseTo(2.320088 * 0.03, 5)
+    expect(j).toMatchObject({verdict: 'regressed', confidence: 0.975, delta: -0.07})
+    expect(j.shortfall?.reason).toBe('scored 0.66, 0.07 below the mean of 50 runs in base.json (0.73 ± 0.03): beyond noise at 95 %')
+    expect(j.margin).toBeGreaterThan(quantile(0.975, 49) * 0.03 * Math.sqrt(1 + 1 / 50))
+  })
+
+  it('no baseline says why (a group the file lacks, another eval set); a stale file warns, and fails under --require-baseline', () => {
+    const missing = new Map([['a', 'base.json holds no runs of codex / gpt-5 (at least 3 needed)']])
+    const none = judged([run('a', 'succeeded', 0.7)], {}, {}, missing)
+    expect(none.judge(none.groups()[0])).toMatchObject({
+      verdict: 'no-baseline',
+      fails: false,
+      note: 'no baseline: base.json holds no runs of codex / gpt-5 (at least 3 needed)',
+    })
+    const stale = judged([run('a', 'succeeded', 0.72)], {a: fileBaseline(0.73, 0.03, 50, true)})
+    expect(stale.stale().map((g) => g.id)).toEqual(['a'])
+    const j = stale.judge(stale.groups()[0])
+    expect(j.verdict).toBe('passed')
+    expect(j.note).toMatch(
+      /^scored 0\.72, 0\.01 below the mean of 50 runs in base\.json \(0\.73 ± 0\.03\): within noise at 95 %; the baseline in base\.json is stale: its newest run of this agent and model was created 2026-09-01T00:00:00\.000Z, more than --baseline-max-age 30d ago$/,
+    )
+    const strict = judged([run('a', 'succeeded', 0.72)], {a: fileBaseline(0.73, 0.03, 50, true)}, {requireBaseline: true})
+    expect(strict.judge(strict.groups()[0])).toMatchObject({verdict: 'no-baseline', fails: true, shortfall: {rule: 'baseline'}})
+    expect(strict.verdict()).toBe('not-passed')
+  })
+})
+
+describe('WatchState: detectable, the hint, and --repeat auto (issue 30)', () => {
+  // a file group of 20 runs alternating 0.67 and 0.73: mean 0.70, sd 0.030779 (the e2e tests' file)
+  const SD = 0.030779
+  const file = {version: 1, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []} as BaselineFile
+  const choice = {kind: 'file', path: 'base.json', file, maxAgeS: 0, update: false, confidence: 0.95} as const
+  const baseline: FileBaseline = {
+    kind: 'file',
+    path: 'base.json',
+    runs: 20,
+    mean: 0.7,
+    sd: SD,
+    runIds: [],
+    scores: Array.from({length: 20}, (_, i) => (i % 2 === 0 ? 0.67 : 0.73)),
+    savedAt: file.savedAt,
+    newestRunAt: file.savedAt,
+    stale: false,
+  }
+  const target = (id: string, agent: string, score: number | null, status = 'succeeded') =>
+    ({...run(id, status, score), evalSetId: 'es_1', agent, model: 'm'}) as Run
+  let quantile: Quantile
+  let tolerance: ToleranceFactor
+  beforeAll(async () => {
+    quantile = await loadQuantile()
+    tolerance = await loadToleranceFactor()
+  })
+  /** The state of one look: `scores` by agent, every launch so far (one run each). */
+  function look(scores: Record<string, number[]>, rules: Partial<WatchRules> = {}) {
+    const runs = Object.entries(scores).flatMap(([agent, list]) => list.map((score, i) => target(`${agent}${i}`, agent, score)))
+    const state = new WatchState(
+      runs.map((r) => r.id),
+      {failFast: false, grouped: true, baseline: choice, quantile, tolerance, ...rules},
+    )
+    state.apply(found(...runs), 0)
+    state.setBaselines(new Map(state.groups().map((g) => [g.id, baseline])))
+    return state
+  }
+  const byAgent = (state: WatchState) => Object.fromEntries(state.judged().map(({group, judgement}) => [group.id.split(' ')[1], judgement]))
+
+  it('detectable: the tolerance margin + t(0.8, n − 1) × sd × √(1/k + 1/n), computed by hand', () => {
+    const state = look({a: [0.7], b: [0.7]})
+    // K(20, 1, 0.975) = 2.596211 (scipy), t(0.8, 19) = 0.860951
+    const expected = 2.596211 * SD + 0.860951 * SD * Math.sqrt(1 + 1 / 20)
+    expect(byAgent(state).a.detectable).toBeCloseTo(expected, 5)
+    expect(expected).toBeCloseTo(0.107064, 5)
+  })
+
+  it('the hint: --max-drop 0.05 below detectable 0.11, and the --repeat that would see it (6)', () => {
+    const state = look({a: [0.7], b: [0.7]}, {maxDrop: 0.05})
+    const hint = state.resolution(20)
+    expect(hint).toMatchObject({maxDrop: 0.05, repeat: 6, upTo: 20})
+    expect(hint?.detectable).toBeCloseTo(0.107064, 5)
+    expect(resolutionText(hint as Resolution)).toBe('this step could only see drops of 0.11 or more; --repeat 6 would see 0.05')
+    expect(look({a: [0.7], b: [0.7]}, {maxDrop: 0.12}).resolution(20)).toBeUndefined()
+    expect(look({a: [0.7], b: [0.7]}, {maxDrop: 0.05}).resolution(5)?.repeat).toBeNull()
+  })
+
+  const auto = (lookNo: number, looks: number, decided = new Map<string, Judgement>()) => ({
+    sequential: {look: lookNo, looks, decided},
+    maxDrop: 0.1,
+  })
+
+  it('a group whose drop of 0.10 is ruled out is cleared (passed) at once; one still unclear waits for the next launch', () => {
+    const first = look({claude: [0.72], codex: [0.64]}, auto(1, 5))
+    const j = byAgent(first)
+    expect(j.claude).toMatchObject({verdict: 'passed', decided: true, decidedAt: 1, k: 1})
+    expect(j.claude.note).toMatch(/cleared, the drop's upper bound at 95 % is 0\.07, below --max-drop 0\.1$/)
+    expect(j.codex).toMatchObject({verdict: 'inconclusive', decided: true, more: true, fails: false, decidedAt: null})
+    expect(first.verdict()).toBe('undecided')
+    // the second launch: claude stays as it was decided, codex's mean of two clears it
+    const decided = new Map([[first.groups()[0].id, j.claude]])
+    const second = look({claude: [0.72, 0.5], codex: [0.64, 0.74]}, auto(2, 5, decided))
+    const k = byAgent(second)
+    expect(k.claude).toBe(j.claude)
+    expect(k.codex).toMatchObject({verdict: 'passed', decidedAt: 2, k: 2, score: 0.69})
+    expect(second.verdict()).toBe('passed')
+  })
+
+  it('a collapse is regressed after one launch, and ends the step', () => {
+    const state = look({claude: [0.64], codex: [0.3]}, auto(1, 5))
+    expect(byAgent(state).codex).toMatchObject({verdict: 'regressed', fails: true, decidedAt: 1})
+    expect(state.verdict()).toBe('not-passed')
+  })
+
+  it('at --max-repeat an undecided group is inconclusive: passing with a note, or failing with --fail-inconclusive', () => {
+    const state = look({claude: [0.72, 0.7], codex: [0.64, 0.64]}, auto(2, 2))
+    expect(byAgent(state).codex).toMatchObject({verdict: 'inconclusive', fails: false, more: false, decidedAt: null})
+    expect(byAgent(state).codex.note).toMatch(/: inconclusive after 2 launches \(--max-repeat 2\)$/)
+    expect(state.verdict()).toBe('passed')
+    const strict = look({claude: [0.72, 0.7], codex: [0.64, 0.64]}, {...auto(2, 2), failInconclusive: true})
+    expect(byAgent(strict).codex).toMatchObject({verdict: 'inconclusive', fails: true, shortfall: {rule: 'inconclusive'}})
+    expect(strict.verdict()).toBe('not-passed')
+  })
+})
+
+describe('the sequential rule, simulated (Bonferroni over the looks): both error rates stay at most 1 − C', () => {
+  let quantile: Quantile
+  beforeAll(async () => {
+    quantile = await loadQuantile()
+  })
+  const choice = {kind: 'history', windowS: 0, runs: 20, confidence: 0.95} as const
+
+  /** One step of two groups, a history of 20 runs each, up to 5 launches: what it ended with. */
+  function step(z: () => number, drop: number): {regressed: boolean; cleared: boolean; launches: number} {
+    const sd = 0.03
+    const histories = [0, 1].map((): HistoryBaseline => {
+      const scores = Array.from({length: 20}, () => 0.7 + sd * z())
+      const mean = scores.reduce((a, b) => a + b, 0) / 20
+      const s = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / 19)
+      return {kind: 'history', runs: 20, mean, sd: s, window: null, runIds: [], scores, outliers: []}
+    })
+    const scores: number[][] = [[], []]
+    const decided = new Map<string, Judgement>()
+    for (let l = 1; l <= 5; l++) {
+      for (const g of [0, 1]) scores[g].push(0.7 - drop + sd * z())
+      const runs = [0, 1].flatMap((g) =>
+        scores[g].map((score, i) => ({...run(`g${g}r${i}`, 'succeeded', score), evalSetId: 'es', agent: `a${g}`, model: 'm'}) as Run),
+      )
+      const state = new WatchState(
+        runs.map((r) => r.id),
+        {failFast: false, grouped: true, baseline: choice, quantile, maxDrop: 0.05, sequential: {look: l, looks: 5, decided}},
+      )
+      state.apply(found(...runs), 0)
+      state.setBaselines(new Map(state.groups().map((g, i) => [g.id, histories[i]])))
+      const judged = state.judged()
+      const end = state.verdict()
+      if (end !== 'undecided') {
+        return {
+          regressed: judged.some(({judgement}) => judgement.verdict === 'regressed'),
+          cleared: judged.some(({judgement}) => judgement.verdict === 'passed'),
+          launches: l,
+        }
+      }
+      for (const {group, judgement} of judged) if (!judgement.more) decided.set(group.id, judgement)
+    }
+    throw new Error('a step went past --max-repeat')
+  }
+
+  it('no change: a false alarm in at most 5 % of steps; a true drop of D = 0.05: cleared in at most 5 %', () => {
+    const z = normalDraws(20261127)
+    const steps = 2000
+    let falseAlarms = 0
+    let clearedAtD = 0
+    let launches = 0
+    for (let i = 0; i < steps; i++) {
+      const quiet = step(z, 0)
+      if (quiet.regressed) falseAlarms++
+      launches += quiet.launches
+      if (step(z, 0.05).cleared) clearedAtD++
+    }
+    // (the binomial's 95 % bound over 2000 steps at 5 % is 6.0 %; the split is conservative, well below)
+    expect(falseAlarms / steps).toBeLessThan(0.06)
+    expect(clearedAtD / steps).toBeLessThan(0.06)
+    // and it stops early: fewer launches than the fixed 5
+    expect(launches / steps).toBeLessThan(5)
   })
 })
 

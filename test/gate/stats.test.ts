@@ -2,6 +2,8 @@ import {describe, expect, it} from 'vitest'
 import {
   HISTORY,
   loadQuantile,
+  loadToleranceFactor,
+  toleranceMargin,
   median,
   perComparison,
   predictionMargin,
@@ -124,5 +126,30 @@ describe('the history gate: estimator, floor, margin, correction', () => {
   it('median', () => {
     expect(median([3, 1, 2])).toBe(2)
     expect(median([4, 1, 3, 2])).toBe(2.5)
+  })
+})
+
+describe('the baseline file: the tolerance bound of the mean of k new runs', () => {
+  // scipy.stats.nct.ppf(0.9, n − 1, norm.ppf(c) × √(n/k)) / √n, computed apart (scipy 1.17)
+  it.each([
+    [20, 1, 0.975, 2.596211],
+    [50, 1, 0.975, 2.320088],
+    [3, 1, 0.95, 5.311478],
+    [20, 3, 0.99, 1.839714],
+    [50, 5, 0.995, 1.415799],
+    // δ ≈ 33: jstat's own noncentral t underflows there
+    [100, 1, 0.9995, 3.654316],
+  ])('n %i, k %i, at %f: K = %f', async (n, k, c, expected) => {
+    const factor = await loadToleranceFactor()
+    expect(factor(n, k, c)).toBeCloseTo(expected, 5)
+  })
+
+  it('the margin is K × max(sd, floor): wider than the prediction bound, narrowing with more runs kept', async () => {
+    const factor = await loadToleranceFactor()
+    const t = await loadQuantile()
+    expect(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975)).toBeCloseTo(2.596211 * 0.03, 6)
+    expect(toleranceMargin(factor, {n: 20, sd: 0}, 1, 0.975)).toBeCloseTo(2.596211 * HISTORY.sdFloor, 6)
+    expect(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975)).toBeGreaterThan(predictionMargin(t, {n: 20, sd: 0.03}, 1, 0.975))
+    expect(toleranceMargin(factor, {n: 50, sd: 0.03}, 1, 0.975)).toBeLessThan(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975))
   })
 })

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {PollResult} from '../../src/gate/poll.js'
-import {EXIT_BY_END, LAST_POLL_MS, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../src/gate/watch.js'
+import {EXIT_BY_END, type FinalOutcome, LAST_POLL_MS, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../src/gate/watch.js'
 import type {Run} from '../../src/contract/types.js'
 import {AmctlError} from '../../src/core/errors.js'
 import {fakeClock} from '../helpers/fake-clock.js'
@@ -208,7 +208,7 @@ describe('watchRuns: the baselines of --baseline previous', () => {
       },
     )
     expect(outcome.end).toBe('not-passed')
-    expect(EXIT_BY_END[outcome.end]).toBe(10)
+    expect(EXIT_BY_END[outcome.end as FinalOutcome['end']]).toBe(10)
   })
 
   it('Ctrl-C during the lookup ends the wait at once as interrupted', async () => {

@@ -4,7 +4,7 @@ import {commandResult, type Finished, type UnknownOutcome} from '../../base/resu
 import type {ErrorDocument} from '../../core/errors.js'
 import type {LaunchResult, Run} from '../../contract/types.js'
 import {UsageError} from '../../core/errors.js'
-import {parseIntegerInRange, requireId} from '../../input/values.js'
+import {requireId} from '../../input/values.js'
 import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
@@ -12,7 +12,8 @@ import {sightingsOfRuns} from '../../core/recent.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
 import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
-import {againCommand, parseWatchOptions, REPEAT, watchFlags, watchFlagWords} from '../../gate/flags.js'
+import {againCommand, parseRepeat, parseWatchOptions, REPEAT, watchFlags, watchFlagWords} from '../../gate/flags.js'
+import {waitAuto} from '../../gate/repeat.js'
 import type {GroupRow} from '../../gate/columns.js'
 
 /** --json when a launch was sent and no answer came (exit 9). */
@@ -52,7 +53,9 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
 
 --wait then waits for the launched runs as \`runs watch\` does (the same --interval, --wait-timeout, --fail-fast, --min-score, the regression gate --baseline and --max-drop, and the reports --junit and --summary, checked before the launch): stdout holds the runs in their last known state (with --json, the launch response with a "runs" member and "unfinishedRunIds"), and the exit code says how they ended: 0 all succeeded, 10 some did not pass, 11 the time limit came first, 130 Ctrl-C (the runs go on: the API cannot cancel runs; the runs still going are named on stderr). A launch whose outcome is unknown is never waited for: exit 9 as above.
 
---repeat K (with --wait) launches the eval set K times, one launch after another, waits for all the runs, and judges the runs of each agent and model as one group: its score is the mean of its runs' scores (with --baseline history the margin narrows with K). A group with a run that failed or was cancelled shows how many; fewer than half is "flaky" (judged on the others, and said so everywhere), half or more is "failed". If a launch gets no answer, no further launch is made and nothing is waited for: exit 9, listing the runs the earlier launches started. A launch that answers a run ID an earlier launch did (or one answer listing a run twice) is a bad answer: exit 1, no further launch. --json then gives "launches" (each launch's answer) and "groups" (agent, model, evalSetId, runIds, scores, score, baseline, delta, margin, verdict); piped, one row per group: eval set, agent, model, run IDs, failed, score, then the gate's fields as \`runs watch\` writes them (verdict first).`
+--repeat K (with --wait) launches the eval set K times, one launch after another, waits for all the runs, and judges the runs of each agent and model as one group: its score is the mean of its runs' scores (with --baseline history the margin narrows with K). A group with a run that failed or was cancelled shows how many; fewer than half is "flaky" (judged on the others, and said so everywhere), half or more is "failed". If a launch gets no answer, no further launch is made and nothing is waited for: exit 9, listing the runs the earlier launches started. A launch that answers a run ID an earlier launch did (or one answer listing a run twice) is a bad answer: exit 1, no further launch. --json then gives "launches" (each launch's answer) and "groups" (agent, model, evalSetId, runIds, scores, score, baseline, delta, margin, verdict); piped, one row per group: eval set, agent, model, run IDs, failed, score, then the gate's fields as \`runs watch\` writes them (verdict first).
+
+--repeat auto (with --baseline history or --baseline-file, and --max-drop D > 0, the smallest drop that matters) launches one at a time, up to --max-repeat K (default 5): after each launch every undecided group is judged on its runs so far, regressed (below the baseline beyond the margin and D), cleared (its drop's upper confidence bound below D) or improved, and the next launch is made only while a group is undecided and none has failed; the error rates are split over the launches (Bonferroni), so they hold at 1 − --confidence. A group still undecided after K launches is "inconclusive": a warning, or with --fail-inconclusive exit 10. --json gives each group "k" and "decidedAt" (the launch that decided it).`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme',
@@ -71,14 +74,29 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       description: 'Launch three times and judge each agent and model on the mean of its three scores (a smaller drop is told from noise)',
       command: '<%= config.bin %> <%= command.id %> es_acme_search --org acme --wait --repeat 3 --baseline history',
     },
+    {
+      description:
+        'A pull request: judge against the baseline file committed to the repository (a pull request never changes it); launch again only while an agent and model is still in doubt about a drop of 0.10',
+      command:
+        '<%= config.bin %> <%= command.id %> es_acme_search --org acme --wait --baseline-file search-baseline.json --repeat auto --max-drop 0.1',
+    },
   ]
 
   static override args = {eval_set_id: Args.string({description: 'ID of the eval set', required: true})}
   static override flags = {
     wait: Flags.boolean({description: 'wait for the launched runs to finish (exit 0, 10 or 11)', helpGroup: 'WAIT'}),
     repeat: Flags.string({
-      description: `with --wait: launch K times (${REPEAT.min}–${REPEAT.max}) and judge each agent and model on the mean of its K scores`,
+      description: `with --wait: launch K times (${REPEAT.min}–${REPEAT.max}) and judge each agent and model on the mean of its K scores; auto: one launch at a time until every group is regressed or cleared of --max-drop (needs --baseline history or --baseline-file)`,
+      helpValue: 'K|auto',
+      helpGroup: 'WAIT',
+    }),
+    'max-repeat': Flags.string({
+      description: `--repeat auto: at most K launches, ${REPEAT.min}–${REPEAT.max} (default ${REPEAT.defaultMaxRepeat}); a group still undecided then is inconclusive`,
       helpValue: 'K',
+      helpGroup: 'WAIT',
+    }),
+    'fail-inconclusive': Flags.boolean({
+      description: '--repeat auto: a group still inconclusive after --max-repeat launches fails the step (exit 10) instead of a warning',
       helpGroup: 'WAIT',
     }),
     ...watchFlags,
@@ -87,20 +105,52 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
   async run(): Promise<LaunchResult | UnknownOutcome<Run, UnknownLaunch> | Finished<unknown, WaitedLaunch | RepeatedLaunch>> {
     const {args, flags} = await this.parse(EvalsRun)
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
-    const given = flags.repeat === undefined ? watchFlagWords(flags)[0] : '--repeat'
+    const repeatFlag = (['repeat', 'max-repeat', 'fail-inconclusive'] as const).find(
+      (name) => flags[name] !== undefined && flags[name] !== false,
+    )
+    const given = repeatFlag === undefined ? watchFlagWords(flags)[0] : `--${repeatFlag}`
     if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
-    const repeat = flags.repeat === undefined ? 1 : parseIntegerInRange('--repeat', flags.repeat, REPEAT.min, REPEAT.max)
     const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env) : undefined
+    const repeatPlan = parseRepeat(flags, plan?.options)
     if (plan) checkReportPaths(plan.reports)
     const gate = await this.gate()
     const {client, org} = gate
     // --baseline RUN_ID is looked up before the launch: a wrong one launches nothing
-    const options = plan ? await resolveBaseline(plan, gate) : undefined
+    const options = plan ? await resolveBaseline(plan, gate, id) : undefined
+    if (repeatPlan.kind === 'auto' && options !== undefined && plan !== undefined) {
+      const auto = await waitAuto(
+        (series) => launchEvalSet(client, org, id, series),
+        options,
+        repeatPlan,
+        plan.reports,
+        gate,
+        (ids) => ({
+          again: againCommand(ids, org, flags),
+          evalSetId: id,
+        }),
+      )
+      if (auto.kind === 'unknown') return this.unknown(auto.launch, id, org, auto.launches, `at most ${repeatPlan.maxRepeat}`)
+      const {outcome, launches} = auto
+      const runIds = launches.flatMap((l) => l.runIds ?? [])
+      this.ctx.saw([{kind: 'evalSets', id, org}, ...sightingsOfRuns(org, outcome.state.runs())])
+      return waitResult(
+        outcome,
+        (runs, {groups, unfinishedRunIds}): RepeatedLaunch => ({
+          batchIds: launches.flatMap((l) => l.batchIds ?? []),
+          runIds,
+          launches,
+          groups: groups ?? [],
+          runs,
+          unfinishedRunIds,
+        }),
+      )
+    }
+    const repeat = repeatPlan.kind === 'fixed' ? repeatPlan.k : 1
     const launches: LaunchResult[] = []
     for (let i = 0; i < repeat; i++) {
       const earlier = new Set(launches.flatMap((l) => l.runIds ?? []))
       const launch = await launchEvalSet(client, org, id, repeat === 1 ? undefined : {number: i + 1, of: repeat, earlier})
-      if (launch.outcome === 'unknown') return this.unknown(launch, id, org, launches, repeat)
+      if (launch.outcome === 'unknown') return this.unknown(launch, id, org, launches, repeat === 1 ? undefined : String(repeat))
       launches.push(launch.result)
     }
     const batchIds = launches.flatMap((l) => l.batchIds ?? [])
@@ -151,11 +201,12 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     id: string,
     org: string,
     launches: LaunchResult[],
-    repeat: number,
+    /** with --repeat: "3", or "at most 5" with auto */
+    repeat: string | undefined,
   ): UnknownOutcome<Run, UnknownLaunch> {
     const {error, recentRuns, listError} = launch
     const made = launches.flatMap((l) => l.runIds ?? [])
-    if (repeat > 1) {
+    if (repeat !== undefined) {
       const which = `launch ${launches.length + 1} of ${repeat} got no answer; no further launch was made and nothing is waited for`
       const earlier = made.length === 0 ? '' : `: the earlier launches started ${made.join(', ')}`
       this.out.notice(`${which}${earlier}`)
@@ -170,7 +221,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
             items: recentRuns,
             columns: RUN_COLUMNS,
           },
-      document: {outcome: 'unknown' as const, recentRuns, error: error.toDocument().error, ...(repeat > 1 ? {launches} : {})},
+      document: {outcome: 'unknown' as const, recentRuns, error: error.toDocument().error, ...(repeat !== undefined ? {launches} : {})},
     })
   }
 }

@@ -1,11 +1,14 @@
 import {workflowEscape} from '../sanitize.js'
 import {flagDuration} from '../time.js'
-import {type CiReport, judgedItems, type ReportGroup, type ReportRun} from './model.js'
+import {type CiReport, historyOf, judgedItems, type ReportGroup, type ReportRun} from './model.js'
 
 /**
  * GitHub Actions workflow commands for a report (written on stderr: the runner reads workflow
  * commands there too, and stdout stays data): one `::error title=…::…` per run that did not
- * pass, and per run not finished when --wait-timeout ended the wait (the step fails on both).
+ * pass, and per run not finished when --wait-timeout ended the wait (the step fails on both);
+ * one `::warning` per run or group judged against a stale group of a baseline file, per group
+ * left inconclusive by --repeat auto (unless --fail-inconclusive failed it), and when the step
+ * could not see --max-drop.
  * Values are escaped as GitHub documents (src/output/sanitize.ts workflowEscape).
  */
 
@@ -23,6 +26,20 @@ const what = (item: ReportRun | ReportGroup): string =>
 export function githubAnnotations(report: CiReport): string[] {
   const lines: string[] = []
   for (const item of judgedItems(report)) {
+    const file = historyOf(item.baseline)
+    if (file?.kind === 'file' && file.stale) {
+      const maxAge = flagDuration(report.rules.baselineFile?.maxAgeS ?? 0)
+      lines.push(
+        workflowCommand(
+          'warning',
+          `amctl: stale baseline for ${what(item)}`,
+          `${target(item)}: the newest run of its group in ${file.path} was created ${file.newestRunAt ?? file.savedAt}, more than --baseline-max-age ${maxAge} ago; refresh the file (evals baseline save, or --update-baseline on the default branch)`,
+        ),
+      )
+    }
+    if (item.verdict === 'inconclusive' && item.outcome !== 'failed') {
+      lines.push(workflowCommand('warning', `amctl: ${what(item)} inconclusive`, `${target(item)}: ${item.note ?? 'inconclusive'}`))
+    }
     if (item.outcome === 'failed') {
       lines.push(
         workflowCommand('error', `amctl: ${what(item)} did not pass`, `${target(item)}: ${item.failure?.reason ?? 'did not pass'}`),
@@ -33,6 +50,17 @@ export function githubAnnotations(report: CiReport): string[] {
       const judged = report.cut === 'baselines' ? 'not judged' : 'not finished'
       lines.push(workflowCommand('error', `amctl: ${what(item)} ${judged}`, `${target(item)}: ${status} after --wait-timeout ${limit}`))
     }
+  }
+  const {resolution} = report.rules
+  if (resolution !== undefined) {
+    const would = resolution.repeat === null ? `no --repeat up to ${resolution.upTo} would` : `--repeat ${resolution.repeat} would`
+    lines.push(
+      workflowCommand(
+        'warning',
+        'amctl: drops of --max-drop were out of sight',
+        `this step could only see drops of ${resolution.detectable.toFixed(2)} or more; ${would} see ${resolution.maxDrop}`,
+      ),
+    )
   }
   return lines
 }

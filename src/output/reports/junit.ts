@@ -10,7 +10,9 @@ import {byEvalSet, type CiReport, historyOf, type ReportBaseline, type ReportGro
  *   <testsuites>
  *     <testsuite name=EVAL_SET package=EVAL_SET id=N timestamp hostname tests failures errors skipped time>
  *       <properties>  <property name="<run ID>.score" value=…/> (and .verdict, .baseline, .baseline-score,
- *                     .delta; with a history .baseline-mean, .baseline-sd, .baseline-runs, .margin)
+ *                     .delta; with a history .baseline-mean, .baseline-sd, .baseline-runs, .margin; with
+ *                     a baseline file also .baseline-file, .baseline-stale; with either .detectable;
+ *                     with --repeat auto a group's .decided-at)
  *       <testcase classname=EVAL_SET name="<agent> / <model> (<run ID>)" time=SECONDS>
  *         <failure type=RULE message=…>   (failed, cancelled, below --min-score, beyond --max-drop or the noise)
  *         <skipped message=…/>           (not finished when the wait ended)
@@ -45,8 +47,10 @@ export function testcaseName(run: ReportRun): string {
 function baselineLine(baseline: ReportBaseline | null): string {
   if (baseline === null) return 'none'
   const history = historyOf(baseline)
-  if (history)
-    return `the mean of ${history.runs} earlier runs, ${history.mean} ± ${history.sd} (${history.runIds.map((id) => terminalSafe(id)).join(', ')})`
+  if (history) {
+    const runs = history.kind === 'file' ? `${history.runs} runs in ${terminalSafe(history.path)}` : `${history.runs} earlier runs`
+    return `the mean of ${runs}, ${history.mean} ± ${history.sd} (${history.runIds.map((id) => terminalSafe(id)).join(', ')})`
+  }
   return 'runId' in baseline ? `${terminalSafe(baseline.runId)} (${baseline.score})` : 'none'
 }
 
@@ -99,12 +103,18 @@ function properties(items: Array<ReportRun | ReportGroup>): Array<Record<string,
       add('baseline-mean', String(history.mean))
       add('baseline-sd', String(history.sd))
       add('baseline-runs', history.runIds.map((id) => terminalSafe(id)).join(','))
+      if (history.kind === 'file') {
+        add('baseline-file', terminalSafe(history.path))
+        add('baseline-stale', String(history.stale))
+      }
     } else if (item.baseline && 'runId' in item.baseline) {
       add('baseline', terminalSafe(item.baseline.runId))
       add('baseline-score', String(item.baseline.score))
     }
     if (item.delta !== undefined && item.delta !== null) add('delta', String(item.delta))
     if (item.margin !== undefined && item.margin !== null) add('margin', String(item.margin))
+    if (item.detectable !== undefined && item.detectable !== null) add('detectable', String(item.detectable))
+    if (group?.decidedAt != null) add('decided-at', String(group.decidedAt))
   }
   return out
 }

@@ -38,9 +38,11 @@ export interface ReportRun {
   delta?: number | null
   /** with --baseline history: the noise margin */
   margin?: number | null
+  /** with a history or a baseline file: the smallest true drop the judgement finds 4 times in 5 */
+  detectable?: number | null
 }
 
-/** A baseline as the reports show it: one run, or a history of runs. */
+/** A baseline as the reports show it: one run, a history of runs, or a group of a baseline file. */
 export type ReportBaseline =
   | {runId: string; score: number}
   | {
@@ -52,6 +54,31 @@ export type ReportBaseline =
       scores: number[]
       outliers: Array<{runId: string; score: number}>
     }
+  | FileReportBaseline
+
+/** `--baseline-file`: a group's runs in the baseline file (src/gate/state.ts FileBaseline). */
+export interface FileReportBaseline {
+  kind: 'file'
+  /** the file, as given */
+  path: string
+  /** how many runs the group holds there */
+  runs: number
+  mean: number
+  /** the sample standard deviation of those runs (the margin uses at least the sd floor) */
+  sd: number
+  /** the runs, oldest first, and their scores in the same order */
+  runIds: string[]
+  scores: number[]
+  /** when the file was saved or last updated */
+  savedAt: string
+  /** the group's newest run's createdAt */
+  newestRunAt: string | null
+  /** its newest run is older than --baseline-max-age */
+  stale: boolean
+}
+
+/** A baseline of many runs (a history or a group of a baseline file). */
+export type SampleReportBaseline = Extract<ReportBaseline, {kind: string}>
 
 /** With `evals run --repeat`: the runs of one eval set, agent and model, judged as one. */
 export interface ReportGroup extends Omit<ReportRun, 'id' | 'status' | 'createdAt'> {
@@ -66,10 +93,14 @@ export interface ReportGroup extends Omit<ReportRun, 'id' | 'status' | 'createdA
   failures: number
   /** fewer than half failed: judged on the others */
   flaky: boolean
+  /** how many scores its mean holds */
+  k: number
+  /** --repeat auto: the launch that decided it (null: inconclusive) */
+  decidedAt?: number | null
 }
 
-/** A history baseline, or undefined. */
-export function historyOf(baseline: ReportBaseline | null | undefined): Extract<ReportBaseline, {kind: 'history'}> | undefined {
+/** A history baseline or a group of a baseline file, or undefined. */
+export function historyOf(baseline: ReportBaseline | null | undefined): SampleReportBaseline | undefined {
   return baseline != null && 'kind' in baseline ? baseline : undefined
 }
 
@@ -85,8 +116,10 @@ export interface CiReport {
   rules: {
     minScore?: number
     maxDrop?: number
-    /** `history`, `previous` or a run ID */
+    /** `history`, `previous`, `file` or a run ID */
     baseline?: string
+    /** --baseline-file: the file as given, when it was saved, and --baseline-max-age in seconds (0 = never stale) */
+    baselineFile?: {path: string; savedAt: string; maxAgeS: number}
     /** --baseline history|previous: how far back, in seconds (0 = no limit) */
     baselineWindowS?: number
     /** --baseline history: --baseline-runs, --confidence, and the groups compared (the m of the correction) */
@@ -94,8 +127,10 @@ export interface CiReport {
     confidence?: number
     comparisons?: number
     requireBaseline?: boolean
-    /** --repeat K */
-    repeat?: number
+    /** --repeat auto: how many launches were made, at most how many, and the groups the last one was made for */
+    auto?: {launches: number; maxRepeat: number; lastFor: string[]}
+    /** --max-drop above what the step could see: the largest detectable, and the --repeat that would see it (null: none up to upTo) */
+    resolution?: {detectable: number; maxDrop: number; repeat: number | null; upTo: number}
     /** --wait-timeout in seconds (0 = no limit) */
     timeoutS: number
   }

@@ -127,7 +127,7 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
     expect(r.stdout).toBe(
-      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.9\tpassed\t\t\t\t\t\t\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.7\tpassed\t\t\t\t\t\t\n',
+      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.9\tpassed\t\t\t\t\t\t\t\t\t\t\t\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.7\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
     expect(r.stderr).toBe(
       [
@@ -244,6 +244,8 @@ describe('evals run --wait (contract 5)', () => {
         failures: 1,
         flaky: false,
         verdict: 'failed',
+        k: 0,
+        decidedAt: null,
       },
     ])
     expect(doc.runs.map((x: any) => x.verdict)).toEqual(['failed', 'failed'])
@@ -299,18 +301,19 @@ describe('evals run --wait (contract 5)', () => {
     // run, baseline score, delta, margin, baseline sd, baseline runs
     const group = ['es_1', 'a', 'm', 'run_1,run_2,run_3', '1', '0.75']
     const cases: Array<[string[], string[]]> = [
-      [[], ['passed', '', '', '', '', '', '']],
+      [[], ['passed', '', '', '', '', '', '', '', '', '', '2', '']],
       [
         ['--baseline', 'previous'],
-        ['passed', 'h4', '0.71', '0.04', '', '', ''],
+        ['passed', 'h4', '0.71', '0.04', '', '', '', '', '', '', '2', ''],
       ],
       [
         ['--baseline', 'h1', '--max-drop', '0.01'],
-        ['improved', 'h1', '0.7', '0.05', '', '', ''],
+        ['improved', 'h1', '0.7', '0.05', '', '', '', '', '', '', '2', ''],
       ],
       [
         ['--baseline', 'history'],
-        ['improved', '', '0.7025', '0.0475', '0.034806', '0.017078', '4'],
+        // detectable, k = 2 (one of the three runs failed): 0.034806 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
+        ['improved', '', '0.7025', '0.0475', '0.034806', '0.017078', '4', '', '', '0.049278', '2', ''],
       ],
     ]
     for (const [flags, gate] of cases) {

@@ -50,7 +50,20 @@ function serveRuns(pages: string[][], timeline: Timeline): void {
 }
 
 /** The gate's fields of a piped row, after the run's own (docs/scripting.md), by the names the docs give them. */
-const GATE_FIELDS = ['verdict', 'baseline run', 'baseline score', 'delta', 'margin', 'baseline sd', 'baseline runs']
+const GATE_FIELDS = [
+  'verdict',
+  'baseline run',
+  'baseline score',
+  'delta',
+  'margin',
+  'baseline sd',
+  'baseline runs',
+  'baseline file',
+  'stale',
+  'detectable',
+  'k',
+  'decided at',
+]
 
 const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
 const GOING = '1 run still going on the server (the API cannot cancel runs):'
@@ -213,7 +226,7 @@ describe('runs watch: output and exit codes', () => {
       ].join('\n'),
     )
     expect(r.stdout).toBe(
-      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t0.9\tpassed\t\t\t\t\t\t\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\n',
+      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t0.9\tpassed\t\t\t\t\t\t\t\t\t\t\t\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
   })
 
@@ -282,7 +295,7 @@ describe('runs watch: output and exit codes', () => {
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
     expect(r.stdout).toBe(
-      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\n',
+      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\t\t\t\t\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
     const [gaveUp, going] = r.stderr.trim().split('\n').slice(-2)
     expect(gaveUp).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
@@ -302,7 +315,7 @@ describe('runs watch: output and exit codes', () => {
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
     expect(fast.stderr.trim().split('\n').at(-1)).toBe(`${GOING} r2`)
     expect(fast.stdout).toBe(
-      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\n',
+      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\t\t\t\t\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\t\t\t\t\t\n',
     )
 
     api.requests().length = 0
@@ -347,7 +360,7 @@ describe('runs watch: output and exit codes', () => {
   it('a run given twice is watched and printed once', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {clock, signals, env: api.env()})
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\n')
+    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n')
   })
 })
 
@@ -357,7 +370,7 @@ describe('runs watch: run IDs from stdin', () => {
     const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {clock, signals, env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe(
-      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\n',
+      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
     )
   })
 
@@ -538,7 +551,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05\s+passed$/)
     serveHistory([{w1: 'succeeded:0.85'}])
     const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {clock, signals, env: api.env()})
-    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\tcodex\tgpt-5\t0.85\tpassed\th2\t0.8\t0.05\t\t\t\n`)
+    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\tcodex\tgpt-5\t0.85\tpassed\th2\t0.8\t0.05\t\t\t\t\t\t\t\t\n`)
   })
 
   it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {
@@ -736,34 +749,36 @@ describe('runs watch: piped rows keep their shape whatever the flags (issue 32 i
     const listRow = listed.stdout.split('\n').find((line) => line.startsWith('w1\t')) as string
     expect(listRow.split('\t')).toEqual(['w1', 'succeeded', 'es_1', at(20), 'codex', 'gpt-5', '0.75'])
     const cases: Array<[string[], string[]]> = [
-      [[], ['passed', '', '', '', '', '', '']],
+      [[], ['passed', '', '', '', '', '', '', '', '', '', '', '']],
       [
         ['--min-score', '0.8'],
-        ['below-min-score', '', '', '', '', '', ''],
+        ['below-min-score', '', '', '', '', '', '', '', '', '', '', ''],
       ],
       [
         ['--baseline', 'previous'],
-        ['passed', 'h4', '0.71', '0.04', '', '', ''],
+        ['passed', 'h4', '0.71', '0.04', '', '', '', '', '', '', '', ''],
       ],
       [
         ['--baseline', 'previous', '--max-drop', '0.01', '--baseline-window', '0'],
-        ['improved', 'h4', '0.71', '0.04', '', '', ''],
+        ['improved', 'h4', '0.71', '0.04', '', '', '', '', '', '', '', ''],
       ],
       [
         ['--baseline', 'h2', '--max-drop', '0.1'],
-        ['passed', 'h2', '0.72', '0.03', '', '', ''],
+        ['passed', 'h2', '0.72', '0.03', '', '', '', '', '', '', '', ''],
       ],
       [
         ['--baseline', 'history'],
-        ['improved', '', '0.7025', '0.0475', '0.044935', '0.017078', '4'],
+        // detectable: margin + t(0.8, 3) × sd × √(1 + 1/4) = 0.044935 + 0.978472 × 0.017078 × 1.118034
+        ['improved', '', '0.7025', '0.0475', '0.044935', '0.017078', '4', '', '', '0.063617', '', ''],
       ],
       [
         ['--baseline', 'history', '--baseline-runs', '3', '--confidence', '0.99', '--require-baseline'],
-        ['passed', '', '0.703333', '0.046667', '0.16741', '0.020817', '3'],
+        // detectable: 0.16741 + t(0.8, 2) × 0.020817 × √(1 + 1/3) = 0.16741 + 1.060660 × 0.020817 × 1.154701
+        ['passed', '', '0.703333', '0.046667', '0.16741', '0.020817', '3', '', '', '0.192905', '', ''],
       ],
       [
         ['--baseline', 'history', '--baseline-window', '1d'],
-        ['no-baseline', '', '', '', '', '', ''],
+        ['no-baseline', '', '', '', '', '', '', '', '', '', '', ''],
       ],
     ]
     for (const [flags, gate] of cases) {
@@ -846,7 +861,7 @@ describe('runs watch: --wait-timeout bounds the whole wait, the search for basel
       '! gave up after 5s (--wait-timeout) in the search for the baselines, which was cut short: 1 of 1 run not judged: w1',
     )
     // piped: the verdict is unfinished, the baseline fields empty
-    expect(r.stdout.split('\t').slice(7)).toEqual(['unfinished', '', '', '', '', '', '\n'])
+    expect(r.stdout.split('\t').slice(7)).toEqual(['unfinished', '', '', '', '', '', '', '', '', '', '', '\n'])
     const [testcase] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite[0].testcase
     expect(testcase.skipped).toMatchObject({
       '@_message': 'not judged: the search for its baseline was cut short by --wait-timeout 5s (succeeded)',

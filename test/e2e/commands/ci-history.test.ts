@@ -1,10 +1,10 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {tempDir} from '../../helpers/temp.js'
 import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
 import {useE2E} from '../helpers.js'
-import {API, jsonDoc, lines, requestsOf} from './util.js'
+import {API, jsonDoc, lines, requestsOf, useOutcomePlans} from './util.js'
 
 // The history gate (--baseline history) and --repeat through the built CLI against the dev server
 // (issue 23 §1–2): launched runs finish at once (--run-seconds 0); each test first gives the eval
@@ -14,11 +14,7 @@ import {API, jsonDoc, lines, requestsOf} from './util.js'
 const e2e = useE2E({runSeconds: 0})
 const ORG = 'acme'
 const EVAL_SET = 'es_acme_checkout' // two targets: claude-code / claude-sonnet-4-5 and codex / gpt-5
-const plan = (body: Record<string, unknown>) => e2e.current.hook('POST', `/_dev/orgs/${ORG}/outcomes`, {evalSetId: EVAL_SET, ...body})
-afterEach(async () => {
-  await e2e.current.hook('DELETE', `/_dev/orgs/${ORG}/outcomes`)
-  await e2e.current.clearFaults()
-})
+const plan = useOutcomePlans(e2e, ORG, EVAL_SET)
 
 /** A call to the API as ada (for what the test sets up, not what it checks). */
 async function api(method: string, path: string, body?: unknown): Promise<any> {
@@ -83,8 +79,12 @@ describe('--baseline history against the dev server', () => {
     for (const row of rows) {
       expect(row[1]).toBe('succeeded')
       // the run's `runs list` row, then verdict, baseline run (none: a history), the history's
-      // mean, delta, margin, the history's sd and how many runs it kept
-      expect(row).toHaveLength(14)
+      // mean, delta, margin, the history's sd and how many runs it kept; then no baseline file,
+      // no staleness, detectable, and (no --repeat) neither k nor a launch that decided it
+      expect(row).toHaveLength(19)
+      expect(row.slice(14, 16)).toEqual(['', ''])
+      expect(Number(row[16])).toBeGreaterThan(Number(row[11]))
+      expect(row.slice(17)).toEqual(['', ''])
       expect(row[6]).toBe('0.69')
       expect(row.slice(7, 9)).toEqual(['passed', ''])
       expect(Number(row[10])).toBeCloseTo(0.69 - Number(row[9]), 6)

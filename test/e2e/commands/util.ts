@@ -1,4 +1,4 @@
-import {expect} from 'vitest'
+import {afterEach, expect} from 'vitest'
 import type {BinResult} from '../../helpers/bin.js'
 import type {E2E} from '../helpers.js'
 
@@ -114,4 +114,16 @@ export async function direct(
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return {status: res.status, body: await res.json()}
+}
+
+/**
+ * The dev server's outcome plans of one eval set (`POST /_dev/orgs/:org/outcomes`): `plan(body)`
+ * plans how the next launched runs end; after each test the plans (and any fault) are removed.
+ */
+export function useOutcomePlans(e2e: {current: E2E}, org: string, evalSetId: string): (body: Record<string, unknown>) => Promise<unknown> {
+  afterEach(async () => {
+    await e2e.current.hook('DELETE', `/_dev/orgs/${org}/outcomes`)
+    await e2e.current.clearFaults()
+  })
+  return (body) => e2e.current.hook('POST', `/_dev/orgs/${org}/outcomes`, {evalSetId, ...body})
 }

@@ -27,16 +27,16 @@ describe('amctl runs watch', () => {
     expect(reqs).toEqual([`GET ${RUNS}`])
     const rows = lines(r.stdout).map((line) => line.split('\t'))
     // the run's `runs list` row (ID, status, eval set, created, agent, model, score), then the
-    // gate's fields: the verdict, and six fields a baseline fills, empty without one
+    // gate's fields: the verdict, and eleven fields a baseline or --repeat fills, empty without one
     expect(rows.map((row) => [...row.slice(0, 4), row[7]].join('\t'))).toEqual([
       `run_acme_0251\tsucceeded\tes_acme_checkout\t${seededRunCreatedAt('acme', 251, e2e.current.server.seededAt ?? 0)}\tpassed`,
       `run_acme_0250\tsucceeded\tes_acme_search\t${seededRunCreatedAt('acme', 250, e2e.current.server.seededAt ?? 0)}\tpassed`,
     ])
     for (const row of rows) {
-      expect(row).toHaveLength(14)
+      expect(row).toHaveLength(19)
       expect(row[4]).not.toBe('')
       expect(row[6]).toMatch(/^(0(\.\d+)?|1)$/)
-      expect(row.slice(8)).toEqual(['', '', '', '', '', ''])
+      expect(row.slice(8)).toEqual(['', '', '', '', '', '', '', '', '', '', ''])
     }
     expect(lines(r.stderr).map(untimed)).toEqual([
       'watching 2 runs of acme: a poll every 5s, up to 1h',

@@ -98,6 +98,7 @@ const ARG_SOURCES: Record<string, Source> = {
   eval_set_id: 'eval-sets',
   key: 'config-keys',
   value: 'config-value',
+  path: 'files',
 }
 
 /** At most this many candidates: a shell's list is for choosing, not reading. */

@@ -1,0 +1,204 @@
+import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import EvalsBaselineSave from '../../../src/commands/evals/baseline/save.js'
+import EvalsBaselineShow from '../../../src/commands/evals/baseline/show.js'
+import {parseBaselineFile} from '../../../src/gate/baseline-file.js'
+import {runCommand} from '../../helpers/cli.js'
+import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
+import {reply, useFakeApi} from '../../helpers/fake-api.js'
+import {tempDir} from '../../helpers/temp.js'
+
+// evals baseline save|show (issue 29 §1), in-process against a fake API
+
+const api = useFakeApi({}, {me: false})
+
+const HOUR = 3_600_000
+// (the time of day of the command's fake clock: runs an hour and more before it)
+const NOW = FAKE_WALL_START
+/** `n` runs of es_1 for an agent, an hour apart, the newest an hour old, scores around `mean` */
+function history(agent: string, n: number, mean: number, extra: Record<string, unknown> = {}) {
+  return Array.from({length: n}, (_, i) => ({
+    id: `run_${agent}_${i}`,
+    status: 'succeeded',
+    evalSetId: 'es_1',
+    batchId: 'b_1',
+    createdAt: new Date(NOW - (i + 1) * HOUR).toISOString(),
+    forkedFrom: null,
+    agent,
+    model: `${agent}-model`,
+    score: Math.round((mean + ((i % 5) - 2) * 0.01) * 100) / 100,
+    ...extra,
+  }))
+}
+
+/** The org's runs, newest first, in pages of `size`. */
+function serve(runs: object[], size = 200): void {
+  api.stub('GET /orgs/acme/runs', (req) => {
+    const cursor = Number(new URL(req.path, 'http://x').searchParams.get('cursor') ?? 0)
+    const items = runs.slice(cursor, cursor + size)
+    return reply(200, {items, nextCursor: cursor + size < runs.length ? String(cursor + size) : null})
+  })
+}
+
+const interleave = (...lists: object[][]) => lists[0].flatMap((_, i) => lists.map((l) => l[i]).filter(Boolean))
+
+describe('evals baseline save', () => {
+  it('from the history: per agent × model the newest N succeeded, scored runs within the window; one scan of the run list', async () => {
+    const codex = history('codex', 30, 0.7)
+    const claude = history('claude', 30, 0.8)
+    const other = history('other', 5, 0.5, {evalSetId: 'es_2'})
+    const failed = history('codex', 3, 0.1, {status: 'failed'}).map((r, i) => ({...r, id: `run_failed_${i}`}))
+    serve(interleave(codex, claude, other, failed), 50)
+    const dir = tempDir('amctl-baseline-save-')
+    const path = join(dir, 'base.json')
+    const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--baseline-runs', '20', '--json'], {
+      env: api.env(),
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    const file = parseBaselineFile(readFileSync(path, 'utf8'), path)
+    expect(file).toMatchObject({version: 1, org: 'acme', evalSetId: 'es_1', keep: 20})
+    expect(file.groups.map((g) => [g.agent, g.runs.length])).toEqual([
+      ['claude', 20],
+      ['codex', 20],
+    ])
+    // the newest 20, oldest first
+    expect(file.groups[1].runs.map((run) => run.id)).toEqual(
+      codex
+        .slice(0, 20)
+        .reverse()
+        .map((run) => run.id),
+    )
+    expect(statSync(path).mode & 0o777).toBe(0o644)
+    const doc = JSON.parse(r.stdout)
+    expect(doc).toMatchObject({path, evalSetId: 'es_1', keep: 20})
+    expect(doc.groups[1].newestRunAt).toBe(file.groups[1].runs.at(-1)?.createdAt)
+    expect(r.stderr).toBe(`Saved 40 runs of es_1 in 2 groups to ${path}\n`)
+    // the window bounds the scan: runs older than 10h are not read past the first page that reaches them
+    const before = api.requests().length
+    const windowed = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--baseline-window', '10h'], {
+      env: api.env(),
+    })
+    expect(windowed.exitCode, windowed.stderr).toBe(0)
+    // (created at or after 10 h before now: the runs 1 h to 10 h old)
+    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => g.runs.length)).toEqual([10, 10])
+    expect(api.requests().slice(before)).toHaveLength(1)
+  })
+
+  it('piped and on a terminal: one row per group (agent, model, runs, mean, sd, newest run, set aside)', async () => {
+    serve(history('codex', 5, 0.7))
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    const piped = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})
+    const newest = new Date(NOW - HOUR).toISOString()
+    expect(piped.stdout).toBe(`codex\tcodex-model\t5\t0.7\t0.015811\t${newest}\t0\n`)
+    const tty = await runCommand(EvalsBaselineShow, [path], {tty: true, columns: 120})
+    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +SET ASIDE +TREND$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^codex +codex-model +5 +0\.70 +0\.02 +1 hour ago +0 +[▁-█]{5}$/)
+  })
+
+  it('on a 100-column terminal a file of 50 runs keeps agent and model: its trend is the newest 20 scores', async () => {
+    serve(history('claude-code', 50, 0.8).map((run) => ({...run, model: 'claude-sonnet-4-5'})))
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    expect((await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})).exitCode).toBe(0)
+    const tty = await runCommand(EvalsBaselineShow, [path], {tty: true, columns: 100})
+    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +SET ASIDE +TREND$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^claude-code +claude-sonnet-4-5 +50 +0\.80 +0\.01 +1 hour ago +0 +[▁-█]{20}$/)
+  })
+
+  it('--runs -: exactly the runs an `evals run --json` document names, looked up in the run list; failed ones left out', async () => {
+    const launched = history('codex', 3, 0.7).map((r, i) => ({...r, id: `run_new_${i}`, ...(i === 1 ? {status: 'failed'} : {})}))
+    serve([...launched, ...history('codex', 40, 0.5)])
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    const stdin = JSON.stringify({batchIds: ['b_1'], runIds: launched.map((r) => r.id)})
+    const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--runs', '-'], {env: api.env(), stdin})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const file = parseBaselineFile(readFileSync(path, 'utf8'), path)
+    expect(file.groups[0].runs.map((run) => run.id)).toEqual(['run_new_2', 'run_new_0'])
+    expect(r.stderr).toBe(`Saved 2 runs of es_1 in 1 group to ${path}; 1 run named left out (not succeeded with a score)\n`)
+  })
+
+  it('--runs: IDs one a line, or the document of `runs watch --json` (items) or `evals run --wait --json` (runs)', async () => {
+    const runs = history('codex', 4, 0.7)
+    serve(runs)
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    const ids = runs.slice(0, 3).map((r) => r.id)
+    for (const stdin of [
+      ids.join('\n'),
+      JSON.stringify({items: runs.slice(0, 3)}),
+      JSON.stringify({runIds: ['x'], runs: runs.slice(0, 3)}),
+    ]) {
+      const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--runs', '-'], {env: api.env(), stdin})
+      expect(r.exitCode, r.stderr).toBe(0)
+      expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups[0].runs.map((run) => run.id)).toEqual([...ids].reverse())
+    }
+  })
+
+  it('bad input is exit 2 before any request; a run of another eval set exit 2, an unknown run exit 5; nothing is written', async () => {
+    serve([...history('codex', 3, 0.7), ...history('other', 1, 0.7, {evalSetId: 'es_2'})])
+    const dir = tempDir('amctl-baseline-save-')
+    const path = join(dir, 'base.json')
+    const save = (args: string[], stdin?: string) =>
+      runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', ...args], {env: api.env(), stdin})
+    const cases: Array<[string[], string | undefined, number, string]> = [
+      [['--file', path, '--baseline-runs', '2'], undefined, 2, 'error: --baseline-runs must be from 3 to 100, got 2 (invalid_request)'],
+      [['--file', dir], undefined, 2, `error: --file ${dir} is a directory; give a file path (invalid_request)`],
+      [['--file', path, '--runs', '-', '--baseline-window', '7d'], 'run_1', 2, 'error: --baseline-window acts only without --runs'],
+      [
+        ['--file', path, '--runs', '-'],
+        '{"outcome":"unknown"}',
+        2,
+        'error: --runs: the document of a launch whose outcome is unknown holds no runs to save',
+      ],
+      [['--file', path, '--runs', '-'], '{"nothing":1}', 2, 'error: --runs: a JSON document without "runs", "items" or "runIds"'],
+      [['--file', path, '--runs', '-'], '  \n', 2, 'error: --runs: no run IDs (invalid_request)'],
+    ]
+    for (const [args, stdin, exit, message] of cases) {
+      const r = await save(args, stdin)
+      expect(r.exitCode, r.stderr).toBe(exit)
+      expect(r.stderr).toContain(message)
+      expect(api.requests()).toEqual([])
+    }
+    const other = await save(['--file', path, '--runs', '-'], 'run_codex_0\nrun_other_0')
+    expect(other.exitCode).toBe(2)
+    expect(other.stderr).toBe('error: --runs: run run_other_0 is of eval set es_2, not es_1 (invalid_request)\n')
+    const missing = await save(['--file', path, '--runs', '-'], 'run_codex_0 run_gone')
+    expect(missing.exitCode).toBe(5)
+    expect(missing.stderr).toBe('error: run "run_gone" is not among the runs of acme (not_found)\n')
+    expect(existsSync(path)).toBe(false)
+  })
+
+  it('nothing to save: exit 5, the file left as it was', async () => {
+    serve(history('codex', 3, 0.7, {status: 'failed'}))
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    writeFileSync(path, 'kept')
+    const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toBe(
+      `error: no run of es_1 in acme succeeded with a score within 30d: nothing to save, ${path} is unchanged (not_found)\n`,
+    )
+    expect(readFileSync(path, 'utf8')).toBe('kept')
+  })
+})
+
+describe('evals baseline show', () => {
+  it('an invalid file is exit 2 naming the file and what is wrong; --json prints the file with its path', async () => {
+    const dir = tempDir('amctl-baseline-show-')
+    const path = join(dir, 'base.json')
+    writeFileSync(path, '{"version": 2}')
+    const r = await runCommand(EvalsBaselineShow, [path])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toBe(`error: baseline file ${path}: version 2 is not one this amctl reads (1) (invalid_request)\n`)
+    const none = await runCommand(EvalsBaselineShow, [join(dir, 'none.json'), '--json'])
+    expect(none.exitCode).toBe(2)
+    expect(JSON.parse(none.stdout).error.message).toMatch(/none\.json: no such file/)
+    serve(history('codex', 3, 0.7))
+    await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})
+    const shown = await runCommand(EvalsBaselineShow, [path, '--json'])
+    expect(shown.exitCode).toBe(0)
+    expect(JSON.parse(shown.stdout)).toEqual({
+      path,
+      ...JSON.parse(readFileSync(path, 'utf8')),
+      groups: [expect.objectContaining({agent: 'codex'})],
+    })
+  })
+})
