@@ -4,7 +4,7 @@ import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
 
 // A comment that names a file of the repository sends the next reader there: the file must exist.
-// Every comment of bin/, src/ and bench/ is read (TypeScript's parser finds them, so a `//` inside a
+// Every comment of bin/, src/, bench/ and test/ is read (TypeScript's parser finds them, so a `//` inside a
 // string or a regular expression is not one), and every path in it that starts at a top folder of
 // the repository (src/…, test/…, docs/…) is looked up. A placeholder ends the path where it starts
 // (`src/commands/<topic>/<verb>.ts` is checked as src/commands/); dist/ is the build's, not the
@@ -12,7 +12,7 @@ import {describe, expect, it} from 'vitest'
 // is checked.
 
 const ROOT = join(import.meta.dirname, '..')
-const SCANNED = ['bin', 'src', 'bench']
+const SCANNED = ['bin', 'src', 'bench', 'test']
 const TOP = ['src', 'test', 'bin', 'bench', 'docs', 'patches', 'schemas', 'examples', '.github', '.ci']
 /** A path from a top folder: not preceded by what would make it part of a longer path or a URL. */
 const CITED = new RegExp(`(?<![\\w./@-])(?:${TOP.map((t) => t.replace('.', '\\.')).join('|')})/[\\w.@/-]*`, 'g')

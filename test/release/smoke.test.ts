@@ -13,7 +13,7 @@ import {harness, sealedEnv} from '../helpers/env.js'
 // plane (`dev server`), a device-flow login and an API call against it, the jq engine
 // (dist/jq.wasm), the CI gate's statistics and baseline file (save, judge, --repeat auto), and the
 // keychain's native module talking to a Secret Service. By default it runs
-// this checkout's bin/run.js; .ci/run runs it against the installed npm package and the single
+// this checkout's bin/run.cjs; .ci/run runs it against the installed npm package and the single
 // executable (AMCTL_E2E_BIN), inside a private D-Bus session with gnome-keyring.
 
 const keychain = await probeSecretService()
