@@ -5,7 +5,8 @@ import {defineConfig} from 'vitest/config'
 // test:faults` pick one with --project.
 //  unit         in-process tests of src/ (test/ mirrors src/): no child process, no worker
 //               thread, no socket (test/in-process.ts refuses them), no build. Requests go
-//               through the fake API's transport (test/helpers/fake-api.ts).
+//               through the fake API's transport (test/helpers/fake-api.ts); the tests of the
+//               real transport (test/core/http/) have nock answer below node:http (test/helpers/nock.ts).
 //  integration  tests of src/ that need more than this process: a program (git, groff, a shell,
 //               mkfifo), a worker thread (the jq engine, xmllint), a socket (the network path, the
 //               dev server, the session bus), the TypeScript toolchain (the generated files); and
@@ -61,11 +62,9 @@ export const INTEGRATION = [
   'test/devserver/resources.test.ts',
   'test/devserver/runs.test.ts',
   'test/devserver/tokens-device.test.ts',
-  // the network path itself, against servers on this machine
-  'test/core/http/client-network.test.ts',
+  // undici's proxies, against servers on this machine (node:http's own sockets: the
+  // *.integration.test.ts beside the unit tests of test/core/http/, which intercept it with nock)
   'test/core/http/dispatcher.test.ts',
-  'test/core/http/node-http.test.ts',
-  'test/core/http/transport.test.ts',
   // the keychain behind a D-Bus session bus (a socket)
   'test/core/auth/credentials.test.ts',
   'test/core/auth/keychain.test.ts',

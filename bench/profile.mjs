@@ -33,7 +33,8 @@ const argv = args.includes('--') ? args.slice(args.indexOf('--') + 1) : ['--help
 const w = world()
 const copy = join(w.work, 'amctl')
 mkdirSync(copy)
-for (const entry of ['bin', 'src', 'package.json', 'oclif.manifest.json']) cpSync(join(root, entry), join(copy, entry), {recursive: true})
+for (const entry of ['bin', 'src', 'patches', 'package.json', 'oclif.manifest.json'])
+  cpSync(join(root, entry), join(copy, entry), {recursive: true})
 symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'))
 const built = spawnSync(node, [join(copy, 'bin', 'build.js'), '--sourcemap', '--without', 'minify-whitespace'], {
   cwd: copy,

@@ -155,9 +155,10 @@ const cli = await build({
   format: 'cjs',
   plugins: [...plugins(without, 'amctl'), xmlBuilder, statsLibrary, devServer],
   ...BUILD_OPTIONS,
-  // indentation and line breaks are a third of the bundle, read on every run; names stay
-  // (shortening them too, every function and class keeping its name, measured nothing: the code
-  // cache, not the text, is what a run loads)
+  // indentation, line breaks and comments are a third of the bundle; names stay (shortening them
+  // too measured nothing: a run loads the code cache, not the text). What a run gains by it is
+  // within the noise (docs/performance.md, "The price list"): it is kept for a package a third
+  // smaller, at the cost of one line.
   minifyWhitespace: !without.has('minify-whitespace'),
   sourcemap: sourcemap ? 'external' : false,
 })
@@ -257,15 +258,11 @@ chmodSync(join(dist, 'jq-worker.cjs'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
 if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
-// bin/launcher.cjs reads the bundle as latin1 (no UTF-8 decoding at every start), so it must be
-// pure ASCII. esbuild escapes strings but copies some regex literals verbatim: escape what is left.
-const bundlePath = join(dist, 'amctl.cjs')
-// (per UTF-16 code unit: a surrogate pair becomes two escapes, as JavaScript reads them)
-const ascii = readFileSync(bundlePath, 'utf8').replace(/[^\0-\x7F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-if (/[^\0-\x7F]/.test(ascii)) throw new Error('dist/amctl.cjs is not pure ASCII')
 // the build mark, the key of the user's code cache: what the bundle holds, not when it was built
-const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
-writeFileSync(bundlePath, `${ascii}${launcher.BUILD_MARK}${mark}\n`)
+const bundlePath = join(dist, 'amctl.cjs')
+const bundled = readFileSync(bundlePath, 'utf8')
+const mark = createHash('sha256').update(bundled).digest('hex').slice(0, 16)
+writeFileSync(bundlePath, `${bundled}${launcher.BUILD_MARK}${mark}\n`)
 
 // The manifest, made here from the commands just built (so that the CLI, its help and its manifest
 // agree with src/ after a build alone), and help without the bundle (bin/launcher.cjs): every help

@@ -1,6 +1,6 @@
 'use strict'
 // amctl's launcher: what bin/run.cjs loads at every run, beyond ordinary Node loading, each piece
-// with the `npm run bench` row it buys (docs/performance.md). Kept small: it is parsed at every
+// with what it buys (docs/performance.md, "The price list"). Kept small: it is parsed at every
 // start, `--version` and help included. What the build does to the bundle (lazy stand-ins, undici
 // by its parts, the patches of dependencies) is in bin/build/, which no run loads.
 //
@@ -24,10 +24,6 @@ const {
   writeSync,
 } = require('node:fs')
 const {dirname, join} = require('node:path')
-
-// The class of this very module, node:module's Module, without loading node:module (~0.2 ms:
-// its ES-module loader and source maps). Bench rows: every row but --version and help.
-const MODULE_CLASS = module.constructor
 
 /**
  * The user's cache directory for amctl, as oclif's `config.cacheDir` finds it (autocomplete
@@ -76,20 +72,19 @@ function cacheSlug(argv) {
  * be written (read-only home, full disk) costs nothing but the speed. The module is registered
  * in require's cache, so oclif's own require() of the bundle gets this instance.
  * (Node >= 22.1 has `module.enableCompileCache()`, which keeps only what was compiled eagerly:
- * measured 7–9 ms slower than this on Node 22 and 24 for `config list` and `runs list --help`.)
+ * measured 5.5–9.3 ms of CPU slower than this on Node 22 and 24.)
  *
- * Bench rows: every row but --version and help (~15 ms each: compiling what a command runs
- * takes longer than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
+ * Bench rows: every command that loads the bundle (17–24 ms of CPU each: compiling what a command
+ * runs takes longer than running it). AMCTL_CODE_CACHE=off loads without a cache (for measuring).
  * Undefined when there is no bundle (notBuilt).
  */
 function loadBundle(file, argv = [], env = process.env) {
-  const Module = typeof MODULE_CLASS?.createRequire === 'function' ? MODULE_CLASS : require('node:module')
+  const Module = require('node:module')
   const off = env.AMCTL_CODE_CACHE === 'off'
   const vm = require('node:vm')
-  // esbuild writes ASCII only (bin/build.js escapes what is left): latin1 needs no UTF-8 decoding
   let source
   try {
-    source = readFileSync(file, 'latin1')
+    source = readFileSync(file, 'utf8')
   } catch (error) {
     // not built: bin/run.cjs says so (notBuilt)
     if (error.code === 'ENOENT') return undefined
@@ -98,9 +93,9 @@ function loadBundle(file, argv = [], env = process.env) {
   const mark = source.lastIndexOf(BUILD_MARK)
   const build = mark < 0 ? undefined : source.slice(mark + BUILD_MARK.length).trim()
   const dir = join(cacheDir(env), 'code-cache')
-  // V8 rejects a cache made under other flags. An API command sets --liftoff-only when undici
-  // loads (below), so its cache, made at exit, is named for that flag, and the next run of the
-  // command sets the flag before compiling to use it: its cache then holds undici and all.
+  // V8 rejects a cache made under other flags. A request through a proxy on Node 20 sets
+  // --liftoff-only when undici loads (setLiftoffOnly), so its cache, made at exit, is named for
+  // that flag, and the next run of the command sets the flag before compiling to use it.
   const base = build && `amctl-${build}-${cacheSlug(argv)}`
   const named = (liftoff) => `${base}${liftoff ? '-liftoff' : ''}-node${process.versions.node}-${process.arch}.bin`
   let liftoff = false
@@ -116,8 +111,8 @@ function loadBundle(file, argv = [], env = process.env) {
   const script = new vm.Script(Module.wrap(source), {filename: file, cachedData: cached})
   const module = new Module(file, undefined)
   module.filename = file
-  module.paths = Module._nodeModulePaths(dirname(file))
-  Module._cache[file] = module
+  // (oclif's own require() of the bundle gets this instance)
+  require.cache[file] = module
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file))
   module.loaded = true
   let pending = !off && base !== undefined && (cached === undefined || script.cachedDataRejected === true)
@@ -230,92 +225,23 @@ function writeOwnFile(dir, name, data, kept, ours) {
   }
 }
 
-// A code cache file: this header, then what V8 made. V8 trusts the bytes it is given (a cache
-// with bytes flipped in the middle crashed every later run: "Fatal error", exit 133), so the
-// loader checks them first. The checksum is Fletcher's (two 32-bit sums) over 32-bit words:
-// enough to catch a damaged file (what another user could do is kept out above). It is summed by
-// the few WebAssembly instructions below: a loop in JavaScript costs about 1 ms over a 500 KB
-// cache (its interpreter, then its compiler), three times as much; node:crypto and node:zlib's
-// crc32 cost more to load than either. The same sum in JavaScript where WebAssembly is not
-// available (`node --jitless`).
-const CACHE_MAGIC = 0x31434d41 // "AMC1"
-const CACHE_HEADER = 12
+// A code cache file: what V8 made, twice. V8 trusts the bytes it is given (a cache with bytes
+// flipped in the middle crashed every later run: "Fatal error", exit 133), so the loader checks
+// them first: a file whose two halves differ is damaged (what another user could do is kept out
+// above). Comparing them is one memcmp (Buffer#equals) over bytes just read: cheaper than summing
+// them in JavaScript (1.0-1.5 ms of CPU) or WebAssembly, or loading node:crypto or node:zlib for
+// a hash, at twice the disk (docs/performance.md, "The price list").
 
-/**
- * The WebAssembly module of the sum: f(n) sums the n words at the start of its memory m and
- * returns (b << 32) | a. Written as its bytes, with what each says:
- *   (func (param $n i32) (result i64) (local $i i32) (local $a i32) (local $b i32)
- *     a = 1; loop { if (i >= n) break; a += m[i]; b += a; i++ }; return (b << 32) | a)
- */
-const SUM_WASM = [
-  [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
-  [0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01, 0x7e], // types: (i32) -> i64
-  [0x03, 0x02, 0x01, 0x00], // functions: one, of that type
-  [0x05, 0x03, 0x01, 0x00, 0x01], // memory: one page to start
-  [0x07, 0x09, 0x02, 0x01, 0x6d, 0x02, 0x00, 0x01, 0x66, 0x00, 0x00], // exports: "m" the memory, "f" the function
-  [0x0a, 0x3e, 0x01, 0x3c, 0x01, 0x03, 0x7f], // code: one body, its three i32 locals
-  [0x41, 0x01, 0x21, 0x02], // a = 1
-  [0x02, 0x40, 0x03, 0x40], // block, loop
-  [0x20, 0x01, 0x20, 0x00, 0x4f, 0x0d, 0x01], // br_if out (i >= n)
-  [0x20, 0x02, 0x20, 0x01, 0x41, 0x02, 0x74, 0x28, 0x02, 0x00, 0x6a, 0x21, 0x02], // a += load(i << 2)
-  [0x20, 0x03, 0x20, 0x02, 0x6a, 0x21, 0x03], // b += a
-  [0x20, 0x01, 0x41, 0x01, 0x6a, 0x21, 0x01], // i += 1
-  [0x0c, 0x00, 0x0b, 0x0b], // br loop, end, end
-  [0x20, 0x03, 0xad, 0x42, 0x20, 0x86, 0x20, 0x02, 0xad, 0x84, 0x0b], // (u64(b) << 32) | u64(a), end
-].flat()
-
-/** Fletcher's sums of the whole 32-bit words of `bytes` through WebAssembly, or undefined without it. */
-function wasmSums(bytes, words) {
-  if (typeof WebAssembly !== 'object') return undefined
-  const {m, f} = new WebAssembly.Instance(new WebAssembly.Module(Uint8Array.from(SUM_WASM))).exports
-  const pages = Math.ceil((words * 4) / 65536)
-  if (pages > 1) m.grow(pages - 1)
-  new Uint8Array(m.buffer, 0, words * 4).set(bytes.subarray(0, words * 4))
-  const sums = BigInt.asUintN(64, f(words))
-  return [Number(sums & 0xffffffffn) | 0, Number(sums >> 32n) | 0]
-}
-
-/** The same sums in JavaScript (`bytes`' offset a multiple of 4). */
-function jsSums(bytes, words) {
-  const view = new Int32Array(bytes.buffer, bytes.byteOffset, words)
-  let a = 1
-  let b = 0
-  for (let i = 0; i < words; i++) {
-    a = (a + view[i]) | 0
-    b = (b + a) | 0
-  }
-  return [a, b]
-}
-
-/** Fletcher's checksum of `bytes` (whose offset is a multiple of 4), as two 32-bit words. */
-function checksum(bytes, sums = wasmSums) {
-  const words = bytes.length >>> 2
-  let [a, b] = sums(bytes, words) ?? jsSums(bytes, words)
-  for (let i = words << 2; i < bytes.length; i++) {
-    a = (a + bytes[i]) | 0
-    b = (b + a) | 0
-  }
-  return [a, b]
-}
-
-/** What V8 made, with the header in front. */
+/** What V8 made, as a cache file. */
 function sealCache(data) {
-  const sealed = Buffer.allocUnsafe(CACHE_HEADER + data.length)
-  data.copy(sealed, CACHE_HEADER)
-  const [a, b] = checksum(sealed.subarray(CACHE_HEADER))
-  sealed.writeUInt32LE(CACHE_MAGIC, 0)
-  sealed.writeInt32LE(a, 4)
-  sealed.writeInt32LE(b, 8)
-  return sealed
+  return Buffer.concat([data, data])
 }
 
-/** The bytes to hand V8, when `file` is a whole cache whose checksum holds; else undefined. */
+/** The bytes to hand V8, when `file` is a whole cache file; else undefined. */
 function openCache(file) {
-  if (file === undefined || file.length <= CACHE_HEADER || file.readUInt32LE(0) !== CACHE_MAGIC) return undefined
-  // (a buffer of its own, whose offset 12 is a multiple of 4; a copy otherwise)
-  const data = file.byteOffset % 4 === 0 ? file.subarray(CACHE_HEADER) : Buffer.from(file.subarray(CACHE_HEADER))
-  const [a, b] = checksum(data)
-  return a === file.readInt32LE(4) && b === file.readInt32LE(8) ? data : undefined
+  if (file === undefined || file.length === 0 || file.length % 2 !== 0) return undefined
+  const data = file.subarray(0, file.length / 2)
+  return data.equals(file.subarray(file.length / 2)) ? data : undefined
 }
 
 /**
@@ -416,7 +342,7 @@ function helpFile(argv) {
 // Variables that change what help prints, or what goes with it, when stdout is not a terminal:
 // the width (OCLIF_COLUMNS), colour forced on (FORCE_COLOR: any value, to keep the rule
 // simple), oclif's debug output and warnings (DEBUG, AMCTL_DEBUG). COLUMNS, NO_COLOR and TERM
-// change nothing there (test/bin/startup.test.ts shows it). AMCTL_HELP_CACHE=off: help drawn
+// change nothing there (test/bin/launcher.test.ts shows it). AMCTL_HELP_CACHE=off: help drawn
 // at run time (for measuring and for the tests that compare the two).
 const HELP_ENV = ['OCLIF_COLUMNS', 'FORCE_COLOR', 'DEBUG', 'AMCTL_DEBUG']
 // a help argv is at most a few words and one help flag
@@ -476,7 +402,8 @@ function readBuiltHelp(root, pjson) {
  *     keeps what was written. Not with a user's theme.json (colours of their own);
  *   - otherwise undefined: oclif draws it, as without any of this.
  * (`stdout`: what stdout is, for tests.)
- * Bench rows: `--help`, `runs list --help` (~45–53 ms: no bundle, no oclif).
+ * Bench rows: `--help`, `runs list --help` (18–28 ms of CPU: no bundle, no oclif), and on a
+ * terminal 11–15 ms.
  */
 function help(argv, root, pjson, env = process.env, stdout = stdoutKind) {
   if (process.platform === 'win32' || env.AMCTL_HELP_CACHE === 'off' || argv.length > MAX_HELP_ARGV) return undefined
@@ -529,11 +456,15 @@ function terminalHelp(argv, root, pjson, built, env) {
 const BEFORE_V8_FLAGS = Symbol.for('amctl.beforeV8Flags')
 
 /**
- * --liftoff-only (bin/build/undici.cjs). In the bundle, when undici loads, the loader is told first
- * (BEFORE_V8_FLAGS: the code cache it makes is then one for this flag); the loader sets it
- * itself before compiling the bundle when its cache was made with it.
+ * --liftoff-only (bin/build/undici.cjs), on Node 20 only: there it spares the wait at exit for
+ * V8's background optimization of undici's WebAssembly (82 ms of CPU a request through a proxy);
+ * on Node 22 and 24 it cost 9–10 ms instead (docs/performance.md, "The price list"). In the
+ * bundle, when undici loads, the loader is told first (BEFORE_V8_FLAGS: the code cache it makes
+ * is then one for this flag); the loader sets it itself before compiling the bundle when its
+ * cache was made with it. (Self-contained: the build puts its text into the bundle.)
  */
 function setLiftoffOnly(key) {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return
   const before = key && process[Symbol.for(key)]
   if (typeof before === 'function') before()
   require('node:v8').setFlagsFromString('--liftoff-only')
@@ -560,8 +491,6 @@ module.exports = {
   BEFORE_V8_FLAGS,
   setLiftoffOnly,
   // (for tests)
-  checksum,
-  jsSums,
   sealCache,
   openCache,
 }

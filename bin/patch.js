@@ -4,12 +4,12 @@
 //
 //   node bin/patch.js port NAME[@VERSION]   NAME was bumped: its patch of another version, applied
 //                                           to the installed files of VERSION (default: the copy at
-//                                           the top of node_modules), becomes patches/NAME@VERSION.patch,
+//                                           the top of node_modules), becomes patches/<name>@<version>.patch,
 //                                           the old one removed; names every file whose change no
 //                                           longer applies, and writes nothing then
 //   node bin/patch.js make NAME[@VERSION]   after editing node_modules/NAME by hand (patch-package's
 //                                           way): its differences from the package as published
-//                                           (npm pack NAME@VERSION) become patches/NAME@VERSION.patch
+//                                           (npm pack NAME@VERSION) become patches/<name>@<version>.patch
 //
 // Either way node_modules is left as it is (`npm ci` undoes hand edits); the build applies the
 // patch to what it bundles.

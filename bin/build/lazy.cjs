@@ -1,7 +1,9 @@
 'use strict'
 // Build time: lazy stand-ins. Built-ins and packages whose load-time work most commands never use
 // get a stand-in in the bundle that loads the real module on first use. `without` (a set of piece
-// names, bench/ablate.mjs) leaves one out: lazy:<built-in or package>.
+// names, bench/ablate.mjs) leaves one out: lazy:<built-in or package>. What they buy, together and
+// each (docs/performance.md, "The price list"), is measured by `node bench/ablate.mjs --only
+// lazy-stand-ins` (all of them) and `--only lazy:<name>`; the "Bench rows" below say where.
 
 const {existsSync, readFileSync} = require('node:fs')
 const {dirname, join} = require('node:path')

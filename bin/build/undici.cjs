@@ -14,12 +14,11 @@ const ROOT = join(__dirname, '..', '..')
  * connect()). The bundle's `undici` is those parts (lib/dispatcher/*, lib/api/*: undici's
  * internals, hence the exact version pin), put together the way undici's index does, with
  * EnvHttpProxyAgent (and with it the proxy and SOCKS agents) loaded on first use.
- * Bench rows: `runs list --json --limit 50`, `orgs summary --json` (~6 ms).
+ * Bench rows: a request through a proxy (42 / 45 ms of CPU on Node 20 / 24).
  *
- * And V8's baseline WebAssembly compiler only (--liftoff-only), set when undici loads: undici
- * parses HTTP with WebAssembly; V8 would optimize it again in the background, and Node waits
- * for that before exiting (~80 ms of CPU and wall time after every API command's output).
- * Baseline code is plenty. Bench rows: the same.
+ * And V8's baseline WebAssembly compiler only (--liftoff-only), set when undici loads, on Node 20
+ * (setLiftoffOnly in bin/launcher.cjs): undici parses HTTP with WebAssembly; V8 would optimize it
+ * again in the background, and Node 20 waits for that before exiting. Baseline code is plenty.
  */
 const UNDICI_PARTS = {
   Agent: 'undici/lib/dispatcher/agent.js',
@@ -60,8 +59,9 @@ ${Object.entries(UNDICI_PARTS)
 /**
  * undici apart from the bundle: dist/undici.cjs, built on its own (bin/build.js, with the undici
  * pieces above), which the bundle requires when a request needs undici (a proxy: src/core/http/
- * dispatcher.ts) and no other run reads. Without it the bundle is 1.1 MB instead of 0.74, a
- * third of it undici, read by every command. Bench rows: `runs list --json` (~1–2 ms of CPU).
+ * dispatcher.ts) and no other run reads. In the bundle, undici made every request without a proxy
+ * 1.0–2.6 ms of CPU slower (its functions in every command's code cache); apart, a request through
+ * a proxy pays 7.5–8.5 ms for reading it without a code cache (docs/performance.md, "The price list").
  */
 const undiciApart = {
   name: 'undici-apart',

@@ -5,7 +5,7 @@ import {UsageError} from '../core/errors.js'
 import {fileSystemError, isJsonObject, writeFileAtomic} from '../core/fs-atomic.js'
 import {MAX_INPUT_BYTES} from '../input/files.js'
 import type {Column} from '../output/format.js'
-import {sparkline} from '../output/sparkline.js'
+import {newestForTrend, sparkline} from '../output/sparkline.js'
 import {createdMs} from './filter.js'
 import {FILE, HISTORY, type Quantile, robustSummary, summarize} from './stats.js'
 
@@ -415,5 +415,5 @@ export const BASELINE_FILE_COLUMNS: Column<BaselineFileGroupView>[] = [
   {header: 'SD', get: (g) => (g.runs.length < 2 ? null : g.sd), show: 'score'},
   {header: 'NEWEST', get: (g) => g.newestRunAt, show: 'time'},
   {header: 'SET ASIDE', get: (g) => g.setAside.length},
-  {header: 'TREND', get: (g) => sparkline(g.runs.map((r) => r.score)), extra: true},
+  {header: 'TREND', get: (g) => sparkline(newestForTrend(g.runs).map((r) => r.score)), extra: true},
 ]

@@ -1,7 +1,7 @@
 import type {Run} from '../contract/types.js'
 import type {Column} from '../output/format.js'
 import {RUN_COLUMNS} from '../output/run-columns.js'
-import {sparkline} from '../output/sparkline.js'
+import {newestForTrend, sparkline} from '../output/sparkline.js'
 import {type BaselineChoice, type GateBaseline, historyText, isSample, judgesNoise, type RunVerdict} from './state.js'
 
 /**
@@ -76,7 +76,7 @@ function baselineColumns<T extends Gated>(kind: Kind): Column<T>[] {
   if (judgesNoise(kind)) {
     columns.push(
       {header: 'MARGIN', get: (r) => r.margin ?? null, show: 'score', only: 'tty'},
-      {header: 'TREND', get: (r) => (isSample(r.baseline) ? sparkline(r.baseline.scores) : null), extra: true, only: 'tty'},
+      {header: 'TREND', get: (r) => (isSample(r.baseline) ? sparkline(newestForTrend(r.baseline.scores)) : null), extra: true, only: 'tty'},
       {header: 'DETECTABLE', get: (r) => r.detectable ?? null, show: 'score', only: 'tty'},
     )
   }

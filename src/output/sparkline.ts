@@ -1,3 +1,16 @@
+/**
+ * How many scores a trend shows: the newest 20. A history or baseline file holds up to 100 runs,
+ * and a line of 50 bars beside a run would crowd out the table's other columns on an 80- or
+ * 100-column terminal; 20 is the history gate's default number of runs, and the length of
+ * `evals stats`' trend.
+ */
+export const TREND_LENGTH = 20
+
+/** The newest TREND_LENGTH of `scores` (oldest first, as given): what a trend draws. */
+export function newestForTrend<T>(scores: readonly T[]): T[] {
+  return scores.slice(-TREND_LENGTH)
+}
+
 /** The eight heights of a sparkline, lowest first. */
 export const SPARK_BARS = '▁▂▃▄▅▆▇█'
 

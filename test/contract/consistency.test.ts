@@ -18,7 +18,7 @@ import {
 } from '../../src/contract/vocabulary.js'
 
 // src/contract/vocabulary.ts says again, for the code, what the document states; here each value
-// is checked against the document (src/contract/routes.ts is generated from it: test/generated).
+// is checked against the document (src/contract/routes.ts is generated from it: test/generated.test.ts).
 // This file reads the document on its own (no dev server code), so a mistake there cannot hide one here.
 
 type Json = any

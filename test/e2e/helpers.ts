@@ -11,7 +11,7 @@ import {systemClock} from '../../src/core/clock.js'
 
 /**
  * End-to-end fixture: the local control plane runs in the test process on port 0; amctl is the
- * built bin/run.js in a subprocess without a TTY, pointed at it through AMCTL_BASE_URL. Each
+ * built bin/run.cjs in a subprocess without a TTY, pointed at it through AMCTL_BASE_URL. Each
  * `amctl()` call gets a fresh config dir unless `configDir` is given.
  */
 

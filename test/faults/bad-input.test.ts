@@ -110,7 +110,7 @@ const TABLE: BadInput[] = [
   {what: 'token name missing', argv: ['tokens', 'create', '--expires', '30d'], exit: 2, says: /missing required flag --name\b/},
 
   // IDs (contract 3): only the empty ID, . and .. and control characters are refused; anything
-  // else (/ ? # % spaces, non-ASCII) is sent as one encoded segment (test/e2e/commands/ids.test.ts)
+  // else (/ ? # % spaces, non-ASCII) is sent as one encoded segment (test/commands/runs/fork.test.ts, test/e2e/commands/experiments.test.ts)
   {what: 'empty ID', argv: ['evals', 'run', '', ...ORG], exit: 2, says: /EVAL_SET_ID must not be empty/},
   {what: 'ID with a newline', argv: ['runs', 'fork', 'run\n1'], exit: 2, says: /RUN_ID must not contain control characters/},
   {what: 'ID with an escape sequence', argv: ['runs', 'fork', 'run\u001b[2J'], exit: 2, says: /RUN_ID must not contain control characters/},

@@ -16,7 +16,7 @@ import {colorAllowed, type IO} from '../../src/output/io.js'
 import {type Part, Renderer} from '../../src/output/renderer.js'
 
 /**
- * Runs a command class in-process the way bin/run.js would, in a world of the test's (the
+ * Runs a command class in-process the way bin/run.cjs would, in a world of the test's (the
  * command's streams, environment, clock, signals and transport: src/base/world.ts): stdout/stderr
  * captured, TTY-ness chosen by the test, stdin from a string, a sealed environment with the
  * test's changes (./env.ts), a clock whose sleeps take no real time and whose time of day is

@@ -134,6 +134,16 @@ export function sealedEnv(
   return env
 }
 
+/**
+ * Gives the test process the run's D-Bus session again (sealProcessEnv took it away with the
+ * rest): the keychain suites' probe and their reads of the stored entry talk to the Secret
+ * Service from this process, through @napi-rs/keyring, which finds the bus in the process's
+ * environment. Nothing else in the run needs it; without a session this does nothing.
+ */
+export function joinKeychainSession(): void {
+  if (harness.dbusAddress !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = harness.dbusAddress
+}
+
 /** Cuts the test process's own environment down to the sealed one (test/setup.ts, before every file). */
 export function sealProcessEnv(): void {
   const keep = new Set([...MACHINE_NAMES, ...FILE_NAMES])

@@ -23,3 +23,13 @@ export async function usageError(fn: Promise<unknown> | (() => unknown)): Promis
   }
   throw new Error('expected a usage error')
 }
+
+/** Awaits `promise` and returns what it rejects with, whatever it is (the test fails if it resolves). */
+export async function thrown(promise: Promise<unknown>): Promise<Error & {code?: string}> {
+  return promise.then(
+    () => {
+      throw new Error('expected a failure')
+    },
+    (error: Error & {code?: string}) => error,
+  )
+}

@@ -1,5 +1,5 @@
 import type {AsyncEntry} from '@napi-rs/keyring'
-import {harness} from './env.js'
+import {harness, joinKeychainSession} from './env.js'
 
 // The one probe of the real keychain that the keychain suites share (test/e2e/keychain.test.ts,
 // test/release/smoke.test.ts). It is pinned to the Secret Service (gnome-keyring, KWallet …):
@@ -48,6 +48,7 @@ async function probeOnce(): Promise<SecretService> {
  * about five seconds: a daemon started just before may not own its D-Bus name yet.
  */
 export async function probeSecretService(): Promise<SecretService> {
+  joinKeychainSession()
   let result = await probeOnce()
   for (let tries = 0; result.problem !== undefined && keychainRequired && tries < 20; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 250))

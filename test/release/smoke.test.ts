@@ -11,8 +11,9 @@ import {harness, sealedEnv} from '../helpers/env.js'
 // The smoke suite of a shipped amctl: every kind of thing it must carry works — the fast
 // --version path, the bundle (--help), oclif's help and autocomplete commands, the local control
 // plane (`dev server`), a device-flow login and an API call against it, the jq engine
-// (dist/jq.wasm), and the keychain's native module talking to a Secret Service. By default it runs
-// this checkout's bin/run.js; .ci/run runs it against the installed npm package and the single
+// (dist/jq.wasm), the CI gate's statistics and baseline file (save, judge, --repeat auto), and the
+// keychain's native module talking to a Secret Service. By default it runs
+// this checkout's bin/run.cjs; .ci/run runs it against the installed npm package and the single
 // executable (AMCTL_E2E_BIN), inside a private D-Bus session with gnome-keyring.
 
 const keychain = await probeSecretService()
@@ -30,9 +31,9 @@ interface Server {
   exited: Promise<number | null>
 }
 
-/** `amctl dev server --port 0`, its URL read from the first line of its stdout. */
-function startDevServer(): Promise<Server> {
-  const [file, args] = binCommand(['dev', 'server', '--port', '0'])
+/** `amctl dev server --port 0` (and `extra` flags), its URL read from the first line of its stdout. */
+function startDevServer(extra: string[] = []): Promise<Server> {
+  const [file, args] = binCommand(['dev', 'server', '--port', '0', ...extra])
   const child = spawn(file, args, {
     env: sealedEnv({AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_KEYCHAIN: 'off'}),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -133,6 +134,46 @@ describe(`a shipped amctl (${BIN})`, () => {
       '<testcase classname="es_acme_checkout" name="claude-code / claude-sonnet-4-5 (run_acme_0251)"',
     )
 
+    server.child.kill('SIGINT')
+    expect(await server.exited).toBe(0)
+  })
+
+  it('the CI gate: a baseline file saved, a collapse regressed against it (the file untouched), --repeat auto decided after one launch', async () => {
+    // runs that finish at once; the statistics (dist/stats.cjs) and the file's checks ship and load
+    const server = await startDevServer(['--run-seconds', '0'])
+    servers.push(server)
+    const env = {AMCTL_BASE_URL: server.url, AMCTL_CONFIG_DIR: freshConfigDir(), AMCTL_ORG: 'acme'}
+    const login = await runBin(['auth', 'login'], {env, stdinTerminal: true})
+    expect(login.exitCode, login.stderr).toBe(0)
+
+    const file = join(freshConfigDir(), 'checkout-baseline.json')
+    const saved = await runBin(['evals', 'baseline', 'save', 'es_acme_checkout', '--file', file], {env})
+    expect(saved.exitCode, saved.stderr).toBe(0)
+    const bytes = readFileSync(file, 'utf8')
+    const shown = await runBin(['evals', 'baseline', 'show', file, '--json'], {env})
+    expect(shown.exitCode, shown.stderr).toBe(0)
+    expect(JSON.parse(shown.stdout).groups.map((g: {agent: string}) => g.agent)).toEqual(['claude-code', 'codex'])
+
+    // claude-code collapses to 0.3 on every launch from now on (the dev server's outcome plans)
+    const plan = await fetch(`${server.url}/_dev/orgs/acme/outcomes`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify({evalSetId: 'es_acme_checkout', agent: 'claude-code', status: 'succeeded', score: 0.3, count: 10}),
+    })
+    expect(plan.status).toBe(200)
+
+    const gated = await runBin(['evals', 'run', 'es_acme_checkout', '--wait', '--baseline-file', file, '--json'], {env})
+    expect(gated.exitCode, gated.stderr).toBe(10)
+    const claude = JSON.parse(gated.stdout).runs.find((run: {agent: string}) => run.agent === 'claude-code')
+    expect(claude).toMatchObject({verdict: 'regressed', baseline: {kind: 'file', path: file}})
+    expect(readFileSync(file, 'utf8')).toBe(bytes)
+
+    const auto = await runBin(
+      ['evals', 'run', 'es_acme_checkout', '--wait', '--repeat', 'auto', '--max-drop', '0.1', '--baseline-file', file, '--json'],
+      {env},
+    )
+    expect(auto.exitCode, auto.stderr).toBe(10)
+    expect(JSON.parse(auto.stdout).launches).toHaveLength(1)
     server.child.kill('SIGINT')
     expect(await server.exited).toBe(0)
   })

@@ -1,5 +1,5 @@
 import {markdownText} from '../sanitize.js'
-import {sparkline} from '../sparkline.js'
+import {newestForTrend, sparkline} from '../sparkline.js'
 import {flagDuration} from '../time.js'
 import {type CiReport, historyOf, type ReportBaseline, type ReportGroup, type ReportRun, verdictText} from './model.js'
 
@@ -26,7 +26,7 @@ function baselineCell(baseline: ReportBaseline | null | undefined): string {
   const history = historyOf(baseline)
   if (history) {
     const stale = history.kind === 'file' && history.stale ? ' ⚠️ stale' : ''
-    return `${score(history.mean)} ± ${score(history.sd)} (${history.runs}) ${sparkline(history.scores)}${stale}`
+    return `${score(history.mean)} ± ${score(history.sd)} (${history.runs}) ${sparkline(newestForTrend(history.scores))}${stale}`
   }
   if ('runId' in baseline) return `${markdownText(baseline.runId)} (${score(baseline.score)})`
   return '—'

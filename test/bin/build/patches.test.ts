@@ -66,7 +66,7 @@ function project(version: string, source: string) {
 const SOURCE = "'use strict'\nconst os = require('node:os')\nexports.name = () => 'fake'\nexports.tmp = () => os.tmpdir()\n"
 const EDITED = "'use strict'\nconst os = () => require('node:os')\nexports.name = () => 'fake'\nexports.tmp = () => os().tmpdir()\n"
 
-/** Writes patches/fake@version.patch turning SOURCE into EDITED. */
+/** Writes the patch of a fake package (`patches/<name>@<version>.patch`) turning SOURCE into EDITED. */
 function writePatch(patches: string, version: string) {
   mkdirSync(patches, {recursive: true})
   writeFileSync(join(patches, `fake@${version}.patch`), patchText('fake', [{file: 'index.js', before: SOURCE, after: EDITED}]))

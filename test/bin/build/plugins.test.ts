@@ -3,7 +3,6 @@ import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {applyPatch, type StructuredPatch} from 'diff'
 import {describe, expect, it} from 'vitest'
 import {ROOT} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/temp.js'
@@ -16,10 +15,7 @@ const require = createRequire(import.meta.url)
 const plugins = require(join(ROOT, 'bin', 'build', 'plugins.cjs'))
 const lazy = require(join(ROOT, 'bin', 'build', 'lazy.cjs'))
 const undiciParts = require(join(ROOT, 'bin', 'build', 'undici.cjs'))
-const patches = require(join(ROOT, 'bin', 'build', 'patches.cjs'))
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-
-type Patch = {name: string; version: string; path: string; files: {file: string; patch: StructuredPatch}[]}
 
 describe('pieceNames (what bench/ablate.mjs and bin/build.js --without take)', () => {
   it('names each piece once: a lazy module, slim-undici, liftoff, a whole patch and each file of one', () => {
@@ -28,9 +24,9 @@ describe('pieceNames (what bench/ablate.mjs and bin/build.js --without take)', (
     expect(names).toEqual(
       expect.arrayContaining([
         'lazy:assert',
+        'undici-apart',
         'slim-undici',
         'liftoff',
-        'undici-apart',
         'patch:undici',
         'patch:@oclif/core',
         'patch:@oclif/core/lib/screen.js',
@@ -221,24 +217,6 @@ describe('dependency internals: pinned, and still what the patches and imports e
     const byLocale = [...ids].sort((a, b) => a.localeCompare(b))
     const byCodeUnit = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     expect(byCodeUnit).toEqual(byLocale)
-  })
-
-  it('string-width 4 with its ASCII shortcut measures as before', () => {
-    const patch = (patches.readPatches() as Patch[]).find((p) => p.name === 'string-width')
-    if (patch === undefined) return
-    const dir = join(ROOT, 'node_modules', '@oclif', 'core', 'node_modules', 'string-width')
-    expect(installed(dir)).toBe(patch.version)
-    const source = readFileSync(join(dir, 'index.js'), 'utf8')
-    const load = (text: string) => {
-      const module = {exports: {} as unknown}
-      new Function('module', 'exports', 'require', text)(module, module.exports, createRequire(join(dir, 'index.js')))
-      return module.exports as (s: string) => number
-    }
-    const original = load(source)
-    const edited = load(applyPatch(source, patch.files[0].patch) as string)
-    const samples = ['', 'runs list', '\u001b[1mbold\u001b[22m', 'naïve', '日本語', 'a\u0301', '👍 ok', '\t tab', '#️⃣ *️⃣ 0️⃣']
-    for (let c = 0x20; c < 0x7f; c++) samples.push(String.fromCharCode(c), String.fromCharCode(c).repeat(3))
-    for (const s of samples) expect(edited(s), JSON.stringify(s)).toBe(original(s))
   })
 
   it("undici's client: the HTTP/2 half is only ever called", () => {

@@ -42,7 +42,7 @@ function run(argv: string[]) {
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => out.push(String(chunk)) > 0)
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk: any) => err.push(String(chunk)) > 0)
   const signals = fakeSignals()
-  // an error ends the command with oclif's ExitError carrying the exit code, as bin/run.js sees it
+  // an error ends the command with oclif's ExitError carrying the exit code, as bin/run.cjs sees it
   const done = runIn(DevServerCommand, argv, {io: fake, env: environment(), clock: fakeClock(), signals, transport: noTransport()}).then(
     () => 0,
     (error: {oclif?: {exit?: number}}) => error.oclif?.exit ?? 1,

@@ -96,6 +96,43 @@ describe('evals baseline save', () => {
     expect(tty.stdout.split('\n')[1]).toMatch(/^codex +codex-model +5 +0\.70 +0\.02 +1 hour ago +0 +[▁-█]{5}$/)
   })
 
+  it('on a 100-column terminal a file of 50 runs keeps agent and model: its trend is the newest 20 scores', async () => {
+    serve(history('claude-code', 50, 0.8).map((run) => ({...run, model: 'claude-sonnet-4-5'})))
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    expect((await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})).exitCode).toBe(0)
+    const tty = await runCommand(EvalsBaselineShow, [path], {tty: true, columns: 100})
+    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +SET ASIDE +TREND$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^claude-code +claude-sonnet-4-5 +50 +0\.80 +0\.01 +1 hour ago +0 +[▁-█]{20}$/)
+  })
+
+  it("warns when a group's runs changed level: where the new level starts and how to save only it; a steady group no warning", async () => {
+    // newest first: 20 runs around 0.84, then 20 older around 0.90 (codex steady at 0.70)
+    const newer = history('claude', 20, 0.84)
+    const older = history('claude', 40, 0.9).slice(20)
+    serve(interleave([...newer, ...older], history('codex', 40, 0.7)))
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(0)
+    const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning: '))
+    expect(warnings).toHaveLength(1)
+    const firstOfNew = newer.at(-1) as {id: string; createdAt: string}
+    expect(warnings[0]).toContain(`claude / claude-model: its scores moved from 0.90 to 0.84 at ${firstOfNew.id} (${firstOfNew.createdAt})`)
+    // the runs are an hour apart, the newest an hour old: 20 h reaches the first of the new level, not the one before
+    expect(warnings[0]).toContain('Save only the new level with --baseline-window 20h')
+    // the file is written all the same
+    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => g.runs.length)).toEqual([40, 40])
+    // saved again as the warning says: the new level alone, no warning
+    const again = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--baseline-window', '20h'], {
+      env: api.env(),
+    })
+    expect(again.exitCode, again.stderr).toBe(0)
+    expect(again.stderr).not.toContain('warning')
+    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => [g.agent, g.runs.length, g.mean])).toEqual([
+      ['claude', 20, 0.84],
+      ['codex', 20, 0.7],
+    ])
+  })
+
   it('--runs -: exactly the runs an `evals run --json` document names, looked up in the run list; failed ones left out', async () => {
     const launched = history('codex', 3, 0.7).map((r, i) => ({...r, id: `run_new_${i}`, ...(i === 1 ? {status: 'failed'} : {})}))
     serve([...launched, ...history('codex', 40, 0.5)])

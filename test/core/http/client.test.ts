@@ -345,7 +345,7 @@ describe('malformed success responses', () => {
   })
 
   // (the limit itself, announced and while reading, and a body of exactly the limit: the network's
-  // two ways in test/core/http/transport.test.ts)
+  // two ways in test/core/http/transport.integration.test.ts; announced, in process: transport.test.ts)
   it('a body over MAX_BODY_BYTES (32 MiB), refused by the transport: bad_response, exit 1, not retried', async () => {
     on('GET /me', [raw(200, '{}', {...JSON_HEADERS, 'content-length': String(MAX_BODY_BYTES + 1)})])
     const e = await failure(client().json({method: 'GET', path: '/me'}))

@@ -1,120 +1,114 @@
-import {createServer, type Socket} from 'node:net'
-import type {AddressInfo} from 'node:net'
-import {Agent} from 'undici'
-import {afterEach, describe, expect, it} from 'vitest'
-import {AttemptTimeout} from '../../../src/core/http/attempt.js'
-import {closeAgents, sendWithNodeHttp} from '../../../src/core/http/node-http.js'
-import {sendWithUndici} from '../../../src/core/http/transport.js'
-import {sendJson, startServer} from '../../helpers/http-server.js'
+import {describe, expect, it} from 'vitest'
+import type {Attempt} from '../../../src/core/http/attempt.js'
+import {sendWithNodeHttp} from '../../../src/core/http/node-http.js'
+import {thrown} from '../../helpers/failure.js'
+import {useNock} from '../../helpers/nock.js'
 
-// The node:http way, against real sockets: one kept-alive connection per process, the connect
-// timeout and "sent" as undici has them.
+// The node:http way of one attempt, in process: nock answers below node:http (no socket), so what
+// is checked is what node:http wrote and what amctl made of the answer. What needs a socket (one
+// kept-alive connection, the connect timeout, the attempt timeout, a connection dropped or an
+// answer cut off) is in node-http.integration.test.ts: nock 15 delays an answer by a timer of its
+// own (node:timers, taken when it loads: a fake clock cannot move it) and holds back the
+// connection with it, so a delayed answer would look like a connection never made.
 
-afterEach(() => closeAgents())
+const net = useNock()
+const ORIGIN = 'https://api.test'
 
-const get = (url: string, more: {timeoutMs?: number; connectTimeoutMs?: number} = {}) =>
-  sendWithNodeHttp(new URL(url), {url, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs: 2000, ...more})
+const send = (url: string, more: Partial<Attempt> = {}) =>
+  sendWithNodeHttp(new URL(url), {url, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs: 5000, ...more})
 
-async function thrown(promise: Promise<unknown>): Promise<{code?: string; message: string} & Error> {
-  return promise.then(
-    () => {
-      throw new Error('expected a failure')
+describe('the request on the wire', () => {
+  const headers = {accept: 'application/json', 'user-agent': 'amctl/1.2.3 node/v20 linux', authorization: 'Bearer svc_wire'}
+
+  it.each(['https://api.test', 'http://127.0.0.1:4010'])(
+    '%s: method, path and query as given, the headers given and no more, a body with its length in bytes',
+    async (origin) => {
+      // (a path and query already encoded, as src/core/http/path.ts makes them: written as they are)
+      const path = '/api/v1/orgs/ac%2Fme/runs?q=a%20b&tag=%C3%BC&next=x%26y'
+      net.origin(origin).get(path).reply(200, '{}').post(path).reply(201, '{}').delete(path).reply(204)
+      await send(`${origin}${path}`, {headers})
+      const body = '{"name":"ümlaut"}'
+      await send(`${origin}${path}`, {method: 'POST', headers: {...headers, 'content-type': 'application/json'}, body})
+      await send(`${origin}${path}`, {method: 'DELETE', headers})
+      const host = new URL(origin).host
+      // (connection: nock's stand-in agent says close; amctl's keep-alive is node-http.integration.test.ts's)
+      const wire = net.sent().map(({headers: {connection, ...rest}, ...request}) => ({...request, headers: rest}))
+      expect(wire).toEqual([
+        {method: 'GET', url: `${origin}${path}`, headers: {...headers, host}, body: ''},
+        {
+          method: 'POST',
+          url: `${origin}${path}`,
+          headers: {...headers, host, 'content-type': 'application/json', 'content-length': '18'},
+          body,
+        },
+        {method: 'DELETE', url: `${origin}${path}`, headers: {...headers, host}, body: ''},
+      ])
     },
-    (error: Error) => error,
   )
-}
 
-/** A TCP server that takes connections and says nothing (a TLS handshake never ends). */
-async function silent(): Promise<{url: (scheme: string) => string; close: () => Promise<void>}> {
-  const sockets: Socket[] = []
-  const server = createServer((socket) => sockets.push(socket))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const {port} = server.address() as AddressInfo
-  return {
-    url: (scheme) => `${scheme}://127.0.0.1:${port}/x`,
-    close: async () => {
-      for (const s of sockets) s.destroy()
-      await new Promise((resolve) => server.close(resolve))
-    },
-  }
-}
+  it('a POST without a body says so: content-length 0', async () => {
+    net.origin(ORIGIN).post('/api/v1/x').reply(200, '{}')
+    await send(`${ORIGIN}/api/v1/x`, {method: 'POST'})
+    expect(net.sent()[0]).toMatchObject({method: 'POST', body: '', headers: {'content-length': '0'}})
+  })
+})
 
-describe('sendWithNodeHttp', () => {
-  it('puts on the wire what undici puts there: method, path and query, headers, body, its length', async () => {
-    const server = await startServer((_req, res) => sendJson(res, 200, {}))
-    const undici = new Agent()
-    try {
-      const headers = {accept: 'application/json', 'user-agent': 'amctl/test', authorization: 'Bearer svc_wire'}
-      const sent = []
-      for (const [method, body, more] of [
-        ['GET', undefined, {}],
-        ['POST', '{"name":"ümlaut"}', {'content-type': 'application/json'}],
-        ['POST', undefined, {}],
-        ['DELETE', undefined, {}],
-      ] as const) {
-        for (const way of ['node:http', 'undici']) {
-          const url = `${server.url}/api/v1/x?q=1&b=%2F`
-          const attempt = {url, method, headers: {...headers, ...more}, body, timeoutMs: 2000}
-          if (way === 'undici') await sendWithUndici(new URL(url), attempt, {}, undici)
-          else await sendWithNodeHttp(new URL(url), attempt)
-          const {method: m, path, headers: h, body: b} = server.requests.at(-1) ?? {headers: {}}
-          const {host, connection, ...rest} = h
-          sent.push({way, m, path, rest, b})
-        }
-      }
-      for (let i = 0; i < sent.length; i += 2) expect({...sent[i], way: ''}).toEqual({...sent[i + 1], way: ''})
-      expect(sent[2]).toMatchObject({m: 'POST', b: '{"name":"ümlaut"}', rest: {'content-length': '18'}})
-      expect(sent[4]).toMatchObject({m: 'POST', b: '', rest: {'content-length': '0'}})
-    } finally {
-      await undici.close()
-      await server.close()
-    }
+describe('the answer', () => {
+  it('status, status text, headers by lower-case name (a repeated one joined in order), the body as UTF-8 text', async () => {
+    net
+      .origin(ORIGIN)
+      .get('/api/v1/x')
+      .reply(201, 'héllo ✓', ['Content-Type', 'text/plain; charset=utf-8', 'X-Request-Id', 'req_1', 'X-Warn', 'a', 'x-warn', 'b'])
+    const res = await send(`${ORIGIN}/api/v1/x`)
+    expect(res).toMatchObject({status: 201, statusText: 'Created', text: 'héllo ✓'})
+    expect(res.headers).toMatchObject({'content-type': 'text/plain; charset=utf-8', 'x-request-id': 'req_1', 'x-warn': 'a, b'})
   })
 
-  it('keeps the connection alive: two requests, one connection; closeAgents ends it', async () => {
-    const server = await startServer((_req, res) => sendJson(res, 200, {ok: true}, {'x-request-id': 'req_1'}))
-    let connections = 0
-    server.server.on('connection', () => connections++)
-    try {
-      const first = await get(`${server.url}/a`)
-      expect(first).toMatchObject({status: 200, statusText: 'OK', text: '{"ok":true}'})
-      expect(first.headers).toMatchObject({'content-type': 'application/json', 'x-request-id': 'req_1'})
-      // (node:http hands the socket back to the agent on a later tick than the answer's end)
-      await new Promise((resolve) => setImmediate(resolve))
-      await get(`${server.url}/b`)
-      expect(connections).toBe(1)
-      expect(server.requests.map((r) => r.headers.connection)).toEqual(['keep-alive', 'keep-alive'])
-      closeAgents()
-      await get(`${server.url}/c`)
-      expect(connections).toBe(2)
-    } finally {
-      await server.close()
-    }
+  it('an answer without a body: the empty text', async () => {
+    net.origin(ORIGIN).delete('/api/v1/x').reply(204)
+    expect(await send(`${ORIGIN}/api/v1/x`, {method: 'DELETE'})).toMatchObject({status: 204, text: ''})
   })
 
-  it('a TLS handshake that never ends: the connect timeout, UND_ERR_CONNECT_TIMEOUT, as undici says it', async () => {
-    const server = await silent()
-    try {
-      const error = await thrown(get(server.url('https'), {connectTimeoutMs: 100}))
-      expect(error.code).toBe('UND_ERR_CONNECT_TIMEOUT')
-      expect(error.message).toMatch(/^Connect Timeout Error \(attempted address: 127\.0\.0\.1:\d+, timeout: 100ms\)$/)
-    } finally {
-      await server.close()
-    }
+  it('a redirect comes back as it came, not followed (the client decides: only within its origin)', async () => {
+    // (no interceptor for the other host: a request there would fail the test as unmatched)
+    net.origin(ORIGIN).get('/api/v1/x').reply(302, '', {Location: 'https://evil.test/steal'})
+    const res = await send(`${ORIGIN}/api/v1/x`, {headers: {authorization: 'Bearer svc_secret'}})
+    expect(res).toMatchObject({status: 302, headers: {location: 'https://evil.test/steal'}})
+    expect(net.sent()).toHaveLength(1)
+  })
+})
+
+describe('failures', () => {
+  it.each([
+    ['ECONNRESET', 'socket hang up'],
+    ['ECONNREFUSED', 'connect ECONNREFUSED 203.0.113.7:443'],
+    ['ENOTFOUND', 'getaddrinfo ENOTFOUND api.test'],
+    ['EPIPE', 'write EPIPE'],
+  ])('%s: thrown as node:http gives it, with its code (what failure.ts reads)', async (code, message) => {
+    net
+      .origin(ORIGIN)
+      .get('/api/v1/x')
+      .replyWithError(Object.assign(new Error(message), {code}))
+    expect(await thrown(send(`${ORIGIN}/api/v1/x`))).toMatchObject({code, message})
   })
 
-  it('the attempt timeout before the connection is made: not sent; after it: sent', async () => {
-    const server = await silent()
-    try {
-      const secure = await thrown(get(server.url('https'), {timeoutMs: 100}))
-      expect(secure).toBeInstanceOf(AttemptTimeout)
-      expect((secure as unknown as AttemptTimeout).sent).toBe(false)
-      // plain http: connected at once, the request written, no answer
-      const plain = await thrown(get(server.url('http'), {timeoutMs: 100}))
-      expect(plain).toBeInstanceOf(AttemptTimeout)
-      expect((plain as unknown as AttemptTimeout).sent).toBe(true)
-    } finally {
-      await server.close()
-    }
+  it('the caller gives up while the request is out: it rejects at once with the reason', async () => {
+    const giveUp = new AbortController()
+    net
+      .origin(ORIGIN)
+      .get('/api/v1/x')
+      .reply(() => {
+        giveUp.abort(new Error('Ctrl-C'))
+        return [200, '{}']
+      })
+    const error = await thrown(send(`${ORIGIN}/api/v1/x`, {signal: giveUp.signal}))
+    expect(error).toBe(giveUp.signal.reason)
+  })
+
+  it('the caller gave up before: it rejects with the reason and nothing is sent', async () => {
+    const giveUp = new AbortController()
+    giveUp.abort(new Error('Ctrl-C'))
+    // (no interceptor: a request sent would fail the test as unmatched)
+    expect(await thrown(send(`${ORIGIN}/api/v1/x`, {signal: giveUp.signal}))).toBe(giveUp.signal.reason)
   })
 })

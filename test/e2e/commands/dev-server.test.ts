@@ -10,7 +10,7 @@ import {tempDir} from '../../helpers/temp.js'
 import {lines} from './util.js'
 import {machinePath, sealedEnv} from '../../helpers/env.js'
 
-// `amctl dev server` as a user runs it: the real bin/run.js in a subprocess, its URL read from
+// `amctl dev server` as a user runs it: the real bin/run.cjs in a subprocess, its URL read from
 // the first stdout line, then amctl pointed at it; Ctrl-C (SIGINT) stops it with exit 0.
 
 interface Server {

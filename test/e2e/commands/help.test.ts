@@ -76,7 +76,7 @@ describe('--help', () => {
   })
 
   it('the plugin commands work from the bundle: `help <topic>`, `help <command>`, `autocomplete`', async () => {
-    // oclif loads plugin commands with import(); the bundle must route those through bin/run.js
+    // oclif loads plugin commands with import(); the bundle must route those through bin/run.cjs
     const [topic, command, root, autocomplete] = await Promise.all([
       runBin(['help', 'runs']),
       runBin(['help', 'runs', 'list']),

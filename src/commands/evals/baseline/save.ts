@@ -20,8 +20,9 @@ import {
 import {WATCH_DEFAULTS} from '../../../gate/flags.js'
 import {pollRuns} from '../../../gate/poll.js'
 import {checkWritablePath} from '../../../gate/report.js'
-import {FILE, HISTORY, loadQuantile} from '../../../gate/stats.js'
+import {FILE, HISTORY, loadQuantile, loadVerdictDistributions} from '../../../gate/stats.js'
 import {notFound} from '../../../gate/watch.js'
+import {findChange} from '../shared/verdict.js'
 
 export default class EvalsBaselineSave extends ApiCommand {
   static override summary = 'Save the runs a gate judges against (--baseline-file): a baseline file, reviewed like code'
@@ -31,7 +32,9 @@ export default class EvalsBaselineSave extends ApiCommand {
 
 By default the runs are the ones --baseline history would take today: the newest --baseline-runs (default ${FILE.defaultKeep}) runs of each agent and model that succeeded with a score within --baseline-window (default ${WATCH_DEFAULTS.baselineWindow}), outliers set aside by the same rule (and recorded as set aside). The organization's history mixes every branch's runs, so --runs builds the file from exactly the runs named instead: run IDs one a line, or the --json document of \`evals run\` (with or without --wait and --repeat) or \`runs watch\`, from a file or from stdin (-). A default-branch job launches \`--repeat K\` and saves those; a run that did not succeed with a score is left out and said so, a run of another eval set is exit 2, a run the organization does not have exit 5.
 
-The file is JSON (schemas/baseline-file.json): version, org, evalSetId, savedAt, keep, and one group per agent × model with its runs [{id, score, createdAt}] oldest first, their mean and sd, and the runs set aside. Its members come in a fixed order and each run on a line of its own, so the git diff of an update shows the runs that changed. It is written atomically and replaces the file at PATH. stdout shows it as \`evals baseline show\` does; with no run to save, exit 5 and nothing is written.`
+The file is JSON (schemas/baseline-file.json): version, org, evalSetId, savedAt, keep, and one group per agent × model with its runs [{id, score, createdAt}] oldest first, their mean and sd, and the runs set aside. Its members come in a fixed order and each run on a line of its own, so the git diff of an update shows the runs that changed. It is written atomically and replaces the file at PATH. stdout shows it as \`evals baseline show\` does; with no run to save, exit 5 and nothing is written.
+
+A group whose saved runs changed level (the test behind \`evals stats\`' shifted verdict) holds two agents' worth of scores: its sd is wide and a drop back to the old level could pass. It is saved all the same, with a warning on stderr naming the first run of the new level and the --baseline-window that saves only it.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> es_acme_checkout --org acme --file checkout-baseline.json',
@@ -114,9 +117,56 @@ The file is JSON (schemas/baseline-file.json): version, org, evalSetId, savedAt,
     const left = named === undefined ? 0 : runs.filter((run) => fileRun(run) === undefined).length
     const leftOut = left === 0 ? '' : `; ${plural(left, 'run')} named left out (not succeeded with a score)`
     this.out.notice(`Saved ${plural(saved, 'run')} of ${id} in ${plural(file.groups.length, 'group')} to ${path}${aside}${leftOut}`)
+    await this.warnOfShifts(file.groups, named === undefined ? now : undefined)
     const document = baselineDocument(file, path)
     if (this.out.tty) this.out.notice(styled(`keeps the newest ${keep} runs of each agent and model`, 'dim'))
     this.out.list(document.groups, BASELINE_FILE_COLUMNS)
     return document
   }
+
+  /**
+   * A group whose saved runs changed level (the change-point test of `evals stats`, at the
+   * default confidence) is a file that mixes two agents: its sd is wide and a later drop to the
+   * old level may pass. The file is written all the same (the runs are what was asked for); one
+   * warning a group says where the new level starts and the window that keeps only it.
+   */
+  private async warnOfShifts(
+    groups: ReadonlyArray<{
+      agent: string | null
+      model: string | null
+      runs: ReadonlyArray<{id: string; score: number; createdAt: string}>
+    }>,
+    now: number | undefined,
+  ): Promise<void> {
+    const {normalQuantile} = await loadVerdictDistributions()
+    for (const group of groups) {
+      const scores = group.runs.map((run) => run.score)
+      const change = findChange(scores, HISTORY.defaultConfidence, normalQuantile)
+      if (change === undefined) continue
+      const first = group.runs[change.at]
+      const window =
+        now === undefined ? undefined : windowFrom(now, Date.parse(first.createdAt), Date.parse(group.runs[change.at - 1].createdAt))
+      const fix = window === undefined ? 'other --runs' : `--baseline-window ${window}`
+      this.out.warning(
+        `${group.agent ?? '(no agent)'} / ${group.model ?? '(no model)'}: its scores moved from ${change.before.toFixed(2)} to ${change.after.toFixed(2)} at ${first.id} (${first.createdAt}); the file holds both levels, so its sd is wide. Save only the new level with ${fix}, or see \`amctl evals stats\``,
+      )
+    }
+  }
+}
+
+/**
+ * The shortest --baseline-window, in whole hours, minutes or else seconds (the coarsest that
+ * works), that reaches back from `now` to the run created at `first` and not to the one before it,
+ * created at `before`.
+ */
+function windowFrom(now: number, first: number, before: number): string {
+  const units: Array<[number, string]> = [
+    [3_600_000, 'h'],
+    [60_000, 'm'],
+  ]
+  for (const [ms, unit] of units) {
+    const n = Math.ceil((now - first) / ms)
+    if (now - n * ms > before) return `${n}${unit}`
+  }
+  return String(Math.ceil((now - first) / 1000))
 }

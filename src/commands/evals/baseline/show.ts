@@ -10,7 +10,7 @@ export default class EvalsBaselineShow extends BaseCommand {
   static operations: OperationId[] = []
   static override summary = 'Show a baseline file: each agent and model, its runs, mean ± sd, the newest run and a trend'
   static override description =
-    `Reads the baseline file at PATH (made by \`evals baseline save\`, judged against by --baseline-file) and shows one row per agent × model: how many runs it holds, their mean and standard deviation, when its newest run was created (how old the baseline is: --baseline-max-age warns past 30d), how many runs were set aside as outliers, and on a terminal the runs' scores as a sparkline, oldest first. Piped: agent, model, runs, mean, sd, the newest run's createdAt and the runs set aside, tab-separated. --json prints the file with "path" and each group's "newestRunAt".
+    `Reads the baseline file at PATH (made by \`evals baseline save\`, judged against by --baseline-file) and shows one row per agent × model: how many runs it holds, their mean and standard deviation, when its newest run was created (how old the baseline is: --baseline-max-age warns past 30d), how many runs were set aside as outliers, and on a terminal the newest 20 scores as a sparkline, oldest first. Piped: agent, model, runs, mean, sd, the newest run's createdAt and the runs set aside, tab-separated. --json prints the file with "path" and each group's "newestRunAt".
 
 A file that is not valid (not JSON, another version, a score outside 0–1, a run listed twice, a mean or sd that is not its runs', a member amctl does not know) is exit 2 naming the file and what is wrong, here as everywhere the file is read.`
 

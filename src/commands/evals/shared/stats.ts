@@ -3,7 +3,7 @@ import {BadResponseError} from '../../../core/errors.js'
 import {RunningStats} from '../../../gate/stats.js'
 import {createdMs} from '../../../gate/filter.js'
 import type {Column} from '../../../output/format.js'
-import {sparkline, sparkScale} from '../../../output/sparkline.js'
+import {newestForTrend, sparkline, sparkScale} from '../../../output/sparkline.js'
 import {type Judge, VERDICT, type Verdict, verdictOf} from './verdict.js'
 
 /**
@@ -14,7 +14,6 @@ import {type Judge, VERDICT, type Verdict, verdictOf} from './verdict.js'
  */
 
 /** How many of the newest scores the trend holds. */
-export const TREND_LENGTH = 20
 
 /** The shares of an agent × model's finished runs that succeeded, failed and were cancelled. */
 export interface EvalStatsShares {
@@ -190,7 +189,7 @@ function summary(tally: Tally, judge: Judge): EvalStatsGroup {
     mean: mean === undefined ? null : round(mean, 6),
     sd: sd === undefined ? null : round(sd, 6),
     last: tally.last,
-    trend: oldestFirst.slice(-TREND_LENGTH).map((s) => s.score),
+    trend: newestForTrend(oldestFirst).map((s) => s.score),
     verdict,
     shift:
       change === undefined || first === undefined

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {EvalStatsTally, statsColumns, TREND_LENGTH} from '../../../../src/commands/evals/shared/stats.js'
+import {EvalStatsTally, statsColumns} from '../../../../src/commands/evals/shared/stats.js'
+import {TREND_LENGTH} from '../../../../src/output/sparkline.js'
 import {type Judge, VERDICT} from '../../../../src/commands/evals/shared/verdict.js'
 import type {Run} from '../../../../src/contract/types.js'
 import {BadResponseError} from '../../../../src/core/errors.js'
