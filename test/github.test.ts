@@ -10,7 +10,7 @@ import {tempDir} from './helpers/temp.js'
 import {harness, sealedEnv} from './helpers/env.js'
 
 // What GitHub runs: the two workflows (.github/workflows), the action (action.yml) and the
-// example workflow users copy. actionlint checks the workflows (bin/actionlint.js, its
+// example workflows users copy (github-*.yml in examples/ci/). actionlint checks the workflows (bin/actionlint.js, its
 // WebAssembly build from npm) and shellcheck every shell script in them; the action's steps run
 // end to end in test/release/action.test.ts.
 
@@ -19,11 +19,12 @@ const actionlint = await import(pathToFileURL(join(ROOT, 'bin', 'actionlint.js')
 const workflow = (name: string): any => parse(readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8'))
 const action = readAction(join(ROOT, 'action.yml'))
 
-/** Every `run:` script of a workflow or of the action, named by where it is. */
+/** Every `run:` script of a workflow, of an example workflow (github-*.yml in examples/ci/) or of the action, named by where it is. */
 function scripts(): Array<{where: string; run: string}> {
   const found: Array<{where: string; run: string}> = []
-  for (const name of ['ci.yml', 'release.yml']) {
-    for (const [id, job] of Object.entries<any>(workflow(name).jobs)) {
+  for (const file of actionlint.workflowFiles() as string[]) {
+    const name = relative(ROOT, file)
+    for (const [id, job] of Object.entries<any>(parse(readFileSync(file, 'utf8')).jobs)) {
       for (const [i, step] of job.steps.entries()) if (step.run) found.push({where: `${name} ${id} step ${i + 1}`, run: step.run})
     }
   }
@@ -71,11 +72,13 @@ describe('the GitHub workflows', () => {
     findings = JSON.parse(run.stdout)
   }, 120_000)
 
-  it('pass actionlint (npm run lint:workflows), the example workflow too', () => {
+  it('pass actionlint (npm run lint:workflows), the example workflows too', () => {
     expect(actionlint.workflowFiles().map((file: string) => relative(ROOT, file))).toEqual([
       '.github/workflows/ci.yml',
       '.github/workflows/release.yml',
       'examples/ci/github-actions.yml',
+      'examples/ci/github-baseline-cache.yml',
+      'examples/ci/github-baseline.yml',
     ])
     expect(findings.filter((p) => !p.file.endsWith('bad.yml'))).toEqual([])
   })
@@ -89,19 +92,22 @@ describe('the GitHub workflows', () => {
     ).toEqual(['action', 'expression', 'runner-label'])
   })
 
-  it.runIf(shellcheck || harness.ci)('every shell script of the workflows and of the action passes shellcheck', () => {
-    const dir = tempDir('amctl-shellcheck-')
-    const problems: string[] = []
-    for (const [i, {where, run}] of scripts().entries()) {
-      const file = join(dir, `${i}.sh`)
-      // as GitHub runs `shell: bash`: bash -e -o pipefail
-      writeFileSync(file, `#!/usr/bin/env bash\nset -eo pipefail\n${run}`)
-      const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8', env: sealedEnv()})
-      if (result.error) throw result.error
-      if (result.status !== 0) problems.push(`${where}:\n${result.stdout}`)
-    }
-    expect(problems).toEqual([])
-  })
+  it.runIf(shellcheck || harness.ci)(
+    'every shell script of the workflows, of the example workflows and of the action passes shellcheck',
+    () => {
+      const dir = tempDir('amctl-shellcheck-')
+      const problems: string[] = []
+      for (const [i, {where, run}] of scripts().entries()) {
+        const file = join(dir, `${i}.sh`)
+        // as GitHub runs `shell: bash`: bash -e -o pipefail
+        writeFileSync(file, `#!/usr/bin/env bash\nset -eo pipefail\n${run}`)
+        const result = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', file], {encoding: 'utf8', env: sealedEnv()})
+        if (result.error) throw result.error
+        if (result.status !== 0) problems.push(`${where}:\n${result.stdout}`)
+      }
+      expect(problems).toEqual([])
+    },
+  )
 
   it('no script holds an expression: every value reaches the shell through the environment, as data', () => {
     for (const {where, run} of scripts()) expect(expressionsIn(run), where).toEqual([])
@@ -170,17 +176,21 @@ describe('action.yml', () => {
     }
   })
 
-  it("docs/ci.md's example of the action gates with the recommended `baseline: history`, using inputs the action has, as the example workflow does", () => {
+  it("docs/ci.md's example of the action gates against a baseline file, as the example pull-request workflow does, using inputs the action has", () => {
     const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')
     const section = doc.slice(doc.indexOf('## The GitHub Action'))
     const [, yaml] = /```yaml\n([\s\S]*?)```/.exec(section)!
     const step = (parse(yaml) as any[]).find((s) => /\/amctl@v\d+$/.test(s.uses ?? ''))
-    expect(step.with.baseline).toBe('history')
-    // with history, --max-drop is the smallest drop that matters (default 0), not a fixed bar
+    // --baseline history alone must not gate pull requests (docs/ci.md#gating-pull-requests-the-baseline-file)
+    expect(step.with['baseline-file']).toMatch(/\.json$/)
+    expect(step.with).not.toHaveProperty('baseline')
+    // with a file, --max-drop is the smallest drop that matters (default 0), not a fixed bar
     expect(step.with).not.toHaveProperty('max-drop')
     for (const name of Object.keys(step.with)) expect(Object.keys(action.inputs)).toContain(name)
-    expect(action.inputs.baseline.description).toMatch(/`history` \(.*recommended\)/)
+    expect(action.inputs.baseline.description).toMatch(/`history` \(.*recommended.*not alone for pull requests/)
     expect(action.inputs['max-drop'].default).toBe('')
+    // a pull request's runs never reach the file: the action updates it on the default branch only, unless told
+    expect(action.inputs['update-baseline'].default).toBe('auto')
   })
 
   it('the inputs a workflow writes and the outputs it reads are the ones docs/ci.md lists', () => {

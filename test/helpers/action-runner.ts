@@ -1,7 +1,8 @@
 import {spawn} from 'node:child_process'
-import {cpSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {dirname, join, resolve} from 'node:path'
 import {parse} from 'yaml'
+import {condition, interpolate} from './expressions.js'
 import {tempDir} from './temp.js'
 import {machinePath} from './env.js'
 
@@ -13,10 +14,11 @@ import {machinePath} from './env.js'
  * GITHUB_STEP_SUMMARY, GITHUB_PATH, GITHUB_ENV …) and the step's `env:`; a step's GITHUB_OUTPUT
  * becomes `steps.<id>.outputs`, GITHUB_PATH and GITHUB_ENV reach the later steps; the first step
  * that fails ends the action. The only `uses:` steps it knows are actions/cache/restore and
- * actions/cache/save, played on a store the test keeps (key → directory), as the cache service
- * would. Expressions: `inputs.NAME`, `steps.ID.outputs.NAME` and `github.token` (an input's
- * default), and an `if:` comparing one of those with a quoted string (== or !=); anything else
- * fails the run (the action needs no more).
+ * actions/cache/save, played on a store the test keeps (`CacheStore`), as the cache service
+ * would. Expressions are GitHub's (./expressions.ts) on the contexts a composite action's steps
+ * see here: `inputs`, `steps` and `github` (the token, and what the runner's variables say:
+ * `event` is the payload at GITHUB_EVENT_PATH, `event_name`, `ref`, `repository`, `run_id`…);
+ * naming any other context fails the run (the action needs no more).
  */
 
 export interface ActionStepResult {
@@ -54,8 +56,14 @@ export interface RunActionOptions {
   workspace: string
   /** RUNNER_OS and RUNNER_ARCH: Linux/macOS/Windows, X64/ARM64 (default: Linux X64) */
   runner?: {os: string; arch: string}
-  /** the actions/cache store: key → saved directory; shared between runs to play a later job */
-  cacheStore?: Map<string, string>
+  /** the actions/cache store; shared between runs to play a later job */
+  cacheStore?: CacheStore
+  /**
+   * The runner's directory for the job (RUNNER_TEMP, HOME, the tool cache and the files behind
+   * GITHUB_PATH, GITHUB_ENV, GITHUB_STEP_SUMMARY): a job that plays this action among its steps
+   * shares its own (./workflow-runner.ts); default one of this run
+   */
+  runnerDir?: string
   /** RUNNER_TOOL_CACHE: a directory the test keeps, to play a self-hosted runner's, which its jobs share (default: one of this run) */
   toolCache?: string
   /** `github.token`, the job's token (default: none) */
@@ -77,33 +85,107 @@ export function expressionsIn(text: string): string[] {
   return [...text.matchAll(/\$\{\{(.*?)\}\}/gs)].map((m) => m[1].trim())
 }
 
-interface Context {
-  inputs: Record<string, string>
-  steps: Record<string, Record<string, string>>
-  github: {token: string}
+/**
+ * The `github` context as the runner makes it, from the same facts as its variables: the event's
+ * payload (the file at GITHUB_EVENT_PATH), its name, the ref, the repository and the run; and the
+ * job's token.
+ */
+export function githubContext(env: Record<string, string | undefined>, token = ''): Record<string, unknown> {
+  const path = env.GITHUB_EVENT_PATH
+  return {
+    token,
+    event: path ? JSON.parse(readFileSync(path, 'utf8')) : {},
+    event_name: env.GITHUB_EVENT_NAME ?? '',
+    ref: env.GITHUB_REF ?? '',
+    base_ref: env.GITHUB_BASE_REF ?? '',
+    head_ref: env.GITHUB_HEAD_REF ?? '',
+    repository: env.GITHUB_REPOSITORY ?? '',
+    sha: env.GITHUB_SHA ?? '',
+    run_id: env.GITHUB_RUN_ID ?? '',
+    run_attempt: env.GITHUB_RUN_ATTEMPT ?? '',
+    server_url: env.GITHUB_SERVER_URL ?? '',
+    api_url: env.GITHUB_API_URL ?? '',
+    workspace: env.GITHUB_WORKSPACE ?? '',
+  }
 }
 
-function evaluate(text: unknown, context: Context): string {
-  return String(text ?? '').replace(/\$\{\{(.*?)\}\}/gs, (_, expression: string) => {
-    const e = expression.trim()
-    if (e === 'github.token') return context.github.token
-    let m = /^inputs\.([A-Za-z0-9_-]+)$/.exec(e)
-    if (m) {
-      if (!(m[1] in context.inputs)) throw new Error(`\${{ ${e} }}: the action has no input ${m[1]}`)
-      return context.inputs[m[1]]
+/**
+ * The actions/cache service: entries saved by key, each in the scope of the ref that saved it,
+ * never overwritten (a second save of a key is refused, as the service refuses it). A restore
+ * looks in the scopes it may read, in order (the run's own ref, then a pull request's base
+ * branch, then the default branch): first for the key itself, then for each of `restore-keys` as
+ * a prefix, the newest entry matching first.
+ */
+export class CacheStore {
+  readonly entries: Array<{key: string; dir: string; scope: string}> = []
+
+  /** The entry a restore finds, or undefined. */
+  find(key: string, restoreKeys: string[], scopes: string[]): {key: string; dir: string; scope: string} | undefined {
+    for (const scope of scopes) {
+      const inScope = this.entries.filter((entry) => entry.scope === scope).reverse()
+      const exact = inScope.find((entry) => entry.key === key)
+      if (exact) return exact
+      for (const prefix of restoreKeys) {
+        const found = inScope.find((entry) => entry.key.startsWith(prefix))
+        if (found) return found
+      }
     }
-    m = /^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)$/.exec(e)
-    if (m) return context.steps[m[1]]?.[m[2]] ?? ''
-    throw new Error(`\${{ ${e} }}: not an expression this runner plays (inputs.X, steps.X.outputs.Y, github.token)`)
-  })
+    return undefined
+  }
+
+  /** Saves `path` under `key` in `scope`; false (nothing saved) when the key is taken there. */
+  save(key: string, path: string, scope: string): boolean {
+    if (this.entries.some((entry) => entry.key === key && entry.scope === scope)) return false
+    const dir = join(tempDir('amctl-cache-'), 'saved')
+    cpSync(path, dir, {recursive: true})
+    this.entries.push({key, dir, scope})
+    return true
+  }
 }
 
-/** An `if:` of the form `steps.ID.outputs.NAME == 'text'` (or !=). */
-function condition(text: string, context: Parameters<typeof evaluate>[1]): boolean {
-  const m = /^(?:\$\{\{\s*)?(steps\.[A-Za-z0-9_-]+\.outputs\.[A-Za-z0-9_-]+)\s*(==|!=)\s*'([^']*)'(?:\s*\}\})?$/.exec(text.trim())
-  if (!m) throw new Error(`if: ${text}: not a condition this runner plays`)
-  const value = evaluate(`\${{ ${m[1]} }}`, context)
-  return m[2] === '==' ? value === m[3] : value !== m[3]
+/** The scopes a run's restore may read (its ref, a pull request's base branch, the default branch). */
+export function cacheScopes(github: Record<string, unknown>): string[] {
+  const defaultBranch = (github.event as any)?.repository?.default_branch
+  // (a run whose ref the test left out reads and writes the scope '')
+  const scopes = [String(github.ref ?? '')]
+  if (github.base_ref) scopes.push(`refs/heads/${github.base_ref}`)
+  if (typeof defaultBranch === 'string') scopes.push(`refs/heads/${defaultBranch}`)
+  return [...new Set(scopes)]
+}
+
+/**
+ * actions/cache/restore and actions/cache/save (v4) on the store: their `with:` (`path`, `key`,
+ * `restore-keys`) already evaluated, `path` relative to the workspace; returns the step's outputs (`cache-hit`, `cache-primary-key`,
+ * `cache-matched-key`), or undefined when `uses` is not one of them.
+ */
+export function playCache(
+  uses: string,
+  inputs: Record<string, string>,
+  store: CacheStore | undefined,
+  github: Record<string, unknown>,
+  cache: {restored: string[]; saved: string[]},
+): Record<string, string> | undefined {
+  const {key} = inputs
+  // (a relative path is the workspace's, as actions/cache takes it)
+  const path = resolve(String(github.workspace), inputs.path ?? '')
+  if (/^actions\/cache\/restore@v4$/.test(uses)) {
+    const restoreKeys = (inputs['restore-keys'] ?? '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+    const found = store?.find(key, restoreKeys, cacheScopes(github))
+    if (found !== undefined) {
+      mkdirSync(dirname(path), {recursive: true})
+      cpSync(found.dir, path, {recursive: true})
+      cache.restored.push(found.key)
+    }
+    return {'cache-hit': String(found?.key === key), 'cache-primary-key': key, 'cache-matched-key': found?.key ?? ''}
+  }
+  if (/^actions\/cache\/save@v4$/.test(uses)) {
+    if (store !== undefined && existsSync(path) && store.save(key, path, String(github.ref ?? ''))) cache.saved.push(key)
+    return {}
+  }
+  return undefined
 }
 
 /** A GITHUB_OUTPUT / GITHUB_ENV file: `name=value` lines and `name<<DELIMITER` … `DELIMITER` blocks. */
@@ -128,14 +210,19 @@ export function parseCommandFile(text: string): Record<string, string> {
   return values
 }
 
-function bash(
+/** `shell: bash` as the runner runs it: `bash --noprofile --norc -eo pipefail {0}`. */
+export const BASH_SHELL = ['--noprofile', '--norc', '-eo', 'pipefail']
+
+/** Runs a script file with bash and the given options (`shell`), collecting its output. */
+export function bash(
   script: string,
   cwd: string,
   env: Record<string, string>,
   timeoutMs: number,
+  shell: string[] = BASH_SHELL,
 ): Promise<{code: number | null; stdout: string; stderr: string}> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn('bash', [...shell, script], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
@@ -149,49 +236,80 @@ function bash(
   })
 }
 
-export async function runAction(options: RunActionOptions): Promise<ActionResult> {
-  const action = readAction(options.actionFile ?? join(options.actionPath, 'action.yml'))
-  if (action.runs?.using !== 'composite') throw new Error('not a composite action')
-  const inputs: Record<string, string> = {}
-  const github = {token: options.githubToken ?? ''}
-  for (const [name, spec] of Object.entries<any>(action.inputs ?? {}))
-    inputs[name] = evaluate(spec.default, {inputs: {}, steps: {}, github})
-  for (const [name, value] of Object.entries(options.with ?? {})) {
-    if (!(name in inputs)) throw new Error(`the action has no input ${name}`)
-    inputs[name] = String(value)
-  }
-  const runnerDir = tempDir('amctl-runner-')
+/** The files behind GITHUB_STEP_SUMMARY, GITHUB_PATH and GITHUB_ENV, shared by a job's steps. */
+export interface RunnerFiles {
+  summary: string
+  path: string
+  env: string
+}
+
+/**
+ * The runner's directories for a job under `runnerDir` (made when missing, kept when there: a job
+ * and the actions it uses share them) and the variables every step of it gets.
+ */
+export function runnerOf(
+  runnerDir: string,
+  workspace: string,
+  options: {runner?: {os: string; arch: string}; toolCache?: string} = {},
+): {files: RunnerFiles; variables: Record<string, string>} {
   const temp = join(runnerDir, 'temp')
   const tools = options.toolCache ?? join(runnerDir, 'tool-cache')
-  mkdirSync(temp)
-  mkdirSync(tools, {recursive: true})
+  const home = join(runnerDir, 'home')
+  for (const dir of [temp, tools, home]) mkdirSync(dir, {recursive: true})
   const files = {
     summary: join(runnerDir, 'step-summary.md'),
     path: join(runnerDir, 'path.txt'),
     env: join(runnerDir, 'env.txt'),
   }
-  for (const file of Object.values(files)) writeFileSync(file, '')
+  for (const file of Object.values(files)) if (!existsSync(file)) writeFileSync(file, '')
   const runner = options.runner ?? {os: 'Linux', arch: 'X64'}
-  const base: Record<string, string> = {
+  const variables: Record<string, string> = {
     PATH: machinePath() || '/usr/bin:/bin',
-    HOME: join(runnerDir, 'home'),
+    HOME: home,
     CI: 'true',
     GITHUB_ACTIONS: 'true',
     RUNNER_OS: runner.os,
     RUNNER_ARCH: runner.arch,
     RUNNER_TEMP: temp,
     RUNNER_TOOL_CACHE: tools,
-    GITHUB_WORKSPACE: options.workspace,
-    GITHUB_ACTION_PATH: options.actionPath,
+    GITHUB_WORKSPACE: workspace,
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_PATH: files.path,
     GITHUB_ENV: files.env,
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_REPOSITORY: 'example/workflow',
-    ...options.env,
   }
-  mkdirSync(base.HOME)
-  const context: Context = {inputs, steps: {...options.outputsOf}, github}
+  return {files, variables}
+}
+
+/** A step's environment: `base`, what earlier steps wrote to GITHUB_ENV, and PATH with what they added through GITHUB_PATH first. */
+export function stepEnvironment(base: Record<string, string>, files: RunnerFiles): Record<string, string> {
+  const added = readFileSync(files.path, 'utf8').split('\n').filter(Boolean).reverse()
+  return {...base, ...parseCommandFile(readFileSync(files.env, 'utf8')), PATH: [...added, base.PATH].join(':')}
+}
+
+export async function runAction(options: RunActionOptions): Promise<ActionResult> {
+  const action = readAction(options.actionFile ?? join(options.actionPath, 'action.yml'))
+  if (action.runs?.using !== 'composite') throw new Error('not a composite action')
+  const runnerDir = options.runnerDir ?? tempDir('amctl-runner-')
+  const {files, variables} = runnerOf(runnerDir, options.workspace, options)
+  // this run's scripts and GITHUB_OUTPUT files
+  const work = mkdtempSync(join(runnerDir, 'action-'))
+  const base: Record<string, string> = {...variables, GITHUB_ACTION_PATH: options.actionPath, ...options.env}
+  const github = githubContext(base, options.githubToken)
+  const inputs: Record<string, string> = {}
+  for (const [name, spec] of Object.entries<any>(action.inputs ?? {})) inputs[name] = interpolate(spec.default, {github})
+  for (const [name, value] of Object.entries(options.with ?? {})) {
+    if (!(name in inputs)) throw new Error(`the action has no input ${name}`)
+    inputs[name] = String(value)
+  }
+  const context = {inputs, steps: {...options.outputsOf} as Record<string, Record<string, string>>, github}
+  /** what an expression of a step sees: `steps.ID.outputs` */
+  const contexts = () => ({
+    inputs,
+    github,
+    steps: Object.fromEntries(Object.entries(context.steps).map(([id, outputs]) => [id, {outputs}])),
+  })
   const steps = action.runs.steps as any[]
   const first = options.from === undefined ? 0 : steps.findIndex((step) => step.id === options.from)
   if (first < 0) throw new Error(`the action has no step ${options.from}`)
@@ -201,46 +319,25 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   for (const [index, step] of steps.entries()) {
     if (index < first) continue
     const name = step.name ?? step.id ?? `step ${index + 1}`
-    if (step.if !== undefined && !condition(step.if, context)) {
+    // (the action's steps run while it succeeds: a failed step ends it)
+    if (!condition(step.if, contexts(), {failed: false})) {
       results.push({id: step.id, name, exitCode: null, stdout: '', stderr: 'skipped'})
       continue
     }
     if (step.uses !== undefined) {
-      const key = evaluate(step.with?.key, context)
-      const path = evaluate(step.with?.path, context)
-      if (/^actions\/cache\/restore@v\d+$/.test(step.uses)) {
-        const saved = options.cacheStore?.get(key)
-        if (saved !== undefined) {
-          mkdirSync(dirname(path), {recursive: true})
-          cpSync(saved, path, {recursive: true})
-          cache.restored.push(key)
-        }
-        if (step.id) context.steps[step.id] = {'cache-hit': saved === undefined ? 'false' : 'true', 'cache-primary-key': key}
-      } else if (/^actions\/cache\/save@v\d+$/.test(step.uses)) {
-        if (options.cacheStore !== undefined && existsSync(path)) {
-          const saved = join(tempDir('amctl-cache-'), 'saved')
-          cpSync(path, saved, {recursive: true})
-          options.cacheStore.set(key, saved)
-          cache.saved.push(key)
-        }
-      } else {
-        throw new Error(`${name}: uses ${step.uses}, which this runner does not play`)
-      }
+      const stepInputs = Object.fromEntries(Object.entries<unknown>(step.with ?? {}).map(([k, v]) => [k, interpolate(v, contexts())]))
+      const outputs = playCache(step.uses, stepInputs, options.cacheStore, github, cache)
+      if (outputs === undefined) throw new Error(`${name}: uses ${step.uses}, which this runner does not play`)
+      if (step.id) context.steps[step.id] = outputs
       results.push({id: step.id, name, exitCode: 0, stdout: '', stderr: ''})
       continue
     }
     if (step.shell !== 'bash') throw new Error(`${name}: shell ${step.shell}; this runner plays bash steps`)
-    const output = join(runnerDir, `output-${index}.txt`)
+    const output = join(work, `output-${index}.txt`)
     writeFileSync(output, '')
-    const added = readFileSync(files.path, 'utf8').split('\n').filter(Boolean).reverse()
-    const env: Record<string, string> = {
-      ...base,
-      ...parseCommandFile(readFileSync(files.env, 'utf8')),
-      GITHUB_OUTPUT: output,
-      PATH: [...added, base.PATH].join(':'),
-    }
-    for (const [key, value] of Object.entries(step.env ?? {})) env[key] = evaluate(value, context)
-    const script = join(runnerDir, `step-${index}.sh`)
+    const env: Record<string, string> = {...stepEnvironment(base, files), GITHUB_OUTPUT: output}
+    for (const [key, value] of Object.entries(step.env ?? {})) env[key] = interpolate(value, contexts())
+    const script = join(work, `step-${index}.sh`)
     writeFileSync(script, step.run)
     const run = await bash(script, options.workspace, env, options.timeoutMs ?? 120_000)
     results.push({id: step.id, name, exitCode: run.code, stdout: run.stdout, stderr: run.stderr})
@@ -252,7 +349,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
     if (options.until !== undefined && step.id === options.until) break
   }
   const outputs: Record<string, string> = {}
-  for (const [name, spec] of Object.entries<any>(action.outputs ?? {})) outputs[name] = evaluate(spec.value, context)
+  for (const [name, spec] of Object.entries<any>(action.outputs ?? {})) outputs[name] = interpolate(spec.value, contexts())
   return {
     outputs,
     stepOutputs: context.steps,

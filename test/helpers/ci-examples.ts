@@ -4,12 +4,12 @@ import {parse} from 'yaml'
 import {ROOT} from './cli.js'
 
 /**
- * The CI examples of examples/ci/ (a GitHub Actions workflow and a GitLab CI job), parsed as
+ * The CI examples of examples/ci/ (GitHub Actions workflows and a GitLab CI job), parsed as
  * YAML, with the shell lines that run amctl: the unit test checks what they hold, the end-to-end
  * suite runs those lines against the dev server.
  */
 
-export const CI_EXAMPLES = ['github-actions.yml', 'gitlab-ci.yml'] as const
+export const CI_EXAMPLES = ['github-actions.yml', 'github-baseline.yml', 'github-baseline-cache.yml', 'gitlab-ci.yml'] as const
 export type CiExample = (typeof CI_EXAMPLES)[number]
 
 /** The example's file parsed (the `yaml` package: a YAML error fails the test that reads it). */
@@ -20,7 +20,7 @@ export function ciExample(name: CiExample): any {
 /** The shell lines of the example, in order: GitHub's `run:` steps, GitLab's `script:` lines. */
 export function shellLines(name: CiExample): string[] {
   const doc = ciExample(name)
-  if (name === 'github-actions.yml') {
+  if (name.startsWith('github-')) {
     return Object.values(doc.jobs as Record<string, {steps: Array<{run?: string}>}>).flatMap((job) =>
       job.steps.flatMap((step) => (step.run === undefined ? [] : step.run.split('\n'))),
     )

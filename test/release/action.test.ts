@@ -3,11 +3,13 @@ import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSy
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {type ActionResult, type RunActionOptions, runAction} from '../helpers/action-runner.js'
+import {type ActionResult, CacheStore, type RunActionOptions, runAction} from '../helpers/action-runner.js'
 import {ciExample} from '../helpers/ci-examples.js'
+import {runJob, type UsesResult, type WorkflowEvent} from '../helpers/workflow-runner.js'
 import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
+import {baselineFileText, groupStats, parseBaselineFile} from '../../src/gate/baseline-file.js'
 import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
 import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
@@ -86,8 +88,28 @@ function githubExample(): {env: Record<string, string>; step: any} {
   return {env: job.env, step}
 }
 
+/**
+ * The baseline file of es_acme_search, as `amctl evals baseline save` makes it from the dev server's
+ * seeded history (made once), at the path the examples give: the checkout of a repository that
+ * commits it. Returns the workspace.
+ */
+let searchBaseline: string | undefined
+async function withSearchBaseline(workspace: string): Promise<string> {
+  if (searchBaseline === undefined) {
+    const file = join(tempDir('amctl-baseline-'), 'search-baseline.json')
+    const saved = await e2e.current.amctl(['evals', 'baseline', 'save', 'es_acme_search', '--org', 'acme', '--file', file])
+    if (saved.exitCode !== 0) throw new Error(`evals baseline save: ${saved.stderr}`)
+    searchBaseline = readFileSync(file, 'utf8')
+  }
+  mkdirSync(join(workspace, 'evals'), {recursive: true})
+  writeFileSync(join(workspace, SEARCH_BASELINE), searchBaseline)
+  return workspace
+}
+const SEARCH_BASELINE = 'evals/search-baseline.json'
+
 async function runExampleStep({env: more, ...options}: Partial<RunActionOptions> & {workspace: string}): Promise<ActionResult> {
   const {env, step} = githubExample()
+  await withSearchBaseline(options.workspace)
   return runAction({
     actionPath: checkedOutAction(),
     with: step.with,
@@ -194,7 +216,7 @@ const stepOf = (result: ActionResult, id: string) => result.steps.find((s) => s.
 describe('the GitHub Action (action.yml) against a local release and the dev server', {timeout: 240_000}, () => {
   it("the GitHub example's step: installs this action's own release for Linux x64, checked and cached; the gate passes", async () => {
     served.length = 0
-    const cacheStore = new Map<string, string>()
+    const cacheStore = new CacheStore()
     const workspace = tempDir('amctl-workspace-')
     await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
     const result = await runExampleStep({workspace, cacheStore})
@@ -228,6 +250,9 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     const doc = JSON.parse(readFileSync(result.outputs.json, 'utf8'))
     expect(doc.runs.map((run: any) => run.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
     expect(doc.runs.every((run: any) => run.evalSetId === 'es_acme_search')).toBe(true)
+    // judged against the repository's baseline file, which a pull request's step leaves as it was
+    expect(doc.runs.every((run: any) => run.baseline?.kind === 'file' && run.baseline.path === SEARCH_BASELINE)).toBe(true)
+    expect(result.outputs['baseline-updated']).toBe('false')
 
     // a later job: amctl comes from the cache (only SHA256SUMS is downloaded, to check it); a
     // run below --min-score fails the step with exit 10 and an annotation
@@ -318,7 +343,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     try {
       // a busy pull request: the action's comment lands on the second page of the list
       for (let i = 0; i < 100; i++) human(i === 0 ? '> <!-- amctl:es_acme_search --> quoted, not ours' : `comment ${i}`)
-      const cacheStore = new Map<string, string>()
+      const cacheStore = new CacheStore()
       const run = () =>
         runExampleStep({workspace: tempDir('amctl-workspace-'), cacheStore, githubToken: 'ghs_job_token', env: pullRequestRun(github.url)})
       await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
@@ -409,6 +434,439 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(release.sha256(join(cwd, '.amctl', 'amctl'))).toBe(release.sha256(join(releaseDir, 'amctl-linux-x64')))
     const xml = readFileSync(join(cwd, 'reports', 'evals.xml'), 'utf8')
     expect(parseJunit(xml).testsuites.testsuite[0]).toMatchObject({'@_name': 'es_acme_search', '@_tests': '3', '@_failures': '0'})
+  })
+})
+
+// The gate against a baseline file and --repeat auto (issues 29 §4, 30 §2), by the release's
+// executable (the evals step alone: installing it is the tests above) against the dev server. The
+// file is made here, so every verdict can be worked out by hand (as test/e2e/commands/
+// ci-repeat-auto.test.ts does): es_acme_checkout's two groups, 20 runs each alternating 0.67 and
+// 0.73 (mean 0.70, sd 0.030779).
+describe('the baseline file and --repeat auto from the action', {timeout: 240_000}, () => {
+  const EVAL_SET = 'es_acme_checkout'
+  const FILE = 'evals/checkout-baseline.json'
+  const planned = (agent: string, score: number, count: number) => plan({evalSetId: EVAL_SET, agent, status: 'succeeded', score, count})
+
+  /** A workspace holding the committed baseline file. */
+  function checkout(): {workspace: string; file: string; text: string} {
+    const workspace = tempDir('amctl-workspace-')
+    const at = (i: number) => new Date(Date.now() - (20 - i) * 60_000).toISOString()
+    const group = (agent: string, model: string) => {
+      const runs = Array.from({length: 20}, (_, i) => ({id: `run_file_${agent}_${i}`, score: i % 2 === 0 ? 0.67 : 0.73, createdAt: at(i)}))
+      return {agent, model, ...groupStats(runs), runs, setAside: []}
+    }
+    const text = baselineFileText({
+      version: 1,
+      org: 'acme',
+      evalSetId: EVAL_SET,
+      savedAt: new Date().toISOString(),
+      keep: 50,
+      groups: [group('claude-code', 'claude-sonnet-4-5'), group('codex', 'gpt-5')],
+    })
+    const file = join(workspace, FILE)
+    mkdirSync(dirname(file), {recursive: true})
+    writeFileSync(file, text)
+    return {workspace, file, text}
+  }
+
+  /** The runner's variables of `event` on `ref`: the payload names the repository's default branch, main (and the pull request). */
+  function runOf(event: string, ref: string, api = ''): Record<string, string> {
+    const file = join(tempDir('amctl-event-'), 'event.json')
+    const repository = {full_name: REPOSITORY, default_branch: 'main'}
+    const pr = {number: PR, head: {sha: HEAD_SHA, repo: {full_name: REPOSITORY}}, base: {ref: 'main', repo: {full_name: REPOSITORY}}}
+    writeFileSync(file, JSON.stringify(event === 'pull_request' ? {number: PR, pull_request: pr, repository} : {ref, repository}))
+    return {
+      GITHUB_EVENT_NAME: event,
+      GITHUB_EVENT_PATH: file,
+      GITHUB_REF: ref,
+      GITHUB_REPOSITORY: REPOSITORY,
+      GITHUB_API_URL: api,
+      GITHUB_RUN_ID: '4343',
+    }
+  }
+
+  /** The action's evals step, by the release's executable, with these inputs on this event. */
+  async function gate(workspace: string, inputs: Record<string, string>, run: Record<string, string>, githubToken?: string) {
+    const result = await runAction({
+      actionPath: checkedOutAction(),
+      workspace,
+      with: {'eval-set': EVAL_SET, 'baseline-file': FILE, ...inputs},
+      from: 'evals',
+      outputsOf: {install: {amctl: join(releaseDir, release.executableName())}},
+      env: {
+        AMCTL_TOKEN: await e2e.current.token(),
+        AMCTL_BASE_URL: e2e.current.url,
+        AMCTL_ORG: 'acme',
+        AMCTL_CONFIG_DIR: tempDir('amctl-runner-config-'),
+        ...run,
+      },
+      githubToken,
+    })
+    const step = stepOf(result, 'evals')
+    const doc = result.outputs.json ? JSON.parse(readFileSync(result.outputs.json, 'utf8')) : undefined
+    return {result, step, doc}
+  }
+
+  it('a pull request gates against the file and never changes it; the comment names it', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const {workspace, file, text} = checkout()
+      await planned('claude-code', 0.7, 1)
+      await planned('codex', 0.5, 1)
+      const {result, step, doc} = await gate(workspace, {}, runOf('pull_request', `refs/pull/${PR}/merge`, github.url), 'ghs_job_token')
+      expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false'})
+      expect(step.stdout).not.toContain('update-baseline')
+      expect(step.stderr).not.toContain('--update-baseline')
+      expect(doc.runs.find((run: any) => run.agent === 'codex')).toMatchObject({verdict: 'regressed', baseline: {kind: 'file', path: FILE}})
+      expect(readFileSync(file, 'utf8')).toBe(text)
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain(FILE)
+      expect(comments[0].body).toMatch(/❌ amctl: 1 of 2 runs did not pass/)
+    } finally {
+      await github.close()
+    }
+  })
+
+  it("a push to the default branch adds the step's runs to the file (update-baseline: auto); a push to another branch does not", async () => {
+    const {workspace, file, text} = checkout()
+    await planned('claude-code', 0.71, 2)
+    await planned('codex', 0.69, 2)
+    const other = await gate(workspace, {}, runOf('push', 'refs/heads/feature'))
+    expect(other.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed', 'baseline-updated': 'false'})
+    expect(readFileSync(file, 'utf8')).toBe(text)
+
+    const main = await gate(workspace, {}, runOf('push', 'refs/heads/main'))
+    expect(main.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed', 'baseline-updated': 'true'})
+    expect(main.step.stdout).toContain(`update-baseline: a push to the default branch (main): this step's runs join ${FILE}`)
+    expect(main.step.stderr).toContain(
+      `--update-baseline: added 2 runs to ${FILE}: 1 to claude-code / claude-sonnet-4-5, 1 to codex / gpt-5`,
+    )
+    const after = parseBaselineFile(readFileSync(file, 'utf8'), file)
+    for (const group of after.groups) {
+      expect(group.runs).toHaveLength(21)
+      const mine = main.doc.runs.find((run: any) => run.agent === group.agent)
+      expect(group.runs.at(-1)).toMatchObject({id: mine.id, score: mine.score})
+    }
+  })
+
+  it('repeat: auto with max-drop launches one at a time until each group is decided: the outputs and the comment say the verdict', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const {workspace} = checkout()
+      await planned('claude-code', 0.72, 5)
+      await planned('codex', 0.64, 1)
+      await planned('codex', 0.74, 1)
+      const run = runOf('pull_request', `refs/pull/${PR}/merge`, github.url)
+      const cleared = await gate(workspace, {repeat: 'auto', 'max-drop': '0.1'}, run, 'ghs_job_token')
+      expect(cleared.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+      expect(cleared.doc.launches).toHaveLength(2)
+      expect(cleared.doc.groups.map((g: any) => [g.agent, g.verdict, g.decidedAt])).toEqual([
+        ['claude-code', 'passed', 1],
+        ['codex', 'passed', 2],
+      ])
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain('2 launches (--repeat auto, at most 5)')
+
+      // at max-repeat still undecided: inconclusive, a warning; with fail-inconclusive the step fails
+      await clearPlans()
+      await planned('claude-code', 0.72, 4)
+      await planned('codex', 0.64, 4)
+      const warned = await gate(workspace, {repeat: 'auto', 'max-drop': '0.1', 'max-repeat': '2'}, run, 'ghs_job_token')
+      expect(warned.result.outputs).toMatchObject({'exit-code': '0', verdict: 'inconclusive'})
+      expect(warned.doc.launches).toHaveLength(2)
+      expect(warned.step.stderr).toMatch(/^::warning title=amctl%3A group es_acme_checkout codex \/ gpt-5/m)
+      const failed = await gate(
+        workspace,
+        {repeat: 'auto', 'max-drop': '0.1', 'max-repeat': '2', 'fail-inconclusive': 'true'},
+        run,
+        'ghs_job_token',
+      )
+      expect(failed.result.outputs).toMatchObject({'exit-code': '10', verdict: 'inconclusive'})
+      expect(failed.result.success).toBe(false)
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toMatch(/inconclusive/)
+      expect(comments[0].body).toContain('2 launches (--repeat auto, at most 2)')
+    } finally {
+      await github.close()
+    }
+  })
+
+  it.each([
+    ['repeat: sometimes', {repeat: 'sometimes'}, /^error: --repeat /],
+    ['max-repeat: 50', {repeat: 'auto', 'max-drop': '0.1', 'max-repeat': '50'}, /^error: --max-repeat /],
+    ['repeat: auto without max-drop', {repeat: 'auto'}, /^error: --repeat auto needs --max-drop D > 0/],
+    [
+      'update-baseline: true without a baseline file',
+      {'baseline-file': '', 'update-baseline': 'true'},
+      /^error: --update-baseline acts only with --baseline-file/,
+    ],
+    ['a baseline file that is not there', {'baseline-file': 'evals/none.json'}, /evals\/none\.json/],
+    ['baseline-max-age: soon', {'baseline-max-age': 'soon'}, /^error: --baseline-max-age /],
+  ])('%s: amctl refuses it, exit 2 and its one line, verdict error, nothing launched', async (_, inputs, message) => {
+    const {workspace, file, text} = checkout()
+    await e2e.current.clearRequests()
+    const {result, step} = await gate(workspace, inputs, runOf('push', 'refs/heads/main'))
+    expect(result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', 'baseline-updated': 'false'})
+    expect(step.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(message)])
+    expect((await e2e.current.requests()).filter((r) => r.method === 'POST')).toEqual([])
+    expect(readFileSync(file, 'utf8')).toBe(text)
+  })
+})
+
+// The example workflows of examples/ci/ played job by job (test/helpers/workflow-runner.ts) as
+// GitHub would run them for a push, a pull request, a schedule or a run by hand: their shell
+// steps, the action (installed from the local release, as above) against the dev server, and the
+// Actions cache; the repository is a local git repository (origin) whose checkout is the workspace.
+// peter-evans/create-pull-request is played by what it does to the repository (a commit of the
+// paths on its branch, pushed); the steps that publish reports are only checked to be reached.
+describe('the example workflows, played against the dev server', {timeout: 240_000}, () => {
+  const EXAMPLES = join(ROOT, 'examples', 'ci')
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      env: sealedEnv({
+        HOME: cwd,
+        GIT_AUTHOR_NAME: 'Ada',
+        GIT_AUTHOR_EMAIL: 'ada@example.com',
+        GIT_COMMITTER_NAME: 'Ada',
+        GIT_COMMITTER_EMAIL: 'ada@example.com',
+      }),
+    })
+
+  /** origin: a repository whose main commits the baseline file of es_acme_search. */
+  async function origin(): Promise<string> {
+    const bare = join(tempDir('amctl-origin-'), 'evals-demo.git')
+    git(dirname(bare), 'init', '--quiet', '--bare', '--initial-branch=main', bare)
+    const seed = await withSearchBaseline(tempDir('amctl-seed-'))
+    git(seed, 'init', '--quiet', '--initial-branch=main')
+    git(seed, 'add', '.')
+    git(seed, 'commit', '--quiet', '-m', 'the baseline file')
+    git(seed, 'push', '--quiet', bare, 'main')
+    return bare
+  }
+  /** What actions/checkout leaves: a clone of `ref` with origin set. */
+  function checkoutOf(bare: string, ref = 'main'): string {
+    const workspace = join(tempDir('amctl-workspace-'), 'evals-demo')
+    git(dirname(workspace), 'clone', '--quiet', '--branch', ref, bare, workspace)
+    return workspace
+  }
+  const fileOf = (bare: string, ref: string) => {
+    const dir = tempDir('amctl-show-')
+    return JSON.parse(git(dir, '--git-dir', bare, 'show', `${ref}:${SEARCH_BASELINE}`))
+  }
+  const runIdsOf = (file: any): string[] => file.groups.flatMap((g: any) => g.runs.map((r: any) => r.id)).sort()
+
+  /** The runs of the next launch score their group's mean in the seeded file (all pass), but `drops`. */
+  async function planLaunch(drops: Record<string, number> = {}, count = 1) {
+    for (const group of JSON.parse(searchBaseline!).groups) {
+      const score = drops[group.agent] ?? Math.round(group.mean * 1000) / 1000
+      await plan({evalSetId: 'es_acme_search', agent: group.agent, status: 'succeeded', score, count})
+    }
+  }
+
+  const repository = {full_name: REPOSITORY, default_branch: 'main'}
+  const events = {
+    push: (runId: string): WorkflowEvent => ({name: 'push', ref: 'refs/heads/main', payload: {ref: 'refs/heads/main', repository}, runId}),
+    pullRequest: (runId: string): WorkflowEvent => ({
+      name: 'pull_request',
+      ref: `refs/pull/${PR}/merge`,
+      baseRef: 'main',
+      payload: {
+        number: PR,
+        pull_request: {
+          number: PR,
+          head: {sha: HEAD_SHA, repo: {full_name: REPOSITORY}},
+          base: {ref: 'main', repo: {full_name: REPOSITORY}},
+        },
+        repository,
+      },
+      runId,
+    }),
+    schedule: (runId: string): WorkflowEvent => ({
+      name: 'schedule',
+      ref: 'refs/heads/main',
+      payload: {schedule: '17 4 * * 1', repository},
+      runId,
+    }),
+    dispatch: (runId: string, launches: string): WorkflowEvent => ({
+      name: 'workflow_dispatch',
+      ref: 'refs/heads/main',
+      payload: {ref: 'refs/heads/main', inputs: {launches}, repository},
+      runId,
+    }),
+  }
+
+  /** Plays a job; the actions it uses: amctl's (this checkout, the local release), create-pull-request on `bare`. */
+  async function play(
+    file: string,
+    job: string,
+    event: WorkflowEvent,
+    workspace: string,
+    more: {bare?: string; api?: string; cacheStore?: CacheStore} = {},
+  ) {
+    const proposed: Array<Record<string, string>> = []
+    const result = await runJob({
+      file: join(EXAMPLES, file),
+      job,
+      event,
+      workspace,
+      secrets: {AMCTL_TOKEN: await e2e.current.token()},
+      // the release server in place of github.com, the dev server in place of the control plane the example names
+      env: {GITHUB_SERVER_URL: server.url, GITHUB_API_URL: more.api ?? '', AMCTL_CONFIG_DIR: tempDir('amctl-runner-config-')},
+      replaceEnv: {AMCTL_BASE_URL: e2e.current.url},
+      cacheStore: more.cacheStore ?? new CacheStore(),
+      githubToken: 'ghs_job_token',
+      uses: async (call): Promise<UsesResult> => {
+        if (call.uses === '<owner>/amctl@v0') {
+          const action = await runAction({
+            actionPath: checkedOutAction(),
+            workspace,
+            with: call.with,
+            env: call.env,
+            runnerDir: call.runnerDir,
+            cacheStore: call.cacheStore,
+            githubToken: call.githubToken,
+          })
+          return {
+            success: action.success,
+            outputs: action.outputs,
+            stdout: action.steps.map((step) => step.stdout).join(''),
+            stderr: action.steps.map((step) => step.stderr).join(''),
+          }
+        }
+        if (call.uses === 'peter-evans/create-pull-request@v7') {
+          proposed.push(call.with)
+          git(workspace, 'checkout', '--quiet', '-B', call.with.branch)
+          git(workspace, 'add', '--', call.with['add-paths'])
+          if (git(workspace, 'status', '--porcelain', '--', call.with['add-paths']) === '') return {success: true, outputs: {}}
+          git(workspace, 'commit', '--quiet', '-m', call.with['commit-message'])
+          git(workspace, 'push', '--quiet', '--force', 'origin', call.with.branch)
+          return {success: true, outputs: {'pull-request-operation': 'created'}}
+        }
+        if (/^(mikepenz\/action-junit-report@v5|actions\/upload-artifact@v4)$/.test(call.uses)) return {success: true, outputs: {}}
+        throw new Error(`uses ${call.uses}: not played here`)
+      },
+    })
+    const step = (id: string) => result.steps.find((s) => s.id === id || s.name === id)!
+    return {result, proposed, step}
+  }
+
+  it('github-baseline.yml: each push to main gates against the committed file and proposes it with its runs, on one branch that gathers them; a failing gate proposes them too', async () => {
+    const bare = await origin()
+    const first = fileOf(bare, 'main')
+    await planLaunch()
+    const one = await play('github-baseline.yml', 'update', events.push('101'), checkoutOf(bare))
+    expect(one.result.success, JSON.stringify(one.result.steps, null, 2)).toBe(true)
+    expect(one.step('Start from the update not merged yet, if there is one').stdout).toBe(
+      `${SEARCH_BASELINE} as the default branch has it (no update pending)\n`,
+    )
+    expect(one.step('evals').outputs).toMatchObject({'exit-code': '0', verdict: 'passed', 'baseline-updated': 'true'})
+    expect(one.proposed).toEqual([expect.objectContaining({branch: 'amctl/evals-baseline', 'add-paths': SEARCH_BASELINE})])
+    // each group takes its run and keeps its newest `keep` (50)
+    const stepRuns = JSON.parse(readFileSync(one.step('evals').outputs.json, 'utf8')).runIds as string[]
+    const kept = (file: any, ...runs: string[][]) => {
+      for (const group of file.groups)
+        expect(group.runs.length).toBe(
+          Math.min(file.keep, first.groups.find((g: any) => g.agent === group.agent).runs.length + runs.length),
+        )
+      expect(runIdsOf(file)).toEqual(expect.arrayContaining(runs.flat()))
+    }
+    kept(fileOf(bare, 'amctl/evals-baseline'), stepRuns)
+
+    // the next push, its update not merged: its runs join the update's file; codex regressed (above
+    // --min-score, far below its runs in the file), so
+    // the gate fails the job, and the runs are proposed all the same
+    await planLaunch({codex: 0.55})
+    const two = await play('github-baseline.yml', 'update', events.push('102'), checkoutOf(bare))
+    expect(two.result.success).toBe(false)
+    expect(two.step('Start from the update not merged yet, if there is one').stdout).toContain(
+      `${SEARCH_BASELINE} as amctl/evals-baseline has it (not merged yet)`,
+    )
+    expect(two.step('evals').outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'true'})
+    expect(two.step("Propose the file with this push's runs").outcome).toBe('success')
+    const both = JSON.parse(readFileSync(two.step('evals').outputs.json, 'utf8')).runIds as string[]
+    kept(fileOf(bare, 'amctl/evals-baseline'), stepRuns, both)
+    // main's file is untouched until the update is merged; the other job is not for pushes
+    expect(fileOf(bare, 'main')).toEqual(first)
+    expect((await play('github-baseline.yml', 'refresh', events.push('103'), checkoutOf(bare))).result.ran).toBe(false)
+  })
+
+  it('github-baseline.yml run by hand: the file anew from the runs of N launches (evals baseline save --runs), proposed', async () => {
+    const bare = await origin()
+    await planLaunch({}, 3)
+    const refresh = await play('github-baseline.yml', 'refresh', events.dispatch('104', '3'), checkoutOf(bare))
+    expect(refresh.result.success, JSON.stringify(refresh.result.steps, null, 2)).toBe(true)
+    const doc = JSON.parse(readFileSync(refresh.step('evals').outputs.json, 'utf8'))
+    expect(doc.launches).toHaveLength(3)
+    expect(refresh.proposed).toEqual([expect.objectContaining({branch: 'amctl/evals-baseline', 'add-paths': SEARCH_BASELINE})])
+    const made = fileOf(bare, 'amctl/evals-baseline')
+    expect(runIdsOf(made)).toEqual([...doc.runIds].sort())
+    expect(made.groups.map((g: any) => g.runs.length)).toEqual([3, 3, 3])
+  })
+
+  it('github-actions.yml on a pull request: gates against the committed file, leaves it as it was, comments', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const bare = await origin()
+      const workspace = checkoutOf(bare)
+      await planLaunch({codex: 0.55})
+      const pr = await play('github-actions.yml', 'evals', events.pullRequest('105'), workspace, {api: github.url})
+      expect(pr.result.success).toBe(false)
+      expect(pr.step('evals').outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false'})
+      expect(git(workspace, 'status', '--porcelain', '--', SEARCH_BASELINE)).toBe('')
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain(SEARCH_BASELINE)
+      // the reports are published when the gate failed too
+      expect(pr.result.steps.slice(2).map((step) => step.outcome)).toEqual(['success', 'success'])
+    } finally {
+      await github.close()
+    }
+  })
+
+  it('github-baseline-cache.yml: the schedule makes the first file, a push adds its runs under a key of its own, a pull request restores the newest from main and gates; before any, a pull request says what to do', async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const cacheStore = new CacheStore()
+      const FILE = 'github-baseline-cache.yml'
+      const empty = await play(FILE, 'gate', events.pullRequest('200'), tempDir('amctl-workspace-'), {api: github.url, cacheStore})
+      expect(empty.result.success).toBe(false)
+      expect(empty.step('No baseline file yet').stdout).toBe(
+        '::error title=evals::no baseline file in the cache: make the first one (Actions → evals → Run workflow, on the default branch)\n',
+      )
+      expect(empty.step('evals').outcome).toBe('skipped')
+
+      // (a schedule gives no inputs: 10 launches)
+      await planLaunch({}, 10)
+      const refresh = await play(FILE, 'refresh', events.schedule('201'), tempDir('amctl-workspace-'), {cacheStore})
+      expect(refresh.result.success, JSON.stringify(refresh.result.steps, null, 2)).toBe(true)
+      const refreshed = JSON.parse(readFileSync(refresh.step('evals').outputs.json, 'utf8')).runIds as string[]
+      expect(refreshed).toHaveLength(30)
+      expect(refresh.result.cache.saved).toEqual(['evals-baseline-es_acme_search-201-1'])
+
+      await planLaunch()
+      const workspace = tempDir('amctl-workspace-')
+      const push = await play(FILE, 'gate', events.push('202'), workspace, {cacheStore})
+      expect(push.result.success, JSON.stringify(push.result.steps, null, 2)).toBe(true)
+      expect(push.step('restore').outputs).toMatchObject({'cache-hit': 'false', 'cache-matched-key': 'evals-baseline-es_acme_search-201-1'})
+      expect(push.step('evals').outputs).toMatchObject({verdict: 'passed', 'baseline-updated': 'true'})
+      expect(push.result.cache.saved).toEqual(['evals-baseline-es_acme_search-202-1'])
+      const pushed = JSON.parse(readFileSync(push.step('evals').outputs.json, 'utf8')).runIds as string[]
+      const saved = JSON.parse(readFileSync(join(workspace, SEARCH_BASELINE), 'utf8'))
+      expect(runIdsOf(saved)).toEqual([...refreshed, ...pushed].sort())
+
+      await planLaunch({codex: 0.55})
+      const prWorkspace = tempDir('amctl-workspace-')
+      const pr = await play(FILE, 'gate', events.pullRequest('203'), prWorkspace, {api: github.url, cacheStore})
+      expect(pr.step('restore').outputs['cache-matched-key']).toBe('evals-baseline-es_acme_search-202-1')
+      expect(pr.step('evals').outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false'})
+      expect(pr.result.cache.saved).toEqual([])
+      expect(JSON.parse(readFileSync(join(prWorkspace, SEARCH_BASELINE), 'utf8'))).toEqual(saved)
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain('regressed')
+    } finally {
+      await github.close()
+    }
   })
 })
 
@@ -634,7 +1092,14 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     const {result} = await evals(runs('passed', 'regressed'), 10, {junit, summary}, {reports: true})
     expect(result.success).toBe(false)
     expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', junit, summary})
-    expect(result.stepOutputs.evals).toEqual({'exit-code': '10', verdict: 'regressed', json: expect.any(String), junit, summary})
+    expect(result.stepOutputs.evals).toEqual({
+      'exit-code': '10',
+      verdict: 'regressed',
+      json: expect.any(String),
+      junit,
+      summary,
+      'baseline-updated': 'false',
+    })
   })
 
   it("reports an earlier run left at the paths are not this step's: a failed start names none; a run that writes them names both", async () => {
@@ -780,6 +1245,84 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       } finally {
         await github.close()
       }
+    })
+  })
+
+  describe('the baseline file and --repeat', () => {
+    const flagsOf = (argv: string[]) => argv.slice(0, argv.indexOf('--json'))
+
+    it('each input becomes its flag: baseline-file, baseline-max-age, confidence, repeat, max-repeat; the switches require-baseline and fail-inconclusive', async () => {
+      const {result, argv} = await evals({runIds: [], runs: []}, 0, {
+        'baseline-file': 'evals/search baseline.json',
+        'baseline-max-age': '14d',
+        confidence: '0.99',
+        repeat: 'auto',
+        'max-repeat': '8',
+        'max-drop': '0.1',
+        'require-baseline': 'true',
+        'fail-inconclusive': 'true',
+      })
+      expect(result.success).toBe(true)
+      expect(flagsOf(argv())).toEqual([
+        ...['evals', 'run', 'es_acme_search', '--wait', '--max-drop', '0.1', '--baseline-file', 'evals/search baseline.json'],
+        ...['--baseline-max-age', '14d', '--confidence', '0.99', '--repeat', 'auto', '--max-repeat', '8'],
+        ...['--require-baseline', '--fail-inconclusive'],
+      ])
+      // (no file was there, so none was updated)
+      expect(result.outputs['baseline-updated']).toBe('false')
+      const off = await evals({runIds: [], runs: []}, 0, {'require-baseline': 'false', 'fail-inconclusive': 'false'})
+      expect(flagsOf(off.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait'])
+    })
+
+    /** The runner's variables of a run for `event` on `ref` of a repository whose default branch is `main`. */
+    const on = (event: string, ref: string): Partial<RunActionOptions> => {
+      const file = join(tempDir('amctl-event-'), 'event.json')
+      writeFileSync(file, JSON.stringify({ref, repository: {full_name: REPOSITORY, default_branch: 'main'}}))
+      return {env: {GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: file, GITHUB_REF: ref, GITHUB_REPOSITORY: REPOSITORY}}
+    }
+    const FILE = {'baseline-file': 'evals/baseline.json', comment: 'false'}
+
+    it.each([
+      ['auto, a push to the default branch (its name from the event)', true, {}, on('push', 'refs/heads/main')],
+      ['auto, a push to another branch', false, {}, on('push', 'refs/heads/feature')],
+      ['auto, a push of a tag', false, {}, on('push', 'refs/tags/main')],
+      ['auto, a pull request into the default branch', false, {}, on('pull_request', 'refs/pull/7/merge')],
+      ['auto, the default branch run by hand', false, {}, on('workflow_dispatch', 'refs/heads/main')],
+      ['auto, a push to the default branch without a baseline file', false, {'baseline-file': ''}, on('push', 'refs/heads/main')],
+      ['true, on a pull request', true, {'update-baseline': 'true'}, on('pull_request', 'refs/pull/7/merge')],
+      ['false, on a push to the default branch', false, {'update-baseline': 'false'}, on('push', 'refs/heads/main')],
+    ] as const)('update-baseline %s: --update-baseline passed: %s', async (_, updates, inputs, options) => {
+      const {result, argv} = await evals({runIds: [], runs: []}, 0, {...FILE, ...inputs}, options)
+      expect(result.success).toBe(true)
+      expect(argv().includes('--update-baseline')).toBe(updates)
+      const says = stepOf(result, 'evals').stdout.includes('update-baseline: a push to the default branch (main): this step')
+      expect(says).toBe(updates && inputs['update-baseline' as keyof typeof inputs] === undefined)
+    })
+
+    it('update-baseline true without a baseline file is passed to amctl, which refuses it; given in `args`, --update-baseline is passed once', async () => {
+      const alone = await evals({}, 2, {'update-baseline': 'true'})
+      expect(flagsOf(alone.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait', '--update-baseline'])
+      expect(alone.result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', 'baseline-updated': 'false'})
+      const args = await evals({runIds: [], runs: []}, 0, {args: '--baseline-file=b.json --update-baseline'}, on('push', 'refs/heads/main'))
+      expect(flagsOf(args.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait', '--baseline-file=b.json', '--update-baseline'])
+    })
+
+    it.each([
+      ['update-baseline', 'yes', 'auto, true or false'],
+      ['require-baseline', '', 'true or false'],
+      ['fail-inconclusive', 'TRUE', 'true or false'],
+    ])('%s: %j is exit 2 naming the input and its words, before amctl runs', async (input, value, words) => {
+      const {result, argv} = await evals(runs('passed'), 0, {[input]: value})
+      expect(stepOf(result, 'evals')).toMatchObject({exitCode: 2, stdout: `::error title=amctl action::the input ${input} is ${words}\n`})
+      expect(result.outputs['exit-code']).toBe('')
+      expect(() => argv()).toThrow(/ENOENT/)
+    })
+
+    it('inconclusive ranks with the words the action does not know: below regressed, above no-baseline; on exit 0 it is the verdict', async () => {
+      const doc = (...verdicts: string[]) => ({runIds: [], groups: verdicts.map((verdict) => ({verdict}))})
+      expect((await evals(doc('passed', 'inconclusive', 'no-baseline'), 0)).result.outputs.verdict).toBe('inconclusive')
+      expect((await evals(doc('inconclusive', 'regressed'), 10)).result.outputs.verdict).toBe('regressed')
+      expect((await evals(doc('passed', 'inconclusive'), 10)).result.outputs.verdict).toBe('inconclusive')
     })
   })
 
