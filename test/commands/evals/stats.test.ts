@@ -130,6 +130,21 @@ describe('evals stats', () => {
     expect(api.requests()).toHaveLength(4)
   })
 
+  it('a run listed twice (pages that overlap while the list grows, a server that repeats items) counts once: its first listing', async () => {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
+      if (cursor === null) return reply(200, {items: [run('r1', 1, {score: 0.9}), run('r2', 2, {score: 0.7})], nextCursor: 'c1'})
+      // r2 again (a later listing of it says otherwise: the first is kept), then r3
+      return reply(200, {items: [run('r2', 2, {score: 0.1, status: 'failed'}), run('r3', 3, {score: 0.8})], nextCursor: null})
+    })
+    const r = await stats(['--window', '0', '--json'])
+    expect(r.exitCode, r.stderr).toBe(0)
+    const document = JSON.parse(r.stdout) as EvalStats
+    expect(document.runs).toBe(3)
+    expect(document.groups[0]).toMatchObject({runs: 3, succeeded: 3, failed: 0})
+    expect(document.groups[0].mean).toBeCloseTo(0.8, 10)
+  })
+
   it('piped: one tab-separated line per agent × model, no header, no trend; the verdict and the shift after the last score', async () => {
     paged()
     const r = await stats([])

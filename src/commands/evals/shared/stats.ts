@@ -100,6 +100,12 @@ export class EvalStatsTally {
   /** by agent, then model (a run without one under null) */
   private readonly groups = new Map<string | null, Map<string | null, Tally>>()
   private counted = 0
+  /**
+   * The IDs counted so far: a run listed again (pages that overlap while the list grows, a
+   * server that repeats items) counts once, as its first listing (as the gate's scan,
+   * ../../../gate/baseline.ts). The one thing kept per run: about 6 MB at 100,000 runs.
+   */
+  private readonly seen = new Set<string>()
 
   constructor(
     readonly evalSetId: string,
@@ -119,6 +125,8 @@ export class EvalStatsTally {
     if (run.evalSetId !== this.evalSetId) return older
     if (at === undefined) throw badRun(run, 'createdAt', 'is not a date')
     if (older) return true
+    if (this.seen.has(run.id)) return false
+    this.seen.add(run.id)
     const agent = nameOf(run, 'agent')
     const model = nameOf(run, 'model')
     const score = scoreOf(run)
