@@ -85,10 +85,10 @@ describe('EvalStatsTally', () => {
     expect(group.trend).toEqual(Array.from({length: 20}, (_, i) => (11 + i) / 100))
   })
 
-  it('keeps nothing per run: 100,000 runs leave one group, its trend at 20 scores', () => {
+  it('keeps no run, only its ID: 100,000 runs leave one group, its trend at 20 scores', () => {
     const t = new EvalStatsTally('es_1', undefined)
     const one = run()
-    for (let i = 0; i < 100_000; i++) t.add({...one, score: (i % 100) / 100})
+    for (let i = 0; i < 100_000; i++) t.add({...one, id: `r${i}`, score: (i % 100) / 100})
     const [group] = t.result(0, NOW, judge).groups
     expect(group.runs).toBe(100_000)
     expect(group.trend).toHaveLength(TREND_LENGTH)
