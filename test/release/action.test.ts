@@ -1171,19 +1171,22 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       }
     })
 
-    it.each([130, 143])('a step cancelled (exit %i: 130 Ctrl-C, 143 SIGTERM) leaves the comment alone: a newer push owns it', async (code) => {
-      const {github, comments} = await fakeGitHub()
-      try {
-        await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
-        const before = comments[0].body
-        const {result} = await evals(runs('passed'), code, {}, {...(await onPullRequest(github.url)), reports: true})
-        expect(result.outputs).toMatchObject({'exit-code': String(code), verdict: 'interrupted'})
-        expect(comments).toHaveLength(1)
-        expect(comments[0].body).toBe(before)
-      } finally {
-        await github.close()
-      }
-    })
+    it.each([130, 143])(
+      'a step cancelled (exit %i: 130 Ctrl-C, 143 SIGTERM) leaves the comment alone: a newer push owns it',
+      async (code) => {
+        const {github, comments} = await fakeGitHub()
+        try {
+          await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+          const before = comments[0].body
+          const {result} = await evals(runs('passed'), code, {}, {...(await onPullRequest(github.url)), reports: true})
+          expect(result.outputs).toMatchObject({'exit-code': String(code), verdict: 'interrupted'})
+          expect(comments).toHaveLength(1)
+          expect(comments[0].body).toBe(before)
+        } finally {
+          await github.close()
+        }
+      },
+    )
 
     it("a fork's pull request: one notice, nothing sent to GitHub, the step's exit code and outputs unchanged", async () => {
       const {github} = await fakeGitHub()
