@@ -22,18 +22,38 @@ const walk = (dir: string): string[] =>
     entry.isDirectory() ? walk(join(dir, entry.name)) : /\.[cm]?[jt]s$/.test(entry.name) ? [join(dir, entry.name)] : [],
   )
 
-/** Every comment of a source file, by TypeScript's parser (each once, whichever node it sits by). */
+/**
+ * Every comment of a source file. TypeScript's parser finds the literals (strings, templates,
+ * regular expressions), where `//` or `/*` is text; outside them both only ever open a comment, so
+ * the text between is scanned for them. (Walking every token with getChildren() found the same
+ * comments three times slower: this file ran 5 s of the unit suite.)
+ */
 function commentsOf(file: string, text: string): string[] {
   const kind = /\.[cm]?ts$/.test(file) ? ts.ScriptKind.TS : ts.ScriptKind.JS
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind)
-  const found = new Map<number, string>()
-  const visit = (node: ts.Node) => {
-    const ranges = [...(ts.getLeadingCommentRanges(text, node.pos) ?? []), ...(ts.getTrailingCommentRanges(text, node.end) ?? [])]
-    for (const range of ranges) found.set(range.pos, text.slice(range.pos, range.end))
-    for (const child of node.getChildren(source)) visit(child)
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind)
+  const literals: Array<[number, number]> = []
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isRegularExpressionLiteral(node) || ts.isTemplateLiteralToken(node) || ts.isJsxText(node)) {
+      literals.push([node.getStart(source), node.end])
+    } else ts.forEachChild(node, visit)
   }
-  visit(source)
-  return [...found].sort(([a], [b]) => a - b).map(([, comment]) => comment)
+  ts.forEachChild(source, visit)
+  literals.sort(([a], [b]) => a - b)
+  const comments: string[] = []
+  let next = 0
+  for (let i = 0; i < text.length; i++) {
+    while (next < literals.length && literals[next][1] <= i) next++
+    if (next < literals.length && literals[next][0] <= i) {
+      i = literals[next][1] - 1
+      continue
+    }
+    if (text[i] !== '/' || (text[i + 1] !== '/' && text[i + 1] !== '*')) continue
+    const end = text[i + 1] === '/' ? text.indexOf('\n', i) : text.indexOf('*/', i + 2) + 2
+    const stop = end <= 1 || end === -1 ? text.length : end
+    comments.push(text.slice(i, stop))
+    i = stop - 1
+  }
+  return comments
 }
 
 /** The repository paths a comment names (what ends a sentence is not part of one). */
@@ -56,8 +76,13 @@ describe('comments cite files that exist', () => {
     const missing: string[] = []
     let cited = 0
     for (const file of walk(dir)) {
-      for (const path of commentsOf(file, readFileSync(join(ROOT, file), 'utf8')).flatMap(pathsIn)) {
-        cited++
+      const text = readFileSync(join(ROOT, file), 'utf8')
+      // (the parse is most of this test's time: a file is parsed only when a path anywhere in
+      // its text, comment or not, is missing; then only its comments' paths count)
+      const anywhere = pathsIn(text)
+      cited += anywhere.length
+      if (anywhere.every((path) => existsSync(join(ROOT, path)))) continue
+      for (const path of commentsOf(file, text).flatMap(pathsIn)) {
         if (!existsSync(join(ROOT, path))) missing.push(`${file}: ${path}`)
       }
     }
