@@ -48,15 +48,24 @@ if (complete) {
       if (error.code === 'EPIPE') process.exit(0)
     }),
   )
-  // Ctrl-C: exit 130 without a stack trace, unless a command (dev server) handles it itself. The
-  // newline after the terminal's ^C is written at exit, after what erases a progress line there
-  // (registered earlier), so that line is erased and not left above the newline.
-  process.on('SIGINT', () => {
-    if (process.listenerCount('SIGINT') === 1) {
-      process.once('exit', () => process.stderr.write('\n'))
-      process.exit(130)
-    }
-  })
+  // Ctrl-C: exit 130 without a stack trace, unless a command (dev server, a wait) handles it
+  // itself. The newline after the terminal's ^C is written at exit, after what erases a progress
+  // line there (registered earlier), so that line is erased and not left above the newline.
+  // SIGTERM (a CI system cancelling or timing out the job, `timeout`, Kubernetes) the same way with
+  // 143 (128 + 15, what a shell reports for it), rather than Node's default of dying on the spot:
+  // what erases a progress line runs, and no file is cut short (amctl's writes are synchronous).
+  // The codes are src/core/signals.ts STOP_SIGNALS' (this file runs before the bundle is loaded).
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ]) {
+    process.on(signal, () => {
+      if (process.listenerCount(signal) === 1) {
+        if (signal === 'SIGINT') process.once('exit', () => process.stderr.write('\n'))
+        process.exit(code)
+      }
+    })
+  }
   // npm checks "engines" at install; oclif's own check would load semver on every run
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
   const bundle = launcher.loadBundle(join(root, 'dist', 'amctl.cjs'), argv)

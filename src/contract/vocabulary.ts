@@ -59,7 +59,10 @@ export function apiCodeForStatus(status: number): ApiErrorCode | undefined {
   return API_ERROR_CODES.find((code) => STATUS_BY_CODE[code] === status)
 }
 
-/** The exit codes of contract 1.5. */
+/**
+ * The exit codes of contract 1.5, and 143 (SIGTERM: 128 + 15, the shell's convention), amctl's
+ * choice where the contract is silent (docs/scripting.md "Errors and exit codes").
+ */
 export const ExitCode = {
   ok: 0,
   failure: 1,
@@ -74,6 +77,8 @@ export const ExitCode = {
   notPassed: 10,
   waitTimeout: 11,
   interrupted: 130,
+  /** SIGTERM (a cancelled or timed-out CI job, `timeout(1)`, Kubernetes): as Ctrl-C, with 128 + 15 */
+  terminated: 143,
 } as const
 
 /** Exit code by envelope code (contract 1.5). */

@@ -10,7 +10,8 @@ import {markdownSummary} from '../output/reports/markdown.js'
 import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/reports/model.js'
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
-import type {FinalOutcome} from './watch.js'
+import {type FinalOutcome, interruptedBy} from './watch.js'
+import {STOP_SIGNALS} from '../core/signals.js'
 import {
   type GateBaseline,
   type Group,
@@ -28,7 +29,7 @@ import {REPEAT, type ReportTargets} from './flags.js'
  * The CI reports of a wait (`--junit`, `--summary`, GitHub Actions): their paths checked before
  * anything is launched or requested (exit 2), the report built from how the wait ended, the
  * files written atomically (temp file and rename: never half-written) on every end of the wait
- * — passed (0), not passed (10), timed out (11) and Ctrl-C (130) — and, in GitHub Actions, the
+ * — passed (0), not passed (10), timed out (11), Ctrl-C (130) and SIGTERM (143) — and, in GitHub Actions, the
  * summary appended to $GITHUB_STEP_SUMMARY and the annotations on stderr.
  */
 
@@ -190,7 +191,7 @@ export function buildReport(outcome: FinalOutcome, ctx: ReportContext): CiReport
     passed: 'not finished',
     'not-passed': 'not finished when the wait stopped at the first run that did not pass (--fail-fast)',
     timeout,
-    interrupted: 'not finished when the wait was interrupted (Ctrl-C)',
+    interrupted: `not finished when the wait was interrupted (${STOP_SIGNALS[interruptedBy(outcome)].words})`,
   }
   const grouped = rules.grouped === true
   const notJudged = `${NOT_JUDGED} ${flagDuration(outcome.timeoutS, false)}`
@@ -234,6 +235,7 @@ export function buildReport(outcome: FinalOutcome, ctx: ReportContext): CiReport
   const report: CiReport = {
     end: outcome.end,
     ...(outcome.cut === undefined ? {} : {cut: outcome.cut}),
+    ...(outcome.end === 'interrupted' ? {signal: interruptedBy(outcome)} : {}),
     org: ctx.org,
     host: ctx.host,
     rules: {...reportRules(outcome), auto: ctx.auto, resolution: state.resolution(REPEAT.max)},

@@ -17,12 +17,12 @@ import type {Column} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
 import {type AutoReport, buildReport, writeReports} from './report.js'
-import {ABORTED, EXIT_BY_END, type FinalOutcome, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
+import {ABORTED, exitCodeOf, type FinalOutcome, interruptedBy, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
 import {type FileChoice, type GateBaseline, type Judgement, judgesNoise, type Watched, type WatchState} from './state.js'
 import {loadQuantile, loadToleranceFactor} from './stats.js'
 import {WatchView} from './view.js'
-import type {Signals} from '../core/signals.js'
+import {STOP_SIGNALS, type Signals} from '../core/signals.js'
 import {shellLine} from '../output/shell.js'
 
 /**
@@ -42,13 +42,13 @@ export interface GateDeps {
   /** the API's base URL (its host names the JUnit report's `hostname`) */
   baseUrl: string
   clock: Clock
-  /** Ctrl-C (SIGINT) ends the wait; the process's exit erases the live view */
+  /** Ctrl-C (SIGINT) and SIGTERM end the wait; the process's exit erases the live view */
   signals: Signals
 }
 
 /** What one wait adds to the command's GateDeps. */
 export interface WaitCall {
-  /** the command line that watches these runs again, said when Ctrl-C ends the wait */
+  /** the command line that watches these runs again, said when Ctrl-C or SIGTERM ends the wait */
   again: string
   /** `evals run --wait`: the eval set launched (the report's suite for runs never found) */
   evalSetId?: string
@@ -62,7 +62,7 @@ export interface WaitCall {
 
 /**
  * The org's runs, newest first, the largest page the API allows; `again` says when the list
- * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C, the time limit)
+ * answered before (a 404 is then that page's, see pages()); `signal` (Ctrl-C, SIGTERM, the time limit)
  * cancels the request in flight and its retries, so nothing of a wait outlives it.
  */
 const newestRuns = (client: HttpClient, org: string, again?: string, signal?: AbortSignal) =>
@@ -118,7 +118,8 @@ function checkFileFits(choice: FileChoice, org: string, evalSetId: string | unde
  * newest-first scan, ./baseline.ts). The reports (`--junit`, `--summary`, GitHub Actions) are
  * written on every end: passed, not passed, timed out and Ctrl-C. Ctrl-C (the world's SIGINT,
  * listened to for the duration of the wait, so bin/run.cjs leaves it to us) erases the live view, writes the
- * reports of the runs seen so far, says how to watch again and exits 130; the runs go on.
+ * reports of the runs seen so far, says how to watch again and exits 130; the runs go on. SIGTERM
+ * (a CI system cancelling or timing out the job) ends it the same way, saying SIGTERM, with 143.
  */
 export async function waitForRuns(
   ids: readonly string[],
@@ -157,7 +158,8 @@ export async function waitLook(
     signals,
   )
   const interrupt = new AbortController()
-  const stopListening = signals.on(['SIGINT'], () => interrupt.abort())
+  // the first signal is the one the wait ends with (a second one aborts nothing more)
+  const stopListening = signals.on(['SIGINT', 'SIGTERM'], (signal) => interrupt.abort(signal))
   try {
     view.start(unique.filter((id) => !call.known?.has(id)).length, org)
     const outcome = await watchRuns(unique, options, {
@@ -193,8 +195,8 @@ export async function waitLook(
 
 /**
  * How a wait ends for the command: the reports of `outcome` written (whatever the end), the
- * baseline file updated after a verdict (--update-baseline), and after Ctrl-C the line that says
- * how to watch again (exit 130).
+ * baseline file updated after a verdict (--update-baseline), and after Ctrl-C or SIGTERM the
+ * line that says how to watch again (exit 130 or 143).
  */
 export async function concludeWait(
   outcome: FinalOutcome,
@@ -219,8 +221,9 @@ export async function concludeWait(
     )
   }
   if (outcome.end === 'interrupted') {
-    out.notice(`interrupted: stopped watching; the runs go on. Watch them again with: ${call.again}`)
-    throw new Errors.ExitError(ExitCode.interrupted)
+    const {words} = STOP_SIGNALS[interruptedBy(outcome)]
+    out.notice(`interrupted (${words}): stopped watching; the runs go on. Watch them again with: ${call.again}`)
+    throw new Errors.ExitError(exitCodeOf(outcome))
   }
   return outcome
 }
@@ -256,7 +259,7 @@ function hostOf(baseUrl: string): string {
 export type WatchedRun = GatedRun
 
 /**
- * The watched runs not finished when the wait ended (a timeout, --fail-fast, Ctrl-C), runs it
+ * The watched runs not finished when the wait ended (a timeout, --fail-fast, Ctrl-C, SIGTERM), runs it
  * never found among them: they go on on the server, which has no way to cancel a run.
  */
 function goingOn(state: WatchState): string[] {
@@ -282,7 +285,7 @@ export interface WaitExtras {
  */
 export function waitResult<D>(outcome: FinalOutcome, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
   const {state} = outcome
-  const exitCode = EXIT_BY_END[outcome.end]
+  const exitCode = exitCodeOf(outcome)
   const choice = state.rules.baseline
   const gated = state.entries().flatMap((w): GatedRun[] => (w.run === undefined ? [] : [gatedRun(state, w)]))
   const unfinishedRunIds = goingOn(state)

@@ -1,5 +1,6 @@
 import {AmctlError, ExitCode} from '../core/errors.js'
 import type {Clock} from '../core/clock.js'
+import {STOP_SIGNALS, type StopSignal, stopSignalOf} from '../core/signals.js'
 import type {PollResult} from './poll.js'
 import type {BaselineLookup} from './baseline.js'
 import {type RunChange, type Verdict, type WatchRules, WatchState} from './state.js'
@@ -28,7 +29,10 @@ export interface WatchHooks {
   /** the list polled, for the not-found error: "the runs of acme" */
   listName: string
   clock: Clock
-  /** Ctrl-C: ends the wait at once, even in the middle of a poll */
+  /**
+   * Ctrl-C or SIGTERM: ends the wait at once, even in the middle of a poll; aborted with the
+   * StopSignal as its reason (none: Ctrl-C)
+   */
   signal?: AbortSignal
   /** after every poll, with the status changes it found */
   onPoll?(state: WatchState, changes: RunChange[]): void
@@ -42,6 +46,8 @@ export interface WatchOutcome {
   end: WatchEnd
   /** the time limit (end `timeout`) cut this short: the search for the baselines, or a poll */
   cut?: 'baselines' | 'poll'
+  /** end `interrupted`: the signal that ended the wait (the first, when two came) */
+  signal?: StopSignal
   state: WatchState
   /** clock ms */
   startedAt: number
@@ -54,12 +60,19 @@ export interface WatchOutcome {
 /** An end the command ends with (`undecided` is not one: --repeat auto launches again). */
 export type FinalOutcome = WatchOutcome & {end: Exclude<WatchEnd, 'undecided'>}
 
-/** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out, 130 interrupted. */
-export const EXIT_BY_END: Readonly<Record<FinalOutcome['end'], number>> = {
+/** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out; interrupted: its signal's (Ctrl-C 130, SIGTERM 143). */
+const EXIT_BY_END: Readonly<Record<Exclude<FinalOutcome['end'], 'interrupted'>, number>> = {
   passed: ExitCode.ok,
   'not-passed': ExitCode.notPassed,
   timeout: ExitCode.waitTimeout,
-  interrupted: ExitCode.interrupted,
+}
+
+/** The signal that interrupted `outcome` (Ctrl-C when it names none). */
+export const interruptedBy = (outcome: WatchOutcome): StopSignal => stopSignalOf(outcome.signal)
+
+/** The exit code a wait that ended as `outcome` ends the command with. */
+export function exitCodeOf(outcome: FinalOutcome): number {
+  return outcome.end === 'interrupted' ? STOP_SIGNALS[interruptedBy(outcome)].exitCode : EXIT_BY_END[outcome.end]
 }
 
 /** A redraw of elapsed times about this often between polls. */
@@ -126,16 +139,17 @@ export async function watchRuns(ids: readonly string[], options: WatchOptions, h
   const end = (how: WatchEnd, cut?: WatchOutcome['cut']): WatchOutcome => ({
     end: how,
     ...(cut === undefined ? {} : {cut}),
+    ...(how === 'interrupted' ? {signal: stopSignalOf(signal?.reason)} : {}),
     state,
     startedAt,
     endedAt: clock.now(),
     polls,
     timeoutS: options.timeoutS,
   })
-  /** What the time limit cut, or Ctrl-C. */
+  /** What the time limit cut, or Ctrl-C (SIGTERM). */
   const stopped = (cut: WatchOutcome['cut']): WatchOutcome => (signal?.aborted ? end('interrupted') : end('timeout', cut))
 
-  /** Sleeps until `at` in steps of TICK_MS; true when Ctrl-C came first. */
+  /** Sleeps until `at` in steps of TICK_MS; true when Ctrl-C (SIGTERM) came first. */
   const waitUntil = async (at: number): Promise<boolean> => {
     for (;;) {
       const left = at - clock.now()

@@ -81,12 +81,12 @@ describe('amctl help <topic>', () => {
     expect(r.stdout).toContain('AMCTL_TOKEN')
   })
 
-  it('exit-codes has every code of the contract, 0 to 11 and 130', async () => {
+  it("exit-codes has every code of the contract, 0 to 11 and 130, and amctl's 143 (SIGTERM)", async () => {
     const r = await runBin(['help', 'exit-codes'])
     const codes = lines(r.stdout)
       .map((l) => /^ {2}(\d+)\s/.exec(l)?.[1])
       .filter(Boolean)
-    expect(codes).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '130'])
+    expect(codes).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '130', '143'])
   })
 })
 

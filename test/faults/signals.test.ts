@@ -6,7 +6,8 @@ import {startServer} from '../helpers/http-server.js'
 import {figures} from './figures.js'
 import {round, STACK_FRAME} from './helpers.js'
 
-// Ctrl-C (SIGINT) in the middle of work: exit 130, no stack trace (cli-contract.md 1.5).
+// Ctrl-C (SIGINT) in the middle of work: exit 130, no stack trace (cli-contract.md 1.5); SIGTERM
+// where no command handles it: 143, as a shell reports a process SIGTERM ended (docs/scripting.md).
 
 const e2e = useE2E()
 const fig = figures('signals')
@@ -89,37 +90,70 @@ describe('SIGINT while --jq runs', () => {
   }, 90_000)
 })
 
+/** Sends `signal` once a request reached `server`; measures how long the process took to end after it. */
+function signalOnRequest(
+  server: {requests: unknown[]},
+  signal: NodeJS.Signals,
+): {onSpawn: (child: ChildProcess) => void; exitMs: () => number | null} {
+  let sentAt = 0
+  let closedAt = 0
+  return {
+    onSpawn: (child) => {
+      const poll = setInterval(() => {
+        if (server.requests.length > 0) {
+          clearInterval(poll)
+          sentAt = performance.now()
+          child.kill(signal)
+        }
+      }, 20)
+      child.on('close', () => {
+        clearInterval(poll)
+        closedAt = performance.now()
+      })
+    },
+    exitMs: () => (sentAt ? round(closedAt - sentAt) : null),
+  }
+}
+
 describe('SIGINT while a request waits for an answer', () => {
   it('exits 130 at once, without waiting for the timeout', async () => {
     const server = await startServer(() => {
       // never answers
     })
     try {
-      let sentAt = 0
-      let closedAt = 0
+      const interrupt = signalOnRequest(server, 'SIGINT')
       const r = await runBin(['orgs', 'summary', '--org', 'acme', '--timeout', '60'], {
         env: {AMCTL_BASE_URL: server.url, AMCTL_TOKEN: 'svc_sigint_waiting_00001'},
         timeoutMs: 60_000,
-        onSpawn: (child) => {
-          // interrupt once the request is on the wire
-          const poll = setInterval(() => {
-            if (server.requests.length > 0) {
-              clearInterval(poll)
-              sentAt = performance.now()
-              child.kill('SIGINT')
-            }
-          }, 20)
-          child.on('close', () => {
-            clearInterval(poll)
-            closedAt = performance.now()
-          })
-        },
+        onSpawn: interrupt.onSpawn,
       })
-      fig.set('waitingRequest', {exitCode: r.exitCode, msFromSigintToExit: sentAt ? round(closedAt - sentAt) : null})
+      fig.set('waitingRequest', {exitCode: r.exitCode, msFromSigintToExit: interrupt.exitMs()})
       expect(r.signal).toBeNull()
       expect(r.exitCode).toBe(130)
       expect(r.stderr).not.toMatch(STACK_FRAME)
       expect(r.stdout).toBe('')
+    } finally {
+      await server.close()
+    }
+  }, 90_000)
+})
+
+describe('SIGTERM while a launch waits for its answer (evals run --wait: a cancelled CI job)', () => {
+  it('exits 143 at once, as Ctrl-C exits 130 there: nothing is waited for, no stack trace, not killed by the signal', async () => {
+    const server = await startServer(() => {
+      // never answers
+    })
+    try {
+      const r = await runBin(['evals', 'run', 'es_1', '--org', 'acme', '--wait', '--timeout', '60'], {
+        env: {AMCTL_BASE_URL: server.url, AMCTL_TOKEN: 'svc_sigterm_waiting_0001'},
+        timeoutMs: 60_000,
+        onSpawn: signalOnRequest(server, 'SIGTERM').onSpawn,
+      })
+      expect(r.signal).toBeNull()
+      expect(r.exitCode).toBe(143)
+      expect(r.stderr).not.toMatch(STACK_FRAME)
+      expect(r.stdout).toBe('')
+      expect(server.requests.map((q) => q.method)).toEqual(['POST'])
     } finally {
       await server.close()
     }

@@ -36,6 +36,20 @@ describe('buildReport', () => {
     expect(report.rules).toEqual({minScore: undefined, maxDrop: undefined, baseline: undefined, baselineWindowS: undefined, timeoutS: 1800})
   })
 
+  it("an interrupted wait names its signal: the report's `signal` and each unfinished run's reason (Ctrl-C, SIGTERM)", () => {
+    const state = new WatchState(['slow'], {failFast: false})
+    state.apply(new Map([['slow', runAt('slow', new Date(CREATED).toISOString(), {status: 'running'})]]), 1000)
+    for (const [signal, words] of [
+      ['SIGINT', 'Ctrl-C'],
+      ['SIGTERM', 'SIGTERM'],
+    ] as const) {
+      const report = buildReport({...outcome(state, 'interrupted'), signal}, {org: 'acme', host: 'h', wallStart: WALL_START})
+      expect(report.signal).toBe(signal)
+      expect(report.runs[0].skipped).toBe(`not finished when the wait was interrupted (${words}) (running)`)
+    }
+    expect(buildReport(outcome(state, 'timeout'), {org: 'acme', host: 'h', wallStart: WALL_START})).not.toHaveProperty('signal')
+  })
+
   it('failures carry the rule; runs never found take the launched eval set; baselines and deltas only with --baseline', () => {
     const state = new WatchState(['low', 'lost'], {failFast: true, minScore: 0.6, baseline: {kind: 'previous', windowS: 3600}})
     state.apply(new Map([['low', runAt('low', new Date(CREATED).toISOString(), {score: 0.5})]]), 1000)

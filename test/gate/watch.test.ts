@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {PollResult} from '../../src/gate/poll.js'
-import {EXIT_BY_END, type FinalOutcome, LAST_POLL_MS, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../src/gate/watch.js'
+import {exitCodeOf, type FinalOutcome, LAST_POLL_MS, TICK_MS, type WatchHooks, type WatchOptions, watchRuns} from '../../src/gate/watch.js'
 import type {Run} from '../../src/contract/types.js'
 import {AmctlError} from '../../src/core/errors.js'
 import {fakeClock} from '../helpers/fake-clock.js'
@@ -137,7 +137,18 @@ describe('watchRuns: the wait loop', () => {
     const {poll, asked} = scripted([{a: 'queued'}])
     const outcome = await watchRuns(['a'], OPTIONS, {poll, clock, listName: 'x', signal: interrupt.signal})
     expect(outcome.end).toBe('interrupted')
+    expect(outcome.signal, 'an abort that names no signal is Ctrl-C').toBe('SIGINT')
     expect(asked).toHaveLength(2) // at 0 and 5 s; interrupted at the 7th second
+  })
+
+  it('SIGTERM (the abort names it) ends the wait as Ctrl-C does, the outcome naming SIGTERM', async () => {
+    const clock = fakeClock()
+    const interrupt = new AbortController()
+    clock.onSleep = (n) => n === 7 && interrupt.abort('SIGTERM')
+    const {poll, asked} = scripted([{a: 'queued'}])
+    const outcome = await watchRuns(['a'], OPTIONS, {poll, clock, listName: 'x', signal: interrupt.signal})
+    expect(outcome).toMatchObject({end: 'interrupted', signal: 'SIGTERM'})
+    expect(asked).toHaveLength(2)
   })
 
   it('Ctrl-C during a poll that hangs ends the wait at once', async () => {
@@ -162,8 +173,13 @@ describe('watchRuns: the wait loop', () => {
     await new Promise((resolve) => setImmediate(resolve)) // an unhandled rejection would fail the run
   })
 
-  it('exit codes by end (contract 1.5)', () => {
-    expect(EXIT_BY_END).toEqual({passed: 0, 'not-passed': 10, timeout: 11, interrupted: 130})
+  it("exit codes by end (contract 1.5; SIGTERM 143, amctl's choice)", async () => {
+    const base = await watchRuns(['a'], OPTIONS, {poll: scripted([{a: 'succeeded'}]).poll, clock: fakeClock(), listName: 'x'})
+    const as = (end: FinalOutcome['end'], signal?: 'SIGINT' | 'SIGTERM') => exitCodeOf({...base, end, signal})
+    expect([as('passed'), as('not-passed'), as('timeout'), as('interrupted', 'SIGINT'), as('interrupted', 'SIGTERM')]).toEqual([
+      0, 10, 11, 130, 143,
+    ])
+    expect(as('interrupted'), 'an interruption that names no signal is Ctrl-C').toBe(130)
   })
 })
 
@@ -208,7 +224,7 @@ describe('watchRuns: the baselines of --baseline previous', () => {
       },
     )
     expect(outcome.end).toBe('not-passed')
-    expect(EXIT_BY_END[outcome.end as FinalOutcome['end']]).toBe(10)
+    expect(exitCodeOf(outcome as FinalOutcome)).toBe(10)
   })
 
   it('Ctrl-C during the lookup ends the wait at once as interrupted', async () => {

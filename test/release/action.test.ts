@@ -1067,6 +1067,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     ['exit 10, no verdicts', 'not-passed', 10, {runIds: ['r'], runs: [{id: 'r'}]}],
     ['exit 11', 'timeout', 11, runs('unfinished', 'passed')],
     ['exit 130', 'interrupted', 130, runs('passed')],
+    ['exit 143 (SIGTERM: the job cancelled or timed out)', 'interrupted', 143, runs('passed')],
     ['exit 3 (no verdict: an error)', 'error', 3, {}],
     ["exit 10, the runs' verdicts: the least favourable", 'regressed', 10, runs('passed', 'regressed', 'no-baseline')],
     ['exit 10, a failed run and a regression', 'failed', 10, runs('regressed', 'failed')],
@@ -1169,6 +1170,23 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         await github.close()
       }
     })
+
+    it.each([130, 143])(
+      'a step cancelled (exit %i: 130 Ctrl-C, 143 SIGTERM) leaves the comment alone: a newer push owns it',
+      async (code) => {
+        const {github, comments} = await fakeGitHub()
+        try {
+          await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+          const before = comments[0].body
+          const {result} = await evals(runs('passed'), code, {}, {...(await onPullRequest(github.url)), reports: true})
+          expect(result.outputs).toMatchObject({'exit-code': String(code), verdict: 'interrupted'})
+          expect(comments).toHaveLength(1)
+          expect(comments[0].body).toBe(before)
+        } finally {
+          await github.close()
+        }
+      },
+    )
 
     it("a fork's pull request: one notice, nothing sent to GitHub, the step's exit code and outputs unchanged", async () => {
       const {github} = await fakeGitHub()

@@ -103,6 +103,11 @@ export const EXIT_CODES: Topic = {
           'wait_timeout',
         ],
         [String(ExitCode.interrupted), 'interrupted (Ctrl-C)', ''],
+        [
+          String(ExitCode.terminated),
+          'stopped by SIGTERM (a cancelled or timed-out CI job), as Ctrl-C stops it: 128 + 15, as a shell reports it',
+          '',
+        ],
       ],
     },
     text(

@@ -1,3 +1,4 @@
+import {STOP_SIGNALS, type StopSignal, stopSignalOf} from '../../core/signals.js'
 import {flagDuration} from '../time.js'
 
 /**
@@ -7,7 +8,7 @@ import {flagDuration} from '../time.js'
  * are made safe by each renderer for its own format.
  */
 
-/** How the wait ended: every run passed, some did not, the time limit came first, Ctrl-C. */
+/** How the wait ended: every run passed, some did not, the time limit came first, Ctrl-C or SIGTERM (`signal` says which). */
 export type ReportEnd = 'passed' | 'not-passed' | 'timeout' | 'interrupted'
 
 export interface ReportRun {
@@ -108,6 +109,8 @@ export interface CiReport {
   end: ReportEnd
   /** with end `timeout`: what the time limit cut short (the search for the baselines, or a poll) */
   cut?: 'baselines' | 'poll'
+  /** with end `interrupted`: the signal that stopped the wait (absent: Ctrl-C) */
+  signal?: StopSignal
   /** the organization */
   org: string
   /** the API server's host name (JUnit's `hostname`: where the runs ran) */
@@ -165,7 +168,7 @@ export function verdictText(report: CiReport): string {
       return `${unfinished} of ${runs(total)} ${what} within --wait-timeout ${flagDuration(report.rules.timeoutS, false)}${failed > 0 ? `; ${failed} did not pass` : ''}`
     }
     case 'interrupted':
-      return `interrupted (Ctrl-C): ${unfinished} of ${runs(total)} not finished${failed > 0 ? `; ${failed} did not pass` : ''}`
+      return `interrupted (${STOP_SIGNALS[stopSignalOf(report.signal)].words}): ${unfinished} of ${runs(total)} not finished${failed > 0 ? `; ${failed} did not pass` : ''}`
   }
 }
 

@@ -1,3 +1,5 @@
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {beforeEach, describe, expect, it} from 'vitest'
 import EvalsRun from '../../../src/commands/evals/run.js'
 import {runCommand} from '../../helpers/cli.js'
@@ -6,6 +8,9 @@ import {dropConnection, envelope, json, reply, unchecked, useFakeApi} from '../.
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
 import {fakeSignals} from '../../helpers/fake-signals.js'
+import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
+import {parseJunit} from '../../output/reports/fixtures.js'
+import {lines} from '../../helpers/output.js'
 
 const runs = [
   {
@@ -376,10 +381,136 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.exitCode).toBe(130)
     expect(r.stdout).toBe('')
     // (the notice's words: test/commands/runs/watch.test.ts; here the command it gives)
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted: .* amctl runs watch run_2 run_3 --org acme --fail-fast$/)
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted \(Ctrl-C\): .* amctl runs watch run_2 run_3 --org acme --fail-fast$/)
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
     expect(signals.listening('SIGINT'), 'no SIGINT listener outlives the wait').toBe(0)
   })
+
+  it('SIGTERM (a cancelled CI job): exit 143, the reports saying SIGTERM, the runs still going named, the command that watches them again', async () => {
+    progress({run_2: 'running', run_3: 'running'})
+    const signals = fakeSignals()
+    clock.onSleep = () => signals.raise('SIGTERM')
+    const dir = tempDir('amctl-run-sigterm-')
+    const [junit, summary] = [join(dir, 'e.xml'), join(dir, 'e.md')]
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json', '--junit', junit, '--summary', summary], {
+      clock,
+      signals,
+      env: api.env(),
+    })
+    expect(r.exitCode).toBe(143)
+    expect(r.stdout).toBe('')
+    expect(lines(r.stderr).slice(-2)).toEqual([
+      '2 runs still going on the server (the API cannot cancel runs): run_2 run_3',
+      `interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with: amctl runs watch run_2 run_3 --org acme --junit ${junit} --summary ${summary}`,
+    ])
+    const [suite] = parseJunit(readFileSync(junit, 'utf8')).testsuites.testsuite
+    expect(suite.testcase.map((c: any) => c.skipped['@_message'])).toEqual([
+      'not finished when the wait was interrupted (SIGTERM) (queued)',
+      'not finished when the wait was interrupted (SIGTERM) (queued)',
+    ])
+    expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 2 of 2 runs not finished')
+    expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
+    expect(signals.listening('SIGTERM'), 'no SIGTERM listener outlives the wait').toBe(0)
+  })
+
+  it('--repeat 2, SIGTERM during the wait: exit 143, the groups reported as interrupted by SIGTERM, every launched run named', async () => {
+    api.stub('GET /orgs/acme/runs', () =>
+      reply(200, {
+        items: [
+          {...launched('run_2', 'running'), agent: 'a', model: 'm'},
+          {...launched('run_1', 'succeeded', 0.7), agent: 'a', model: 'm'},
+        ],
+        nextCursor: null,
+      }),
+    )
+    const signals = fakeSignals()
+    const heard: number[] = []
+    api.stub(
+      'POST /orgs/acme/eval-sets/es_1/run',
+      (() => {
+        let launches = 0
+        return () => {
+          // a launch in flight is not the wait's: a signal then is the process's (bin/run.cjs: 130 or 143 at once, as before)
+          heard.push(signals.listening('SIGTERM') + signals.listening('SIGINT'))
+          launches++
+          return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
+        }
+      })(),
+    )
+    clock.onSleep = (n) => n === 3 && signals.raise('SIGTERM')
+    const summary = join(tempDir('amctl-run-sigterm-'), 'e.md')
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--summary', summary], {
+      clock,
+      signals,
+      env: api.env(),
+    })
+    expect(r.exitCode).toBe(143)
+    expect(r.stdout).toBe('')
+    expect(heard).toEqual([0, 0])
+    expect(lines(r.stderr).slice(-2)).toEqual([
+      '1 run still going on the server (the API cannot cancel runs): run_2',
+      'interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with: amctl runs watch run_1 run_2 --org acme --summary ' +
+        summary,
+    ])
+    const text = readFileSync(summary, 'utf8')
+    expect(text.split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 1 of 1 group not finished')
+    expect(text).toContain('not finished when the wait was interrupted (SIGTERM) (1 of 2 runs)')
+    expect(signals.listening('SIGTERM')).toBe(0)
+  })
+
+  it.each([1, 2])(
+    '--repeat auto, SIGTERM during the wait of launch %i: exit 143, no further launch, the reports saying SIGTERM, the runs still going named',
+    async (stopAt) => {
+      // a baseline file of group a / m: 20 runs alternating 0.67 and 0.73 (mean 0.70); run_1 scores
+      // 0.64, which one launch cannot decide against --max-drop 0.1 (test/e2e/commands/ci-repeat-auto.test.ts)
+      const dir = tempDir('amctl-run-sigterm-')
+      const file = join(dir, 'baseline.json')
+      const at = (i: number) => new Date(FAKE_WALL_START - (20 - i) * 60_000).toISOString()
+      const baseRuns = Array.from({length: 20}, (_, i) => ({id: `run_b${i}`, score: i % 2 === 0 ? 0.67 : 0.73, createdAt: at(i)}))
+      writeFileSync(
+        file,
+        baselineFileText({
+          version: 1,
+          org: 'acme',
+          evalSetId: 'es_1',
+          savedAt: at(20),
+          keep: 50,
+          groups: [{agent: 'a', model: 'm', ...groupStats(baseRuns), runs: baseRuns, setAside: []}],
+        }),
+      )
+      numberedLaunches()
+      let launches = 0
+      const made = () => wire().filter((w) => w.startsWith('POST')).length
+      api.stub('GET /orgs/acme/runs', () => {
+        launches = made()
+        const items = [
+          {...launched('run_2', 'running'), agent: 'a', model: 'm'},
+          {...launched('run_1', stopAt === 1 ? 'running' : 'succeeded', stopAt === 1 ? null : 0.64), agent: 'a', model: 'm'},
+        ].slice(2 - launches)
+        return reply(200, {items, nextCursor: null})
+      })
+      const signals = fakeSignals()
+      // the first sleep of the wait of launch `stopAt` (the first launch's runs finish at its first poll when it is to go on)
+      clock.onSleep = () => made() === stopAt && signals.raise('SIGTERM')
+      const summary = join(dir, 'e.md')
+      const junit = join(dir, 'e.xml')
+      const argv = ['es_1', '--org', 'acme', '--wait', '--repeat', 'auto', '--max-drop', '0.1', '--baseline-file', file]
+      const r = await runCommand(EvalsRun, [...argv, '--summary', summary, '--junit', junit, '--json'], {clock, signals, env: api.env()})
+      expect(r.exitCode, r.stderr).toBe(143)
+      expect(r.stdout).toBe('')
+      expect(made(), 'no launch after SIGTERM').toBe(stopAt)
+      const going = stopAt === 1 ? 'run_1' : 'run_2'
+      const all = stopAt === 1 ? 'run_1' : 'run_1 run_2'
+      expect(lines(r.stderr).slice(-2)).toEqual([
+        `1 run still going on the server (the API cannot cancel runs): ${going}`,
+        `interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with: amctl runs watch ${all} --org acme --baseline-file ${file} --max-drop 0.1 --junit ${junit} --summary ${summary}`,
+      ])
+      expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 1 of 1 group not finished')
+      const [suite] = parseJunit(readFileSync(junit, 'utf8')).testsuites.testsuite
+      expect(JSON.stringify(suite)).toContain('not finished when the wait was interrupted (SIGTERM)')
+      expect(signals.listening('SIGTERM')).toBe(0)
+    },
+  )
 
   it('no runs launched (runIds: []): nothing to wait for, and not a pass — exit 10 (issue 26 item 1)', async () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})

@@ -24,6 +24,7 @@ beforeEach(() => {
 })
 afterEach(() => {
   expect(signals.listening('SIGINT'), 'no SIGINT listener outlives the wait').toBe(0)
+  expect(signals.listening('SIGTERM'), 'no SIGTERM listener outlives the wait').toBe(0)
   expect(signals.exitHandlers(), 'nothing is left to erase at exit').toBe(0)
 })
 
@@ -65,7 +66,8 @@ const GATE_FIELDS = [
   'decided at',
 ]
 
-const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
+const AGAIN = 'interrupted (Ctrl-C): stopped watching; the runs go on. Watch them again with:'
+const AGAIN_SIGTERM = 'interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with:'
 const GOING = '1 run still going on the server (the API cannot cancel runs):'
 const paths = () => api.requests().map((r) => r.path.replace('/api/v1', ''))
 const ERASE = /\u001B\[\d+F\u001B\[J/
@@ -419,29 +421,38 @@ describe('runs watch: bad input exits 2 before any request', () => {
   })
 })
 
-/** Ctrl-C, through the command's world: the wait listens for it while it runs. */
-function pressCtrlC(): void {
-  expect(signals.listening('SIGINT'), 'the wait listens for SIGINT while it runs').toBe(1)
-  signals.raise('SIGINT')
+/** Ctrl-C, or SIGTERM (a CI system cancelling the job), through the command's world: the wait listens for both while it runs. */
+function stop(signal: 'SIGINT' | 'SIGTERM'): void {
+  expect(signals.listening(signal), `the wait listens for ${signal} while it runs`).toBe(1)
+  signals.raise(signal)
 }
+const pressCtrlC = () => stop('SIGINT')
 
-describe('runs watch: Ctrl-C', () => {
-  it('exit 130, stdout empty, the live view erased, a line naming the runs still going, one saying how to watch again', async () => {
-    serveRuns([['r1']], [{r1: 'running'}])
-    clock.onSleep = (n) => n === 4 && pressCtrlC()
-    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--interval', '2', '--min-score', '0.5', '--base-url', api.url], {
-      clock,
-      signals,
-      env: api.env(),
-      tty: true,
-    })
-    expect(r.exitCode).toBe(130)
-    expect(r.stdout).toBe('')
-    const frames = r.stderr.split(ERASE)
-    expect(frames.length).toBeGreaterThan(1)
-    expect(frames.at(-1)).toBe(`${GOING} r1\n${AGAIN} amctl runs watch r1 --org acme --base-url ${api.url} --interval 2 --min-score 0.5\n`)
-    expect(paths()).toHaveLength(2) // at 0 and 2 s; Ctrl-C at the 4th second
-  })
+describe('runs watch: Ctrl-C, and SIGTERM (a CI job cancelled or timed out), which ends the wait the same way with 143', () => {
+  it.each([
+    ['SIGINT', 130, AGAIN],
+    ['SIGTERM', 143, AGAIN_SIGTERM],
+  ] as const)(
+    '%s: exit %i, stdout empty, the live view erased, a line naming the runs still going, one saying how to watch again',
+    async (signal, exit, again) => {
+      serveRuns([['r1']], [{r1: 'running'}])
+      clock.onSleep = (n) => n === 4 && stop(signal)
+      const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--interval', '2', '--min-score', '0.5', '--base-url', api.url], {
+        clock,
+        signals,
+        env: api.env(),
+        tty: true,
+      })
+      expect(r.exitCode).toBe(exit)
+      expect(r.stdout).toBe('')
+      const frames = r.stderr.split(ERASE)
+      expect(frames.length).toBeGreaterThan(1)
+      expect(frames.at(-1)).toBe(
+        `${GOING} r1\n${again} amctl runs watch r1 --org acme --base-url ${api.url} --interval 2 --min-score 0.5\n`,
+      )
+      expect(paths()).toHaveLength(2) // at 0 and 2 s; the signal at the 4th second
+    },
+  )
 
   it('during a poll that hangs: ends at once', async () => {
     api.stub('GET /orgs/acme/runs', () => {
@@ -455,6 +466,39 @@ describe('runs watch: Ctrl-C', () => {
     expect(going).toBe(`${GOING} 'r 1'`)
     expect(again).toBe(`${AGAIN} amctl runs watch 'r 1' --org acme`)
     expect(rest).toEqual([])
+  })
+
+  it('SIGTERM during a poll that hangs, piped, with --json: ends at once, nothing on stdout (as after Ctrl-C)', async () => {
+    api.stub('GET /orgs/acme/runs', () => {
+      setImmediate(() => stop('SIGTERM'))
+      return new Promise<Reply>(() => {}) // never answers
+    })
+    const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--json'], {clock, signals, env: api.env()})
+    expect(r.exitCode).toBe(143)
+    expect(r.stdout).toBe('')
+    expect(lines(r.stderr)).toEqual([
+      'watching 1 run of acme: a poll every 5s, up to 1h',
+      `${GOING} r1`,
+      `${AGAIN_SIGTERM} amctl runs watch r1 --org acme`,
+    ])
+  })
+
+  it('the first signal is the one the wait ends with: Ctrl-C after SIGTERM changes nothing (143), SIGTERM after Ctrl-C neither (130)', async () => {
+    for (const [first, second, exit, words] of [
+      ['SIGTERM', 'SIGINT', 143, 'SIGTERM'],
+      ['SIGINT', 'SIGTERM', 130, 'Ctrl-C'],
+    ] as const) {
+      serveRuns([['r1']], [{r1: 'running'}])
+      clock = fakeClock()
+      clock.onSleep = (n) => {
+        if (n !== 1) return
+        stop(first)
+        signals.raise(second)
+      }
+      const r = await runCommand(RunsWatch, ['r1', '--org', 'acme'], {clock, signals, env: api.env()})
+      expect(r.exitCode).toBe(exit)
+      expect(lines(r.stderr).at(-1)).toMatch(new RegExp(`^interrupted \\(${words}\\): `))
+    }
   })
 })
 
@@ -632,7 +676,45 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(suite).toMatchObject({'@_tests': '2', '@_failures': '0', '@_skipped': '1'})
     expect(suite.testcase[1].skipped['@_message']).toBe('not finished when the wait was interrupted (Ctrl-C) (running)')
     expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (Ctrl-C): 1 of 2 runs not finished')
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted: stopped watching/)
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted \(Ctrl-C\): stopped watching/)
+  })
+
+  it('SIGTERM during the search for the baselines (--baseline previous): ends at once, exit 143, the watch-again line', async () => {
+    api.stub('GET /orgs/acme/runs', (req) => {
+      if (new URL(req.path, 'http://x').searchParams.get('cursor') === null) {
+        return reply(200, {items: [item('w1', 20, 'succeeded', 0.9)], nextCursor: 'p1'})
+      }
+      setImmediate(() => stop('SIGTERM'))
+      return new Promise<Reply>(() => {}) // the search's next page never answers
+    })
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {clock, signals, env: api.env()})
+    expect(r.exitCode).toBe(143)
+    expect(r.stdout).toBe('')
+    expect(lines(r.stderr).at(-1)).toBe(`${AGAIN_SIGTERM} amctl runs watch w1 --org acme --baseline previous`)
+  })
+
+  it('SIGTERM (exit 143) writes them too, and the step summary in GitHub Actions, each saying SIGTERM', async () => {
+    const dir = tempDir('amctl-watch-reports-')
+    const stepSummary = join(dir, 'step-summary.md')
+    serveHistory([{w1: 'succeeded:0.9', w2: 'running'}])
+    clock.onSleep = (n) => n === 2 && stop('SIGTERM')
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--junit', join(dir, 'e.xml'), '--summary', join(dir, 'e.md')], {
+      clock,
+      signals,
+      env: api.env({GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary}),
+    })
+    expect(r.exitCode).toBe(143)
+    const [suite] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite
+    expect(suite).toMatchObject({'@_tests': '2', '@_failures': '0', '@_skipped': '1'})
+    expect(suite.testcase[1].skipped['@_message']).toBe('not finished when the wait was interrupted (SIGTERM) (running)')
+    const heading = '### ⏹️ amctl: interrupted (SIGTERM): 1 of 2 runs not finished'
+    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe(heading)
+    expect(readFileSync(stepSummary, 'utf8').split('\n')[0]).toBe(heading)
+    expect(readFileSync(join(dir, 'e.md'), 'utf8')).toContain('- w2: not finished when the wait was interrupted (SIGTERM) (running)')
+    expect(lines(r.stderr).slice(-2)).toEqual([
+      `${GOING} w2`,
+      `${AGAIN_SIGTERM} amctl runs watch w1 w2 --org acme --junit ${join(dir, 'e.xml')} --summary ${join(dir, 'e.md')}`,
+    ])
   })
 
   it('a report path that cannot be written: exit 2 naming it, before any request', async () => {

@@ -1,6 +1,9 @@
 import type {ChildProcess} from 'node:child_process'
 import {afterEach, describe, expect, it} from 'vitest'
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {freshConfigDir} from '../../helpers/bin.js'
+import {tempDir} from '../../helpers/temp.js'
 import {useE2E} from '../helpers.js'
 import {API, expectNoColour, jsonDoc, lines, requestsOf, seen, untimed} from './util.js'
 import {seededRunCreatedAt} from '../../../src/devserver/seed.js'
@@ -15,7 +18,7 @@ afterEach(() => e2e.current.clearFaults())
 
 const RUNS = `${API}/orgs/acme/runs?limit=200`
 const STACK_FRAME = /\n\s+at /
-const AGAIN = 'interrupted: stopped watching; the runs go on. Watch them again with:'
+const AGAIN = 'interrupted (Ctrl-C): stopped watching; the runs go on. Watch them again with:'
 const GOING = (runs: string) => `${runs} still going on the server (the API cannot cancel runs):`
 const watch = (...args: string[]) => e2e.current.amctl(['runs', 'watch', ...args, '--org', 'acme'])
 const tsvIds = (stdout: string) => lines(stdout).map((line) => line.split('\t').slice(0, 2).join(' '))
@@ -155,8 +158,8 @@ describe('amctl evals run --wait', () => {
   })
 })
 
-/** Sends SIGINT once stderr shows `ready`. */
-function interruptWhen(ready: RegExp): {onSpawn: (child: ChildProcess) => void; sent: () => boolean} {
+/** Sends SIGINT (or `signal`) once stderr shows `ready`. */
+function interruptWhen(ready: RegExp, signal: NodeJS.Signals = 'SIGINT'): {onSpawn: (child: ChildProcess) => void; sent: () => boolean} {
   let sent = false
   return {
     onSpawn: (child) => {
@@ -165,7 +168,7 @@ function interruptWhen(ready: RegExp): {onSpawn: (child: ChildProcess) => void; 
         err += chunk.toString()
         if (!sent && ready.test(err)) {
           sent = true
-          child.kill('SIGINT')
+          child.kill(signal)
         }
       })
     },
@@ -217,5 +220,28 @@ describe('Ctrl-C while waiting', () => {
       .filter((word) => word.startsWith('run_'))
     expect(going).toBe(`${GOING(`${launched.length} runs`)} ${launched.join(' ')}`)
     expect((await seen(e2e.current)).filter((req) => req.startsWith('POST'))).toHaveLength(1)
+  })
+})
+
+describe('SIGTERM while waiting (a CI job cancelled or timed out)', () => {
+  it('runs watch: ends as Ctrl-C does, with exit 143: the reports written saying SIGTERM, the runs going named, how to watch again', async () => {
+    const dir = tempDir('amctl-e2e-sigterm-')
+    const [junit, summary] = [join(dir, 'e.xml'), join(dir, 'e.md')]
+    const interrupt = interruptWhen(/run_acme_0260 (queued|running)\n/, 'SIGTERM')
+    const argv = ['runs', 'watch', 'run_acme_0251', 'run_acme_0260', '--org', 'acme', '--interval', '1', '--wait-timeout', '0']
+    const r = await e2e.current.amctl([...argv, '--junit', junit, '--summary', summary], {onSpawn: interrupt.onSpawn})
+    expect(interrupt.sent()).toBe(true)
+    expect(r.signal, 'not killed by the signal: amctl ends the wait itself').toBeNull()
+    expect(r.exitCode).toBe(143)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).not.toMatch(STACK_FRAME)
+    expect(lines(r.stderr).slice(-2)).toEqual([
+      `${GOING('1 run')} run_acme_0260`,
+      `interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with: amctl runs watch run_acme_0251 run_acme_0260 --org acme --interval 1 --wait-timeout 0 --junit ${junit} --summary ${summary}`,
+    ])
+    expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 1 of 2 runs not finished')
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<skipped message="not finished when the wait was interrupted \(SIGTERM\) \((queued|running)\)"\/>/,
+    )
   })
 })

@@ -77,12 +77,18 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
     expect(md).not.toMatch(/(?<!\\)\$/)
   })
 
-  it('the verdict of a timeout and of Ctrl-C', () => {
+  it('the verdict of a timeout, of Ctrl-C and of SIGTERM (the report names the signal; none named is Ctrl-C)', () => {
     expect(markdownSummary(sampleReport({end: 'timeout'})).split('\n')[0]).toBe(
       '### ⏱️ amctl: 1 of 5 runs not finished within --wait-timeout 30m; 3 did not pass',
     )
     expect(markdownSummary(sampleReport({end: 'interrupted'})).split('\n')[0]).toBe(
       '### ⏹️ amctl: interrupted (Ctrl-C): 1 of 5 runs not finished; 3 did not pass',
+    )
+    expect(markdownSummary(sampleReport({end: 'interrupted', signal: 'SIGINT'})).split('\n')[0]).toBe(
+      '### ⏹️ amctl: interrupted (Ctrl-C): 1 of 5 runs not finished; 3 did not pass',
+    )
+    expect(markdownSummary(sampleReport({end: 'interrupted', signal: 'SIGTERM'})).split('\n')[0]).toBe(
+      '### ⏹️ amctl: interrupted (SIGTERM): 1 of 5 runs not finished; 3 did not pass',
     )
   })
 })
