@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {EvalStatsTally, statsColumns} from '../../../../src/commands/evals/shared/stats.js'
+import {EvalStatsTally, RECENT_IDS, statsColumns} from '../../../../src/commands/evals/shared/stats.js'
 import {TREND_LENGTH} from '../../../../src/output/sparkline.js'
 import {type Judge, VERDICT} from '../../../../src/commands/evals/shared/verdict.js'
 import type {Run} from '../../../../src/contract/types.js'
@@ -85,7 +85,7 @@ describe('EvalStatsTally', () => {
     expect(group.trend).toEqual(Array.from({length: 20}, (_, i) => (11 + i) / 100))
   })
 
-  it('keeps no run, only its ID: 100,000 runs leave one group, its trend at 20 scores', () => {
+  it('keeps nothing per run: 100,000 runs leave one group, its trend at 20 scores', () => {
     const t = new EvalStatsTally('es_1', undefined)
     const one = run()
     for (let i = 0; i < 100_000; i++) t.add({...one, id: `r${i}`, score: (i % 100) / 100})
@@ -93,6 +93,18 @@ describe('EvalStatsTally', () => {
     expect(group.runs).toBe(100_000)
     expect(group.trend).toHaveLength(TREND_LENGTH)
     expect(group.mean).toBeCloseTo(0.495, 6)
+  })
+
+  it('a run listed again within RECENT_IDS runs of its first listing counts once, at either end of a generation', () => {
+    for (const before of [0, RECENT_IDS - 1, RECENT_IDS + 7]) {
+      const t = new EvalStatsTally('es_1', undefined)
+      for (let i = 0; i < before; i++) t.add(run({id: `b${i}`, score: 0.5}))
+      t.add(run({id: 'again', score: 0.9}))
+      for (let i = 0; i < RECENT_IDS - 1; i++) t.add(run({id: `a${i}`, score: 0.5}))
+      t.add(run({id: 'again', score: 0.1, status: 'failed'}))
+      const [group] = t.result(0, NOW, judge).groups
+      expect([group.runs, group.failed], `after ${before} runs`).toEqual([before + RECENT_IDS, 0])
+    }
   })
 
   it('counts only the eval set, and only runs created at or after the window start', () => {
