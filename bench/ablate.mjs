@@ -143,6 +143,12 @@ const MECHANISMS = [
     touches: BUNDLE,
   },
   {name: 'minify-whitespace', what: 'the bundle without whitespace', without: 'minify-whitespace', touches: BUNDLE},
+  {
+    name: 'ascii-bundle',
+    what: 'the bundle escaped to ASCII (its source a one-byte string, not two-byte)',
+    without: 'ascii',
+    touches: BUNDLE,
+  },
   {name: 'undici-apart', what: 'undici in dist/undici.cjs, not in the bundle', without: 'undici-apart', touches: [...BUNDLE, 'proxied']},
   {name: 'slim-undici', what: 'undici by its parts, not its index', without: 'slim-undici', touches: ['proxied']},
   ...pieceNames()

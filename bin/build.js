@@ -68,7 +68,7 @@ const sourcemap = process.argv.includes('--sourcemap')
 const withoutAt = process.argv.indexOf('--without')
 const without = new Set(withoutAt < 0 ? [] : process.argv[withoutAt + 1].split(','))
 for (const name of without) {
-  if (![...pieceNames(), 'minify-whitespace'].includes(name)) throw new Error(`--without: unknown piece ${name}`)
+  if (![...pieceNames(), 'minify-whitespace', 'ascii'].includes(name)) throw new Error(`--without: unknown piece ${name}`)
 }
 
 // command files: src/commands/<topic>/<verb>.ts; a topic's `shared/` folder holds its helpers
@@ -258,11 +258,18 @@ chmodSync(join(dist, 'jq-worker.cjs'), 0o644)
 const engine = await require(join(dist, 'jq.cjs')).loadJq()
 if (engine.raw('{"a":[1,"x"]}', '.a[]', ['-r']).stdout !== '1\nx') throw new Error('dist/jq.cjs does not run jq')
 
-// the build mark, the key of the user's code cache: what the bundle holds, not when it was built
+// The bundle pure ASCII. esbuild escapes strings but copies some regex literals verbatim (ansis's
+// /[\x1b\x9b]…/ holds a raw U+009B), and one character beyond ASCII makes Node decode the whole
+// bundle into a two-byte string at every run: twice the memory, and about 1 ms more for every
+// command that loads it, on Node 20 and 24 (docs/performance.md, "Where 3 ms of runs list went").
+// Escaped per UTF-16 code unit, as JavaScript reads them (a surrogate pair becomes two escapes).
+// `--without ascii` leaves it out (bench/ablate.mjs).
 const bundlePath = join(dist, 'amctl.cjs')
 const bundled = readFileSync(bundlePath, 'utf8')
-const mark = createHash('sha256').update(bundled).digest('hex').slice(0, 16)
-writeFileSync(bundlePath, `${bundled}${launcher.BUILD_MARK}${mark}\n`)
+const ascii = without.has('ascii') ? bundled : bundled.replace(/[^\0-\x7F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+// the build mark, the key of the user's code cache: what the bundle holds, not when it was built
+const mark = createHash('sha256').update(ascii).digest('hex').slice(0, 16)
+writeFileSync(bundlePath, `${ascii}${launcher.BUILD_MARK}${mark}\n`)
 
 // The manifest, made here from the commands just built (so that the CLI, its help and its manifest
 // agree with src/ after a build alone), and help without the bundle (bin/launcher.cjs): every help
