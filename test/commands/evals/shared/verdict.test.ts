@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {normalDraws} from '../../../../bench/random.mjs'
 import {findChange, isFlaky, type Judge, VERDICT, verdictOf} from '../../../../src/commands/evals/shared/verdict.js'
 import {loadVerdictDistributions} from '../../../../src/gate/stats.js'
 
@@ -10,20 +11,10 @@ const judge: Judge = {confidence: 0.95, normalQuantile: quantile, binomialTail}
 /** `n` scores at `level`, ± `noise` in turn (the same every time). */
 const flat = (n: number, level: number, noise = 0.01) => Array.from({length: n}, (_, i) => level + (i % 2 === 0 ? noise : -noise))
 
-/** A deterministic normal series (mulberry32, Box–Muller): `n` scores of N(mean, sd), rounded to 2 decimals as scores are. */
+/** A deterministic normal series (bench/random.mjs): `n` scores of N(mean, sd), rounded to 2 decimals as scores are. */
 function normal(seed: number, n: number, mean: number, sd: number): number[] {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-  return Array.from({length: n}, () => {
-    const z = Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next())
-    return Math.round((mean + sd * z) * 100) / 100
-  })
+  const z = normalDraws(seed)
+  return Array.from({length: n}, () => Math.round((mean + sd * z()) * 100) / 100)
 }
 
 describe('findChange: the rank-sum change-point test, Bonferroni over the splits, the newest change', () => {
