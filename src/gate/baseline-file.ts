@@ -280,8 +280,8 @@ export function writeBaselineFile(path: string, file: BaselineFile): void {
 const byTime = (a: BaselineFileRun, b: BaselineFileRun): number =>
   Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
-/** Groups by agent then model, null last (as `evals stats` orders them). */
-function byName(a: BaselineFileGroup, b: BaselineFileGroup): number {
+/** Groups by agent, then model; a group without one last (the file's order, and `evals stats`' rows). */
+export function byAgentAndModel(a: {agent: string | null; model: string | null}, b: {agent: string | null; model: string | null}): number {
   const order = (x: string | null, y: string | null) => (x === y ? 0 : x === null ? 1 : y === null ? -1 : x < y ? -1 : 1)
   return order(a.agent, b.agent) || order(a.model, b.model)
 }
@@ -335,7 +335,7 @@ export function newBaselineFile(
       setAside: summary.outliers.map((i) => newest[i]),
     })
   })
-  return {version: FILE.version, ...head, groups: made.sort(byName)}
+  return {version: FILE.version, ...head, groups: made.sort(byAgentAndModel)}
 }
 
 /** What an update added, for the one line that says so. */
@@ -384,7 +384,7 @@ export function updateBaselineFile(file: BaselineFile, runs: readonly Run[], sav
     const setAside = group.setAside.filter((r) => Date.parse(r.createdAt) >= oldest).sort(byTime)
     return withStats({agent: group.agent, model: group.model, runs: runsKept, setAside})
   })
-  return {file: {...file, savedAt, groups: kept.sort(byName)}, added, started, dropped}
+  return {file: {...file, savedAt, groups: kept.sort(byAgentAndModel)}, added, started, dropped}
 }
 
 // ——————————————————————————————————————— showing ———————————————————————————————————————

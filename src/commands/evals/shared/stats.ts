@@ -1,6 +1,7 @@
 import type {Run} from '../../../contract/types.js'
 import {BadResponseError} from '../../../core/errors.js'
 import {PAGE_LIMIT} from '../../../contract/vocabulary.js'
+import {byAgentAndModel} from '../../../gate/baseline-file.js'
 import {RunningStats} from '../../../gate/stats.js'
 import {createdMs} from '../../../gate/filter.js'
 import type {Column} from '../../../output/format.js'
@@ -173,7 +174,7 @@ export class EvalStatsTally {
   result(windowS: number, until: number, judge: Judge): EvalStats {
     const groups = [...this.groups.values()]
       .flatMap((models) => [...models.values()])
-      .sort(byName)
+      .sort(byAgentAndModel)
       .map((tally) => summary(tally, judge))
     return {
       evalSetId: this.evalSetId,
@@ -226,18 +227,6 @@ function summary(tally: Tally, judge: Judge): EvalStatsGroup {
 function round(value: number, digits: number): number {
   const scale = 10 ** digits
   return Math.round(value * scale) / scale
-}
-
-/** By agent, then model; runs without one last. */
-function byName(a: Tally, b: Tally): number {
-  return compareNames(a.agent, b.agent) || compareNames(a.model, b.model)
-}
-
-function compareNames(a: string | null, b: string | null): number {
-  if (a === b) return 0
-  if (a === null) return 1
-  if (b === null) return -1
-  return a < b ? -1 : 1
 }
 
 function badRun(run: Run, member: string, problem: string): BadResponseError {
