@@ -7,7 +7,7 @@ import {MAX_INPUT_BYTES} from '../input/files.js'
 import type {Column} from '../output/format.js'
 import {newestForTrend, sparkline} from '../output/sparkline.js'
 import {createdMs} from './filter.js'
-import {FILE, HISTORY, type Quantile, robustSummary, summarize} from './stats.js'
+import {FILE, HISTORY, type Quantile, robustSummary, round6, summarize} from './stats.js'
 
 /**
  * The baseline file (`amctl evals baseline save|show`, `--baseline-file`, docs/ci.md "The baseline
@@ -84,7 +84,6 @@ export interface BaselineFile {
 }
 
 const MODE = 0o644
-const round6 = (n: number): number => Math.round(n * 1e6) / 1e6
 /** the members of each object, in the order they are written */
 const FILE_KEYS = ['version', 'org', 'evalSetId', 'savedAt', 'keep', 'groups'] as const
 const GROUP_KEYS = ['agent', 'model', 'mean', 'sd', 'runs', 'setAside'] as const

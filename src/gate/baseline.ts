@@ -6,7 +6,7 @@ import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
 import {fileGroupOf, groupName, newestRunAt, targetOf} from './baseline-file.js'
 import {type Baseline, type FileChoice, type GateBaseline, statusText, type WatchState} from './state.js'
-import {HISTORY, robustSummary} from './stats.js'
+import {HISTORY, robustSummary, round6} from './stats.js'
 
 /**
  * The baselines of the regression gate (`--baseline`, docs/ci.md).
@@ -158,12 +158,11 @@ export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: Wa
       runs.map((r) => r.score),
       quantile,
     )
-    const round = (n: number) => Math.round(n * 1e6) / 1e6
     found.set(id, {
       kind: 'history',
       runs: summary.kept.length,
-      mean: round(summary.mean),
-      sd: round(summary.sd),
+      mean: round6(summary.mean),
+      sd: round6(summary.sd),
       window: choice.windowS === 0 ? null : flagDuration(choice.windowS),
       runIds: summary.kept.map((i) => runs[i].runId),
       scores: summary.kept.map((i) => runs[i].score),

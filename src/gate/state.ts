@@ -9,6 +9,7 @@ import {
   perComparison,
   predictionMargin,
   type Quantile,
+  round6,
   sdFloor,
   type ToleranceFactor,
   toleranceMargin,
@@ -242,7 +243,6 @@ const shown = (n: number): string => String(Number(n.toFixed(6)))
 export const two = (n: number): string => n.toFixed(2)
 /** 0.95 → "95 %", 0.975 → "97.5 %" (as the docs write it) */
 export const percent = (c: number): string => `${Number((c * 100).toFixed(2))} %`
-const round6 = (n: number): number => Math.round(n * 1e6) / 1e6
 
 /**
  * A run's score minus its baseline's, rounded to 6 decimals (0.8 - 0.7 is 0.1, not

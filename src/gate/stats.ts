@@ -134,6 +134,9 @@ export class RunningStats {
   }
 }
 
+/** A figure as the gate reports it: 6 decimals (so 0.8 − 0.7 is 0.1). */
+export const round6 = (n: number): number => Math.round(n * 1e6) / 1e6
+
 /** The mean and sample standard deviation of `values` (see RunningStats). */
 export function summarize(values: Iterable<number>): {n: number; mean: number | undefined; sd: number | undefined} {
   const stats = new RunningStats()
