@@ -95,14 +95,11 @@ async function main() {
   if (section === 'file') return fileMain(args)
   if (section === 'auto') return autoMain(args)
   if (section !== undefined) throw new Error(`--section must be file or auto, got ${section}`)
-  const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
-  const quick = args.includes('--quick')
-  const trials = Number(value('--trials', quick ? 300 : 1500))
-  const previous = Number(value('--previous', quick ? 100 : 400))
-  const detect = Number(value('--detect', quick ? 40 : 150))
-  const workers = Number(value('--workers', 2))
-  const seed = Number(value('--seed', 1))
-  const outDir = value('--out', join(root, '.bench'))
+  const options = sectionArgs(args)
+  const {number, quick, workers, seed, outDir} = options
+  const trials = number('--trials', quick ? 300 : 1500)
+  const previous = number('--previous', quick ? 100 : 400)
+  const detect = number('--detect', quick ? 40 : 150)
   for (const [name, n] of [
     ['--trials', trials],
     ['--previous', previous],
@@ -159,19 +156,39 @@ async function main() {
   })
   const about = `false alarms: ${trials} steps per cell (history), ${previous} (previous); detection: ${detect} steps (${detect * 3} judged groups) per drop; ${spread.join('; ')}. ${workers} workers; seed ${seed}; ${Math.round(seconds)} s (${Math.round(cpu)} s of CPU in the workers) on ${machine}, load average ${load.toFixed(1)} at the start`
   const md = render(table, pooled, about)
-  process.stdout.write(md)
-  writeFileSync(join(outDir, 'gate.md'), md)
-  writeFileSync(
-    join(outDir, 'gate.json'),
-    `${JSON.stringify({about, seconds, trials, previous, detect, seed, rows: table, pooled}, null, 2)}\n`,
-  )
   const missed = [...table, ...pooled].flatMap((row) => row.missed)
-  if (missed.length > 0) {
-    // (--quick has too few steps to judge a target: it only says so)
-    console.error(`targets missed${quick ? ' (--quick: too few steps to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
-    if (!quick) process.exitCode = 1
-  }
+  const document = {about, seconds, trials, previous, detect, seed, rows: table, pooled}
+  if (!publish(options, 'gate', md, document, missed, 'steps')) process.exitCode = 1
   if (!(await statsBench(args))) process.exitCode = 1
+}
+
+/** What every section reads of the command line: --quick, --workers, --seed, --out, and its own options. */
+function sectionArgs(args) {
+  const text = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
+  return {
+    text,
+    number: (name, fallback) => Number(text(name, fallback)),
+    quick: args.includes('--quick'),
+    workers: Number(text('--workers', 2)),
+    seed: Number(text('--seed', 1)),
+    outDir: text('--out', join(root, '.bench')),
+  }
+}
+
+/**
+ * A section's end: its table on stdout and in OUT/NAME.md, its figures in OUT/NAME.json, and the
+ * targets it missed on stderr. Answers whether the targets hold: a missed one fails a full run;
+ * --quick has too few `counted` to judge a target, and only says so.
+ */
+function publish({quick, outDir}, name, md, document, missed, counted) {
+  process.stdout.write(md)
+  mkdirSync(outDir, {recursive: true})
+  writeFileSync(join(outDir, `${name}.md`), md)
+  writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(document, null, 2)}\n`)
+  if (missed.length === 0) return true
+  const few = counted === undefined ? 'too few' : `too few ${counted}`
+  console.error(`targets missed${quick ? ` (--quick: ${few} to judge them)` : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
+  return quick
 }
 
 /**
@@ -539,12 +556,9 @@ const STATS_TARGETS = {found: 0.9, steadyShifted: 0.05}
 
 /** The section: trials in the workers, then the table; answers whether its targets were met. */
 async function statsBench(args) {
-  const value = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
-  const quick = args.includes('--quick')
-  const trials = Number(value('--stats', quick ? 10 : 400))
-  const workers = Number(value('--workers', 2))
-  const seed = Number(value('--seed', 1))
-  const outDir = value('--out', join(root, '.bench'))
+  const options = sectionArgs(args)
+  const {quick, workers, seed} = options
+  const trials = options.number('--stats', quick ? 10 : 400)
   if (!Number.isInteger(trials) || trials < 0) throw new Error('--stats must be a whole number')
   if (trials === 0) return true
   const chunks = NOISE.flatMap((sd) =>
@@ -594,13 +608,7 @@ async function statsBench(args) {
     '',
   ]
   const md = `${lines.join('\n')}\n`
-  process.stdout.write(md)
-  mkdirSync(outDir, {recursive: true})
-  writeFileSync(join(outDir, 'gate-stats.md'), md)
-  writeFileSync(join(outDir, 'gate-stats.json'), `${JSON.stringify({trials, seed, seconds, rows, missed}, null, 2)}\n`)
-  if (missed.length > 0)
-    console.error(`targets missed${quick ? ' (--quick: too few trials to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
-  return quick || missed.length === 0
+  return publish(options, 'gate-stats', md, {trials, seed, seconds, rows, missed}, missed, 'trials')
 }
 
 /** A trial's own stream of uniform numbers in [0, 1): the i-th is a hash of the trial's key and i. */
@@ -737,16 +745,13 @@ const FILE_NOISE = 0.03
 const FILE_TARGETS = {p90: 1.5, updateFalseAlarms: 0.055, meanWithin: 0.5, sdWithin: 0.15}
 
 async function fileMain(args) {
-  const value = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback)
-  const quick = args.includes('--quick')
-  const seeds = value('--seeds', quick ? 2 : 20)
-  const updates = value('--updates', quick ? 30 : 200)
-  const updateSeeds = value('--update-seeds', quick ? 1 : 3)
-  const files = value('--files', quick ? 100 : 1000)
-  const workers = value('--workers', 2)
-  const seed = value('--seed', 1)
-  const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(root, '.bench')
-  const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : ['drift', 'updates', 'files']
+  const options = sectionArgs(args)
+  const {number, quick, workers, seed} = options
+  const seeds = number('--seeds', quick ? 2 : 20)
+  const updates = number('--updates', quick ? 30 : 200)
+  const updateSeeds = number('--update-seeds', quick ? 1 : 3)
+  const files = number('--files', quick ? 100 : 1000)
+  const only = options.text('--only', 'drift,updates,files').split(',')
   const chunks = []
   for (const sd of [0.02, 0.03]) for (let s = 0; s < seeds; s++) chunks.push({task: 'drift', sd, seed: mix(seed, s, sd * 1000)})
   for (let s = 0; s < updateSeeds; s++) chunks.push({task: 'updates', steps: updates, seed: mix(seed, 7, s)})
@@ -774,14 +779,7 @@ async function fileMain(args) {
   }
   const about = `${only.map((task) => parts[task]).join('; ')}; ${workers} workers; seed ${seed}; ${Math.round(seconds)} s on ${machine}, load average ${load.toFixed(1)} at the start`
   const {md, missed} = renderFile(results, about)
-  process.stdout.write(md)
-  mkdirSync(outDir, {recursive: true})
-  writeFileSync(join(outDir, 'gate-file.md'), md)
-  writeFileSync(join(outDir, 'gate-file.json'), `${JSON.stringify({about, seconds, results}, null, 2)}\n`)
-  if (missed.length > 0) {
-    console.error(`targets missed${quick ? ' (--quick: too few to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
-    if (!quick) process.exitCode = 1
-  }
+  if (!publish(options, 'gate-file', md, {about, seconds, results}, missed)) process.exitCode = 1
 }
 
 /** The mean and sd of scores as amctl writes them in a file: Welford's, rounded to 6 decimals (src/gate/stats.ts). */
@@ -1058,12 +1056,9 @@ const AUTO_STRATEGIES = [
 const AUTO_TARGETS = {falseAlarms: 0.055, detect012: 0.95, launches012: 1.3, passedAtD: 0.05, launchesQuiet: 2}
 
 async function autoMain(args) {
-  const value = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback)
-  const quick = args.includes('--quick')
-  const steps = value('--steps', quick ? 20 : 200)
-  const workers = value('--workers', 2)
-  const seed = value('--seed', 1)
-  const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(root, '.bench')
+  const options = sectionArgs(args)
+  const {quick, workers, seed} = options
+  const steps = options.number('--steps', quick ? 20 : 200)
   const CHUNK = 25
   const chunks = []
   for (let from = 0; from < steps; from += CHUNK) chunks.push({task: 'auto', from, to: Math.min(steps, from + CHUNK), seed})
@@ -1078,14 +1073,7 @@ async function autoMain(args) {
   const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.versions.node}`
   const about = `${steps} steps per row, each on a history of its own; ${workers} workers; seed ${seed}; ${Math.round(seconds)} s on ${machine}, load average ${load.toFixed(1)} at the start`
   const {md, missed} = renderAuto(results, about)
-  process.stdout.write(md)
-  mkdirSync(outDir, {recursive: true})
-  writeFileSync(join(outDir, 'gate-auto.md'), md)
-  writeFileSync(join(outDir, 'gate-auto.json'), `${JSON.stringify({about, seconds, results}, null, 2)}\n`)
-  if (missed.length > 0) {
-    console.error(`targets missed${quick ? ' (--quick: too few steps to judge them)' : ''}:\n${missed.map((m) => `  ${m}`).join('\n')}`)
-    if (!quick) process.exitCode = 1
-  }
+  if (!publish(options, 'gate-auto', md, {about, seconds, results}, missed, 'steps')) process.exitCode = 1
 }
 
 async function runAuto({from, to, seed}, amctl, startDevServer) {
