@@ -3,6 +3,7 @@ import {type LiveCell, LiveView} from '../output/live.js'
 import {type Part, type Renderer, styled} from '../output/renderer.js'
 import {statusColour, type Style} from '../output/style.js'
 import type {TableColumn} from '../output/table.js'
+import {plural} from '../output/format.js'
 import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
 import {REPEAT} from './flags.js'
@@ -19,7 +20,6 @@ const LIVE_COLUMNS: TableColumn[] = [
 /** How many runs a summary line names before "and N more". */
 const NAMED = 5
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 const score = (value: unknown): string => (typeof value === 'number' ? value.toFixed(2) : '')
 
 function named(items: string[]): string {

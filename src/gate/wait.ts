@@ -3,17 +3,16 @@ import {runPages} from '../api/runs.js'
 import {commandResult, type Finished} from '../base/results.js'
 import type {Run} from '../contract/types.js'
 import {ExitCode, PAGE_LIMIT} from '../contract/vocabulary.js'
-import {UsageError} from '../core/errors.js'
 import type {HttpClient} from '../core/http/client.js'
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
-import {AmctlError} from '../core/errors.js'
+import {AmctlError, UsageError} from '../core/errors.js'
 import {flagDuration} from '../output/time.js'
 import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
 import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
-import type {Column} from '../output/format.js'
+import {type Column, plural} from '../output/format.js'
 import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
 import {type AutoReport, buildReport, writeReports} from './report.js'
@@ -216,9 +215,7 @@ export async function concludeWait(
   // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
   const going = goingOn(outcome.state)
   if (going.length > 0) {
-    out.notice(
-      `${going.length === 1 ? '1 run' : `${going.length} runs`} still going on the server (the API cannot cancel runs): ${shellLine(going)}`,
-    )
+    out.notice(`${plural(going.length, 'run')} still going on the server (the API cannot cancel runs): ${shellLine(going)}`)
   }
   if (outcome.end === 'interrupted') {
     const {words} = STOP_SIGNALS[interruptedBy(outcome)]
@@ -243,8 +240,8 @@ function updateFileAfter(choice: FileChoice, runs: Run[], out: Renderer, savedAt
   writeBaselineFile(choice.path, file)
   const each = [...added].map(([group, n]) => `${n} to ${group}`).join(', ')
   const news = started.length === 0 ? '' : ` (new: ${started.join(', ')})`
-  const gone = dropped === 0 ? '' : `; ${dropped} older run${dropped === 1 ? '' : 's'} dropped (each group keeps ${file.keep})`
-  out.notice(`--update-baseline: added ${count} run${count === 1 ? '' : 's'} to ${choice.path}: ${each}${news}${gone}`)
+  const gone = dropped === 0 ? '' : `; ${plural(dropped, 'older run')} dropped (each group keeps ${file.keep})`
+  out.notice(`--update-baseline: added ${plural(count, 'run')} to ${choice.path}: ${each}${news}${gone}`)
 }
 
 function hostOf(baseUrl: string): string {

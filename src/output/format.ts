@@ -208,3 +208,6 @@ function colourJson(text: string, style: Style): string {
     },
   )
 }
+
+/** "1 run", "3 runs": a count and its noun, the noun in the plural unless the count is one. */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`

@@ -8,6 +8,7 @@ import {AmctlError, ExitCode, UsageError} from '../../../core/errors.js'
 import {readText} from '../../../input/files.js'
 import {parseDuration, parseIntegerInRange, requireId} from '../../../input/values.js'
 import {styled} from '../../../output/renderer.js'
+import {plural} from '../../../output/format.js'
 import {evalSetRuns, runIdsOf} from '../../../gate/baseline.js'
 import {
   BASELINE_FILE_COLUMNS,
@@ -112,7 +113,6 @@ A group whose saved runs changed level (the test behind \`evals stats\`' shifted
       throw new AmctlError(`${none}: nothing to save, ${path} is unchanged`, {code: 'not_found', exitCode: ExitCode.notFound})
     }
     writeBaselineFile(path, file)
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
     const aside = setAside === 0 ? '' : `, ${setAside} set aside as outliers`
     const left = named === undefined ? 0 : runs.filter((run) => fileRun(run) === undefined).length
     const leftOut = left === 0 ? '' : `; ${plural(left, 'run')} named left out (not succeeded with a score)`
