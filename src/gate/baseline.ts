@@ -5,7 +5,8 @@ import {requireId} from '../input/values.js'
 import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
 import {fileGroupOf, groupName, newestRunAt, targetOf} from './baseline-file.js'
-import {type Baseline, type FileChoice, type GateBaseline, statusText, type WatchState} from './state.js'
+import {type Baseline, type FileChoice, type GateBaseline, statusText} from './rules.js'
+import type {WatchState} from './state.js'
 import {HISTORY, robustSummary, round6} from './stats.js'
 
 /**

@@ -2,7 +2,8 @@ import type {Run} from '../contract/types.js'
 import type {Column} from '../output/format.js'
 import {RUN_COLUMNS} from '../output/run-columns.js'
 import {newestForTrend, sparkline} from '../output/sparkline.js'
-import {type BaselineChoice, type GateBaseline, historyText, isSample, judgesNoise, type RunVerdict} from './state.js'
+import {type BaselineChoice, type GateBaseline, isSample, judgesNoise, type RunVerdict} from './rules.js'
+import {historyText} from './words.js'
 
 /**
  * A watched run at the end of a wait: its verdict, and with --baseline its baseline, delta and

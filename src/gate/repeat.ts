@@ -1,7 +1,7 @@
 import type {LaunchOutcome, LaunchSeries} from '../api/evals.js'
 import type {LaunchResult} from '../contract/types.js'
 import type {ReportTargets} from './flags.js'
-import type {Judgement} from './state.js'
+import type {Judgement} from './words.js'
 import {concludeWait, type GateDeps, type WaitCall, waitLook} from './wait.js'
 import type {FinalOutcome, WatchOptions} from './watch.js'
 

@@ -12,17 +12,9 @@ import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
 import {type FinalOutcome, interruptedBy} from './watch.js'
 import {STOP_SIGNALS} from '../core/signals.js'
-import {
-  type GateBaseline,
-  type Group,
-  isFinished,
-  isHistory,
-  type Judgement,
-  judgesNoise,
-  NOT_JUDGED,
-  statusText,
-  type WatchState,
-} from './state.js'
+import {type GateBaseline, type Group, isFinished, isHistory, judgesNoise, statusText} from './rules.js'
+import {type Judgement, NOT_JUDGED} from './words.js'
+import type {WatchState} from './state.js'
 import {REPEAT, type ReportTargets} from './flags.js'
 
 /**

@@ -7,7 +7,9 @@ import {plural} from '../output/format.js'
 import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
 import {REPEAT} from './flags.js'
-import {isFinished, judgesNoise, resolutionText, type RunChange, statusText, type Watched, type WatchState} from './state.js'
+import {isFinished, judgesNoise, statusText, type Watched} from './rules.js'
+import {resolutionText} from './words.js'
+import type {RunChange, WatchState} from './state.js'
 import type {Signals} from '../core/signals.js'
 
 const LIVE_COLUMNS: TableColumn[] = [

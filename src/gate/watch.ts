@@ -3,7 +3,8 @@ import type {Clock} from '../core/clock.js'
 import {STOP_SIGNALS, type StopSignal, stopSignalOf} from '../core/signals.js'
 import type {PollResult} from './poll.js'
 import type {BaselineLookup} from './baseline.js'
-import {type RunChange, type Verdict, type WatchRules, WatchState} from './state.js'
+import type {WatchRules} from './rules.js'
+import {type RunChange, type Verdict, WatchState} from './state.js'
 
 /** How a wait is run (contract 5): the flags, checked. */
 export interface WatchOptions extends WatchRules {

@@ -1,18 +1,9 @@
 import {beforeAll, describe, expect, it} from 'vitest'
 import {normalDraws} from '../../bench/random.mjs'
 import type {BaselineFile} from '../../src/gate/baseline-file.js'
-import {
-  type FileBaseline,
-  type HistoryBaseline,
-  isFinished,
-  type Judgement,
-  type Resolution,
-  resolutionText,
-  scoreDelta,
-  shortfall,
-  type WatchRules,
-  WatchState,
-} from '../../src/gate/state.js'
+import {type FileBaseline, type HistoryBaseline, isFinished, type WatchRules} from '../../src/gate/rules.js'
+import {type Resolution, WatchState} from '../../src/gate/state.js'
+import {type Judgement, resolutionText} from '../../src/gate/words.js'
 import {loadQuantile, loadToleranceFactor, type Quantile, type ToleranceFactor} from '../../src/gate/stats.js'
 import type {Run} from '../../src/contract/types.js'
 
@@ -160,10 +151,15 @@ describe('the wait state machine', () => {
   })
 
   it('shortfall: why a finished run did not pass', () => {
-    expect(shortfall(run('r', 'failed'), {})).toEqual({rule: 'status', reason: 'failed'})
-    expect(shortfall(run('r', 'cancelled'), {minScore: 0.1})).toEqual({rule: 'status', reason: 'cancelled'})
-    expect(shortfall(run('r', 'succeeded', null), {})).toBeUndefined()
-    expect(shortfall(run('r', 'succeeded', 0), {minScore: 0})).toBeUndefined()
+    const shortfallOf = (r: Run, rules: Partial<WatchRules>) => {
+      const state = new WatchState([r.id], {failFast: false, ...rules})
+      state.apply(found(r), 0)
+      return state.judge(state.groups()[0]).shortfall
+    }
+    expect(shortfallOf(run('r', 'failed'), {})).toEqual({rule: 'status', reason: 'failed'})
+    expect(shortfallOf(run('r', 'cancelled'), {minScore: 0.1})).toEqual({rule: 'status', reason: 'cancelled'})
+    expect(shortfallOf(run('r', 'succeeded', null), {})).toBeUndefined()
+    expect(shortfallOf(run('r', 'succeeded', 0), {minScore: 0})).toBeUndefined()
   })
 })
 
@@ -217,11 +213,17 @@ describe('WatchState: the regression gate (--baseline, --max-drop)', () => {
     expect(state.failures().map((f) => f.id)).toEqual(['b'])
   })
 
-  it('scoreDelta: score minus the baseline, rounded (no 0.10000000000000009); null without either score', () => {
-    expect(scoreDelta(run('r', 'succeeded', 0.8), base('b', 0.7))).toBe(0.1)
-    expect(scoreDelta(run('r', 'succeeded', 0.3), base('b', 0.5))).toBe(-0.2)
-    expect(scoreDelta(run('r', 'succeeded', null), base('b', 0.5))).toBeNull()
-    expect(scoreDelta(run('r', 'succeeded', 0.3), null)).toBeNull()
+  it('delta: score minus the baseline, rounded (no 0.10000000000000009); null without either score', () => {
+    const deltaOf = (r: Run, baseline: {runId: string; score: number} | null) => {
+      const state = new WatchState([r.id], {failFast: false, baseline: previous})
+      state.apply(found(r), 0)
+      state.setBaselines(new Map(baseline === null ? [] : [[r.id, baseline]]))
+      return state.judge(state.groups()[0]).delta
+    }
+    expect(deltaOf(run('r', 'succeeded', 0.8), base('b', 0.7))).toBe(0.1)
+    expect(deltaOf(run('r', 'succeeded', 0.3), base('b', 0.5))).toBe(-0.2)
+    expect(deltaOf(run('r', 'succeeded', null), base('b', 0.5))).toBeNull()
+    expect(deltaOf(run('r', 'succeeded', 0.3), null)).toBeNull()
   })
 })
 

@@ -1,0 +1,165 @@
+import {flagDuration} from '../output/time.js'
+import type {Decision, GateRule, Judged, NoBaseline, SampleBaseline, Stale} from './rules.js'
+
+/**
+ * The gate's sentences for people, said once: what a judgement (./verdict.ts, data) means in
+ * words. The stderr summary, the Markdown summary, the JUnit failure message and the `::error`
+ * annotation all give these sentences; each output only escapes them for its format.
+ */
+
+/** Why a finished run or group is `unfinished`: the time limit cut the search for its baseline short. */
+export const NOT_JUDGED = 'not judged: the search for its baseline was cut short by --wait-timeout'
+
+/** Which rule a run or group did not pass, and why in one sentence. */
+export interface Shortfall {
+  rule: GateRule
+  /** one sentence for people: "failed", "scored 0.41 (below 0.5)", "scored 0.61, 0.12 below the mean of …" */
+  reason: string
+}
+
+/** A judgement with its sentences: what every output renders. */
+export interface Judgement extends Judged {
+  /** why, in one sentence: for a failure */
+  shortfall?: Shortfall
+  /** a sentence for the passing verdicts (within noise, improved, flaky, no baseline, stale) */
+  note?: string
+}
+
+/** Numbers as people read them in reasons: 0.27, not 0.27000000000000002. */
+const shown = (n: number): string => String(Number(n.toFixed(6)))
+/** Scores in sentences: two decimals. */
+export const two = (n: number): string => n.toFixed(2)
+/** 0.95 → "95 %", 0.975 → "97.5 %" (as the docs write it) */
+export const percent = (c: number): string => `${Number((c * 100).toFixed(2))} %`
+const runs = (n: number): string => `run${n === 1 ? '' : 's'}`
+
+/** `mean ± sd (n)`: a history or a group of a baseline file as the table and the summary show it. */
+export function historyText(history: Pick<SampleBaseline, 'mean' | 'sd' | 'runs'>): string {
+  return `${two(history.mean)} ± ${two(history.sd)} (${history.runs})`
+}
+
+/** "the baseline in base.json is stale: its newest run … was created …, more than --baseline-max-age 30d ago" */
+export function staleness(stale: Stale): string {
+  return `the baseline in ${stale.path} is stale: its newest run of this agent and model was created ${stale.newest}, more than --baseline-max-age ${flagDuration(stale.maxAgeS)} ago`
+}
+
+/** Why there is no baseline, after "no baseline: ". */
+function missing(why: NoBaseline): string {
+  switch (why.kind) {
+    case 'history': {
+      const within = why.windowS > 0 ? ` within ${flagDuration(why.windowS)}` : ''
+      return `${why.found} earlier ${runs(why.found)} of the same eval set, agent and model succeeded with a score${within} (at least 3 needed)`
+    }
+    case 'file':
+      return why.missing
+    case 'previous':
+      return 'no earlier run of the same eval set, agent and model succeeded with a score'
+    case 'stale':
+      return staleness(why.stale)
+  }
+}
+
+/** What a judgement's decision says: the failure's sentence, or the note of a passing verdict (neither: nothing to say). */
+function sentence(j: Judged, decision: Decision): {shortfall?: Shortfall; note?: string} {
+  const {size, score, k, delta} = j
+  const of = size === 1 ? '' : ` (mean of ${k} ${runs(k)})`
+  const scored = (n: number) => `scored ${two(n)}${of}`
+  switch (decision.rule) {
+    case 'status': {
+      const statuses = decision.statuses.join(', ')
+      return {
+        shortfall: {
+          rule: 'status',
+          reason: size === 1 ? statuses : `${decision.failed} of ${decision.of} runs did not succeed (${statuses})`,
+        },
+      }
+    }
+    case 'pending':
+    case 'succeeded':
+      return {}
+    case 'not-judged':
+      return {note: NOT_JUDGED}
+    case 'min-score': {
+      const {minScore} = decision
+      if (decision.unscored || score === null)
+        return {shortfall: {rule: 'min-score', reason: `succeeded without a score (--min-score ${minScore})`}}
+      return {
+        shortfall: {rule: 'min-score', reason: size === 1 ? `scored ${score} (below ${minScore})` : `${scored(score)}, below ${minScore}`},
+      }
+    }
+    case 'no-baseline': {
+      const text = `no baseline: ${missing(decision.why)}`
+      return decision.required ? {shortfall: {rule: 'baseline', reason: `${text} (--require-baseline)`}} : {note: text}
+    }
+    case 'max-drop': {
+      const {against} = decision
+      const words = `baseline ${against.runId} (${shown(against.score)}; --max-drop ${decision.maxDrop})`
+      if (decision.side === 'within' || decision.maxDrop === null) return {}
+      if (decision.side === 'above') return {note: `${shown(delta as number)} above ${words}`}
+      if (decision.unscored || score === null || delta === null)
+        return {shortfall: {rule: 'max-drop', reason: `succeeded without a score, ${words}`}}
+      return {
+        shortfall: {rule: 'max-drop', reason: `${size === 1 ? `scored ${shown(score)}` : scored(score)}, ${shown(-delta)} below ${words}`},
+      }
+    }
+    case 'noise':
+    case 'sequential': {
+      const cited = decision.baseline
+      const held = `${cited.runs} ${cited.path === undefined ? `earlier ${runs(cited.runs)}` : `${runs(cited.runs)} in ${cited.path}`}`
+      const history = `the mean of ${held} (${two(cited.mean)} ± ${two(cited.sd)})`
+      if (decision.rule === 'noise' && (decision.unscored || score === null || delta === null)) {
+        return {shortfall: {rule: 'noise', reason: `succeeded without a score, against ${history}`}}
+      }
+      const gap = `${two(Math.abs(delta as number))} ${(delta as number) < 0 ? 'below' : 'above'} ${history}`
+      const atLevel = `noise at ${percent(decision.level)}`
+      const judged = `${scored(score as number)}, ${gap}`
+      if (decision.rule === 'noise') {
+        if (decision.side === 'below') {
+          const beyond = decision.bar === 'max-drop' ? `more than --max-drop ${decision.maxDrop}` : `beyond ${atLevel}`
+          return {shortfall: {rule: decision.bar, reason: `${judged}: ${beyond}`}}
+        }
+        return {note: `${judged}: ${decision.side === 'above' ? 'beyond' : 'within'} ${atLevel}`}
+      }
+      const bound = `the drop's upper bound at ${percent(decision.level)} is ${two(decision.upper)}`
+      if (decision.state === 'cleared') return {note: `${judged}: cleared, ${bound}, below --max-drop ${decision.maxDrop}`}
+      const open = `${judged}: ${bound}, not below --max-drop ${decision.maxDrop}, and the drop is not beyond ${atLevel}`
+      if (decision.state === 'undecided') return {note: `${open}: undecided`}
+      const after = `inconclusive after ${decision.looks} launch${decision.looks === 1 ? '' : 'es'} (--max-repeat ${decision.looks})`
+      if (decision.failInconclusive) return {shortfall: {rule: 'inconclusive', reason: `${open}: ${after} (--fail-inconclusive)`}}
+      return {note: `${open}: ${after}`}
+    }
+  }
+}
+
+/**
+ * A judgement in words: its decision's sentence, and the notes beside it — a stale file's (on
+ * a comparison with the noise of its runs) and a flaky group's (on every verdict its other runs
+ * decided; --min-score's failure says only that).
+ */
+export function worded(j: Judged): Judgement {
+  // (a judgement --repeat auto froze at an earlier launch is the one it keeps, the same object)
+  if (WORDED.has(j)) return j
+  const {shortfall, note} = sentence(j, j.decision)
+  const judgedByRuns = !['status', 'pending', 'not-judged'].includes(j.decision.rule)
+  const flaky =
+    judgedByRuns && j.flaky
+      ? `flaky: ${j.failures} of ${j.size} runs did not succeed; judged on the other ${j.size - j.failures}`
+      : undefined
+  const stale = j.stale !== undefined && j.decision.rule !== 'min-score' ? staleness(j.stale) : undefined
+  const notes = [note, stale, flaky].filter((n) => n !== undefined).join('; ')
+  const judgement: Judgement = {...j, ...(shortfall === undefined ? {} : {shortfall}), ...(notes === '' ? {} : {note: notes})}
+  WORDED.add(judgement)
+  return judgement
+}
+
+const WORDED = new WeakSet<Judged>()
+
+/**
+ * The line that says a step could not see the drop that matters (WatchState.resolution): "this
+ * step could only see drops of 0.09 or more; --repeat 4 would see 0.05".
+ */
+export function resolutionText(hint: {detectable: number; maxDrop: number; repeat: number | null; upTo: number}): string {
+  const could = `this step could only see drops of ${two(hint.detectable)} or more`
+  if (hint.repeat !== null) return `${could}; --repeat ${hint.repeat} would see ${hint.maxDrop}`
+  return `${could}; no --repeat up to ${hint.upTo} would see ${hint.maxDrop} against baselines of so few runs (keep more)`
+}
