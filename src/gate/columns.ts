@@ -1,51 +1,9 @@
-import type {Run} from '../contract/types.js'
 import type {Column} from '../output/format.js'
 import {RUN_COLUMNS} from '../output/run-columns.js'
+import type {GatedGroup, GatedRun} from './result.js'
 import {newestForTrend, sparkline} from '../output/sparkline.js'
 import {type BaselineChoice, type GateBaseline, isSample, judgesNoise, type RunVerdict} from './rules.js'
 import {historyText} from './words.js'
-
-/**
- * A watched run at the end of a wait: its verdict, and with --baseline its baseline, delta and
- * margin, and with a history or a baseline file the smallest drop it could have seen (what
- * `--json` and the table show).
- */
-export type GatedRun = Run & {
-  verdict: RunVerdict
-  baseline?: GateBaseline | null
-  delta?: number | null
-  margin?: number | null
-  detectable?: number | null
-}
-
-/** With `evals run --repeat`: one group, as `--json` (`groups`) and the table show it. */
-export interface GroupRow {
-  /** the agent its runs measure (null when the server sent none) */
-  agent: string | null
-  /** the model its runs' agent ran with (null when the server sent none) */
-  model: string | null
-  /** the eval set its runs measure (null when the server sent none) */
-  evalSetId: string | null
-  runIds: string[]
-  /** each run's score (null: none), in the order of runIds */
-  scores: Array<number | null>
-  /** the mean of the succeeded runs' scores */
-  score: number | null
-  /** runs that failed or were cancelled */
-  failures: number
-  /** fewer than half failed: judged on the others */
-  flaky: boolean
-  verdict: RunVerdict
-  baseline?: GateBaseline | null
-  delta?: number | null
-  margin?: number | null
-  /** with a history or a baseline file: the smallest true drop this judgement finds 4 times in 5 */
-  detectable?: number | null
-  /** how many scores its mean holds */
-  k: number
-  /** --repeat auto: the launch that decided it (null: inconclusive, or not --repeat auto) */
-  decidedAt: number | null
-}
 
 type Kind = BaselineChoice['kind'] | undefined
 
@@ -138,7 +96,7 @@ export function gatedRunColumns(kind: Kind): Column<GatedRun>[] {
  * VERDICT (`passed (flaky)` when some runs failed, fewer than half), K and with --repeat auto
  * DECIDED; tab-separated, those six fields then the gate's fields (gateFields), whatever the flags.
  */
-export function groupColumns(kind: Kind): Column<GroupRow>[] {
+export function groupColumns(kind: Kind): Column<GatedGroup>[] {
   return [
     {header: 'EVAL SET', get: (g) => g.evalSetId},
     {header: 'AGENT', get: (g) => g.agent, flexible: true},
@@ -146,10 +104,10 @@ export function groupColumns(kind: Kind): Column<GroupRow>[] {
     {header: 'RUN IDS', get: (g) => g.runIds, flexible: true},
     {header: 'FAILED', get: (g) => g.failures},
     {header: 'SCORE', get: (g) => g.score, show: 'score'},
-    ...baselineColumns<GroupRow>(kind),
+    ...baselineColumns<GatedGroup>(kind),
     {header: 'VERDICT', get: (g) => (g.flaky && g.verdict !== 'failed' ? `${g.verdict} (flaky)` : g.verdict), only: 'tty'},
     {header: 'K', get: (g) => g.k, only: 'tty'},
     {header: 'DECIDED', get: (g) => (g.decidedAt === null ? null : `launch ${g.decidedAt}`), extra: true, only: 'tty'},
-    ...gateFields<GroupRow>(),
+    ...gateFields<GatedGroup>(),
   ]
 }

@@ -2,8 +2,8 @@ import type {LaunchOutcome, LaunchSeries} from '../api/evals.js'
 import type {LaunchResult} from '../contract/types.js'
 import type {ReportTargets} from './flags.js'
 import type {Judgement} from './words.js'
-import {concludeWait, type GateDeps, type WaitCall, waitLook} from './wait.js'
-import type {FinalOutcome, WatchOptions} from './watch.js'
+import {type Concluded, concludeWait, type GateDeps, type WaitCall, waitLook} from './wait.js'
+import type {WatchOptions} from './watch.js'
 
 /**
  * `evals run --wait --repeat auto` (docs/ci.md "--repeat auto"): one launch at a time, up to
@@ -16,7 +16,7 @@ import type {FinalOutcome, WatchOptions} from './watch.js'
  */
 
 export type AutoResult =
-  | {kind: 'done'; outcome: FinalOutcome; launches: LaunchResult[]}
+  | ({kind: 'done'; launches: LaunchResult[]} & Concluded)
   | {kind: 'unknown'; launch: Extract<LaunchOutcome, {outcome: 'unknown'}>; launches: LaunchResult[]}
 
 export async function waitAuto(
@@ -47,8 +47,9 @@ export async function waitAuto(
     const known = new Set(launches.slice(0, -1).flatMap((l) => l.runIds ?? []))
     const waitCall = {...call(runIds), lookup, known, auto: {launches: look, maxRepeat: auto.maxRepeat, lastFor}}
     const stepOptions = {...options, limitFrom: started, grouped: true, sequential, failInconclusive: auto.failInconclusive}
-    const outcome = await waitLook(runIds, stepOptions, reports, deps, waitCall)
-    if (outcome.end !== 'undecided') return {kind: 'done', outcome: {...outcome, end: outcome.end}, launches}
+    const looked = await waitLook(runIds, stepOptions, reports, deps, waitCall)
+    if (looked.result !== undefined) return {kind: 'done', ...looked, launches}
+    const {outcome} = looked
     lastFor = []
     for (const {group, judgement} of outcome.state.judged()) {
       if (judgement.more) lastFor.push(group.id)
@@ -57,7 +58,7 @@ export async function waitAuto(
     if (options.timeoutS > 0 && (deps.clock.now() - started) / 1000 >= options.timeoutS) {
       // no time left for another launch: the step ends as a timeout, its undecided groups said so
       const timedOut = {...outcome, end: 'timeout' as const}
-      return {kind: 'done', outcome: await concludeWait(timedOut, stepOptions, reports, deps, waitCall, wallStart), launches}
+      return {kind: 'done', ...(await concludeWait(timedOut, stepOptions, reports, deps, waitCall, wallStart)), launches}
     }
   }
 }

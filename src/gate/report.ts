@@ -4,18 +4,11 @@ import {UsageError} from '../core/errors.js'
 import {appendWithoutBlocking, ensurePrivateDir, fileSystemError, statOrUndefined, writeFileAtomic} from '../core/fs-atomic.js'
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
-import {githubAnnotations} from '../output/reports/github.js'
-import {junitXml} from '../output/reports/junit.js'
-import {markdownSummary} from '../output/reports/markdown.js'
-import type {CiReport, ReportBaseline, ReportGroup, ReportRun} from '../output/reports/model.js'
-import {flagDuration} from '../output/time.js'
-import {createdMs} from './filter.js'
-import {type FinalOutcome, interruptedBy} from './watch.js'
-import {STOP_SIGNALS} from '../core/signals.js'
-import {type GateBaseline, type Group, isFinished, isHistory, judgesNoise, statusText} from './rules.js'
-import {type Judgement, NOT_JUDGED} from './words.js'
-import type {WatchState} from './state.js'
-import {REPEAT, type ReportTargets} from './flags.js'
+import {githubAnnotations} from './reports/github.js'
+import {junitXml} from './reports/junit.js'
+import {markdownSummary} from './reports/markdown.js'
+import type {GateResult} from './result.js'
+import type {ReportTargets} from './flags.js'
 
 /**
  * The CI reports of a wait (`--junit`, `--summary`, GitHub Actions): their paths checked before
@@ -144,164 +137,6 @@ function checkWritableTarget(label: string, path: string, hops: string[]): void 
   }
 }
 
-export interface ReportContext {
-  org: string
-  /** the API's host name */
-  host: string
-  /** `evals run --wait`: the eval set of runs the wait never found */
-  evalSetId?: string
-  /** the time of day when the wait began, epoch ms (the clock's wall; its `now` is monotonic) */
-  wallStart: number
-  /** --repeat auto: how many launches, at most how many, and which groups the last one was made for */
-  auto?: AutoReport
-}
-
-/** --repeat auto, as the reports say it. */
-export interface AutoReport {
-  launches: number
-  maxRepeat: number
-  /** the groups still undecided before the last launch (none: one launch decided every group) */
-  lastFor: string[]
-}
-
-/** A gate baseline as the reports show it (the history without its window). */
-function reportBaseline(baseline: GateBaseline | null | undefined): ReportBaseline | null {
-  if (baseline == null) return null
-  if (!isHistory(baseline)) return baseline
-  const {runs, mean, sd, runIds, scores, outliers} = baseline
-  return {kind: 'history', runs, mean, sd, runIds, scores, outliers}
-}
-
-/** What the wait saw, as the typed report the renderers take. */
-export function buildReport(outcome: FinalOutcome, ctx: ReportContext): CiReport {
-  const {state} = outcome
-  const {rules} = state
-  // wall-clock ms of a moment of the wait's clock
-  const wall = (at: number) => ctx.wallStart + (at - outcome.startedAt)
-  const timeout = `not finished within --wait-timeout ${flagDuration(outcome.timeoutS, false)}`
-  const why: Record<FinalOutcome['end'], string> = {
-    passed: 'not finished',
-    'not-passed': 'not finished when the wait stopped at the first run that did not pass (--fail-fast)',
-    timeout,
-    interrupted: `not finished when the wait was interrupted (${STOP_SIGNALS[interruptedBy(outcome)].words})`,
-  }
-  const grouped = rules.grouped === true
-  const notJudged = `${NOT_JUDGED} ${flagDuration(outcome.timeoutS, false)}`
-  const runs = state.entries().map((w): ReportRun => {
-    const run = w.run
-    const created = run === undefined ? undefined : createdMs(run)
-    const seenAt = wall(w.finishedAt ?? outcome.endedAt)
-    const group = state.groupOf(w.id)
-    const judgement = group === undefined ? undefined : state.judge(group)
-    const failed = state.shortfallOf(w)
-    const verdict = state.runVerdict(w)
-    // finished, but not judged: the time limit cut the search for its baseline short
-    const unjudged = isFinished(run) && verdict === 'unfinished' && outcome.cut === 'baselines'
-    const item: ReportRun = {
-      id: w.id,
-      evalSetId: run === undefined ? (ctx.evalSetId ?? null) : stringOrNull(run.evalSetId),
-      agent: run === undefined ? null : stringOrNull(run.agent),
-      model: run === undefined ? null : stringOrNull(run.model),
-      status: run === undefined ? null : statusText(run),
-      score: typeof run?.score === 'number' ? run.score : null,
-      seconds: created === undefined ? null : Math.max(0, Math.round(seenAt - created) / 1000),
-      createdAt: run === undefined ? null : stringOrNull(run.createdAt),
-      verdict,
-      outcome: failed ? 'failed' : isFinished(run) && !unjudged ? 'passed' : 'skipped',
-    }
-    if (failed) item.failure = {rule: failed.rule, reason: failed.reason}
-    if (item.outcome === 'skipped')
-      item.skipped = `${unjudged ? notJudged : why[outcome.end]}${run === undefined ? ' (not found yet)' : ` (${statusText(run)})`}`
-    if (!grouped && judgement?.note !== undefined) item.note = judgement.note
-    if (rules.baseline !== undefined && !grouped) {
-      // never looked up (the search was cut short): no baseline to show, not "none found"
-      if (group?.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
-      item.delta = judgement?.delta ?? null
-      if (judgesNoise(rules.baseline.kind)) {
-        item.margin = judgement?.margin ?? null
-        item.detectable = judgement?.detectable ?? null
-      }
-    }
-    return item
-  })
-  const report: CiReport = {
-    end: outcome.end,
-    ...(outcome.cut === undefined ? {} : {cut: outcome.cut}),
-    ...(outcome.end === 'interrupted' ? {signal: interruptedBy(outcome)} : {}),
-    org: ctx.org,
-    host: ctx.host,
-    rules: {...reportRules(outcome), auto: ctx.auto, resolution: state.resolution(REPEAT.max)},
-    runs,
-  }
-  if (grouped)
-    report.groups = state.judged().map(({group, judgement}) => reportGroup(state, group, judgement, runs, why[outcome.end], notJudged))
-  return report
-}
-
-function reportRules(outcome: FinalOutcome): CiReport['rules'] {
-  const {rules} = outcome.state
-  const baseline = rules.baseline
-  return {
-    minScore: rules.minScore,
-    maxDrop: rules.maxDrop,
-    baseline: baseline === undefined ? undefined : baseline.kind === 'run' ? baseline.baseline.runId : baseline.kind,
-    baselineWindowS: baseline?.kind === 'history' || baseline?.kind === 'previous' ? baseline.windowS : undefined,
-    baselineRuns: baseline?.kind === 'history' ? baseline.runs : undefined,
-    baselineFile: baseline?.kind === 'file' ? {path: baseline.path, savedAt: baseline.file.savedAt, maxAgeS: baseline.maxAgeS} : undefined,
-    confidence: baseline !== undefined && 'confidence' in baseline ? baseline.confidence : undefined,
-    comparisons: judgesNoise(baseline?.kind) ? outcome.state.comparisons() : undefined,
-    requireBaseline: rules.requireBaseline || undefined,
-    timeoutS: outcome.timeoutS,
-  }
-}
-
-function reportGroup(
-  state: WatchState,
-  group: Group,
-  judgement: Judgement,
-  runs: ReportRun[],
-  skippedWhy: string,
-  notJudged: string,
-): ReportGroup {
-  const members = group.runIds.map((id) => runs.find((r) => r.id === id) as ReportRun)
-  const first = members[0]
-  const item: ReportGroup = {
-    id: group.id,
-    evalSetId: first?.evalSetId ?? null,
-    agent: first?.agent ?? null,
-    model: first?.model ?? null,
-    runIds: [...group.runIds],
-    scores: members.map((r) => r.score),
-    statuses: members.map((r) => r.status),
-    score: judgement.score,
-    seconds: members.reduce<number | null>((max, r) => (r.seconds === null ? max : Math.max(max ?? 0, r.seconds)), null),
-    verdict: judgement.verdict,
-    outcome: judgement.fails && judgement.decided ? 'failed' : judgement.decided ? 'passed' : 'skipped',
-    failures: judgement.failures,
-    flaky: judgement.flaky,
-    k: judgement.k,
-  }
-  if (state.rules.sequential !== undefined) item.decidedAt = judgement.decidedAt ?? null
-  if (item.outcome === 'failed' && judgement.shortfall) item.failure = {...judgement.shortfall}
-  if (item.outcome === 'skipped')
-    item.skipped =
-      judgement.note === NOT_JUDGED
-        ? notJudged
-        : `${skippedWhy} (${members.filter((r) => r.outcome === 'skipped').length} of ${members.length} runs)`
-  if (judgement.note !== undefined) item.note = judgement.note
-  if (state.rules.baseline !== undefined) {
-    if (group.baseline !== undefined) item.baseline = reportBaseline(group.baseline)
-    item.delta = judgement.delta
-    if (judgesNoise(state.rules.baseline.kind)) {
-      item.margin = judgement.margin
-      item.detectable = judgement.detectable
-    }
-  }
-  return item
-}
-
-const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : value == null ? null : JSON.stringify(value))
-
 export interface ReportWriter {
   io: IO
   out: Renderer
@@ -314,7 +149,7 @@ export interface ReportWriter {
  * annotations on stderr. A report that cannot be written does not stop the others: each is
  * tried, then the first failure is thrown (exit 1 naming the file).
  */
-export async function writeReports(report: CiReport, targets: ReportTargets, writer: ReportWriter): Promise<void> {
+export async function writeReports(report: GateResult, targets: ReportTargets, writer: ReportWriter): Promise<void> {
   const summary = targets.summary !== undefined || targets.annotations ? markdownSummary(report) : undefined
   const failures: unknown[] = []
   const attempt = async (write: () => void | Promise<void>) => {

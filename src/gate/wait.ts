@@ -13,14 +13,13 @@ import {flagDuration} from '../output/time.js'
 import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
 import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
 import {type Column, plural} from '../output/format.js'
-import {type GatedRun, type GroupRow, gatedRunColumns, groupColumns} from './columns.js'
+import {gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
-import {type AutoReport, buildReport, writeReports} from './report.js'
+import {writeReports} from './report.js'
+import {type AutoReport, buildResult, type GatedGroup, type GatedRun, type GateResult, gatedGroups, gatedRuns} from './result.js'
 import {ABORTED, exitCodeOf, type FinalOutcome, interruptedBy, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
-import {type FileChoice, type GateBaseline, judgesNoise, type Watched} from './rules.js'
-import type {Judgement} from './words.js'
-import type {WatchState} from './state.js'
+import type {FileChoice} from './rules.js'
 import {loadQuantile, loadToleranceFactor} from './stats.js'
 import {WatchView} from './view.js'
 import {STOP_SIGNALS, type Signals} from '../core/signals.js'
@@ -60,6 +59,15 @@ export interface WaitCall {
   /** --repeat auto: the runs of the earlier launches, whose ends were said already */
   known?: ReadonlySet<string>
 }
+
+/** How a wait ended, and its result: built once (./result.ts), read by the reports, the table and --json. */
+export interface Concluded {
+  outcome: FinalOutcome
+  result: GateResult
+}
+
+/** One wait of --repeat auto: concluded, or undecided (every run finished, some group would take another launch). */
+export type Looked = Concluded | {outcome: WatchOutcome & {end: 'undecided'}; result?: undefined}
 
 /**
  * The org's runs, newest first, the largest page the API allows; `again` says when the list
@@ -128,10 +136,10 @@ export async function waitForRuns(
   reports: ReportTargets,
   deps: GateDeps,
   call: WaitCall,
-): Promise<FinalOutcome> {
-  const outcome = await waitLook(ids, options, reports, deps, call)
-  if (outcome.end === 'undecided') throw new Error('a wait ended undecided without --repeat auto')
-  return {...outcome, end: outcome.end}
+): Promise<Concluded> {
+  const looked = await waitLook(ids, options, reports, deps, call)
+  if (looked.result === undefined) throw new Error('a wait ended undecided without --repeat auto')
+  return looked
 }
 
 /**
@@ -144,7 +152,7 @@ export async function waitLook(
   reports: ReportTargets,
   deps: GateDeps,
   call: WaitCall,
-): Promise<WatchOutcome> {
+): Promise<Looked> {
   const {client, org, io, out, errStyle, clock: time, signals} = deps
   const unique = [...new Set(ids)]
   const wallStart = time.wall()
@@ -184,7 +192,7 @@ export async function waitLook(
     })
     if (outcome.end === 'interrupted') view.clear()
     else view.finish(outcome)
-    if (outcome.end === 'undecided') return outcome
+    if (outcome.end === 'undecided') return {outcome: {...outcome, end: 'undecided'}}
     return await concludeWait({...outcome, end: outcome.end}, options, reports, deps, call, wallStart)
   } catch (error) {
     view.clear()
@@ -206,16 +214,16 @@ export async function concludeWait(
   deps: GateDeps,
   call: WaitCall,
   wallStart: number,
-): Promise<FinalOutcome> {
+): Promise<Concluded> {
   const {org, io, out} = deps
-  const report = buildReport(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart, auto: call.auto})
-  await writeReports(report, reports, {io, out, env: deps.env})
+  const result = buildResult(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart, auto: call.auto})
+  await writeReports(result, reports, {io, out, env: deps.env})
   const choice = options.baseline
   if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
     updateFileAfter(choice, outcome.state.runs(), out, new Date(deps.clock.wall()).toISOString())
   }
   // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
-  const going = goingOn(outcome.state)
+  const going = result.unfinishedRunIds
   if (going.length > 0) {
     out.notice(`${plural(going.length, 'run')} still going on the server (the API cannot cancel runs): ${shellLine(going)}`)
   }
@@ -224,7 +232,7 @@ export async function concludeWait(
     out.notice(`interrupted (${words}): stopped watching; the runs go on. Watch them again with: ${call.again}`)
     throw new Errors.ExitError(exitCodeOf(outcome))
   }
-  return outcome
+  return {outcome, result}
 }
 
 /**
@@ -257,101 +265,41 @@ function hostOf(baseUrl: string): string {
 /** A run as a wait ends with it: its `verdict`; with --baseline, also its `baseline`, `delta` and `margin`. */
 export type WatchedRun = GatedRun
 
-/**
- * The watched runs not finished when the wait ended (a timeout, --fail-fast, Ctrl-C, SIGTERM), runs it
- * never found among them: they go on on the server, which has no way to cancel a run.
- */
-function goingOn(state: WatchState): string[] {
-  return state.unfinished().map((w) => w.id)
-}
-
 /** What the --json document of a wait holds besides the runs. */
 export interface WaitExtras {
   /** with --repeat: the groups */
-  groups?: GroupRow[]
+  groups?: GatedGroup[]
   /** the runs not finished when the wait ended, which go on on the server (the API cannot cancel runs); [] when all finished */
   unfinishedRunIds: string[]
 }
 
 /**
- * The end of a wait for the base to render: the runs in their last known state, in the order
- * given, as `runs list` shows them (table, TSV, or `document` under --json, with the IDs of the
- * runs not finished: WaitExtras), each with its `verdict`, and the exit code (0 passed, 10 not
- * passed, 11 timed out). With --baseline each run also carries `baseline` ({"runId","score"},
- * the history, or null), `delta` and `margin`, shown as BASELINE, Δ, MARGIN and TREND columns.
- * With --repeat the runs carry their verdict only and `groups` (./columns.ts GroupRow) carry the
- * rest; the table shows the groups.
+ * The end of a wait for the base to render, from its result: the runs in their last known
+ * state, in the order given, as `runs list` shows them (table, TSV, or `document` under --json,
+ * with the IDs of the runs not finished: WaitExtras), each with its `verdict`, and the exit code
+ * (0 passed, 10 not passed, 11 timed out). With --baseline each run also carries `baseline`
+ * ({"runId","score"}, the history, or null), `delta` and `margin`, shown as BASELINE, Δ, MARGIN
+ * and TREND columns. With --repeat the runs carry their verdict only and `groups`
+ * (./result.ts GroupResult) carry the rest; the table shows the groups.
  */
-export function waitResult<D>(outcome: FinalOutcome, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
-  const {state} = outcome
+export function waitResult<D>({outcome, result}: Concluded, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
   const exitCode = exitCodeOf(outcome)
-  const choice = state.rules.baseline
-  const gated = state.entries().flatMap((w): GatedRun[] => (w.run === undefined ? [] : [gatedRun(state, w)]))
-  const unfinishedRunIds = goingOn(state)
-  if (state.rules.grouped) {
-    const groups = groupRows(state)
+  const kind = outcome.state.rules.baseline?.kind
+  const gated = gatedRuns(result)
+  const {unfinishedRunIds} = result
+  const groups = gatedGroups(result)
+  if (groups !== undefined) {
     return commandResult({
       kind: 'finished',
       exitCode,
       document: document(gated, {groups, unfinishedRunIds}),
-      list: {items: groups as unknown[], columns: groupColumns(choice?.kind) as Column<unknown>[]},
+      list: {items: groups as unknown[], columns: groupColumns(kind) as Column<unknown>[]},
     })
   }
   return commandResult({
     kind: 'finished',
     exitCode,
     document: document(gated, {unfinishedRunIds}),
-    list: {items: gated as unknown[], columns: gatedRunColumns(choice?.kind) as Column<unknown>[]},
-  })
-}
-
-/** A watched run with its verdict, and with --baseline (each run judged alone) its baseline, delta and margin. */
-function gatedRun(state: WatchState, w: Watched): GatedRun {
-  const run = w.run as Run
-  const verdict = state.runVerdict(w)
-  const choice = state.rules.baseline
-  if (choice === undefined || state.rules.grouped) return {...run, verdict}
-  const group = state.groupOf(w.id)
-  const judgement: Judgement | undefined = group === undefined ? undefined : state.judge(group)
-  // `baseline` is absent when it was never looked up (the time limit cut the search short)
-  const out: GatedRun = {...run, verdict, ...lookedUp(group?.baseline), delta: judgement?.delta ?? null}
-  if (judgesNoise(choice.kind)) {
-    out.margin = judgement?.margin ?? null
-    out.detectable = judgement?.detectable ?? null
-  }
-  return out
-}
-
-/** `{baseline}` as --json gives it (null: none found), or nothing when it was never looked up (the search was cut short). */
-const lookedUp = (baseline: GateBaseline | null | undefined): {baseline?: GateBaseline | null} => (baseline === undefined ? {} : {baseline})
-
-/** The groups of a wait with --repeat, as --json and the table show them. */
-function groupRows(state: WatchState): GroupRow[] {
-  const choice = state.rules.baseline
-  return state.judged().map(({group, judgement}) => {
-    const runs = state.runsOf(group).map((w) => w.run as Run)
-    const first = runs[0]
-    const row: GroupRow = {
-      agent: first?.agent ?? null,
-      model: first?.model ?? null,
-      evalSetId: first?.evalSetId ?? null,
-      runIds: [...group.runIds],
-      scores: runs.map((run) => (typeof run?.score === 'number' ? run.score : null)),
-      score: judgement.score,
-      failures: judgement.failures,
-      flaky: judgement.flaky,
-      verdict: judgement.verdict,
-      k: judgement.k,
-      decidedAt: judgement.decidedAt ?? null,
-    }
-    if (choice !== undefined) {
-      Object.assign(row, lookedUp(group.baseline))
-      row.delta = judgement.delta
-      if (judgesNoise(choice.kind)) {
-        row.margin = judgement.margin
-        row.detectable = judgement.detectable
-      }
-    }
-    return row
+    list: {items: gated as unknown[], columns: gatedRunColumns(kind) as Column<unknown>[]},
   })
 }

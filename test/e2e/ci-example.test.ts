@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
-import {junitSchemaErrors} from '../output/reports/fixtures.js'
+import {junitSchemaErrors} from '../gate/reports/fixtures.js'
 
 // examples/ci/report.xml and summary.md, and their copies in docs/ci.md, are what the built
 // CLI writes against the dev server (bin/ci-example.js, run by `npm run docs`): stale files fail here.

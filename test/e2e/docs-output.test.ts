@@ -4,7 +4,7 @@ import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
 import {tableAfter} from '../helpers/markdown.js'
 import {tempDir} from '../helpers/temp.js'
-import {parseJunit} from '../output/reports/fixtures.js'
+import {parseJunit} from '../gate/reports/fixtures.js'
 import {lines} from './commands/util.js'
 import {useE2E} from './helpers.js'
 

@@ -10,7 +10,7 @@ import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import {tempDir} from '../helpers/temp.js'
 import {baselineFileText, groupStats, parseBaselineFile} from '../../src/gate/baseline-file.js'
-import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
+import {junitSchemaErrors, parseJunit} from '../gate/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
 import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
 

@@ -14,7 +14,7 @@ import {checkReportPaths} from '../../gate/report.js'
 import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
 import {againCommand, parseRepeat, parseWatchOptions, REPEAT, watchFlags, watchFlagWords} from '../../gate/flags.js'
 import {waitAuto} from '../../gate/repeat.js'
-import type {GroupRow} from '../../gate/columns.js'
+import type {GatedGroup} from '../../gate/result.js'
 
 /** --json when a launch was sent and no answer came (exit 9). */
 export interface UnknownLaunch {
@@ -38,7 +38,7 @@ export interface RepeatedLaunch {
   batchIds: string[]
   runIds: string[]
   launches: LaunchResult[]
-  groups: GroupRow[]
+  groups: GatedGroup[]
   runs: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
@@ -130,11 +130,11 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
         }),
       )
       if (auto.kind === 'unknown') return this.unknown(auto.launch, id, org, auto.launches, `at most ${repeatPlan.maxRepeat}`)
-      const {outcome, launches} = auto
+      const {launches} = auto
       const runIds = launches.flatMap((l) => l.runIds ?? [])
-      this.ctx.saw([{kind: 'evalSets', id, org}, ...sightingsOfRuns(org, outcome.state.runs())])
+      this.ctx.saw([{kind: 'evalSets', id, org}, ...sightingsOfRuns(org, auto.outcome.state.runs())])
       return waitResult(
-        outcome,
+        auto,
         (runs, {groups, unfinishedRunIds}): RepeatedLaunch => ({
           batchIds: launches.flatMap((l) => l.batchIds ?? []),
           runIds,
@@ -169,15 +169,15 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: ${againCommand(runIds, org, flags)}`, 'dim'))
       return launches[0]
     }
-    const outcome = await waitForRuns(runIds, {...options, grouped: repeat > 1}, plan?.reports ?? {annotations: false}, gate, {
+    const concluded = await waitForRuns(runIds, {...options, grouped: repeat > 1}, plan?.reports ?? {annotations: false}, gate, {
       again: againCommand(runIds, org, flags),
       evalSetId: id,
     })
     const result =
       repeat === 1
-        ? waitResult(outcome, (runs, {unfinishedRunIds}): WaitedLaunch => ({...launches[0], runs, unfinishedRunIds}))
+        ? waitResult(concluded, (runs, {unfinishedRunIds}): WaitedLaunch => ({...launches[0], runs, unfinishedRunIds}))
         : waitResult(
-            outcome,
+            concluded,
             (runs, {groups, unfinishedRunIds}): RepeatedLaunch => ({
               batchIds,
               runIds,
@@ -187,7 +187,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
               unfinishedRunIds,
             }),
           )
-    this.ctx.saw(sightingsOfRuns(org, outcome.state.runs()))
+    this.ctx.saw(sightingsOfRuns(org, concluded.outcome.state.runs()))
     return result
   }
 

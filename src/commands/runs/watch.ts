@@ -70,9 +70,9 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     checkReportPaths(plan.reports)
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
-    const outcome = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
-    const result = waitResult(outcome, (items, {unfinishedRunIds}): WatchDocument => ({items, unfinishedRunIds}))
-    this.ctx.saw(sightingsOfRuns(gate.org, outcome.state.runs()))
+    const concluded = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
+    const result = waitResult(concluded, (items, {unfinishedRunIds}): WatchDocument => ({items, unfinishedRunIds}))
+    this.ctx.saw(sightingsOfRuns(gate.org, concluded.outcome.state.runs()))
     return result
   }
 

@@ -9,7 +9,7 @@ import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
 import {fakeSignals} from '../../helpers/fake-signals.js'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
-import {parseJunit} from '../../output/reports/fixtures.js'
+import {parseJunit} from '../../gate/reports/fixtures.js'
 import {lines} from '../../helpers/output.js'
 
 const runs = [
@@ -153,8 +153,8 @@ describe('evals run --wait (contract 5)', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(10)
     const runs = [
-      {...launched('run_2', 'succeeded', 0.9), verdict: 'passed'},
-      {...launched('run_3', 'failed'), verdict: 'failed'},
+      {...launched('run_2', 'succeeded', 0.9), verdict: 'passed', decision: {rule: 'succeeded'}},
+      {...launched('run_3', 'failed'), verdict: 'failed', decision: {rule: 'status', failed: 1, of: 1, statuses: ['failed']}},
     ]
     expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs, unfinishedRunIds: []})
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
@@ -240,15 +240,18 @@ describe('evals run --wait (contract 5)', () => {
     expect(doc.runIds).toEqual(['run_1', 'run_2'])
     expect(doc.groups).toEqual([
       {
+        id: 'es_1 a / m',
         agent: 'a',
         model: 'm',
         evalSetId: 'es_1',
         runIds: ['run_1', 'run_2'],
         scores: [null, 0.6],
+        statuses: ['failed', 'succeeded'],
         score: null,
         failures: 1,
         flaky: false,
         verdict: 'failed',
+        decision: {rule: 'status', failed: 1, of: 2, statuses: ['failed']},
         k: 0,
         decidedAt: null,
       },

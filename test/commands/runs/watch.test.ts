@@ -8,7 +8,7 @@ import {FAKE_WALL_START, type FakeClock, fakeClock} from '../../helpers/fake-clo
 import {type Reply, reply, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
 import {readRecent} from '../../../src/core/recent.js'
-import {parseJunit} from '../../output/reports/fixtures.js'
+import {parseJunit} from '../../gate/reports/fixtures.js'
 import {type FakeSignals, fakeSignals} from '../../helpers/fake-signals.js'
 import {run} from './fixtures.js'
 import {AMCTL_TOKEN_HINT, lines} from '../../helpers/output.js'
@@ -238,8 +238,8 @@ describe('runs watch: output and exit codes', () => {
     expect(r.exitCode).toBe(10)
     expect(JSON.parse(r.stdout)).toEqual({
       items: [
-        {...run('r2', 'failed'), verdict: 'failed'},
-        {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
+        {...run('r2', 'failed'), verdict: 'failed', decision: {rule: 'status', failed: 1, of: 1, statuses: ['failed']}},
+        {...run('r1', 'succeeded', 0.9), verdict: 'passed', decision: {rule: 'succeeded'}},
       ],
       unfinishedRunIds: [],
     })
@@ -304,7 +304,10 @@ describe('runs watch: output and exit codes', () => {
     expect(going).toBe(`${GOING} r1`)
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {clock, signals, env: api.env()})
     expect(json.exitCode).toBe(11)
-    expect(JSON.parse(json.stdout)).toEqual({items: [{...run('r1', 'running'), verdict: 'unfinished'}], unfinishedRunIds: ['r1']})
+    expect(JSON.parse(json.stdout)).toEqual({
+      items: [{...run('r1', 'running'), verdict: 'unfinished', decision: {rule: 'pending'}}],
+      unfinishedRunIds: ['r1'],
+    })
     expect(json.stderr.trim().split('\n').at(-1)).toBe('1 run still going on the server (the API cannot cancel runs): r1')
   })
 
@@ -514,8 +517,8 @@ describe('runs watch: typed result and renderer', () => {
     const r = await runCommand(RunsWatch, ['r1', 'r2', '--org', 'acme'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(10)
     const runs = [
-      {...run('r1', 'succeeded', 0.9), verdict: 'passed'},
-      {...run('r2', 'failed'), verdict: 'failed'},
+      {...run('r1', 'succeeded', 0.9), verdict: 'passed', decision: {rule: 'succeeded'}},
+      {...run('r2', 'failed'), verdict: 'failed', decision: {rule: 'status', failed: 1, of: 1, statuses: ['failed']}},
     ]
     expect(r.result).toMatchObject({kind: 'finished', exitCode: 10, document: {items: runs}, list: {items: runs}})
     // the changes as notices while it waits, then the runs as one list
@@ -649,7 +652,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
         env: api.env(),
       })
       expect(r.exitCode, r.stderr).toBe(exit)
-      // (the report against the JUnit schema: test/output/reports/junit.integration.test.ts)
+      // (the report against the JUnit schema: test/gate/reports/junit.integration.test.ts)
       const xml = readFileSync(junit, 'utf8')
       const testcase = parseJunit(xml).testsuites.testsuite[0].testcase[0]
       expect(testcase['@_name']).toBe('codex / gpt-5 (w1)')

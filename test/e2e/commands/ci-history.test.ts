@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {tempDir} from '../../helpers/temp.js'
-import {junitSchemaErrors, parseJunit} from '../../output/reports/fixtures.js'
+import {junitSchemaErrors, parseJunit} from '../../gate/reports/fixtures.js'
 import {useE2E} from '../helpers.js'
 import {API, jsonDoc, lines, requestsOf, useOutcomePlans} from './util.js'
 

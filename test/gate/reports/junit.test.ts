@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {junitXml} from '../../../src/output/reports/junit.js'
+import {junitXml} from '../../../src/gate/reports/junit.js'
 import {parseJunit, sampleReport} from './fixtures.js'
 
 describe('junitXml (--junit)', () => {

@@ -1,6 +1,6 @@
-import {workflowEscape} from '../sanitize.js'
-import {flagDuration} from '../time.js'
-import {type CiReport, historyOf, judgedItems, type ReportGroup, type ReportRun} from './model.js'
+import {workflowEscape} from '../../output/sanitize.js'
+import {flagDuration} from '../../output/time.js'
+import {type GateResult, sampleOf, judgedItems, type GroupResult, type RunResult} from '../result.js'
 
 /**
  * GitHub Actions workflow commands for a report (written on stderr: the runner reads workflow
@@ -17,16 +17,16 @@ export function workflowCommand(command: 'error' | 'warning' | 'notice', title: 
   return `::${command} title=${workflowEscape(title, 'property')}::${workflowEscape(message, 'data')}`
 }
 
-const target = (run: ReportRun | ReportGroup): string =>
+const target = (run: RunResult | GroupResult): string =>
   `${run.evalSetId ?? 'unknown eval set'} ${run.agent ?? '(no agent)'} / ${run.model ?? '(no model)'}`
-const what = (item: ReportRun | ReportGroup): string =>
+const what = (item: RunResult | GroupResult): string =>
   'runIds' in item ? `group ${item.id} (${item.runIds.length} runs)` : `run ${item.id}`
 
 /** The annotations of `report`, one line each. */
-export function githubAnnotations(report: CiReport): string[] {
+export function githubAnnotations(report: GateResult): string[] {
   const lines: string[] = []
   for (const item of judgedItems(report)) {
-    const file = historyOf(item.baseline)
+    const file = sampleOf(item.baseline)
     if (file?.kind === 'file' && file.stale) {
       const maxAge = flagDuration(report.rules.baselineFile?.maxAgeS ?? 0)
       lines.push(

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {junitXml} from '../../../src/output/reports/junit.js'
+import {junitXml} from '../../../src/gate/reports/junit.js'
 import {junitSchemaErrors, parseJunit, sampleReport} from './fixtures.js'
 
 // The --junit report held to the JUnit schema by xmllint (WebAssembly, in a worker thread: the

@@ -1,11 +1,12 @@
 import {AmctlError} from '../../core/errors.js'
-import {terminalSafe} from '../sanitize.js'
-import {byEvalSet, type CiReport, historyOf, type ReportBaseline, type ReportGroup, type ReportRun} from './model.js'
+import {terminalSafe} from '../../output/sanitize.js'
+import {byEvalSet, type GateResult, sampleOf, type GroupResult, type RunResult} from '../result.js'
+import type {GateBaseline} from '../rules.js'
 
 /**
  * `--junit PATH`: the report as JUnit XML, as GitLab (`artifacts:reports:junit`), Jenkins and
  * GitHub's test-report actions read it, valid against the Apache Ant JUnit schema that Jenkins
- * and GitLab document (test/output/reports/JUnit.xsd):
+ * and GitLab document (test/gate/reports/JUnit.xsd):
  *
  *   <testsuites>
  *     <testsuite name=EVAL_SET package=EVAL_SET id=N timestamp hostname tests failures errors skipped time>
@@ -39,14 +40,14 @@ const seconds = (n: number | null): string => (n ?? 0).toFixed(3)
 const text = (value: string | null, absent: string): string => (value === null ? absent : terminalSafe(value))
 
 /** `<agent> / <model> (<run ID>)`. */
-export function testcaseName(run: ReportRun): string {
+export function testcaseName(run: RunResult): string {
   return `${text(run.agent, '(no agent)')} / ${text(run.model, '(no model)')} (${terminalSafe(run.id)})`
 }
 
 /** The baseline in one line for a failure's text. */
-function baselineLine(baseline: ReportBaseline | null): string {
+function baselineLine(baseline: GateBaseline | null): string {
   if (baseline === null) return 'none'
-  const history = historyOf(baseline)
+  const history = sampleOf(baseline)
   if (history) {
     const runs = history.kind === 'file' ? `${history.runs} runs in ${terminalSafe(history.path)}` : `${history.runs} earlier runs`
     return `the mean of ${runs}, ${history.mean} ± ${history.sd} (${history.runIds.map((id) => terminalSafe(id)).join(', ')})`
@@ -55,19 +56,19 @@ function baselineLine(baseline: ReportBaseline | null): string {
 }
 
 /** `<agent> / <model> (K runs)`: a group's testcase. */
-export function groupCaseName(group: ReportGroup): string {
+export function groupCaseName(group: GroupResult): string {
   return `${text(group.agent, '(no agent)')} / ${text(group.model, '(no model)')} (${group.runIds.length} runs)`
 }
 
-function testcase(item: ReportRun | ReportGroup, classname: string): Record<string, unknown> {
+function testcase(item: RunResult | GroupResult, classname: string): Record<string, unknown> {
   const group = 'runIds' in item ? item : undefined
-  const name = group ? groupCaseName(group) : testcaseName(item as ReportRun)
+  const name = group ? groupCaseName(group) : testcaseName(item as RunResult)
   const node: Record<string, unknown> = {'@_classname': classname, '@_name': name, '@_time': seconds(item.seconds)}
   if (item.outcome === 'failed' && item.failure) {
     const reason = terminalSafe(item.failure.reason)
     const status = group
       ? `statuses: ${group.statuses.map((s) => text(s, 'unknown')).join(', ')}`
-      : `status: ${text((item as ReportRun).status, 'unknown')}`
+      : `status: ${text((item as RunResult).status, 'unknown')}`
     node.failure = {
       '@_type': item.failure.rule,
       '@_message': reason,
@@ -84,7 +85,7 @@ function testcase(item: ReportRun | ReportGroup, classname: string): Record<stri
   return node
 }
 
-function properties(items: Array<ReportRun | ReportGroup>): Array<Record<string, string>> {
+function properties(items: Array<RunResult | GroupResult>): Array<Record<string, string>> {
   const out: Array<Record<string, string>> = []
   for (const item of items) {
     const group = 'runIds' in item ? item : undefined
@@ -97,7 +98,7 @@ function properties(items: Array<ReportRun | ReportGroup>): Array<Record<string,
     }
     if (item.score !== null) add('score', String(item.score))
     add('verdict', item.verdict)
-    const history = historyOf(item.baseline)
+    const history = sampleOf(item.baseline)
     if (history) {
       add('baseline', `${history.mean} ± ${history.sd} (${history.runs})`)
       add('baseline-mean', String(history.mean))
@@ -120,7 +121,7 @@ function properties(items: Array<ReportRun | ReportGroup>): Array<Record<string,
 }
 
 /** The JUnit XML document of `report` (UTF-8, with its declaration). */
-export async function junitXml(report: CiReport): Promise<string> {
+export async function junitXml(report: GateResult): Promise<string> {
   const suites = byEvalSet(report).map(({evalSetId, runs, groups}, id) => {
     const name = terminalSafe(evalSetId)
     const items = groups ?? runs

@@ -1,6 +1,6 @@
 import {marked, type Tokens} from 'marked'
 import {describe, expect, it} from 'vitest'
-import {markdownSummary} from '../../../src/output/reports/markdown.js'
+import {markdownSummary} from '../../../src/gate/reports/markdown.js'
 import {sampleReport} from './fixtures.js'
 
 /** The summary's table as a Markdown parser reads it: header and rows of cell text. */

@@ -1,7 +1,8 @@
-import {markdownText} from '../sanitize.js'
-import {newestForTrend, sparkline} from '../sparkline.js'
-import {flagDuration} from '../time.js'
-import {type CiReport, historyOf, type ReportBaseline, type ReportGroup, type ReportRun, verdictText} from './model.js'
+import {markdownText} from '../../output/sanitize.js'
+import {newestForTrend, sparkline} from '../../output/sparkline.js'
+import {flagDuration} from '../../output/time.js'
+import {type GateResult, sampleOf, type GroupResult, type RunResult, verdictText} from '../result.js'
+import type {GateBaseline} from '../rules.js'
 
 /**
  * `--summary PATH` (and, in GitHub Actions, the job summary): the report as Markdown — a one-line
@@ -13,17 +14,17 @@ import {type CiReport, historyOf, type ReportBaseline, type ReportGroup, type Re
  * (src/output/sanitize.ts): it stays text, one line, inside its table cell.
  */
 
-const MARK: Record<CiReport['end'], string> = {passed: '✅', 'not-passed': '❌', timeout: '⏱️', interrupted: '⏹️'}
+const MARK: Record<GateResult['end'], string> = {passed: '✅', 'not-passed': '❌', timeout: '⏱️', interrupted: '⏹️'}
 
 const score = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '—')
 const signed = (n: number | null | undefined): string => (typeof n === 'number' ? `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}` : '—')
 const cell = (value: string | null): string => (value === null ? '—' : markdownText(value))
 const percent = (c: number): string => `${Number((c * 100).toFixed(2))} %`
 
-function baselineCell(baseline: ReportBaseline | null | undefined): string {
+function baselineCell(baseline: GateBaseline | null | undefined): string {
   if (baseline === undefined) return '—'
   if (baseline === null) return 'no baseline'
-  const history = historyOf(baseline)
+  const history = sampleOf(baseline)
   if (history) {
     const stale = history.kind === 'file' && history.stale ? ' ⚠️ stale' : ''
     return `${score(history.mean)} ± ${score(history.sd)} (${history.runs}) ${sparkline(newestForTrend(history.scores))}${stale}`
@@ -32,14 +33,14 @@ function baselineCell(baseline: ReportBaseline | null | undefined): string {
   return '—'
 }
 
-const MARKS: Record<ReportRun['outcome'], string> = {failed: '❌', skipped: '⏳', passed: '✅'}
+const MARKS: Record<RunResult['outcome'], string> = {failed: '❌', skipped: '⏳', passed: '✅'}
 
-function statusCell(run: ReportRun): string {
+function statusCell(run: RunResult): string {
   return `${MARKS[run.outcome]} ${run.status === null ? 'not found yet' : markdownText(run.status)}`
 }
 
 /** What the runs were held to, in the flags' words, with the correction of the history gate. */
-function rulesLine(report: CiReport): string {
+function rulesLine(report: GateResult): string {
   const {rules} = report
   const each = report.groups ? 'group (the mean of its runs)' : 'run'
   const parts = ['succeed']
@@ -80,9 +81,9 @@ function rulesLine(report: CiReport): string {
 }
 
 /** With a history or a baseline file: the smallest drop each judgement could see (its `detectable`). */
-const seesNoise = (report: CiReport): boolean => report.rules.baseline === 'history' || report.rules.baseline === 'file'
+const seesNoise = (report: GateResult): boolean => report.rules.baseline === 'history' || report.rules.baseline === 'file'
 
-function runTable(report: CiReport, lines: string[]): void {
+function runTable(report: GateResult, lines: string[]): void {
   const gated = report.rules.baseline !== undefined
   const sees = seesNoise(report)
   lines.push(
@@ -97,7 +98,7 @@ function runTable(report: CiReport, lines: string[]): void {
   }
 }
 
-function groupTable(report: CiReport, groups: ReportGroup[], lines: string[]): void {
+function groupTable(report: GateResult, groups: GroupResult[], lines: string[]): void {
   const gated = report.rules.baseline !== undefined
   const sees = seesNoise(report)
   const auto = report.rules.auto !== undefined
@@ -119,10 +120,10 @@ function groupTable(report: CiReport, groups: ReportGroup[], lines: string[]): v
 }
 
 /** The Markdown summary of `report`. */
-export function markdownSummary(report: CiReport): string {
+export function markdownSummary(report: GateResult): string {
   const lines = [`### ${MARK[report.end]} amctl: ${markdownText(verdictText(report))}`, '']
-  const items: Array<ReportRun | ReportGroup> = report.groups ?? report.runs
-  const name = (item: ReportRun | ReportGroup): string =>
+  const items: Array<RunResult | GroupResult> = report.groups ?? report.runs
+  const name = (item: RunResult | GroupResult): string =>
     'runIds' in item ? markdownText(item.id) : `${markdownText(item.id)} (${cell(item.agent)} / ${cell(item.model)})`
   if (report.groups) groupTable(report, report.groups, lines)
   else runTable(report, lines)
@@ -166,7 +167,7 @@ export function markdownSummary(report: CiReport): string {
         : `--repeat ${resolution.repeat} would see ${resolution.maxDrop}`
     lines.push(`⚠️ This step could only see drops of ${score(resolution.detectable)} or more; ${would} (--max-drop ${resolution.maxDrop}).`)
   }
-  const stale = items.filter((item) => historyOf(item.baseline)?.kind === 'file' && (historyOf(item.baseline) as {stale: boolean}).stale)
+  const stale = items.filter((item) => sampleOf(item.baseline)?.kind === 'file' && (sampleOf(item.baseline) as {stale: boolean}).stale)
   if (stale.length > 0 && report.rules.baselineFile !== undefined) {
     const {path, maxAgeS} = report.rules.baselineFile
     const fails = report.rules.requireBaseline ? ': they fail (--require-baseline)' : ''

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {githubAnnotations, workflowCommand} from '../../../src/output/reports/github.js'
+import {githubAnnotations, workflowCommand} from '../../../src/gate/reports/github.js'
 import {sampleReport} from './fixtures.js'
 
 describe('GitHub Actions annotations', () => {

@@ -2,11 +2,11 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {XMLParser} from 'fast-xml-parser'
 import {validateXML} from 'xmllint-wasm'
-import type {CiReport, ReportRun} from '../../../src/output/reports/model.js'
+import type {GateResult, RunResult} from '../../../src/gate/result.js'
 import {ROOT} from '../../helpers/cli.js'
 
 /** The JUnit schema Jenkins and GitLab document (see the file's comment). */
-export const JUNIT_XSD = readFileSync(join(ROOT, 'test', 'output', 'reports', 'JUnit.xsd'), 'utf8')
+export const JUNIT_XSD = readFileSync(join(ROOT, 'test', 'gate', 'reports', 'JUnit.xsd'), 'utf8')
 
 /** The schema's complaints about `xml` (none: valid). */
 export async function junitSchemaErrors(xml: string): Promise<string[]> {
@@ -27,7 +27,7 @@ export function parseJunit(xml: string): any {
 }
 
 const VERDICT_OF = {passed: 'passed', failed: 'failed', skipped: 'unfinished'} as const
-const passed = (id: string, fields: Partial<ReportRun> = {}): ReportRun => ({
+const passed = (id: string, fields: Partial<RunResult> = {}): RunResult => ({
   verdict: VERDICT_OF[fields.outcome ?? 'passed'],
   id,
   evalSetId: 'es_acme_checkout',
@@ -42,12 +42,13 @@ const passed = (id: string, fields: Partial<ReportRun> = {}): ReportRun => ({
 })
 
 /** A report with every kind of run: passed, failed on each rule, skipped, never found, hostile server text. */
-export function sampleReport(fields: Partial<CiReport> = {}): CiReport {
+export function sampleReport(fields: Partial<GateResult> = {}): GateResult {
   return {
     end: 'not-passed',
     org: 'acme',
     host: 'amctl.example.com',
     rules: {minScore: 0.5, maxDrop: 0.1, baseline: 'previous', baselineWindowS: 30 * 86_400, timeoutS: 1800},
+    unfinishedRunIds: ['run_4'],
     runs: [
       passed('run_1', {baseline: {runId: 'run_0', score: 0.8}, delta: 0.02}),
       passed('run_2', {
