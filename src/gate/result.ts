@@ -2,6 +2,7 @@ import type {Run} from '../contract/types.js'
 import {STOP_SIGNALS, type StopSignal, stopSignalOf} from '../core/signals.js'
 import {flagDuration} from '../output/time.js'
 import {createdMs} from './filter.js'
+import {computedMembers, type Figures} from './figures.js'
 import {REPEAT} from './flags.js'
 import {
   type Decision,
@@ -29,7 +30,7 @@ import {type Judgement, NOT_JUDGED, type Shortfall} from './words.js'
 export type ResultEnd = 'passed' | 'not-passed' | 'timeout' | 'interrupted'
 
 /** What the gate says of a run judged alone, or of a group: the same members for both. */
-export interface Assessment {
+export interface Assessment extends Figures {
   /** the verdict (src/gate/rules.ts VERDICTS) */
   verdict: RunVerdict
   /** what a test report makes of it: passed, failed, or skipped (not finished, or not judged) */
@@ -46,12 +47,6 @@ export interface Assessment {
   seconds: number | null
   /** with --baseline: its baseline ({runId, score}, the history, or a group of the baseline file), or null ("no baseline"); absent without --baseline, or when it was never looked up */
   baseline?: GateBaseline | null
-  /** with --baseline: score minus the baseline's score (its mean), or null */
-  delta?: number | null
-  /** with a history or a baseline file: the noise margin */
-  margin?: number | null
-  /** with a history or a baseline file: the smallest true drop the judgement finds 4 times in 5 */
-  detectable?: number | null
 }
 
 /** One watched run at the end of the wait. */
@@ -172,13 +167,7 @@ function judgedFigures(state: WatchState, group: Group | undefined, judgement: J
   const choice = state.rules.baseline
   if (choice === undefined) return {}
   // never looked up (the search was cut short): no baseline to show, not "none found"
-  const out: Partial<Assessment> = group?.baseline === undefined ? {} : {baseline: group.baseline}
-  out.delta = judgement?.delta ?? null
-  if (judgesNoise(choice.kind)) {
-    out.margin = judgement?.margin ?? null
-    out.detectable = judgement?.detectable ?? null
-  }
-  return out
+  return {...(group?.baseline === undefined ? {} : {baseline: group.baseline}), ...computedMembers(judgement, group?.baseline, choice.kind)}
 }
 
 /** What the wait saw, judged: the result every output reads. */

@@ -1,5 +1,6 @@
 import {AmctlError} from '../../core/errors.js'
 import {terminalSafe} from '../../output/sanitize.js'
+import {FIGURE_LIST} from '../figures.js'
 import {byEvalSet, type GateResult, sampleOf, type GroupResult, type RunResult} from '../result.js'
 import type {GateBaseline} from '../rules.js'
 
@@ -10,10 +11,11 @@ import type {GateBaseline} from '../rules.js'
  *
  *   <testsuites>
  *     <testsuite name=EVAL_SET package=EVAL_SET id=N timestamp hostname tests failures errors skipped time>
- *       <properties>  <property name="<run ID>.score" value=…/> (and .verdict, .baseline, .baseline-score,
- *                     .delta; with a history .baseline-mean, .baseline-sd, .baseline-runs, .margin; with
- *                     a baseline file also .baseline-file, .baseline-stale; with either .detectable;
- *                     with --repeat auto a group's .decided-at)
+ *       <properties>  <property name="<run ID>.score" value=…/> (and the gate's figures, each named as
+ *                     ../figures.ts names it: .verdict, .baseline, .baseline-score, .delta; with a history
+ *                     .baseline-mean, .baseline-sd, .baseline-runs, .margin; with a baseline file also
+ *                     .baseline-file, .baseline-stale; with either .detectable; with --repeat auto a
+ *                     group's .decided-at)
  *       <testcase classname=EVAL_SET name="<agent> / <model> (<run ID>)" time=SECONDS>
  *         <failure type=RULE message=…>   (failed, cancelled, below --min-score, beyond --max-drop or the noise)
  *         <skipped message=…/>           (not finished when the wait ended)
@@ -90,32 +92,20 @@ function properties(items: Array<RunResult | GroupResult>): Array<Record<string,
   for (const item of items) {
     const group = 'runIds' in item ? item : undefined
     const prefix = group ? `${text(group.agent, '(no agent)')} / ${text(group.model, '(no model)')}` : terminalSafe(item.id)
-    const add = (name: string, value: string) => out.push({'@_name': `${prefix}.${name}`, '@_value': value})
+    const add = (name: string, value: string) => out.push({'@_name': `${prefix}.${name}`, '@_value': terminalSafe(value)})
     if (group) {
       group.runIds.forEach((id, i) => {
-        add(`run.${i + 1}`, `${terminalSafe(id)} ${text(group.statuses[i], 'unknown')} ${group.scores[i] ?? 'none'}`)
+        add(`run.${i + 1}`, `${id} ${group.statuses[i] ?? 'unknown'} ${group.scores[i] ?? 'none'}`)
       })
     }
     if (item.score !== null) add('score', String(item.score))
-    add('verdict', item.verdict)
-    const history = sampleOf(item.baseline)
-    if (history) {
-      add('baseline', `${history.mean} ± ${history.sd} (${history.runs})`)
-      add('baseline-mean', String(history.mean))
-      add('baseline-sd', String(history.sd))
-      add('baseline-runs', history.runIds.map((id) => terminalSafe(id)).join(','))
-      if (history.kind === 'file') {
-        add('baseline-file', terminalSafe(history.path))
-        add('baseline-stale', String(history.stale))
-      }
-    } else if (item.baseline && 'runId' in item.baseline) {
-      add('baseline', terminalSafe(item.baseline.runId))
-      add('baseline-score', String(item.baseline.score))
+    // the gate's figures, each as ./figures.ts names its property
+    for (const figure of FIGURE_LIST) {
+      const {junit} = figure
+      if (junit === undefined) continue
+      if (typeof junit !== 'string') for (const [name, value] of junit(item)) add(name, value)
+      else if (figure.value(item) !== null) add(junit, String(figure.value(item)))
     }
-    if (item.delta !== undefined && item.delta !== null) add('delta', String(item.delta))
-    if (item.margin !== undefined && item.margin !== null) add('margin', String(item.margin))
-    if (item.detectable !== undefined && item.detectable !== null) add('detectable', String(item.detectable))
-    if (group?.decidedAt != null) add('decided-at', String(group.decidedAt))
   }
   return out
 }
