@@ -29,14 +29,20 @@ import {type Judgement, NOT_JUDGED, type Shortfall} from './words.js'
 /** How the wait ended: every run passed, some did not, the time limit came first, Ctrl-C or SIGTERM (`signal` says which). */
 export type ResultEnd = 'passed' | 'not-passed' | 'timeout' | 'interrupted'
 
-/** What the gate says of a run judged alone, or of a group: the same members for both. */
-export interface Assessment extends Figures {
+/** What the gate judged of a run alone or of a group, as --json gives it: the verdict, why, the baseline and the figures. */
+export interface Judging extends Figures {
   /** the verdict (src/gate/rules.ts VERDICTS) */
   verdict: RunVerdict
-  /** what a test report makes of it: passed, failed, or skipped (not finished, or not judged) */
-  outcome: 'passed' | 'failed' | 'skipped'
   /** what decided the verdict, as data (absent on the runs of a group: the group's decides) */
   decision?: Decision
+  /** with --baseline: its baseline ({runId, score}, the history, or a group of the baseline file), or null ("no baseline"); absent without --baseline, or when it was never looked up */
+  baseline?: GateBaseline | null
+}
+
+/** What the gate says of a run judged alone, or of a group: its judging, and the reports' words and timing. */
+export interface Assessment extends Judging {
+  /** what a test report makes of it: passed, failed, or skipped (not finished, or not judged) */
+  outcome: 'passed' | 'failed' | 'skipped'
   /** why it failed: the rule (status, min-score, max-drop, noise, baseline, inconclusive) and the reason, one sentence */
   failure?: Shortfall
   /** a sentence on a passing verdict: within noise, improved, flaky, no baseline */
@@ -45,8 +51,6 @@ export interface Assessment extends Figures {
   skipped?: string
   /** seconds from its createdAt to when the wait saw it finish (or to the end of the wait); null without a createdAt */
   seconds: number | null
-  /** with --baseline: its baseline ({runId, score}, the history, or a group of the baseline file), or null ("no baseline"); absent without --baseline, or when it was never looked up */
-  baseline?: GateBaseline | null
 }
 
 /** One watched run at the end of the wait. */
@@ -66,7 +70,10 @@ export interface RunResult extends Assessment {
 }
 
 /** With --repeat: the runs of one eval set, agent and model, judged as one. */
-export interface GroupResult extends Assessment {
+export interface GroupResult extends Assessment, GroupFacts {}
+
+/** A group's own members: which runs, and what they scored. */
+export interface GroupFacts {
   /** "<eval set> <agent> / <model>" */
   id: string
   /** the eval set its runs measure (null when the server sent none) */
@@ -289,22 +296,23 @@ function groupResult(
   return Object.assign(item, judgedFigures(state, group, judgement))
 }
 
-/** The members of an assessment that are the reports' words and timing, not the judgement: --json leaves them out. */
-type ReportOnly = 'outcome' | 'failure' | 'note' | 'skipped' | 'seconds'
-
-/** An assessment as `--json` gives it: what was judged and why as data (the sentences are the reports'). */
-export type JudgedAs<T extends Assessment> = Omit<T, ReportOnly>
-
-function judgedAs<T extends Assessment>(item: T): JudgedAs<T> {
-  const {outcome, failure, note, skipped, seconds, ...judged} = item
-  return judged
-}
-
-/** A watched run as `--json` and the table give it: the run as the server gave it, then what the gate says of it. */
-export type GatedRun = Run & JudgedAs<Assessment>
+/** A watched run as `--json` and the table give it: the run as the server gave it, then what the gate judged of it. */
+export type GatedRun = Run & Judging
 
 /** A group as `--json` and the table give it. */
-export type GatedGroup = JudgedAs<GroupResult>
+export type GatedGroup = GroupFacts & Judging
+
+/** What `--json` gives of an assessment: its judging, not the reports' words and timing. */
+function judging<T extends Assessment>({
+  outcome,
+  failure,
+  note,
+  skipped,
+  seconds,
+  ...judged
+}: T): Omit<T, Exclude<keyof Assessment, keyof Judging>> {
+  return judged
+}
 
 /**
  * The runs of `result` the wait found, as `--json` and the table give them: each the run in its
@@ -313,13 +321,13 @@ export type GatedGroup = JudgedAs<GroupResult>
  */
 export function gatedRuns(result: GateResult): GatedRun[] {
   return result.runs.flatMap(({id, evalSetId, agent, model, status, score, createdAt, run, ...assessment}): GatedRun[] =>
-    run === undefined ? [] : [{...run, ...judgedAs(assessment)}],
+    run === undefined ? [] : [{...run, ...judging(assessment)}],
   )
 }
 
 /** The groups of `result` (with --repeat), as `--json` and the table give them. */
 export function gatedGroups(result: GateResult): GatedGroup[] | undefined {
-  return result.groups?.map(judgedAs)
+  return result.groups?.map(judging)
 }
 
 /** What the verdict counts: the groups with --repeat, else the runs. */
