@@ -7,11 +7,11 @@ import {browserTestsSkipped, SKIPPED_LINE} from './helpers/chromium.js'
 import {MACHINE_NAMES} from './helpers/env.js'
 
 /** The projects whose tests run the build (dist/); see vitest.config.ts. */
-const NEEDS_BUILD = new Set(['e2e', 'faults'])
+const NEEDS_BUILD = new Set(['e2e', 'faults', 'browser'])
 
 /**
- * Once per test run: build dist/ when a selected project needs it (the end-to-end and fault
- * suites run the built CLI; a missing build is a failure, never a skip), say once that
+ * Once per test run: build dist/ when a selected project needs it (the end-to-end, fault and
+ * browser suites run the built CLI; a missing build is a failure, never a skip), say once that
  * the browser project is skipped where no Chromium is installed, and give the run a
  * private temp root (TMPDIR for the test workers and every process they start) and a private
  * HOME (amctl keeps its code cache under ~/.cache/amctl: the tests' amctl processes write theirs

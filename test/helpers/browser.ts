@@ -1,12 +1,13 @@
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import type {AxeResults} from 'axe-core'
 import {type Browser, type BrowserContext, chromium, type Page} from 'playwright-core'
-import {afterAll, afterEach, beforeAll, describe} from 'vitest'
+import {afterAll, afterEach, beforeAll, describe, onTestFinished} from 'vitest'
 import {browserTestsSkipped, CHROMIUM, chromiumInstalled, FONT_PACKAGES} from './chromium.js'
 import {harness, sealedEnv} from './env.js'
+import {startServer} from './http-server.js'
 import {tempDir} from './temp.js'
 
 /**
@@ -145,6 +146,38 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     env: sealedEnv({TMPDIR: tempDir('amctl-chromium-')}),
   })
+}
+
+export interface BrowserHook {
+  /** BROWSER, for amctl's environment: the program src/core/browser.ts runs with the URL */
+  env: {BROWSER: string}
+  /** the URL amctl asked the browser to open, once it has */
+  opened: Promise<string>
+}
+
+/**
+ * What amctl opens a browser with (src/core/browser.ts: `$BROWSER URL`, no shell), made to hand
+ * the URL to the test instead: BROWSER is a program that posts it to a server of this test on
+ * 127.0.0.1, and `opened` resolves with it. The test then opens it in Chromium itself. The server
+ * closes when the test ends.
+ */
+export async function browserHook(): Promise<BrowserHook> {
+  let resolve!: (url: string) => void
+  const opened = new Promise<string>((done) => {
+    resolve = done
+  })
+  const server = await startServer((req, res) => {
+    res.end()
+    resolve(req.body)
+  })
+  onTestFinished(() => server.close())
+  const program = join(tempDir('amctl-browser-hook-'), 'browser')
+  writeFileSync(
+    program,
+    `#!${process.execPath}\nfetch(${JSON.stringify(`${server.url}/opened`)}, {method: 'POST', body: process.argv[2]}).catch(() => process.exit(1))\n`,
+  )
+  chmodSync(program, 0o755)
+  return {env: {BROWSER: program}, opened}
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
