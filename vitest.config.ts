@@ -1,8 +1,8 @@
 import {defineConfig} from 'vitest/config'
 
-// Four projects, one run: `npm test` runs them all (the build happens once, in the global setup,
+// Five projects, one run: `npm test` runs them all (the build happens once, in the global setup,
 // and only when a selected project needs it); `npm run test:unit|test:integration|test:e2e|
-// test:faults` pick one with --project.
+// test:faults|test:browser` pick one with --project.
 //  unit         in-process tests of src/ (test/ mirrors src/): no child process, no worker
 //               thread, no socket (test/in-process.ts refuses them), no build. Requests go
 //               through the fake API's transport (test/helpers/fake-api.ts); the tests of the
@@ -16,6 +16,9 @@ import {defineConfig} from 'vitest/config'
 //  e2e          the built CLI and artifacts: test/e2e, test/bin, test/release, the generated
 //               manifest, and *.dist.test.ts beside a unit test (a module of dist/ in a child process)
 //  faults       the reliability suite (test/faults), whose figures feed docs/reliability.md
+//  browser      pages in a real browser (test/browser): Debian's Chromium driven by playwright-core
+//               (test/helpers/browser.ts), launched once per file; skipped, said once, where no
+//               Chromium is installed, never on CI (test/helpers/chromium.ts)
 // unit and integration run their files one after another in a few worker processes (isolate:
 // false), each file with fresh modules (test/fresh-file.ts): Node, vitest and the packages start
 // once per worker, not once per file, which was most of the suite's time (figures:
@@ -100,7 +103,7 @@ export default defineConfig({
           ...longLived,
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...BUILT, 'test/faults/**', ...INTEGRATION, 'test/**/*.integration.test.ts'],
+          exclude: [...BUILT, 'test/faults/**', 'test/browser/**', ...INTEGRATION, 'test/**/*.integration.test.ts'],
           setupFiles: ['test/fresh-file.ts', 'test/in-process.ts', ...shared.setupFiles],
         },
       },
@@ -108,6 +111,8 @@ export default defineConfig({
       {test: {...shared, name: 'e2e', include: BUILT}},
       // its timeout cases run side by side (describe.concurrent): all of them at once
       {test: {...shared, name: 'faults', include: ['test/faults/**/*.test.ts'], maxConcurrency: 20}},
+      // a process per file, as e2e: each file launches its Chromium once, in beforeAll
+      {test: {...shared, name: 'browser', include: ['test/browser/**/*.test.ts']}},
     ],
   },
 })

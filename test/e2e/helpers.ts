@@ -8,6 +8,7 @@ import {runArgv} from '../helpers/cli.js'
 import {type FakeClock, fakeClock} from '../helpers/fake-clock.js'
 import {checkAgainstDocument, compileAnswerSchemas, type TestServerOptions} from '../devserver/helpers.js'
 import {systemClock} from '../../src/core/clock.js'
+import {API_PREFIX} from '../../src/contract/vocabulary.js'
 
 /**
  * End-to-end fixture: the local control plane runs in the test process on port 0; amctl is the
@@ -83,6 +84,8 @@ export async function startE2E(options: TestServerOptions = {}): Promise<E2E> {
     // the time of day the world hands out: the built CLI it answers reads the same
     now: systemClock.wall,
     onAnswer: ({method, path, status, contentType, body}) => {
+      // (the API's answers, as test/devserver/helpers.ts checks them: not the /device page a browser opens)
+      if (!path.startsWith(`${API_PREFIX}/`)) return
       try {
         const json = contentType.startsWith('application/json') && body !== '' ? JSON.parse(body) : undefined
         checkAgainstDocument(method, path, {status, headers: new Headers({'content-type': contentType}), text: body, body: json})

@@ -146,11 +146,18 @@ export interface TerminalResult {
 /**
  * Runs BIN on a pseudo-terminal (`script`), as a person would: stdout and stderr are the
  * terminal. `ctrlC` types Ctrl-C once the screen shows that text (the terminal turns it into
- * SIGINT). The environment is runBin's: PATH, HOME, TERM, no keychain, plus `env`.
+ * SIGINT); `onScreen` is handed the screen so far each time amctl writes to it. The environment
+ * is runBin's: PATH, HOME, TERM, no keychain, plus `env`.
  */
 export function runOnTerminal(
   argv: string[],
-  opts: {env?: Record<string, string | undefined>; ctrlC?: string; timeoutMs?: number; columns?: number} = {},
+  opts: {
+    env?: Record<string, string | undefined>
+    ctrlC?: string
+    timeoutMs?: number
+    columns?: number
+    onScreen?: (screen: string) => void
+  } = {},
 ): Promise<TerminalResult> {
   const [file, args] = binCommand(argv)
   const quoted = [file, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
@@ -163,6 +170,7 @@ export function runOnTerminal(
   let typed = false
   child.stdout.on('data', (chunk: Buffer) => {
     screen += chunk.toString('utf8')
+    opts.onScreen?.(screen)
     if (opts.ctrlC !== undefined && !typed && screen.includes(opts.ctrlC)) {
       typed = true
       child.stdin.write('\u0003')

@@ -60,6 +60,8 @@ export const HARNESS_NAMES: readonly string[] = [
   'AMCTL_REQUIRE_KEYCHAIN',
   'AMCTL_TEST_BUILD',
   'AMCTL_TEST_REAL_HOME',
+  'AMCTL_CHROMIUM',
+  'AMCTL_SCREENSHOTS',
   'FAULT_FIGURES_DIR',
   'DBUS_SESSION_BUS_ADDRESS',
   'CI',
@@ -93,11 +95,15 @@ export const harness = {
   testBuild: runner.AMCTL_TEST_BUILD,
   /** the developer's real home (test/global-setup.ts gives the run a private one) */
   realHome: runner.AMCTL_TEST_REAL_HOME,
+  /** the Chromium the browser project drives (test/helpers/chromium.ts), instead of Debian's /usr/bin/chromium */
+  chromium: runner.AMCTL_CHROMIUM || undefined,
+  /** '1': the browser tests write their screenshots into docs/images/ (npm run screenshots); otherwise none is written */
+  screenshots: runner.AMCTL_SCREENSHOTS === '1',
   /** where the fault suite writes its figures */
   faultFiguresDir: runner.FAULT_FIGURES_DIR || undefined,
   /** the D-Bus session of the keychain suites (.ci/run starts one with gnome-keyring) */
   dbusAddress: runner.DBUS_SESSION_BUS_ADDRESS,
-  /** on CI a missing tool (shellcheck, zsh, fish) fails its test instead of skipping it */
+  /** on CI a missing tool (shellcheck, zsh, fish, Chromium) fails its test instead of skipping it */
   ci: runner.CI !== undefined && runner.CI !== '' && runner.CI !== 'false',
 } as const
 

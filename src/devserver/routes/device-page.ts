@@ -82,9 +82,11 @@ function done(message: string): Reply {
   return html(layout(`<p>${escapeHtml(message)}</p>`))
 }
 
+/** The page, with an empty icon of its own: a browser asks no /favicon.ico, which would be a 404 in its console. */
 function layout(body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>amctl dev server: device login</title>
+<link rel="icon" href="data:,">
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto}label{display:block;margin:.5rem 0}.error{color:#b42318}</style>
 </head><body><h1>amctl device login</h1>
 ${body}
