@@ -199,13 +199,22 @@ function writeTarget(file: string): string {
   }
 }
 
+/** How writeFileAtomic replaces a file: whether a link is followed, and a last check of the target right before the rename. */
+export interface AtomicWrite {
+  /** false: `file` is the very path replaced (a link there is replaced, not followed); default true */
+  followLinks?: boolean
+  /** called with the path about to be replaced, after the new content is safe on disk: throws to leave it as it is */
+  beforeRename?: (target: string) => void
+}
+
 /**
  * Writes `data` to `file` so that a reader (or a crash) only ever sees the old content or the
  * new one: write a temp file beside it with the final mode, fsync, then rename over. A symbolic
- * link is followed: its target is replaced, the link stays. Throws the file system's own error.
+ * link is followed (unless `options.followLinks` is false): its target is replaced, the link
+ * stays. Throws the file system's own error, or what `options.beforeRename` throws.
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
-  const target = writeTarget(file)
+export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600, options: AtomicWrite = {}): void {
+  const target = options.followLinks === false ? file : writeTarget(file)
   // unique enough with the pid; 'wx' refuses to reuse a name anyway (node:crypto costs start-up)
   const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`
   let fd: number | undefined
@@ -218,6 +227,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     closeSync(fd)
     fd = undefined
     chmodSync(tmp, mode) // the umask may have narrowed or (never) widened it
+    options.beforeRename?.(target)
     renameSync(tmp, target)
   } catch (error) {
     if (fd !== undefined) closeSync(fd)

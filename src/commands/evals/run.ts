@@ -112,7 +112,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
     const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env) : undefined
     const repeatPlan = parseRepeat(flags, plan?.options)
-    if (plan) checkReportPaths(plan.reports)
+    if (plan) checkReportPaths(plan)
     const gate = await this.gate()
     const {client, org} = gate
     // --baseline RUN_ID is looked up before the launch: a wrong one launches nothing

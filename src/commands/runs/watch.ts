@@ -67,7 +67,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     if (plan.baselineRunId !== undefined && ids.includes(plan.baselineRunId)) {
       throw new UsageError(`--baseline ${plan.baselineRunId} is one of the watched runs: a run cannot be its own baseline`)
     }
-    checkReportPaths(plan.reports)
+    checkReportPaths(plan)
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
     const concluded = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})

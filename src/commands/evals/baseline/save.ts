@@ -6,6 +6,7 @@ import type {Run} from '../../../contract/types.js'
 import {PAGE_LIMIT} from '../../../contract/vocabulary.js'
 import {AmctlError, ExitCode, UsageError} from '../../../core/errors.js'
 import {readText} from '../../../input/files.js'
+import {vetWrite} from '../../../core/file-policy.js'
 import {parseDuration, parseIntegerInRange, requireId} from '../../../input/values.js'
 import {styled} from '../../../output/renderer.js'
 import {plural} from '../../../output/format.js'
@@ -20,7 +21,6 @@ import {
 } from '../../../gate/baseline-file.js'
 import {WATCH_DEFAULTS} from '../../../gate/flags.js'
 import {pollRuns} from '../../../gate/poll.js'
-import {checkWritablePath} from '../../../gate/report.js'
 import {FILE, HISTORY, loadQuantile, loadVerdictDistributions} from '../../../gate/stats.js'
 import {notFound} from '../../../gate/watch.js'
 import {findChange} from '../shared/verdict.js'
@@ -73,7 +73,7 @@ A group whose saved runs changed level (the test behind \`evals stats\`' shifted
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
     const path = flags.file
     if (path.trim() === '') throw new UsageError('--file must be a file path, got ""')
-    checkWritablePath('--file', path)
+    vetWrite('--file', path)
     const keep =
       flags['baseline-runs'] === undefined
         ? FILE.defaultKeep
