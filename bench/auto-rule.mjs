@@ -1,8 +1,9 @@
 // The rule of `--repeat auto` (WatchState.judge, src/gate/state.ts) for groups judged against a
 // baseline of many runs, in plain JavaScript, for the simulations that weigh its levels in
-// process (test/gate/sequential.test.ts). The margin code and the levels come in as functions
-// (src/gate/stats.ts predictionMargin or toleranceMargin, lookConfidence), so that one set of draws
-// is judged by two choices of levels.
+// process: bench/sequential.mjs (the figures) and test/gate/sequential.test.ts. The margin code
+// and the levels come in as functions (src/gate/stats.ts predictionMargin or toleranceMargin,
+// lookConfidence), so that one set of draws is judged by two choices of levels; bench/sequential.mjs
+// checks that it decides every step as WatchState does on the same draws.
 
 const round6 = (x) => Math.round(x * 1e6) / 1e6
 

@@ -52,7 +52,11 @@
  * is a per-look chance of a false alarm that the file's own draw holds with confidence FILE.tolerance:
  * the bound already answers for the file's mean and sd being estimates. Given the file the looks
  * share nothing more; they are a plain random walk, correlation √(k_i / k_j), the n → ∞ limit of the
- * formula above. So a file's levels are these levels for n = ∞ (a known sd: normal, not t).
+ * formula above. So a file's levels are these levels for n = ∞ (a known sd: normal, not t). Measured
+ * (bench/sequential.mjs, files of 20 and 50 runs, 1 and 2 groups, 5 looks, 4,000 files each), the
+ * share of files whose own chance of a false alarm at some look is at most (1 − C)/m is then 89.5–
+ * 90.7 %, as the one-look file's own guarantee (89.7–90.5 %); the constant for the file's n would
+ * make it 88.4–90.0 % (looser than the file's guarantee), Bonferroni's 93.2–97.0 % (tighter).
  *
  * Written out here rather than taken from jstat (which the gate loads with import(), asynchronously,
  * only in the commands that judge, while WatchState.judge asks for these levels synchronously): no
