@@ -51,6 +51,8 @@
  * instead of 97 % (bench/gate.mjs measures both).
  */
 
+import {type LookLevels, sequentialLevels} from './sequential.js'
+
 /** The rules of `--baseline history`, said once. */
 export const HISTORY = {
   /** --baseline-runs: the default, and the fewest runs a history needs (after outliers are set aside) */
@@ -243,23 +245,28 @@ export function detectableDrop(
 /**
  * `--repeat auto` (docs/ci.md "Launches only where the evidence is unclear"): after each of at
  * most L = --max-repeat launches, each undecided group is judged on all its runs so far, k
- * of them. A Bonferroni split over the looks holds both error rates whatever the looks' correlation:
+ * of them, at the same two levels at every look:
  *
- * - regressed: its mean is below the baseline by more than max(D, margin), the margin at
- *   1 − (1 − C)/(m × L) (m groups, L looks): the step's false-alarm rate over every look and group
- *   is at most 1 − C (the union bound);
- * - cleared (passed): the one-sided upper confidence bound of its drop, drop + margin at
- *   1 − (1 − C)/L, is below D: a group whose true drop is D or more is cleared at some look with
- *   probability at most 1 − C;
+ * - regressed: its mean is below the baseline by more than max(D, margin), the margin at `regress`:
+ *   an unchanged group is regressed at some look with probability at most (1 − C)/m, so the step's
+ *   m groups at most 1 − C (the union bound over the groups);
+ * - cleared (passed): the one-sided upper confidence bound of its drop, drop + margin at `clear`, is
+ *   below D: a group whose true drop is D or more is cleared at some look with probability at most 1 − C;
  * - improved: above the baseline by more than the margin; otherwise undecided, and at the L-th
  *   look inconclusive.
  *
- * An alpha-spending function (O'Brien–Fleming, Pocock) would spend less at early looks for the
- * same total, but needs the joint distribution of the looks' statistics, which the shared
- * baseline mean and the t margins make awkward; the split costs power at each look (the margin of
- * 1 − 0.05/10 instead of 1 − 0.05/2 at two groups and five looks), which bench/gate.mjs measures.
+ * Given n (a history's runs; Infinity for a baseline file, whose tolerance bound already answers
+ * for its own mean and sd), each level is the one constant for every look (Pocock-type) that spends
+ * exactly that error over the L looks: the looks' statistics are multivariate t (n − 1 degrees of
+ * freedom, the baseline's mean and sd shared) with the known correlation √((1/j + 1/n)/(1/i + 1/n))
+ * between looks i < j, whose crossing probabilities ./sequential.ts integrates (computed once per
+ * n, L, m and C, then looked up). Without n, the Bonferroni split 1 − (1 − C)/(m × L) and
+ * 1 − (1 − C)/L, which holds whatever the correlation but spends the error as if no two looks could
+ * cross together: at 2 groups, 5 looks and n = 20 it judges regressed at 99.5 % where the constant
+ * is 99.13 %, and cleared at 99 % where it is 98.15 %. With L = 1 both are the fixed-K levels.
  */
-export function lookConfidence(confidence: number, m: number, looks: number): {regress: number; clear: number} {
+export function lookConfidence(confidence: number, m: number, looks: number, n?: number): LookLevels {
+  if (n !== undefined) return sequentialLevels(confidence, m, looks, n)
   return {regress: 1 - (1 - confidence) / (Math.max(1, m) * looks), clear: 1 - (1 - confidence) / looks}
 }
 
