@@ -46,9 +46,16 @@ function plain(text) {
   return [...String(text)].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('')
 }
 
-/** Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML. */
+/**
+ * Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML, and
+ * no mention. GitHub looks for `@login` and `@org/team` in the rendered text, where `\@` is a plain
+ * `@` again, at the start of a text node or after any character but an ASCII letter, digit or `_`:
+ * such an `@` is followed by U+2060 WORD JOINER, which shows nothing and starts no login, as
+ * markdownText of src/output/sanitize.ts does for amctl's summary (an email address stays as it is).
+ */
 function markdownText(text) {
   return plain(text)
+    .replace(/(?<![A-Za-z0-9_])@/g, '@\u2060')
     .replace(/[\\`*_{}[\]()#+\-.!|~@$]/g, '\\$&')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

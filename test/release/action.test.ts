@@ -5,6 +5,7 @@ import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, CacheStore, type RunActionOptions, runAction} from '../helpers/action-runner.js'
 import {ciExample} from '../helpers/ci-examples.js'
+import {githubMentions, shownText} from '../helpers/github-mentions.js'
 import {runJob, type UsesResult, type WorkflowEvent} from '../helpers/workflow-runner.js'
 import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
@@ -1166,6 +1167,24 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         expect(comments[0].body).toContain('### ⚠️ amctl: no verdict for es\\_acme\\_search\n')
         expect(comments[0].body).toContain('\namctl exited 3 (error) before judging any run')
         expect(comments[0].body).not.toContain('the summary of run')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it('an eval set named like a person or a team mentions no one in the comment (its headline and footer); an email address stays as it is', async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        const evalSet = '@octocat (@acme-labs/reviewers) ada@example.com'
+        const {result} = await evals({}, 3, {'eval-set': evalSet}, await onPullRequest(github.url))
+        expect(result.outputs).toMatchObject({'exit-code': '3', verdict: 'error'})
+        expect(comments).toHaveLength(1)
+        expect(comments[0].body).toContain('### ⚠️ amctl: no verdict for ')
+        expect(githubMentions(comments[0].body)).toEqual([])
+        // (U+2060 WORD JOINER after each @ that could start a mention: it shows nothing)
+        const shown = shownText(comments[0].body).replaceAll('\u2060', '')
+        expect(shown).toContain(`no verdict for ${evalSet}`)
+        expect(shown).toContain(`eval set ${evalSet} · commit c0ffee1`)
       } finally {
         await github.close()
       }
