@@ -260,6 +260,9 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     served.length = 0
     await clearPlans()
     await plan({evalSetId: 'es_acme_search', agent: 'codex', status: 'succeeded', score: 0.3, count: 1})
+    // (the other runs planned too: unplanned, each would end as the dev server draws the k-th run of
+    // its agent and model, which moves with every test that launched one before)
+    await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
     const later = await runExampleStep({workspace: tempDir('amctl-workspace-'), cacheStore})
     expect(served).toEqual([`${base}/SHA256SUMS`])
     expect(later.cache.restored).toEqual(result.cache.saved)
@@ -364,6 +367,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       github.requests.length = 0
       await clearPlans()
       await plan({evalSetId: 'es_acme_search', agent: 'codex', status: 'succeeded', score: 0.3, count: 1})
+      await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
       const second = await run()
       expect(second.success).toBe(false)
       expect(stepOf(second, 'evals').exitCode).toBe(10)
