@@ -75,6 +75,27 @@ class HttpError extends Error {
 }
 
 /**
+ * curl's absolute path, from the PATH the step gave this process (the system's directories:
+ * action/lib.sh). Spawned by its bare name, curl would be looked for in the working directory
+ * first on Windows (libuv's search there), which is the workflow's checkout.
+ */
+function systemCurl() {
+  const name = process.platform === 'win32' ? 'curl.exe' : 'curl'
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue
+    const file = path.join(dir, name)
+    try {
+      if (!fs.statSync(file).isFile()) continue
+      if (process.platform !== 'win32') fs.accessSync(file, fs.constants.X_OK)
+      return file
+    } catch {
+      // not here
+    }
+  }
+  return undefined
+}
+
+/**
  * One request through curl: the headers (the token among them) on curl's stdin, never in its
  * arguments, which other users of the machine can read; a body from a file. Returns the parsed
  * JSON answer of a 2xx; throws HttpError otherwise (status 0: no answer).
@@ -82,7 +103,9 @@ class HttpError extends Error {
 function request(work, token, method, url, body) {
   const out = path.join(work, 'answer.json')
   fs.rmSync(out, {force: true})
-  const args = ['--silent', '--show-error', '--proto-redir', '=https', '--max-time', '60', '--request', method]
+  // -q first: no .curlrc of HOME takes part (one could copy every request, the token's header
+  // included, to a file); the runner's proxy variables still do
+  const args = ['-q', '--silent', '--show-error', '--proto-redir', '=https', '--max-time', '60', '--request', method]
   args.push('--header', '@-', '--output', out, '--write-out', '%{http_code}')
   if (method === 'GET') args.push('--retry', '2')
   if (body !== undefined) {
@@ -101,7 +124,10 @@ function request(work, token, method, url, body) {
   const env = {...process.env}
   delete env.NODE_OPTIONS
   delete env.AMCTL_COMMENT_TOKEN
-  const run = spawnSync('curl', args, {input: `${headers.join('\n')}\n`, encoding: 'utf8', env})
+  delete env.AMCTL_TOKEN
+  const curl = systemCurl()
+  if (curl === undefined) throw new HttpError(method, url, 0, `no curl in ${process.env.PATH}`)
+  const run = spawnSync(curl, args, {input: `${headers.join('\n')}\n`, encoding: 'utf8', env})
   if (run.error) throw new HttpError(method, url, 0, `curl did not run (${run.error.code ?? run.error.message})`)
   const status = Number(run.stdout)
   if (run.status !== 0 || !(status >= 200 && status < 300)) {

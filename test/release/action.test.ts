@@ -342,6 +342,63 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(readdirSync(dirname(third.outputs.amctl))).toEqual(['amctl'])
   })
 
+  it("what an earlier step left for the job (a PATH of its own, shell functions, NODE_OPTIONS, curl's config) never runs in the action's steps; the gate and the comment as without it", async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const workspace = tempDir('amctl-workspace-')
+      const runnerDir = tempDir('amctl-runner-')
+      const marks = tempDir('amctl-planted-')
+      const ran = join(marks, 'ran')
+      // an earlier step put the checkout's node_modules/.bin first on PATH: a program of every name
+      // on the machine's PATH is there, which says it ran (and whether AMCTL_TOKEN was in its
+      // environment) and then does the real program's work; bash aside, which the runner itself
+      // finds on PATH before the step's first line runs
+      const bin = join(workspace, 'node_modules', '.bin')
+      mkdirSync(bin, {recursive: true})
+      const recorder = join(marks, 'recorder')
+      writeFileSync(
+        recorder,
+        `#!/bin/sh\nprintf '%s token=%s\\n' "\${0##*/}" "\${AMCTL_TOKEN:+set}" >>${JSON.stringify(ran)}\nPATH=${JSON.stringify(machinePath())} exec "\${0##*/}" "$@"\n`,
+        {mode: 0o755},
+      )
+      const names = new Set(
+        machinePath()
+          .split(':')
+          .flatMap((dir) => (existsSync(dir) ? readdirSync(dir) : [])),
+      )
+      names.delete('bash')
+      for (const name of names) symlinkSync(recorder, join(bin, name))
+      mkdirSync(runnerDir, {recursive: true})
+      writeFileSync(join(runnerDir, 'path.txt'), `${bin}\n`)
+      // and exported shell functions named like the tools (GITHUB_ENV takes any name but NODE_OPTIONS)
+      const fn = (name: string) =>
+        `BASH_FUNC_${name}%%=() {  printf 'function ${name}\\n' >>${JSON.stringify(ran)}; command ${name} "$@"; }`
+      writeFileSync(join(runnerDir, 'env.txt'), `${['curl', 'sha256sum', 'od', 'mktemp', 'head', 'cp'].map(fn).join('\n')}\n`)
+      // and a curl config in HOME that copies every request, headers and all, to a file
+      mkdirSync(join(runnerDir, 'home'), {recursive: true})
+      writeFileSync(join(runnerDir, 'home', '.curlrc'), `trace-ascii = "${join(marks, 'curl-trace')}"\n`)
+      // the job's env: sets NODE_OPTIONS (GitHub's runner refuses it from GITHUB_ENV only)
+      const preload = join(marks, 'preload.cjs')
+      writeFileSync(preload, `require('node:fs').appendFileSync(${JSON.stringify(ran)}, 'NODE_OPTIONS: a preload of the job ran\\n')\n`)
+      await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
+      const result = await runExampleStep({
+        workspace,
+        runnerDir,
+        githubToken: 'ghs_job_token',
+        env: {...pullRequestRun(github.url), NODE_OPTIONS: `--require=${preload}`},
+      })
+      expect(result.success, JSON.stringify(result.steps, null, 2)).toBe(true)
+      expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('')
+      expect(existsSync(join(marks, 'curl-trace'))).toBe(false)
+      expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'improved', junit: 'reports/evals.xml', summary: 'reports/evals.md'})
+      expect(stepOf(result, 'install').stdout).toContain('matching SHA256SUMS')
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain('✅ amctl: all 3 runs passed')
+    } finally {
+      await github.close()
+    }
+  })
+
   it('on a pull request: one comment for the eval set, created by the first push and edited in place by the next; exit code and outputs as without it', async () => {
     const {github, comments, human, writes} = await fakeGitHub()
     try {
