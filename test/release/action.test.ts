@@ -9,6 +9,7 @@ import {githubMentions, shownText} from '../helpers/github-mentions.js'
 import {runJob, type UsesResult, type WorkflowEvent} from '../helpers/workflow-runner.js'
 import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
+import type {ServerResponse} from 'node:http'
 import {tempDir} from '../helpers/temp.js'
 import {baselineFileText, groupStats, parseBaselineFile} from '../../src/gate/baseline-file.js'
 import {junitSchemaErrors, parseJunit} from '../output/reports/fixtures.js'
@@ -132,50 +133,70 @@ const REPOSITORY = 'acme-labs/evals-demo'
 const PR = 7
 const HEAD_SHA = 'c0ffee1234567890c0ffee1234567890c0ffee12'
 
+/** Who a token speaks for, as GitHub's REST API shows a comment's `user`. */
+interface FakeUser {
+  login: string
+  id: number
+  type: 'User' | 'Bot'
+}
+
+/** The job's GITHUB_TOKEN posts as the GitHub Actions app's bot, with GitHub's own ID for it. */
+const ACTIONS_BOT: FakeUser = {login: 'github-actions[bot]', id: 41898282, type: 'Bot'}
+/** A person whose own token (a PAT) a workflow may pass as github-token. */
+const ADA: FakeUser = {login: 'ada', id: 1001, type: 'User'}
+/** Anyone who may comment on the pull request. */
+const MALLORY: FakeUser = {login: 'mallory', id: 6666, type: 'User'}
+/** The tokens the fake GitHub takes: an installation token of the GitHub Actions app (ghs_), a PAT. */
+const TOKENS: Record<string, FakeUser> = {ghs_job_token: ACTIONS_BOT, ghp_ada_token: ADA}
+
 interface FakeComment {
   id: number
   body: string
-  user: {login: string}
+  user: FakeUser
   html_url: string
 }
 
 /**
- * A local stand-in for the GitHub REST endpoints the action's comment uses, as api.github.com
- * answers them: list the pull request's comments (paged, per_page and page), create one, update
- * one. `status` answers every request with that error instead (a token that may not write).
+ * A local stand-in for the GitHub endpoints the action's comment uses, as api.github.com answers
+ * them: list the pull request's comments (paged, per_page and page), create one (its author the
+ * token's identity), update one; GraphQL's `viewer` (who the token speaks for: the bot for an
+ * installation token, the person for a PAT); and GET /user, which answers 403 to an installation
+ * token as GitHub does ("Resource not accessible by integration"). `status` answers every request
+ * with that error instead (a token that may not write); `patch` answers every update with it (a
+ * comment the token may not edit); `viewer` the GraphQL query (who posts cannot be told).
  */
-async function fakeGitHub(options: {status?: number} = {}) {
+async function fakeGitHub(options: {status?: number; patch?: number; viewer?: number} = {}) {
   const comments: FakeComment[] = []
   let next = 9000
+  const refuse = (res: ServerResponse, status: number) =>
+    sendJson(res, status, {message: 'Resource not accessible by integration', status: String(status)})
   const github = await startServer((req, res) => {
-    if (options.status !== undefined) {
-      sendJson(res, options.status, {message: 'Resource not accessible by integration', status: String(options.status)})
-      return
-    }
-    if (req.headers.authorization !== 'Bearer ghs_job_token') {
-      sendJson(res, 401, {message: 'Bad credentials'})
-      return
-    }
+    if (options.status !== undefined) return refuse(res, options.status)
+    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? ''
+    const who = Object.hasOwn(TOKENS, token) ? TOKENS[token] : undefined
+    if (who === undefined) return sendJson(res, 401, {message: 'Bad credentials'})
     const url = new URL(req.path, 'http://github.test')
     const list = url.pathname === `/repos/${REPOSITORY}/issues/${PR}/comments`
     const one = new RegExp(`^/repos/${REPOSITORY}/issues/comments/(\\d+)$`).exec(url.pathname)
-    if (list && req.method === 'GET') {
+    if (url.pathname === '/graphql' && req.method === 'POST') {
+      if (options.viewer !== undefined) return refuse(res, options.viewer)
+      const {query} = JSON.parse(req.body) as {query: string}
+      if (!/^\s*(query\s*)?\{\s*viewer\s*\{[\s\w]*\}\s*\}\s*$/.test(query))
+        return sendJson(res, 200, {errors: [{message: `not played: ${query}`}]})
+      sendJson(res, 200, {data: {viewer: {login: who.login, databaseId: who.id}}})
+    } else if (url.pathname === '/user' && req.method === 'GET') {
+      if (token.startsWith('ghs_')) refuse(res, 403)
+      else sendJson(res, 200, who)
+    } else if (list && req.method === 'GET') {
       const per = Number(url.searchParams.get('per_page') ?? 30)
       const page = Number(url.searchParams.get('page') ?? 1)
       sendJson(res, 200, comments.slice((page - 1) * per, page * per))
     } else if (list && req.method === 'POST') {
-      const id = next++
-      const comment = {
-        id,
-        body: JSON.parse(req.body).body,
-        user: {login: 'github-actions[bot]'},
-        html_url: `https://github.test/${REPOSITORY}/pull/${PR}#issuecomment-${id}`,
-      }
-      comments.push(comment)
-      sendJson(res, 201, comment)
+      sendJson(res, 201, commentBy(who, JSON.parse(req.body).body))
     } else if (one && req.method === 'PATCH') {
       const comment = comments.find((c) => c.id === Number(one[1]))
-      if (comment === undefined) sendJson(res, 404, {message: 'Not Found'})
+      if (options.patch !== undefined) refuse(res, options.patch)
+      else if (comment === undefined) sendJson(res, 404, {message: 'Not Found'})
       else {
         comment.body = JSON.parse(req.body).body
         sendJson(res, 200, comment)
@@ -184,9 +205,18 @@ async function fakeGitHub(options: {status?: number} = {}) {
       sendJson(res, 404, {message: 'Not Found'})
     }
   })
+  /** a comment on the pull request, by `user` */
+  const commentBy = (user: FakeUser, body: string): FakeComment => {
+    const id = next++
+    const comment = {id, body, user, html_url: `https://github.test/${REPOSITORY}/pull/${PR}#issuecomment-${id}`}
+    comments.push(comment)
+    return comment
+  }
   /** what a person wrote on the pull request before: not the action's */
-  const human = (body: string) => comments.push({id: next++, body, user: {login: 'ada'}, html_url: ''})
-  return {github, comments, human, writes: () => github.requests.filter((r) => r.method !== 'GET')}
+  const human = (body: string) => commentBy({login: 'grace', id: 1002, type: 'User'}, body)
+  /** the requests that change the pull request (a GraphQL query only reads) */
+  const writes = () => github.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').map((r) => `${r.method} ${r.path}`)
+  return {github, comments, commentBy, human, writes}
 }
 
 /** The runner's variables of a `pull_request` run for pull request 7, from the repository itself or from a fork. */
@@ -205,6 +235,8 @@ function pullRequestRun(api: string, options: {fork?: boolean; event?: string} =
     GITHUB_EVENT_NAME: options.event ?? 'pull_request',
     GITHUB_EVENT_PATH: file,
     GITHUB_API_URL: api,
+    // (as the runner sets it: api.github.com/graphql, or a GitHub Enterprise server's /api/graphql)
+    GITHUB_GRAPHQL_URL: `${api}/graphql`,
     GITHUB_REPOSITORY: REPOSITORY,
     GITHUB_RUN_ID: '4242',
   }
@@ -411,7 +443,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       const first = await run()
       expect(first.success, JSON.stringify(first.steps, null, 2)).toBe(true)
       expect(first.outputs).toMatchObject({'exit-code': '0', verdict: 'improved', junit: 'reports/evals.xml', summary: 'reports/evals.md'})
-      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
+      expect(writes()).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
       expect(comments).toHaveLength(101)
       const ours = comments[100]
       expect(ours.body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
@@ -434,7 +466,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
         junit: 'reports/evals.xml',
         summary: 'reports/evals.md',
       })
-      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`])
+      expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`])
       expect(comments).toHaveLength(101)
       expect(comments[100].body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
       expect(comments[100].body).toContain('❌ amctl: 1 of 3 runs did not pass')
@@ -1246,6 +1278,87 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         const shown = shownText(comments[0].body).replaceAll('\u2060', '')
         expect(shown).toContain(`no verdict for ${evalSet}`)
         expect(shown).toContain(`eval set ${evalSet} · commit c0ffee1`)
+      } finally {
+        await github.close()
+      }
+    })
+
+    // issue 36 §1: the comment to edit is the one the identity posting now wrote; a marker anyone
+    // else planted ("✅ all runs passed" on a failing pull request) is never taken for it
+    const MARKER = '<!-- amctl:es_acme_search -->'
+    const PLANTED = `${MARKER}\n### ✅ amctl: all 3 runs passed\n`
+
+    it("a comment with the marker by anyone else is left alone: a new one is made, and it is the one the next push edits; the step's result as without it", async () => {
+      const {github, comments, commentBy, writes} = await fakeGitHub()
+      try {
+        const planted = commentBy(MALLORY, PLANTED)
+        const first = await evals(runs('passed', 'regressed'), 10, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(first.result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed'})
+        expect(stepOf(first.result, 'evals').exitCode).toBe(10)
+        expect(writes()).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
+        expect(comments).toHaveLength(2)
+        expect(comments[0]).toEqual(planted)
+        expect(comments[1].user).toEqual(ACTIONS_BOT)
+        expect(comments[1].body).toMatch(/^<!-- amctl:es_acme_search -->\n### ❌ amctl: the summary of run \d+\n/)
+        expect(stepOf(first.result, 'evals').stdout).toContain(
+          `amctl: commented on pull request #${PR} for es_acme_search (${comments[1].html_url}); a comment with its marker by mallory left alone`,
+        )
+        github.requests.length = 0
+        const second = await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(second.result.success).toBe(true)
+        expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${comments[1].id}`])
+        expect(comments).toHaveLength(2)
+        expect(comments[0]).toEqual(planted)
+        expect(stepOf(second.result, 'evals').stdout).toContain(`amctl: edited the comment on pull request #${PR} for es_acme_search`)
+      } finally {
+        await github.close()
+      }
+    })
+
+    it("with a person's token (a PAT) as github-token: that person's own comment is edited, not the one the job's token wrote", async () => {
+      const {github, comments, commentBy, writes} = await fakeGitHub()
+      try {
+        const bots = commentBy(ACTIONS_BOT, `${MARKER}\nan earlier push, by the job's token`)
+        const adas = commentBy(ADA, `${MARKER}\nan earlier push, by ada's token`)
+        const {result} = await evals(
+          runs('passed'),
+          0,
+          {'github-token': 'ghp_ada_token'},
+          {...(await onPullRequest(github.url)), reports: true},
+        )
+        expect(result.success).toBe(true)
+        expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${adas.id}`])
+        expect(comments).toHaveLength(2)
+        expect(comments[0]).toEqual(bots)
+        expect(comments[1].body).toContain('the summary of run')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it.each([
+      ['the edit is refused (HTTP 403)', {patch: 403}, '; the earlier comment could not be edited (HTTP 403)'],
+      [
+        'who posts cannot be told (the viewer query answers HTTP 403)',
+        {viewer: 403},
+        '; who posts could not be told (HTTP 403): no earlier comment is edited',
+      ],
+    ])("%s: a new comment instead of none, the step's result unchanged", async (_, refusal, says) => {
+      const {github, comments, commentBy, writes} = await fakeGitHub(refusal)
+      try {
+        const earlier = commentBy(ACTIONS_BOT, `${MARKER}\n### ✅ amctl: the summary of an earlier push`)
+        const {result} = await evals(runs('passed', 'regressed'), 10, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed'})
+        expect(stepOf(result, 'evals').exitCode).toBe(10)
+        expect(writes()).toEqual([
+          ...('patch' in refusal ? [`PATCH /repos/${REPOSITORY}/issues/comments/${earlier.id}`] : []),
+          `POST /repos/${REPOSITORY}/issues/${PR}/comments`,
+        ])
+        expect(comments).toHaveLength(2)
+        expect(comments[1].body).toContain('### ❌ amctl: the summary of run')
+        expect(stepOf(result, 'evals').stdout).toContain(
+          `amctl: commented on pull request #${PR} for es_acme_search (${comments[1].html_url})${says}`,
+        )
       } finally {
         await github.close()
       }
