@@ -1,7 +1,9 @@
 'use strict'
 // The GitHub Action's comment on a pull request (action.yml, the evals step; docs/ci.md "The
 // comment on the pull request"): one comment per eval set, found by a hidden marker on its first
-// line and edited in place on every push, holding amctl's Markdown summary of the step.
+// line and by its author, the identity posting now, and edited in place on every push, holding
+// amctl's Markdown summary of the step. A comment with the marker by anyone else is never edited:
+// anyone who may comment can write the marker (a "✅ all runs passed" on a failing pull request).
 //
 // Who runs it: the amctl executable the action has just installed and checked against SHA256SUMS,
 // as a preload (NODE_OPTIONS=--require=<this file>). That executable is Node on every runner the
@@ -11,7 +13,7 @@
 // honours the runner's proxy variables (Node's fetch does not); the JSON is Node's.
 //
 // What it reads: GITHUB_EVENT_NAME and GITHUB_EVENT_PATH (the pull request), GITHUB_API_URL,
-// GITHUB_REPOSITORY, GITHUB_SERVER_URL, GITHUB_RUN_ID (the runner's), AMCTL_COMMENT_TOKEN (the
+// GITHUB_GRAPHQL_URL, GITHUB_REPOSITORY, GITHUB_SERVER_URL, GITHUB_RUN_ID (the runner's), AMCTL_COMMENT_TOKEN (the
 // token that posts), AMCTL_COMMENT_EVAL_SET, AMCTL_COMMENT_SUMMARY (the summary this step wrote,
 // or empty), AMCTL_COMMENT_EXIT_CODE and AMCTL_COMMENT_VERDICT.
 //
@@ -46,9 +48,16 @@ function plain(text) {
   return [...String(text)].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('')
 }
 
-/** Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML. */
+/**
+ * Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML, and
+ * no mention. GitHub looks for `@login` and `@org/team` in the rendered text, where `\@` is a plain
+ * `@` again, at the start of a text node or after any character but an ASCII letter, digit or `_`:
+ * such an `@` is followed by U+2060 WORD JOINER, which shows nothing and starts no login, as
+ * markdownText of src/output/sanitize.ts does for amctl's summary (an email address stays as it is).
+ */
 function markdownText(text) {
   return plain(text)
+    .replace(/(?<![A-Za-z0-9_])@/g, '@\u2060')
     .replace(/[\\`*_{}[\]()#+\-.!|~@$]/g, '\\$&')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
@@ -68,6 +77,27 @@ class HttpError extends Error {
 }
 
 /**
+ * curl's absolute path, from the PATH the step gave this process (the system's directories:
+ * action/lib.sh). Spawned by its bare name, curl would be looked for in the working directory
+ * first on Windows (libuv's search there), which is the workflow's checkout.
+ */
+function systemCurl() {
+  const name = process.platform === 'win32' ? 'curl.exe' : 'curl'
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue
+    const file = path.join(dir, name)
+    try {
+      if (!fs.statSync(file).isFile()) continue
+      if (process.platform !== 'win32') fs.accessSync(file, fs.constants.X_OK)
+      return file
+    } catch {
+      // not here
+    }
+  }
+  return undefined
+}
+
+/**
  * One request through curl: the headers (the token among them) on curl's stdin, never in its
  * arguments, which other users of the machine can read; a body from a file. Returns the parsed
  * JSON answer of a 2xx; throws HttpError otherwise (status 0: no answer).
@@ -75,7 +105,9 @@ class HttpError extends Error {
 function request(work, token, method, url, body) {
   const out = path.join(work, 'answer.json')
   fs.rmSync(out, {force: true})
-  const args = ['--silent', '--show-error', '--proto-redir', '=https', '--max-time', '60', '--request', method]
+  // -q first: no .curlrc of HOME takes part (one could copy every request, the token's header
+  // included, to a file); the runner's proxy variables still do
+  const args = ['-q', '--silent', '--show-error', '--proto-redir', '=https', '--max-time', '60', '--request', method]
   args.push('--header', '@-', '--output', out, '--write-out', '%{http_code}')
   if (method === 'GET') args.push('--retry', '2')
   if (body !== undefined) {
@@ -94,7 +126,10 @@ function request(work, token, method, url, body) {
   const env = {...process.env}
   delete env.NODE_OPTIONS
   delete env.AMCTL_COMMENT_TOKEN
-  const run = spawnSync('curl', args, {input: `${headers.join('\n')}\n`, encoding: 'utf8', env})
+  delete env.AMCTL_TOKEN
+  const curl = systemCurl()
+  if (curl === undefined) throw new HttpError(method, url, 0, `no curl in ${process.env.PATH}`)
+  const run = spawnSync(curl, args, {input: `${headers.join('\n')}\n`, encoding: 'utf8', env})
   if (run.error) throw new HttpError(method, url, 0, `curl did not run (${run.error.code ?? run.error.message})`)
   const status = Number(run.stdout)
   if (run.status !== 0 || !(status >= 200 && status < 300)) {
@@ -107,6 +142,28 @@ function request(work, token, method, url, body) {
     throw new HttpError(method, url, 0, `HTTP ${status} with an answer that is not JSON`)
   }
 }
+
+/**
+ * Who the token posts as: its account's ID, from GraphQL's `viewer`, which answers for every kind
+ * of token: the job's GITHUB_TOKEN (an installation token of the GitHub Actions app) is the bot
+ * github-actions[bot], a person's token (a PAT) that person, an app's installation token its bot.
+ * REST has no such question for all of them: GET /user answers 403 to an installation token, and
+ * GET /app wants the app's own key. The ID is what REST gives as a comment's `user.id`: no login
+ * to spell (a bot's is `name[bot]` in REST, `name` as GraphQL's comment author) and none a rename
+ * changes. Throws HttpError when the answer names no one.
+ */
+function postingAs(work, token, graphql) {
+  const answer = request(work, token, 'POST', graphql, {query: 'query { viewer { login databaseId } }'})
+  const id = answer?.data?.viewer?.databaseId
+  if (!Number.isInteger(id) || id <= 0) {
+    const why = Array.isArray(answer?.errors) ? `: ${answer.errors[0]?.message}` : ''
+    throw new HttpError('POST', graphql, 0, `an answer that names no viewer${why}`)
+  }
+  return id
+}
+
+/** How an HttpError reads in a line: its HTTP status, or what happened instead. */
+const statusOf = (error) => (error.status === 0 ? error.message : `HTTP ${error.status}`)
 
 /** The comment's Markdown: the marker, the summary (or why there is none), where it comes from. */
 function bodyOf(env, pr, evalSet) {
@@ -156,24 +213,62 @@ function main(env) {
   if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) return command('warning', `no comment: GITHUB_REPOSITORY is not OWNER/NAME`)
   const evalSet = env.AMCTL_COMMENT_EVAL_SET ?? ''
   const api = (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '')
+  // (the runner sets it; else as GitHub places it: api.github.com/graphql, a server's /api/graphql)
+  const graphql = env.GITHUB_GRAPHQL_URL || `${api.replace(/\/api\/v3$/, '/api')}/graphql`
   const comments = `${api}/repos/${repository}/issues/${pr.number}/comments`
   const marker = markerOf(evalSet)
   const body = bodyOf(env, pr, evalSet)
   const work = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'amctl-comment-'))
   try {
-    let found
-    for (let page = 1; page <= MAX_PAGES && found === undefined; page++) {
+    // the first comment with the marker whose author is the identity posting now (asked once, when
+    // a comment with the marker is first seen); the others are someone else's, left alone. Who
+    // posts unknown: none is ours, and a new comment is made rather than another's edited
+    let ours
+    let identity
+    let unknown
+    const others = []
+    for (let page = 1; page <= MAX_PAGES && ours === undefined; page++) {
       const items = request(work, token, 'GET', `${comments}?per_page=100&page=${page}`)
       if (!Array.isArray(items)) throw new HttpError('GET', comments, 0, 'an answer that is not a list of comments')
-      found = items.find((c) => typeof c?.body === 'string' && c.body.startsWith(marker) && Number.isInteger(c.id))
+      for (const item of items) {
+        if (!(typeof item?.body === 'string' && item.body.startsWith(marker) && Number.isInteger(item.id))) continue
+        if (identity === undefined && unknown === undefined) {
+          try {
+            identity = postingAs(work, token, graphql)
+          } catch (error) {
+            if (!(error instanceof HttpError)) throw error
+            unknown = error
+          }
+        }
+        if (identity !== undefined && item.user?.id === identity) {
+          ours = item
+          break
+        }
+        others.push(item)
+      }
       if (items.length < 100) break
     }
-    if (found) {
-      request(work, token, 'PATCH', `${api}/repos/${repository}/issues/comments/${found.id}`, {body})
-      return plain(`amctl: edited the comment on pull request #${pr.number} for ${evalSet} (${found.html_url ?? `comment ${found.id}`})`)
+    let note = ''
+    if (unknown !== undefined) note = `; who posts could not be told (${statusOf(unknown)}): no earlier comment is edited`
+    else if (others.length > 0) {
+      const by = [...new Set(others.map((item) => String(item.user?.login ?? 'someone')))].join(', ')
+      note = `; ${others.length === 1 ? 'a comment' : `${others.length} comments`} with its marker by ${by} left alone`
+    }
+    if (ours !== undefined) {
+      try {
+        request(work, token, 'PATCH', `${api}/repos/${repository}/issues/comments/${ours.id}`, {body})
+        return plain(
+          `amctl: edited the comment on pull request #${pr.number} for ${evalSet} (${ours.html_url ?? `comment ${ours.id}`})${note}`,
+        )
+      } catch (error) {
+        // refused (the comment locked, hidden, gone, or no longer the token's to edit): a new one,
+        // never none, so an earlier push's verdict is not left standing as this one's
+        if (!(error instanceof HttpError) || error.status < 400 || error.status >= 500) throw error
+        note = `; the earlier comment could not be edited (HTTP ${error.status})${note}`
+      }
     }
     const created = request(work, token, 'POST', comments, {body})
-    return plain(`amctl: commented on pull request #${pr.number} for ${evalSet} (${created?.html_url ?? 'created'})`)
+    return plain(`amctl: commented on pull request #${pr.number} for ${evalSet} (${created?.html_url ?? 'created'})${note}`)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
     if ([401, 403, 404].includes(error.status)) {

@@ -1,6 +1,25 @@
 # The shell functions every step of action.yml uses, sourced from the action's own checkout
-# ("$GITHUB_ACTION_PATH/action/lib.sh"): said once here rather than once a step. Bash 3.2 and
-# later (macOS runners), Git Bash on Windows.
+# ("$GITHUB_ACTION_PATH/action/lib.sh") first thing: said once here rather than once a step. Bash
+# 3.2 and later (macOS runners), Git Bash on Windows.
+
+# Sourcing it first makes the step's tools the system's, whatever an earlier step of the job left:
+# a directory of its own first on PATH ($GITHUB_PATH: the checkout's node_modules/.bin, whose
+# packages may ship a `curl` or a `head`), shell functions named like the tools (bash imports
+# BASH_FUNC_curl%% from the environment, and $GITHUB_ENV takes that name), NODE_OPTIONS (GitHub's
+# runner refuses it from $GITHUB_ENV, not from a workflow's or job's env:, and the executable is
+# Node). Every tool here runs with AMCTL_TOKEN in its environment, curl with the GitHub token on
+# its stdin. So PATH is the system's directories alone (amctl runs by its absolute path), the
+# functions the shell imported are gone, and NODE_OPTIONS is unset (the comment sets its own, for
+# the one command it runs). Git Bash on Windows has its tools under Git's own directory, whatever
+# its drive: coreutils, sed and awk in /usr/bin, curl in /mingw64/bin, as the runner's bash finds
+# them. (bash itself the runner finds on PATH before this runs: that one no step can choose.)
+case ${OSTYPE:-} in
+  msys* | cygwin*) PATH=/mingw64/bin:/usr/bin:/bin ;;
+  *) PATH=/usr/bin:/bin:/usr/sbin:/sbin ;;
+esac
+export PATH
+while read -r _ _ name; do unset -f "$name"; done < <(declare -F)
+unset NODE_OPTIONS
 
 # One ::error line for the step's log, then exit 1.
 fail() {

@@ -68,19 +68,33 @@ export function safeJson(value: unknown, space?: number): string | undefined {
 }
 
 // what Markdown reads as syntax inside a line: emphasis, code, links, HTML, table cells, strike,
-// mentions, math (`$…$`), and the start of a bare URL that GitHub would turn into a link (`http://`, `www.`)
+// the `@` of an email address (an autolink), math (`$…$`), and the start of a bare URL that GitHub
+// would turn into a link (`http://`, `www.`)
 const MARKDOWN_SPECIAL = /[\\`*[\]<>|~@$]|_(?![A-Za-z0-9])|(?<![A-Za-z0-9])_|:(?=\/\/)|(?<=\bwww)\./gi
+// an `@` GitHub would take for the start of a mention: its mention filter runs on the rendered
+// text, where `\@` is a plain `@` again, and matches `@login` and `@org/team` at the start of a text
+// node or after any character but an ASCII letter, digit or `_` (so never in an email address)
+const MENTION_AT = /(?<![A-Za-z0-9_])@/g
+/** U+2060 WORD JOINER: shows nothing, and no login or organization starts with it. */
+const WORD_JOINER = '\u2060'
 
 /**
  * For Markdown (the CI summary): text that stays text. Backslash, backtick, `*`, `[`, `]`, `<`,
- * `>`, `|` (a table cell's edge), `~`, `@` (a mention) and `$` (GitHub renders `$…$` as math) are backslash-escaped, `_` too unless
+ * `>`, `|` (a table cell's edge), `~`, `@` (an email address's autolink) and `$` (GitHub renders `$…$` as math) are backslash-escaped, `_` too unless
  * it stands inside a word (`run_acme_0246` reads as it is: GitHub never takes an inner `_` for
  * emphasis), and so are the `:` of `://` and the `.` of `www.` (no bare link), `&` is `&amp;`;
- * then control characters, newlines included, are written visibly as `\u00XX`
- * (one line, one table cell, no terminal control when the file is shown in a terminal).
+ * an `@` that could start a mention (`@octocat`, `@org/team`) is also followed by U+2060 WORD
+ * JOINER, so no one is linked or notified (`ada@example.com` stays as it is); then control
+ * characters, newlines included, are written visibly as `\u00XX` (one line, one table cell, no
+ * terminal control when the file is shown in a terminal).
  */
 export function markdownText(text: string): string {
-  return terminalSafe(text.replace(/&/g, '&amp;').replace(MARKDOWN_SPECIAL, (c) => `\\${c}`))
+  return terminalSafe(
+    text
+      .replace(MENTION_AT, `@${WORD_JOINER}`)
+      .replace(/&/g, '&amp;')
+      .replace(MARKDOWN_SPECIAL, (c) => `\\${c}`),
+  )
 }
 
 /**

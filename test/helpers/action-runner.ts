@@ -282,10 +282,17 @@ export function runnerOf(
   return {files, variables}
 }
 
-/** A step's environment: `base`, what earlier steps wrote to GITHUB_ENV, and PATH with what they added through GITHUB_PATH first. */
+/**
+ * A step's environment: `base`, what earlier steps wrote to GITHUB_ENV, and PATH with what they
+ * added through GITHUB_PATH first. As the runner does (SetEnvFileCommand, in
+ * github.com/actions/runner/blob/main/src/Runner.Worker/FileCommandManager.cs), GITHUB_ENV may set
+ * any name but NODE_OPTIONS (in any case), which it refuses; a workflow's or job's `env:` may set
+ * that one too.
+ */
 export function stepEnvironment(base: Record<string, string>, files: RunnerFiles): Record<string, string> {
   const added = readFileSync(files.path, 'utf8').split('\n').filter(Boolean).reverse()
-  return {...base, ...parseCommandFile(readFileSync(files.env, 'utf8')), PATH: [...added, base.PATH].join(':')}
+  const set = Object.entries(parseCommandFile(readFileSync(files.env, 'utf8'))).filter(([name]) => name.toUpperCase() !== 'NODE_OPTIONS')
+  return {...base, ...Object.fromEntries(set), PATH: [...added, base.PATH].join(':')}
 }
 
 export async function runAction(options: RunActionOptions): Promise<ActionResult> {

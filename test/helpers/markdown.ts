@@ -28,7 +28,8 @@ function walk(tokens: Token[], visit: (token: Token) => void): void {
 }
 
 const ENTITIES: Record<string, string> = {'&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'"}
-const unescapeHtml = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity])
+/** Text as marked escapes it for HTML (the five entities it writes), read back. */
+export const unescapeHtml = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity])
 
 /** What a heading shows: its text without Markdown (the text GitHub makes the anchor from). */
 function shownText(tokens: Token[]): string {

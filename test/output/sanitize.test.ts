@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {safeJson, terminalSafe, tsvEscape, markdownText, workflowEscape} from '../../src/output/sanitize.js'
+import {githubMentions, shownText} from '../helpers/github-mentions.js'
 
 // Server text is data (contract 1.4): no control character reaches a terminal or breaks a TSV record.
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
@@ -97,13 +98,28 @@ describe('markdownText (the CI summary)', () => {
   it('escapes what Markdown would read as syntax, keeps words with inner underscores readable', () => {
     expect(markdownText('run_acme_0246')).toBe('run_acme_0246')
     expect(markdownText('_x_ *y* `z` [a](b) <i> a|b ~s~ & @me')).toBe(
-      '\\_x\\_ \\*y\\* \\`z\\` \\[a\\](b) \\<i\\> a\\|b \\~s\\~ &amp; \\@me',
+      '\\_x\\_ \\*y\\* \\`z\\` \\[a\\](b) \\<i\\> a\\|b \\~s\\~ &amp; \\@\u2060me',
     )
     expect(markdownText('see http://x.example and www.example.com')).toBe('see http\\://x.example and www\\.example.com')
   })
 
   it('control characters, newlines included, are written visibly: one line', () => {
     expect(markdownText('a\nb\r\u001b[2J\u009b')).toBe('a\\u000ab\\u000d\\u001b\\[2J\\u009b')
+  })
+
+  it('an @ GitHub would take for a mention mentions no one, rendered anywhere in a summary; it reads as it was, an email address as it is', () => {
+    // (issue 37 item 14: `\@octocat` renders as the text @octocat, which GitHub links and notifies)
+    const names = ['@octocat', 'ping @octocat.', '@acme-labs/reviewers', 'é@octocat', '&@octocat', '(@octocat)', '@@octocat']
+    for (const name of names) {
+      const text = markdownText(name)
+      const summary = `### ❌ amctl: ${text} regressed\n\n| Agent |\n|---|\n| ${text} |\n\n- **${text}**: scored 0.3\n\n<sub>${text}</sub>\n`
+      expect(githubMentions(summary), name).toEqual([])
+      // (U+2060 WORD JOINER, which shows nothing, after the @: no login starts with it)
+      expect(shownText(text).replaceAll('\u2060', ''), name).toBe(`${name}\n`)
+    }
+    expect(markdownText('ada@example.com')).toBe('ada\\@example.com')
+    expect(shownText(markdownText('ada@example.com'))).toBe('ada@example.com\n')
+    expect(githubMentions(markdownText('write to ada@example.com'))).toEqual([])
   })
 })
 

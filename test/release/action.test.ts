@@ -5,9 +5,11 @@ import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, CacheStore, type RunActionOptions, runAction} from '../helpers/action-runner.js'
 import {ciExample} from '../helpers/ci-examples.js'
+import {githubMentions, shownText} from '../helpers/github-mentions.js'
 import {runJob, type UsesResult, type WorkflowEvent} from '../helpers/workflow-runner.js'
 import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
+import type {ServerResponse} from 'node:http'
 import {tempDir} from '../helpers/temp.js'
 import {baselineFileText, groupStats, parseBaselineFile} from '../../src/gate/baseline-file.js'
 import {junitSchemaErrors, parseJunit} from '../gate/reports/fixtures.js'
@@ -131,50 +133,70 @@ const REPOSITORY = 'acme-labs/evals-demo'
 const PR = 7
 const HEAD_SHA = 'c0ffee1234567890c0ffee1234567890c0ffee12'
 
+/** Who a token speaks for, as GitHub's REST API shows a comment's `user`. */
+interface FakeUser {
+  login: string
+  id: number
+  type: 'User' | 'Bot'
+}
+
+/** The job's GITHUB_TOKEN posts as the GitHub Actions app's bot, with GitHub's own ID for it. */
+const ACTIONS_BOT: FakeUser = {login: 'github-actions[bot]', id: 41898282, type: 'Bot'}
+/** A person whose own token (a PAT) a workflow may pass as github-token. */
+const ADA: FakeUser = {login: 'ada', id: 1001, type: 'User'}
+/** Anyone who may comment on the pull request. */
+const MALLORY: FakeUser = {login: 'mallory', id: 6666, type: 'User'}
+/** The tokens the fake GitHub takes: an installation token of the GitHub Actions app (ghs_), a PAT. */
+const TOKENS: Record<string, FakeUser> = {ghs_job_token: ACTIONS_BOT, ghp_ada_token: ADA}
+
 interface FakeComment {
   id: number
   body: string
-  user: {login: string}
+  user: FakeUser
   html_url: string
 }
 
 /**
- * A local stand-in for the GitHub REST endpoints the action's comment uses, as api.github.com
- * answers them: list the pull request's comments (paged, per_page and page), create one, update
- * one. `status` answers every request with that error instead (a token that may not write).
+ * A local stand-in for the GitHub endpoints the action's comment uses, as api.github.com answers
+ * them: list the pull request's comments (paged, per_page and page), create one (its author the
+ * token's identity), update one; GraphQL's `viewer` (who the token speaks for: the bot for an
+ * installation token, the person for a PAT); and GET /user, which answers 403 to an installation
+ * token as GitHub does ("Resource not accessible by integration"). `status` answers every request
+ * with that error instead (a token that may not write); `patch` answers every update with it (a
+ * comment the token may not edit); `viewer` the GraphQL query (who posts cannot be told).
  */
-async function fakeGitHub(options: {status?: number} = {}) {
+async function fakeGitHub(options: {status?: number; patch?: number; viewer?: number} = {}) {
   const comments: FakeComment[] = []
   let next = 9000
+  const refuse = (res: ServerResponse, status: number) =>
+    sendJson(res, status, {message: 'Resource not accessible by integration', status: String(status)})
   const github = await startServer((req, res) => {
-    if (options.status !== undefined) {
-      sendJson(res, options.status, {message: 'Resource not accessible by integration', status: String(options.status)})
-      return
-    }
-    if (req.headers.authorization !== 'Bearer ghs_job_token') {
-      sendJson(res, 401, {message: 'Bad credentials'})
-      return
-    }
+    if (options.status !== undefined) return refuse(res, options.status)
+    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? ''
+    const who = Object.hasOwn(TOKENS, token) ? TOKENS[token] : undefined
+    if (who === undefined) return sendJson(res, 401, {message: 'Bad credentials'})
     const url = new URL(req.path, 'http://github.test')
     const list = url.pathname === `/repos/${REPOSITORY}/issues/${PR}/comments`
     const one = new RegExp(`^/repos/${REPOSITORY}/issues/comments/(\\d+)$`).exec(url.pathname)
-    if (list && req.method === 'GET') {
+    if (url.pathname === '/graphql' && req.method === 'POST') {
+      if (options.viewer !== undefined) return refuse(res, options.viewer)
+      const {query} = JSON.parse(req.body) as {query: string}
+      if (!/^\s*(query\s*)?\{\s*viewer\s*\{[\s\w]*\}\s*\}\s*$/.test(query))
+        return sendJson(res, 200, {errors: [{message: `not played: ${query}`}]})
+      sendJson(res, 200, {data: {viewer: {login: who.login, databaseId: who.id}}})
+    } else if (url.pathname === '/user' && req.method === 'GET') {
+      if (token.startsWith('ghs_')) refuse(res, 403)
+      else sendJson(res, 200, who)
+    } else if (list && req.method === 'GET') {
       const per = Number(url.searchParams.get('per_page') ?? 30)
       const page = Number(url.searchParams.get('page') ?? 1)
       sendJson(res, 200, comments.slice((page - 1) * per, page * per))
     } else if (list && req.method === 'POST') {
-      const id = next++
-      const comment = {
-        id,
-        body: JSON.parse(req.body).body,
-        user: {login: 'github-actions[bot]'},
-        html_url: `https://github.test/${REPOSITORY}/pull/${PR}#issuecomment-${id}`,
-      }
-      comments.push(comment)
-      sendJson(res, 201, comment)
+      sendJson(res, 201, commentBy(who, JSON.parse(req.body).body))
     } else if (one && req.method === 'PATCH') {
       const comment = comments.find((c) => c.id === Number(one[1]))
-      if (comment === undefined) sendJson(res, 404, {message: 'Not Found'})
+      if (options.patch !== undefined) refuse(res, options.patch)
+      else if (comment === undefined) sendJson(res, 404, {message: 'Not Found'})
       else {
         comment.body = JSON.parse(req.body).body
         sendJson(res, 200, comment)
@@ -183,9 +205,18 @@ async function fakeGitHub(options: {status?: number} = {}) {
       sendJson(res, 404, {message: 'Not Found'})
     }
   })
+  /** a comment on the pull request, by `user` */
+  const commentBy = (user: FakeUser, body: string): FakeComment => {
+    const id = next++
+    const comment = {id, body, user, html_url: `https://github.test/${REPOSITORY}/pull/${PR}#issuecomment-${id}`}
+    comments.push(comment)
+    return comment
+  }
   /** what a person wrote on the pull request before: not the action's */
-  const human = (body: string) => comments.push({id: next++, body, user: {login: 'ada'}, html_url: ''})
-  return {github, comments, human, writes: () => github.requests.filter((r) => r.method !== 'GET')}
+  const human = (body: string) => commentBy({login: 'grace', id: 1002, type: 'User'}, body)
+  /** the requests that change the pull request (a GraphQL query only reads) */
+  const writes = () => github.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').map((r) => `${r.method} ${r.path}`)
+  return {github, comments, commentBy, human, writes}
 }
 
 /** The runner's variables of a `pull_request` run for pull request 7, from the repository itself or from a fork. */
@@ -204,6 +235,8 @@ function pullRequestRun(api: string, options: {fork?: boolean; event?: string} =
     GITHUB_EVENT_NAME: options.event ?? 'pull_request',
     GITHUB_EVENT_PATH: file,
     GITHUB_API_URL: api,
+    // (as the runner sets it: api.github.com/graphql, or a GitHub Enterprise server's /api/graphql)
+    GITHUB_GRAPHQL_URL: `${api}/graphql`,
     GITHUB_REPOSITORY: REPOSITORY,
     GITHUB_RUN_ID: '4242',
   }
@@ -259,6 +292,9 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     served.length = 0
     await clearPlans()
     await plan({evalSetId: 'es_acme_search', agent: 'codex', status: 'succeeded', score: 0.3, count: 1})
+    // (the other runs planned too: unplanned, each would end as the dev server draws the k-th run of
+    // its agent and model, which moves with every test that launched one before)
+    await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
     const later = await runExampleStep({workspace: tempDir('amctl-workspace-'), cacheStore})
     expect(served).toEqual([`${base}/SHA256SUMS`])
     expect(later.cache.restored).toEqual(result.cache.saved)
@@ -338,6 +374,63 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     expect(readdirSync(dirname(third.outputs.amctl))).toEqual(['amctl'])
   })
 
+  it("what an earlier step left for the job (a PATH of its own, shell functions, NODE_OPTIONS, curl's config) never runs in the action's steps; the gate and the comment as without it", async () => {
+    const {github, comments} = await fakeGitHub()
+    try {
+      const workspace = tempDir('amctl-workspace-')
+      const runnerDir = tempDir('amctl-runner-')
+      const marks = tempDir('amctl-planted-')
+      const ran = join(marks, 'ran')
+      // an earlier step put the checkout's node_modules/.bin first on PATH: a program of every name
+      // on the machine's PATH is there, which says it ran (and whether AMCTL_TOKEN was in its
+      // environment) and then does the real program's work; bash aside, which the runner itself
+      // finds on PATH before the step's first line runs
+      const bin = join(workspace, 'node_modules', '.bin')
+      mkdirSync(bin, {recursive: true})
+      const recorder = join(marks, 'recorder')
+      writeFileSync(
+        recorder,
+        `#!/bin/sh\nprintf '%s token=%s\\n' "\${0##*/}" "\${AMCTL_TOKEN:+set}" >>${JSON.stringify(ran)}\nPATH=${JSON.stringify(machinePath())} exec "\${0##*/}" "$@"\n`,
+        {mode: 0o755},
+      )
+      const names = new Set(
+        machinePath()
+          .split(':')
+          .flatMap((dir) => (existsSync(dir) ? readdirSync(dir) : [])),
+      )
+      names.delete('bash')
+      for (const name of names) symlinkSync(recorder, join(bin, name))
+      mkdirSync(runnerDir, {recursive: true})
+      writeFileSync(join(runnerDir, 'path.txt'), `${bin}\n`)
+      // and exported shell functions named like the tools (GITHUB_ENV takes any name but NODE_OPTIONS)
+      const fn = (name: string) =>
+        `BASH_FUNC_${name}%%=() {  printf 'function ${name}\\n' >>${JSON.stringify(ran)}; command ${name} "$@"; }`
+      writeFileSync(join(runnerDir, 'env.txt'), `${['curl', 'sha256sum', 'od', 'mktemp', 'head', 'cp'].map(fn).join('\n')}\n`)
+      // and a curl config in HOME that copies every request, headers and all, to a file
+      mkdirSync(join(runnerDir, 'home'), {recursive: true})
+      writeFileSync(join(runnerDir, 'home', '.curlrc'), `trace-ascii = "${join(marks, 'curl-trace')}"\n`)
+      // the job's env: sets NODE_OPTIONS (GitHub's runner refuses it from GITHUB_ENV only)
+      const preload = join(marks, 'preload.cjs')
+      writeFileSync(preload, `require('node:fs').appendFileSync(${JSON.stringify(ran)}, 'NODE_OPTIONS: a preload of the job ran\\n')\n`)
+      await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
+      const result = await runExampleStep({
+        workspace,
+        runnerDir,
+        githubToken: 'ghs_job_token',
+        env: {...pullRequestRun(github.url), NODE_OPTIONS: `--require=${preload}`},
+      })
+      expect(result.success, JSON.stringify(result.steps, null, 2)).toBe(true)
+      expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('')
+      expect(existsSync(join(marks, 'curl-trace'))).toBe(false)
+      expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'improved', junit: 'reports/evals.xml', summary: 'reports/evals.md'})
+      expect(stepOf(result, 'install').stdout).toContain('matching SHA256SUMS')
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body).toContain('✅ amctl: all 3 runs passed')
+    } finally {
+      await github.close()
+    }
+  })
+
   it('on a pull request: one comment for the eval set, created by the first push and edited in place by the next; exit code and outputs as without it', async () => {
     const {github, comments, human, writes} = await fakeGitHub()
     try {
@@ -350,7 +443,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       const first = await run()
       expect(first.success, JSON.stringify(first.steps, null, 2)).toBe(true)
       expect(first.outputs).toMatchObject({'exit-code': '0', verdict: 'improved', junit: 'reports/evals.xml', summary: 'reports/evals.md'})
-      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
+      expect(writes()).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
       expect(comments).toHaveLength(101)
       const ours = comments[100]
       expect(ours.body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
@@ -363,6 +456,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       github.requests.length = 0
       await clearPlans()
       await plan({evalSetId: 'es_acme_search', agent: 'codex', status: 'succeeded', score: 0.3, count: 1})
+      await plan({evalSetId: 'es_acme_search', status: 'succeeded', score: 0.97})
       const second = await run()
       expect(second.success).toBe(false)
       expect(stepOf(second, 'evals').exitCode).toBe(10)
@@ -372,7 +466,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
         junit: 'reports/evals.xml',
         summary: 'reports/evals.md',
       })
-      expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`])
+      expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`])
       expect(comments).toHaveLength(101)
       expect(comments[100].body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
       expect(comments[100].body).toContain('❌ amctl: 1 of 3 runs did not pass')
@@ -1166,6 +1260,105 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         expect(comments[0].body).toContain('### ⚠️ amctl: no verdict for es\\_acme\\_search\n')
         expect(comments[0].body).toContain('\namctl exited 3 (error) before judging any run')
         expect(comments[0].body).not.toContain('the summary of run')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it('an eval set named like a person or a team mentions no one in the comment (its headline and footer); an email address stays as it is', async () => {
+      const {github, comments} = await fakeGitHub()
+      try {
+        const evalSet = '@octocat (@acme-labs/reviewers) ada@example.com'
+        const {result} = await evals({}, 3, {'eval-set': evalSet}, await onPullRequest(github.url))
+        expect(result.outputs).toMatchObject({'exit-code': '3', verdict: 'error'})
+        expect(comments).toHaveLength(1)
+        expect(comments[0].body).toContain('### ⚠️ amctl: no verdict for ')
+        expect(githubMentions(comments[0].body)).toEqual([])
+        // (U+2060 WORD JOINER after each @ that could start a mention: it shows nothing)
+        const shown = shownText(comments[0].body).replaceAll('\u2060', '')
+        expect(shown).toContain(`no verdict for ${evalSet}`)
+        expect(shown).toContain(`eval set ${evalSet} · commit c0ffee1`)
+      } finally {
+        await github.close()
+      }
+    })
+
+    // issue 36 §1: the comment to edit is the one the identity posting now wrote; a marker anyone
+    // else planted ("✅ all runs passed" on a failing pull request) is never taken for it
+    const MARKER = '<!-- amctl:es_acme_search -->'
+    const PLANTED = `${MARKER}\n### ✅ amctl: all 3 runs passed\n`
+
+    it("a comment with the marker by anyone else is left alone: a new one is made, and it is the one the next push edits; the step's result as without it", async () => {
+      const {github, comments, commentBy, writes} = await fakeGitHub()
+      try {
+        const planted = commentBy(MALLORY, PLANTED)
+        const first = await evals(runs('passed', 'regressed'), 10, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(first.result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed'})
+        expect(stepOf(first.result, 'evals').exitCode).toBe(10)
+        expect(writes()).toEqual([`POST /repos/${REPOSITORY}/issues/${PR}/comments`])
+        expect(comments).toHaveLength(2)
+        expect(comments[0]).toEqual(planted)
+        expect(comments[1].user).toEqual(ACTIONS_BOT)
+        expect(comments[1].body).toMatch(/^<!-- amctl:es_acme_search -->\n### ❌ amctl: the summary of run \d+\n/)
+        expect(stepOf(first.result, 'evals').stdout).toContain(
+          `amctl: commented on pull request #${PR} for es_acme_search (${comments[1].html_url}); a comment with its marker by mallory left alone`,
+        )
+        github.requests.length = 0
+        const second = await evals(runs('passed'), 0, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(second.result.success).toBe(true)
+        expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${comments[1].id}`])
+        expect(comments).toHaveLength(2)
+        expect(comments[0]).toEqual(planted)
+        expect(stepOf(second.result, 'evals').stdout).toContain(`amctl: edited the comment on pull request #${PR} for es_acme_search`)
+      } finally {
+        await github.close()
+      }
+    })
+
+    it("with a person's token (a PAT) as github-token: that person's own comment is edited, not the one the job's token wrote", async () => {
+      const {github, comments, commentBy, writes} = await fakeGitHub()
+      try {
+        const bots = commentBy(ACTIONS_BOT, `${MARKER}\nan earlier push, by the job's token`)
+        const adas = commentBy(ADA, `${MARKER}\nan earlier push, by ada's token`)
+        const {result} = await evals(
+          runs('passed'),
+          0,
+          {'github-token': 'ghp_ada_token'},
+          {...(await onPullRequest(github.url)), reports: true},
+        )
+        expect(result.success).toBe(true)
+        expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${adas.id}`])
+        expect(comments).toHaveLength(2)
+        expect(comments[0]).toEqual(bots)
+        expect(comments[1].body).toContain('the summary of run')
+      } finally {
+        await github.close()
+      }
+    })
+
+    it.each([
+      ['the edit is refused (HTTP 403)', {patch: 403}, '; the earlier comment could not be edited (HTTP 403)'],
+      [
+        'who posts cannot be told (the viewer query answers HTTP 403)',
+        {viewer: 403},
+        '; who posts could not be told (HTTP 403): no earlier comment is edited',
+      ],
+    ])("%s: a new comment instead of none, the step's result unchanged", async (_, refusal, says) => {
+      const {github, comments, commentBy, writes} = await fakeGitHub(refusal)
+      try {
+        const earlier = commentBy(ACTIONS_BOT, `${MARKER}\n### ✅ amctl: the summary of an earlier push`)
+        const {result} = await evals(runs('passed', 'regressed'), 10, {}, {...(await onPullRequest(github.url)), reports: true})
+        expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed'})
+        expect(stepOf(result, 'evals').exitCode).toBe(10)
+        expect(writes()).toEqual([
+          ...('patch' in refusal ? [`PATCH /repos/${REPOSITORY}/issues/comments/${earlier.id}`] : []),
+          `POST /repos/${REPOSITORY}/issues/${PR}/comments`,
+        ])
+        expect(comments).toHaveLength(2)
+        expect(comments[1].body).toContain('### ❌ amctl: the summary of run')
+        expect(stepOf(result, 'evals').stdout).toContain(
+          `amctl: commented on pull request #${PR} for es_acme_search (${comments[1].html_url})${says}`,
+        )
       } finally {
         await github.close()
       }
