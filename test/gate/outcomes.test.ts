@@ -1,0 +1,137 @@
+import {describe, expect, it} from 'vitest'
+import {detectableRate, failureTest, type Outcomes, predictiveTail, RATE_POWER} from '../../src/gate/outcomes.js'
+
+// The failure test: the beta-binomial predictive of a baseline's failures, its threshold at an
+// exact size, and the failure rate it catches. The tails are checked against scipy's betabinom;
+// the size and the detection against a brute-force enumeration of every sequence of outcomes.
+
+describe('predictiveTail: P(X ≥ x) of the beta-binomial predictive, p ~ Beta(f + 1, n − f + 1)', () => {
+  it.each([
+    // [x, m, failed, finished, scipy.stats.betabinom.sf(x - 1, m, f + 1, n - f + 1)]
+    [1, 1, 0, 50, 0.01923076923076905],
+    [1, 1, 5, 30, 0.18750000000000067],
+    [3, 3, 5, 30, 0.009358288770054068],
+    [2, 5, 5, 30, 0.24398395721925148],
+    [4, 5, 5, 30, 0.009358288770053735],
+    [1, 2, 0, 50, 0.03773584905660399],
+    [2, 2, 0, 30, 0.0018939393939393367],
+    [3, 10, 1, 28, 0.044862676441623894],
+    [7, 20, 3, 40, 0.010387659245154834],
+  ])('%i failures of %i against %i failed in %i: %f', (x, m, failed, finished, expected) => {
+    expect(predictiveTail(x, m, {failed, finished})).toBeCloseTo(expected, 12)
+  })
+
+  it('one failure of an agent that never failed in 50 runs is 1/52; none is certain; more than m is impossible', () => {
+    expect(predictiveTail(1, 1, {failed: 0, finished: 50})).toBeCloseTo(1 / 52, 15)
+    expect(predictiveTail(0, 3, {failed: 2, finished: 10})).toBe(1)
+    expect(predictiveTail(4, 3, {failed: 2, finished: 10})).toBe(0)
+  })
+})
+
+/** Every sequence of `length` outcomes (true: failed), as bit patterns. */
+function* sequences(length: number): Generator<boolean[]> {
+  for (let bits = 0; bits < 2 ** length; bits++) yield Array.from({length}, (_, i) => ((bits >> i) & 1) === 1)
+}
+
+/** The predictive probability of one sequence, from the Beta posterior's moments by direct products. */
+function predictive(sequence: boolean[], base: Outcomes): number {
+  let a = base.failed + 1
+  let b = base.finished - base.failed + 1
+  let p = 1
+  for (const failed of sequence) {
+    p *= (failed ? a : b) / (a + b)
+    if (failed) a++
+    else b++
+  }
+  return p
+}
+
+/** Whether `sequence` crosses `threshold` at one of the counts in `looks`, going on past a look only while `goesOn`. */
+function crosses(
+  sequence: boolean[],
+  base: Outcomes,
+  threshold: number,
+  looks: number[],
+  goesOn: (x: number, c: number) => boolean,
+): boolean {
+  let x = 0
+  for (let c = 1; c <= sequence.length; c++) {
+    if (sequence[c - 1]) x++
+    if (!looks.includes(c)) continue
+    if (x > 0 && predictiveTail(x, c, base) <= threshold) return true
+    if (!goesOn(x, c)) return false
+  }
+  return false
+}
+
+describe('failureTest: the largest threshold whose exact size fits the budget', () => {
+  it.each([
+    [{failed: 5, finished: 30}, 3, 0.0125],
+    [{failed: 0, finished: 30}, 3, 0.0125],
+    [{failed: 1, finished: 50}, 6, 0.025],
+    [{failed: 8, finished: 30}, 8, 0.0125],
+    [{failed: 12, finished: 20}, 10, 0.005],
+  ])('against %j, %i runs at most, budget %f: the size is every crossing sequence, summed, within the budget', (base, maxRuns, budget) => {
+    const test = failureTest(base, maxRuns, budget)
+    const looks = Array.from({length: maxRuns}, (_, i) => i + 1)
+    let size = 0
+    for (const sequence of sequences(maxRuns))
+      if (crosses(sequence, base, test.threshold, looks, () => true)) size += predictive(sequence, base)
+    expect(test.size).toBeCloseTo(size, 12)
+    expect(test.size).toBeLessThanOrEqual(budget)
+    // the next attainable threshold would spend more than the budget
+    const tails = looks.flatMap((c) => Array.from({length: c}, (_, i) => predictiveTail(i + 1, c, base)))
+    const next = Math.min(...tails.filter((t) => t > test.threshold))
+    let more = 0
+    for (const sequence of sequences(maxRuns)) if (crosses(sequence, base, next, looks, () => true)) more += predictive(sequence, base)
+    expect(more).toBeGreaterThan(budget)
+  })
+
+  it('the agent that fails 5 of 30: three failures in a row are beyond its rate, two are not; one that never failed: two are', () => {
+    expect(failureTest({failed: 5, finished: 30}, 3, 0.0125).threshold).toBeGreaterThanOrEqual(
+      predictiveTail(3, 3, {failed: 5, finished: 30}),
+    )
+    expect(failureTest({failed: 5, finished: 30}, 3, 0.0125).threshold).toBeLessThan(predictiveTail(2, 2, {failed: 5, finished: 30}))
+    expect(failureTest({failed: 0, finished: 30}, 3, 0.0125).threshold).toBeGreaterThanOrEqual(
+      predictiveTail(2, 2, {failed: 0, finished: 30}),
+    )
+  })
+
+  it('a budget nothing fits spends nothing: threshold 0', () => {
+    expect(failureTest({failed: 15, finished: 20}, 1, 0.001)).toEqual({threshold: 0, size: 0})
+  })
+})
+
+describe('detectableRate: the failure rate a step catches 4 times in 5, relaunching only while every run failed', () => {
+  it.each([
+    [{failed: 5, finished: 30}, 1, 1, 3],
+    [{failed: 5, finished: 30}, 1, 1, 5],
+    [{failed: 0, finished: 30}, 1, 1, 3],
+    [{failed: 2, finished: 40}, 3, 1, 5],
+  ])('against %j, first look at %i runs, %i a launch, at most %i: caught with probability 0.8 there', (base, first, perLaunch, maxRuns) => {
+    const test = failureTest(base, maxRuns, 0.0125)
+    const rate = detectableRate(base, test, first, perLaunch, maxRuns) as number
+    const looks: number[] = []
+    for (let c = first; c <= maxRuns; c += perLaunch) looks.push(c)
+    const caught = (r: number) => {
+      let p = 0
+      for (const sequence of sequences(maxRuns)) {
+        if (!crosses(sequence, base, test.threshold, looks, (x, c) => x === c)) continue
+        p += sequence.reduce((w, failed) => w * (failed ? r : 1 - r), 1)
+      }
+      return p
+    }
+    expect(caught(rate)).toBeCloseTo(RATE_POWER, 6)
+    expect(caught(rate * 0.95)).toBeLessThan(RATE_POWER)
+  })
+
+  it("the issue's worked case, 5 failed in 30: three launches catch only a rate of about 93 %", () => {
+    const base = {failed: 5, finished: 30}
+    expect(detectableRate(base, failureTest(base, 3, 0.0125), 1, 1, 3)).toBeCloseTo(0.8 ** (1 / 3), 6)
+  })
+
+  it('nothing is caught that often when the runs the step may make cannot cross: null', () => {
+    const base = {failed: 10, finished: 20}
+    expect(detectableRate(base, failureTest(base, 1, 0.0125), 1, 1, 1)).toBeNull()
+  })
+})
