@@ -130,6 +130,14 @@ const apart = (name, pkg, file) => ({
     b.onResolve({filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`), namespace: name}, (args) => ({path: args.path, external: true}))
   },
 })
+// the baseline file's JSON scanner (jsonc-parser): its ES module build, which esbuild follows (the
+// package's main is a UMD module that requires its parts through a factory's own `require`)
+const jsoncModule = {
+  name: 'jsonc-esm',
+  setup(b) {
+    b.onResolve({filter: /^jsonc-parser$/}, () => ({path: require.resolve('jsonc-parser/lib/esm/main.js')}))
+  },
+}
 // the JUnit report's XML library, only with --junit
 const xmlBuilder = apart('xml-builder', 'fast-xml-builder', 'xml.cjs')
 // the history gate's t quantile (jstat), only by a wait with --baseline history
@@ -153,7 +161,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...plugins(without, 'amctl'), xmlBuilder, statsLibrary, devServer],
+  plugins: [...plugins(without, 'amctl'), jsoncModule, xmlBuilder, statsLibrary, devServer],
   ...BUILD_OPTIONS,
   // indentation, line breaks and comments are a third of the bundle; names stay (shortening them
   // too measured nothing: a run loads the code cache, not the text). What a run gains by it is

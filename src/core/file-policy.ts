@@ -205,20 +205,20 @@ export function readFile(path: string, maxBytes: number, problem: (what: string)
 /**
  * Read-modify-write of a file read before (`read`): under the lock of its real path, reads it
  * there again (never through a link that may have been re-pointed since), lets `change` compute
- * the new text from what it holds now (undefined: leave it), and replaces it atomically, keeping
- * its mode — only if its real path still holds the file just read (the same device and inode
- * right before the rename). Returns what `change` returned.
+ * the new text from what it holds now (none: leave it), and replaces it atomically, keeping its
+ * mode — only if its real path still holds the file just read (the same device and inode right
+ * before the rename). Returns the `value` `change` returned.
  */
 export function replaceFile<T>(
   read: Pick<FileRead, 'path' | 'real'>,
   maxBytes: number,
   problem: (what: string) => Error,
-  change: (now: FileRead) => {text: string; value: T} | undefined,
-): T | undefined {
+  change: (now: FileRead) => {value: T; text?: string},
+): T {
   return withFileLock(read.real, () => {
     const now = readFile(read.real, maxBytes, problem, false)
     const next = change({...now, path: read.path})
-    if (next === undefined) return undefined
+    if (next.text === undefined) return next.value
     writeFileAtomic(read.real, next.text, now.mode, {
       followLinks: false,
       beforeRename: (target) => {

@@ -1,7 +1,9 @@
-import {readFileSync, statSync} from 'node:fs'
 import {resolve} from 'node:path'
+// (the bundle takes its ES module build: bin/build.js)
+import {type ParseErrorCode, printParseErrorCode, visit} from 'jsonc-parser'
 import type {Run} from '../contract/types.js'
 import {UsageError} from '../core/errors.js'
+import {type FileRead, readFile, vetRead} from '../core/file-policy.js'
 import {fileSystemError, isJsonObject, writeFileAtomic} from '../core/fs-atomic.js'
 import {MAX_INPUT_BYTES} from '../input/files.js'
 import type {Column} from '../output/format.js'
@@ -16,12 +18,20 @@ import {FILE, HISTORY, type Quantile, robustSummary, round6, summarize} from './
  * (`--update-baseline`), never by what a pull request runs. Its JSON Schema is
  * schemas/baseline-file.json (generated from BaselineFile below).
  *
+ * Version 2 records each group's failed and cancelled runs beside its scored ones: the failure
+ * rate a step's failed runs are judged against (./outcomes.ts). A file of version 1 is still read,
+ * its outcomes unknown (every failed run then fails the step), and updated as version 1; `evals
+ * baseline save` writes version 2.
+ *
  * The text is written in one stable form (members in a fixed order, groups by agent then model,
  * runs oldest first, one run a line), so that the `git diff` of an update shows the runs that
  * came and went and nothing else. It is written atomically (src/core/fs-atomic.ts), mode 0644
  * (a file of the repository). Whatever reads it checks it first: a file that is not valid (not
- * JSON, another version, a score outside 0–1, a run listed twice, a mean or sd that is not its
- * runs', a member this amctl does not know) is exit 2 naming the file and what is wrong.
+ * JSON, another version, a member given twice, a score outside 0–1, a run listed twice, a date in
+ * the future, a mean or sd that is not its runs', more runs than it keeps, a member this amctl
+ * does not know) is exit 2 naming the file, where, and what is wrong — never what it holds. What
+ * is written is held to the same rules first: a run a file cannot hold (an ID of spaces, a date
+ * past year 9999 or in the future) is left out, and said so.
  */
 
 /** One run a group is judged against: its ID, score and creation time (ISO 8601). */
@@ -38,6 +48,14 @@ export interface BaselineFileRun {
   createdAt: string
 }
 
+/** A run that failed or was cancelled: its ID and creation time. */
+export interface BaselineFileOutcome {
+  /** @minLength 1 */
+  id: string
+  /** @format date-time */
+  createdAt: string
+}
+
 /** The runs of one agent × model. */
 export interface BaselineFileGroup {
   /** the agent (null: runs without one) */
@@ -50,8 +68,12 @@ export interface BaselineFileGroup {
   sd: number
   /** the runs judged against, oldest first: at most `keep` */
   runs: BaselineFileRun[]
-  /** runs `evals baseline save` set aside as outliers (the rule of --baseline history), oldest first; never judged against */
+  /** runs `evals baseline save` set aside as outliers (the rule of --baseline history), oldest first, at most `keep`; never judged against */
   setAside: BaselineFileRun[]
+  /** the runs that failed, created since the oldest of `runs`, oldest first, at most `keep`: with the runs and those set aside, the group's failure rate */
+  failed: BaselineFileOutcome[]
+  /** the runs that were cancelled (a person or a pipeline cancels them: never a failure of the agent), likewise */
+  cancelled: BaselineFileOutcome[]
 }
 
 /** A baseline file (schemas/baseline-file.json). */
@@ -83,16 +105,34 @@ export interface BaselineFile {
   groups: BaselineFileGroup[]
 }
 
+/** A file as read: its groups in version 2's form, and whether it records its runs' outcomes (version 1 does not). */
+export interface ReadBaseline {
+  file: BaselineFile
+  /** false: a file of version 1, whose failed and cancelled runs were never recorded */
+  outcomes: boolean
+}
+
 const MODE = 0o644
 /** the members of each object, in the order they are written */
 const FILE_KEYS = ['version', 'org', 'evalSetId', 'savedAt', 'keep', 'groups'] as const
-const GROUP_KEYS = ['agent', 'model', 'mean', 'sd', 'runs', 'setAside'] as const
+const GROUP_KEYS = ['agent', 'model', 'mean', 'sd', 'runs', 'setAside', 'failed', 'cancelled'] as const
+/** version 1 had no outcomes */
+const V1_GROUP_KEYS = GROUP_KEYS.filter((k) => k !== 'failed' && k !== 'cancelled')
 const RUN_KEYS = ['id', 'score', 'createdAt'] as const
+const OUTCOME_KEYS = ['id', 'createdAt'] as const
+/** the lists of a group that hold runs */
+const LISTS = ['runs', 'setAside', 'failed', 'cancelled'] as const
+
+/** A date this far past now is in the future (a clock a day off is a clock, not a run from the future). */
+const FUTURE_MS = 24 * 3600 * 1000
 
 /** "codex / gpt-5" */
 export function groupName(group: {agent: string | null; model: string | null}): string {
   return `${group.agent ?? '(no agent)'} / ${group.model ?? '(no model)'}`
 }
+
+/** The key of an agent × model: the pair itself, never its display name ("a / b" + "c" is not "a" + "b / c"). */
+const keyOf = (agent: string | null, model: string | null): string => JSON.stringify([agent, model])
 
 /** The group of `file` that holds the runs of this agent and model. */
 export function fileGroupOf(file: BaselineFile, agent: unknown, model: unknown): BaselineFileGroup | undefined {
@@ -119,12 +159,14 @@ function invalid(label: string, problem: string): UsageError {
   return new UsageError(`baseline file ${label}: ${problem}`)
 }
 
+/** A value a reader may see in an error: a number, a boolean or null as it is, text only as what kind it is (never its content). */
 const shown = (value: unknown): string => {
-  const text = JSON.stringify(value) ?? String(value)
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
+  if (typeof value === 'string') return value === '' ? '""' : `text of ${value.length} character${value.length === 1 ? '' : 's'}`
+  return value === undefined ? 'undefined' : Array.isArray(value) ? 'a list' : 'an object'
 }
 
-/** ISO 8601 with a zone, of a day that exists (Date.parse rolls 2026-02-30 over into March). */
+/** ISO 8601 with a zone, of a day that exists (Date.parse rolls 2026-02-30 over into March), four-digit years only. */
 function isDate(value: unknown): value is string {
   if (typeof value !== 'string') return false
   const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/.exec(value)
@@ -133,80 +175,186 @@ function isDate(value: unknown): value is string {
   return day.getUTCMonth() === Number(m[2]) - 1 && day.getUTCDate() === Number(m[3])
 }
 
+/** Why `value` cannot be a date of a file read at `now`, or undefined. */
+function dateProblem(value: unknown, now: number): string | undefined {
+  if (!isDate(value)) return `is not an ISO 8601 date-time: ${shown(value)}`
+  if (Date.parse(value) > now + FUTURE_MS) return `is in the future: ${value}`
+  return undefined
+}
+
+/** Why a run ID cannot be one of a file's, or undefined. */
+const idProblem = (id: unknown): string | undefined =>
+  typeof id !== 'string' || id.trim() === '' ? `is not a run ID: ${shown(id)}` : undefined
+
+/** The words of jsonc-parser's error codes. */
+const SYNTAX: Partial<Record<string, string>> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a number that is not one',
+  PropertyNameExpected: 'a member name expected',
+  ValueExpected: 'a value expected',
+  ColonExpected: 'a colon expected',
+  CommaExpected: 'a comma expected',
+  CloseBraceExpected: 'a } expected',
+  CloseBracketExpected: 'a ] expected',
+  EndOfFileExpected: 'more after the end of the document',
+  InvalidCommentToken: 'a comment (JSON has none)',
+  UnexpectedEndOfComment: 'a comment (JSON has none)',
+  UnexpectedEndOfString: 'a text that does not end',
+  UnexpectedEndOfNumber: 'a number that does not end',
+  InvalidUnicode: 'an escape that is not one',
+  InvalidEscapeCharacter: 'an escape that is not one',
+  InvalidCharacter: 'a control character in a text',
+}
+
+/**
+ * The JSON of `text` checked as a reader of the diff sees it (before it is parsed): well-formed
+ * (an error names its line and column, never what stands there), each member of an object given
+ * once (the last one would win where a reviewer reads the first), and no list of runs longer than
+ * a group can keep (HISTORY.maxRuns), which stops a file of a million runs before it is held.
+ */
+function checkSyntax(text: string, label: string): void {
+  const members: Array<Set<string>> = []
+  const at = (line: number, column: number) => `line ${line + 1}, column ${column + 1}`
+  visit(
+    text,
+    {
+      onObjectBegin: (_offset, _length, line, column, path) => {
+        members.push(new Set())
+        const where = path()
+        // an item of a group's list: ['groups', g, 'runs', i]
+        if (where.length === 4 && where[0] === 'groups' && typeof where[3] === 'number' && where[3] >= HISTORY.maxRuns) {
+          throw invalid(
+            label,
+            `groups[${where[1]}].${where[2]} holds more than ${HISTORY.maxRuns} runs (${at(line, column)}): a group keeps at most ${HISTORY.maxRuns}`,
+          )
+        }
+      },
+      onObjectEnd: () => {
+        members.pop()
+      },
+      onObjectProperty: (name, _offset, _length, line, column) => {
+        const seen = members[members.length - 1]
+        if (seen?.has(name))
+          throw invalid(
+            label,
+            `${at(line, column)}: the member ${JSON.stringify(name.slice(0, 40))} is given twice in one object; give each once`,
+          )
+        seen?.add(name)
+      },
+      onError: (error: ParseErrorCode, _offset, _length, line, column) => {
+        const code = printParseErrorCode(error)
+        throw invalid(label, `not JSON at ${at(line, column)}: ${SYNTAX[code] ?? code}`)
+      },
+    },
+    {disallowComments: true, allowTrailingComma: false, allowEmptyContent: false},
+  )
+}
+
 function checkKeys(label: string, where: string, value: Record<string, unknown>, keys: readonly string[]): void {
   for (const key of Object.keys(value)) {
-    if (!keys.includes(key)) throw invalid(label, `${where}has a member this amctl does not know: "${key}" (it knows ${keys.join(', ')})`)
+    if (!keys.includes(key))
+      throw invalid(
+        label,
+        `${where}has a member this amctl does not know: ${JSON.stringify(key.slice(0, 40))} (it knows ${keys.join(', ')})`,
+      )
   }
   for (const key of keys) if (!(key in value)) throw invalid(label, `${where}has no "${key}"`)
 }
 
-function checkRun(label: string, where: string, value: unknown): BaselineFileRun {
+function checkRun(label: string, where: string, value: unknown, now: number): BaselineFileRun {
   if (!isJsonObject(value)) throw invalid(label, `${where} is not an object {"id","score","createdAt"}`)
   checkKeys(label, `${where} `, value, RUN_KEYS)
   const {id, score, createdAt} = value
-  if (typeof id !== 'string' || id.trim() === '') throw invalid(label, `${where}.id is not a run ID: ${shown(id)}`)
+  const badId = idProblem(id)
+  if (badId !== undefined) throw invalid(label, `${where}.id ${badId}`)
   if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 1) {
     throw invalid(label, `${where}.score is not a score from 0 to 1: ${shown(score)}`)
   }
-  if (!isDate(createdAt)) throw invalid(label, `${where}.createdAt is not an ISO 8601 date-time: ${shown(createdAt)}`)
-  return {id, score, createdAt}
+  const badDate = dateProblem(createdAt, now)
+  if (badDate !== undefined) throw invalid(label, `${where}.createdAt ${badDate}`)
+  return {id: id as string, score, createdAt: createdAt as string}
+}
+
+function checkOutcome(label: string, where: string, value: unknown, now: number): BaselineFileOutcome {
+  if (!isJsonObject(value)) throw invalid(label, `${where} is not an object {"id","createdAt"}`)
+  checkKeys(label, `${where} `, value, OUTCOME_KEYS)
+  const {id, createdAt} = value
+  const badId = idProblem(id)
+  if (badId !== undefined) throw invalid(label, `${where}.id ${badId}`)
+  const badDate = dateProblem(createdAt, now)
+  if (badDate !== undefined) throw invalid(label, `${where}.createdAt ${badDate}`)
+  return {id: id as string, createdAt: createdAt as string}
 }
 
 /**
- * The file `text` holds, checked (see the top of this file); `label` names it in errors (its path
- * as given). Every problem is exit 2, `baseline file PATH: <what is wrong>`.
+ * The file `text` holds, checked (see the top of this file) as of `now` (epoch ms: dates past it
+ * by more than a day are refused); `label` names it in errors (its path as given). Every problem
+ * is exit 2, `baseline file PATH: <what is wrong>`.
  */
-export function parseBaselineFile(text: string, label: string): BaselineFile {
+export function parseBaselineFile(text: string, label: string, now: number): ReadBaseline {
+  checkSyntax(text, label)
   let value: unknown
   try {
     value = JSON.parse(text)
-  } catch (error) {
-    throw invalid(label, `not JSON (${(error as Error).message})`)
+  } catch {
+    // (what jsonc-parser took for JSON and JSON.parse does not: still never its content)
+    throw invalid(label, 'not JSON')
   }
   if (!isJsonObject(value)) throw invalid(label, 'not a baseline file: the document is not a JSON object')
-  if (value.version !== FILE.version) {
-    throw invalid(label, `version ${shown(value.version)} is not one this amctl reads (${FILE.version})`)
+  if (value.version !== FILE.version && value.version !== 1) {
+    throw invalid(label, `version ${shown(value.version)} is not one this amctl reads (1 or ${FILE.version})`)
   }
+  const outcomes = value.version === FILE.version
   checkKeys(label, '', value, FILE_KEYS)
   const {org, evalSetId, savedAt, keep, groups} = value
   if (typeof org !== 'string' || org.trim() === '') throw invalid(label, `"org" is not an organization: ${shown(org)}`)
   if (typeof evalSetId !== 'string' || evalSetId.trim() === '')
     throw invalid(label, `"evalSetId" is not an eval set ID: ${shown(evalSetId)}`)
-  if (!isDate(savedAt)) throw invalid(label, `"savedAt" is not an ISO 8601 date-time: ${shown(savedAt)}`)
+  const badSaved = dateProblem(savedAt, now)
+  if (badSaved !== undefined) throw invalid(label, `"savedAt" ${badSaved}`)
   if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < HISTORY.minRuns || keep > HISTORY.maxRuns) {
     throw invalid(label, `"keep" is not a whole number from ${HISTORY.minRuns} to ${HISTORY.maxRuns}: ${shown(keep)}`)
   }
   if (!Array.isArray(groups)) throw invalid(label, `"groups" is not a list: ${shown(groups)}`)
   const seen = new Map<string, string>()
-  const names = new Set<string>()
+  const pairs = new Map<string, number>()
   const parsed = groups.map((group, g): BaselineFileGroup => {
     const where = `groups[${g}]`
     if (!isJsonObject(group)) throw invalid(label, `${where} is not an object`)
-    checkKeys(label, `${where} `, group, GROUP_KEYS)
+    checkKeys(label, `${where} `, group, outcomes ? GROUP_KEYS : V1_GROUP_KEYS)
     const {agent, model, mean, sd} = group
     for (const [name, v] of [
       ['agent', agent],
       ['model', model],
     ] as const) {
-      if (v !== null && (typeof v !== 'string' || v === '')) throw invalid(label, `${where}.${name} is not a name or null: ${shown(v)}`)
+      if (v !== null && typeof v !== 'string') throw invalid(label, `${where}.${name} is not a name or null: ${shown(v)}`)
     }
     const named = groupName({agent: agent as string | null, model: model as string | null})
-    if (names.has(named)) throw invalid(label, `${where} is ${named} again: each agent × model has one group`)
-    names.add(named)
-    const list = (key: 'runs' | 'setAside'): BaselineFileRun[] => {
-      const items = group[key]
-      if (!Array.isArray(items)) throw invalid(label, `${where}.${key} is not a list: ${shown(items)}`)
+    const key = keyOf(agent as string | null, model as string | null)
+    if (pairs.has(key)) throw invalid(label, `${where} is ${named} again (as groups[${pairs.get(key)}]): each agent × model has one group`)
+    pairs.set(key, g)
+    const list = <T extends {id: string}>(name: (typeof LISTS)[number], check: (where: string, item: unknown) => T): T[] => {
+      const items = name === 'failed' || name === 'cancelled' ? (outcomes ? group[name] : []) : group[name]
+      if (!Array.isArray(items)) throw invalid(label, `${where}.${name} is not a list: ${shown(items)}`)
+      if (items.length > keep)
+        throw invalid(
+          label,
+          `${where} (${named}) holds ${items.length} ${name === 'runs' ? 'runs' : `${name} runs`}, more than "keep" ${keep}`,
+        )
       return items.map((item, i) => {
-        const run = checkRun(label, `${where}.${key}[${i}]`, item)
+        const run = check(`${where}.${name}[${i}]`, item)
         const before = seen.get(run.id)
-        if (before !== undefined) throw invalid(label, `run ${run.id} is listed twice (${before} and ${where}.${key}[${i}])`)
-        seen.set(run.id, `${where}.${key}[${i}]`)
+        if (before !== undefined) throw invalid(label, `run ${run.id} is listed twice (${before} and ${where}.${name}[${i}])`)
+        seen.set(run.id, `${where}.${name}[${i}]`)
         return run
       })
     }
-    const runs = list('runs')
-    const setAside = list('setAside')
-    if (runs.length > keep) throw invalid(label, `${where} (${named}) holds ${runs.length} runs, more than "keep" ${keep}`)
+    const scored = (w: string, item: unknown) => checkRun(label, w, item, now)
+    const outcome = (w: string, item: unknown) => checkOutcome(label, w, item, now)
+    const runs = list('runs', scored)
+    const setAside = list('setAside', scored)
+    const failed = list('failed', outcome)
+    const cancelled = list('cancelled', outcome)
     const expected = groupStats(runs)
     if (typeof mean !== 'number' || Math.abs(mean - expected.mean) > 1e-6) {
       throw invalid(label, `${where}.mean ${shown(mean)} is not the mean of its runs (${expected.mean}): change the runs, not the mean`)
@@ -217,37 +365,49 @@ export function parseBaselineFile(text: string, label: string): BaselineFile {
         `${where}.sd ${shown(sd)} is not the standard deviation of its runs (${expected.sd}): change the runs, not the sd`,
       )
     }
-    return {agent: agent as string | null, model: model as string | null, mean: expected.mean, sd: expected.sd, runs, setAside}
+    return {
+      agent: agent as string | null,
+      model: model as string | null,
+      mean: expected.mean,
+      sd: expected.sd,
+      runs,
+      setAside,
+      failed,
+      cancelled,
+    }
   })
-  return {version: FILE.version, org, evalSetId, savedAt, keep, groups: parsed}
+  return {file: {version: FILE.version, org, evalSetId, savedAt: savedAt as string, keep, groups: parsed}, outcomes}
+}
+
+/** The file's own error: exit 2 naming the file and why it could not be read (a missing file says how to make one). */
+function unreadable(label: string, error: unknown): UsageError {
+  if (error instanceof UsageError) return error
+  const code = (error as NodeJS.ErrnoException).code
+  return invalid(
+    label,
+    code === 'ENOENT' ? 'no such file (make one with `amctl evals baseline save`)' : fileSystemError('read', label, error).message,
+  )
 }
 
 /**
- * The baseline file at `path`, checked (exit 2 naming `label` and what is wrong; a file that
- * cannot be read is exit 2 too: it is the step's own input).
+ * The baseline file at `path`, checked as of `now` (exit 2 naming `label` and what is wrong; a
+ * file that cannot be read is exit 2 too: it is the step's own input), and where it was read
+ * (its real path and which file it was: an update replaces that one, src/core/file-policy.ts).
  */
-export function readBaselineFile(path: string, label = path): BaselineFile {
-  let text: string
+export function readBaselineFile(path: string, now: number, label = path): ReadBaseline & {source: FileRead} {
   try {
-    const info = statSync(path)
-    if (info.isDirectory()) throw invalid(label, 'it is a directory')
-    if (!info.isFile()) throw invalid(label, 'it is not a regular file')
-    if (info.size > MAX_INPUT_BYTES) throw invalid(label, `it is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB`)
-    text = readFileSync(path, 'utf8')
+    vetRead('baseline file', path)
+    const source = readFile(path, MAX_INPUT_BYTES, (what) => invalid(label, what))
+    return {...parseBaselineFile(source.text, label, now), source}
   } catch (error) {
-    if (error instanceof UsageError) throw error
-    const code = (error as NodeJS.ErrnoException).code
-    const why =
-      code === 'ENOENT' ? 'no such file (make one with `amctl evals baseline save`)' : fileSystemError('read', label, error).message
-    throw invalid(label, why)
+    throw unreadable(label, error)
   }
-  return parseBaselineFile(text, label)
 }
 
 // ——————————————————————————————————————— writing ———————————————————————————————————————
 
-/** The file as text, in its one stable form (see the top of this file). */
-export function baselineFileText(file: BaselineFile): string {
+/** The file as text, in its one stable form (see the top of this file), as version 2, or as version 1 (no outcomes). */
+export function baselineFileText(file: BaselineFile, version: 1 | typeof FILE.version = FILE.version): string {
   const value = (v: unknown) => JSON.stringify(v)
   // an object's members, or a list's items, one a line below `indent`
   const object = (indent: string, members: Array<[string, string]>) =>
@@ -255,15 +415,34 @@ export function baselineFileText(file: BaselineFile): string {
   const list = (indent: string, items: string[]) =>
     items.length === 0 ? '[]' : `[\n${items.map((i) => `${indent}  ${i}`).join(',\n')}\n${indent}]`
   // a run on one line
-  const run = (r: BaselineFileRun) => `{${RUN_KEYS.map((k) => `${value(k)}: ${value(r[k])}`).join(', ')}}`
+  const line = (r: Record<string, unknown>, keys: readonly string[]) => `{${keys.map((k) => `${value(k)}: ${value(r[k])}`).join(', ')}}`
+  const keys = version === 1 ? V1_GROUP_KEYS : GROUP_KEYS
   const group = (g: BaselineFileGroup) =>
     object(
       '    ',
-      GROUP_KEYS.map((k) => [k, k === 'runs' || k === 'setAside' ? list('      ', g[k].map(run)) : value(g[k])]),
+      keys.map((k): [string, string] => {
+        if (k === 'runs' || k === 'setAside')
+          return [
+            k,
+            list(
+              '      ',
+              g[k].map((r) => line(r as unknown as Record<string, unknown>, RUN_KEYS)),
+            ),
+          ]
+        if (k === 'failed' || k === 'cancelled')
+          return [
+            k,
+            list(
+              '      ',
+              g[k].map((r) => line(r as unknown as Record<string, unknown>, OUTCOME_KEYS)),
+            ),
+          ]
+        return [k, value(g[k])]
+      }),
     )
   return `${object(
     '',
-    FILE_KEYS.map((k) => [k, k === 'groups' ? list('  ', file.groups.map(group)) : value(file[k])]),
+    FILE_KEYS.map((k) => [k, k === 'groups' ? list('  ', file.groups.map(group)) : k === 'version' ? value(version) : value(file[k])]),
   )}\n`
 }
 
@@ -276,7 +455,7 @@ export function writeBaselineFile(path: string, file: BaselineFile): void {
   }
 }
 
-const byTime = (a: BaselineFileRun, b: BaselineFileRun): number =>
+const byTime = (a: {id: string; createdAt: string}, b: {id: string; createdAt: string}): number =>
   Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 /** Groups by agent, then model; a group without one last (the file's order, and `evals stats`' rows). */
@@ -290,100 +469,205 @@ export function targetOf(run: Run): {agent: string | null; model: string | null}
   return {agent: typeof run.agent === 'string' ? run.agent : null, model: typeof run.model === 'string' ? run.model : null}
 }
 
-/** A run of the API as a run of the file: only a succeeded run with a score (and a createdAt) is one. */
-export function fileRun(run: Run): BaselineFileRun | undefined {
-  if (run.status !== 'succeeded' || typeof run.score !== 'number' || createdMs(run) === undefined) return undefined
-  return {id: run.id, score: run.score, createdAt: new Date(createdMs(run) as number).toISOString()}
+/** Where a run of the API goes in a file: its scored runs, its failed ones, its cancelled ones, or nowhere. */
+type Place = 'runs' | 'failed' | 'cancelled'
+
+/** A run of the API as a run of a file, where it goes (only a succeeded run with a score is a scored one), or why it cannot be one. */
+function entryOf(run: Run, now: number): {place: Place; entry: BaselineFileRun | BaselineFileOutcome} | {problem: string} | undefined {
+  const place: Place | undefined =
+    run.status === 'succeeded' && typeof run.score === 'number'
+      ? 'runs'
+      : run.status === 'failed'
+        ? 'failed'
+        : run.status === 'cancelled'
+          ? 'cancelled'
+          : undefined
+  if (place === undefined) return undefined
+  const ms = createdMs(run)
+  const badId = idProblem(run.id)
+  if (badId !== undefined) return {problem: `its ID ${badId}`}
+  if (ms === undefined) return {problem: 'it has no createdAt'}
+  const createdAt = new Date(ms).toISOString()
+  if (!isDate(createdAt)) return {problem: `its createdAt is past the year 9999: ${createdAt}`}
+  const badDate = dateProblem(createdAt, now)
+  if (badDate !== undefined) return {problem: `its createdAt ${badDate}`}
+  return {place, entry: place === 'runs' ? {id: run.id, score: run.score as number, createdAt} : {id: run.id, createdAt}}
 }
 
-function withStats(group: Omit<BaselineFileGroup, 'mean' | 'sd'>): BaselineFileGroup {
-  const {agent, model, runs, setAside} = group
-  return {agent, model, ...groupStats(runs), runs, setAside}
+/** A run of the API as a scored run of a file: only a succeeded run with a score (and a createdAt a file can hold) is one. */
+export function fileRun(run: Run, now: number): BaselineFileRun | undefined {
+  const found = entryOf(run, now)
+  return found !== undefined && 'place' in found && found.place === 'runs' ? (found.entry as BaselineFileRun) : undefined
+}
+
+/** What a write left out: each run a file cannot hold, and why (one warning line says them). */
+export interface LeftOut {
+  id: string
+  problem: string
+}
+
+/** A group being built: its runs in each list, before they are sorted, cut to `keep` and summed up. */
+interface Draft {
+  agent: string | null
+  model: string | null
+  runs: BaselineFileRun[]
+  setAside: BaselineFileRun[]
+  failed: BaselineFileOutcome[]
+  cancelled: BaselineFileOutcome[]
 }
 
 /**
- * A new file (`evals baseline save`): the succeeded, scored `runs` of `evalSetId`, by agent ×
- * model, each group's newest `keep`, outliers set aside by the rule of --baseline history
- * (./stats.ts robustSummary) and recorded as set aside.
+ * A group as written: its runs sorted and cut to the newest `keep`; the runs set aside, failed
+ * and cancelled since its oldest kept run (all of them when it has none), the newest `keep` of
+ * each; its mean and sd.
+ */
+function finished(draft: Draft, keep: number): BaselineFileGroup & {dropped: number} {
+  const runs = [...draft.runs].sort(byTime)
+  const kept = runs.slice(-keep)
+  const oldest = kept.length > 0 ? Date.parse(kept[0].createdAt) : Number.NEGATIVE_INFINITY
+  const since = <T extends {id: string; createdAt: string}>(items: T[]) =>
+    items
+      .filter((r) => Date.parse(r.createdAt) >= oldest)
+      .sort(byTime)
+      .slice(-keep)
+  return {
+    agent: draft.agent,
+    model: draft.model,
+    ...groupStats(kept),
+    runs: kept,
+    setAside: since(draft.setAside),
+    failed: since(draft.failed),
+    cancelled: since(draft.cancelled),
+    dropped: runs.length - kept.length,
+  }
+}
+
+/**
+ * A new file (`evals baseline save`, as of `now`): the runs of `evalSetId`, by agent × model —
+ * each group's newest `keep` succeeded, scored runs, outliers set aside by the rule of
+ * --baseline history (./stats.ts robustSummary) and recorded as set aside, and its failed and
+ * cancelled runs since the oldest of them. Runs a file cannot hold are left out and returned.
  */
 export function newBaselineFile(
   head: Pick<BaselineFile, 'org' | 'evalSetId' | 'savedAt' | 'keep'>,
   runs: readonly Run[],
   quantile: Quantile,
-): BaselineFile {
-  const groups = new Map<string, {agent: string | null; model: string | null; runs: BaselineFileRun[]}>()
+  now: number,
+): {file: BaselineFile; leftOut: LeftOut[]} {
+  const drafts = new Map<string, Draft>()
+  const leftOut: LeftOut[] = []
+  const seen = new Set<string>()
   for (const run of runs) {
-    const entry = run.evalSetId === head.evalSetId ? fileRun(run) : undefined
-    if (entry === undefined) continue
+    if (run.evalSetId !== head.evalSetId || seen.has(run.id)) continue
+    const found = entryOf(run, now)
+    if (found === undefined) continue
+    if ('problem' in found) {
+      leftOut.push({id: run.id, problem: found.problem})
+      continue
+    }
+    seen.add(run.id)
     const {agent, model} = targetOf(run)
-    const key = JSON.stringify([agent, model])
-    const group = groups.get(key) ?? {agent, model, runs: []}
-    group.runs.push(entry)
-    groups.set(key, group)
+    const key = keyOf(agent, model)
+    const draft = drafts.get(key) ?? {agent, model, runs: [], setAside: [], failed: [], cancelled: []}
+    if (found.place === 'runs') draft.runs.push(found.entry as BaselineFileRun)
+    else draft[found.place].push(found.entry)
+    drafts.set(key, draft)
   }
-  const made = [...groups.values()].map((group) => {
-    const newest = [...group.runs].sort(byTime).slice(-head.keep)
-    const summary = robustSummary(
-      newest.map((r) => r.score),
-      quantile,
+  const groups = [...drafts.values()].map((draft) => {
+    const newest = [...draft.runs].sort(byTime).slice(-head.keep)
+    const summary =
+      newest.length === 0
+        ? {kept: [], outliers: []}
+        : robustSummary(
+            newest.map((r) => r.score),
+            quantile,
+          )
+    const {dropped: _, ...group} = finished(
+      {...draft, runs: summary.kept.map((i) => newest[i]), setAside: summary.outliers.map((i) => newest[i])},
+      head.keep,
     )
-    return withStats({
-      agent: group.agent,
-      model: group.model,
-      runs: summary.kept.map((i) => newest[i]),
-      setAside: summary.outliers.map((i) => newest[i]),
-    })
+    return group
   })
-  return {version: FILE.version, ...head, groups: made.sort(byAgentAndModel)}
+  // a group of failures alone is one the file holds (its failure rate), though it has no score to judge
+  return {file: {version: FILE.version, ...head, groups: groups.sort(byAgentAndModel)}, leftOut}
 }
 
 /** What an update added, for the one line that says so. */
 export interface BaselineUpdate {
   file: BaselineFile
-  /** runs added, by group name ("codex / gpt-5") */
-  added: Map<string, number>
+  /** scored runs added to each group (its name: "codex / gpt-5"), in the order they came */
+  added: Array<{group: string; runs: number}>
+  /** failed and cancelled runs added (a file of version 1 records none) */
+  outcomes: number
   /** groups the file did not have */
   started: string[]
-  /** runs that fell out (each group keeps its newest `keep`) */
+  /** scored runs that fell out (each group keeps its newest `keep`) */
   dropped: number
+  /** runs the file cannot hold, left out */
+  leftOut: LeftOut[]
 }
 
 /**
- * `--update-baseline`: every succeeded, scored run of `runs` of the file's eval set (its status
- * whatever the verdict was: the default branch's runs are the accepted state) added to its group
- * (a group new to the file is started), each group keeping its newest `keep` runs; runs the file
- * already holds are not added again, and runs set aside older than a group's oldest run go.
- * No outlier rule here: a change the default branch made must come in, however large.
+ * `--update-baseline` (as of `now`): every run of `runs` of the file's eval set, whatever the
+ * verdict was (the default branch's runs are the accepted state): a succeeded, scored one added
+ * to its group's runs, a failed or cancelled one to its outcomes (a file of version 1, which
+ * records none, takes only the scored ones); a group new to the file is started; each group keeps
+ * its newest `keep` runs, and the runs set aside, failed and cancelled since its oldest. Runs the
+ * file already holds are not added again; runs it cannot hold are left out. No outlier rule here:
+ * a change the default branch made must come in, however large.
  */
-export function updateBaselineFile(file: BaselineFile, runs: readonly Run[], savedAt: string): BaselineUpdate {
-  const held = new Set(file.groups.flatMap((g) => [...g.runs, ...g.setAside].map((r) => r.id)))
-  const groups = file.groups.map((g) => ({...g, runs: [...g.runs], setAside: [...g.setAside]}))
-  const added = new Map<string, number>()
+export function updateBaselineFile(read: ReadBaseline, runs: readonly Run[], savedAt: string, now: number): BaselineUpdate {
+  const {file} = read
+  const held = new Set(file.groups.flatMap((g) => LISTS.flatMap((list) => g[list].map((r) => r.id))))
+  const drafts = file.groups.map(
+    (g): Draft => ({...g, runs: [...g.runs], setAside: [...g.setAside], failed: [...g.failed], cancelled: [...g.cancelled]}),
+  )
+  // (by agent × model: two groups whose names read the same are two groups)
+  const added = new Map<Draft, {group: string; runs: number}>()
   const started: string[] = []
+  const leftOut: LeftOut[] = []
+  let outcomes = 0
   for (const run of runs) {
-    const entry = run.evalSetId === file.evalSetId && !held.has(run.id) ? fileRun(run) : undefined
-    if (entry === undefined) continue
+    if (run.evalSetId !== file.evalSetId || held.has(run.id)) continue
+    const found = entryOf(run, now)
+    if (found === undefined || ('place' in found && found.place !== 'runs' && !read.outcomes)) continue
+    if ('problem' in found) {
+      leftOut.push({id: run.id, problem: found.problem})
+      continue
+    }
     held.add(run.id)
     const {agent, model} = targetOf(run)
-    let group = groups.find((g) => g.agent === agent && g.model === model)
-    if (group === undefined) {
-      group = {agent, model, mean: 0, sd: 0, runs: [], setAside: []}
-      groups.push(group)
-      started.push(groupName(group))
+    let draft = drafts.find((g) => g.agent === agent && g.model === model)
+    if (draft === undefined) {
+      draft = {agent, model, runs: [], setAside: [], failed: [], cancelled: []}
+      drafts.push(draft)
+      started.push(groupName(draft))
     }
-    group.runs.push(entry)
-    added.set(groupName(group), (added.get(groupName(group)) ?? 0) + 1)
+    if (found.place === 'runs') {
+      draft.runs.push(found.entry as BaselineFileRun)
+      const count = added.get(draft) ?? {group: groupName(draft), runs: 0}
+      count.runs++
+      added.set(draft, count)
+    } else {
+      draft[found.place].push(found.entry)
+      outcomes++
+    }
   }
   let dropped = 0
-  const kept = groups.map((group) => {
-    const sorted = group.runs.sort(byTime)
-    const runsKept = sorted.slice(-file.keep)
-    dropped += sorted.length - runsKept.length
-    const oldest = runsKept.length > 0 ? Date.parse(runsKept[0].createdAt) : Number.POSITIVE_INFINITY
-    const setAside = group.setAside.filter((r) => Date.parse(r.createdAt) >= oldest).sort(byTime)
-    return withStats({agent: group.agent, model: group.model, runs: runsKept, setAside})
+  const groups = drafts.map((draft) => {
+    const {dropped: gone, ...group} = finished(draft, file.keep)
+    dropped += gone
+    return group
   })
-  return {file: {...file, savedAt, groups: kept.sort(byAgentAndModel)}, added, started, dropped}
+  return {file: {...file, savedAt, groups: groups.sort(byAgentAndModel)}, added: [...added.values()], outcomes, started, dropped, leftOut}
+}
+
+/** "2 runs left out (the file cannot hold them): run_1 (its ID is not a run ID: \"\"), …" */
+export function leftOutText(leftOut: readonly LeftOut[]): string | undefined {
+  if (leftOut.length === 0) return undefined
+  const named = leftOut.slice(0, 3).map((r) => `${JSON.stringify(r.id)} (${r.problem})`)
+  const more = leftOut.length > 3 ? ` and ${leftOut.length - 3} more` : ''
+  return `${leftOut.length} run${leftOut.length === 1 ? '' : 's'} left out, which a baseline file cannot hold: ${named.join(', ')}${more}`
 }
 
 // ——————————————————————————————————————— showing ———————————————————————————————————————

@@ -181,8 +181,12 @@ export interface ReportTargets {
   annotations: boolean
 }
 
-/** The wait flags, checked (exit 2 before any request); `env` says whether this is GitHub Actions. */
-export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv = {}): WaitPlan {
+/**
+ * The wait flags, checked (exit 2 before any request); `env` says whether this is GitHub Actions,
+ * `now` (epoch ms, the world's wall clock) is when a baseline file is read (its dates must not be
+ * in the future).
+ */
+export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv, now: number): WaitPlan {
   const seconds = `a number of seconds from ${minIntervalS} to ${maxIntervalS}`
   const {interval} = flags
   const baseline = baselineKind(flags.baseline)
@@ -238,7 +242,8 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
     const maxAgeS = parseDuration('--baseline-max-age', flags['baseline-max-age'] ?? FILE.defaultMaxAge, {days: true})
     const update = flags['update-baseline'] ?? false
     // read and checked now: a file that is not valid is exit 2 before any request
-    options.baseline = {kind: 'file', path, file: readBaselineFile(path), maxAgeS, update, confidence: parseConfidence(flags.confidence)}
+    const {file, outcomes, source} = readBaselineFile(path, now, path)
+    options.baseline = {kind: 'file', path, file, outcomes, source, maxAgeS, update, confidence: parseConfidence(flags.confidence)}
   } else if (baseline?.kind === 'run') {
     baselineRunId = baseline.runId
   }

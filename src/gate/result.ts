@@ -15,6 +15,7 @@ import {
   statusText,
 } from './rules.js'
 import type {Resolution, WatchState} from './state.js'
+import type {UpdateResult} from './update.js'
 import {type FinalOutcome, interruptedBy} from './watch.js'
 import {type Judgement, NOT_JUDGED, type Shortfall} from './words.js'
 
@@ -147,6 +148,8 @@ export interface GateResult {
   groups?: GroupResult[]
   /** the runs not finished when the wait ended, which go on on the server (the API cannot cancel runs) */
   unfinishedRunIds: string[]
+  /** --update-baseline: what it added to the file, or why it did not */
+  baselineUpdate?: UpdateResult
 }
 
 /** What the result of a wait is built with besides its outcome. */

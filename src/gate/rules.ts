@@ -1,5 +1,6 @@
 import type {Run} from '../contract/types.js'
 import {TERMINAL_RUN_STATUSES} from '../contract/vocabulary.js'
+import type {FileRead} from '../core/file-policy.js'
 import type {BaselineFile} from './baseline-file.js'
 import type {ToleranceFactor, Quantile} from './stats.js'
 
@@ -212,6 +213,10 @@ export interface FileChoice {
   /** as given */
   path: string
   file: BaselineFile
+  /** the file records its runs' outcomes (version 2); false: version 1, whose failures were never recorded */
+  outcomes: boolean
+  /** where it was read: an update replaces that very file (src/core/file-policy.ts) */
+  source: Pick<FileRead, 'path' | 'real'>
   /** --baseline-max-age in seconds; 0 = never stale */
   maxAgeS: number
   /** --update-baseline */

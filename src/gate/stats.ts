@@ -272,8 +272,8 @@ export function lookConfidence(confidence: number, m: number, looks: number, n?:
 
 /** The rules of `--baseline-file`, said once. */
 export const FILE = {
-  /** the version of the file format this amctl reads and writes */
-  version: 1,
+  /** the version of the file format this amctl writes (it reads version 1 too: ./baseline-file.ts) */
+  version: 2,
   /** `evals baseline save --baseline-runs`: the runs a group keeps (--update-baseline keeps the newest this many) */
   defaultKeep: 50,
   /** the confidence that a file's own false-alarm rate is at most 1 − C (the tolerance bound) */

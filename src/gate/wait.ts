@@ -1,17 +1,17 @@
 import {Errors} from '@oclif/core'
 import {runPages} from '../api/runs.js'
 import {commandResult, type Finished} from '../base/results.js'
-import type {Run} from '../contract/types.js'
-import {ExitCode, PAGE_LIMIT} from '../contract/vocabulary.js'
+import {PAGE_LIMIT} from '../contract/vocabulary.js'
 import type {HttpClient} from '../core/http/client.js'
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import type {Style} from '../output/style.js'
 import type {Clock} from '../core/clock.js'
-import {AmctlError, UsageError} from '../core/errors.js'
+import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
+import {errorLine} from '../output/present.js'
 import {flagDuration} from '../output/time.js'
 import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
-import {readBaselineFile, updateBaselineFile, writeBaselineFile} from './baseline-file.js'
+import {updateBaseline, type UpdateResult, updateText} from './update.js'
 import {type Column, plural} from '../output/format.js'
 import {gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
@@ -217,11 +217,16 @@ export async function concludeWait(
 ): Promise<Concluded> {
   const {org, io, out} = deps
   const result = buildResult(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart, auto: call.auto})
-  await writeReports(result, reports, {io, out, env: deps.env})
   const choice = options.baseline
   if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
-    updateFileAfter(choice, outcome.state.runs(), out, new Date(deps.clock.wall()).toISOString())
+    // before the reports, which say what it did
+    result.baselineUpdate = updateBaseline(choice, outcome.state.runs(), deps.clock.wall())
+    const {line, leftOut} = updateText(result.baselineUpdate, choice.file.keep)
+    if (leftOut !== undefined) out.warning(leftOut)
+    if (result.baselineUpdate.error === undefined) out.notice(line)
+    else io.stderr.write(`${deps.errStyle.red(errorLine(new AmctlError(line, {code: result.baselineUpdate.error.code})))}\n`)
   }
+  await writeReports(result, reports, {io, out, env: deps.env})
   // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
   const going = result.unfinishedRunIds
   if (going.length > 0) {
@@ -236,22 +241,13 @@ export async function concludeWait(
 }
 
 /**
- * `--update-baseline`, after a verdict: the step's succeeded, scored runs added to the file,
- * read afresh (./baseline-file.ts updateBaselineFile), and written atomically; one line says
- * what changed. A file that can no longer be read or written is an error (exit 2 or 1).
+ * The exit code a concluded wait ends the command with: its verdict's (./watch.ts exitCodeOf),
+ * except that a passing step whose --update-baseline failed exits 1: it did not do all it was
+ * asked, and a step that did not pass keeps its 10 or 11 (a retry on 1 must not launch again).
  */
-function updateFileAfter(choice: FileChoice, runs: Run[], out: Renderer, savedAt: string): void {
-  const {file, added, started, dropped} = updateBaselineFile(readBaselineFile(choice.path), runs, savedAt)
-  const count = [...added.values()].reduce((a, b) => a + b, 0)
-  if (count === 0) {
-    out.notice(`--update-baseline: ${choice.path} unchanged: no run of this step succeeded with a score that it does not hold`)
-    return
-  }
-  writeBaselineFile(choice.path, file)
-  const each = [...added].map(([group, n]) => `${n} to ${group}`).join(', ')
-  const news = started.length === 0 ? '' : ` (new: ${started.join(', ')})`
-  const gone = dropped === 0 ? '' : `; ${plural(dropped, 'older run')} dropped (each group keeps ${file.keep})`
-  out.notice(`--update-baseline: added ${plural(count, 'run')} to ${choice.path}: ${each}${news}${gone}`)
+export function concludedExitCode({outcome, result}: Concluded): number {
+  const code = exitCodeOf(outcome)
+  return code === ExitCode.ok && result.baselineUpdate?.error !== undefined ? ExitCode.failure : code
 }
 
 function hostOf(baseUrl: string): string {
@@ -271,6 +267,8 @@ export interface WaitExtras {
   groups?: GatedGroup[]
   /** the runs not finished when the wait ended, which go on on the server (the API cannot cancel runs); [] when all finished */
   unfinishedRunIds: string[]
+  /** --update-baseline: what it added to the file, or why it did not */
+  baselineUpdate?: UpdateResult
 }
 
 /**
@@ -282,24 +280,26 @@ export interface WaitExtras {
  * and TREND columns. With --repeat the runs carry their verdict only and `groups`
  * (./result.ts GroupResult) carry the rest; the table shows the groups.
  */
-export function waitResult<D>({outcome, result}: Concluded, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
-  const exitCode = exitCodeOf(outcome)
+export function waitResult<D>(concluded: Concluded, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
+  const {outcome, result} = concluded
+  const exitCode = concludedExitCode(concluded)
   const kind = outcome.state.rules.baseline?.kind
   const gated = gatedRuns(result)
-  const {unfinishedRunIds} = result
+  const {unfinishedRunIds, baselineUpdate} = result
   const groups = gatedGroups(result)
+  const update = baselineUpdate === undefined ? {} : {baselineUpdate}
   if (groups !== undefined) {
     return commandResult({
       kind: 'finished',
       exitCode,
-      document: document(gated, {groups, unfinishedRunIds}),
+      document: document(gated, {groups, unfinishedRunIds, ...update}),
       list: {items: groups as unknown[], columns: groupColumns(kind) as Column<unknown>[]},
     })
   }
   return commandResult({
     kind: 'finished',
     exitCode,
-    document: document(gated, {unfinishedRunIds}),
+    document: document(gated, {unfinishedRunIds, ...update}),
     list: {items: gated as unknown[], columns: gatedRunColumns(kind) as Column<unknown>[]},
   })
 }

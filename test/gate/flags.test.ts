@@ -6,10 +6,13 @@ import {UsageError} from '../../src/core/errors.js'
 import {baselineFileText} from '../../src/gate/baseline-file.js'
 import {tempDir} from '../helpers/temp.js'
 
+/** when the flags are read: a baseline file's dates must not be past it */
+const NOW = Date.parse('2026-11-25T12:00:00Z')
+
 // The wait flags of `runs watch` and `evals run --wait` (contract 5), checked before any request.
 describe('parseWatchOptions', () => {
   it('defaults: a poll every 5 s, up to 60 minutes, no fail-fast, no minimum score', () => {
-    expect(parseWatchOptions({})).toEqual({
+    expect(parseWatchOptions({}, {}, NOW)).toEqual({
       options: {
         intervalS: WATCH_DEFAULTS.intervalS,
         timeoutS: 3600,
@@ -24,7 +27,7 @@ describe('parseWatchOptions', () => {
   })
 
   it('reads what is given', () => {
-    expect(parseWatchOptions({interval: '2.5', 'wait-timeout': '90s', 'fail-fast': true, 'min-score': '0.8'}).options).toEqual({
+    expect(parseWatchOptions({interval: '2.5', 'wait-timeout': '90s', 'fail-fast': true, 'min-score': '0.8'}, {}, NOW).options).toEqual({
       intervalS: 2.5,
       timeoutS: 90,
       failFast: true,
@@ -32,41 +35,44 @@ describe('parseWatchOptions', () => {
       maxDrop: undefined,
       requireBaseline: false,
     })
-    expect(parseWatchOptions({'wait-timeout': '0'}).options.timeoutS).toBe(0)
+    expect(parseWatchOptions({'wait-timeout': '0'}, {}, NOW).options.timeoutS).toBe(0)
   })
 
   it('the regression gate: --baseline previous (window 30d unless given), or a RUN_ID looked up later; --max-drop', () => {
-    expect(parseWatchOptions({baseline: 'previous', 'max-drop': '0.05'}).options).toMatchObject({
+    expect(parseWatchOptions({baseline: 'previous', 'max-drop': '0.05'}, {}, NOW).options).toMatchObject({
       baseline: {kind: 'previous', windowS: 30 * 86_400},
       maxDrop: 0.05,
     })
-    expect(parseWatchOptions({baseline: 'previous', 'baseline-window': '12h'}).options.baseline).toEqual({
+    expect(parseWatchOptions({baseline: 'previous', 'baseline-window': '12h'}, {}, NOW).options.baseline).toEqual({
       kind: 'previous',
       windowS: 43_200,
     })
-    expect(parseWatchOptions({baseline: 'history'}).options).toMatchObject({
+    expect(parseWatchOptions({baseline: 'history'}, {}, NOW).options).toMatchObject({
       baseline: {kind: 'history', windowS: 30 * 86_400, runs: 20, confidence: 0.95},
       maxDrop: undefined,
       requireBaseline: false,
     })
     expect(
-      parseWatchOptions({baseline: 'history', 'baseline-runs': '5', confidence: '0.99', 'require-baseline': true, 'baseline-window': '7d'})
-        .options,
+      parseWatchOptions(
+        {baseline: 'history', 'baseline-runs': '5', confidence: '0.99', 'require-baseline': true, 'baseline-window': '7d'},
+        {},
+        NOW,
+      ).options,
     ).toMatchObject({baseline: {kind: 'history', windowS: 7 * 86_400, runs: 5, confidence: 0.99}, requireBaseline: true})
-    const fixed = parseWatchOptions({baseline: 'run_9', 'max-drop': '0'})
+    const fixed = parseWatchOptions({baseline: 'run_9', 'max-drop': '0'}, {}, NOW)
     expect(fixed.baselineRunId).toBe('run_9')
     expect(fixed.options.baseline).toBeUndefined()
   })
 
   it('reports: the paths as given; annotations on in GitHub Actions unless --no-ci-annotations, or when asked', () => {
-    expect(parseWatchOptions({junit: 'r/e.xml', summary: 'r/e.md'}).reports).toEqual({
+    expect(parseWatchOptions({junit: 'r/e.xml', summary: 'r/e.md'}, {}, NOW).reports).toEqual({
       junit: 'r/e.xml',
       summary: 'r/e.md',
       annotations: false,
     })
-    expect(parseWatchOptions({}, {GITHUB_ACTIONS: 'true'}).reports.annotations).toBe(true)
-    expect(parseWatchOptions({'ci-annotations': false}, {GITHUB_ACTIONS: 'true'}).reports.annotations).toBe(false)
-    expect(parseWatchOptions({'ci-annotations': true}, {}).reports.annotations).toBe(true)
+    expect(parseWatchOptions({}, {GITHUB_ACTIONS: 'true'}, NOW).reports.annotations).toBe(true)
+    expect(parseWatchOptions({'ci-annotations': false}, {GITHUB_ACTIONS: 'true'}, NOW).reports.annotations).toBe(false)
+    expect(parseWatchOptions({'ci-annotations': true}, {}, NOW).reports.annotations).toBe(true)
   })
 
   it.each([
@@ -102,8 +108,8 @@ describe('parseWatchOptions', () => {
     [{junit: 'r/\u009bx.xml'}, '--junit must be a file path without control characters'],
     [{summary: 'r/\u007f.md'}, '--summary must be a file path without control characters'],
   ])('%j → exit 2 naming %s', (flags, name) => {
-    expect(() => parseWatchOptions(flags)).toThrow(UsageError)
-    expect(() => parseWatchOptions(flags)).toThrow(name)
+    expect(() => parseWatchOptions(flags, {}, NOW)).toThrow(UsageError)
+    expect(() => parseWatchOptions(flags, {}, NOW)).toThrow(name)
   })
 })
 
@@ -129,9 +135,9 @@ describe('againCommand', () => {
     const path = join(dir, 'base.json')
     writeFileSync(
       path,
-      baselineFileText({version: 1, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 20, groups: []}),
+      baselineFileText({version: 2, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 20, groups: []}),
     )
-    expect(parseWatchOptions({'baseline-file': path, 'update-baseline': true, confidence: '0.9'}).options.baseline).toMatchObject({
+    expect(parseWatchOptions({'baseline-file': path, 'update-baseline': true, confidence: '0.9'}, {}, NOW).options.baseline).toMatchObject({
       kind: 'file',
       path,
       maxAgeS: 30 * 86_400,
@@ -141,7 +147,7 @@ describe('againCommand', () => {
     })
     writeFileSync(path, '{"version": 1,')
     const bad: Array<[Record<string, unknown>, string]> = [
-      [{'baseline-file': path}, `baseline file ${path}: not JSON (`],
+      [{'baseline-file': path}, `baseline file ${path}: not JSON at line 1, column 15: a member name expected`],
       [{'baseline-file': path, baseline: 'history'}, '--baseline-file and --baseline are two baselines: give one'],
       [{'update-baseline': true}, '--update-baseline acts only with --baseline-file'],
       [{'baseline-max-age': '7d', baseline: 'history'}, '--baseline-max-age acts only with --baseline-file'],
@@ -155,7 +161,7 @@ describe('againCommand', () => {
     for (const [flags, message] of bad) {
       let error: unknown
       try {
-        parseWatchOptions(flags)
+        parseWatchOptions(flags, {}, NOW)
       } catch (e) {
         error = e
       }

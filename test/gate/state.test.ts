@@ -353,8 +353,17 @@ describe('WatchState: --baseline-file', () => {
     newestRunAt: stale ? '2026-09-01T00:00:00.000Z' : '2026-11-01T00:00:00.000Z',
     stale,
   })
-  const file = {version: 1, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []} as BaselineFile
-  const choice = {kind: 'file', path: FILE_PATH, file, maxAgeS: 30 * 86_400, update: false, confidence: 0.95} as const
+  const file: BaselineFile = {version: 2, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []}
+  const choice = {
+    kind: 'file',
+    path: FILE_PATH,
+    file,
+    outcomes: true,
+    source: {path: FILE_PATH, real: FILE_PATH},
+    maxAgeS: 30 * 86_400,
+    update: false,
+    confidence: 0.95,
+  } as const
   let quantile: Quantile
   let tolerance: ToleranceFactor
   beforeAll(async () => {
@@ -411,8 +420,17 @@ describe('WatchState: --baseline-file', () => {
 describe('WatchState: detectable, the hint, and --repeat auto (issue 30)', () => {
   // a file group of 20 runs alternating 0.67 and 0.73: mean 0.70, sd 0.030779 (the e2e tests' file)
   const SD = 0.030779
-  const file = {version: 1, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []} as BaselineFile
-  const choice = {kind: 'file', path: 'base.json', file, maxAgeS: 0, update: false, confidence: 0.95} as const
+  const file: BaselineFile = {version: 2, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []}
+  const choice = {
+    kind: 'file',
+    path: 'base.json',
+    file,
+    outcomes: true,
+    source: {path: 'base.json', real: 'base.json'},
+    maxAgeS: 0,
+    update: false,
+    confidence: 0.95,
+  } as const
   const baseline: FileBaseline = {
     kind: 'file',
     path: 'base.json',

@@ -1,4 +1,5 @@
 import {execFileSync, spawn, spawnSync} from 'node:child_process'
+import {baselineAt} from '../helpers/baseline.js'
 import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -11,7 +12,7 @@ import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import type {ServerResponse} from 'node:http'
 import {tempDir} from '../helpers/temp.js'
-import {baselineFileText, groupStats, parseBaselineFile} from '../../src/gate/baseline-file.js'
+import {baselineFileText, groupStats} from '../../src/gate/baseline-file.js'
 import {junitSchemaErrors, parseJunit} from '../gate/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
 import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
@@ -547,10 +548,10 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
     const at = (i: number) => new Date(Date.now() - (20 - i) * 60_000).toISOString()
     const group = (agent: string, model: string) => {
       const runs = Array.from({length: 20}, (_, i) => ({id: `run_file_${agent}_${i}`, score: i % 2 === 0 ? 0.67 : 0.73, createdAt: at(i)}))
-      return {agent, model, ...groupStats(runs), runs, setAside: []}
+      return {agent, model, ...groupStats(runs), runs, setAside: [], failed: [], cancelled: []}
     }
     const text = baselineFileText({
-      version: 1,
+      version: 2,
       org: 'acme',
       evalSetId: EVAL_SET,
       savedAt: new Date().toISOString(),
@@ -635,7 +636,7 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
     expect(main.step.stderr).toContain(
       `--update-baseline: added 2 runs to ${FILE}: 1 to claude-code / claude-sonnet-4-5, 1 to codex / gpt-5`,
     )
-    const after = parseBaselineFile(readFileSync(file, 'utf8'), file)
+    const after = baselineAt(file)
     for (const group of after.groups) {
       expect(group.runs).toHaveLength(21)
       const mine = main.doc.runs.find((run: any) => run.agent === group.agent)

@@ -15,6 +15,7 @@ import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../g
 import {againCommand, parseRepeat, parseWatchOptions, REPEAT, watchFlags, watchFlagWords} from '../../gate/flags.js'
 import {waitAuto} from '../../gate/repeat.js'
 import type {GatedGroup} from '../../gate/result.js'
+import type {UpdateResult} from '../../gate/update.js'
 
 /** --json when a launch was sent and no answer came (exit 9). */
 export interface UnknownLaunch {
@@ -31,6 +32,8 @@ export type WaitedLaunch = LaunchResult & {
   runs: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
+  /** --update-baseline: what it added to the baseline file, or why it did not */
+  baselineUpdate?: UpdateResult
 }
 
 /** --json with --wait --repeat K: every launch, each agent × model as one group, every run. */
@@ -42,6 +45,8 @@ export interface RepeatedLaunch {
   runs: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
+  /** --update-baseline: what it added to the baseline file, or why it did not */
+  baselineUpdate?: UpdateResult
 }
 
 export default class EvalsRun extends GateCommand {
@@ -110,7 +115,7 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     )
     const given = repeatFlag === undefined ? watchFlagWords(flags)[0] : `--${repeatFlag}`
     if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
-    const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env) : undefined
+    const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env, this.clock.wall()) : undefined
     const repeatPlan = parseRepeat(flags, plan?.options)
     if (plan) checkReportPaths(plan)
     const gate = await this.gate()
@@ -135,13 +140,14 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       this.ctx.saw([{kind: 'evalSets', id, org}, ...sightingsOfRuns(org, auto.outcome.state.runs())])
       return waitResult(
         auto,
-        (runs, {groups, unfinishedRunIds}): RepeatedLaunch => ({
+        (runs, {groups, unfinishedRunIds, baselineUpdate}): RepeatedLaunch => ({
           batchIds: launches.flatMap((l) => l.batchIds ?? []),
           runIds,
           launches,
           groups: groups ?? [],
           runs,
           unfinishedRunIds,
+          ...(baselineUpdate === undefined ? {} : {baselineUpdate}),
         }),
       )
     }
@@ -175,16 +181,17 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     })
     const result =
       repeat === 1
-        ? waitResult(concluded, (runs, {unfinishedRunIds}): WaitedLaunch => ({...launches[0], runs, unfinishedRunIds}))
+        ? waitResult(concluded, (runs, extras): WaitedLaunch => ({...launches[0], runs, ...extras}))
         : waitResult(
             concluded,
-            (runs, {groups, unfinishedRunIds}): RepeatedLaunch => ({
+            (runs, {groups, unfinishedRunIds, baselineUpdate}): RepeatedLaunch => ({
               batchIds,
               runIds,
               launches,
               groups: groups ?? [],
               runs,
               unfinishedRunIds,
+              ...(baselineUpdate === undefined ? {} : {baselineUpdate}),
             }),
           )
     this.ctx.saw(sightingsOfRuns(org, concluded.outcome.state.runs()))

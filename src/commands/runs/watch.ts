@@ -9,12 +9,15 @@ import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../g
 import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
 import {sightingsOfRuns} from '../../core/recent.js'
+import type {UpdateResult} from '../../gate/update.js'
 
 /** --json: the runs in their last known state, in the order given, and those not finished when the wait ended. */
 export interface WatchDocument {
   items: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
+  /** --update-baseline: what it added to the baseline file, or why it did not */
+  baselineUpdate?: UpdateResult
 }
 
 export default class RunsWatch extends GateCommand {
@@ -62,7 +65,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
 
   async run(): Promise<Finished<unknown, WatchDocument>> {
     const {argv, flags} = await this.parse(RunsWatch)
-    const plan = parseWatchOptions(flags, this.ctx.env)
+    const plan = parseWatchOptions(flags, this.ctx.env, this.clock.wall())
     const ids = await this.runIds(argv as string[])
     if (plan.baselineRunId !== undefined && ids.includes(plan.baselineRunId)) {
       throw new UsageError(`--baseline ${plan.baselineRunId} is one of the watched runs: a run cannot be its own baseline`)
@@ -71,7 +74,7 @@ A single - reads the run IDs from standard input, separated by whitespace.`
     const gate = await this.gate()
     const options = await resolveBaseline(plan, gate)
     const concluded = await waitForRuns(ids, options, plan.reports, gate, {again: againCommand(ids, gate.org, flags)})
-    const result = waitResult(concluded, (items, {unfinishedRunIds}): WatchDocument => ({items, unfinishedRunIds}))
+    const result = waitResult(concluded, (items, extras): WatchDocument => ({items, ...extras}))
     this.ctx.saw(sightingsOfRuns(gate.org, concluded.outcome.state.runs()))
     return result
   }

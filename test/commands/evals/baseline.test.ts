@@ -1,9 +1,9 @@
 import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {baselineAt} from '../../helpers/baseline.js'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import EvalsBaselineSave from '../../../src/commands/evals/baseline/save.js'
 import EvalsBaselineShow from '../../../src/commands/evals/baseline/show.js'
-import {parseBaselineFile} from '../../../src/gate/baseline-file.js'
 import {runCommand} from '../../helpers/cli.js'
 import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
 import {reply, useFakeApi} from '../../helpers/fake-api.js'
@@ -56,8 +56,8 @@ describe('evals baseline save', () => {
       env: api.env(),
     })
     expect(r.exitCode, r.stderr).toBe(0)
-    const file = parseBaselineFile(readFileSync(path, 'utf8'), path)
-    expect(file).toMatchObject({version: 1, org: 'acme', evalSetId: 'es_1', keep: 20})
+    const file = baselineAt(path)
+    expect(file).toMatchObject({version: 2, org: 'acme', evalSetId: 'es_1', keep: 20})
     expect(file.groups.map((g) => [g.agent, g.runs.length])).toEqual([
       ['claude', 20],
       ['codex', 20],
@@ -73,7 +73,9 @@ describe('evals baseline save', () => {
     const doc = JSON.parse(r.stdout)
     expect(doc).toMatchObject({path, evalSetId: 'es_1', keep: 20})
     expect(doc.groups[1].newestRunAt).toBe(file.groups[1].runs.at(-1)?.createdAt)
-    expect(r.stderr).toBe(`Saved 40 runs of es_1 in 2 groups to ${path}\n`)
+    // codex's failed runs, newer than its oldest kept run: its failure rate
+    expect(file.groups[1].failed.map((run) => run.id).sort()).toEqual(failed.map((run) => run.id).sort())
+    expect(r.stderr).toBe(`Saved 40 runs of es_1 in 2 groups to ${path}, 3 failed or cancelled runs (the failure rate)\n`)
     // the window bounds the scan: runs older than 10h are not read past the first page that reaches them
     const before = api.requests().length
     const windowed = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--baseline-window', '10h'], {
@@ -81,7 +83,7 @@ describe('evals baseline save', () => {
     })
     expect(windowed.exitCode, windowed.stderr).toBe(0)
     // (created at or after 10 h before now: the runs 1 h to 10 h old)
-    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => g.runs.length)).toEqual([10, 10])
+    expect(baselineAt(path).groups.map((g) => g.runs.length)).toEqual([10, 10])
     expect(api.requests().slice(before)).toHaveLength(1)
   })
 
@@ -120,29 +122,30 @@ describe('evals baseline save', () => {
     // the runs are an hour apart, the newest an hour old: 20 h reaches the first of the new level, not the one before
     expect(warnings[0]).toContain('Save only the new level with --baseline-window 20h')
     // the file is written all the same
-    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => g.runs.length)).toEqual([40, 40])
+    expect(baselineAt(path).groups.map((g) => g.runs.length)).toEqual([40, 40])
     // saved again as the warning says: the new level alone, no warning
     const again = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--baseline-window', '20h'], {
       env: api.env(),
     })
     expect(again.exitCode, again.stderr).toBe(0)
     expect(again.stderr).not.toContain('warning')
-    expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => [g.agent, g.runs.length, g.mean])).toEqual([
+    expect(baselineAt(path).groups.map((g) => [g.agent, g.runs.length, g.mean])).toEqual([
       ['claude', 20, 0.84],
       ['codex', 20, 0.7],
     ])
   })
 
-  it('--runs -: exactly the runs an `evals run --json` document names, looked up in the run list; failed ones left out', async () => {
+  it('--runs -: exactly the runs an `evals run --json` document names, looked up in the run list; a failed one recorded as failed', async () => {
     const launched = history('codex', 3, 0.7).map((r, i) => ({...r, id: `run_new_${i}`, ...(i === 1 ? {status: 'failed'} : {})}))
     serve([...launched, ...history('codex', 40, 0.5)])
     const path = join(tempDir('amctl-baseline-save-'), 'base.json')
     const stdin = JSON.stringify({batchIds: ['b_1'], runIds: launched.map((r) => r.id)})
     const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--runs', '-'], {env: api.env(), stdin})
     expect(r.exitCode, r.stderr).toBe(0)
-    const file = parseBaselineFile(readFileSync(path, 'utf8'), path)
+    const file = baselineAt(path)
     expect(file.groups[0].runs.map((run) => run.id)).toEqual(['run_new_2', 'run_new_0'])
-    expect(r.stderr).toBe(`Saved 2 runs of es_1 in 1 group to ${path}; 1 run named left out (not succeeded with a score)\n`)
+    expect(file.groups[0].failed.map((run) => run.id)).toEqual(['run_new_1'])
+    expect(r.stderr).toBe(`Saved 2 runs of es_1 in 1 group to ${path}, 1 failed or cancelled run (the failure rate)\n`)
   })
 
   it('--runs: IDs one a line, or the document of `runs watch --json` (items) or `evals run --wait --json` (runs)', async () => {
@@ -157,7 +160,7 @@ describe('evals baseline save', () => {
     ]) {
       const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--runs', '-'], {env: api.env(), stdin})
       expect(r.exitCode, r.stderr).toBe(0)
-      expect(parseBaselineFile(readFileSync(path, 'utf8'), path).groups[0].runs.map((run) => run.id)).toEqual([...ids].reverse())
+      expect(baselineAt(path).groups[0].runs.map((run) => run.id)).toEqual([...ids].reverse())
     }
   })
 
@@ -212,10 +215,10 @@ describe('evals baseline show', () => {
   it('an invalid file is exit 2 naming the file and what is wrong; --json prints the file with its path', async () => {
     const dir = tempDir('amctl-baseline-show-')
     const path = join(dir, 'base.json')
-    writeFileSync(path, '{"version": 2}')
+    writeFileSync(path, '{"version": 3}')
     const r = await runCommand(EvalsBaselineShow, [path])
     expect(r.exitCode).toBe(2)
-    expect(r.stderr).toBe(`error: baseline file ${path}: version 2 is not one this amctl reads (1) (invalid_request)\n`)
+    expect(r.stderr).toBe(`error: baseline file ${path}: version 3 is not one this amctl reads (1 or 2) (invalid_request)\n`)
     const none = await runCommand(EvalsBaselineShow, [join(dir, 'none.json'), '--json'])
     expect(none.exitCode).toBe(2)
     expect(JSON.parse(none.stdout).error.message).toMatch(/none\.json: no such file/)

@@ -473,12 +473,12 @@ describe('evals run --wait (contract 5)', () => {
       writeFileSync(
         file,
         baselineFileText({
-          version: 1,
+          version: 2,
           org: 'acme',
           evalSetId: 'es_1',
           savedAt: at(20),
           keep: 50,
-          groups: [{agent: 'a', model: 'm', ...groupStats(baseRuns), runs: baseRuns, setAside: []}],
+          groups: [{agent: 'a', model: 'm', ...groupStats(baseRuns), runs: baseRuns, setAside: [], failed: [], cancelled: []}],
         }),
       )
       numberedLaunches()

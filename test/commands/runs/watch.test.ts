@@ -1,4 +1,4 @@
-import {mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import RunsList from '../../../src/commands/runs/list.js'
@@ -11,6 +11,7 @@ import {readRecent} from '../../../src/core/recent.js'
 import {parseJunit} from '../../gate/reports/fixtures.js'
 import {type FakeSignals, fakeSignals} from '../../helpers/fake-signals.js'
 import {run} from './fixtures.js'
+import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {AMCTL_TOKEN_HINT, lines} from '../../helpers/output.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
@@ -977,5 +978,81 @@ describe('runs watch: --wait-timeout bounds the whole wait, the search for basel
     )
     expect(server.pages()).toBe(4)
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(4000)
+  })
+})
+
+describe('runs watch --baseline-file --update-baseline: the update never takes the verdict with it (issue 37 items 3 and 6)', () => {
+  /** A baseline file at `dir` whose codex / gpt-5 group holds 10 runs at 0.70 ± 0.01, created before the runs watched. */
+  function baselineFile(dir: string): string {
+    const path = join(dir, 'b.json')
+    const runs = Array.from({length: 10}, (_, i) => ({
+      id: `b${i}`,
+      score: i % 2 === 0 ? 0.69 : 0.71,
+      createdAt: new Date(Date.UTC(2025, 11, 1, 0, i)).toISOString(),
+    }))
+    writeFileSync(
+      path,
+      baselineFileText({
+        version: 2,
+        org: 'acme',
+        evalSetId: 'es_1',
+        savedAt: '2025-12-02T00:00:00.000Z',
+        keep: 20,
+        groups: [{agent: 'codex', model: 'gpt-5', ...groupStats(runs), runs, setAside: [], failed: [], cancelled: []}],
+      }),
+    )
+    return path
+  }
+
+  it.each([
+    ['passes', 0.7, 1],
+    ['regressed', 0.3, 10],
+  ])(
+    "a step that %s (its run scores %s) and whose file was made invalid during the wait: exit %i, the update's failure its own line and member",
+    async (_, score, code) => {
+      const dir = tempDir('amctl-watch-update-')
+      const path = baselineFile(dir)
+      serveRuns([['r1']], [{r1: 'running'}, {r1: `succeeded:${score}`}])
+      // the file truncated while the step waits (a checkout, another job)
+      clock.onSleep = () => writeFileSync(path, '{"version": 2')
+      const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--baseline-file', path, '--update-baseline', '--json'], {
+        clock,
+        signals,
+        env: api.env(),
+      })
+      expect(r.exitCode, r.stderr).toBe(code)
+      const doc = JSON.parse(r.stdout)
+      expect(doc.items[0].verdict).toBe(score === 0.7 ? 'passed' : 'regressed')
+      expect(doc.baselineUpdate).toMatchObject({path, updated: false, added: 0, error: {code: 'invalid_request'}})
+      expect(r.stderr).toContain(
+        `error: --update-baseline: ${path} was not updated: baseline file ${path}: not JSON at line 1, column 14: a } expected (invalid_request)\n`,
+      )
+      expect(readFileSync(path, 'utf8')).toBe('{"version": 2')
+    },
+  )
+
+  it('a report path that is the baseline file, a link or a hard link to it: exit 2 before any request, the file untouched (item 6)', async () => {
+    const dir = tempDir('amctl-watch-update-')
+    const path = baselineFile(dir)
+    symlinkSync(path, join(dir, 'link.md'))
+    linkSync(path, join(dir, 'hard.xml'))
+    const before = readFileSync(path, 'utf8')
+    for (const [flag, report] of [
+      ['--junit', path],
+      ['--summary', join(dir, 'link.md')],
+      ['--junit', join(dir, 'hard.xml')],
+    ]) {
+      for (const update of [[], ['--update-baseline']]) {
+        const r = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--baseline-file', path, ...update, flag, report], {
+          clock,
+          signals,
+          env: api.env(),
+        })
+        expect(r.exitCode, `${flag} ${report} ${update}`).toBe(2)
+        expect(r.stderr).toMatch(/^error: --(junit|summary|baseline-file) .* and --(junit|summary|baseline-file) .* are the same file/)
+      }
+    }
+    expect(api.requests()).toEqual([])
+    expect(readFileSync(path, 'utf8')).toBe(before)
   })
 })

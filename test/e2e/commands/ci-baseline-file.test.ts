@@ -1,7 +1,8 @@
 import {readFileSync, writeFileSync} from 'node:fs'
+import {baselineAt} from '../../helpers/baseline.js'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {type BaselineFile, baselineFileText, groupStats, parseBaselineFile} from '../../../src/gate/baseline-file.js'
+import {type BaselineFile, baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {tempDir} from '../../helpers/temp.js'
 import {useE2E} from '../helpers.js'
 import {API, jsonDoc, lines, requestsOf, useOutcomePlans} from './util.js'
@@ -69,13 +70,13 @@ describe('--baseline-file against the dev server', () => {
     const path = join(dir, 'baseline.json')
     const saved = await e2e.current.amctl(['evals', 'baseline', 'save', EVAL_SET, '--org', ORG, '--file', path, '--baseline-runs', '4'])
     expect(saved.exitCode, saved.stderr).toBe(0)
-    const oldest = parseBaselineFile(readFileSync(path, 'utf8'), path).groups.map((g) => g.runs[0].id)
+    const oldest = baselineAt(path).groups.map((g) => g.runs[0].id)
     await plan({agent: 'codex', status: 'succeeded', score: 0.2, count: 1})
     await plan({agent: 'claude-code', status: 'succeeded', score: 0.71, count: 1})
     const r = await e2e.current.amctl([...GATE, '--baseline-file', path, '--update-baseline', '--json'])
     expect(r.exitCode, r.stderr).toBe(10)
     const doc = jsonDoc(r)
-    const after = parseBaselineFile(readFileSync(path, 'utf8'), path)
+    const after = baselineAt(path)
     for (const group of after.groups) {
       expect(group.runs).toHaveLength(4)
       const mine = doc.runs.find((run: any) => run.agent === group.agent)
@@ -89,7 +90,7 @@ describe('--baseline-file against the dev server', () => {
     const text = readFileSync(path, 'utf8')
     const again = await e2e.current.amctl(['runs', 'watch', ...doc.runIds, '--org', ORG, '--baseline-file', path, '--update-baseline'])
     expect(lines(again.stderr)).toContain(
-      `--update-baseline: ${path} unchanged: no run of this step succeeded with a score that it does not hold`,
+      `--update-baseline: ${path} unchanged: no run of this step is new to it (one that succeeded with a score, failed or was cancelled)`,
     )
     expect(readFileSync(path, 'utf8')).toBe(text)
   })
@@ -103,7 +104,7 @@ describe('--baseline-file against the dev server', () => {
       input: launched.stdout,
     })
     expect(r.exitCode, r.stderr).toBe(0)
-    const file = parseBaselineFile(readFileSync(path, 'utf8'), path)
+    const file = baselineAt(path)
     expect(file.groups.flatMap((g) => g.runs.map((run) => run.id)).sort()).toEqual([...doc.runIds].sort())
     const unwaited = await e2e.current.amctl(['evals', 'run', EVAL_SET, '--org', ORG, '--json'])
     const only = await e2e.current.amctl(['evals', 'baseline', 'save', EVAL_SET, '--org', ORG, '--file', path, '--runs', '-'], {
@@ -111,7 +112,7 @@ describe('--baseline-file against the dev server', () => {
     })
     expect(only.exitCode, only.stderr).toBe(0)
     expect(
-      parseBaselineFile(readFileSync(path, 'utf8'), path)
+      baselineAt(path)
         .groups.flatMap((g) => g.runs.map((run) => run.id))
         .sort(),
     ).toEqual([...jsonDoc(unwaited).runIds].sort())
@@ -123,10 +124,10 @@ describe('--baseline-file against the dev server', () => {
     const old = (i: number) => new Date(Date.UTC(2020, 0, 1, 0, i)).toISOString()
     const group = (agent: string, model: string) => {
       const runs = [0.69, 0.7, 0.71, 0.7, 0.72].map((score, i) => ({id: `run_old_${agent}_${i}`, score, createdAt: old(i)}))
-      return {agent, model, ...groupStats(runs), runs, setAside: []}
+      return {agent, model, ...groupStats(runs), runs, setAside: [], failed: [], cancelled: []}
     }
     const file: BaselineFile = {
-      version: 1,
+      version: 2,
       org: ORG,
       evalSetId: EVAL_SET,
       savedAt: old(10),
@@ -167,7 +168,7 @@ describe('--baseline-file against the dev server', () => {
     const other = join(dir, 'other.json')
     writeFileSync(
       other,
-      baselineFileText({version: 1, org: ORG, evalSetId: 'es_acme_search', savedAt: '2026-01-01T00:00:00Z', keep: 20, groups: []}),
+      baselineFileText({version: 2, org: ORG, evalSetId: 'es_acme_search', savedAt: '2026-01-01T00:00:00Z', keep: 20, groups: []}),
     )
     const [wrong, requests] = await requestsOf(e2e.current, () => e2e.current.amctl([...GATE, '--baseline-file', other]))
     expect(wrong.exitCode).toBe(2)
@@ -175,7 +176,7 @@ describe('--baseline-file against the dev server', () => {
     expect(requests.filter((line) => line.startsWith('POST'))).toEqual([])
     writeFileSync(
       other,
-      baselineFileText({version: 1, org: 'globex', evalSetId: EVAL_SET, savedAt: '2026-01-01T00:00:00Z', keep: 20, groups: []}),
+      baselineFileText({version: 2, org: 'globex', evalSetId: EVAL_SET, savedAt: '2026-01-01T00:00:00Z', keep: 20, groups: []}),
     )
     const org = await e2e.current.amctl([...GATE, '--baseline-file', other])
     expect(org.exitCode).toBe(2)

@@ -21,13 +21,13 @@ beforeAll(() => {
   const at = (i: number) => new Date(Date.now() - (20 - i) * 60_000).toISOString()
   const group = (agent: string, model: string) => {
     const runs = Array.from({length: 20}, (_, i) => ({id: `run_file_${agent}_${i}`, score: i % 2 === 0 ? 0.67 : 0.73, createdAt: at(i)}))
-    return {agent, model, ...groupStats(runs), runs, setAside: []}
+    return {agent, model, ...groupStats(runs), runs, setAside: [], failed: [], cancelled: []}
   }
   path = join(tempDir('amctl-e2e-auto-'), 'baseline.json')
   writeFileSync(
     path,
     baselineFileText({
-      version: 1,
+      version: 2,
       org: ORG,
       evalSetId: EVAL_SET,
       savedAt: new Date().toISOString(),

@@ -1,7 +1,7 @@
 import {readFileSync, writeFileSync} from 'node:fs'
+import {baselineAt} from '../../helpers/baseline.js'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {parseBaselineFile} from '../../../src/gate/baseline-file.js'
 import {tempDir} from '../../helpers/temp.js'
 import {useE2E} from '../helpers.js'
 import {API, jsonDoc, lines, requestsOf} from './util.js'
@@ -19,8 +19,8 @@ describe('amctl evals baseline save', () => {
     )
     expect(r.exitCode, r.stderr).toBe(0)
     expect(requests.every((line) => line.startsWith(`GET ${API}/orgs/acme/runs?limit=200`))).toBe(true)
-    const file = parseBaselineFile(readFileSync(path, 'utf8'), path)
-    expect(file).toMatchObject({version: 1, org: 'acme', evalSetId: 'es_acme_checkout', keep: 50})
+    const file = baselineAt(path)
+    expect(file).toMatchObject({version: 2, org: 'acme', evalSetId: 'es_acme_checkout', keep: 50})
     expect(file.groups.map((g) => [g.agent, g.model])).toEqual([
       ['claude-code', 'claude-sonnet-4-5'],
       ['codex', 'gpt-5'],

@@ -15,7 +15,7 @@ import {
   BASELINE_FILE_COLUMNS,
   type BaselineFileDocument,
   baselineDocument,
-  fileRun,
+  leftOutText,
   newBaselineFile,
   writeBaselineFile,
 } from '../../../gate/baseline-file.js'
@@ -102,7 +102,7 @@ A group whose saved runs changed level (the test behind \`evals stats\`' shifted
     } else {
       runs = await evalSetRuns(pages(), id, windowS === 0 ? undefined : now - windowS * 1000)
     }
-    const file = newBaselineFile({org, evalSetId: id, savedAt: new Date(now).toISOString(), keep}, runs, quantile)
+    const {file, leftOut: cannot} = newBaselineFile({org, evalSetId: id, savedAt: new Date(now).toISOString(), keep}, runs, quantile, now)
     const saved = file.groups.reduce((n, g) => n + g.runs.length, 0)
     const setAside = file.groups.reduce((n, g) => n + g.setAside.length, 0)
     if (saved + setAside === 0) {
@@ -114,9 +114,17 @@ A group whose saved runs changed level (the test behind \`evals stats\`' shifted
     }
     writeBaselineFile(path, file)
     const aside = setAside === 0 ? '' : `, ${setAside} set aside as outliers`
-    const left = named === undefined ? 0 : runs.filter((run) => fileRun(run) === undefined).length
-    const leftOut = left === 0 ? '' : `; ${plural(left, 'run')} named left out (not succeeded with a score)`
-    this.out.notice(`Saved ${plural(saved, 'run')} of ${id} in ${plural(file.groups.length, 'group')} to ${path}${aside}${leftOut}`)
+    const outcomes = file.groups.reduce((n, g) => n + g.failed.length + g.cancelled.length, 0)
+    const failures = outcomes === 0 ? '' : `, ${plural(outcomes, 'failed or cancelled run')} (the failure rate)`
+    // (named runs still queued or running, or succeeded without a score, are no baseline's)
+    const recorded = new Set(file.groups.flatMap((g) => [...g.runs, ...g.setAside, ...g.failed, ...g.cancelled].map((r) => r.id)))
+    const left = named === undefined ? 0 : runs.filter((run) => !recorded.has(run.id) && !cannot.some((c) => c.id === run.id)).length
+    const leftOut = left === 0 ? '' : `; ${plural(left, 'run')} named left out (not finished, or succeeded without a score)`
+    this.out.notice(
+      `Saved ${plural(saved, 'run')} of ${id} in ${plural(file.groups.length, 'group')} to ${path}${aside}${failures}${leftOut}`,
+    )
+    const why = leftOutText(cannot)
+    if (why !== undefined) this.out.warning(why)
     await this.warnOfShifts(file.groups, named === undefined ? now : undefined)
     const document = baselineDocument(file, path)
     if (this.out.tty) this.out.notice(styled(`keeps the newest ${keep} runs of each agent and model`, 'dim'))

@@ -23,7 +23,7 @@ A file that is not valid (not JSON, another version, a score outside 0–1, a ru
 
   async run(): Promise<BaselineFileDocument> {
     const {args} = await this.parse(EvalsBaselineShow)
-    const document = baselineDocument(readBaselineFile(args.path), args.path)
+    const document = baselineDocument(readBaselineFile(args.path, this.clock.wall()).file, args.path)
     if (this.out.tty) {
       const saved = `saved ${document.savedAt} (${relativeTime(document.savedAt, this.clock.wall())})`
       this.out.notice(styled(`${document.evalSetId} of ${document.org}: ${saved}, keeps the newest ${document.keep} runs a group`, 'dim'))
