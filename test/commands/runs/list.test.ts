@@ -5,6 +5,7 @@ import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
 import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
+import {roundAndRound} from '../../helpers/pages.js'
 
 const run = (i: number) => ({
   id: `run_${i}`,
@@ -185,6 +186,21 @@ describe('runs list', () => {
     expect(r.exitCode).toBe(1)
     expect(JSON.parse(r.stdout).error.code).toBe('bad_response')
     expect(api.requests().length).toBe(2)
+  })
+
+  it('--all on a list that comes round again with new cursors (500 runs served again and again) ends with bad_response naming the cursor', async () => {
+    const list = roundAndRound(Array.from({length: 500}, (_, i) => ({...run(1), id: `run_${i}`})))
+    api.stub('GET /orgs/acme/runs', (req) => reply(200, list(new URL(req.path, 'http://x'))))
+    const json = await runCommand(RunsList, ['--org', 'acme', '--all', '--limit', '200', '--json'], {env: api.env()})
+    expect(json.exitCode).toBe(1)
+    const doc = JSON.parse(json.stdout)
+    // pages of 200: the fourth (runs 100–299 again) holds nothing new
+    expect([doc.items.length, doc.error.code, api.requests().length]).toEqual([600, 'bad_response', 4])
+    const message =
+      'page 4 (cursor "w600") of the runs of acme holds only items already listed: the list comes round again; stopping instead of looping forever'
+    expect(doc.error.message).toBe(message)
+    const piped = await runCommand(RunsList, ['--org', 'acme', '--all', '--limit', '200'], {env: api.env()})
+    expect([piped.exitCode, piped.stdout.trim().split('\n').length, piped.stderr]).toEqual([1, 600, `error: ${message} (bad_response)\n`])
   })
 
   it.each([['0'], ['201'], ['2.5'], ['abc'], ['']])('--limit %j exits 2 before any request', async (limit) => {

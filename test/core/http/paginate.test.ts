@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {pages} from '../../../src/core/http/paginate.js'
 import {envelope, type Reply, reply, fakeApiClient, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+import {roundAndRound} from '../../helpers/pages.js'
 
 type Answer = (url: URL) => Reply
 const api = useFakeApi({}, {me: false})
@@ -88,6 +89,42 @@ describe('pages', () => {
     // first, x, y — then y answers x again
     expect(seen).toHaveLength(3)
     expect(requests()).toHaveLength(3)
+  })
+
+  it('a list that comes round again with cursors never seen (a page of only items already listed) ends with bad_response naming the page and its cursor', async () => {
+    // 500 items, 200 a page: 0–199, 200–399, 400–499 and 0–99 (some new: read on), 100–299 (none new)
+    const list = roundAndRound(Array.from({length: 500}, (_, i) => ({id: `run_${i}`})))
+    serve('/orgs/acme/runs', (url) => reply(200, list(url)))
+    const seen: number[] = []
+    const walk = (async () => {
+      for await (const page of pages<{id: string}>(client, '/orgs/acme/runs', {limit: 200, what: 'the runs of acme'}))
+        seen.push(page.items.length)
+    })()
+    await expect(walk).rejects.toMatchObject({
+      code: 'bad_response',
+      exitCode: 1,
+      message:
+        'page 4 (cursor "w600") of the runs of acme holds only items already listed: the list comes round again; stopping instead of looping forever',
+    })
+    expect(seen).toEqual([200, 200, 200])
+    expect(requests().map((r) => r.path.split('?')[1])).toEqual([
+      'limit=200',
+      'limit=200&cursor=w200',
+      'limit=200&cursor=w400',
+      'limit=200&cursor=w600',
+    ])
+  })
+
+  it('a page that lists some items again (pages that overlap while the list grows) is read on; so is a page of items without IDs, or none', async () => {
+    serve('/runs', (url) => {
+      const cursor = url.searchParams.get('cursor')
+      if (cursor === null) return reply(200, {items: [{id: 'a'}, {id: 'b'}], nextCursor: 'c2'})
+      if (cursor === 'c2') return reply(200, {items: [{id: 'b'}, {id: 'c'}], nextCursor: 'c3'})
+      if (cursor === 'c3') return reply(200, {items: [], nextCursor: 'c4'})
+      if (cursor === 'c4') return reply(200, {items: [1, 2], nextCursor: 'c5'})
+      return reply(200, {items: [1, 2], nextCursor: null})
+    })
+    expect((await collect(pages(client, '/runs'))).map((page) => page.items.length)).toEqual([2, 2, 0, 2, 2])
   })
 
   it('a cursor equal to the starting one counts as repeated', async () => {
