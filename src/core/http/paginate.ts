@@ -6,6 +6,8 @@ import {withQuery} from './path.js'
 export interface PageOptions {
   /** Page size, sent only when given. */
   limit?: number
+  /** the page size of every page after the first (default: `limit`): a filter that reads on asks for the most at once */
+  laterLimit?: number
   /** Start from this cursor instead of the beginning. */
   cursor?: string
   headers?: Record<string, string>
@@ -90,7 +92,8 @@ export async function* pages<T>(client: HttpClient, path: string, opts: PageOpti
   for (let number = 1; ; number++) {
     let page: Page<T>
     try {
-      page = await getPage<T>(client, withQuery(path, {limit: opts.limit, cursor}), opts.headers, opts.signal)
+      const limit = number === 1 ? opts.limit : (opts.laterLimit ?? opts.limit)
+      page = await getPage<T>(client, withQuery(path, {limit, cursor}), opts.headers, opts.signal)
     } catch (error) {
       opts.signal?.throwIfAborted()
       if (number === 1 && opts.again === undefined) throw error

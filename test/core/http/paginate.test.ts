@@ -69,6 +69,20 @@ describe('pages', () => {
     expect(requests().some((r) => r.path.includes('limit'))).toBe(false)
   })
 
+  it('laterLimit: the pages after the first are asked for at that size (the first at limit, or the server default)', async () => {
+    serve('/orgs/acme/runs', threePages())
+    await collect(pages(client, '/orgs/acme/runs', {limit: 3, laterLimit: 200}))
+    await collect(pages(client, '/orgs/acme/runs', {laterLimit: 200}))
+    expect(requests().map((r) => r.path.replace('/api/v1/orgs/acme/runs', ''))).toEqual([
+      '?limit=3',
+      '?limit=200&cursor=c2',
+      '?limit=200&cursor=c3',
+      '',
+      '?limit=200&cursor=c2',
+      '?limit=200&cursor=c3',
+    ])
+  })
+
   it('starts from a given cursor', async () => {
     serve('/orgs/acme/runs', threePages())
     const got = (await collect(pages<{id: string}>(client, '/orgs/acme/runs', {cursor: 'c2'}))).flatMap((page) => page.items)
