@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {pages} from '../../../src/core/http/paginate.js'
+import {pages, RECENT_IDS, RecentIds} from '../../../src/core/http/paginate.js'
 import {envelope, type Reply, reply, fakeApiClient, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {roundAndRound} from '../../helpers/pages.js'
 
@@ -203,5 +203,37 @@ describe('pages', () => {
     serve('/runs', (url) => (url.searchParams.get('cursor') ? envelope(403, 'forbidden', 'no') : reply(200, {items: [1], nextCursor: 'n'})))
     const e = await collect(pages(client, '/runs')).catch((error: unknown) => error)
     expect(e).toMatchObject({code: 'forbidden', context: undefined})
+  })
+})
+
+describe('RecentIds (the repeat check of pages and of evals stats)', () => {
+  it('finds an ID seen within `size` IDs, at either end of a generation, and forgets one seen two generations ago', () => {
+    const ids = new RecentIds(4)
+    expect(['a', 'b', 'c', 'd', 'a'].map((id) => ids.add(id))).toEqual([true, true, true, true, false])
+    // (a new generation: e, f, g; a and d from the one before are still held)
+    for (const id of ['e', 'f', 'g']) ids.add(id)
+    expect(['a', 'd', 'e', 'g'].map((id) => ids.has(id))).toEqual([true, true, true, true])
+    expect(ids.add('b')).toBe(false)
+    for (const id of ['h', 'i', 'j', 'k', 'l']) ids.add(id)
+    expect(['a', 'd', 'h', 'l', 'z'].map((id) => ids.has(id))).toEqual([false, false, true, true, false])
+  })
+
+  it('never takes a new ID for one seen: 90,000 IDs of runs, of UUIDs and of one letter apart', () => {
+    const ids = new RecentIds()
+    const kinds = [
+      (i: number) => `run_${String(i).padStart(8, '0')}`,
+      (i: number) => `${(i * 2654435761) >>> 0}-4a1b-9c2d-${i.toString(16).padStart(12, '0')}`,
+      (i: number) => `r${String.fromCharCode(97 + (i % 26))}${Math.floor(i / 26)}`,
+    ]
+    let wrong = 0
+    for (const kind of kinds) {
+      for (let i = 0; i < 30_000; i++) {
+        const id = kind(i)
+        if (ids.has(id)) wrong++
+        ids.add(id)
+        if (i >= RECENT_IDS && !ids.has(kind(i - RECENT_IDS))) wrong++
+      }
+    }
+    expect(wrong).toBe(0)
   })
 })

@@ -133,8 +133,7 @@ export class EvalStatsTally {
     if (run.evalSetId !== this.evalSetId) return older
     if (at === undefined) throw badRun(run, 'createdAt', 'is not a date')
     if (older) return true
-    if (this.seen.has(run.id)) return false
-    this.seen.add(run.id)
+    if (!this.seen.add(run.id)) return false
     const agent = nameOf(run, 'agent')
     const model = nameOf(run, 'model')
     const score = scoreOf(run)
