@@ -84,7 +84,9 @@ export async function callPage<Id extends ListOperationId>(
 }
 
 /** How the pages of an operation are walked: its query (a `cursor` to start from), and src/core/http/paginate.ts's options. */
-export interface PagesCallOptions<Id extends PagedOperationId> extends PageCallOptions<Id>, Pick<PageOptions, 'what' | 'again'> {}
+export interface PagesCallOptions<Id extends PagedOperationId>
+  extends PageCallOptions<Id>,
+    Pick<PageOptions, 'what' | 'again' | 'laterLimit'> {}
 
 /**
  * Every page of paged operation `id`, one request per iteration (src/core/http/paginate.ts
@@ -97,10 +99,12 @@ export async function* callPages<Id extends PagedOperationId>(
   params: ParamsOf<Id>,
   opts: PagesCallOptions<Id> = {},
 ): AsyncGenerator<ResponseOf<Id>> {
-  const {cursor, ...rest} = (opts.query ?? {}) as {cursor?: string}
+  // (limit and cursor are the pager's: it sends them after the rest of the query, on each page)
+  const {cursor, limit, ...rest} = (opts.query ?? {}) as {cursor?: string; limit?: number}
   const path = operationPath(id, params, rest as QueryOf<Id>)
+  const walk = {cursor, limit, laterLimit: opts.laterLimit, what: opts.what, again: opts.again, signal: opts.signal}
   try {
-    yield* pages(client, path, {cursor, what: opts.what, again: opts.again, signal: opts.signal}) as AsyncGenerator<ResponseOf<Id>>
+    yield* pages(client, path, walk) as AsyncGenerator<ResponseOf<Id>>
   } catch (error) {
     throw opts.resource ? namingResource(error, opts.resource, orgOf(params)) : error
   }

@@ -109,7 +109,7 @@ export function derivedProfile(triple: Triple, seed = HISTORY_SEED): TripleProfi
 /**
  * The outcome of the k-th run of `triple` under `profile`: failed or cancelled (no score) by the
  * profile's shares, otherwise succeeded with a score drawn from Normal(mean, sd), clipped to
- * 0–1 and rounded to two decimals; the mean is `earlier.mean` for the first `earlier.runs` runs.
+ * 0–1 and rounded to two decimals (roundScore); the mean is `earlier.mean` for the first `earlier.runs` runs.
  */
 export function drawOutcome(profile: TripleProfile, triple: Triple, k: number, seed = HISTORY_SEED): Outcome {
   // stream 0 hashes as it always did, so a triple's series moves only when its stream is set
@@ -121,7 +121,19 @@ export function drawOutcome(profile: TripleProfile, triple: Triple, k: number, s
   const mean = profile.earlier !== undefined && k < profile.earlier.runs ? profile.earlier.mean : profile.mean
   // Box–Muller: 1 − u is in (0, 1], so the logarithm is finite
   const z = Math.sqrt(-2 * Math.log(1 - uniform(base, k, 1))) * Math.cos(2 * Math.PI * uniform(base, k, 2))
-  return {outcome: 'succeeded', score: round(Math.min(1, Math.max(0, mean + profile.sd * z)), 2)}
+  return {outcome: 'succeeded', score: roundScore(mean + profile.sd * z)}
+}
+
+/** The decimals of a drawn score: the seeded history's, and a planned draw's (./outcome-plans.ts). */
+export const SCORE_DECIMALS = 2
+
+/**
+ * A drawn score as runs get it: clipped to 0–1 and rounded to SCORE_DECIMALS. The gate reads the
+ * step scores move in from their decimals (src/gate/stats.ts scoreStep), so seeded and planted
+ * runs must have the same, or the floor of its margin differs between them.
+ */
+export function roundScore(value: number): number {
+  return round(Math.min(1, Math.max(0, value)), SCORE_DECIMALS)
 }
 
 function round(value: number, digits: number): number {

@@ -1,3 +1,4 @@
+import {roundScore} from './history.js'
 import type {RunPlan} from './state.js'
 import {invalid} from './errors.js'
 import {mulberry32} from './random.js'
@@ -12,9 +13,12 @@ import type {JsonObject} from '../contract/types.js'
  * cleared), and the first plan that matches a run is used. Kept in memory, like fault rules.
  *
  * Instead of a fixed `score`, a plan may give `mean` and `sd`: each run it takes then scores a
- * draw from that normal distribution, clipped to 0–1, deterministic for the plan's `seed` (the
- * n-th run a plan takes always draws the same score), so tests and bench/gate.mjs can make noise
- * and true drops. An organization holds at most MAX_PLANS plans (a 400 beyond).
+ * draw from that normal distribution, clipped to 0–1 and rounded to the seeded history's two
+ * decimals (so the gate finds the same step in both: ./history.ts roundScore), deterministic for
+ * the plan's `seed` (the n-th run a plan takes always draws the same score), so tests and
+ * bench/gate.mjs can make noise and true drops. A fixed `score` is kept as given: a plan that
+ * wants scores of another precision gives them one by one (`count: 1`). An organization holds
+ * at most MAX_PLANS plans (a 400 beyond).
  */
 
 const OUTCOMES = ['succeeded', 'failed', 'cancelled'] as const
@@ -108,7 +112,7 @@ export class OutcomePlans {
       // the hits-th draw of the plan's own stream: the same seed gives the same scores in order
       const next = mulberry32(((plan.seed ?? 1) * 0x9e3779b1 + plan.hits * 0x85ebca6b) >>> 0)
       const draw = plan.mean + plan.sd * normal(next)
-      return {outcome: plan.status, score: Math.round(Math.min(1, Math.max(0, draw)) * 1e4) / 1e4}
+      return {outcome: plan.status, score: roundScore(draw)}
     }
     return {outcome: plan.status, score: plan.score}
   }

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import Api from '../../src/commands/api.js'
 import {runCommand} from '../helpers/cli.js'
 import {envelope, json, ME, unchecked, useFakeApi} from '../helpers/fake-api.js'
+import {roundAndRound} from '../helpers/pages.js'
 
 /** `amctl api` sends to any path: its answers, documented or not, are whatever a server says. */
 const ANY_PATH = 'amctl api reaches any path and prints what comes back'
@@ -98,6 +99,22 @@ describe('api', () => {
       message: 'Cursor n has expired',
       status: 404,
       context: 'page 2 (cursor n) of GET /orgs/acme/runs not found',
+    })
+  })
+
+  it('--paginate on a list that comes round again with new cursors ends with bad_response naming the cursor; the document is closed', async () => {
+    const list = roundAndRound(Array.from({length: 5}, (_, i) => ({id: `x${i}`})))
+    api.stub('GET /things', (req) => unchecked(ANY_PATH, 200, list(new URL(req.path, 'http://x'))))
+    const r = await runCommand(Api, ['/things?limit=2', '--paginate'], {env: api.env()})
+    expect(r.exitCode).toBe(1)
+    // x0 x1, x2 x3, x4 x0, x1 x2: nothing new
+    expect(JSON.parse(r.stdout)).toEqual({
+      items: ['x0', 'x1', 'x2', 'x3', 'x4', 'x0'].map((id) => ({id})),
+      error: {
+        code: 'bad_response',
+        message:
+          'page 4 (cursor "w6") of GET /things holds only items already listed: the list comes round again; stopping instead of looping forever',
+      },
     })
   })
 

@@ -3,6 +3,7 @@ import {EVAL_SETS, ORGS, RUN_COUNTS, USERS, seedState, seededRunCreatedAt, seede
 import {MAX_PLANS, OutcomePlans} from '../../src/devserver/outcome-plans.js'
 import {expectError, startTestServer, type TestServer} from './helpers.js'
 import {systemClock} from '../../src/core/clock.js'
+import {scoreStep} from '../../src/gate/stats.js'
 
 // The dev server makes the regression gate testable: a seeded history with scores for every eval
 // set × agent × model, dated just before the server started, and outcomes planned for the next
@@ -128,9 +129,24 @@ describe('POST /_dev/orgs/:org/outcomes', () => {
     expect(mean).toBeLessThan(0.74)
     expect(sd).toBeGreaterThan(0.03)
     expect(sd).toBeLessThan(0.07)
-    expect(new Set(a).size).toBeGreaterThan(30)
+    // (in hundredths, as the seeded history's: 40 draws at sd 0.05 take 14 values)
+    expect(new Set(a).size).toBeGreaterThan(10)
     // clipped to 0–1
     for (const score of await draws(1, 0.99, 0.5)) expect(score >= 0 && score <= 1).toBe(true)
+  })
+
+  it("drawn scores have the seeded history's two decimals, so the gate finds the same step in planted runs as in seeded ones (issue 37 item 18); a fixed score stays as given", () => {
+    const plans = new OutcomePlans()
+    plans.add('org_1', {agent: 'codex', status: 'succeeded', mean: 0.7, sd: 0.05, seed: 3, count: 200})
+    plans.add('org_1', {status: 'succeeded', score: 0.7123})
+    const take = () => plans.take('org_1', {evalSetId: 'es_1', agent: 'codex', model: 'gpt-5'})?.score as number
+    const drawn = Array.from({length: 200}, take)
+    const seeded = Object.values(seedState('default', systemClock.wall()).runs)
+      .flat()
+      .flatMap((run) => (typeof run.score === 'number' ? [run.score] : []))
+    expect(seeded.length).toBeGreaterThan(100)
+    expect([scoreStep(drawn), scoreStep(seeded)]).toEqual([0.01, 0.01])
+    expect(take()).toBe(0.7123)
   })
 
   it('an organization holds at most MAX_PLANS (1000) plans: the next is refused (invalid_request: a 400) (issue 26 item 19)', () => {

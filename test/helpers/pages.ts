@@ -1,5 +1,5 @@
 import type {Run} from '../../src/contract/types.js'
-import type {Page} from '../../src/contract/vocabulary.js'
+import {PAGE_LIMIT, type Page} from '../../src/contract/vocabulary.js'
 
 /**
  * Pages as src/api/runs.ts runPages yields them (one request per iteration), from lists of
@@ -30,4 +30,25 @@ export function runAt(id: string, createdAt: string, fields: Partial<Run> = {}):
     score: 0.5,
     ...fields,
   } as Run
+}
+
+/**
+ * The answers of a server whose list comes round again (issue 37 item 12): `items`, then the same
+ * items again and again, each page with a cursor it never gave before (`w<position>`), so that no
+ * check of repeated cursors catches it; pages of the request's `limit` (the API's default without
+ * one). After `rounds` times round the list ends (nextCursor null): a reader that never notices
+ * still finishes, and its test fails instead of hanging.
+ */
+export function roundAndRound<T>(items: readonly T[], rounds = 10): (url: URL) => Page<T> {
+  const total = items.length * rounds
+  return (url) => {
+    const limit = Number(url.searchParams.get('limit') ?? PAGE_LIMIT.default)
+    const cursor = url.searchParams.get('cursor')
+    const start = cursor === null ? 0 : Number(cursor.slice(1))
+    const end = Math.min(start + limit, total)
+    return {
+      items: Array.from({length: end - start}, (_, i) => items[(start + i) % items.length]),
+      nextCursor: end < total ? `w${end}` : null,
+    }
+  }
 }

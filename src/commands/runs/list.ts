@@ -9,7 +9,9 @@ import {styled} from '../../output/renderer.js'
 import {RUN_COLUMNS} from '../../output/run-columns.js'
 import type {OperationId} from '../../contract/routes.js'
 import {RECENT_LIMITS, sightingsOfRuns} from '../../core/recent.js'
-import {filterPage, filterPages, filterWords, isFiltering, parseRunFilter, STATUS_FILTERS} from '../../gate/filter.js'
+import {filterPages, filterWords, isFiltering, parseRunFilter, STATUS_FILTERS} from '../../gate/filter.js'
+import {Progress} from '../../output/progress.js'
+import {counted, firstMatches, MAX_RUNS, type Matches} from './shared/matches.js'
 
 const FILTER = 'FILTER'
 
@@ -23,7 +25,7 @@ export default class RunsList extends ListCommand {
 
 Piped, each run is one tab-separated row: ID, status, eval set, created, agent, model, score (a field the run lacks is empty; fields are only ever added at the end).
 
-Filters (as gh run list has them) keep the runs that match all of them: --status (repeatable or comma-separated: ${STATUS_FILTERS.join(', ')}; unfinished is any status not terminal), --eval-set, --agent, --model (exact), --since and --until (a duration before now such as 7d, 12h, 90m, or a date such as 2026-11-01 or 2026-11-01T09:30:00Z; UTC when no zone is given; --since keeps runs created at or after it, --until those created before it). The API has no filters, so amctl filters what it reads, in every output form: without --all the one page fetched (the more: hint keeps the filters), with --all every page, streaming. Runs come newest first, so with --since paging stops at the first page that reaches older runs (--verbose says so), and that page's nextCursor is null.`
+Filters (as gh run list has them) keep the runs that match all of them: --status (repeatable or comma-separated: ${STATUS_FILTERS.join(', ')}; unfinished is any status not terminal), --eval-set, --agent, --model (exact), --since and --until (a duration before now such as 7d, 12h, 90m, or a date such as 2026-11-01 or 2026-11-01T09:30:00Z; UTC when no zone is given; --since keeps runs created at or after it, --until those created before it). The API has no filters, so amctl filters what it reads, in every output form. Without --all it shows the newest --limit runs that match (${PAGE_LIMIT.default} without --limit), as gh run list --workflow does: the first page as without a filter, then pages of ${PAGE_LIMIT.max} until that many matched, the list ended, or ${counted(MAX_RUNS)} runs were read (a progress line on a terminal, which also says when that bound stopped it); the more: hint keeps the filters and continues right after the last run shown. With --all every page is read, streaming. Runs come newest first, so with --since paging stops at the first page that reaches older runs (--verbose says so), and that page's nextCursor is null.`
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --org acme --limit 5',
@@ -87,11 +89,31 @@ Filters (as gh run list has them) keep the runs that match all of them: --status
       })
     }
 
-    const fetched = await listRuns(client, org, paging.query)
-    const {page, reached} = filtering ? filterPage(fetched, filter) : {page: fetched, reached: false}
+    if (!filtering) {
+      const page = await listRuns(client, org, paging.query)
+      this.ctx.saw(sightingsOfRuns(org, page.items))
+      this.out.list(page.items, RUN_COLUMNS)
+      await this.more(page, paging, [])
+      return page
+    }
+    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock, this.signals)
+    let matches: Matches
+    try {
+      matches = await firstMatches(client, org, paging.query, filter, (read) => progress.update(read))
+    } finally {
+      progress.clear()
+    }
+    const {page, reached, read, wanted} = matches
     if (reached) bound()
     this.ctx.saw(sightingsOfRuns(org, page.items))
     this.out.list(page.items, RUN_COLUMNS)
+    if (page.nextCursor && page.items.length < wanted && this.io.stderrIsTTY) {
+      const kept = `${counted(page.items.length)} of the ${counted(read)} newest runs read`
+      const limit = paging.query.limit === undefined ? `the ${wanted} asked for` : `--limit ${wanted}`
+      this.out.notice(
+        styled(`the filters kept ${kept}, fewer than ${limit}: amctl reads at most ${counted(MAX_RUNS)} runs for one page`, 'dim'),
+      )
+    }
     await this.more(page, paging, [], filterWords(filter))
     return page
   }

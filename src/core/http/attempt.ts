@@ -22,6 +22,37 @@ export interface RawResponse {
 /** How long a connection may take to open (TCP, and TLS for https), as undici's default: then UND_ERR_CONNECT_TIMEOUT. */
 export const CONNECT_TIMEOUT_MS = 10_000
 
+/**
+ * Keep-alive, the same both ways (./node-http.ts, ./dispatcher.ts): an idle connection is used
+ * again for at most KEEP_ALIVE_MS (undici's default), or for the `Keep-Alive: timeout=` the server
+ * announced less KEEP_ALIVE_MARGIN_MS when that is shorter (node:http's margin). Many servers
+ * close idle connections without announcing when (load balancers, Go, gunicorn, uvicorn: 2 to
+ * 60 s); a request written just as the server closes the connection is reset, and a POST so lost
+ * cannot be told from one the server took (exit 9). 4 s keeps the connection over the pages of
+ * `--all` and drops it between the polls of a wait (5 s apart by default).
+ */
+export const KEEP_ALIVE_MS = 4_000
+export const KEEP_ALIVE_MARGIN_MS = 1_000
+
+/**
+ * Two turns of the event loop, taken before a request is handed to a keep-alive pool, so that the
+ * pool knows what this machine already knows of its idle connections: a close or a reset the
+ * server sent while the event loop was busy (judging a large step takes seconds of CPU) is read
+ * in a poll phase, and a connection past its keep-alive is dropped by its timer in a timers
+ * phase. Without them the pool hands out the dead connection, the request written on it is
+ * reset, and a POST the server never received is reported as "sent, no answer" (exit 9: issue 37
+ * item 11). Two, because one is not enough from where requests are made: after an answer is read
+ * (a poll phase), a setImmediate runs in the same turn's check phase, before the next poll.
+ *
+ * What is left is a server that closes the connection at the very moment the request is written
+ * (within a round trip): nothing tells that request from one the server read before closing, so
+ * amctl never sends a POST again once any byte of it was written (contract 1.6); KEEP_ALIVE_MS
+ * keeps that moment rare. A GET so reset is retried by the client's loop as any connection error.
+ */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)))
+}
+
 export interface Attempt {
   url: string
   method: string

@@ -1,6 +1,6 @@
 import type {Agent, Dispatcher, EnvHttpProxyAgent} from 'undici'
 import {isLoopbackHost} from '../../contract/vocabulary.js'
-import {CONNECT_TIMEOUT_MS} from './attempt.js'
+import {CONNECT_TIMEOUT_MS, KEEP_ALIVE_MARGIN_MS, KEEP_ALIVE_MS} from './attempt.js'
 
 /**
  * undici's keep-alive dispatchers (contract 1.6), for the requests ./transport.ts sends through
@@ -13,7 +13,17 @@ let undici: typeof import('undici') | undefined
 let proxied: EnvHttpProxyAgent | undefined
 let direct: Agent | undefined
 
-const OPTIONS = {keepAliveTimeout: 10_000, connect: {timeout: CONNECT_TIMEOUT_MS}}
+/**
+ * Keep-alive as node:http's way has it (./attempt.ts KEEP_ALIVE_MS): at most KEEP_ALIVE_MS idle,
+ * or the server's `Keep-Alive: timeout=` less KEEP_ALIVE_MARGIN_MS when shorter (undici would take
+ * a longer announced one up to 10 minutes, and subtract 2 s).
+ */
+const OPTIONS = {
+  keepAliveTimeout: KEEP_ALIVE_MS,
+  keepAliveMaxTimeout: KEEP_ALIVE_MS,
+  keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
+  connect: {timeout: CONNECT_TIMEOUT_MS},
+}
 
 /**
  * The dispatcher of a request to `origin`; `env` is the run's environment, whose proxy variables

@@ -1,6 +1,16 @@
 import type {Agent as HttpAgent, IncomingMessage} from 'node:http'
 import type {Socket} from 'node:net'
-import {type Attempt, AttemptTimeout, CONNECT_TIMEOUT_MS, coded, headerRecord, type RawResponse, readText} from './attempt.js'
+import {
+  type Attempt,
+  AttemptTimeout,
+  CONNECT_TIMEOUT_MS,
+  coded,
+  headerRecord,
+  KEEP_ALIVE_MS,
+  type RawResponse,
+  readText,
+  settle,
+} from './attempt.js'
 
 /**
  * One attempt through node:http (node:https), the way amctl sends every request that needs no
@@ -9,7 +19,16 @@ import {type Attempt, AttemptTimeout, CONNECT_TIMEOUT_MS, coded, headerRecord, t
  * protocol and process (contract 1.6); node:http and node:https are loaded on the first request.
  */
 
-const KEEP_ALIVE = {keepAlive: true, keepAliveMsecs: 10_000}
+/**
+ * `timeout` is the longest an idle connection is kept (KEEP_ALIVE_MS): node:http takes a server's
+ * shorter `Keep-Alive: timeout=` (less a second) only below it, and without it keeps an idle
+ * connection until the server closes it. The timeout also applies to a connection in use, where
+ * it only emits an event nobody listens to: the attempt's own timer ends a slow answer.
+ * `scheduling: 'fifo'`: the agent skips the connections already destroyed at the head of its
+ * free list, and in this order a destroyed one is never behind the one handed out (with 'lifo'
+ * it takes the last without looking). `keepAliveMsecs` is TCP's keep-alive probe, not the idle time.
+ */
+const KEEP_ALIVE = {keepAlive: true, keepAliveMsecs: 10_000, timeout: KEEP_ALIVE_MS, scheduling: 'fifo'} as const
 
 interface Way {
   agent: HttpAgent
@@ -42,6 +61,8 @@ export function closeAgents(): void {
 export async function sendWithNodeHttp(url: URL, attempt: Attempt): Promise<RawResponse> {
   const protocol = url.protocol === 'https:' ? 'https:' : 'http:'
   const {agent, lib} = await wayFor(protocol)
+  // (see settle: the agent must not hand out a connection the server closed while we were busy)
+  await settle()
   return new Promise<RawResponse>((resolve, reject) => {
     let connected = false
     let done = false

@@ -1,6 +1,6 @@
 import type {Dispatcher} from 'undici'
 import {isLoopbackHost} from '../../contract/vocabulary.js'
-import {type Attempt, AttemptTimeout, headerRecord, type RawResponse, readText, refusal, type Transport} from './attempt.js'
+import {type Attempt, AttemptTimeout, headerRecord, type RawResponse, readText, refusal, settle, type Transport} from './attempt.js'
 import {closeDispatcher, dispatcherFor} from './dispatcher.js'
 import {closeAgents, sendWithNodeHttp} from './node-http.js'
 
@@ -92,6 +92,10 @@ export async function sendWithUndici(url: URL, attempt: Attempt, env: NodeJS.Pro
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), attempt.timeoutMs)
   try {
     const dispatcher = given ?? (await dispatcherFor(url.origin, env))
+    // undici looks at an idle connection for one check phase before writing on it, which comes
+    // before the next poll and timers phases when the request is made right after an answer was
+    // read: settle lets both run first (a close or reset read, an expired keep-alive timer fired)
+    await settle()
     const pending = dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,
@@ -102,6 +106,9 @@ export async function sendWithUndici(url: URL, attempt: Attempt, env: NodeJS.Pro
     })
     const res = await endOnTimeout(pending, controller.signal, attempt.signal)
     const text = await readText(res.body, res.statusCode, res.headers['content-length'])
+    // undici starts an idle connection's keep-alive timer a few turns after the answer was read:
+    // before the answer is handed on, so that a busy stretch of the caller's counts as idle time
+    await settle()
     const raw = Object.entries(res.headers).flatMap(([key, value]) =>
       Array.isArray(value) ? value.flatMap((v) => [key, v]) : value === undefined ? [] : [key, value],
     )

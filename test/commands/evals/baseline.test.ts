@@ -8,6 +8,7 @@ import {runCommand} from '../../helpers/cli.js'
 import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
 import {reply, useFakeApi} from '../../helpers/fake-api.js'
 import {tempDir} from '../../helpers/temp.js'
+import {roundAndRound} from '../../helpers/pages.js'
 
 // evals baseline save|show (issue 29 §1), in-process against a fake API
 
@@ -195,6 +196,16 @@ describe('evals baseline save', () => {
     const missing = await save(['--file', path, '--runs', '-'], 'run_codex_0 run_gone')
     expect(missing.exitCode).toBe(5)
     expect(missing.stderr).toBe('error: run "run_gone" is not among the runs of acme (not_found)\n')
+    expect(existsSync(path)).toBe(false)
+  })
+
+  it('a run list that comes round again with new cursors ends with bad_response (exit 1) naming the cursor; nothing is written', async () => {
+    const list = roundAndRound(history('codex', 500, 0.7))
+    api.stub('GET /orgs/acme/runs', (req) => reply(200, list(new URL(req.path, 'http://x'))))
+    const path = join(tempDir('amctl-baseline-save-'), 'base.json')
+    const r = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path, '--baseline-window', '0'], {env: api.env()})
+    expect(r.exitCode).toBe(1)
+    expect(r.stderr).toContain('page 4 (cursor "w600") of the runs of acme holds only items already listed')
     expect(existsSync(path)).toBe(false)
   })
 

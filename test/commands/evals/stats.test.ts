@@ -4,6 +4,7 @@ import type {EvalStats} from '../../../src/commands/evals/shared/stats.js'
 import {runCommand} from '../../helpers/cli.js'
 import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
+import {roundAndRound} from '../../helpers/pages.js'
 
 // A run list of three pages (newest first): es_1 by two agents, other eval sets among them, and
 // runs older than the window on the last page.
@@ -143,6 +144,18 @@ describe('evals stats', () => {
     expect(document.runs).toBe(3)
     expect(document.groups[0]).toMatchObject({runs: 3, succeeded: 3, failed: 0})
     expect(document.groups[0].mean).toBeCloseTo(0.8, 10)
+  })
+
+  it('a list that comes round again with new cursors (500 runs served again and again) ends with bad_response naming the cursor, no statistics', async () => {
+    const list = roundAndRound(Array.from({length: 500}, (_, i) => run(`r${i}`, 1 + i / 100)))
+    api.stub('GET /orgs/acme/runs', (req) => reply(200, list(new URL(req.path, 'http://x'))))
+    const message =
+      'page 4 (cursor "w600") of the runs of acme holds only items already listed: the list comes round again; stopping instead of looping forever'
+    const piped = await stats(['--window', '0'])
+    expect([piped.exitCode, piped.stdout, piped.stderr]).toEqual([1, '', `error: ${message} (bad_response)\n`])
+    const json = await stats(['--window', '0', '--json'])
+    expect([json.exitCode, JSON.parse(json.stdout)]).toEqual([1, {error: {code: 'bad_response', message}}])
+    expect(api.requests()).toHaveLength(8)
   })
 
   it('piped: one tab-separated line per agent × model, no header, no trend; the verdict and the shift after the last score', async () => {

@@ -5,6 +5,7 @@ import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
 import {FAKE_WALL_START} from '../../helpers/fake-clock.js'
+import {roundAndRound} from '../../helpers/pages.js'
 
 const run = (i: number) => ({
   id: `run_${i}`,
@@ -185,6 +186,21 @@ describe('runs list', () => {
     expect(r.exitCode).toBe(1)
     expect(JSON.parse(r.stdout).error.code).toBe('bad_response')
     expect(api.requests().length).toBe(2)
+  })
+
+  it('--all on a list that comes round again with new cursors (500 runs served again and again) ends with bad_response naming the cursor', async () => {
+    const list = roundAndRound(Array.from({length: 500}, (_, i) => ({...run(1), id: `run_${i}`})))
+    api.stub('GET /orgs/acme/runs', (req) => reply(200, list(new URL(req.path, 'http://x'))))
+    const json = await runCommand(RunsList, ['--org', 'acme', '--all', '--limit', '200', '--json'], {env: api.env()})
+    expect(json.exitCode).toBe(1)
+    const doc = JSON.parse(json.stdout)
+    // pages of 200: the fourth (runs 100–299 again) holds nothing new
+    expect([doc.items.length, doc.error.code, api.requests().length]).toEqual([600, 'bad_response', 4])
+    const message =
+      'page 4 (cursor "w600") of the runs of acme holds only items already listed: the list comes round again; stopping instead of looping forever'
+    expect(doc.error.message).toBe(message)
+    const piped = await runCommand(RunsList, ['--org', 'acme', '--all', '--limit', '200'], {env: api.env()})
+    expect([piped.exitCode, piped.stdout.trim().split('\n').length, piped.stderr]).toEqual([1, 600, `error: ${message} (bad_response)\n`])
   })
 
   it.each([['0'], ['201'], ['2.5'], ['abc'], ['']])('--limit %j exits 2 before any request', async (limit) => {
@@ -412,19 +428,84 @@ describe('runs list filters (client-side: the API has none)', () => {
     expect([document.items.map((item: {id: string}) => item.id), document.nextCursor]).toEqual([['b', 'c'], null])
   })
 
-  it('without --all the filters apply to the one page; the more: hint keeps them, --since as the instant it meant', async () => {
+  it('without --all, a first page holding --limit matches is the one request; the more: hint keeps the filters, --since as the instant it meant', async () => {
     pagedByDate()
-    const tty = await runCommand(RunsList, ['--org', 'acme', '--status', 'running', '--agent', 'codex', '--since', '30d'], {
+    const tty = await runCommand(RunsList, ['--org', 'acme', '--limit', '2', '--agent', 'codex', '--since', '30d'], {
       tty: true,
       env: api.env(),
     })
     expect(tty.exitCode, tty.stderr).toBe(0)
-    expect(tty.stdout).toMatch(/^ID\s+STATUS.*\nr6\s+running\s/)
-    expect(tty.stdout.trim().split('\n')).toHaveLength(2)
+    expect(tty.stdout).toMatch(/^ID\s+STATUS.*\nr6\s+running\s.*\nr5\s+succeeded\s/)
+    expect(tty.stdout.trim().split('\n')).toHaveLength(3)
     expect(tty.stderr).toMatch(
-      /more: amctl runs list --cursor p1 --status running --agent codex --since 20\d\d-\d\d-\d\dT[\d:.]+Z --org acme \(or --all\)/,
+      /more: amctl runs list --cursor p1 --limit 2 --agent codex --since 20\d\d-\d\d-\d\dT[\d:.]+Z --org acme \(or --all\)/,
     )
-    expect(api.requests()).toHaveLength(1)
+    expect(api.requests().map((q) => q.path)).toEqual(['/api/v1/orgs/acme/runs?limit=2'])
+  })
+
+  describe('without --all, a filter reads on until --limit runs match (issue 37 item 15)', () => {
+    /** `count` runs of es_1, newest first (IDs p0, p1…), those at `others` of es_x; cursors are positions; pages of `limit` (50 without). */
+    function positional(count: number, others: number[]) {
+      api.stub('GET /orgs/acme/runs', (req) => {
+        const url = new URL(req.path, 'http://x')
+        const start = Number(url.searchParams.get('cursor') ?? 0)
+        const end = Math.min(count, start + Number(url.searchParams.get('limit') ?? 50))
+        const items = Array.from({length: end - start}, (_, i) => ({
+          ...at('2026-01-01T00:00:00Z', {id: `p${start + i}`}),
+          ...(others.includes(start + i) ? {evalSetId: 'es_x'} : {}),
+        }))
+        return reply(200, {items, nextCursor: end < count ? String(end) : null})
+      })
+    }
+    const paths = () => api.requests().map((q) => q.path.replace('/api/v1/orgs/acme/runs', ''))
+
+    it('--limit 3 --eval-set X when the first page holds none: the next pages (200 each) up to the 3rd match; the rest of its page asked for again so that the more: cursor comes right after it', async () => {
+      positional(500, [250, 260, 270, 280])
+      const json = await runCommand(RunsList, ['--org', 'acme', '--limit', '3', '--eval-set', 'es_x', '--json'], {env: api.env()})
+      expect(json.exitCode, json.stderr).toBe(0)
+      expect(JSON.parse(json.stdout)).toMatchObject({items: [{id: 'p250'}, {id: 'p260'}, {id: 'p270'}], nextCursor: '271'})
+      // the page holding the 3rd match asked for again up to it (203–270: 68 runs)
+      expect(paths()).toEqual(['?limit=3', '?limit=200&cursor=3', '?limit=200&cursor=203', '?limit=68&cursor=203'])
+      const rest = await runCommand(RunsList, ['--org', 'acme', '--cursor', '271', '--limit', '3', '--eval-set', 'es_x', '--json'], {
+        env: api.env(),
+      })
+      expect(JSON.parse(rest.stdout)).toMatchObject({items: [{id: 'p280'}], nextCursor: null})
+      const tty = await runCommand(RunsList, ['--org', 'acme', '--limit', '3', '--eval-set', 'es_x'], {tty: true, env: api.env()})
+      expect(
+        tty.stdout
+          .trim()
+          .split('\n')
+          .map((line) => line.split(/\s+/)[0]),
+      ).toEqual(['ID', 'p250', 'p260', 'p270'])
+      // the progress line (erased before the table), then the command for the next page
+      expect(tty.stderr).toContain('fetched 3 runs…')
+      expect(tty.stderr).toContain('more: amctl runs list --cursor 271 --limit 3 --eval-set es_x --org acme (or --all)')
+      const piped = await runCommand(RunsList, ['--org', 'acme', '--limit', '3', '--eval-set', 'es_x'], {env: api.env()})
+      expect([ids(piped.stdout), piped.stderr]).toEqual([['p250', 'p260', 'p270'], ''])
+    })
+
+    it('without --limit, up to 50 matches; the list ending first ends the read, with no cursor', async () => {
+      positional(300, [10, 120, 299])
+      const r = await runCommand(RunsList, ['--org', 'acme', '--eval-set', 'es_x', '--json'], {env: api.env()})
+      expect(JSON.parse(r.stdout)).toMatchObject({items: [{id: 'p10'}, {id: 'p120'}, {id: 'p299'}], nextCursor: null})
+      expect(paths()).toEqual(['', '?limit=200&cursor=50', '?limit=200&cursor=250'])
+    })
+
+    it('reads at most 10,000 runs: then it shows the matches it has, and on a terminal says so above the more: hint', async () => {
+      positional(30_000, [5])
+      const json = await runCommand(RunsList, ['--org', 'acme', '--limit', '3', '--eval-set', 'es_x', '--json'], {env: api.env()})
+      expect(JSON.parse(json.stdout)).toMatchObject({items: [{id: 'p5'}], nextCursor: '10003'})
+      // 3, then 50 pages of 200
+      expect(api.requests()).toHaveLength(51)
+      const tty = await runCommand(RunsList, ['--org', 'acme', '--limit', '3', '--eval-set', 'es_x'], {tty: true, env: api.env()})
+      expect(tty.exitCode).toBe(0)
+      const said = [
+        'the filters kept 1 of the 10,003 newest runs read, fewer than --limit 3: amctl reads at most 10,000 runs for one page',
+        'more: amctl runs list --cursor 10003 --limit 3 --eval-set es_x --org acme (or --all)',
+      ].map((line) => tty.stderr.indexOf(line))
+      expect(said[0], tty.stderr).toBeGreaterThan(0)
+      expect(said[1]).toBeGreaterThan(said[0])
+    })
   })
 
   it('a filter that keeps nothing: (none) on a terminal, nothing piped, an empty list with --json', async () => {

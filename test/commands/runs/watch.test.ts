@@ -12,6 +12,7 @@ import {parseJunit} from '../../gate/reports/fixtures.js'
 import {type FakeSignals, fakeSignals} from '../../helpers/fake-signals.js'
 import {run} from './fixtures.js'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
+import {roundAndRound} from '../../helpers/pages.js'
 import {AMCTL_TOKEN_HINT, lines} from '../../helpers/output.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
@@ -637,6 +638,16 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(absent.stderr).toContain('--baseline: run "nope" is not among the runs of acme')
   })
 
+  it('--baseline RUN_ID on a run list that comes round again with new cursors: bad_response (exit 1) naming the cursor, not a search without end', async () => {
+    const list = roundAndRound([run('w1', 'succeeded', 0.7), ...Array.from({length: 499}, (_, i) => run(`h${i}`, 'succeeded', 0.5))])
+    api.stub('GET /orgs/acme/runs', (req) => reply(200, list(new URL(req.path, 'http://x'))))
+    const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'nope'], {clock, signals, env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(1)
+    expect(r.stderr).toContain(
+      'error: page 4 (cursor "w600") of the runs of acme holds only items already listed: the list comes round again; stopping instead of looping forever (bad_response)',
+    )
+  })
+
   it('--junit and --summary are written atomically on a pass, a failure and a timeout, with the runs not finished skipped', async () => {
     const dir = tempDir('amctl-watch-reports-')
     const junit = join(dir, 'reports', 'evals.xml')
@@ -884,11 +895,13 @@ describe('runs watch: a run the server lists more than once counts once in a bas
   it('a history of one run listed five times is a history of one run: no baseline, and --require-baseline says 1', async () => {
     const at = (day: number) => `2026-11-${day}T09:00:00.000Z`
     const h1 = {...run('h1', 'succeeded', 0.7), createdAt: at(19)}
+    // (each page with a run not listed before: a page of nothing but repeats ends the read, issue 37 item 12)
+    const other = (id: string) => ({...run(id, 'succeeded', 0.9), evalSetId: 'es_other', createdAt: at(18)})
     api.stub('GET /orgs/acme/runs', (req) => {
       const cursor = new URL(req.path, 'http://x').searchParams.get('cursor')
       if (cursor === null) return reply(200, {items: [{...run('w1', 'succeeded', 0.5), createdAt: at(20)}, h1], nextCursor: 'p1'})
-      if (cursor === 'p1') return reply(200, {items: [h1, h1], nextCursor: 'p2'})
-      return reply(200, {items: [h1, h1], nextCursor: null})
+      if (cursor === 'p1') return reply(200, {items: [h1, h1, other('x1')], nextCursor: 'p2'})
+      return reply(200, {items: [h1, other('x2'), h1], nextCursor: null})
     })
     const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'history', '--require-baseline', '--json'], {
       clock,

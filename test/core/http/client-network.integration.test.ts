@@ -11,6 +11,7 @@ import {systemClock} from '../../../src/core/clock.js'
 import {sendJson, startServer, type Recorded, type TestServer} from '../../helpers/http-server.js'
 import type {ServerResponse} from 'node:http'
 import {failure} from '../../helpers/failure.js'
+import {startIdleServer} from '../../helpers/idle-server.js'
 import {networkTransport, sendWithUndici} from '../../../src/core/http/transport.js'
 
 let server: TestServer
@@ -172,5 +173,21 @@ describe('a request the caller gives up (RequestSpec.signal: a wait’s Ctrl-C)'
     expect(server.requests).toHaveLength(1)
     expect(waits).toEqual([])
     await dispatcher?.close()
+  })
+})
+
+describe('a kept-alive connection the server closed while amctl was busy', () => {
+  it('a launch after a long computation (the event loop blocked past the server’s idle timeout) is sent on a new connection and answered: not exit 9', async () => {
+    // (the gate judging a large step takes seconds of CPU between two requests)
+    const idle = await startIdleServer({idleMs: 50})
+    try {
+      await client(idle.url).json({method: 'GET', path: '/orgs/acme/runs'})
+      idle.pauseUntilClosed(1)
+      const launched = await client(idle.url).json({method: 'POST', path: '/orgs/acme/eval-sets/es_1/run', body: {}})
+      expect(launched).toEqual({method: 'POST', path: '/api/v1/orgs/acme/eval-sets/es_1/run'})
+      expect([idle.posts(), idle.connections(), waits]).toEqual([1, 2, []])
+    } finally {
+      await idle.close()
+    }
   })
 })

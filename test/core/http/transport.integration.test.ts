@@ -1,11 +1,12 @@
 import {createServer, type Socket} from 'node:net'
 import type {AddressInfo} from 'node:net'
 import {Agent} from 'undici'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {BadResponseError} from '../../../src/core/errors.js'
 import {type Attempt, AttemptTimeout, MAX_BODY_BYTES, networkTransport, sendWithUndici} from '../../../src/core/http/transport.js'
 import {thrown} from '../../helpers/failure.js'
 import {startServer, type TestServer} from '../../helpers/http-server.js'
+import {blockThread, startIdleServer} from '../../helpers/idle-server.js'
 
 // One attempt on the network, against real servers on this machine: given up at the timeout and
 // the body read up to MAX_BODY_BYTES at full size, the same through node:http (every request
@@ -129,5 +130,54 @@ describe('one attempt through undici (what node:http sends and answers: transpor
     )
     expect(error).toMatchObject({code: 'UND_ERR_NOT_SUPPORTED', message: 'expect header not supported'})
     expect(server.requests).toHaveLength(before)
+  })
+})
+
+describe.each(['node:http', 'undici'] as const)('a kept-alive connection through %s, against a server that closes idle ones', (way) => {
+  // amctl's own agents (undici's for loopback: the one a proxy variable would not change)
+  afterEach(() => networkTransport({}).close())
+  const send = (attempt: Attempt) =>
+    way === 'undici' ? sendWithUndici(new URL(attempt.url), attempt, {}) : networkTransport({}).send(attempt)
+  const request = (origin: string, method: 'GET' | 'POST', path: string) =>
+    send({
+      url: `${origin}${path}`,
+      method,
+      headers: {accept: 'application/json', ...(method === 'POST' ? {'content-type': 'application/json'} : {})},
+      body: method === 'POST' ? '{}' : undefined,
+      timeoutMs: 5000,
+    })
+
+  it.each([
+    ['closes', false],
+    ['resets', true],
+  ])(
+    'a connection the server %s while amctl was busy (its event loop blocked) is not used again: the next request gets a new one',
+    async (_, reset) => {
+      const server = await startIdleServer({idleMs: 50, reset})
+      try {
+        expect((await request(server.url, 'GET', '/api/v1/runs')).status).toBe(200)
+        server.pauseUntilClosed(1)
+        const launched = await request(server.url, 'POST', '/api/v1/orgs/acme/eval-sets/es_1/run')
+        expect([launched.status, server.posts(), server.connections()]).toEqual([201, 1, 2])
+      } finally {
+        await server.close()
+      }
+    },
+  )
+
+  it('a connection idle longer than the Keep-Alive: timeout= the server announced, less a second, is not used again, even when amctl was busy', async () => {
+    // the server announces 3 s and never closes on its own: amctl keeps a connection 2 s (long
+    // enough that the second request reuses it even on a loaded machine)
+    const server = await startIdleServer({idleMs: 0, keepAlive: 'timeout=3'})
+    try {
+      await request(server.url, 'GET', '/api/v1/runs')
+      await request(server.url, 'GET', '/api/v1/runs')
+      expect(server.connections()).toBe(1)
+      blockThread(2100)
+      await request(server.url, 'POST', '/api/v1/orgs/acme/eval-sets/es_1/run')
+      expect([server.requests(), server.connections()]).toEqual([3, 2])
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -1,6 +1,6 @@
 import type {Run} from '../../../contract/types.js'
 import {BadResponseError} from '../../../core/errors.js'
-import {PAGE_LIMIT} from '../../../contract/vocabulary.js'
+import {RecentIds} from '../../../core/http/paginate.js'
 import {byAgentAndModel} from '../../../gate/baseline-file.js'
 import {RunningStats} from '../../../gate/stats.js'
 import {createdMs} from '../../../gate/filter.js'
@@ -90,8 +90,8 @@ interface Scored {
   createdAt: string
 }
 
-/** How many IDs a generation of EvalStatsTally's repeat check holds: five pages of the most the API gives. */
-export const RECENT_IDS = 5 * PAGE_LIMIT.max
+/** How many IDs a generation of EvalStatsTally's repeat check holds (src/core/http/paginate.ts). */
+export {RECENT_IDS} from '../../../core/http/paginate.js'
 
 /** What is kept of one agent × model while the runs stream past. */
 type Tally = Pick<EvalStatsGroup, 'agent' | 'model' | 'runs' | 'succeeded' | 'failed' | 'cancelled' | 'last'> & {
@@ -109,11 +109,11 @@ export class EvalStatsTally {
    * The IDs counted lately: a run listed again (pages that overlap while the list grows, a server
    * that repeats items) counts once, as its first listing, as in the gate's scan
    * (../../../gate/baseline.ts). Two generations of at most RECENT_IDS each, so that memory stays
-   * flat (every ID of 100,000 runs held 14 MB more at the peak): a repeat within RECENT_IDS runs
-   * of its first listing is always found, far more than the runs a page's overlap can hold.
+   * flat: a repeat within RECENT_IDS runs of its first listing is always found, far more than the
+   * runs a page's overlap can hold. (A page of nothing but repeats never gets here: the pager
+   * ends the read on it.)
    */
-  private seen = new Set<string>()
-  private seenBefore = new Set<string>()
+  private readonly seen = new RecentIds()
 
   constructor(
     readonly evalSetId: string,
@@ -133,12 +133,7 @@ export class EvalStatsTally {
     if (run.evalSetId !== this.evalSetId) return older
     if (at === undefined) throw badRun(run, 'createdAt', 'is not a date')
     if (older) return true
-    if (this.seen.has(run.id) || this.seenBefore.has(run.id)) return false
-    if (this.seen.size >= RECENT_IDS) {
-      this.seenBefore = this.seen
-      this.seen = new Set()
-    }
-    this.seen.add(run.id)
+    if (!this.seen.add(run.id)) return false
     const agent = nameOf(run, 'agent')
     const model = nameOf(run, 'model')
     const score = scoreOf(run)
