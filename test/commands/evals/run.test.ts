@@ -11,6 +11,7 @@ import {fakeSignals} from '../../helpers/fake-signals.js'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {parseJunit} from '../../output/reports/fixtures.js'
 import {lines} from '../../helpers/output.js'
+import {fieldCounts, GROUP_FIELDS, LIST_FIELDS, rowOf, rowsIn, runRow, runRows} from '../../helpers/tsv.js'
 
 const runs = [
   {
@@ -73,7 +74,11 @@ describe('evals run', () => {
     const human = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
     expect(human.exitCode).toBe(9)
     expect(human.stderr).toMatch(/the server may have accepted the request; check before retrying \(outcome_unknown\)/)
-    expect(human.stdout).toBe('run_2\tqueued\tes_1\t2026-01-02T00:00:00Z\t\t\t\n')
+    // the newest runs' `runs list` rows (docs/scripting.md), agent, model and score empty
+    expect(rowsIn(LIST_FIELDS, human.stdout)).toEqual([
+      rowOf(LIST_FIELDS, {ID: 'run_2', status: 'queued', 'eval set': 'es_1', created: '2026-01-02T00:00:00Z'}),
+    ])
+    expect(fieldCounts(human.stdout)).toEqual([LIST_FIELDS.length])
   })
 
   it('402 insufficient_credits exits 8', async () => {
@@ -131,9 +136,9 @@ describe('evals run --wait (contract 5)', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {clock, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
-    expect(r.stdout).toBe(
-      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.9\tpassed\t\t\t\t\t\t\t\t\t\t\t\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.7\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
-    )
+    const launchedRow = (id: string, score: number) =>
+      runRow({ID: id, status: 'succeeded', 'eval set': 'es_1', created: '2026-01-02T00:00:00Z', score, verdict: 'passed'})
+    expect(runRows(r.stdout)).toEqual([launchedRow('run_2', 0.9), launchedRow('run_3', 0.7)])
     expect(r.stderr).toBe(
       [
         'Launched eval set es_1: 1 batch, 2 runs',
@@ -302,30 +307,33 @@ describe('evals run --wait (contract 5)', () => {
         }),
       )
     }
-    // eval set, agent, model, run IDs, failed, score; then verdict (never "passed (flaky)"), baseline
-    // run, baseline score, delta, margin, baseline sd, baseline runs
-    const group = ['es_1', 'a', 'm', 'run_1,run_2,run_3', '1', '0.75']
-    const cases: Array<[string[], string[]]> = [
-      [[], ['passed', '', '', '', '', '', '', '', '', '', '2', '']],
-      [
-        ['--baseline', 'previous'],
-        ['passed', 'h4', '0.71', '0.04', '', '', '', '', '', '', '2', ''],
-      ],
-      [
-        ['--baseline', 'h1', '--max-drop', '0.01'],
-        ['improved', 'h1', '0.7', '0.05', '', '', '', '', '', '', '2', ''],
-      ],
+    // eval set, agent, model, run IDs, failed, score (docs/scripting.md), then the gate's fields: verdict
+    // (never "passed (flaky)"), baseline run, baseline score, delta, margin, baseline sd, baseline runs … k
+    const group = {'eval set': 'es_1', agent: 'a', model: 'm', 'run IDs': 'run_1,run_2,run_3', failed: '1', score: '0.75', k: '2'}
+    const cases: Array<[string[], Record<string, string>]> = [
+      [[], {verdict: 'passed'}],
+      [['--baseline', 'previous'], {verdict: 'passed', 'baseline run': 'h4', 'baseline score': '0.71', delta: '0.04'}],
+      [['--baseline', 'h1', '--max-drop', '0.01'], {verdict: 'improved', 'baseline run': 'h1', 'baseline score': '0.7', delta: '0.05'}],
       [
         ['--baseline', 'history'],
-        // detectable, k = 2 (one of the three runs failed): 0.034806 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
-        ['improved', '', '0.7025', '0.0475', '0.034806', '0.017078', '4', '', '', '0.049278', '2', ''],
+        {
+          verdict: 'improved',
+          'baseline score': '0.7025',
+          delta: '0.0475',
+          margin: '0.034806',
+          'baseline sd': '0.017078',
+          'baseline runs': '4',
+          // k = 2 (one of the three runs failed): 0.034806 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
+          detectable: '0.049278',
+        },
       ],
     ]
     for (const [flags, gate] of cases) {
       serve()
       const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', ...flags], {clock, env: api.env()})
       expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(0)
-      expect(r.stdout.replace(/\n$/, '').split('\t'), flags.join(' ')).toEqual([...group, ...gate])
+      expect(fieldCounts(r.stdout), `${flags.join(' ')}: the fields docs/scripting.md documents, no more`).toEqual([GROUP_FIELDS.length])
+      expect(rowsIn(GROUP_FIELDS, r.stdout), flags.join(' ')).toEqual([rowOf(GROUP_FIELDS, {...group, ...gate})])
     }
   })
 

@@ -3,6 +3,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {freshConfigDir} from '../../helpers/bin.js'
+import {fieldCounts, GATE_FIELDS, RUN_FIELDS, rowOf, runRows} from '../../helpers/tsv.js'
 import {tempDir} from '../../helpers/temp.js'
 import {useE2E} from '../helpers.js'
 import {API, expectNoColour, jsonDoc, lines, requestsOf, seen, untimed} from './util.js'
@@ -28,18 +29,20 @@ describe('amctl runs watch', () => {
     const [r, reqs] = await requestsOf(e2e.current, () => watch('run_acme_0251', 'run_acme_0250'))
     expect(r.exitCode, r.stderr).toBe(0)
     expect(reqs).toEqual([`GET ${RUNS}`])
-    const rows = lines(r.stdout).map((line) => line.split('\t'))
     // the run's `runs list` row (ID, status, eval set, created, agent, model, score), then the
-    // gate's fields: the verdict, and eleven fields a baseline or --repeat fills, empty without one
-    expect(rows.map((row) => [...row.slice(0, 4), row[7]].join('\t'))).toEqual([
-      `run_acme_0251\tsucceeded\tes_acme_checkout\t${seededRunCreatedAt('acme', 251, e2e.current.server.seededAt ?? 0)}\tpassed`,
-      `run_acme_0250\tsucceeded\tes_acme_search\t${seededRunCreatedAt('acme', 250, e2e.current.server.seededAt ?? 0)}\tpassed`,
+    // gate's fields (docs/scripting.md): the verdict, and the fields a baseline or --repeat fills, empty without one
+    const rows = runRows(r.stdout)
+    const created = (n: number) => seededRunCreatedAt('acme', n, e2e.current.server.seededAt ?? 0)
+    expect(rows.map((row) => [row.ID, row.status, row['eval set'], row.created, row.verdict])).toEqual([
+      ['run_acme_0251', 'succeeded', 'es_acme_checkout', created(251), 'passed'],
+      ['run_acme_0250', 'succeeded', 'es_acme_search', created(250), 'passed'],
     ])
+    expect(fieldCounts(r.stdout)).toEqual([RUN_FIELDS.length, RUN_FIELDS.length])
+    const filled = GATE_FIELDS.filter((name) => name !== 'verdict')
     for (const row of rows) {
-      expect(row).toHaveLength(19)
-      expect(row[4]).not.toBe('')
-      expect(row[6]).toMatch(/^(0(\.\d+)?|1)$/)
-      expect(row.slice(8)).toEqual(['', '', '', '', '', '', '', '', '', '', ''])
+      expect(row.agent).not.toBe('')
+      expect(row.score).toMatch(/^(0(\.\d+)?|1)$/)
+      expect(Object.fromEntries(filled.map((name) => [name, row[name]]))).toEqual(rowOf(filled, {}))
     }
     expect(lines(r.stderr).map(untimed)).toEqual([
       'watching 2 runs of acme: a poll every 5s, up to 1h',
