@@ -5,16 +5,17 @@ import {join} from 'node:path'
 import {freshConfigDir} from '../../helpers/bin.js'
 import {fieldCounts, GATE_FIELDS, RUN_FIELDS, rowOf, runRows} from '../../helpers/tsv.js'
 import {tempDir} from '../../helpers/temp.js'
-import {useE2E} from '../helpers.js'
+import {standingClock, useE2E} from '../helpers.js'
 import {API, expectNoColour, jsonDoc, lines, requestsOf, seen, untimed} from './util.js'
 import {seededRunCreatedAt} from '../../../src/devserver/seed.js'
 
 // runs watch and evals run --wait (contract 5) against the shared e2e dev server, whose seeded runs
-// are finished (or queued/running for good) and whose launched runs take the server's default
-// time: these tests cover the waits that end at once, the time limit, stdin IDs, the unknown
-// launch outcome and Ctrl-C. Waits on runs that progress: ./watch-lifecycle.test.ts.
+// are finished (or queued/running for good) and whose clock stands still, so that a launched run
+// stays queued however busy the machine: these tests cover the waits that end at once, the time
+// limit, stdin IDs, the unknown launch outcome and Ctrl-C. Waits on runs that progress:
+// ./watch-lifecycle.test.ts.
 
-const e2e = useE2E()
+const e2e = useE2E({now: standingClock()})
 afterEach(() => e2e.current.clearFaults())
 
 const RUNS = `${API}/orgs/acme/runs?limit=200`
@@ -132,7 +133,7 @@ describe('amctl evals run --wait', () => {
     expect(rows.length).toBeGreaterThan(0)
     for (const [id, status, evalSet] of rows) {
       expect(id).toMatch(/^run_/)
-      expect(['queued', 'running']).toContain(status)
+      expect(status).toBe('queued')
       expect(evalSet).toBe('es_acme_checkout')
     }
     expect(lines(r.stderr)[0]).toBe(`Launched eval set es_acme_checkout: 1 batch, ${rows.length} run${rows.length === 1 ? '' : 's'}`)
@@ -144,7 +145,7 @@ describe('amctl evals run --wait', () => {
     const doc = jsonDoc(r)
     expect(Object.keys(doc).sort()).toEqual(['batchIds', 'runIds', 'runs', 'unfinishedRunIds'])
     expect(doc.runs.map((run: {id: string}) => run.id)).toEqual(doc.runIds)
-    // (each launched run takes the server's --run-seconds, longer than the time limit)
+    // (each launched run stays queued: the server's clock stands still)
     expect(doc.unfinishedRunIds).toEqual(doc.runIds)
     for (const run of doc.runs) expect(run).toMatchObject({evalSetId: 'es_acme_search', batchId: doc.batchIds[0]})
   })
