@@ -11,6 +11,7 @@ import {fakeSignals} from '../../helpers/fake-signals.js'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {parseJunit} from '../../output/reports/fixtures.js'
 import {lines} from '../../helpers/output.js'
+import {gatedRun, numberedLaunches as launchesOf, saveBaselineFile, serveRuns, terminalTable} from './fixtures.js'
 import {fieldCounts, GROUP_FIELDS, LIST_FIELDS, rowOf, rowsIn, runRow, runRows} from '../../helpers/tsv.js'
 
 const runs = [
@@ -554,6 +555,51 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(api.requests()).toEqual([])
+  })
+})
+
+describe('evals run --wait --repeat on a terminal: the group table against a history or a baseline file', () => {
+  // the group codex / gpt-5 of es_1: two launches, run_1 scoring 0.64 and run_2 0.62 (mean 0.63),
+  // against five earlier runs of mean 0.70 and sd 0.031623 (./fixtures.ts)
+  const wait = async (...baseline: string[]) => {
+    launchesOf(api)
+    serveRuns(api, [gatedRun('run_2', 0.5, 0.62, {batchId: 'b_2'}), gatedRun('run_1', 0.5, 0.64, {batchId: 'b_1'})])
+    const argv = ['es_1', '--org', 'acme', '--wait', '--repeat', '2', ...baseline]
+    return runCommand(EvalsRun, argv, {clock: fakeClock(), env: api.env(), tty: true, columns: 160})
+  }
+  /** The group's row as the table shows it whatever the baseline: the group, its baseline of 0.70 ± 0.03 (5) drawn ▅▇▂▆▃, Δ and K. */
+  const GROUP = {
+    'EVAL SET': 'es_1',
+    AGENT: 'codex',
+    MODEL: 'gpt-5',
+    'RUN IDS': 'run_1, run_2',
+    FAILED: '0',
+    SCORE: '0.63',
+    BASELINE: '0.70 ± 0.03 (5)',
+    Δ: '-0.07',
+    TREND: '▅▇▂▆▃',
+    K: '2',
+  }
+
+  it('--baseline history: BASELINE is the history as mean ± sd (n), TREND its scores; Δ, MARGIN and DETECTABLE for the mean of 2', async () => {
+    const r = await wait('--baseline', 'history')
+    expect(r.exitCode, r.stderr).toBe(10)
+    // margin: t(0.95, 4) × sd × √(1/2 + 1/5) = 2.131847 × 0.031623 × 0.836660 = 0.056403; the drop of 0.07 is beyond it
+    // detectable: margin + t(0.8, 4) × sd × √(1/2 + 1/5) = 0.056403 + 0.940965 × 0.031623 × 0.836660 = 0.081299
+    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.06', DETECTABLE: '0.08', VERDICT: 'regressed'}])
+  })
+
+  it('--baseline-file: BASELINE is the file group as mean ± sd (n), TREND its scores; its margin, a tolerance bound, is wider: the same drop passes', async () => {
+    const file = join(tempDir('amctl-run-file-'), 'baseline.json')
+    await saveBaselineFile(api, file)
+    const r = await wait('--baseline-file', file)
+    expect(r.exitCode, r.stderr).toBe(0)
+    const json = await wait('--baseline-file', file, '--json')
+    const [group] = JSON.parse(json.stdout).groups
+    expect(group.baseline).toMatchObject({kind: 'file', path: file, mean: 0.7, sd: 0.031623, runs: 5, stale: false})
+    // (the tolerance bound's margin and detectable: what --json says, to two places)
+    expect([group.margin, group.detectable].map((n: number) => n.toFixed(2))).toEqual(['0.08', '0.10'])
+    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.08', DETECTABLE: '0.10', VERDICT: 'passed'}])
   })
 })
 
