@@ -19,12 +19,15 @@ describe('writeFileAtomic across processes', () => {
     const script = `
         import {writeFileAtomic} from ${JSON.stringify(DIST_ATOMIC)}
         const a = JSON.stringify({v: 'a'.repeat(4 << 20)}), b = JSON.stringify({v: 'b'.repeat(4 << 20)})
-        process.stdout.write('ready\\n')
-        for (let i = 0; ; i++) writeFileAtomic(${JSON.stringify(file)}, i % 2 ? a : b)
+        for (let i = 0; ; i++) {
+          writeFileAtomic(${JSON.stringify(file)}, i % 2 ? a : b)
+          if (i === 10) process.stdout.write('rewriting\\n')
+        }
       `
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit'], env: sealedEnv()})
+    // killed once it has rewritten the file ten times, in the middle of the rewrites that follow
+    // (however slow the machine: not after a time of the test's)
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
-    await new Promise((resolve) => setTimeout(resolve, 150))
     child.kill('SIGKILL')
     await new Promise((resolve) => child.once('exit', resolve))
     const content = readFileSync(file, 'utf8')

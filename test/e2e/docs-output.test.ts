@@ -4,6 +4,7 @@ import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT} from '../helpers/cli.js'
 import {tableAfter} from '../helpers/markdown.js'
 import {tempDir} from '../helpers/temp.js'
+import {documentedFields, plain} from '../helpers/tsv.js'
 import {parseJunit} from '../gate/reports/fixtures.js'
 import {lines} from './commands/util.js'
 import {useE2E} from './helpers.js'
@@ -19,31 +20,6 @@ const plan = (body: Record<string, unknown>) => e2e.current.hook('POST', '/_dev/
 afterEach(() => e2e.current.hook('DELETE', '/_dev/orgs/acme/outcomes'))
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
-/** A cell's Markdown as plain words: no backticks, no links. */
-const plain = (cell: string) =>
-  cell
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`/g, '')
-    .trim()
-
-/**
- * A documented table of fields, as position → name: `8 | verdict: …` names field 8 by the words
- * before the colon; `1–7 | …: ID, status, …` names each field of the range, in order.
- */
-function documentedFields(path: string, name: string): Map<number, string> {
-  const fields = new Map<number, string>()
-  for (const [position, what] of tableAfter(read(path), name).rows) {
-    const range = /^(\d+)(?:–(\d+))?$/.exec(plain(position))
-    if (!range) throw new Error(`${path}: ${position} is not a field position`)
-    const [from, to] = [Number(range[1]), Number(range[2] ?? range[1])]
-    const text = plain(what)
-    const colon = text.indexOf(':')
-    const names = from === to ? [colon < 0 ? text : text.slice(0, colon)] : text.slice(colon + 1).split(/, (?:and )?/)
-    expect(names, `${path}: fields ${position}`).toHaveLength(to - from + 1)
-    for (const [i, field] of names.entries()) fields.set(from + i, field.trim())
-  }
-  return fields
-}
 
 interface Amctl {
   exitCode: number | null

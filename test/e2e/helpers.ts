@@ -150,6 +150,16 @@ export async function startE2E(options: TestServerOptions = {}): Promise<E2E> {
   }
 }
 
+/**
+ * A clock for the dev server that stands still at the time it was made (`useE2E({now:
+ * standingClock()})`): a run launched or forked stays `queued` however long the machine takes
+ * between two commands, where on the server's real clock it is `running` after a fifth of
+ * --run-seconds and finished after them. For a file whose runs need not move on their own.
+ */
+export function standingClock(at: number = systemClock.wall()): () => number {
+  return () => at
+}
+
 /** One dev server per test file: `const e2e = useE2E()` then `e2e.current.amctl([...])`. */
 export function useE2E(options: TestServerOptions = {}): {current: E2E} {
   const holder = {} as {current: E2E}

@@ -1,6 +1,6 @@
 import {STATUS_CODES} from 'node:http'
 import {Readable} from 'node:stream'
-import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest'
+import {afterAll, afterEach, beforeAll, beforeEach, type RunnerTestSuite} from 'vitest'
 import {HttpClient} from '../../src/core/http/client.js'
 import {
   type Attempt,
@@ -36,7 +36,9 @@ import {setFileTransport} from './transport.js'
  * Like gh's httpmock.Verify: a test fails when a stub it registered (`stub`, `answers`) was never
  * used, or when a request matched no stub. Defaults a file declares for all its tests
  * (`useFakeApi({...})`, and `GET /me`) are optional per test, but a default no test of the file
- * used fails the file.
+ * used fails the file: when every test of the file ran and passed. A test the run left out
+ * (`vitest -t NAME`, a `file:line`, `.only`, a skip) or one that failed may be the one that
+ * uses it, so the defaults are not judged then (vitest marks a test it did not run `skip`).
  *
  * Held to the contract: every answer a stub gives is checked against the OpenAPI document as the
  * dev server's are (src/devserver/answers.ts: a documented status, a body its schema accepts), and
@@ -221,8 +223,11 @@ export interface FakeApiCore extends FakeApi {
   reset(): void
   /** after each test: what was wrong (unused stubs, unmatched requests, answers off the document); clears the stubs */
   verify(): string[]
-  /** after the file: no longer the file's; what was wrong (defaults no test used) */
-  stop(): string[]
+  /**
+   * after the file: no longer the file's; what was wrong (defaults no test used, judged only when
+   * `notRun`, the tests that did not run to a pass, is empty)
+   */
+  stop(notRun?: readonly string[]): string[]
 }
 
 export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolean} = {}): FakeApiCore {
@@ -311,9 +316,10 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
         ...broken.map((problem) => `stub answer not in the document: ${problem}`),
       ]
     },
-    stop() {
+    stop(notRun = []) {
       setSentRequests(undefined)
       setFileTransport(undefined)
+      if (notRun.length > 0) return []
       const neverUsed = Object.keys(all).filter((key) => !defaultsUsed.has(key))
       return neverUsed.map((key) => `default no test used: ${key}`)
     },
@@ -321,7 +327,20 @@ export function fakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolea
   return self
 }
 
-/** One fake API per test file, verified after each test (and its defaults after the file). */
+/**
+ * The tests of `suite` that did not run to a pass: left out by the run (vitest marks a test the
+ * run's filter or a skip leaves out with mode `skip` and never gives it a `pass`), or failed.
+ */
+function notPassed(suite: Readonly<RunnerTestSuite>): string[] {
+  return suite.tasks.flatMap((task) =>
+    task.type === 'suite' ? notPassed(task) : task.result?.state === 'pass' ? [] : [`${task.name} (${task.result?.state ?? task.mode})`],
+  )
+}
+
+/**
+ * One fake API per test file, verified after each test (and its defaults after the file, when
+ * every test of the file ran and passed).
+ */
 export function useFakeApi(defaults: Record<string, Route> = {}, opts: {me?: boolean} = {}): FakeApi {
   const api = fakeApi(defaults, opts)
   beforeAll(() => api.start())
@@ -330,8 +349,10 @@ export function useFakeApi(defaults: Record<string, Route> = {}, opts: {me?: boo
     const problems = api.verify()
     if (problems.length > 0) throw new Error(`fake API:\n  ${problems.join('\n  ')}`)
   })
-  afterAll(() => {
-    const problems = api.stop()
+  // (vitest reads the hook's first argument as fixtures to set up: none, the suite is the second)
+  // biome-ignore lint/correctness/noEmptyPattern: vitest requires the fixtures' argument to be an object pattern
+  afterAll(({}, suite) => {
+    const problems = api.stop(notPassed(suite))
     // (the file's temp dirs go first: a hook that throws ends the file's other afterAll hooks)
     removeTempDirs()
     if (problems.length > 0) throw new Error(`fake API:\n  ${problems.join('\n  ')}`)

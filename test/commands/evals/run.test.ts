@@ -11,6 +11,8 @@ import {fakeSignals} from '../../helpers/fake-signals.js'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {parseJunit} from '../../gate/reports/fixtures.js'
 import {lines} from '../../helpers/output.js'
+import {gatedRun, numberedLaunches as launchesOf, saveBaselineFile, serveRuns, terminalTable} from './fixtures.js'
+import {fieldCounts, GROUP_FIELDS, LIST_FIELDS, rowOf, rowsIn, runRow, runRows} from '../../helpers/tsv.js'
 
 const runs = [
   {
@@ -73,7 +75,11 @@ describe('evals run', () => {
     const human = await runCommand(EvalsRun, ['es_1', '--org', 'acme'], {env: api.env()})
     expect(human.exitCode).toBe(9)
     expect(human.stderr).toMatch(/the server may have accepted the request; check before retrying \(outcome_unknown\)/)
-    expect(human.stdout).toBe('run_2\tqueued\tes_1\t2026-01-02T00:00:00Z\t\t\t\n')
+    // the newest runs' `runs list` rows (docs/scripting.md), agent, model and score empty
+    expect(rowsIn(LIST_FIELDS, human.stdout)).toEqual([
+      rowOf(LIST_FIELDS, {ID: 'run_2', status: 'queued', 'eval set': 'es_1', created: '2026-01-02T00:00:00Z'}),
+    ])
+    expect(fieldCounts(human.stdout)).toEqual([LIST_FIELDS.length])
   })
 
   it('402 insufficient_credits exits 8', async () => {
@@ -131,9 +137,9 @@ describe('evals run --wait (contract 5)', () => {
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--interval', '2'], {clock, env: api.env()})
     expect(r.exitCode).toBe(0)
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'GET /orgs/acme/runs?limit=200', 'GET /orgs/acme/runs?limit=200'])
-    expect(r.stdout).toBe(
-      'run_2\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.9\tpassed\t\t\t\t\t\t\t\t\t\t\t\nrun_3\tsucceeded\tes_1\t2026-01-02T00:00:00Z\t\t\t0.7\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
-    )
+    const launchedRow = (id: string, score: number) =>
+      runRow({ID: id, status: 'succeeded', 'eval set': 'es_1', created: '2026-01-02T00:00:00Z', score, verdict: 'passed'})
+    expect(runRows(r.stdout)).toEqual([launchedRow('run_2', 0.9), launchedRow('run_3', 0.7)])
     expect(r.stderr).toBe(
       [
         'Launched eval set es_1: 1 batch, 2 runs',
@@ -305,30 +311,33 @@ describe('evals run --wait (contract 5)', () => {
         }),
       )
     }
-    // eval set, agent, model, run IDs, failed, score; then verdict (never "passed (flaky)"), baseline
-    // run, baseline score, delta, margin, baseline sd, baseline runs
-    const group = ['es_1', 'a', 'm', 'run_1,run_2,run_3', '1', '0.75']
-    const cases: Array<[string[], string[]]> = [
-      [[], ['passed', '', '', '', '', '', '', '', '', '', '2', '']],
-      [
-        ['--baseline', 'previous'],
-        ['passed', 'h4', '0.71', '0.04', '', '', '', '', '', '', '2', ''],
-      ],
-      [
-        ['--baseline', 'h1', '--max-drop', '0.01'],
-        ['improved', 'h1', '0.7', '0.05', '', '', '', '', '', '', '2', ''],
-      ],
+    // eval set, agent, model, run IDs, failed, score (docs/scripting.md), then the gate's fields: verdict
+    // (never "passed (flaky)"), baseline run, baseline score, delta, margin, baseline sd, baseline runs … k
+    const group = {'eval set': 'es_1', agent: 'a', model: 'm', 'run IDs': 'run_1,run_2,run_3', failed: '1', score: '0.75', k: '2'}
+    const cases: Array<[string[], Record<string, string>]> = [
+      [[], {verdict: 'passed'}],
+      [['--baseline', 'previous'], {verdict: 'passed', 'baseline run': 'h4', 'baseline score': '0.71', delta: '0.04'}],
+      [['--baseline', 'h1', '--max-drop', '0.01'], {verdict: 'improved', 'baseline run': 'h1', 'baseline score': '0.7', delta: '0.05'}],
       [
         ['--baseline', 'history'],
-        // detectable, k = 2 (one of the three runs failed): 0.034806 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
-        ['improved', '', '0.7025', '0.0475', '0.034806', '0.017078', '4', '', '', '0.049278', '2', ''],
+        {
+          verdict: 'improved',
+          'baseline score': '0.7025',
+          delta: '0.0475',
+          margin: '0.034806',
+          'baseline sd': '0.017078',
+          'baseline runs': '4',
+          // k = 2 (one of the three runs failed): 0.034806 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
+          detectable: '0.049278',
+        },
       ],
     ]
     for (const [flags, gate] of cases) {
       serve()
       const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', ...flags], {clock, env: api.env()})
       expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(0)
-      expect(r.stdout.replace(/\n$/, '').split('\t'), flags.join(' ')).toEqual([...group, ...gate])
+      expect(fieldCounts(r.stdout), `${flags.join(' ')}: the fields docs/scripting.md documents, no more`).toEqual([GROUP_FIELDS.length])
+      expect(rowsIn(GROUP_FIELDS, r.stdout), flags.join(' ')).toEqual([rowOf(GROUP_FIELDS, {...group, ...gate})])
     }
   })
 
@@ -549,6 +558,51 @@ describe('evals run --wait (contract 5)', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(api.requests()).toEqual([])
+  })
+})
+
+describe('evals run --wait --repeat on a terminal: the group table against a history or a baseline file', () => {
+  // the group codex / gpt-5 of es_1: two launches, run_1 scoring 0.64 and run_2 0.62 (mean 0.63),
+  // against five earlier runs of mean 0.70 and sd 0.031623 (./fixtures.ts)
+  const wait = async (...baseline: string[]) => {
+    launchesOf(api)
+    serveRuns(api, [gatedRun('run_2', 0.5, 0.62, {batchId: 'b_2'}), gatedRun('run_1', 0.5, 0.64, {batchId: 'b_1'})])
+    const argv = ['es_1', '--org', 'acme', '--wait', '--repeat', '2', ...baseline]
+    return runCommand(EvalsRun, argv, {clock: fakeClock(), env: api.env(), tty: true, columns: 160})
+  }
+  /** The group's row as the table shows it whatever the baseline: the group, its baseline of 0.70 ± 0.03 (5) drawn ▅▇▂▆▃, Δ and K. */
+  const GROUP = {
+    'EVAL SET': 'es_1',
+    AGENT: 'codex',
+    MODEL: 'gpt-5',
+    'RUN IDS': 'run_1, run_2',
+    FAILED: '0',
+    SCORE: '0.63',
+    BASELINE: '0.70 ± 0.03 (5)',
+    Δ: '-0.07',
+    TREND: '▅▇▂▆▃',
+    K: '2',
+  }
+
+  it('--baseline history: BASELINE is the history as mean ± sd (n), TREND its scores; Δ, MARGIN and DETECTABLE for the mean of 2', async () => {
+    const r = await wait('--baseline', 'history')
+    expect(r.exitCode, r.stderr).toBe(10)
+    // margin: t(0.95, 4) × sd × √(1/2 + 1/5) = 2.131847 × 0.031623 × 0.836660 = 0.056403; the drop of 0.07 is beyond it
+    // detectable: margin + t(0.8, 4) × sd × √(1/2 + 1/5) = 0.056403 + 0.940965 × 0.031623 × 0.836660 = 0.081299
+    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.06', DETECTABLE: '0.08', VERDICT: 'regressed'}])
+  })
+
+  it('--baseline-file: BASELINE is the file group as mean ± sd (n), TREND its scores; its margin, a tolerance bound, is wider: the same drop passes', async () => {
+    const file = join(tempDir('amctl-run-file-'), 'baseline.json')
+    await saveBaselineFile(api, file)
+    const r = await wait('--baseline-file', file)
+    expect(r.exitCode, r.stderr).toBe(0)
+    const json = await wait('--baseline-file', file, '--json')
+    const [group] = JSON.parse(json.stdout).groups
+    expect(group.baseline).toMatchObject({kind: 'file', path: file, mean: 0.7, sd: 0.031623, runs: 5, stale: false})
+    // (the tolerance bound's margin and detectable: what --json says, to two places)
+    expect([group.margin, group.detectable].map((n: number) => n.toFixed(2))).toEqual(['0.08', '0.10'])
+    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.08', DETECTABLE: '0.10', VERDICT: 'passed'}])
   })
 })
 

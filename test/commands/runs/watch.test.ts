@@ -14,6 +14,7 @@ import {run} from './fixtures.js'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {roundAndRound} from '../../helpers/pages.js'
 import {AMCTL_TOKEN_HINT, lines} from '../../helpers/output.js'
+import {fieldCounts, GATE_FIELDS, LIST_FIELDS, RUN_FIELDS, type Row, rowsIn, runRow, runRows} from '../../helpers/tsv.js'
 
 // runs watch (contract 5), in-process against a fake API, with a fake clock: no real waiting.
 
@@ -52,21 +53,16 @@ function serveRuns(pages: string[][], timeline: Timeline): void {
   })
 }
 
-/** The gate's fields of a piped row, after the run's own (docs/scripting.md), by the names the docs give them. */
-const GATE_FIELDS = [
-  'verdict',
-  'baseline run',
-  'baseline score',
-  'delta',
-  'margin',
-  'baseline sd',
-  'baseline runs',
-  'baseline file',
-  'stale',
-  'detectable',
-  'k',
-  'decided at',
-]
+/** The `runs list` fields of a run of ./fixtures.ts (eval set es_1, codex / gpt-5, created 2026-01-01), by the names docs/scripting.md gives them. */
+const listed = (id: string, status: string, score: number | '' = ''): Row => ({
+  ID: id,
+  status,
+  'eval set': 'es_1',
+  created: '2026-01-01T00:00:00Z',
+  agent: 'codex',
+  model: 'gpt-5',
+  score: String(score),
+})
 
 const AGAIN = 'interrupted (Ctrl-C): stopped watching; the runs go on. Watch them again with:'
 const AGAIN_SIGTERM = 'interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with:'
@@ -229,9 +225,10 @@ describe('runs watch: output and exit codes', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stdout).toBe(
-      'r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t0.9\tpassed\t\t\t\t\t\t\t\t\t\t\t\nr2\tfailed\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\t\t\t\t\t\n',
-    )
+    expect(runRows(r.stdout)).toEqual([
+      runRow({...listed('r1', 'succeeded', 0.9), verdict: 'passed'}),
+      runRow({...listed('r2', 'failed'), verdict: 'failed'}),
+    ])
   })
 
   it('--json: {"items":[…]} with the runs as the API sent them, in the order given', async () => {
@@ -298,9 +295,10 @@ describe('runs watch: output and exit codes', () => {
     })
     expect(r.exitCode).toBe(11)
     expect(paths()).toHaveLength(4) // at 0, 20, 40 and 60 s
-    expect(r.stdout).toBe(
-      'r1\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\t\t\t\t\t\nr2\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
-    )
+    expect(runRows(r.stdout)).toEqual([
+      runRow({...listed('r1', 'running'), verdict: 'unfinished'}),
+      runRow({...listed('r2', 'succeeded'), verdict: 'passed'}),
+    ])
     const [gaveUp, going] = r.stderr.trim().split('\n').slice(-2)
     expect(gaveUp).toBe('! gave up after 1m (--wait-timeout): 1 of 2 runs not finished: r1 running')
     expect(going).toBe(`${GOING} r1`)
@@ -321,9 +319,10 @@ describe('runs watch: output and exit codes', () => {
     expect(paths()).toHaveLength(2)
     expect(fast.stderr).toContain('✗ 1 of 2 runs did not pass: r1 cancelled; stopped at the first (--fail-fast), 1 not finished')
     expect(fast.stderr.trim().split('\n').at(-1)).toBe(`${GOING} r2`)
-    expect(fast.stdout).toBe(
-      'r1\tcancelled\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tfailed\t\t\t\t\t\t\t\t\t\t\t\nr2\trunning\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tunfinished\t\t\t\t\t\t\t\t\t\t\t\n',
-    )
+    expect(runRows(fast.stdout)).toEqual([
+      runRow({...listed('r1', 'cancelled'), verdict: 'failed'}),
+      runRow({...listed('r2', 'running'), verdict: 'unfinished'}),
+    ])
 
     api.requests().length = 0
     serveRuns([['r2', 'r1']], timeline)
@@ -367,7 +366,7 @@ describe('runs watch: output and exit codes', () => {
   it('a run given twice is watched and printed once', async () => {
     serveRuns([['r1']], [{r1: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['r1', 'r1', '--org', 'acme'], {clock, signals, env: api.env()})
-    expect(r.stdout).toBe('r1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n')
+    expect(runRows(r.stdout)).toEqual([runRow({...listed('r1', 'succeeded'), verdict: 'passed'})])
   })
 })
 
@@ -376,9 +375,10 @@ describe('runs watch: run IDs from stdin', () => {
     serveRuns([['r3', 'r2', 'r1']], [{r1: 'succeeded', r3: 'succeeded'}])
     const r = await runCommand(RunsWatch, ['-', '--org', 'acme'], {clock, signals, env: api.env(), stdin: 'r3\n  r1\t\n'})
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe(
-      'r3\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\nr1\tsucceeded\tes_1\t2026-01-01T00:00:00Z\tcodex\tgpt-5\t\tpassed\t\t\t\t\t\t\t\t\t\t\t\n',
-    )
+    expect(runRows(r.stdout)).toEqual([
+      runRow({...listed('r3', 'succeeded'), verdict: 'passed'}),
+      runRow({...listed('r1', 'succeeded'), verdict: 'passed'}),
+    ])
   })
 
   it.each([
@@ -528,6 +528,7 @@ describe('runs watch: typed result and renderer', () => {
     expect(r.rendered.at(-1)).toEqual({
       method: 'list',
       rows: runs,
+      // (on a terminal the runs list's columns and VERDICT; piped, the gate's fields, by the names docs/scripting.md gives them)
       columns: ['ID', 'STATUS', 'EVAL SET', 'AGENT', 'MODEL', 'SCORE', 'CREATED', 'VERDICT', ...GATE_FIELDS],
     })
   })
@@ -600,7 +601,16 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(tty.stdout.split('\n')[1]).toMatch(/^w1\s+succeeded\s+es_1\s+codex\s+gpt-5\s+0\.85\s+.+\s+h2\s+\+0\.05\s+passed$/)
     serveHistory([{w1: 'succeeded:0.85'}])
     const piped = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous'], {clock, signals, env: api.env()})
-    expect(piped.stdout).toBe(`w1\tsucceeded\tes_1\t${at(20)}\tcodex\tgpt-5\t0.85\tpassed\th2\t0.8\t0.05\t\t\t\t\t\t\t\t\n`)
+    expect(runRows(piped.stdout)).toEqual([
+      runRow({
+        ...listed('w1', 'succeeded', 0.85),
+        created: at(20),
+        verdict: 'passed',
+        'baseline run': 'h2',
+        'baseline score': 0.8,
+        delta: 0.05,
+      }),
+    ])
   })
 
   it('without a baseline a run is "no baseline": not held to --max-drop, null in --json, said on stderr', async () => {
@@ -838,55 +848,56 @@ describe('runs watch: piped rows keep their shape whatever the flags (issue 32 i
       return reply(200, {items: [item('w1', 20, 0.75)], nextCursor: 'p1'})
     })
   }
-  const fields = (stdout: string) => stdout.replace(/\n$/, '').split('\t')
-
-  it('the `runs list` row of the run, then verdict, baseline run, baseline score, delta, margin, baseline sd, baseline runs', async () => {
+  it('the `runs list` row of the run, then the gate’s fields: every field docs/scripting.md documents, in its place, whatever the flags', async () => {
     serve()
-    const listed = await runCommand(RunsList, ['--org', 'acme'], {clock, env: api.env()})
-    const listRow = listed.stdout.split('\n').find((line) => line.startsWith('w1\t')) as string
-    expect(listRow.split('\t')).toEqual(['w1', 'succeeded', 'es_1', at(20), 'codex', 'gpt-5', '0.75'])
-    const cases: Array<[string[], string[]]> = [
-      [[], ['passed', '', '', '', '', '', '', '', '', '', '', '']],
-      [
-        ['--min-score', '0.8'],
-        ['below-min-score', '', '', '', '', '', '', '', '', '', '', ''],
-      ],
-      [
-        ['--baseline', 'previous'],
-        ['passed', 'h4', '0.71', '0.04', '', '', '', '', '', '', '', ''],
-      ],
+    const list = await runCommand(RunsList, ['--org', 'acme'], {clock, env: api.env()})
+    const listRow = rowsIn(LIST_FIELDS, list.stdout).find((row) => row.ID === 'w1')
+    expect(listRow).toEqual({...listed('w1', 'succeeded', 0.75), created: at(20)})
+    const cases: Array<[string[], Record<string, string>]> = [
+      [[], {verdict: 'passed'}],
+      [['--min-score', '0.8'], {verdict: 'below-min-score'}],
+      [['--baseline', 'previous'], {verdict: 'passed', 'baseline run': 'h4', 'baseline score': '0.71', delta: '0.04'}],
       [
         ['--baseline', 'previous', '--max-drop', '0.01', '--baseline-window', '0'],
-        ['improved', 'h4', '0.71', '0.04', '', '', '', '', '', '', '', ''],
+        {verdict: 'improved', 'baseline run': 'h4', 'baseline score': '0.71', delta: '0.04'},
       ],
-      [
-        ['--baseline', 'h2', '--max-drop', '0.1'],
-        ['passed', 'h2', '0.72', '0.03', '', '', '', '', '', '', '', ''],
-      ],
+      [['--baseline', 'h2', '--max-drop', '0.1'], {verdict: 'passed', 'baseline run': 'h2', 'baseline score': '0.72', delta: '0.03'}],
       [
         ['--baseline', 'history'],
-        // detectable: margin + t(0.8, 3) × sd × √(1 + 1/4) = 0.044935 + 0.978472 × 0.017078 × 1.118034
-        ['improved', '', '0.7025', '0.0475', '0.044935', '0.017078', '4', '', '', '0.063617', '', ''],
+        {
+          verdict: 'improved',
+          'baseline score': '0.7025',
+          delta: '0.0475',
+          margin: '0.044935',
+          'baseline sd': '0.017078',
+          'baseline runs': '4',
+          // margin + t(0.8, 3) × sd × √(1 + 1/4) = 0.044935 + 0.978472 × 0.017078 × 1.118034
+          detectable: '0.063617',
+        },
       ],
       [
         ['--baseline', 'history', '--baseline-runs', '3', '--confidence', '0.99', '--require-baseline'],
-        // detectable: 0.16741 + t(0.8, 2) × 0.020817 × √(1 + 1/3) = 0.16741 + 1.060660 × 0.020817 × 1.154701
-        ['passed', '', '0.703333', '0.046667', '0.16741', '0.020817', '3', '', '', '0.192905', '', ''],
+        {
+          verdict: 'passed',
+          'baseline score': '0.703333',
+          delta: '0.046667',
+          margin: '0.16741',
+          'baseline sd': '0.020817',
+          'baseline runs': '3',
+          // 0.16741 + t(0.8, 2) × 0.020817 × √(1 + 1/3) = 0.16741 + 1.060660 × 0.020817 × 1.154701
+          detectable: '0.192905',
+        },
       ],
-      [
-        ['--baseline', 'history', '--baseline-window', '1d'],
-        ['no-baseline', '', '', '', '', '', '', '', '', '', '', ''],
-      ],
+      [['--baseline', 'history', '--baseline-window', '1d'], {verdict: 'no-baseline'}],
     ]
     for (const [flags, gate] of cases) {
       serve()
       const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...flags], {clock, env: api.env()})
-      const row = fields(r.stdout)
-      expect(row, flags.join(' ')).toHaveLength(7 + GATE_FIELDS.length)
-      expect(row.slice(0, 7).join('\t'), `${flags.join(' ')}: begins with the runs list row`).toBe(listRow)
-      expect(row.slice(7), flags.join(' ')).toEqual(gate)
+      expect(fieldCounts(r.stdout), `${flags.join(' ')}: the fields docs/scripting.md documents, no more`).toEqual([RUN_FIELDS.length])
+      expect(runRows(r.stdout), `${flags.join(' ')}: the runs list row, then the gate's fields`).toEqual([runRow({...listRow, ...gate})])
       // what `cut -f7` and `cut -f8` read: the score and the verdict, whatever the flags
-      expect([row[6], row[7]]).toEqual(['0.75', gate[0]])
+      const fields = r.stdout.replace(/\n$/, '').split('\t')
+      expect([fields[6], fields[7]]).toEqual(['0.75', gate.verdict])
     }
   })
 })
@@ -960,7 +971,7 @@ describe('runs watch: --wait-timeout bounds the whole wait, the search for basel
       '! gave up after 5s (--wait-timeout) in the search for the baselines, which was cut short: 1 of 1 run not judged: w1',
     )
     // piped: the verdict is unfinished, the baseline fields empty
-    expect(r.stdout.split('\t').slice(7)).toEqual(['unfinished', '', '', '', '', '', '', '', '', '', '', '\n'])
+    expect(runRows(r.stdout)).toEqual([runRow({...listed('w1', 'succeeded', 0.8), created: at(20), verdict: 'unfinished'})])
     const [testcase] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite[0].testcase
     expect(testcase.skipped).toMatchObject({
       '@_message': 'not judged: the search for its baseline was cut short by --wait-timeout 5s (succeeded)',

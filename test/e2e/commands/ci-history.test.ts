@@ -2,6 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {tempDir} from '../../helpers/temp.js'
+import {fieldCounts, RUN_FIELDS, runRows} from '../../helpers/tsv.js'
 import {junitSchemaErrors, parseJunit} from '../../gate/reports/fixtures.js'
 import {useE2E} from '../helpers.js'
 import {API, jsonDoc, lines, requestsOf, useOutcomePlans} from './util.js'
@@ -74,23 +75,22 @@ describe('--baseline history against the dev server', () => {
     const r = await e2e.current.amctl(GATE)
     expect(r.exitCode, r.stderr).toBe(0)
     expect(lines(r.stderr).at(-1)).toMatch(/^✓ all 2 runs succeeded, none beyond noise \(\d+s\)$/)
-    const rows = lines(r.stdout).map((line) => line.split('\t'))
-    expect(rows).toHaveLength(2)
-    for (const row of rows) {
-      expect(row[1]).toBe('succeeded')
-      // the run's `runs list` row, then verdict, baseline run (none: a history), the history's
-      // mean, delta, margin, the history's sd and how many runs it kept; then no baseline file,
-      // no staleness, detectable, and (no --repeat) neither k nor a launch that decided it
-      expect(row).toHaveLength(19)
-      expect(row.slice(14, 16)).toEqual(['', ''])
-      expect(Number(row[16])).toBeGreaterThan(Number(row[11]))
-      expect(row.slice(17)).toEqual(['', ''])
-      expect(row[6]).toBe('0.69')
-      expect(row.slice(7, 9)).toEqual(['passed', ''])
-      expect(Number(row[10])).toBeCloseTo(0.69 - Number(row[9]), 6)
-      expect(Number(row[11])).toBeGreaterThan(0)
-      expect(Number(row[12])).toBeGreaterThan(0)
-      expect(row[13]).toBe('20')
+    // every field docs/scripting.md documents: the run's `runs list` row, then verdict, baseline
+    // run (none: a history), the history's mean, delta, margin, the history's sd and how many runs
+    // it kept; then no baseline file, no staleness, detectable, and (no --repeat) neither k nor a
+    // launch that decided it
+    expect(fieldCounts(r.stdout)).toEqual([RUN_FIELDS.length, RUN_FIELDS.length])
+    for (const row of runRows(r.stdout)) {
+      expect(row.status).toBe('succeeded')
+      expect([row['baseline file'], row.stale]).toEqual(['', ''])
+      expect(Number(row.detectable)).toBeGreaterThan(Number(row.margin))
+      expect([row.k, row['decided at']]).toEqual(['', ''])
+      expect(row.score).toBe('0.69')
+      expect([row.verdict, row['baseline run']]).toEqual(['passed', ''])
+      expect(Number(row.delta)).toBeCloseTo(0.69 - Number(row['baseline score']), 6)
+      expect(Number(row.margin)).toBeGreaterThan(0)
+      expect(Number(row['baseline sd'])).toBeGreaterThan(0)
+      expect(row['baseline runs']).toBe('20')
     }
   })
 

@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {tempDir} from '../../helpers/temp.js'
+import {fieldCounts, RUN_FIELDS, runRows} from '../../helpers/tsv.js'
 import {useE2E} from '../helpers.js'
 import {jsonDoc, lines, requestsOf, untimed, useOutcomePlans} from './util.js'
 
@@ -53,14 +54,13 @@ describe('detectable and the hint', () => {
     expect(readFileSync(summary, 'utf8')).toContain(
       '⚠️ This step could only see drops of 0.11 or more; --repeat 6 would see 0.05 (--max-drop 0.05).',
     )
-    // piped: detectable is field 17 (docs/scripting.md), after the file's path and its staleness
+    // piped: every field docs/scripting.md documents, detectable after the file's path and its staleness
     await plan({status: 'succeeded', score: 0.7, count: 2})
     const piped = await e2e.current.amctl([...GATE()])
-    for (const row of lines(piped.stdout)) {
-      const fields = row.split('\t')
-      expect(fields).toHaveLength(19)
-      expect(fields.slice(14, 16)).toEqual([path, 'false'])
-      expect(Number(fields[16])).toBeCloseTo(0.107064, 5)
+    expect(fieldCounts(piped.stdout)).toEqual([RUN_FIELDS.length, RUN_FIELDS.length])
+    for (const row of runRows(piped.stdout)) {
+      expect([row['baseline file'], row.stale]).toEqual([path, 'false'])
+      expect(Number(row.detectable)).toBeCloseTo(0.107064, 5)
     }
   })
 })

@@ -1,10 +1,11 @@
 import {describe, expect, it} from 'vitest'
-import {useE2E} from '../helpers.js'
+import {standingClock, useE2E} from '../helpers.js'
 import {API, expectError, expectJsonError, expectOk, jsonDoc, lines, requestsOf, requestsOfAll, sorted} from './util.js'
 
 // evals update (PATCH: only what is given; omitted members kept; arrays replace) and evals run.
 
-const e2e = useE2E()
+// (the server's clock stands still: a launched run is `queued` when the next command reads it, however busy the machine)
+const e2e = useE2E({now: standingClock()})
 const PATCH_SEARCH = `PATCH ${API}/orgs/acme/eval-sets/es_acme_search`
 
 /** The stored eval set, read back through `amctl api -X PATCH` with an empty object (changes nothing). */

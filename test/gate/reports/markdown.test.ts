@@ -1,7 +1,17 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {marked, type Tokens} from 'marked'
 import {describe, expect, it} from 'vitest'
+import EvalsRun from '../../../src/commands/evals/run.js'
+import RunsWatch from '../../../src/commands/runs/watch.js'
 import {markdownSummary} from '../../../src/gate/reports/markdown.js'
+import {gatedRun, numberedLaunches, saveBaselineFile, serveRuns} from '../../commands/evals/fixtures.js'
+import {runCommand} from '../../helpers/cli.js'
+import {useFakeApi} from '../../helpers/fake-api.js'
+import {tempDir} from '../../helpers/temp.js'
 import {sampleReport} from './fixtures.js'
+
+const api = useFakeApi({}, {me: false})
 
 /** The summary's table as a Markdown parser reads it: header and rows of cell text. */
 function table(markdown: string): {header: string[]; rows: string[][]} {
@@ -90,5 +100,86 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY)', () => {
     expect(markdownSummary(sampleReport({end: 'interrupted', signal: 'SIGTERM'})).split('\n')[0]).toBe(
       '### ⏹️ amctl: interrupted (SIGTERM): 1 of 5 runs not finished; 3 did not pass',
     )
+  })
+})
+
+// What a reader of the summary sees when the gate judged against a history or a baseline file:
+// written by the commands (--summary) from a fake API's runs, so that the figures are the ones a
+// wait computes, whatever builds the report. The world: five earlier runs of es_1 by codex /
+// gpt-5, mean 0.70 and sd 0.031623, drawn ▅▇▂▆▃ (../../commands/evals/fixtures.ts).
+describe('the summary of a wait judged against a history or a baseline file (--summary)', () => {
+  const summaryOf = async (Cmd: typeof RunsWatch | typeof EvalsRun, argv: string[], exit: number) => {
+    const path = join(tempDir('amctl-summary-'), 'summary.md')
+    const r = await runCommand(Cmd, [...argv, '--org', 'acme', '--summary', path], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(exit)
+    return readFileSync(path, 'utf8')
+  }
+  /** w1 (score 0.62) as the run table shows it whatever the baseline: the run, its baseline of 0.70 ± 0.03 (5) drawn ▅▇▂▆▃, and Δ. */
+  const W1 = {
+    Run: 'w1',
+    'Eval set': 'es_1',
+    Agent: 'codex',
+    Model: 'gpt-5',
+    Score: '0.62',
+    Baseline: '0.70 ± 0.03 (5) ▅▇▂▆▃',
+    Δ: '−0.08',
+  }
+  /** The group codex / gpt-5 (run_1 0.64, run_2 0.62) as the group table shows it whatever the baseline. */
+  const GROUP = {'Eval set': 'es_1', Agent: 'codex', Model: 'gpt-5', Runs: '2', Scores: '0.64, 0.62', Score: '0.63', Δ: '−0.07'}
+  const cells = (md: string) => {
+    const {header, rows} = table(md)
+    return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])))
+  }
+
+  it('runs watch --baseline history: Baseline is mean ± sd (n) and the trend of the history; Δ, Detectable and the verdict beside it', async () => {
+    serveRuns(api, [gatedRun('w1', 1, 0.62)])
+    const md = await summaryOf(RunsWatch, ['w1', '--baseline', 'history'], 10)
+    expect(md.split('\n')[0]).toBe('### ❌ amctl: 1 of 1 run did not pass')
+    // detectable: t(0.95, 4) × sd × √(1 + 1/5) + t(0.8, 4) × sd × √(1 + 1/5) = 0.073849 + 0.032596 = 0.106445
+    expect(cells(md)).toEqual([{...W1, Status: '❌ succeeded', Detectable: '0.11', Verdict: 'regressed'}])
+    expect(md).toContain(
+      '**Failures**\n\n- w1 (codex / gpt-5): scored 0.62, 0.08 below the mean of 5 earlier runs (0.70 ± 0.03): beyond noise at 95 %\n',
+    )
+    expect(md).toContain('Each run must succeed and score within the noise of its history.')
+  })
+
+  it('runs watch --baseline-file: Baseline is the file group as mean ± sd (n) and its trend; the wider margin of the file passes the same drop', async () => {
+    const file = join(tempDir('amctl-summary-file-'), 'baseline.json')
+    await saveBaselineFile(api, file)
+    serveRuns(api, [gatedRun('w1', 1, 0.62)])
+    const md = await summaryOf(RunsWatch, ['w1', '--baseline-file', file], 0)
+    expect(md.split('\n')[0]).toBe('### ✅ amctl: 1 run passed')
+    // (detectable: the file's tolerance bound, 0.140109, as --json has it: test/commands/evals/run.test.ts checks the bound)
+    expect(cells(md)).toEqual([{...W1, Status: '✅ succeeded', Detectable: '0.14', Verdict: 'passed'}])
+    expect(md).toContain(
+      `- w1 (codex / gpt-5): scored 0.62, 0.08 below the mean of 5 runs in ${file} (0.70 ± 0.03): within noise at 95 %\n`,
+    )
+    expect(md).toContain(`Baseline: the runs of the same agent and model in the baseline file ${file}, saved 2026-01-15T12:00:00.000Z`)
+    expect(md, 'no group is stale').not.toContain('⚠️')
+  })
+
+  it('evals run --repeat 2 --baseline history: the group’s row, its scores and mean against the history, Δ, Detectable and the verdict', async () => {
+    numberedLaunches(api)
+    serveRuns(api, [gatedRun('run_2', 0.5, 0.62, {batchId: 'b_2'}), gatedRun('run_1', 0.5, 0.64, {batchId: 'b_1'})])
+    const md = await summaryOf(EvalsRun, ['es_1', '--wait', '--repeat', '2', '--baseline', 'history'], 10)
+    expect(md.split('\n')[0]).toBe('### ❌ amctl: 1 of 1 group did not pass')
+    // detectable for the mean of 2: (t(0.95, 4) + t(0.8, 4)) × sd × √(1/2 + 1/5) = 0.081299
+    expect(cells(md)).toEqual([{...GROUP, Baseline: '0.70 ± 0.03 (5) ▅▇▂▆▃', Detectable: '0.08', Verdict: '❌ regressed'}])
+    expect(md).toContain(
+      '- es_1 codex / gpt-5: scored 0.63 (mean of 2 runs), 0.07 below the mean of 5 earlier runs (0.70 ± 0.03): beyond noise at 95 %\n',
+    )
+  })
+
+  it('evals run --repeat 2 --baseline-file, the group stale: the Baseline cell says so, and a paragraph says how to refresh the file', async () => {
+    const file = join(tempDir('amctl-summary-file-'), 'baseline.json')
+    await saveBaselineFile(api, file)
+    numberedLaunches(api)
+    serveRuns(api, [gatedRun('run_2', 0.5, 0.62, {batchId: 'b_2'}), gatedRun('run_1', 0.5, 0.64, {batchId: 'b_1'})])
+    // the file's newest run is two hours old
+    const md = await summaryOf(EvalsRun, ['es_1', '--wait', '--repeat', '2', '--baseline-file', file, '--baseline-max-age', '1h'], 0)
+    expect(md.split('\n')[0]).toBe('### ✅ amctl: 1 group passed')
+    expect(cells(md)).toEqual([{...GROUP, Baseline: '0.70 ± 0.03 (5) ▅▇▂▆▃ ⚠️ stale', Detectable: '0.10', Verdict: '✅ passed'}])
+    expect(md).toContain(`\n⚠️ The baseline file ${file} is stale for es_1 codex / gpt-5: no run newer than 1h (--baseline-max-age).`)
+    expect(md).toContain('Refresh it: `amctl evals baseline save`, or `--update-baseline` on the default branch.\n')
   })
 })
