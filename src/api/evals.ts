@@ -18,11 +18,8 @@ export type LaunchOutcome =
 
 export const RECENT_RUNS_SHOWN = 10
 
-/** Which launch of a command this is (`evals run --repeat K`), and the run IDs the launches before it answered. */
+/** One of several launches of a command (`evals run --repeat K`, relaunches): the run IDs the launches before it answered. */
 export interface LaunchSeries {
-  /** 1-based */
-  number: number
-  of: number
   earlier: ReadonlySet<string>
 }
 
@@ -53,9 +50,7 @@ function checkLaunch(result: LaunchResult, series?: LaunchSeries): void {
     throw new BadResponseError(`the launch answer's runIds lists ${listed(twice)} more than once (a launch starts new runs)`)
   const again = series === undefined ? [] : runIds.filter((id) => series.earlier.has(id))
   if (series !== undefined && again.length > 0) {
-    throw new BadResponseError(
-      `the answer of launch ${series.number} of ${series.of} repeats run IDs an earlier launch returned: ${listed(again)} (a launch starts new runs); no further launch was made and nothing is waited for`,
-    )
+    throw new BadResponseError(`its answer repeats run IDs an earlier launch returned: ${listed(again)} (a launch starts new runs)`)
   }
 }
 
@@ -63,14 +58,22 @@ function checkLaunch(result: LaunchResult, series?: LaunchSeries): void {
  * `POST /orgs/{org}/eval-sets/{evalSetId}/run` with `{}`. When the request was sent and no
  * answer came (cli-contract.md 1.6), lists the org's newest runs instead of resubmitting.
  * `series`: one of `evals run --repeat K`'s launches (its answer must start runs of its own).
+ * `signal` (Ctrl-C, SIGTERM) cancels the request: it rejects with the signal's reason, and the
+ * launch may have happened.
  */
-export async function launchEvalSet(client: HttpClient, org: string, evalSetId: string, series?: LaunchSeries): Promise<LaunchOutcome> {
+export async function launchEvalSet(
+  client: HttpClient,
+  org: string,
+  evalSetId: string,
+  series?: LaunchSeries,
+  signal?: AbortSignal,
+): Promise<LaunchOutcome> {
   try {
-    const result: LaunchResult = await call(client, 'runEvalSet', {org, evalSetId}, {body: {}, resource: evalSet(evalSetId)})
+    const result: LaunchResult = await call(client, 'runEvalSet', {org, evalSetId}, {body: {}, resource: evalSet(evalSetId), signal})
     checkLaunch(result, series)
     return {outcome: 'launched', result}
   } catch (error) {
-    if (!isOutcomeUnknown(error)) throw error
+    if (signal?.aborted || !isOutcomeUnknown(error)) throw error
     try {
       const page = await listRuns(client, org, {limit: RECENT_RUNS_SHOWN})
       return {outcome: 'unknown', error, recentRuns: page.items}

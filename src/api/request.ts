@@ -19,6 +19,8 @@ export interface CallOptions<Id extends OperationId = OperationId> {
   /** false for the one unauthenticated endpoint (POST /cli/token) */
   auth?: boolean
   resource?: Resource
+  /** cancels the request in flight and its retries (Ctrl-C, SIGTERM): it rejects with the signal's reason */
+  signal?: AbortSignal
 }
 
 /** The path (with its query) of an operation, as sent. */
@@ -38,7 +40,11 @@ export async function call<Id extends OperationId>(
   opts: CallOptions<Id> = {},
 ): Promise<ResponseOf<Id>> {
   const path = operationPath(id, params, opts.query)
-  return about(client.json<ResponseOf<Id>>({method: ROUTES[id].method, path, body: opts.body, auth: opts.auth}), opts.resource, params)
+  return about(
+    client.json<ResponseOf<Id>>({method: ROUTES[id].method, path, body: opts.body, auth: opts.auth, signal: opts.signal}),
+    opts.resource,
+    params,
+  )
 }
 
 /** What `answer` gives, or its failure, a 404 with the context of `resource` when one is given. */

@@ -236,6 +236,8 @@ export abstract class BaseCommand extends Command {
       }
       case 'finished': {
         await this.keepingExitCode(result.exitCode, async () => {
+          // (under --json the document holds the error; with --jq it is said on stderr, as an unknown outcome's)
+          if (result.error !== undefined && (this.jq || !this.jsonEnabled())) this.present(result.error)
           if (this.jsonEnabled()) await this.printJson(result.document)
           else if (result.list) this.out.list(result.list.items, result.list.columns)
         })

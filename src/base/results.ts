@@ -27,6 +27,8 @@ export interface UnknownOutcome<T, D> {
 export interface Finished<T, D> {
   kind: 'finished'
   exitCode: number
+  /** what ended the work early (a launch that failed after others were made): said as any error is, beside the data */
+  error?: AmctlError
   /** what --json prints */
   document: D
   /** what people and pipes see: a list, rendered like any other */

@@ -9,6 +9,7 @@ import {MAX_INPUT_BYTES} from '../input/files.js'
 import type {Column} from '../output/format.js'
 import {newestForTrend, sparkline} from '../output/sparkline.js'
 import {createdMs} from './filter.js'
+import {outcomeOf} from './rules.js'
 import {FILE, HISTORY, type Quantile, robustSummary, round6, summarize} from './stats.js'
 
 /**
@@ -474,14 +475,8 @@ type Place = 'runs' | 'failed' | 'cancelled'
 
 /** A run of the API as a run of a file, where it goes (only a succeeded run with a score is a scored one), or why it cannot be one. */
 function entryOf(run: Run, now: number): {place: Place; entry: BaselineFileRun | BaselineFileOutcome} | {problem: string} | undefined {
-  const place: Place | undefined =
-    run.status === 'succeeded' && typeof run.score === 'number'
-      ? 'runs'
-      : run.status === 'failed'
-        ? 'failed'
-        : run.status === 'cancelled'
-          ? 'cancelled'
-          : undefined
+  const outcome = outcomeOf(run)
+  const place: Place | undefined = outcome === 'scored' ? 'runs' : outcome === 'failed' || outcome === 'cancelled' ? outcome : undefined
   if (place === undefined) return undefined
   const ms = createdMs(run)
   const badId = idProblem(run.id)

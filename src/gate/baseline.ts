@@ -5,7 +5,7 @@ import {requireId} from '../input/values.js'
 import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
 import {fileGroupOf, groupName, newestRunAt, targetOf} from './baseline-file.js'
-import {type Baseline, type FileChoice, type GateBaseline, statusText} from './rules.js'
+import {type Baseline, type BaselineOutcomes, type FileChoice, type GateBaseline, outcomeOf, statusText} from './rules.js'
 import type {WatchState} from './state.js'
 import {HISTORY, robustSummary, round6} from './stats.js'
 
@@ -36,6 +36,13 @@ export interface EarlierRun extends Baseline {
   createdAt: string
 }
 
+/** The earlier runs of a probe's target that were no baseline runs: failed, cancelled, succeeded without a score. */
+export interface EarlierOutcomes {
+  failed: number
+  cancelled: number
+  unscored: number
+}
+
 const sameTarget = (a: Run, b: Run): boolean => a.evalSetId === b.evalSetId && a.agent === b.agent && a.model === b.model
 
 /**
@@ -49,8 +56,11 @@ export async function findEarlierRuns(
   watched: ReadonlySet<string>,
   windowS: number,
   want: number,
+  /** when given, each probe's failed, cancelled and unscored succeeded runs met among its candidates are counted here */
+  outcomes?: Map<string, EarlierOutcomes>,
 ): Promise<Map<string, EarlierRun[]>> {
   const found = new Map<string, EarlierRun[]>(probes.map((p) => [p.id, []]))
+  for (const probe of probes) outcomes?.set(probe.id, {failed: 0, cancelled: 0, unscored: 0})
   if (probes.length === 0) return found
   const windowMs = windowS * 1000
   const pending = new Set(probes.map((p) => p.id))
@@ -64,13 +74,24 @@ export async function findEarlierRuns(
       const matching = probes.filter((p) => pending.has(p.id) && sameTarget(candidate, p.run))
       if (matching.length === 0) continue
       checkRun(candidate)
-      if (candidate.status !== 'succeeded' || typeof candidate.score !== 'number') continue
-      counted.add(candidate.id)
       const at = createdMs(candidate) as number
+      const kind = outcomeOf(candidate)
+      if (kind !== 'scored') {
+        // an outcome among the probe's candidates: newer than the oldest run its history will hold, as the scan goes newest first
+        if (outcomes === undefined || kind === undefined) continue
+        counted.add(candidate.id)
+        for (const probe of matching) {
+          if (at >= probe.at || (windowMs !== 0 && at < probe.at - windowMs)) continue
+          const tally = outcomes.get(probe.id) as EarlierOutcomes
+          tally[kind]++
+        }
+        continue
+      }
+      counted.add(candidate.id)
       for (const probe of matching) {
         if (at >= probe.at || (windowMs !== 0 && at < probe.at - windowMs)) continue
         const list = found.get(probe.id) as EarlierRun[]
-        list.push({runId: candidate.id, score: candidate.score, createdAt: candidate.createdAt})
+        list.push({runId: candidate.id, score: candidate.score as number, createdAt: candidate.createdAt})
         if (list.length >= want) pending.delete(probe.id)
       }
     }
@@ -143,7 +164,8 @@ export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: Wa
   })
   const watched = new Set(state.entries().map((w) => w.id))
   const want = choice.kind === 'history' ? choice.runs : 1
-  const earlier = await findEarlierRuns(pages, probes, watched, choice.windowS, want)
+  const tallies = new Map<string, EarlierOutcomes>()
+  const earlier = await findEarlierRuns(pages, probes, watched, choice.windowS, want, choice.kind === 'history' ? tallies : undefined)
   if (choice.kind === 'previous') {
     for (const [id, runs] of earlier) if (runs.length > 0) found.set(id, {runId: runs[0].runId, score: runs[0].score})
     return {found}
@@ -168,9 +190,19 @@ export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: Wa
       runIds: summary.kept.map((i) => runs[i].runId),
       scores: summary.kept.map((i) => runs[i].score),
       outliers: summary.outliers.map((i) => ({runId: runs[i].runId, score: runs[i].score})),
+      outcomes: historyOutcomes(tallies.get(id), newestFirst.length),
     })
   }
   return {found, historyFound}
+}
+
+/**
+ * A history's outcomes: its failed and cancelled runs, and its finished ones, the scored runs it
+ * found (outliers too: they succeeded) and those that succeeded without a score among them.
+ */
+function historyOutcomes(tally: EarlierOutcomes | undefined, scored: number): BaselineOutcomes {
+  const {failed, cancelled, unscored} = tally ?? {failed: 0, cancelled: 0, unscored: 0}
+  return {failed, cancelled, finished: failed + scored + unscored}
 }
 
 /**
@@ -264,6 +296,13 @@ export function fileBaselines(state: WatchState, choice: FileChoice, now: number
       savedAt: file.savedAt,
       newestRunAt: newest,
       stale: choice.maxAgeS > 0 && newest !== null && now - Date.parse(newest) > choice.maxAgeS * 1000,
+      outcomes: choice.outcomes
+        ? {
+            failed: entry.failed.length,
+            cancelled: entry.cancelled.length,
+            finished: entry.failed.length + entry.runs.length + entry.setAside.length,
+          }
+        : null,
     })
   }
   return {found, missing}

@@ -1,6 +1,6 @@
 import type {Column} from '../output/format.js'
 import {newestForTrend, sparkline} from '../output/sparkline.js'
-import {type BaselineChoice, type GateBaseline, isSample, judgesNoise, type RunVerdict} from './rules.js'
+import {type BaselineChoice, type GateBaseline, isSample, judgesNoise, type Outcomes, type RunVerdict} from './rules.js'
 import {historyText, type Judgement} from './words.js'
 
 /**
@@ -20,12 +20,16 @@ export interface Figures {
   margin?: number | null
   /** with a history or a baseline file: the smallest true drop the judgement finds 4 times in 5 */
   detectable?: number | null
+  /** with a history or a baseline file: the one-sided level the score was judged at, its share of the step's false-alarm rate once the failure test took what it spends */
+  confidence?: number | null
 }
 
 /** What a figure is read from: a run judged alone or a group, as the result (and --json) holds it. */
 export interface Figured extends Figures {
   verdict: RunVerdict
   baseline?: GateBaseline | null
+  /** with a baseline of many runs: its runs' outcomes against the baseline's failure rate */
+  outcomes?: Outcomes
   /** a group's: how many scores its mean holds */
   k?: number
   /** a group's: --repeat auto's deciding launch */
@@ -181,6 +185,46 @@ export const FIGURES = {
     table: {header: 'DECIDED', get: (r) => (r.decidedAt == null ? null : `launch ${r.decidedAt}`), extra: true},
     junit: 'decided-at',
     summary: 'Decided',
+  },
+  confidence: {
+    field: 'confidence',
+    given: 'noise',
+    value: (r) => r.confidence ?? null,
+    member: 'confidence',
+    compute: (j) => j.confidence,
+    junit: 'confidence',
+    summary: 'Level',
+  },
+  cancelled: {
+    field: 'cancelled',
+    given: 'noise',
+    value: (r) => r.outcomes?.cancelled ?? null,
+    junit: 'cancelled',
+  },
+  failureRate: {
+    field: 'baseline failure rate',
+    given: 'noise',
+    // the share of the baseline's finished runs that failed (null: unknown, a baseline file of version 1)
+    value: (r) => {
+      const rate = r.outcomes?.baseline
+      return rate == null || rate.finished === 0 ? null : Math.round((rate.failed / rate.finished) * 1e6) / 1e6
+    },
+    junit: 'baseline-failure-rate',
+    summary: 'Failure rate',
+  },
+  failureP: {
+    field: 'failure p',
+    given: 'noise',
+    // P(as many failures or more) under the baseline's rate; beyond it when at most the threshold
+    value: (r) => r.outcomes?.p ?? null,
+    junit: 'failure-p',
+  },
+  failureDetectable: {
+    field: 'detectable failure rate',
+    given: 'noise',
+    value: (r) => r.outcomes?.detectableRate ?? null,
+    junit: 'detectable-failure-rate',
+    summary: 'Detectable failure rate',
   },
   trend: {
     given: 'noise',

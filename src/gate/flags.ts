@@ -15,43 +15,70 @@ export const WATCH_DEFAULTS = {intervalS: 5, minIntervalS: 1, maxIntervalS: 86_4
 /** `evals run --repeat K|auto`: the bounds of K, and `--max-repeat`'s default. */
 export const REPEAT = {min: 1, max: 20, auto: 'auto', defaultMaxRepeat: 5} as const
 
-/** How many launches `evals run --wait` makes: K, or (`--repeat auto`) one at a time until every group is decided. */
-export type RepeatPlan = {kind: 'fixed'; k: number} | {kind: 'auto'; maxRepeat: number; failInconclusive: boolean}
+/**
+ * `evals run --wait --relaunches N`: how many launches a step may add for groups none of whose
+ * runs succeeded and whose failures are within their rate (docs/ci.md "Failed and cancelled
+ * runs"): at most `max`; by default 2 with a baseline of many runs (the targets of issue 35: an
+ * unchanged step of one flaky agent makes about 1.2 launches, an agent that fails every run is
+ * failed in 3), and none without one (a failure fails the step at once).
+ */
+export const RELAUNCH = {default: 2, max: 10} as const
+
+/** How many launches `evals run --wait` makes: K and up to N relaunches, or (`--repeat auto`) one at a time until every group is decided. */
+export type RepeatPlan = {kind: 'fixed'; k: number; relaunches: number} | {kind: 'auto'; maxRepeat: number}
 
 /**
- * `--repeat K|auto`, `--max-repeat K`, `--fail-inconclusive` (exit 2 before anything is sent).
- * `auto` judges as it goes, so it needs the wait, a baseline of many runs (history or a file) and
- * `--max-drop D > 0`: the drop that matters, which a group is cleared of.
+ * `--repeat K|auto`, `--max-repeat K`, `--relaunches N` (exit 2 before anything is sent). `auto`
+ * judges as it goes, so it needs the wait, a baseline of many runs (history or a file) and
+ * `--max-drop D > 0`: the drop that matters, which a group is cleared of. Relaunches need a
+ * baseline of many runs too: without its failure rate, nothing explains a failure.
  */
 export function parseRepeat(
-  flags: {repeat?: string; 'max-repeat'?: string; 'fail-inconclusive'?: boolean},
+  flags: {repeat?: string; 'max-repeat'?: string; relaunches?: string},
   options: WatchOptions | undefined,
 ): RepeatPlan {
   const value = flags.repeat?.trim()
+  const kind = options?.baseline?.kind
+  const manyRuns = kind === 'history' || kind === 'file'
   if (value !== REPEAT.auto) {
-    const lone = (['max-repeat', 'fail-inconclusive'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
-    if (lone !== undefined) throw new UsageError(`--${lone} acts only with --repeat auto`)
+    if (flags['max-repeat'] !== undefined) throw new UsageError('--max-repeat acts only with --repeat auto')
     if (value !== undefined && !/^[+-]?\d+$/.test(value)) {
       throw new UsageError(`--repeat must be a whole number from ${REPEAT.min} to ${REPEAT.max} or auto, got "${flags.repeat}"`)
     }
-    return {kind: 'fixed', k: value === undefined ? 1 : parseIntegerInRange('--repeat', value, REPEAT.min, REPEAT.max)}
+    if (flags.relaunches !== undefined && !manyRuns) {
+      throw new UsageError(
+        '--relaunches acts only with --baseline history or --baseline-file: without the failure rate of a baseline of many runs, a failed run fails the step',
+      )
+    }
+    const k = value === undefined ? 1 : parseIntegerInRange('--repeat', value, REPEAT.min, REPEAT.max)
+    const relaunches =
+      flags.relaunches === undefined
+        ? manyRuns
+          ? RELAUNCH.default
+          : 0
+        : parseIntegerInRange('--relaunches', flags.relaunches, 0, RELAUNCH.max)
+    return {kind: 'fixed', k, relaunches}
   }
-  const kind = options?.baseline?.kind
-  if (kind !== 'history' && kind !== 'file') {
+  if (flags.relaunches !== undefined) {
+    throw new UsageError(
+      '--relaunches acts only without --repeat auto, which launches again while a group is undecided, up to --max-repeat',
+    )
+  }
+  if (!manyRuns) {
     throw new UsageError(
       '--repeat auto judges after each launch against a baseline of many runs: give --baseline history or --baseline-file',
     )
   }
-  if (options?.maxDrop === undefined || options.maxDrop <= 0) {
+  if ((options?.maxDrop === undefined || options.maxDrop <= 0) && !(options?.maxDropSd !== undefined && options.maxDropSd > 0)) {
     throw new UsageError(
-      '--repeat auto needs --max-drop D > 0, the smallest drop that matters: a group is cleared once a drop of D is ruled out (e.g. --max-drop 0.05)',
+      '--repeat auto needs --max-drop D > 0, the smallest drop that matters: a group is cleared once a drop of D is ruled out (e.g. --max-drop 0.05, or --max-drop 3sd)',
     )
   }
   const maxRepeat =
     flags['max-repeat'] === undefined
       ? REPEAT.defaultMaxRepeat
       : parseIntegerInRange('--max-repeat', flags['max-repeat'], REPEAT.min, REPEAT.max)
-  return {kind: 'auto', maxRepeat, failInconclusive: flags['fail-inconclusive'] ?? false}
+  return {kind: 'auto', maxRepeat}
 }
 
 const WAIT = 'WAIT'
@@ -123,8 +150,13 @@ export const watchFlags = {
   }),
   'max-drop': Flags.string({
     description:
-      'with --baseline: the smallest drop below the baseline that fails, 0–1 (previous, RUN_ID: the rule; history: with the noise margin, default 0)',
-    helpValue: 'X',
+      "with --baseline: the smallest drop below the baseline that fails, 0–1 (previous, RUN_ID: the rule; history, a file: the bar with the noise margin, default 0), or with history or a file Nsd, N times each group's own sd (3sd)",
+    helpValue: 'X|Nsd',
+    helpGroup: WAIT,
+  }),
+  'fail-inconclusive': Flags.boolean({
+    description:
+      'with --baseline history or --baseline-file: a group still undecided when no launch can decide it (--repeat auto at --max-repeat, or no run succeeded) fails the step (exit 10) instead of a warning',
     helpGroup: WAIT,
   }),
   junit: Flags.string({
@@ -159,6 +191,7 @@ export type WatchFlagValues = {
   confidence?: string
   'require-baseline'?: boolean
   'max-drop'?: string
+  'fail-inconclusive'?: boolean
   junit?: string
   summary?: string
   'ci-annotations'?: boolean
@@ -205,6 +238,9 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
     const lone = (['max-drop', 'require-baseline'] as const).find((name) => flags[name] !== undefined && flags[name] !== false)
     if (lone !== undefined) throw new UsageError(`--${lone} acts only with --baseline (history, previous or a RUN_ID) or --baseline-file`)
   }
+  if (flags['fail-inconclusive'] && baseline?.kind !== 'history' && filePath === undefined) {
+    throw new UsageError('--fail-inconclusive acts only with --baseline history or --baseline-file')
+  }
   if (baseline?.kind !== 'history') {
     if (flags['baseline-runs'] !== undefined) {
       throw new UsageError(
@@ -222,8 +258,9 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
     timeoutS: parseDuration('--wait-timeout', flags['wait-timeout'] ?? WATCH_DEFAULTS.timeout),
     failFast: flags['fail-fast'] ?? false,
     minScore: minScore === undefined ? undefined : parseNumberInRange('--min-score', minScore, 0, 1, 'a score from 0 to 1'),
-    maxDrop: maxDrop === undefined ? undefined : parseNumberInRange('--max-drop', maxDrop, 0, 1, 'a score difference from 0 to 1'),
+    ...parseMaxDrop(maxDrop, baseline?.kind === 'history' || filePath !== undefined),
     requireBaseline: flags['require-baseline'] ?? false,
+    failInconclusive: flags['fail-inconclusive'] ?? false,
   }
   let baselineRunId: string | undefined
   const windowS = () => parseDuration('--baseline-window', window ?? WATCH_DEFAULTS.baselineWindow, {days: true})
@@ -251,6 +288,20 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   const summary = flags.summary === undefined ? undefined : requirePath('--summary', flags.summary)
   const annotations = flags['ci-annotations'] ?? env.GITHUB_ACTIONS === 'true'
   return {options, baselineRunId, reports: {junit, summary, annotations}}
+}
+
+/**
+ * `--max-drop X` (0–1), or with a baseline of many runs `--max-drop Nsd`: N times each group's own
+ * baseline sd (0–10), so that one flag is the same bar for a quiet agent and a noisy one.
+ */
+function parseMaxDrop(value: string | undefined, manyRuns: boolean): Pick<WatchOptions, 'maxDrop' | 'maxDropSd'> {
+  if (value === undefined) return {maxDrop: undefined}
+  const sd = /^\s*(.+?)\s*sd\s*$/i.exec(value)
+  if (sd === null)
+    return {maxDrop: parseNumberInRange('--max-drop', value, 0, 1, 'a score difference from 0 to 1, or a multiple of the sd such as 3sd')}
+  if (!manyRuns)
+    throw new UsageError(`--max-drop ${value}: a multiple of the sd needs a baseline of many runs (--baseline history or --baseline-file)`)
+  return {maxDropSd: parseNumberInRange('--max-drop', sd[1], 0, 10, 'a multiple of the sd from 0 to 10, such as 3sd')}
 }
 
 /** `--confidence` (the gate's, and `evals stats`'): HISTORY's bounds and default when not given; exit 2 outside them. */
@@ -313,6 +364,7 @@ export function watchFlagWords(flags: WatchFlagValues): string[] {
   ] as const
   for (const name of valued) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
   if (flags['fail-fast']) words.push('--fail-fast')
+  if (flags['fail-inconclusive']) words.push('--fail-inconclusive')
   if (flags['require-baseline']) words.push('--require-baseline')
   // (a watch again after Ctrl-C judges against the file; whether it updates it is the step's own choice)
   if (flags['update-baseline']) words.push('--update-baseline')

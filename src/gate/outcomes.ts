@@ -1,3 +1,5 @@
+import type {Rate} from './rules.js'
+
 /**
  * Failed runs as evidence (docs/ci.md "Failed and cancelled runs"): a group's failures are
  * judged against its baseline's own failure rate, as its scores are judged against its
@@ -25,18 +27,12 @@
  * function needed), and no kept library offers the crossing probabilities of a sequential test.
  */
 
-/** What a baseline says of its runs' outcomes: how many finished (succeeded or failed), how many of them failed. */
-export interface Outcomes {
-  failed: number
-  finished: number
-}
-
 /**
  * The predictive probability of one particular sequence of `x` failures and `s` successes, given a
  * baseline of `f` failed in `n` finished: E[p^x (1 − p)^s] for p ~ Beta(f + 1, n − f + 1), i.e.
  * B(a + x, b + s) / B(a, b) = Π(a + i) Π(b + j) / Π(a + b + t), i < x, j < s, t < x + s.
  */
-function sequenceWeight(x: number, s: number, base: Outcomes): number {
+function sequenceWeight(x: number, s: number, base: Rate): number {
   const a = base.failed + 1
   const b = base.finished - base.failed + 1
   let w = 1
@@ -54,7 +50,7 @@ function binomials(m: number): number[] {
 }
 
 /** P(X ≥ x) for X the failures among `m` new finished runs, by the beta-binomial predictive of `base`. */
-export function predictiveTail(x: number, m: number, base: Outcomes): number {
+export function predictiveTail(x: number, m: number, base: Rate): number {
   if (x <= 0) return 1
   if (x > m) return 0
   const c = binomials(m)
@@ -64,7 +60,7 @@ export function predictiveTail(x: number, m: number, base: Outcomes): number {
 }
 
 /** predictiveTail(x, c, base) for every count c up to `maxRuns` and every x ≤ c: tails[c][x]. */
-function tailTable(base: Outcomes, maxRuns: number): number[][] {
+function tailTable(base: Rate, maxRuns: number): number[][] {
   const tails: number[][] = [[1]]
   for (let c = 1; c <= maxRuns; c++) {
     const row = binomials(c).map((n, k) => n * sequenceWeight(k, c - k, base))
@@ -129,7 +125,7 @@ const TESTS = new Map<string, FailureTest>()
  * finished runs of it, spending at most `budget`: the largest attainable threshold whose exact
  * size (over every count from 1 to maxRuns) fits. Cached: it depends only on its arguments.
  */
-export function failureTest(base: Outcomes, maxRuns: number, budget: number): FailureTest {
+export function failureTest(base: Rate, maxRuns: number, budget: number): FailureTest {
   const key = `${base.failed} ${base.finished} ${maxRuns} ${budget}`
   const known = TESTS.get(key)
   if (known !== undefined) return known
@@ -167,7 +163,7 @@ export const RATE_POWER = 0.8
  * made only while none of the group's runs succeeded (a relaunch), judged by `test`. Null when
  * no rate, not even every run failing, is caught that often.
  */
-export function detectableRate(base: Outcomes, test: FailureTest, first: number, perLaunch: number, maxRuns: number): number | null {
+export function detectableRate(base: Rate, test: FailureTest, first: number, perLaunch: number, maxRuns: number): number | null {
   if (test.threshold <= 0) return null
   const looks: number[] = []
   for (let c = first; c <= maxRuns; c += Math.max(1, perLaunch)) looks.push(c)

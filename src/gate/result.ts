@@ -8,6 +8,7 @@ import {
   type Decision,
   type GateBaseline,
   type Group,
+  type Outcomes,
   isFinished,
   judgesNoise,
   type RunVerdict,
@@ -27,8 +28,11 @@ import {type Judgement, NOT_JUDGED, type Shortfall} from './words.js'
  * own format.
  */
 
-/** How the wait ended: every run passed, some did not, the time limit came first, Ctrl-C or SIGTERM (`signal` says which). */
-export type ResultEnd = 'passed' | 'not-passed' | 'timeout' | 'interrupted'
+/**
+ * How the wait ended: every run passed, some did not, the time limit came first, Ctrl-C or
+ * SIGTERM (`signal` says which), or a launch of the step failed (`error` says how).
+ */
+export type ResultEnd = 'passed' | 'not-passed' | 'timeout' | 'interrupted' | 'error'
 
 /** What the gate judged of a run alone or of a group, as --json gives it: the verdict, why, the baseline and the figures. */
 export interface Judging extends Figures {
@@ -38,6 +42,8 @@ export interface Judging extends Figures {
   decision?: Decision
   /** with --baseline: its baseline ({runId, score}, the history, or a group of the baseline file), or null ("no baseline"); absent without --baseline, or when it was never looked up */
   baseline?: GateBaseline | null
+  /** with a baseline of many runs: its runs that failed, were cancelled and succeeded, judged against the baseline's failure rate */
+  outcomes?: Outcomes
 }
 
 /** What the gate says of a run judged alone, or of a group: its judging, and the reports' words and timing. */
@@ -137,6 +143,8 @@ export interface GateResult {
   cut?: 'baselines' | 'poll'
   /** with end `interrupted`: the signal that stopped the wait (absent: Ctrl-C) */
   signal?: StopSignal
+  /** with end `error`: what failed, as the error line gives it */
+  error?: {code: string; message: string}
   /** the organization */
   org: string
   /** the API server's host name (JUnit's `hostname`: where the runs ran) */
@@ -163,6 +171,8 @@ export interface ResultContext {
   wallStart: number
   /** --repeat auto: how many launches, at most how many, and which groups the last one was made for */
   auto?: AutoReport
+  /** runs launched after the last look, never watched: they go on too */
+  unwatched?: readonly string[]
 }
 
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : value == null ? null : JSON.stringify(value))
@@ -177,7 +187,11 @@ function judgedFigures(state: WatchState, group: Group | undefined, judgement: J
   const choice = state.rules.baseline
   if (choice === undefined) return {}
   // never looked up (the search was cut short): no baseline to show, not "none found"
-  return {...(group?.baseline === undefined ? {} : {baseline: group.baseline}), ...computedMembers(judgement, group?.baseline, choice.kind)}
+  return {
+    ...(group?.baseline === undefined ? {} : {baseline: group.baseline}),
+    ...(judgement?.outcomes === undefined ? {} : {outcomes: judgement.outcomes}),
+    ...computedMembers(judgement, group?.baseline, choice.kind),
+  }
 }
 
 /** What the wait saw, judged: the result every output reads. */
@@ -192,8 +206,10 @@ export function buildResult(outcome: FinalOutcome, ctx: ResultContext): GateResu
     'not-passed': 'not finished when the wait stopped at the first run that did not pass (--fail-fast)',
     timeout,
     interrupted: `not finished when the wait was interrupted (${STOP_SIGNALS[interruptedBy(outcome)].words})`,
+    error: `not judged: ${outcome.error?.message ?? 'a launch failed'}`,
   }
-  const grouped = rules.grouped === true
+  // (a plain step judged in groups for its relaunches shows its runs, each with its group's judgement)
+  const grouped = rules.grouped === true && rules.asGroups !== false
   const notJudged = `${NOT_JUDGED} ${flagDuration(outcome.timeoutS, false)}`
   const judged = new Map(state.judged().map(({group, judgement}) => [group, judgement]))
   const runs = state.entries().map((w): RunResult => {
@@ -231,11 +247,12 @@ export function buildResult(outcome: FinalOutcome, ctx: ResultContext): GateResu
     end: outcome.end,
     ...(outcome.cut === undefined ? {} : {cut: outcome.cut}),
     ...(outcome.end === 'interrupted' ? {signal: interruptedBy(outcome)} : {}),
+    ...(outcome.end === 'error' && outcome.error !== undefined ? {error: {code: outcome.error.code, message: outcome.error.message}} : {}),
     org: ctx.org,
     host: ctx.host,
     rules: {...resultRules(outcome), auto: ctx.auto, resolution: state.resolution(REPEAT.max)},
     runs,
-    unfinishedRunIds: state.unfinished().map((w) => w.id),
+    unfinishedRunIds: [...state.unfinished().map((w) => w.id), ...(ctx.unwatched ?? [])],
   }
   if (grouped) {
     const byId = new Map(runs.map((r) => [r.id, r]))
@@ -287,7 +304,7 @@ function groupResult(
     failures: judgement.failures,
     flaky: judgement.flaky,
     k: judgement.k,
-    decidedAt: state.rules.sequential === undefined ? null : (judgement.decidedAt ?? null),
+    decidedAt: state.rules.launches?.auto ? (judgement.decidedAt ?? null) : null,
   }
   if (item.outcome === 'failed' && judgement.shortfall) item.failure = {...judgement.shortfall}
   if (item.outcome === 'skipped')
@@ -359,6 +376,8 @@ export function verdictText(result: GateResult): string {
     }
     case 'interrupted':
       return `interrupted (${STOP_SIGNALS[stopSignalOf(result.signal)].words}): ${unfinished} of ${runs(total)} not finished${failed > 0 ? `; ${failed} did not pass` : ''}`
+    case 'error':
+      return `${result.error?.message ?? 'a launch failed'}: ${unfinished} of ${runs(total)} not judged${failed > 0 ? `; ${failed} did not pass` : ''}`
   }
 }
 

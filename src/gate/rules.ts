@@ -67,13 +67,30 @@ export interface Cited {
   path?: string
 }
 
+/** A baseline's failure rate as a decision cites it: how many of its finished runs failed. */
+export interface Rate {
+  failed: number
+  finished: number
+}
+
 /**
  * What decided a verdict, as data: the rule and the figures it used. Every output words it
  * (./words.ts) or reads it (the comment's "what to do", the HTML report); nothing parses sentences.
  */
 export type Decision =
-  /** failures alone decided it: the run failed or was cancelled (a group: half its runs or more) */
-  | {rule: 'status'; failed: number; of: number; statuses: string[]}
+  /**
+   * failures no rate explains decided it: without a baseline of many runs, against a group without
+   * a baseline, or against one that records no outcomes (`unknown`: a baseline file of version
+   * 1), a run that failed fails (and without a baseline of many runs, one that was cancelled)
+   */
+  | {rule: 'status'; failed: number; of: number; statuses: string[]; unknown?: boolean}
+  /** failures beyond the baseline's own failure rate (./outcomes.ts): P(X ≥ failed | of) is at most the threshold */
+  | {rule: 'failure-rate'; failed: number; of: number; baseline: Rate; p: number; threshold: number}
+  /**
+   * no run of the group succeeded yet, and its failures, if any, are within its rate: another
+   * launch may decide it (`relaunch`), or none can (`inconclusive`; failing with --fail-inconclusive)
+   */
+  | {rule: 'no-success'; failed: number; cancelled: number; of: number; state: 'relaunch' | 'inconclusive'; failInconclusive: boolean}
   /** runs not finished yet */
   | {rule: 'pending'}
   /** finished, but never judged: the time limit cut the search for its baseline short */
@@ -107,6 +124,24 @@ export type Decision =
       failInconclusive: boolean
     }
 
+/** What a group's runs' outcomes say, judged against its baseline's failure rate (with a baseline of many runs). */
+export interface Outcomes {
+  /** its runs that failed, were cancelled (never a failure: relaunched), succeeded */
+  failed: number
+  cancelled: number
+  succeeded: number
+  /** the baseline's failure rate; null: unknown (a baseline file of version 1) */
+  baseline: Rate | null
+  /** with failures and a rate: P(X ≥ failed) under the baseline's rate, the beta-binomial predictive */
+  p: number | null
+  /** the threshold p must not exceed (0: no count of failures this step can make is beyond the rate); null without a rate */
+  threshold: number | null
+  /** the share of the step's false-alarm rate the failure test spends (the score test gets the rest of the group's) */
+  size: number
+  /** the failure rate this step catches 4 times in 5 (./outcomes.ts detectableRate); null when none is */
+  detectableRate: number | null
+}
+
 /** What a group's judgement says, as data (./words.ts adds the sentences, WatchState.judge both). */
 export interface Judged {
   verdict: RunVerdict
@@ -124,21 +159,25 @@ export interface Judged {
   k: number
   /** runs that failed or were cancelled */
   failures: number
-  /** some runs failed, fewer than half: judged on the others */
+  /** some of its runs failed or were cancelled, and its verdict is its other runs': judged on those */
   flaky: boolean
+  /** with a baseline of many runs: its runs' outcomes against the baseline's failure rate */
+  outcomes?: Outcomes
   /** judged against a stale group of the baseline file (a warning; --require-baseline makes it no-baseline) */
   stale?: Stale
   /** score minus the baseline's (its mean with history), 6 decimals */
   delta: number | null
   /** --baseline history: the prediction margin */
   margin: number | null
+  /** --max-drop as this group is held to it: the value given, or its multiple of the baseline's sd (`3sd`) */
+  maxDrop?: number | null
   /** --baseline history: the confidence each group was judged at (Bonferroni over the groups judged) */
   confidence: number | null
   /** --baseline history or --baseline-file: the smallest true drop this judgement finds 4 times in 5 (./stats.ts detectableDrop) */
   detectable: number | null
   /** --repeat auto: the launch that decided it (null: inconclusive, or not decided yet) */
   decidedAt?: number | null
-  /** --repeat auto: undecided, and a further launch may decide it */
+  /** undecided, and a further launch may decide it */
   more?: boolean
 }
 
@@ -163,6 +202,13 @@ export interface HistoryBaseline {
   scores: number[]
   /** runs set aside as outliers */
   outliers: Baseline[]
+  /** the same target's failed and cancelled runs the scan met among them: its failure rate */
+  outcomes: BaselineOutcomes
+}
+
+/** A baseline's outcomes: of its finished runs (succeeded or failed) how many failed, and how many were cancelled. */
+export interface BaselineOutcomes extends Rate {
+  cancelled: number
 }
 
 /** `--baseline-file`: a group's runs in the baseline file, as --json and the reports show them. */
@@ -184,6 +230,8 @@ export interface FileBaseline {
   newestRunAt: string | null
   /** its newest run is older than --baseline-max-age */
   stale: boolean
+  /** the group's failed and cancelled runs the file records: its failure rate; null: a file of version 1, which records none */
+  outcomes: BaselineOutcomes | null
 }
 
 /** A baseline of many runs, judged by the noise of their scores: a history, or a group of a baseline file. */
@@ -234,27 +282,39 @@ export interface WatchRules {
   baseline?: BaselineChoice
   /** --max-drop: the smallest drop that fails (previous, RUN_ID: the only rule; history: with the margin) */
   maxDrop?: number
+  /** --max-drop Nsd (history, file): the smallest drop that fails is N times each group's own baseline sd (at least the floor) */
+  maxDropSd?: number
   /** --require-baseline: a group without a baseline fails */
   requireBaseline?: boolean
-  /** --repeat: the runs of one eval set, agent and model are judged as one group */
+  /** the runs of one eval set, agent and model are judged as one group (--repeat, relaunches: ./launches.ts) */
   grouped?: boolean
+  /** the output shows the groups (--repeat K, --repeat auto); without it each run is shown with its group's judgement */
+  asGroups?: boolean
   /** --baseline history, --baseline-file: Student's t quantile (loaded before the wait: ./stats.ts loadQuantile) */
   quantile?: Quantile
   /** --baseline-file: the tolerance factor of a file's margin (./stats.ts loadToleranceFactor) */
   tolerance?: ToleranceFactor
-  /** --repeat auto: which launch this is, of how many at most, and what the earlier ones decided */
-  sequential?: Sequential
-  /** --repeat auto --fail-inconclusive: a group still undecided after the last launch fails */
+  /** evals run --wait: the launches made, at most how many, and what the earlier looks decided (none: runs watch, which launches nothing) */
+  launches?: Launches
+  /** --fail-inconclusive: a group still undecided when no launch can decide it fails */
   failInconclusive?: boolean
 }
 
-/** `--repeat auto`: the look (launch) a wait judges, and the groups decided before it (./stats.ts lookConfidence). */
-export interface Sequential {
-  /** this launch, 1 … looks */
-  look: number
-  /** --max-repeat */
-  looks: number
-  /** by group ID: the judgement an earlier launch decided it with (its decidedAt says which); it stays decided */
+/**
+ * `evals run --wait`: the look (after how many launches) a wait judges, how many launches it may
+ * make in all, and the groups decided before it (./launches.ts: one loop for --repeat K, --repeat
+ * auto and the relaunches of groups none of whose runs succeeded yet).
+ */
+export interface Launches {
+  /** the launches made so far */
+  made: number
+  /** at most this many: K and the relaunches allowed (--relaunches), or --max-repeat */
+  max: number
+  /** how many launches the first look judged: K (1 with --repeat auto) */
+  first: number
+  /** --repeat auto: each look judges the groups not decided yet by the sequential rule (./stats.ts lookConfidence) */
+  auto: boolean
+  /** by group ID: the judgement an earlier look decided it with (its decidedAt says which); it stays decided */
   decided: ReadonlyMap<string, Judged>
 }
 
@@ -285,6 +345,14 @@ export interface Group {
 /** succeeded, failed or cancelled; any other status, known or not, counts as not finished. */
 export function isFinished(run: Run | undefined): boolean {
   return run !== undefined && typeof run.status === 'string' && TERMINAL_RUN_STATUSES.includes(run.status)
+}
+
+/** What a finished run is as a baseline's run: succeeded with a score or without one, failed, or cancelled (undefined: not finished, or a status amctl does not know). */
+export type RunOutcome = 'scored' | 'unscored' | 'failed' | 'cancelled'
+
+export function outcomeOf(run: Run): RunOutcome | undefined {
+  if (run.status === 'succeeded') return typeof run.score === 'number' ? 'scored' : 'unscored'
+  return run.status === 'failed' || run.status === 'cancelled' ? run.status : undefined
 }
 
 /** A status as text, whatever the server sent (a status that is not a string is shown as JSON). */

@@ -280,31 +280,40 @@ export function pocockConstant(alpha: number, n: number, ks: readonly number[]):
   return (low + high) / 2
 }
 
-const levelsKnown = new Map<string, LookLevels>()
-
 /**
- * The per-look levels of `--repeat auto` with confidence C, m groups judged, `looks` = L launches
- * at most, and a history of n runs, or n = Infinity for a baseline file (see the top of this file):
- * regressed at c′ of α = (1 − C)/m, cleared at c′ of α = 1 − C, each the same at every look.
- * Computed on first use per (n, L, m, C) (about 20 ms for n 20 and 5 looks), then a lookup (under a
- * microsecond).
+ * The one-sided level of every look of `looks` (one scored run a group per launch) against a
+ * baseline of `n` runs (Infinity: a known sd) at which an unchanged group crosses the boundary at
+ * some look with probability `alpha` (the Pocock constant's own level, c′ of the top of this file).
+ * One look: 1 − alpha exactly. Cached by its arguments.
  */
-export function sequentialLevels(confidence: number, m: number, looks: number, n: number): LookLevels {
-  const groups = Math.max(1, m)
-  const key = `${n} ${looks} ${groups} ${confidence}`
-  let levels = levelsKnown.get(key)
-  if (levels === undefined) {
+export function lookLevel(alpha: number, looks: number, n: number): number {
+  const key = `${n} ${looks} ${alpha}`
+  let level = levelKnown.get(key)
+  if (level === undefined) {
     if (!(Number.isInteger(n) || n === Number.POSITIVE_INFINITY) || n < 2)
       throw new RangeError(`a baseline of ${n} runs has no sd to judge by`)
     if (!Number.isInteger(looks) || looks < 1) throw new RangeError(`looks must be a whole number from 1, got ${looks}`)
-    const level = (alpha: number) => {
-      // one look: the fixed-K level itself, exactly
-      if (looks === 1) return 1 - alpha
-      const ks = Array.from({length: looks}, (_, j) => j + 1)
-      return 1 - crossingProbability(pocockConstant(alpha, n, ks), n, [1])
-    }
-    levels = {regress: level((1 - confidence) / groups), clear: level(1 - confidence)}
+    const ks = Array.from({length: looks}, (_, j) => j + 1)
+    level = looks === 1 ? 1 - alpha : 1 - crossingProbability(pocockConstant(alpha, n, ks), n, [1])
+    levelKnown.set(key, level)
+  }
+  return level
+}
+
+const levelKnown = new Map<string, number>()
+
+/**
+ * The levels of a step of `m` groups at `confidence` over `looks` against `n` runs: regressed at
+ * lookLevel((1 − C)/m), cleared at lookLevel(1 − C).
+ */
+export function sequentialLevels(confidence: number, m: number, looks: number, n: number): LookLevels {
+  const key = `${n} ${looks} ${Math.max(1, m)} ${confidence}`
+  let levels = levelsKnown.get(key)
+  if (levels === undefined) {
+    levels = {regress: lookLevel((1 - confidence) / Math.max(1, m), looks, n), clear: lookLevel(1 - confidence, looks, n)}
     levelsKnown.set(key, levels)
   }
   return levels
 }
+
+const levelsKnown = new Map<string, LookLevels>()

@@ -23,6 +23,8 @@ export interface Resolution {
   /** the smallest --repeat that would see --max-drop, or null when none up to `upTo` would */
   repeat: number | null
   upTo: number
+  /** `max-drop`: --max-drop is above a group's noise margin, so it is the bar (a drop of D is regressed about half the time) */
+  bar?: 'max-drop'
 }
 
 /** A run whose status a poll found changed (`from` is undefined the first time it is found). */
@@ -164,7 +166,7 @@ export class WatchState {
 
   /** The judgement of one group, in data and in words (./verdict.ts, ./words.ts); a group --repeat auto decided earlier keeps its judgement. */
   judge(group: Group): Judgement {
-    const frozen = this.rules.sequential?.decided.get(group.id)
+    const frozen = this.rules.launches?.decided.get(group.id)
     return worded(frozen ?? judgeGroup({rules: this.rules, group, runs: this.runsOf(group), comparisons: this.comparisons()}))
   }
 
@@ -173,12 +175,15 @@ export class WatchState {
     return this.groups().map((group) => ({group, judgement: this.judge(group)}))
   }
 
-  /** A run's own verdict: failed or unfinished on its own, else its group's. */
+  /**
+   * A run's verdict: unfinished on its own, else its group's (a failed run whose failure is within
+   * its agent's rate is in a group judged on its other runs: the group's verdict is its).
+   */
   runVerdict(w: Watched): RunVerdict {
     if (!isFinished(w.run)) return 'unfinished'
-    if (w.run?.status !== 'succeeded') return 'failed'
     const group = this.groupOf(w.id)
-    return group === undefined ? 'passed' : this.judge(group).verdict
+    if (group === undefined) return w.run?.status === 'succeeded' ? 'passed' : 'failed'
+    return this.judge(group).verdict
   }
 
   /** The shortfall of the group of one watched run, if it is decided and fails. */
@@ -221,29 +226,52 @@ export class WatchState {
   }
 
   /**
-   * With --max-drop D > 0 and a fixed number of runs, when the step could not see a drop of D: the
-   * largest `detectable` of the groups judged against a history or file, and the smallest K up to
-   * `maxRepeat` whose k = K runs a group would see D (null when none would: the baseline's own
-   * runs limit it). Undefined when every judged group sees D, or nothing is judged that way.
+   * With --max-drop D > 0 and a fixed number of runs, when the step could not see a drop of D
+   * (issue 35 §4): when D is above a group's noise margin it is the bar, and a drop of D itself is
+   * regressed only about half the time (`bar`: the largest `detectable` of those groups, D plus the
+   * spread of the observed drop); otherwise, when the margin hides D, the largest `detectable` of
+   * the groups judged against a history or file, and the smallest K up to `maxRepeat` whose k = K
+   * runs a group would see D (null when none would: the baseline's own runs limit it). Undefined
+   * when nothing is judged that way, or every judged group sees D.
    */
   resolution(maxRepeat: number): Resolution | undefined {
     const {rules} = this
-    const maxDrop = rules.maxDrop
-    if (maxDrop === undefined || maxDrop <= 0 || rules.sequential !== undefined) return undefined
-    const judged = this.judged().filter(({group, judgement}) => isSample(group.baseline) && judgement.detectable !== null)
-    const worst = Math.max(...judged.map(({judgement}) => judgement.detectable as number))
-    if (judged.length === 0 || worst <= maxDrop) return undefined
+    if (rules.launches?.auto) return undefined
+    const dropOf = (j: Judgement) => j.maxDrop ?? rules.maxDrop
+    const judged = this.judged().filter(({group, judgement}) => {
+      const d = dropOf(judgement)
+      return (
+        isSample(group.baseline) && judgement.detectable !== null && judgement.margin !== null && d !== undefined && d !== null && d > 0
+      )
+    })
+    if (judged.length === 0) return undefined
+    const barred = judged.filter(({judgement}) => (dropOf(judgement) as number) > (judgement.margin as number))
+    if (barred.length > 0) {
+      const worst = barred.reduce((a, b) => ((b.judgement.detectable as number) > (a.judgement.detectable as number) ? b : a))
+      return {
+        detectable: worst.judgement.detectable as number,
+        maxDrop: dropOf(worst.judgement) as number,
+        repeat: null,
+        upTo: maxRepeat,
+        bar: 'max-drop',
+      }
+    }
+    const blind = judged.filter(({judgement}) => (judgement.detectable as number) > (dropOf(judgement) as number))
+    if (blind.length === 0) return undefined
+    const worst = blind.reduce((a, b) => ((b.judgement.detectable as number) > (a.judgement.detectable as number) ? b : a))
     const confidence = perComparison(levelOf(rules.baseline), this.comparisons())
     const sees = (k: number) =>
-      judged.every(({group}) => {
+      judged.every(({group, judgement}) => {
         const baseline = group.baseline as SampleBaseline
         const floor = sdFloor(baseline.scores)
         const margin = noiseMargin(rules, baseline, k, confidence, floor)
-        return detectableDrop(rules.quantile as Quantile, margin, {n: baseline.runs, sd: baseline.sd}, k, floor) <= maxDrop
+        return (
+          detectableDrop(rules.quantile as Quantile, margin, {n: baseline.runs, sd: baseline.sd}, k, floor) <= (dropOf(judgement) as number)
+        )
       })
     let repeat: number | null = null
     for (let k = 1; k <= maxRepeat && repeat === null; k++) if (sees(k)) repeat = k
-    return {detectable: worst, maxDrop, repeat, upTo: maxRepeat}
+    return {detectable: worst.judgement.detectable as number, maxDrop: dropOf(worst.judgement) as number, repeat, upTo: maxRepeat}
   }
 
   /** The last known state of every run found so far, in the order given. */

@@ -1,4 +1,5 @@
 import type {Run} from '../contract/types.js'
+import {detectableRate, failureTest, predictiveTail} from './outcomes.js'
 import {
   type BaselineChoice,
   type Cited,
@@ -7,7 +8,9 @@ import {
   isFinished,
   isSample,
   type Judged,
+  judgesNoise,
   type NoBaseline,
+  type Outcomes,
   type RunVerdict,
   type SampleBaseline,
   type Side,
@@ -16,7 +19,8 @@ import {
   type Watched,
   type WatchRules,
 } from './rules.js'
-import {detectableDrop, lookConfidence, perComparison, predictionMargin, type Quantile, round6, sdFloor, toleranceMargin} from './stats.js'
+import {lookLevel} from './sequential.js'
+import {detectableDrop, predictionMargin, type Quantile, round6, sdFloor, toleranceMargin} from './stats.js'
 
 /** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
 const FAILING: ReadonlySet<RunVerdict> = new Set(['regressed', 'failed', 'below-min-score'])
@@ -48,6 +52,25 @@ export function noiseMargin(rules: WatchRules, baseline: SampleBaseline, k: numb
 export const levelOf = (choice: BaselineChoice | undefined): number =>
   choice !== undefined && 'confidence' in choice ? choice.confidence : 0.95
 
+/**
+ * --max-drop as one group is held to it: the value given, or (`--max-drop 3sd`) that multiple of
+ * its baseline's sd, at least the floor (a baseline with no spread still has a bar above 0).
+ */
+export function maxDropOf(rules: WatchRules, baseline: SampleBaseline | undefined, floor: number): number | undefined {
+  if (rules.maxDropSd === undefined) return rules.maxDrop
+  return baseline === undefined ? undefined : round6(rules.maxDropSd * Math.max(baseline.sd, floor))
+}
+
+/**
+ * A group's share of the step's false-alarm rate, 1 − C over the m groups compared, and how the
+ * failure test and the score test split it (docs/ci.md "Failed and cancelled runs"): the failure
+ * test may spend up to half of it, and spends only its exact size (./outcomes.ts failureTest);
+ * the score test takes the rest.
+ */
+export function shareOf(level: number, comparisons: number): number {
+  return (1 - level) / Math.max(1, comparisons)
+}
+
 /** A baseline of many runs as a decision cites it. */
 const cite = (baseline: SampleBaseline): Cited => ({
   runs: baseline.runs,
@@ -63,39 +86,148 @@ function staleOf(baseline: SampleBaseline, choice: BaselineChoice | undefined): 
 }
 
 /**
- * The judgement of one group (see VERDICTS and docs/ci.md "Verdicts"), as data: in order, its
- * failures (half its runs or more decide it), runs still going, --min-score (judged before the
- * baseline, whose figures are still given), then its baseline: none, one run and --max-drop, or
- * the noise of many runs (with --repeat auto, the sequential rule).
+ * How many finished runs of this group the step can judge at most, and its first look's: the
+ * group's runs per launch (as many as it has now, over the launches they came from) times the
+ * launches the step may make; a step that launches nothing (runs watch) judges the runs it has.
+ */
+function runsAllowed(rules: WatchRules, size: number): {first: number; perLaunch: number; max: number} {
+  const launches = rules.launches
+  if (launches === undefined || launches.made < 1) return {first: size, perLaunch: size, max: size}
+  const perLaunch = Math.max(1, Math.round(size / launches.made))
+  return {first: perLaunch * launches.first, perLaunch, max: Math.max(size, perLaunch * launches.max)}
+}
+
+/**
+ * The judgement of one group (see VERDICTS and docs/ci.md "Verdicts"), as data:
+ *
+ * 1. Its failures. With a baseline of many runs (history, file) they are judged against the
+ *    baseline's own failure rate (./outcomes.ts): beyond it, `failed`; within it, the group is
+ *    judged on its other runs, and a group none of whose runs succeeded yet is relaunched
+ *    (`more`) or, when no launch can be made, inconclusive. Cancelled runs say nothing about the
+ *    agent: never a failure, relaunched like an unclear one. Without such a baseline (none,
+ *    previous, a RUN_ID), for a group without one, or against a file that records no outcomes,
+ *    nothing explains a failure: a failed run fails the group (and, without a baseline of many
+ *    runs, a cancelled one; contract 5).
+ * 2. Runs still going; then --min-score (judged before the baseline, whose figures are still
+ *    given); then its baseline: none, one run and --max-drop, or the noise of many runs (with
+ *    --repeat auto, the sequential rule), at what is left of the group's share once its failure
+ *    test took what it spends.
  */
 export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judged {
   const size = runs.length
-  const failed = runs.filter((w) => isFinished(w.run) && w.run?.status !== 'succeeded')
-  const failures = failed.length
-  const unfinished = runs.filter((w) => !isFinished(w.run)).length
-  const seq = rules.sequential
+  const finished = runs.filter((w) => isFinished(w.run))
+  const failedRuns = finished.filter((w) => w.run?.status === 'failed')
+  const cancelledRuns = finished.filter((w) => w.run?.status === 'cancelled')
+  const otherNotSucceeded = finished.filter(
+    (w) => w.run?.status !== 'succeeded' && w.run?.status !== 'failed' && w.run?.status !== 'cancelled',
+  )
+  const failures = failedRuns.length + cancelledRuns.length + otherNotSucceeded.length
+  const unfinished = size - finished.length
+  const launches = rules.launches
+  const auto = launches?.auto === true
   const stamp = (j: Judged): Judged =>
-    seq === undefined ? j : {...j, decidedAt: j.decided && j.verdict !== 'inconclusive' ? seq.look : null}
+    !auto || launches === undefined ? j : {...j, decidedAt: j.decided && j.verdict !== 'inconclusive' && !j.more ? launches.made : null}
   const figures = {size, failures, delta: null, margin: null, confidence: null, detectable: null}
   const empty = {...figures, score: null, k: 0, flaky: false}
-  if (failures > 0 && failures * 2 >= size) {
-    const statuses = [...new Set(failed.map((w) => statusText(w.run as Run)))]
+  const choice = rules.baseline
+  const baseline = group.baseline
+  const statusFailure = (list: readonly Watched[], unknown?: boolean): Judged => {
+    const statuses = [...new Set(list.map((w) => statusText(w.run as Run)))]
     return stamp({
       ...empty,
       verdict: 'failed',
       fails: true,
       decided: true,
-      decision: {rule: 'status', failed: failures, of: size, statuses},
+      decision: {rule: 'status', failed: list.length, of: size, statuses, ...(unknown ? {unknown} : {})},
     })
   }
+  // 1. failures no rate explains: decided at once, the others' runs still going or not
+  const manyRuns = judgesNoise(choice?.kind)
+  if (!manyRuns || baseline === null) {
+    // no baseline of many runs, or none for this group: nothing explains a failed or cancelled run
+    if (failures > 0) return statusFailure(finished.filter((w) => w.run?.status !== 'succeeded'))
+  } else if (isSample(baseline) && baseline.outcomes === null) {
+    // a file that records no outcomes (version 1): no rate explains a failure (a cancelled run says nothing either way)
+    const failed = [...failedRuns, ...otherNotSucceeded]
+    if (failed.length > 0) return statusFailure(failed, true)
+  } else if (otherNotSucceeded.length > 0) {
+    // a terminal status amctl does not know of is no outcome a rate explains
+    return statusFailure(otherNotSucceeded)
+  }
   if (unfinished > 0) return {...empty, verdict: 'unfinished', fails: false, decided: false, decision: {rule: 'pending'}}
-  const succeeded = runs.filter((w) => w.run?.status === 'succeeded').map((w) => w.run as Run)
+  const succeeded = finished.filter((w) => w.run?.status === 'succeeded').map((w) => w.run as Run)
   const scores = succeeded.map((run) => run.score).filter((s): s is number => typeof s === 'number')
   const unscored = scores.length < succeeded.length
   const k = scores.length
   const score = k === 0 ? null : round6(scores.reduce((a, b) => a + b, 0) / k)
-  const base = {...figures, score, k, flaky: failures > 0}
-  const {minScore, maxDrop} = rules
+  const level = levelOf(choice)
+  const share = shareOf(level, comparisons)
+  // the failure test against the baseline's rate (a baseline of many runs that records its outcomes)
+  let outcomes: Outcomes | undefined
+  let spent = 0
+  if (manyRuns && isSample(baseline)) {
+    const rate = baseline.outcomes
+    const counted = {failed: failedRuns.length, cancelled: cancelledRuns.length, succeeded: succeeded.length}
+    if (rate === null) {
+      outcomes = {...counted, baseline: null, p: null, threshold: null, size: 0, detectableRate: null}
+    } else {
+      const base = {failed: rate.failed, finished: rate.finished}
+      const allowed = runsAllowed(rules, size)
+      const test = failureTest(base, allowed.max, share / 2)
+      const m = counted.failed + counted.succeeded
+      const p = counted.failed === 0 ? null : round6(predictiveTail(counted.failed, m, base))
+      spent = test.size
+      outcomes = {
+        ...counted,
+        baseline: base,
+        p,
+        threshold: round6(test.threshold),
+        size: round6(test.size),
+        detectableRate: nullable(detectableRate(base, test, allowed.first, allowed.perLaunch, allowed.max)),
+      }
+      if (counted.failed > 0 && predictiveTail(counted.failed, m, base) <= test.threshold) {
+        return stamp({
+          ...empty,
+          outcomes,
+          verdict: 'failed',
+          fails: true,
+          decided: true,
+          decision: {
+            rule: 'failure-rate',
+            failed: counted.failed,
+            of: m,
+            baseline: base,
+            p: p as number,
+            threshold: round6(test.threshold),
+          },
+        })
+      }
+    }
+    if (succeeded.length === 0) {
+      // nothing succeeded, and nothing the rate does not explain: another launch may decide it
+      const more = launches !== undefined && launches.made < launches.max
+      const failInconclusive = rules.failInconclusive === true
+      return stamp({
+        ...empty,
+        outcomes,
+        verdict: 'inconclusive',
+        fails: !more && failInconclusive,
+        // (every run finished: this look's verdict is said; `more` asks for another launch)
+        decided: true,
+        more,
+        decision: {
+          rule: 'no-success',
+          failed: counted.failed,
+          cancelled: counted.cancelled,
+          of: size,
+          state: more ? 'relaunch' : 'inconclusive',
+          failInconclusive,
+        },
+      })
+    }
+  }
+  const base = {...figures, score, k, flaky: failures > 0, ...(outcomes === undefined ? {} : {outcomes})}
+  const {minScore} = rules
   // --min-score is judged before the baseline, whose delta and margin are still given
   const below = minScore !== undefined && (unscored || score === null || score < minScore)
   const done = (j: Omit<Judged, 'decided' | 'fails'> & {fails?: boolean}): Judged => {
@@ -105,9 +237,7 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     }
     return stamp({...j, fails: j.fails ?? FAILING.has(j.verdict), decided: true})
   }
-  const choice = rules.baseline
   if (choice === undefined) return done({...base, verdict: 'passed', decision: {rule: 'succeeded'}})
-  const baseline = group.baseline
   if (baseline === undefined) {
     // never looked up (the time limit cut the search short): not judged, but --min-score is
     if (below) return done({...base, verdict: 'below-min-score', decision: {rule: 'not-judged'}})
@@ -126,6 +256,7 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     return noBaseline({kind: 'previous'})
   }
   if (!isSample(baseline)) {
+    const {maxDrop} = rules
     const delta = score === null ? null : round6(score - baseline.score)
     const decision = (side: Side): Decision => ({
       rule: 'max-drop',
@@ -143,15 +274,22 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
   // --baseline history, --baseline-file: the noise of many runs
   const stale = staleOf(baseline, choice)
   if (stale !== undefined && rules.requireBaseline) return noBaseline({kind: 'stale', stale})
-  const level = levelOf(choice)
-  const looks = seq === undefined ? undefined : lookConfidence(level, comparisons, seq.looks)
-  const confidence = looks?.regress ?? perComparison(level, comparisons)
+  // what is left of the group's share once its failure test took what it spends
+  const scoreAlpha = share - spent
+  const looks = auto && launches !== undefined ? launches.max : 1
+  // a baseline file's tolerance bound already answers for its own mean and sd: its looks are those of a known sd (./sequential.ts)
+  const n = baseline.kind === 'file' ? Number.POSITIVE_INFINITY : baseline.runs
+  const confidence = auto ? lookLevel(scoreAlpha, looks, n) : 1 - scoreAlpha
   // the floor of scores that move in steps: the baseline's and these, so they can only make it finer
   const floor = sdFloor([...baseline.scores, ...scores])
+  const maxDrop = maxDropOf(rules, baseline, floor)
   const exact = noiseMargin(rules, baseline, Math.max(k, 1), confidence, floor)
   const margin = round6(exact)
   const quantile = rules.quantile as Quantile
-  const detectable = round6(detectableDrop(quantile, exact, {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), floor))
+  // the verdict's own bar is the larger of the margin and --max-drop: what it catches 4 times in 5 is above that
+  const detectable = round6(
+    detectableDrop(quantile, Math.max(exact, maxDrop ?? 0), {n: baseline.runs, sd: baseline.sd}, Math.max(k, 1), floor),
+  )
   const cited = cite(baseline)
   const noise = (side: Side, bar: 'noise' | 'max-drop' = 'noise', gone = false): Decision => ({
     rule: 'noise',
@@ -162,7 +300,14 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     side,
     bar,
   })
-  const judged = {...base, ...(stale === undefined ? {} : {stale}), margin, detectable, confidence: round6(confidence)}
+  const judged = {
+    ...base,
+    ...(stale === undefined ? {} : {stale}),
+    margin,
+    detectable,
+    confidence: round6(confidence),
+    ...(rules.maxDropSd === undefined ? {} : {maxDrop: maxDrop ?? null}),
+  }
   if (unscored || score === null) return done({...judged, verdict: 'regressed', decision: noise('below', 'noise', true)})
   const delta = round6(score - baseline.mean)
   const withDelta = {...judged, delta}
@@ -174,10 +319,10 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     })
   }
   if (delta > margin) return done({...withDelta, verdict: 'improved', decision: noise('above')})
-  if (seq === undefined || looks === undefined || maxDrop === undefined)
-    return done({...withDelta, verdict: 'passed', decision: noise('within')})
+  if (!auto || launches === undefined || maxDrop === undefined) return done({...withDelta, verdict: 'passed', decision: noise('within')})
   // --repeat auto: cleared when even the upper confidence bound of the drop is below D
-  const upper = round6(-delta + noiseMargin(rules, baseline, Math.max(k, 1), looks.clear, floor))
+  const clear = lookLevel(1 - level, looks, n)
+  const upper = round6(-delta + noiseMargin(rules, baseline, Math.max(k, 1), clear, floor))
   const sequential = (state: 'cleared' | 'undecided' | 'inconclusive'): Decision => ({
     rule: 'sequential',
     baseline: cited,
@@ -185,11 +330,11 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     maxDrop,
     upper,
     state,
-    looks: seq.looks,
+    looks: launches.max,
     failInconclusive: rules.failInconclusive === true,
   })
   if (upper < maxDrop) return done({...withDelta, verdict: 'passed', decision: sequential('cleared')})
-  if (seq.look < seq.looks)
+  if (launches.made < launches.max)
     return done({...withDelta, verdict: 'inconclusive', fails: false, more: true, decision: sequential('undecided')})
   return done({
     ...withDelta,
@@ -199,3 +344,5 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     decision: sequential('inconclusive'),
   })
 }
+
+const nullable = (n: number | null): number | null => (n === null ? null : round6(n))

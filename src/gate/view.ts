@@ -7,7 +7,7 @@ import {plural} from '../output/format.js'
 import {flagDuration, shortDuration} from '../output/time.js'
 import type {WatchOptions, WatchOutcome} from './watch.js'
 import {REPEAT} from './flags.js'
-import {isFinished, judgesNoise, statusText, type Watched} from './rules.js'
+import {type Group, isFinished, judgesNoise, statusText, type Watched} from './rules.js'
 import {resolutionText} from './words.js'
 import type {RunChange, WatchState} from './state.js'
 import type {Signals} from '../core/signals.js'
@@ -57,8 +57,9 @@ export class WatchView {
   start(count: number, org: string): void {
     if (this.live || count === 0) return
     const limit = this.options.timeoutS > 0 ? `up to ${flagDuration(this.options.timeoutS, false)}` : 'no time limit'
-    const seq = this.options.sequential
-    const launch = seq === undefined ? '' : ` (launch ${seq.look} of at most ${seq.looks})`
+    const seq = this.options.launches
+    // (a plain step says so only once it relaunched)
+    const launch = seq === undefined || (!seq.auto && seq.made === seq.first) ? '' : ` (launch ${seq.made} of at most ${seq.max})`
     this.out.notice(styled(`watching ${plural(count, 'run')} of ${org}${launch}: a poll every ${this.options.intervalS}s, ${limit}`, 'dim'))
   }
 
@@ -86,7 +87,12 @@ export class WatchView {
     const {state} = outcome
     const total = state.entries().length
     const took = shortDuration((outcome.endedAt - outcome.startedAt) / 1000)
-    const failures = state.failures().map((f) => `${f.id} ${f.reason}`)
+    // a group as the output shows it: its label with --repeat, else its runs (a plain step judged in groups for its relaunches)
+    const nameOf = (group: Group) => (state.rules.grouped && state.rules.asGroups === false ? group.runIds.join(' ') : group.id)
+    const failures = state
+      .judged()
+      .filter(({judgement}) => judgement.fails && judgement.decided && judgement.shortfall !== undefined)
+      .map(({group, judgement}) => `${nameOf(group)} ${judgement.shortfall?.reason}`)
     const unfinished = state.unfinished().map((w) => `${w.id} ${w.run ? statusText(w.run) : 'not found yet'}`)
     if (total === 0) {
       this.out.notice(styled('✗', 'red'), ' no runs to wait for: the launch started none, so nothing passed')
@@ -96,7 +102,7 @@ export class WatchView {
     const orphans = choice === undefined ? [] : state.groups().filter((g) => g.baseline === null)
     if (orphans.length > 0 && !state.rules.requireBaseline) {
       const held = this.options.maxDrop === undefined && !judgesNoise(choice?.kind) ? '' : ': not judged against a baseline'
-      const which = named(orphans.map((g) => g.id))
+      const which = named(orphans.map(nameOf))
       const what =
         choice?.kind === 'file'
           ? `${choice.path} has too few runs of it, or none${orphans.length === 1 && orphans[0].missing ? `: ${orphans[0].missing}` : ''}`
@@ -113,31 +119,39 @@ export class WatchView {
     if (stale.length > 0 && choice?.kind === 'file') {
       const fails = state.rules.requireBaseline ? ', so they fail (--require-baseline)' : ''
       this.out.warning(
-        `the baseline file ${choice.path} is stale for ${named(stale.map((g) => g.id))}: no run newer than --baseline-max-age ${flagDuration(choice.maxAgeS)}${fails}; refresh it (evals baseline save, or --update-baseline on the default branch)`,
+        `the baseline file ${choice.path} is stale for ${named(stale.map(nameOf))}: no run newer than --baseline-max-age ${flagDuration(choice.maxAgeS)}${fails}; refresh it (evals baseline save, or --update-baseline on the default branch)`,
       )
     }
-    if (state.rules.grouped) {
-      const flaky = state.judged().filter(({judgement}) => judgement.flaky && judgement.verdict !== 'failed')
-      for (const {group, judgement} of flaky) this.out.notice(styled('!', 'yellow'), ` ${group.id}: ${judgement.note}`)
-    }
-    const seq = state.rules.sequential
+    // a group judged on its other runs: why some failed or were cancelled (within the agent's rate, or cancelled)
+    const flaky = state.judged().filter(({judgement}) => judgement.flaky && judgement.verdict !== 'failed' && judgement.note !== undefined)
+    for (const {group, judgement} of flaky) this.out.notice(styled('!', 'yellow'), ` ${nameOf(group)}: ${judgement.note}`)
+    const seq = state.rules.launches
     if (outcome.end === 'undecided' && seq !== undefined) {
       const open = state.judged().filter(({judgement}) => judgement.more)
       const groups = state.groups().length
+      const why = seq.auto ? '--repeat auto' : 'no run of them succeeded, and no failure was beyond its rate'
       this.out.notice(
         styled('…', 'dim'),
-        ` launch ${seq.look} of at most ${seq.looks} (--repeat auto): ${groups - open.length} of ${plural(groups, 'group')} decided; launching again for ${named(open.map(({group}) => group.id))}`,
+        ` launch ${seq.made} of at most ${seq.max} (${why}): ${groups - open.length} of ${plural(groups, 'group')} decided; launching again for ${named(open.map(({group}) => nameOf(group)))}`,
       )
       return
     }
     const inconclusive = state.judged().filter(({judgement}) => judgement.verdict === 'inconclusive' && !judgement.fails)
-    if (inconclusive.length > 0 && seq !== undefined) {
+    const sequential = inconclusive.filter(({judgement}) => judgement.decision.rule === 'sequential')
+    if (sequential.length > 0 && seq !== undefined) {
       const why =
-        seq.look < seq.looks
+        seq.made < seq.max
           ? 'undecided when the step stopped'
-          : `undecided after ${seq.looks} launch${seq.looks === 1 ? '' : 'es'} (--max-repeat ${seq.looks})`
+          : `undecided after ${seq.max} launch${seq.max === 1 ? '' : 'es'} (--max-repeat ${seq.max})`
       this.out.warning(
-        `inconclusive: ${named(inconclusive.map(({group}) => group.id))} ${why}: neither regressed nor cleared of --max-drop ${state.rules.maxDrop}; --fail-inconclusive fails the step on it`,
+        `inconclusive: ${named(sequential.map(({group}) => nameOf(group)))} ${why}: neither regressed nor cleared of --max-drop ${state.rules.maxDrop ?? `${state.rules.maxDropSd}sd`}; --fail-inconclusive fails the step on it`,
+      )
+    }
+    const unsucceeded = inconclusive.filter(({judgement}) => judgement.decision.rule === 'no-success')
+    if (unsucceeded.length > 0) {
+      const left = seq === undefined ? 'runs watch launches none' : `no launch was left (${seq.max} at most)`
+      this.out.warning(
+        `inconclusive: ${named(unsucceeded.map(({group}) => nameOf(group)))}: no run succeeded, its failures within the agent's rate or cancelled, and ${left}; --fail-inconclusive fails the step on it`,
       )
     }
     const hint = state.resolution(REPEAT.max)
@@ -146,7 +160,7 @@ export class WatchView {
       case 'passed': {
         const min = this.options.minScore === undefined ? '' : `, each with a score of at least ${this.options.minScore}`
         const noise = judgesNoise(state.rules.baseline?.kind) ? ', none beyond noise' : ''
-        if (state.rules.grouped) {
+        if (state.rules.grouped && state.rules.asGroups !== false) {
           const groups = state.groups().length
           this.out.notice(
             styled('✓', 'green'),
@@ -154,11 +168,18 @@ export class WatchView {
           )
           return
         }
-        this.out.notice(styled('✓', 'green'), ` ${total === 1 ? '1 run' : `all ${total} runs`} succeeded${min}${noise} (${took})`)
+        // (a plain step whose failures were within their agents' rates, relaunched: its runs passed, not all succeeded)
+        const notSucceeded = state.entries().filter((w) => w.run?.status !== 'succeeded').length
+        const runs = total === 1 ? '1 run' : `all ${total} runs`
+        const within =
+          notSucceeded === 0
+            ? ''
+            : `; ${plural(notSucceeded, 'run')} failed or cancelled within ${notSucceeded === 1 ? "its agent's rate" : "their agents' rates"}`
+        this.out.notice(styled('✓', 'green'), ` ${runs} ${notSucceeded === 0 ? 'succeeded' : 'passed'}${min}${noise}${within} (${took})`)
         return
       }
       case 'not-passed': {
-        const judged = state.rules.grouped ? plural(state.groups().length, 'group') : plural(total, 'run')
+        const judged = state.rules.grouped && state.rules.asGroups !== false ? plural(state.groups().length, 'group') : plural(total, 'run')
         const parts: Part[] = [styled('✗', 'red'), ` ${failures.length} of ${judged} did not pass: ${named(failures)}`]
         if (unfinished.length > 0) parts.push(`; stopped at the first (--fail-fast), ${unfinished.length} not finished`)
         this.out.notice(...parts, ` (${took})`)

@@ -58,6 +58,8 @@ export interface WaitCall {
   auto?: AutoReport
   /** --repeat auto: the runs of the earlier launches, whose ends were said already */
   known?: ReadonlySet<string>
+  /** runs launched after the last look and never watched (the step ended before their wait): named with the runs still going */
+  unwatched?: readonly string[]
 }
 
 /** How a wait ended, and its result: built once (./result.ts), read by the reports, the table and --json. */
@@ -90,6 +92,13 @@ export async function resolveBaseline(plan: WaitPlan, deps: GateDeps, evalSetId?
   if (choice?.kind === 'history') return {...plan.options, quantile: await loadQuantile()}
   if (choice?.kind === 'file') {
     checkFileFits(choice, deps.org, evalSetId)
+    if (!choice.outcomes) {
+      // (a file of amctl 0.2 keeps working: its scores judged as ever, its failures as no rate explains them)
+      const save = shellLine(['amctl', 'evals', 'baseline', 'save', choice.file.evalSetId, '--org', deps.org, '--file', choice.path])
+      deps.out.warning(
+        `${choice.path} is a baseline file of version 1: it records no failed or cancelled runs, so no failure rate explains a failed run; record them with: ${save}`,
+      )
+    }
     return {...plan.options, quantile: await loadQuantile(), tolerance: await loadToleranceFactor()}
   }
   const runId = plan.baselineRunId
@@ -216,7 +225,14 @@ export async function concludeWait(
   wallStart: number,
 ): Promise<Concluded> {
   const {org, io, out} = deps
-  const result = buildResult(outcome, {org, host: hostOf(deps.baseUrl), evalSetId: call.evalSetId, wallStart, auto: call.auto})
+  const result = buildResult(outcome, {
+    org,
+    host: hostOf(deps.baseUrl),
+    evalSetId: call.evalSetId,
+    wallStart,
+    auto: call.auto,
+    unwatched: call.unwatched,
+  })
   const choice = options.baseline
   if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
     // before the reports, which say what it did
@@ -280,7 +296,12 @@ export interface WaitExtras {
  * and TREND columns. With --repeat the runs carry their verdict only and `groups`
  * (./result.ts GroupResult) carry the rest; the table shows the groups.
  */
-export function waitResult<D>(concluded: Concluded, document: (runs: WatchedRun[], extras: WaitExtras) => D): Finished<unknown, D> {
+export function waitResult<D>(
+  concluded: Concluded,
+  document: (runs: WatchedRun[], extras: WaitExtras) => D,
+  /** asGroups: the list shows the groups (--repeat), not the runs; error: what ended the step (a launch that failed), said on stderr */
+  present: {asGroups?: boolean; error?: AmctlError} = {},
+): Finished<unknown, D> {
   const {outcome, result} = concluded
   const exitCode = concludedExitCode(concluded)
   const kind = outcome.state.rules.baseline?.kind
@@ -288,10 +309,21 @@ export function waitResult<D>(concluded: Concluded, document: (runs: WatchedRun[
   const {unfinishedRunIds, baselineUpdate} = result
   const groups = gatedGroups(result)
   const update = baselineUpdate === undefined ? {} : {baselineUpdate}
-  if (groups !== undefined) {
+  const error = present.error === undefined ? {} : {error: present.error}
+  // a step a launch ended before any run of it was seen: nothing to list, the runs named on stderr
+  if (present.error !== undefined && result.runs.every((r) => r.run === undefined)) {
     return commandResult({
       kind: 'finished',
       exitCode,
+      ...error,
+      document: document(gated, {...(groups === undefined ? {} : {groups}), unfinishedRunIds, ...update}),
+    })
+  }
+  if (groups !== undefined && present.asGroups) {
+    return commandResult({
+      kind: 'finished',
+      exitCode,
+      ...error,
       document: document(gated, {groups, unfinishedRunIds, ...update}),
       list: {items: groups as unknown[], columns: groupColumns(kind) as Column<unknown>[]},
     })
@@ -299,7 +331,8 @@ export function waitResult<D>(concluded: Concluded, document: (runs: WatchedRun[
   return commandResult({
     kind: 'finished',
     exitCode,
-    document: document(gated, {unfinishedRunIds, ...update}),
+    ...error,
+    document: document(gated, {...(groups === undefined ? {} : {groups}), unfinishedRunIds, ...update}),
     list: {items: gated as unknown[], columns: gatedRunColumns(kind) as Column<unknown>[]},
   })
 }

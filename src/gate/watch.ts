@@ -41,7 +41,8 @@ export interface WatchHooks {
   onTick?(state: WatchState): void
 }
 
-export type WatchEnd = Verdict | 'timeout' | 'interrupted'
+/** How a wait ends; `error`: a launch of the step failed (./launches.ts), and the wait ends with what was judged before it. */
+export type WatchEnd = Verdict | 'timeout' | 'interrupted' | 'error'
 
 export interface WatchOutcome {
   end: WatchEnd
@@ -49,6 +50,8 @@ export interface WatchOutcome {
   cut?: 'baselines' | 'poll'
   /** end `interrupted`: the signal that ended the wait (the first, when two came) */
   signal?: StopSignal
+  /** end `error`: what failed (a launch after its retries), whose exit code the step ends with */
+  error?: AmctlError
   state: WatchState
   /** clock ms */
   startedAt: number
@@ -61,8 +64,8 @@ export interface WatchOutcome {
 /** An end the command ends with (`undecided` is not one: --repeat auto launches again). */
 export type FinalOutcome = WatchOutcome & {end: Exclude<WatchEnd, 'undecided'>}
 
-/** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out; interrupted: its signal's (Ctrl-C 130, SIGTERM 143). */
-const EXIT_BY_END: Readonly<Record<Exclude<FinalOutcome['end'], 'interrupted'>, number>> = {
+/** Exit code of each end (contract 1.5): 0, 10 not passed, 11 timed out; interrupted: its signal's (Ctrl-C 130, SIGTERM 143); an error its own. */
+const EXIT_BY_END: Readonly<Record<Exclude<FinalOutcome['end'], 'interrupted' | 'error'>, number>> = {
   passed: ExitCode.ok,
   'not-passed': ExitCode.notPassed,
   timeout: ExitCode.waitTimeout,
@@ -73,6 +76,7 @@ export const interruptedBy = (outcome: WatchOutcome): StopSignal => stopSignalOf
 
 /** The exit code a wait that ended as `outcome` ends the command with. */
 export function exitCodeOf(outcome: FinalOutcome): number {
+  if (outcome.end === 'error') return outcome.error?.exitCode ?? ExitCode.failure
   return outcome.end === 'interrupted' ? STOP_SIGNALS[interruptedBy(outcome)].exitCode : EXIT_BY_END[outcome.end]
 }
 

@@ -67,12 +67,26 @@ function sentence(j: Judged, decision: Decision): {shortfall?: Shortfall; note?:
   switch (decision.rule) {
     case 'status': {
       const statuses = decision.statuses.join(', ')
-      return {
-        shortfall: {
-          rule: 'status',
-          reason: size === 1 ? statuses : `${decision.failed} of ${decision.of} runs did not succeed (${statuses})`,
-        },
-      }
+      const said = size === 1 ? statuses : `${decision.failed} of ${decision.of} runs did not succeed (${statuses})`
+      const unknown = decision.unknown ? '; the baseline file records no outcomes (version 1), so no failure rate explains it' : ''
+      return {shortfall: {rule: 'status', reason: `${said}${unknown}`}}
+    }
+    case 'failure-rate': {
+      const {failed, of, baseline, p, threshold} = decision
+      const rate = `${baseline.failed} of ${baseline.finished} baseline runs failed (${share(baseline.failed, baseline.finished)})`
+      const reason = `${failed} of ${of} run${of === 1 ? '' : 's'} failed, beyond its rate: ${rate}, under which ${failed} or more failures in ${of} have a chance of ${chance(p)}, at most ${chance(threshold)} is beyond`
+      return {shortfall: {rule: 'status', reason}}
+    }
+    case 'no-success': {
+      const {failed, cancelled, of, state} = decision
+      const why = [failed > 0 ? `${failed} failed within its rate` : '', cancelled > 0 ? `${cancelled} cancelled` : '']
+        .filter((w) => w !== '')
+        .join(', ')
+      const none = `no run of ${of} succeeded (${why})`
+      if (state === 'relaunch') return {note: `${none}: launched again`}
+      const after = `${none}, and no launch is left to decide it`
+      if (decision.failInconclusive) return {shortfall: {rule: 'inconclusive', reason: `${after} (--fail-inconclusive)`}}
+      return {note: after}
     }
     case 'pending':
     case 'succeeded':
@@ -131,20 +145,42 @@ function sentence(j: Judged, decision: Decision): {shortfall?: Shortfall; note?:
   }
 }
 
+/** A share of runs as the sentences give it: "17 %". */
+const share = (part: number, whole: number): string => `${whole === 0 ? 0 : Number(((part / whole) * 100).toFixed(1))} %`
+/** A probability as the sentences give it: 3 significant digits. */
+const chance = (p: number): string => String(Number(p.toPrecision(3)))
+
+/**
+ * Why a group judged on its other runs had failed or cancelled ones: within its baseline's rate,
+ * or cancelled (which says nothing about the agent).
+ */
+function failuresNote(j: Judged): string | undefined {
+  const outcomes = j.outcomes
+  if (!j.flaky) return undefined
+  if (outcomes === undefined) return `flaky: ${j.failures} of ${j.size} runs did not succeed; judged on the other ${j.size - j.failures}`
+  const parts: string[] = []
+  const {failed, cancelled, baseline} = outcomes
+  if (failed > 0 && baseline !== null) {
+    const p = outcomes.p === null ? '' : `; P(${failed} or more in ${failed + outcomes.succeeded}) = ${chance(outcomes.p)}`
+    parts.push(
+      `${failed} of ${j.size} failed, within its rate: ${baseline.failed} of ${baseline.finished} baseline runs failed (${share(baseline.failed, baseline.finished)})${p}`,
+    )
+  }
+  if (cancelled > 0) parts.push(`${cancelled} of ${j.size} cancelled (which says nothing about the agent)`)
+  return `${parts.join('; ')}; judged on the other ${j.size - j.failures}`
+}
+
 /**
  * A judgement in words: its decision's sentence, and the notes beside it — a stale file's (on
- * a comparison with the noise of its runs) and a flaky group's (on every verdict its other runs
- * decided; --min-score's failure says only that).
+ * a comparison with the noise of its runs) and, when it was judged on its other runs, why some
+ * failed or were cancelled (on every verdict those runs decided; --min-score's failure says only that).
  */
 export function worded(j: Judged): Judgement {
-  // (a judgement --repeat auto froze at an earlier launch is the one it keeps, the same object)
+  // (a judgement an earlier look froze is the one it keeps, the same object)
   if (WORDED.has(j)) return j
   const {shortfall, note} = sentence(j, j.decision)
-  const judgedByRuns = !['status', 'pending', 'not-judged'].includes(j.decision.rule)
-  const flaky =
-    judgedByRuns && j.flaky
-      ? `flaky: ${j.failures} of ${j.size} runs did not succeed; judged on the other ${j.size - j.failures}`
-      : undefined
+  const judgedByRuns = !['status', 'failure-rate', 'no-success', 'pending', 'not-judged'].includes(j.decision.rule)
+  const flaky = judgedByRuns ? failuresNote(j) : undefined
   const stale = j.stale !== undefined && j.decision.rule !== 'min-score' ? staleness(j.stale) : undefined
   const notes = [note, stale, flaky].filter((n) => n !== undefined).join('; ')
   const judgement: Judgement = {...j, ...(shortfall === undefined ? {} : {shortfall}), ...(notes === '' ? {} : {note: notes})}
@@ -158,7 +194,10 @@ const WORDED = new WeakSet<Judged>()
  * The line that says a step could not see the drop that matters (WatchState.resolution): "this
  * step could only see drops of 0.09 or more; --repeat 4 would see 0.05".
  */
-export function resolutionText(hint: {detectable: number; maxDrop: number; repeat: number | null; upTo: number}): string {
+export function resolutionText(hint: {detectable: number; maxDrop: number; repeat: number | null; upTo: number; bar?: 'max-drop'}): string {
+  if (hint.bar === 'max-drop') {
+    return `--max-drop ${hint.maxDrop} is above the noise margin, so it is the bar: a drop of ${hint.maxDrop} is regressed about half the time, one of ${two(hint.detectable)} four times in five`
+  }
   const could = `this step could only see drops of ${two(hint.detectable)} or more`
   if (hint.repeat !== null) return `${could}; --repeat ${hint.repeat} would see ${hint.maxDrop}`
   return `${could}; no --repeat up to ${hint.upTo} would see ${hint.maxDrop} against baselines of so few runs (keep more)`

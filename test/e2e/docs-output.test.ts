@@ -66,6 +66,12 @@ describe('the fields of a wait’s piped rows (docs/scripting.md) are the fields
     // (a run judged alone: no --repeat)
     k: () => undefined,
     'decided at': () => undefined,
+    confidence: (r) => r.confidence,
+    cancelled: (r) => r.outcomes?.cancelled,
+    'baseline failure rate': (r) =>
+      r.outcomes?.baseline == null ? undefined : Math.round((r.outcomes.baseline.failed / r.outcomes.baseline.finished) * 1e6) / 1e6,
+    'failure p': (r) => r.outcomes?.p,
+    'detectable failure rate': (r) => r.outcomes?.detectableRate,
   }
   const fields = () => documentedFields('docs/scripting.md', 'output:tsv-run-fields')
 
@@ -142,6 +148,12 @@ describe('the fields of a wait’s piped rows (docs/scripting.md) are the fields
         detectable: () => Number(property(`${group}.detectable`)),
         k: () => String(runs.filter(([, status, score]) => status === 'succeeded' && score !== 'none').length),
         'decided at': () => '',
+        confidence: () => Number(property(`${group}.confidence`)),
+        cancelled: () => String(runs.filter(([, status]) => status === 'cancelled').length),
+        'baseline failure rate': () => Number(property(`${group}.baseline-failure-rate`)),
+        'failure p': () => (property(`${group}.failure-p`) === undefined ? '' : Number(property(`${group}.failure-p`))),
+        'detectable failure rate': () =>
+          property(`${group}.detectable-failure-rate`) === undefined ? '' : Number(property(`${group}.detectable-failure-rate`)),
       }
       expect([...documented.values()].sort(), 'the names the table uses').toEqual(Object.keys(GROUP_FIELD).sort())
       for (const [position, name] of documented)

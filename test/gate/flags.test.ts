@@ -20,6 +20,7 @@ describe('parseWatchOptions', () => {
         minScore: undefined,
         maxDrop: undefined,
         requireBaseline: false,
+        failInconclusive: false,
       },
       baselineRunId: undefined,
       reports: {junit: undefined, summary: undefined, annotations: false},
@@ -34,6 +35,7 @@ describe('parseWatchOptions', () => {
       minScore: 0.8,
       maxDrop: undefined,
       requireBaseline: false,
+      failInconclusive: false,
     })
     expect(parseWatchOptions({'wait-timeout': '0'}, {}, NOW).options.timeoutS).toBe(0)
   })

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {detectableRate, failureTest, type Outcomes, predictiveTail, RATE_POWER} from '../../src/gate/outcomes.js'
+import {detectableRate, failureTest, predictiveTail, RATE_POWER} from '../../src/gate/outcomes.js'
+import type {Rate as Outcomes} from '../../src/gate/rules.js'
 
 // The failure test: the beta-binomial predictive of a baseline's failures, its threshold at an
 // exact size, and the failure rate it catches. The tails are checked against scipy's betabinom;

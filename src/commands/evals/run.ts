@@ -11,9 +11,19 @@ import type {OperationId} from '../../contract/routes.js'
 import {sightingsOfRuns} from '../../core/recent.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
-import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
-import {againCommand, parseRepeat, parseWatchOptions, REPEAT, watchFlags, watchFlagWords} from '../../gate/flags.js'
-import {waitAuto} from '../../gate/repeat.js'
+import {resolveBaseline, waitResult, type WatchedRun} from '../../gate/wait.js'
+import {
+  againCommand,
+  parseRepeat,
+  parseWatchOptions,
+  RELAUNCH,
+  REPEAT,
+  type WatchFlagValues,
+  watchFlags,
+  watchFlagWords,
+} from '../../gate/flags.js'
+import {type LaunchPolicy, launchAndWait} from '../../gate/launches.js'
+import {plural} from '../../output/format.js'
 import type {GatedGroup} from '../../gate/result.js'
 import type {UpdateResult} from '../../gate/update.js'
 
@@ -100,8 +110,9 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
       helpValue: 'K',
       helpGroup: 'WAIT',
     }),
-    'fail-inconclusive': Flags.boolean({
-      description: '--repeat auto: a group still inconclusive after --max-repeat launches fails the step (exit 10) instead of a warning',
+    relaunches: Flags.string({
+      description: `with --wait and --baseline history or --baseline-file: launch again, at most N times (0–${RELAUNCH.max}; default ${RELAUNCH.default}), while a group none of whose runs succeeded has only failures within its rate or cancelled runs; 0: no relaunch`,
+      helpValue: 'N',
       helpGroup: 'WAIT',
     }),
     ...watchFlags,
@@ -110,91 +121,89 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
   async run(): Promise<LaunchResult | UnknownOutcome<Run, UnknownLaunch> | Finished<unknown, WaitedLaunch | RepeatedLaunch>> {
     const {args, flags} = await this.parse(EvalsRun)
     const id = requireId('EVAL_SET_ID', args.eval_set_id)
-    const repeatFlag = (['repeat', 'max-repeat', 'fail-inconclusive'] as const).find(
-      (name) => flags[name] !== undefined && flags[name] !== false,
-    )
+    const repeatFlag = (['repeat', 'max-repeat', 'relaunches'] as const).find((name) => flags[name] !== undefined)
     const given = repeatFlag === undefined ? watchFlagWords(flags)[0] : `--${repeatFlag}`
     if (!flags.wait && given !== undefined) throw new UsageError(`${given} acts only with --wait`)
     const plan = flags.wait ? parseWatchOptions(flags, this.ctx.env, this.clock.wall()) : undefined
     const repeatPlan = parseRepeat(flags, plan?.options)
     if (plan) checkReportPaths(plan)
     const gate = await this.gate()
-    const {client, org} = gate
+    const {org} = gate
+    if (plan === undefined) return this.launchOnce(id, org, flags)
     // --baseline RUN_ID is looked up before the launch: a wrong one launches nothing
-    const options = plan ? await resolveBaseline(plan, gate, id) : undefined
-    if (repeatPlan.kind === 'auto' && options !== undefined && plan !== undefined) {
-      const auto = await waitAuto(
-        (series) => launchEvalSet(client, org, id, series),
-        options,
-        repeatPlan,
-        plan.reports,
-        gate,
-        (ids) => ({
-          again: againCommand(ids, org, flags),
-          evalSetId: id,
-        }),
-      )
-      if (auto.kind === 'unknown') return this.unknown(auto.launch, id, org, auto.launches, `at most ${repeatPlan.maxRepeat}`)
-      const {launches} = auto
-      const runIds = launches.flatMap((l) => l.runIds ?? [])
-      this.ctx.saw([{kind: 'evalSets', id, org}, ...sightingsOfRuns(org, auto.outcome.state.runs())])
-      return waitResult(
-        auto,
-        (runs, {groups, unfinishedRunIds, baselineUpdate}): RepeatedLaunch => ({
-          batchIds: launches.flatMap((l) => l.batchIds ?? []),
-          runIds,
-          launches,
-          groups: groups ?? [],
-          runs,
-          unfinishedRunIds,
-          ...(baselineUpdate === undefined ? {} : {baselineUpdate}),
-        }),
-      )
+    const options = await resolveBaseline(plan, gate, id)
+    const asGroups = repeatPlan.kind === 'auto' || repeatPlan.k > 1
+    const policy: LaunchPolicy & {asGroups: boolean} =
+      repeatPlan.kind === 'auto'
+        ? {first: 1, max: repeatPlan.maxRepeat, auto: true, asGroups}
+        : {first: repeatPlan.k, max: repeatPlan.k + repeatPlan.relaunches, auto: false, asGroups}
+    const end = await launchAndWait(
+      id,
+      options,
+      policy,
+      plan.reports,
+      gate,
+      (ids) => ({again: againCommand(ids, org, flags), evalSetId: id}),
+      {
+        launched: (launches: LaunchResult[]) => {
+          const runIds = launches.flatMap((l) => l.runIds ?? [])
+          this.ctx.saw([
+            {kind: 'evalSets', id, org},
+            ...runIds.map((runId) => ({kind: 'runs' as const, id: runId, org, note: `launched, ${id}`})),
+          ])
+          const batches = launches.flatMap((l) => l.batchIds ?? []).length
+          const times = launches.length === 1 ? '' : ` ${launches.length} times`
+          this.out.notice(`Launched eval set ${id}${times}: ${batches} batch${batches === 1 ? '' : 'es'}, ${plural(runIds.length, 'run')}`)
+        },
+      },
+    )
+    if (end.kind === 'unknown') {
+      return this.unknown(end.launch, id, org, end.launches, policy.max === 1 ? undefined : end.which)
     }
-    const repeat = repeatPlan.kind === 'fixed' ? repeatPlan.k : 1
-    const launches: LaunchResult[] = []
-    for (let i = 0; i < repeat; i++) {
-      const earlier = new Set(launches.flatMap((l) => l.runIds ?? []))
-      const launch = await launchEvalSet(client, org, id, repeat === 1 ? undefined : {number: i + 1, of: repeat, earlier})
-      if (launch.outcome === 'unknown') return this.unknown(launch, id, org, launches, repeat === 1 ? undefined : String(repeat))
-      launches.push(launch.result)
-    }
+    const {launches} = end
     const batchIds = launches.flatMap((l) => l.batchIds ?? [])
     const runIds = launches.flatMap((l) => l.runIds ?? [])
+    this.ctx.saw(sightingsOfRuns(org, end.outcome.state.runs()))
+    const error = end.kind === 'failed' ? {error: end.error.toDocument().error} : {}
+    const failure = end.kind === 'failed' ? end.error : undefined
+    if (asGroups) {
+      return waitResult(
+        end,
+        (runs, {groups, ...extras}): RepeatedLaunch => ({batchIds, runIds, launches, groups: groups ?? [], runs, ...extras, ...error}),
+        {asGroups, error: failure},
+      )
+    }
+    // one launch's answer, with the runs of every launch the step made (the relaunches' too)
+    return waitResult(
+      end,
+      (runs, extras): WaitedLaunch => ({
+        ...launches[0],
+        batchIds,
+        runIds,
+        ...(launches.length > 1 ? {launches} : {}),
+        runs,
+        ...extras,
+        ...error,
+      }),
+      {asGroups, error: failure},
+    )
+  }
+
+  /** Without --wait: one launch, its answer on stdout (contract 1.6: an unknown outcome is exit 9, never a second launch). */
+  private async launchOnce(id: string, org: string, flags: WatchFlagValues): Promise<LaunchResult | UnknownOutcome<Run, UnknownLaunch>> {
+    const client = (await this.gate()).client
+    const launch = await launchEvalSet(client, org, id)
+    if (launch.outcome === 'unknown') return this.unknown(launch, id, org, [], undefined)
+    const {result} = launch
+    const runIds = result.runIds ?? []
     this.ctx.saw([
       {kind: 'evalSets', id, org},
       ...runIds.map((runId) => ({kind: 'runs' as const, id: runId, org, note: `launched, ${id}`})),
     ])
-    // with --wait, stdout holds the runs at the end (like `runs watch`); the launch is told on stderr
-    if (!options) this.out.object(launches[0])
-    const times = repeat === 1 ? '' : ` ${repeat} times`
-    this.out.notice(
-      `Launched eval set ${id}${times}: ${batchIds.length} batch${batchIds.length === 1 ? '' : 'es'}, ${runIds.length} run${runIds.length === 1 ? '' : 's'}`,
-    )
-    if (!options) {
-      if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: ${againCommand(runIds, org, flags)}`, 'dim'))
-      return launches[0]
-    }
-    const concluded = await waitForRuns(runIds, {...options, grouped: repeat > 1}, plan?.reports ?? {annotations: false}, gate, {
-      again: againCommand(runIds, org, flags),
-      evalSetId: id,
-    })
-    const result =
-      repeat === 1
-        ? waitResult(concluded, (runs, extras): WaitedLaunch => ({...launches[0], runs, ...extras}))
-        : waitResult(
-            concluded,
-            (runs, {groups, unfinishedRunIds, baselineUpdate}): RepeatedLaunch => ({
-              batchIds,
-              runIds,
-              launches,
-              groups: groups ?? [],
-              runs,
-              unfinishedRunIds,
-              ...(baselineUpdate === undefined ? {} : {baselineUpdate}),
-            }),
-          )
-    this.ctx.saw(sightingsOfRuns(org, concluded.outcome.state.runs()))
+    this.out.object(result)
+    const batches = (result.batchIds ?? []).length
+    this.out.notice(`Launched eval set ${id}: ${batches} batch${batches === 1 ? '' : 'es'}, ${plural(runIds.length, 'run')}`)
+    if (runIds.length > 0 && this.io.stderrIsTTY) this.out.notice(styled(`watch them: ${againCommand(runIds, org, flags)}`, 'dim'))
     return result
   }
 
@@ -208,13 +217,13 @@ If the launch was sent and no answer came (timeout, dropped connection), amctl d
     id: string,
     org: string,
     launches: LaunchResult[],
-    /** with --repeat: "3", or "at most 5" with auto */
+    /** with more than one launch: which got no answer ("launch 2 of 3") */
     repeat: string | undefined,
   ): UnknownOutcome<Run, UnknownLaunch> {
     const {error, recentRuns, listError} = launch
     const made = launches.flatMap((l) => l.runIds ?? [])
     if (repeat !== undefined) {
-      const which = `launch ${launches.length + 1} of ${repeat} got no answer; no further launch was made and nothing is waited for`
+      const which = `${repeat} got no answer; no further launch was made and nothing is waited for`
       const earlier = made.length === 0 ? '' : `: the earlier launches started ${made.join(', ')}`
       this.out.notice(`${which}${earlier}`)
     }

@@ -14,7 +14,7 @@ import type {GateBaseline} from '../rules.js'
  * (src/output/sanitize.ts): it stays text, one line, inside its table cell.
  */
 
-const MARK: Record<GateResult['end'], string> = {passed: '✅', 'not-passed': '❌', timeout: '⏱️', interrupted: '⏹️'}
+const MARK: Record<GateResult['end'], string> = {passed: '✅', 'not-passed': '❌', timeout: '⏱️', interrupted: '⏹️', error: '⚠️'}
 
 const score = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '—')
 const signed = (n: number | null | undefined): string => (typeof n === 'number' ? `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}` : '—')

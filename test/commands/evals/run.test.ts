@@ -4,7 +4,7 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import EvalsRun from '../../../src/commands/evals/run.js'
 import {runCommand} from '../../helpers/cli.js'
 import {FAKE_WALL_START, type FakeClock, fakeClock} from '../../helpers/fake-clock.js'
-import {dropConnection, envelope, json, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
+import {dropConnection, envelope, json, type Reply, reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {readRecent} from '../../../src/core/recent.js'
 import {tempDir} from '../../helpers/temp.js'
 import {fakeSignals} from '../../helpers/fake-signals.js'
@@ -314,51 +314,71 @@ describe('evals run --wait (contract 5)', () => {
     // eval set, agent, model, run IDs, failed, score (docs/scripting.md), then the gate's fields: verdict
     // (never "passed (flaky)"), baseline run, baseline score, delta, margin, baseline sd, baseline runs … k
     const group = {'eval set': 'es_1', agent: 'a', model: 'm', 'run IDs': 'run_1,run_2,run_3', failed: '1', score: '0.75', k: '2'}
-    const cases: Array<[string[], Record<string, string>]> = [
-      [[], {verdict: 'passed'}],
-      [['--baseline', 'previous'], {verdict: 'passed', 'baseline run': 'h4', 'baseline score': '0.71', delta: '0.04'}],
-      [['--baseline', 'h1', '--max-drop', '0.01'], {verdict: 'improved', 'baseline run': 'h1', 'baseline score': '0.7', delta: '0.05'}],
+    // without a baseline of many runs nothing explains the failed run: the group fails on it (no score, k 0, no delta);
+    // against the history (whose runs never failed) one failure in three is within its rate: judged on the other two
+    const failed = {verdict: 'failed', score: '', k: '0'}
+    const cases: Array<[string[], Record<string, string>, number]> = [
+      [[], failed, 10],
+      [['--baseline', 'previous'], {...failed, 'baseline run': 'h4', 'baseline score': '0.71'}, 10],
+      [['--baseline', 'h1', '--max-drop', '0.01'], {...failed, 'baseline run': 'h1', 'baseline score': '0.7'}, 10],
       [
         ['--baseline', 'history'],
         {
           verdict: 'improved',
           'baseline score': '0.7025',
           delta: '0.0475',
-          margin: '0.034806',
+          // at the score test's share once the failure test took its size (one failure of three, within the rate)
+          margin: '0.042381',
           'baseline sd': '0.017078',
           'baseline runs': '4',
-          // k = 2 (one of the three runs failed): 0.034806 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
-          detectable: '0.049278',
+          // k = 2 (one of the three runs failed): 0.042381 + t(0.8, 3) × 0.017078 × √(1/2 + 1/4)
+          detectable: '0.056853',
+          confidence: '0.967857',
+          cancelled: '0',
+          'baseline failure rate': '0',
+          // one failure of the 3 runs (5 with the relaunches) against 0 of 4: P(1 or more in 3) = 1 − (5·6·7)/(6·7·8)
+          'failure p': '0.375',
+          'detectable failure rate': '0.928318',
         },
+        0,
       ],
     ]
-    for (const [flags, gate] of cases) {
+    for (const [flags, gate, code] of cases) {
       serve()
       const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', ...flags], {clock, env: api.env()})
-      expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(0)
+      expect(r.exitCode, `${flags.join(' ')}: ${r.stderr}`).toBe(code)
       expect(fieldCounts(r.stdout), `${flags.join(' ')}: the fields docs/scripting.md documents, no more`).toEqual([GROUP_FIELDS.length])
       expect(rowsIn(GROUP_FIELDS, r.stdout), flags.join(' ')).toEqual([rowOf(GROUP_FIELDS, {...group, ...gate})])
     }
   })
 
-  it('--repeat 3 whose second launch answers a run the first one did: a bad answer, exit 1, no third launch, nothing waited for (issue 32 item 5)', async () => {
+  it("--repeat 3 whose second launch answers a run the first one did: a bad answer, exit 1, no third launch, nothing waited for, launch 1's runs named (issue 32 item 5, issue 35 §2)", async () => {
     numberedLaunches((n) => (n === 1 ? ['run_1', 'run_a'] : ['run_2', 'run_1']))
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3'], {clock, env: api.env()})
     expect(r.exitCode).toBe(1)
     expect(r.stdout).toBe('')
     expect(r.stderr).toBe(
-      'error: the answer of launch 2 of 3 repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made and nothing is waited for (bad_response)\n',
+      [
+        '2 runs still going on the server (the API cannot cancel runs): run_1 run_a',
+        'error: launch 2 of 3 failed: its answer repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made (bad_response)',
+        '',
+      ].join('\n'),
     )
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run', 'POST /orgs/acme/eval-sets/es_1/run'])
-    // every launch answering the same run: the same, with --json the error document
+    // every launch answering the same run: the same; --json keeps the launches and their runs beside the error
     numberedLaunches(() => ['run_1'])
     const json = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '2', '--json'], {clock, env: api.env()})
     expect(json.exitCode).toBe(1)
-    expect(JSON.parse(json.stdout)).toEqual({
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      batchIds: ['b_1'],
+      runIds: ['run_1'],
+      launches: [{batchIds: ['b_1'], runIds: ['run_1']}],
+      runs: [],
+      unfinishedRunIds: ['run_1'],
       error: {
         code: 'bad_response',
         message:
-          'the answer of launch 2 of 2 repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made and nothing is waited for',
+          'launch 2 of 2 failed: its answer repeats run IDs an earlier launch returned: run_1 (a launch starts new runs); no further launch was made',
       },
     })
     expect(clock.sleeps).toEqual([])
@@ -442,7 +462,7 @@ describe('evals run --wait (contract 5)', () => {
       (() => {
         let launches = 0
         return () => {
-          // a launch in flight is not the wait's: a signal then is the process's (bin/run.cjs: 130 or 143 at once, as before)
+          // a launch in flight is the step's: Ctrl-C and SIGTERM are listened for (issue 35 §2)
           heard.push(signals.listening('SIGTERM') + signals.listening('SIGINT'))
           launches++
           return reply(200, {batchIds: [`b_${launches}`], runIds: [`run_${launches}`]})
@@ -458,7 +478,7 @@ describe('evals run --wait (contract 5)', () => {
     })
     expect(r.exitCode).toBe(143)
     expect(r.stdout).toBe('')
-    expect(heard).toEqual([0, 0])
+    expect(heard).toEqual([2, 2])
     expect(lines(r.stderr).slice(-2)).toEqual([
       '1 run still going on the server (the API cannot cancel runs): run_2',
       'interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with: amctl runs watch run_1 run_2 --org acme --summary ' +
@@ -467,6 +487,66 @@ describe('evals run --wait (contract 5)', () => {
     const text = readFileSync(summary, 'utf8')
     expect(text.split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 1 of 1 group not finished')
     expect(text).toContain('not finished when the wait was interrupted (SIGTERM) (1 of 2 runs)')
+    expect(signals.listening('SIGTERM')).toBe(0)
+  })
+
+  it("--repeat 3, launch 2 answers 500 after its retries: exit 1, launch 1's run named, --json keeps it, the reports written (issue 35 §2)", async () => {
+    let posts = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      posts++
+      return posts === 1 ? reply(200, {batchIds: ['b_1'], runIds: ['run_1']}) : reply(500, {error: {code: 'internal', message: 'fail'}})
+    })
+    const dir = tempDir('amctl-run-500-')
+    const [summary, junit] = [join(dir, 'e.md'), join(dir, 'e.xml')]
+    const r = await runCommand(
+      EvalsRun,
+      ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--json', '--summary', summary, '--junit', junit],
+      {
+        clock,
+        env: api.env(),
+      },
+    )
+    expect(r.exitCode).toBe(1)
+    expect(r.stderr).toContain('1 run still going on the server (the API cannot cancel runs): run_1\n')
+    const doc = JSON.parse(r.stdout)
+    expect(doc).toMatchObject({launches: [{batchIds: ['b_1'], runIds: ['run_1']}], runIds: ['run_1'], unfinishedRunIds: ['run_1']})
+    expect(doc.error).toMatchObject({code: 'internal'})
+    expect(doc.error.message).toMatch(/^launch 2 of 3 failed: fail; no further launch was made$/)
+    const text = readFileSync(summary, 'utf8')
+    expect(text.split('\n')[0]).toBe('### ⚠️ amctl: launch 2 of 3 failed: fail; no further launch was made: 1 of 1 group not judged')
+    expect(parseJunit(readFileSync(junit, 'utf8')).testsuites.testsuite[0].testcase[0].skipped['@_message']).toMatch(
+      /^not judged: launch 2 of 3 failed/,
+    )
+    // no launch after it
+    expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(2)
+  })
+
+  it.each([
+    [1, ['--repeat', '3'], 'the launch may have happened'],
+    [2, ['--repeat', '3'], "launch 1's run named"],
+  ])('SIGTERM while launch %i is in flight: exit 143, %s, the reports written (issue 35 §2)', async (at) => {
+    const signals = fakeSignals()
+    let posts = 0
+    api.stub('POST /orgs/acme/eval-sets/es_1/run', () => {
+      posts++
+      if (posts < at) return reply(200, {batchIds: [`b_${posts}`], runIds: [`run_${posts}`]})
+      signals.raise('SIGTERM')
+      // the answer never comes: the launch is cancelled in flight
+      return new Promise<Reply>(() => {})
+    })
+    const summary = join(tempDir('amctl-run-sigterm-launch-'), 'e.md')
+    const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--summary', summary], {
+      clock,
+      signals,
+      env: api.env(),
+    })
+    expect(r.exitCode).toBe(143)
+    const which = at === 1 ? 'launch 1 of 3' : 'launch 2 of 3'
+    expect(r.stderr).toContain(
+      `interrupted (SIGTERM) while ${which} was sent: it may have happened; \`amctl runs list --org acme --eval-set es_1\` shows it\n`,
+    )
+    if (at === 2) expect(r.stderr).toContain('1 run still going on the server (the API cannot cancel runs): run_1\n')
+    expect(readFileSync(summary, 'utf8').split('\n')[0]).toMatch(/^### ⏹️ amctl: interrupted \(SIGTERM\)/)
     expect(signals.listening('SIGTERM')).toBe(0)
   })
 
@@ -587,9 +667,11 @@ describe('evals run --wait --repeat on a terminal: the group table against a his
   it('--baseline history: BASELINE is the history as mean ± sd (n), TREND its scores; Δ, MARGIN and DETECTABLE for the mean of 2', async () => {
     const r = await wait('--baseline', 'history')
     expect(r.exitCode, r.stderr).toBe(10)
-    // margin: t(0.95, 4) × sd × √(1/2 + 1/5) = 2.131847 × 0.031623 × 0.836660 = 0.056403; the drop of 0.07 is beyond it
-    // detectable: margin + t(0.8, 4) × sd × √(1/2 + 1/5) = 0.056403 + 0.940965 × 0.031623 × 0.836660 = 0.081299
-    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.06', DETECTABLE: '0.08', VERDICT: 'regressed'}])
+    // the score test's level: 1 − (0.05 − s), what the failure test of the 5 earlier runs (none failed) leaves: its exact
+    // size s = 1/84 for the 4 runs the step may make (2 launches and 2 relaunches), three failures in a row (./outcomes.ts)
+    // margin: t(0.961905, 4) × sd × √(1/2 + 1/5) = 2.377569 × 0.031623 × 0.836660 = 0.062905; the drop of 0.07 is beyond it
+    // detectable: margin + t(0.8, 4) × sd × √(1/2 + 1/5) = 0.062905 + 0.940965 × 0.031623 × 0.836660 = 0.087801
+    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.06', DETECTABLE: '0.09', VERDICT: 'regressed'}])
   })
 
   it('--baseline-file: BASELINE is the file group as mean ± sd (n), TREND its scores; its margin, a tolerance bound, is wider: the same drop passes', async () => {
@@ -601,8 +683,8 @@ describe('evals run --wait --repeat on a terminal: the group table against a his
     const [group] = JSON.parse(json.stdout).groups
     expect(group.baseline).toMatchObject({kind: 'file', path: file, mean: 0.7, sd: 0.031623, runs: 5, stale: false})
     // (the tolerance bound's margin and detectable: what --json says, to two places)
-    expect([group.margin, group.detectable].map((n: number) => n.toFixed(2))).toEqual(['0.08', '0.10'])
-    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.08', DETECTABLE: '0.10', VERDICT: 'passed'}])
+    expect([group.margin, group.detectable].map((n: number) => n.toFixed(2))).toEqual(['0.09', '0.11'])
+    expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.09', DETECTABLE: '0.11', VERDICT: 'passed'}])
   })
 })
 

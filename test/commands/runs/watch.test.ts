@@ -873,6 +873,11 @@ describe('runs watch: piped rows keep their shape whatever the flags (issue 32 i
           'baseline runs': '4',
           // margin + t(0.8, 3) × sd × √(1 + 1/4) = 0.044935 + 0.978472 × 0.017078 × 1.118034
           detectable: '0.063617',
+          // runs watch launches nothing: one run can cross no threshold of a history that never failed, so the score keeps
+          // the whole 95 % (docs/ci.md "Failed and cancelled runs")
+          confidence: '0.95',
+          cancelled: '0',
+          'baseline failure rate': '0',
         },
       ],
       [
@@ -886,6 +891,9 @@ describe('runs watch: piped rows keep their shape whatever the flags (issue 32 i
           'baseline runs': '3',
           // 0.16741 + t(0.8, 2) × 0.020817 × √(1 + 1/3) = 0.16741 + 1.060660 × 0.020817 × 1.154701
           detectable: '0.192905',
+          confidence: '0.99',
+          cancelled: '0',
+          'baseline failure rate': '0',
         },
       ],
       [['--baseline', 'history', '--baseline-window', '1d'], {verdict: 'no-baseline'}],

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import jstat from 'jstat'
 import {tempDir} from '../../helpers/temp.js'
 import {fieldCounts, RUN_FIELDS, runRows} from '../../helpers/tsv.js'
 import {junitSchemaErrors, parseJunit} from '../../gate/reports/fixtures.js'
@@ -35,8 +36,11 @@ async function history(seed: number): Promise<void> {
 }
 
 const two = (n: number) => n.toFixed(2)
-/** Student's t at 0.975 with 19 degrees of freedom: two groups judged at 95 % for the step, 20 runs of history */
-const T_975_19 = 2.093024
+/**
+ * The level a group's score is judged at (docs/ci.md "Failed and cancelled runs"): its share of 95 %
+ * for the step over the two groups, 0.025, less what its failure test spends (`outcomes.size`).
+ */
+const scoreLevel = (item: {outcomes: {size: number}}) => 1 - (0.025 - item.outcomes.size)
 const GATE = ['evals', 'run', EVAL_SET, '--org', ORG, '--wait', '--interval', '1', '--baseline', 'history']
 
 describe('--baseline history against the dev server', () => {
@@ -55,8 +59,10 @@ describe('--baseline history against the dev server', () => {
     expect(mean).toBeGreaterThan(0.68)
     expect(mean).toBeLessThan(0.72)
     expect(codex.delta).toBeCloseTo(0.55 - mean, 6)
-    // Bonferroni over the two runs: each judged at 97.5 %, t(0.975, 19) × sd × √(1 + 1/20)
-    expect(codex.margin).toBeCloseTo(T_975_19 * Math.max(sd, 0.01) * Math.sqrt(1 + 1 / 20), 5)
+    // Bonferroni over the two runs, 0.025 each, less what the failure test spends: t(c, 19) × sd × √(1 + 1/20)
+    expect(codex.confidence).toBeCloseTo(scoreLevel(codex), 6)
+    expect(codex.outcomes).toMatchObject({failed: 0, cancelled: 0, succeeded: 1, baseline: {failed: 0, finished: 20}})
+    expect(codex.margin).toBeCloseTo(jstat.studentt.inv(codex.confidence, 19) * Math.max(sd, 0.01) * Math.sqrt(1 + 1 / 20), 5)
     expect(-codex.delta).toBeGreaterThan(codex.margin)
     expect(Math.abs(claude.delta)).toBeLessThan(claude.margin)
     // (the time the wait took, in brackets at the end, is left out)
@@ -147,7 +153,11 @@ describe('evals run --repeat against the dev server', () => {
     })
     expect(codex).toMatchObject({agent: 'codex', model: 'gpt-5', scores: [0.7, 0.7, 0.7], score: 0.7, verdict: 'passed'})
     // k = 3 narrows the margin: √(1/3 + 1/20) where one run has √(1 + 1/20)
-    expect(codex.margin).toBeCloseTo(T_975_19 * Math.max(codex.baseline.sd, 0.01) * Math.sqrt(1 / 3 + 1 / 20), 5)
+    expect(codex.confidence).toBeCloseTo(scoreLevel(codex), 6)
+    expect(codex.margin).toBeCloseTo(
+      jstat.studentt.inv(codex.confidence, 19) * Math.max(codex.baseline.sd, 0.01) * Math.sqrt(1 / 3 + 1 / 20),
+      5,
+    )
     expect(lines(r.stderr).at(-1)).toMatch(/^✓ all 2 groups of 6 runs passed, none beyond noise \(\d+s\)$/)
 
     const xml = readFileSync(junit, 'utf8')
@@ -166,8 +176,13 @@ describe('evals run --repeat against the dev server', () => {
     expect(rows[1]).toMatch(/^\| es_acme_checkout \| codex \| gpt-5 \| 3 \| 0\.70, 0\.70, 0\.70 \| 0\.70 \| .* ✅ passed \|$/)
   })
 
-  it('a group with one failed run of three is flaky: judged on the other two, said so, exit 0; two of three fail it', async () => {
+  it("a failure within the agent's rate: judged on the other two, said so, exit 0; failures beyond it fail the group (issue 35 §1)", async () => {
+    // a history of 20 runs, then 4 launches in which codex failed: 4 of its 24 newest finished runs failed, and one
+    // failure in three is within that rate
     await history(14)
+    await plan({agent: 'codex', status: 'failed', count: 4})
+    await plan({agent: 'claude-code', status: 'succeeded', score: 0.7, count: 4})
+    for (let i = 0; i < 4; i++) await api('POST', `/orgs/${ORG}/eval-sets/${EVAL_SET}/run`, {})
     await plan({agent: 'codex', status: 'failed', score: 0.1, count: 1})
     await plan({agent: 'codex', status: 'succeeded', score: 0.7, count: 2})
     await plan({agent: 'claude-code', status: 'succeeded', score: 0.7, count: 3})
@@ -175,20 +190,28 @@ describe('evals run --repeat against the dev server', () => {
     expect(flaky.exitCode, flaky.stderr).toBe(0)
     const codex = jsonDoc(flaky).groups.find((g: any) => g.agent === 'codex')
     expect(codex).toMatchObject({scores: [0.1, 0.7, 0.7], score: 0.7, failures: 1, flaky: true, verdict: 'passed'})
+    expect(codex.outcomes).toMatchObject({failed: 1, cancelled: 0, succeeded: 2, baseline: {failed: 4}})
+    expect(codex.outcomes.p).toBeGreaterThan(codex.outcomes.threshold)
     expect(lines(flaky.stderr)).toContainEqual(
       expect.stringMatching(
-        /^! es_acme_checkout codex \/ gpt-5: scored 0\.70 \(mean of 2 runs\), 0\.\d\d (above|below) the mean of 20 earlier runs .*: within noise at 95 %; flaky: 1 of 3 runs did not succeed; judged on the other 2$/,
+        /^! es_acme_checkout codex \/ gpt-5: scored 0\.70 \(mean of 2 runs\), 0\.\d\d (above|below) the mean of 20 earlier runs .*: within noise at 95 %; 1 of 3 failed, within its rate: 4 of 24 baseline runs failed \(16\.7 %\); P\(1 or more in 3\) = [\d.]+; judged on the other 2$/,
       ),
     )
 
+    // a history in which codex never failed: two failures in three are beyond its rate
     await history(15)
     await plan({agent: 'codex', status: 'failed', score: 0.1, count: 2})
     await plan({status: 'succeeded', score: 0.7, count: 4})
     const broken = await e2e.current.amctl([...GATE, '--repeat', '3', '--json'])
     expect(broken.exitCode, broken.stderr).toBe(10)
-    expect(jsonDoc(broken).groups.find((g: any) => g.agent === 'codex')).toMatchObject({failures: 2, verdict: 'failed', score: null})
+    expect(jsonDoc(broken).groups.find((g: any) => g.agent === 'codex')).toMatchObject({
+      failures: 2,
+      verdict: 'failed',
+      score: null,
+      decision: {rule: 'failure-rate', failed: 2, of: 3},
+    })
     expect(lines(broken.stderr).at(-1)).toMatch(
-      /^✗ 1 of 2 groups did not pass: es_acme_checkout codex \/ gpt-5 2 of 3 runs did not succeed \(failed\) \(\d+s\)$/,
+      /^✗ 1 of 2 groups did not pass: es_acme_checkout codex \/ gpt-5 2 of 3 runs failed, beyond its rate: 0 of \d+ baseline runs failed \(0 %\), under which 2 or more failures in 3 have a chance of [\d.]+, at most [\d.]+ is beyond \(\d+s\)$/,
     )
   })
 
@@ -208,5 +231,7 @@ describe('evals run --repeat against the dev server', () => {
     expect(lines(r.stderr)).toContain(
       `launch 2 of 3 got no answer; no further launch was made and nothing is waited for: the earlier launches started ${doc.launches[0].runIds.join(', ')}`,
     )
+    // and the runs the first launch started are named as going on (issue 35 §2)
+    expect(lines(r.stderr)).toContain(`2 runs still going on the server (the API cannot cancel runs): ${doc.launches[0].runIds.join(' ')}`)
   })
 })
