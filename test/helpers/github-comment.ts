@@ -1,5 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
+import type {Root} from 'hast'
 import type {Page} from 'playwright-core'
 import rehypeRaw from 'rehype-raw'
 import rehypeSanitize from 'rehype-sanitize'
@@ -40,18 +41,23 @@ export const COMMENT_SELECTOR = '.comment .markdown-body'
 const require = createRequire(import.meta.url)
 const GITHUB_CSS = readFileSync(require.resolve('github-markdown-css/github-markdown-light.css'), 'utf8')
 
-const toHtml = unified()
+const toTree = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkBreaks)
   .use(remarkRehype, {allowDangerousHtml: true})
   .use(rehypeRaw)
   .use(rehypeSanitize)
-  .use(rehypeStringify)
+const toHtml = unified().use(rehypeStringify)
+
+/** The HTML tree GitHub would make of a comment's Markdown body, cleaned (see above for what differs). */
+export function commentTree(markdown: string): Root {
+  return toTree.runSync(toTree.parse(markdown)) as Root
+}
 
 /** The HTML GitHub would make of a comment's Markdown body (see above for what differs). */
 export function commentHtml(markdown: string): string {
-  return String(toHtml.processSync(markdown))
+  return toHtml.stringify(commentTree(markdown))
 }
 
 /**

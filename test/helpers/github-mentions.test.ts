@@ -34,6 +34,12 @@ describe('githubMentions (GitHub’s mention rule on the rendered Markdown)', ()
   })
 
   it('reads the text as a reader sees it: entities decoded, markup gone', () => {
-    expect(shownText('a &amp; **b** `<c>` \\@d')).toBe('a & b <c> @d\n')
+    expect(shownText('a &amp; **b** `<c>` \\@d')).toBe('a & b <c> @d')
+  })
+
+  it("reads the same once the man pages' renderer is loaded (marked-man patches every marked parser in the process)", async () => {
+    await import('marked-man')
+    expect(shownText('a &amp; **b** `<c>` \\@d')).toBe('a & b <c> @d')
+    expect(githubMentions('# t\n\nhi @octocat')).toEqual(['@octocat'])
   })
 })

@@ -1,11 +1,12 @@
-import {Marked} from 'marked'
-import {unescapeHtml} from './markdown.js'
+import type {Root, RootContent} from 'hast'
+import {commentTree} from './github-comment.js'
 
 /**
  * The @mentions GitHub would find in a Markdown document (a comment, a job summary): the people
- * and teams it would link and notify. GitHub renders the Markdown first (GitHub-flavoured: marked
- * with `gfm`, the renderer the man pages use, stands in for cmark-gfm here), then looks for
- * mentions in the rendered HTML's text nodes, never inside `pre`, `code`, `a`, `style` or `script`,
+ * and teams it would link and notify. GitHub renders the Markdown first (as ./github-comment.ts
+ * renders a comment: micromark's GFM standing in for cmark-gfm, cleaned as GitHub cleans it; not
+ * marked, which marked-man, imported by the man pages' renderer, patches for every instance in
+ * the process), then looks for mentions in the rendered HTML's text nodes, never inside `pre`, `code`, `a`, `style` or `script`,
  * with the patterns of html-pipeline, the filters GitHub extracted from github.com
  * (lib/html_pipeline/node_filter/mention_filter.rb and team_mention_filter.rb,
  * github.com/gjtorikian/html-pipeline). A backslash escape (`\@octocat`) is gone by then: the text
@@ -24,39 +25,25 @@ const TEAM = /(?<=^|\W)@([a-z0-9][a-z0-9-]*)\/([a-z0-9][a-z0-9\-_]*)\b/gim
 
 /** The elements whose text GitHub never looks for mentions in. */
 const IGNORED = new Set(['pre', 'code', 'a', 'style', 'script'])
-/** The elements marked writes with no end tag. */
-const VOID = new Set(['br', 'hr', 'img', 'input'])
 
-const renderer = new Marked({gfm: true})
-
-/** The Markdown rendered as GitHub-flavoured HTML. */
-export function renderGfm(markdown: string): string {
-  return renderer.parse(markdown, {async: false}) as string
-}
-
-/**
- * The text nodes of marked's HTML, decoded, each with whether it stands inside an element GitHub
- * skips. (marked writes well-formed HTML with every `&`, `<`, `>`, `"` and `'` of text and
- * attributes escaped, so a tag is `<…>` with no `>` inside.)
- */
-export function textNodes(html: string): Array<{text: string; ignored: boolean}> {
-  const open: string[] = []
+/** The text nodes of the cleaned HTML tree, in document order, each with whether it stands inside an element GitHub skips. */
+export function textNodes(markdown: string): Array<{text: string; ignored: boolean}> {
   const nodes: Array<{text: string; ignored: boolean}> = []
-  for (const [part, closing, tag] of html.matchAll(/<!--[\s\S]*?-->|<(\/?)([a-zA-Z][\w-]*)[^>]*>|[^<]+/g)) {
-    if (tag === undefined) {
-      if (!part.startsWith('<!--')) nodes.push({text: unescapeHtml(part), ignored: open.some((name) => IGNORED.has(name))})
-    } else if (closing) {
-      const at = open.lastIndexOf(tag.toLowerCase())
-      if (at >= 0) open.splice(at)
-    } else if (!VOID.has(tag.toLowerCase()) && !part.endsWith('/>')) open.push(tag.toLowerCase())
+  const walk = (node: RootContent | Root, ignored: boolean) => {
+    if (node.type === 'text') nodes.push({text: node.value, ignored})
+    if ('children' in node) {
+      const inside = ignored || (node.type === 'element' && IGNORED.has(node.tagName))
+      for (const child of node.children) walk(child, inside)
+    }
   }
+  walk(commentTree(markdown), false)
   return nodes
 }
 
 /** The mentions (`@user`, `@org/team`) GitHub would link in the rendered Markdown, in order. */
 export function githubMentions(markdown: string): string[] {
   const found: string[] = []
-  for (const node of textNodes(renderGfm(markdown))) {
+  for (const node of textNodes(markdown)) {
     if (node.ignored || !node.text.includes('@')) continue
     for (const [, org, team] of node.text.matchAll(TEAM)) found.push(`@${org}/${team}`)
     for (const [, login] of node.text.matchAll(USER)) found.push(`@${login}`)
@@ -66,7 +53,7 @@ export function githubMentions(markdown: string): string[] {
 
 /** What a reader sees of the rendered Markdown: its text nodes, joined. */
 export function shownText(markdown: string): string {
-  return textNodes(renderGfm(markdown))
+  return textNodes(markdown)
     .map((node) => node.text)
     .join('')
 }

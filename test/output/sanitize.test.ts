@@ -115,10 +115,10 @@ describe('markdownText (the CI summary)', () => {
       const summary = `### ❌ amctl: ${text} regressed\n\n| Agent |\n|---|\n| ${text} |\n\n- **${text}**: scored 0.3\n\n<sub>${text}</sub>\n`
       expect(githubMentions(summary), name).toEqual([])
       // (U+2060 WORD JOINER, which shows nothing, after the @: no login starts with it)
-      expect(shownText(text).replaceAll('\u2060', ''), name).toBe(`${name}\n`)
+      expect(shownText(text).replaceAll('\u2060', ''), name).toBe(name)
     }
     expect(markdownText('ada@example.com')).toBe('ada\\@example.com')
-    expect(shownText(markdownText('ada@example.com'))).toBe('ada@example.com\n')
+    expect(shownText(markdownText('ada@example.com'))).toBe('ada@example.com')
     expect(githubMentions(markdownText('write to ada@example.com'))).toEqual([])
   })
 })
