@@ -5,7 +5,7 @@ import {requireId} from '../input/values.js'
 import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
 import {fileGroupOf, groupName, newestRunAt, targetOf} from './baseline-file.js'
-import {type Baseline, type BaselineOutcomes, type FileChoice, type GateBaseline, outcomeOf, statusText} from './rules.js'
+import {type Baseline, type BaselineOutcomes, type FileChoice, type GateBaseline, type OutcomeRun, outcomeOf, statusText} from './rules.js'
 import type {WatchState} from './state.js'
 import {HISTORY, robustSummary, round6} from './stats.js'
 
@@ -41,6 +41,8 @@ export interface EarlierOutcomes {
   failed: number
   cancelled: number
   unscored: number
+  /** the failed and cancelled ones, newest first (as the scan met them) */
+  runs: OutcomeRun[]
 }
 
 const sameTarget = (a: Run, b: Run): boolean => a.evalSetId === b.evalSetId && a.agent === b.agent && a.model === b.model
@@ -60,7 +62,7 @@ export async function findEarlierRuns(
   outcomes?: Map<string, EarlierOutcomes>,
 ): Promise<Map<string, EarlierRun[]>> {
   const found = new Map<string, EarlierRun[]>(probes.map((p) => [p.id, []]))
-  for (const probe of probes) outcomes?.set(probe.id, {failed: 0, cancelled: 0, unscored: 0})
+  for (const probe of probes) outcomes?.set(probe.id, {failed: 0, cancelled: 0, unscored: 0, runs: []})
   if (probes.length === 0) return found
   const windowMs = windowS * 1000
   const pending = new Set(probes.map((p) => p.id))
@@ -84,6 +86,7 @@ export async function findEarlierRuns(
           if (at >= probe.at || (windowMs !== 0 && at < probe.at - windowMs)) continue
           const tally = outcomes.get(probe.id) as EarlierOutcomes
           tally[kind]++
+          if (kind !== 'unscored') tally.runs.push({id: candidate.id, status: kind, createdAt: candidate.createdAt as string})
         }
         continue
       }
@@ -189,6 +192,7 @@ export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: Wa
       window: choice.windowS === 0 ? null : flagDuration(choice.windowS),
       runIds: summary.kept.map((i) => runs[i].runId),
       scores: summary.kept.map((i) => runs[i].score),
+      times: summary.kept.map((i) => runs[i].createdAt),
       outliers: summary.outliers.map((i) => ({runId: runs[i].runId, score: runs[i].score})),
       outcomes: historyOutcomes(tallies.get(id), newestFirst.length),
     })
@@ -201,8 +205,8 @@ export async function lookUpBaselines(pages: AsyncIterable<Page<Run>>, state: Wa
  * found (outliers too: they succeeded) and those that succeeded without a score among them.
  */
 function historyOutcomes(tally: EarlierOutcomes | undefined, scored: number): BaselineOutcomes {
-  const {failed, cancelled, unscored} = tally ?? {failed: 0, cancelled: 0, unscored: 0}
-  return {failed, cancelled, finished: failed + scored + unscored}
+  const {failed, cancelled, unscored, runs} = tally ?? {failed: 0, cancelled: 0, unscored: 0, runs: []}
+  return {failed, cancelled, finished: failed + scored + unscored, runs: [...runs].reverse()}
 }
 
 /**
@@ -293,6 +297,7 @@ export function fileBaselines(state: WatchState, choice: FileChoice, now: number
       sd: entry.sd,
       runIds: entry.runs.map((r) => r.id),
       scores: entry.runs.map((r) => r.score),
+      times: entry.runs.map((r) => r.createdAt),
       savedAt: file.savedAt,
       newestRunAt: newest,
       stale: choice.maxAgeS > 0 && newest !== null && now - Date.parse(newest) > choice.maxAgeS * 1000,
@@ -301,6 +306,10 @@ export function fileBaselines(state: WatchState, choice: FileChoice, now: number
             failed: entry.failed.length,
             cancelled: entry.cancelled.length,
             finished: entry.failed.length + entry.runs.length + entry.setAside.length,
+            runs: [
+              ...entry.failed.map((r) => ({id: r.id, status: 'failed' as const, createdAt: r.createdAt})),
+              ...entry.cancelled.map((r) => ({id: r.id, status: 'cancelled' as const, createdAt: r.createdAt})),
+            ].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
           }
         : null,
     })

@@ -322,6 +322,19 @@ export type GatedRun = Run & Judging
 /** A group as `--json` and the table give it. */
 export type GatedGroup = GroupFacts & Judging
 
+/**
+ * The result as a wait's `--json` document gives it (`gate`): every member of the result, its
+ * runs without the server's objects (the document's runs hold those). The reports can be made
+ * again from it: `amctl evals comment` prints the pull-request comment of a wait from its document.
+ */
+export interface ReportedResult extends Omit<GateResult, 'runs'> {
+  runs: Array<Omit<RunResult, 'run'>>
+}
+
+export function reportedResult(result: GateResult): ReportedResult {
+  return {...result, runs: result.runs.map(({run, ...rest}) => rest)}
+}
+
 /** What `--json` gives of an assessment: its judging, not the reports' words and timing. */
 function judging<T extends Assessment>({
   outcome,

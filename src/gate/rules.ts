@@ -197,9 +197,10 @@ export interface HistoryBaseline {
   sd: number
   /** --baseline-window as given ("30d"), or null for no limit */
   window: string | null
-  /** the runs kept, oldest first, and their scores in the same order */
+  /** the runs kept, oldest first, and their scores and createdAt in the same order */
   runIds: string[]
   scores: number[]
+  times: string[]
   /** runs set aside as outliers */
   outliers: Baseline[]
   /** the same target's failed and cancelled runs the scan met among them: its failure rate */
@@ -209,6 +210,16 @@ export interface HistoryBaseline {
 /** A baseline's outcomes: of its finished runs (succeeded or failed) how many failed, and how many were cancelled. */
 export interface BaselineOutcomes extends Rate {
   cancelled: number
+  /** the failed and cancelled runs counted, oldest first */
+  runs: OutcomeRun[]
+}
+
+/** A run of a baseline that failed or was cancelled: where the reports mark it on the time axis. */
+export interface OutcomeRun {
+  id: string
+  status: 'failed' | 'cancelled'
+  /** ISO 8601, as the API gave it */
+  createdAt: string
 }
 
 /** `--baseline-file`: a group's runs in the baseline file, as --json and the reports show them. */
@@ -221,9 +232,10 @@ export interface FileBaseline {
   mean: number
   /** the sample standard deviation of those runs (the margin uses at least the sd floor) */
   sd: number
-  /** the runs, oldest first, and their scores in the same order */
+  /** the runs, oldest first, and their scores and createdAt in the same order */
   runIds: string[]
   scores: number[]
+  times: string[]
   /** when the file was saved or last updated */
   savedAt: string
   /** the group's newest run's createdAt */

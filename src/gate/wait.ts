@@ -16,7 +16,17 @@ import {type Column, plural} from '../output/format.js'
 import {gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
 import {writeReports} from './report.js'
-import {type AutoReport, buildResult, type GatedGroup, type GatedRun, type GateResult, gatedGroups, gatedRuns} from './result.js'
+import {
+  type AutoReport,
+  buildResult,
+  type GatedGroup,
+  type GatedRun,
+  type GateResult,
+  gatedGroups,
+  gatedRuns,
+  type ReportedResult,
+  reportedResult,
+} from './result.js'
 import {ABORTED, exitCodeOf, type FinalOutcome, interruptedBy, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
 import type {FileChoice} from './rules.js'
@@ -285,6 +295,8 @@ export interface WaitExtras {
   unfinishedRunIds: string[]
   /** --update-baseline: what it added to the file, or why it did not */
   baselineUpdate?: UpdateResult
+  /** the gate's result, every report is made from it (./result.ts ReportedResult; `amctl evals comment` reads it) */
+  gate: ReportedResult
 }
 
 /**
@@ -308,7 +320,7 @@ export function waitResult<D>(
   const gated = gatedRuns(result)
   const {unfinishedRunIds, baselineUpdate} = result
   const groups = gatedGroups(result)
-  const update = baselineUpdate === undefined ? {} : {baselineUpdate}
+  const update = {...(baselineUpdate === undefined ? {} : {baselineUpdate}), gate: reportedResult(result)}
   const error = present.error === undefined ? {} : {error: present.error}
   // a step a launch ended before any run of it was seen: nothing to list, the runs named on stderr
   if (present.error !== undefined && result.runs.every((r) => r.run === undefined)) {

@@ -236,8 +236,9 @@ describe('WatchState: --baseline history (regression or noise)', () => {
     window: '30d',
     runIds: Array.from({length: runs}, (_, i) => `h${i}`),
     scores: Array(runs).fill(mean),
+    times: Array.from({length: runs}, (_, i) => new Date(Date.UTC(2026, 9, 1 + i)).toISOString()),
     outliers: [],
-    outcomes: {failed: 0, cancelled: 0, finished: runs},
+    outcomes: {failed: 0, cancelled: 0, finished: runs, runs: []},
   })
   const choice = {kind: 'history', windowS: 30 * 86_400, runs: 20, confidence: 0.95} as const
   let quantile: Quantile
@@ -350,10 +351,11 @@ describe('WatchState: --baseline-file', () => {
     sd,
     runIds: Array.from({length: runs}, (_, i) => `f${i}`),
     scores: Array(runs).fill(mean),
+    times: Array.from({length: runs}, (_, i) => new Date(Date.UTC(2026, 9, 1 + i)).toISOString()),
     savedAt: '2026-11-01T00:00:00.000Z',
     newestRunAt: stale ? '2026-09-01T00:00:00.000Z' : '2026-11-01T00:00:00.000Z',
     stale,
-    outcomes: {failed: 0, cancelled: 0, finished: runs},
+    outcomes: {failed: 0, cancelled: 0, finished: runs, runs: []},
   })
   const file: BaselineFile = {version: 2, org: 'acme', evalSetId: 'es_1', savedAt: '2026-11-01T00:00:00.000Z', keep: 50, groups: []}
   const choice = {
@@ -441,10 +443,11 @@ describe('WatchState: detectable, the hint, and --repeat auto (issue 30)', () =>
     sd: SD,
     runIds: [],
     scores: Array.from({length: 20}, (_, i) => (i % 2 === 0 ? 0.67 : 0.73)),
+    times: [],
     savedAt: file.savedAt,
     newestRunAt: file.savedAt,
     stale: false,
-    outcomes: {failed: 0, cancelled: 0, finished: 20},
+    outcomes: {failed: 0, cancelled: 0, finished: 20, runs: []},
   }
   const target = (id: string, agent: string, score: number | null, status = 'succeeded') =>
     ({...run(id, status, score), evalSetId: 'es_1', agent, model: 'm'}) as Run
@@ -556,8 +559,9 @@ describe('the sequential rule, simulated (Pocock-type levels over the looks, ./s
         window: null,
         runIds: [],
         scores,
+        times: [],
         outliers: [],
-        outcomes: {failed: 0, cancelled: 0, finished: 20},
+        outcomes: {failed: 0, cancelled: 0, finished: 20, runs: []},
       }
     })
     const scores: number[][] = [[], []]

@@ -24,7 +24,7 @@ import {
 } from '../../gate/flags.js'
 import {type LaunchPolicy, launchAndWait} from '../../gate/launches.js'
 import {plural} from '../../output/format.js'
-import type {GatedGroup} from '../../gate/result.js'
+import type {GatedGroup, ReportedResult} from '../../gate/result.js'
 import type {UpdateResult} from '../../gate/update.js'
 
 /** --json when a launch was sent and no answer came (exit 9). */
@@ -44,6 +44,8 @@ export type WaitedLaunch = LaunchResult & {
   unfinishedRunIds: string[]
   /** --update-baseline: what it added to the baseline file, or why it did not */
   baselineUpdate?: UpdateResult
+  /** the gate's result, as every report is made from it (src/gate/result.ts ReportedResult) */
+  gate: ReportedResult
 }
 
 /** --json with --wait --repeat K: every launch, each agent × model as one group, every run. */
@@ -57,6 +59,8 @@ export interface RepeatedLaunch {
   unfinishedRunIds: string[]
   /** --update-baseline: what it added to the baseline file, or why it did not */
   baselineUpdate?: UpdateResult
+  /** the gate's result, as every report is made from it (src/gate/result.ts ReportedResult) */
+  gate: ReportedResult
 }
 
 export default class EvalsRun extends GateCommand {

@@ -10,6 +10,7 @@ import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
 import {sightingsOfRuns} from '../../core/recent.js'
 import type {UpdateResult} from '../../gate/update.js'
+import type {ReportedResult} from '../../gate/result.js'
 
 /** --json: the runs in their last known state, in the order given, and those not finished when the wait ended. */
 export interface WatchDocument {
@@ -18,6 +19,8 @@ export interface WatchDocument {
   unfinishedRunIds: string[]
   /** --update-baseline: what it added to the baseline file, or why it did not */
   baselineUpdate?: UpdateResult
+  /** the gate's result, as every report is made from it (src/gate/result.ts ReportedResult) */
+  gate: ReportedResult
 }
 
 export default class RunsWatch extends GateCommand {

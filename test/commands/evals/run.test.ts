@@ -162,7 +162,19 @@ describe('evals run --wait (contract 5)', () => {
       {...launched('run_2', 'succeeded', 0.9), verdict: 'passed', decision: {rule: 'succeeded'}},
       {...launched('run_3', 'failed'), verdict: 'failed', decision: {rule: 'status', failed: 1, of: 1, statuses: ['failed']}},
     ]
-    expect(JSON.parse(r.stdout)).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs, unfinishedRunIds: []})
+    const {gate, ...doc} = JSON.parse(r.stdout)
+    expect(doc).toEqual({batchIds: ['b_1'], runIds: ['run_2', 'run_3'], runs, unfinishedRunIds: []})
+    // the result the reports are made from, the server's objects left to "runs"
+    expect(gate).toMatchObject({
+      end: 'not-passed',
+      org: 'acme',
+      runs: [
+        {id: 'run_2', verdict: 'passed', outcome: 'passed', score: 0.9},
+        {id: 'run_3', verdict: 'failed', outcome: 'failed', failure: {rule: 'status'}},
+      ],
+      unfinishedRunIds: [],
+    })
+    expect(gate.runs[0]).not.toHaveProperty('run')
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
 
@@ -608,7 +620,9 @@ describe('evals run --wait (contract 5)', () => {
     api.stub('POST /orgs/acme/eval-sets/es_1/run', {batchIds: [], runIds: []})
     const r = await runCommand(EvalsRun, ['es_1', '--org', 'acme', '--wait', '--json'], {clock, env: api.env()})
     expect(r.exitCode).toBe(10)
-    expect(JSON.parse(r.stdout)).toEqual({batchIds: [], runIds: [], runs: [], unfinishedRunIds: []})
+    const {gate, ...doc} = JSON.parse(r.stdout)
+    expect(doc).toEqual({batchIds: [], runIds: [], runs: [], unfinishedRunIds: []})
+    expect(gate).toMatchObject({end: 'not-passed', runs: []})
     expect(r.stderr).toContain('no runs to wait for: the launch started none, so nothing passed')
     expect(wire()).toEqual(['POST /orgs/acme/eval-sets/es_1/run'])
   })

@@ -235,12 +235,20 @@ describe('runs watch: output and exit codes', () => {
     serveRuns([['r2', 'r1']], TIMELINE)
     const r = await runCommand(RunsWatch, ['r2', 'r1', '--org', 'acme', '--json'], {clock, signals, env: api.env()})
     expect(r.exitCode).toBe(10)
-    expect(JSON.parse(r.stdout)).toEqual({
+    const {gate, ...doc} = JSON.parse(r.stdout)
+    expect(doc).toEqual({
       items: [
         {...run('r2', 'failed'), verdict: 'failed', decision: {rule: 'status', failed: 1, of: 1, statuses: ['failed']}},
         {...run('r1', 'succeeded', 0.9), verdict: 'passed', decision: {rule: 'succeeded'}},
       ],
       unfinishedRunIds: [],
+    })
+    expect(gate).toMatchObject({
+      end: 'not-passed',
+      runs: [
+        {id: 'r2', outcome: 'failed'},
+        {id: 'r1', outcome: 'passed'},
+      ],
     })
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
   })
@@ -304,10 +312,12 @@ describe('runs watch: output and exit codes', () => {
     expect(going).toBe(`${GOING} r1`)
     const json = await runCommand(RunsWatch, ['r1', '--org', 'acme', '--wait-timeout', '5', '--json'], {clock, signals, env: api.env()})
     expect(json.exitCode).toBe(11)
-    expect(JSON.parse(json.stdout)).toEqual({
+    const {gate, ...doc} = JSON.parse(json.stdout)
+    expect(doc).toEqual({
       items: [{...run('r1', 'running'), verdict: 'unfinished', decision: {rule: 'pending'}}],
       unfinishedRunIds: ['r1'],
     })
+    expect(gate).toMatchObject({end: 'timeout', runs: [{id: 'r1', outcome: 'skipped'}], unfinishedRunIds: ['r1']})
     expect(json.stderr.trim().split('\n').at(-1)).toBe('1 run still going on the server (the API cannot cancel runs): r1')
   })
 
