@@ -1,5 +1,5 @@
 // Seeded random draws for the bench's simulations and the tests that simulate the gate and the
-// verdicts (test/gate/state.test.ts, test/commands/evals/shared/verdict.test.ts): the same numbers
+// verdicts (test/gate/state.test.ts, test/gate/history-verdict.test.ts): the same numbers
 // on every machine, no dependency. The uniforms are src/devserver/random.ts's mulberry32, written
 // again here because the bench runs as plain JavaScript, without the TypeScript of src/.
 

@@ -10,10 +10,10 @@ import {assertRow} from '../../output/format.js'
 import {Progress} from '../../output/progress.js'
 import {styled} from '../../output/renderer.js'
 import {TREND_LENGTH} from '../../output/sparkline.js'
-import {type EvalStats, type EvalStatsGroup, EvalStatsTally, statsColumns} from './shared/stats.js'
-import {VERDICT} from './shared/verdict.js'
+import {type EvalStats, type EvalStatsGroup, EvalStatsTally, statsColumns} from '../../gate/history-stats.js'
+import {VERDICT} from '../../gate/history-verdict.js'
 
-export type {EvalStats as EvalsStatsResult, EvalStatsGroup} from './shared/stats.js'
+export type {EvalStats as EvalsStatsResult, EvalStatsGroup} from '../../gate/history-stats.js'
 
 const DEFAULT_WINDOW = '30d'
 

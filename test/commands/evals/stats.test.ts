@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import EvalsStats from '../../../src/commands/evals/stats.js'
-import type {EvalStats} from '../../../src/commands/evals/shared/stats.js'
+import type {EvalStats} from '../../../src/gate/history-stats.js'
 import {runCommand} from '../../helpers/cli.js'
 import {reply, unchecked, useFakeApi} from '../../helpers/fake-api.js'
 import {FAKE_WALL_START} from '../../helpers/fake-clock.js'

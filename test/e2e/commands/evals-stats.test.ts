@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import type {EvalStats} from '../../../src/commands/evals/shared/stats.js'
+import type {EvalStats} from '../../../src/gate/history-stats.js'
 import type {Run} from '../../../src/contract/types.js'
 import {tripleKey} from '../../../src/devserver/history.js'
 import {TRIPLE_PROFILES} from '../../../src/devserver/seed.js'
@@ -72,7 +72,7 @@ describe('amctl evals stats against the dev server', () => {
       expect(requests.every((req) => req.startsWith(`GET ${API}/orgs/${org}/runs?limit=200`))).toBe(true)
       const doc = jsonDoc(r) as EvalStats
       expect(doc.evalSetId).toBe(id)
-      // (the verdicts are the tests' of src/commands/evals/shared/verdict.ts, checked below)
+      // (the verdicts are the tests' of src/gate/history-verdict.ts, checked below)
       expect(doc.groups.map(({verdict, shift, ...numbers}) => numbers)).toEqual(expected(runs, id))
       expect(doc.runs).toBe(runs.filter((run) => run.evalSetId === id).length)
       // the seeded history reads like real evals: each mean near its true one, each spread near its own, flaky ones flaky

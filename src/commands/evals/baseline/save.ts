@@ -23,7 +23,7 @@ import {WATCH_DEFAULTS} from '../../../gate/flags.js'
 import {pollRuns} from '../../../gate/poll.js'
 import {FILE, HISTORY, loadQuantile, loadVerdictDistributions} from '../../../gate/stats.js'
 import {notFound} from '../../../gate/watch.js'
-import {findChange} from '../shared/verdict.js'
+import {findChange} from '../../../gate/history-verdict.js'
 
 export default class EvalsBaselineSave extends ApiCommand {
   static override summary = 'Save the runs a gate judges against (--baseline-file): a baseline file, reviewed like code'

@@ -1,12 +1,12 @@
 import {describe, expect, it} from 'vitest'
-import {EvalStatsTally, RECENT_IDS, statsColumns} from '../../../../src/commands/evals/shared/stats.js'
-import {TREND_LENGTH} from '../../../../src/output/sparkline.js'
-import {type Judge, VERDICT} from '../../../../src/commands/evals/shared/verdict.js'
-import type {Run} from '../../../../src/contract/types.js'
-import {BadResponseError} from '../../../../src/core/errors.js'
-import {loadVerdictDistributions} from '../../../../src/gate/stats.js'
-import {tsvRows, ttyCells, ttyColumns} from '../../../../src/output/format.js'
-import {palette} from '../../../../src/output/style.js'
+import {EvalStatsTally, RECENT_IDS, statsColumns} from '../../src/gate/history-stats.js'
+import {TREND_LENGTH} from '../../src/output/sparkline.js'
+import {type Judge, VERDICT} from '../../src/gate/history-verdict.js'
+import type {Run} from '../../src/contract/types.js'
+import {BadResponseError} from '../../src/core/errors.js'
+import {loadVerdictDistributions} from '../../src/gate/stats.js'
+import {tsvRows, ttyCells, ttyColumns} from '../../src/output/format.js'
+import {palette} from '../../src/output/style.js'
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z')
 let seq = 0

@@ -1,12 +1,12 @@
-import type {Run} from '../../../contract/types.js'
-import {BadResponseError} from '../../../core/errors.js'
-import {RecentIds} from '../../../core/http/paginate.js'
-import {byAgentAndModel} from '../../../gate/baseline-file.js'
-import {RunningStats} from '../../../gate/stats.js'
-import {createdMs} from '../../../gate/filter.js'
-import type {Column} from '../../../output/format.js'
-import {newestForTrend, sparkline, sparkScale} from '../../../output/sparkline.js'
-import {type Judge, VERDICT, type Verdict, verdictOf} from './verdict.js'
+import type {Run} from '../contract/types.js'
+import {BadResponseError} from '../core/errors.js'
+import {RecentIds} from '../core/http/paginate.js'
+import {byAgentAndModel} from './baseline-file.js'
+import {RunningStats} from './stats.js'
+import {createdMs} from './filter.js'
+import type {Column} from '../output/format.js'
+import {newestForTrend, sparkline, sparkScale} from '../output/sparkline.js'
+import {type Judge, VERDICT, type Verdict, verdictOf} from './history-verdict.js'
 
 /**
  * `amctl evals stats`: the runs of one eval set, summed up per agent × model while the run list
@@ -91,7 +91,7 @@ interface Scored {
 }
 
 /** How many IDs a generation of EvalStatsTally's repeat check holds (src/core/http/paginate.ts). */
-export {RECENT_IDS} from '../../../core/http/paginate.js'
+export {RECENT_IDS} from '../core/http/paginate.js'
 
 /** What is kept of one agent × model while the runs stream past. */
 type Tally = Pick<EvalStatsGroup, 'agent' | 'model' | 'runs' | 'succeeded' | 'failed' | 'cancelled' | 'last'> & {

@@ -1,4 +1,4 @@
-import type {BinomialTail, NormalQuantile} from '../../../gate/stats.js'
+import type {BinomialTail, NormalQuantile} from './stats.js'
 
 /**
  * The verdict of `amctl evals stats` on one agent × model (docs/ci.md "Reading the noise"): did

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {normalDraws} from '../../../../bench/random.mjs'
-import {findChange, isFlaky, type Judge, VERDICT, verdictOf} from '../../../../src/commands/evals/shared/verdict.js'
-import {loadVerdictDistributions} from '../../../../src/gate/stats.js'
+import {normalDraws} from '../../bench/random.mjs'
+import {findChange, isFlaky, type Judge, VERDICT, verdictOf} from '../../src/gate/history-verdict.js'
+import {loadVerdictDistributions} from '../../src/gate/stats.js'
 
 // The verdicts of `evals stats` on hand-built series of scores (oldest first).
 
