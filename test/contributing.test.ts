@@ -7,14 +7,11 @@ import {ROOT} from './helpers/cli.js'
 import {tempDir} from './helpers/temp.js'
 import {sealedEnv} from './helpers/env.js'
 
-// CONTRIBUTING.md's walk-through ("Adding an endpoint"), run: its blocks applied in order to a
-// copy of this repository (the working tree as it is, its packages linked, not copied), its
-// commands run there, the files they change compared with the list it ends with; then the
-// handler and the unit test left out, each failing the check that names it. The text is the
-// test's only source of the steps, so the two cannot drift apart.
-
-const SECTION = '## Adding an endpoint'
-const HAND_WRITTEN = 6
+// CONTRIBUTING.md's walk-throughs ("Adding an endpoint", "Adding a figure"), run: each one's
+// blocks applied in order to a copy of this repository (the working tree as it is, its packages
+// linked, not copied), its commands run there, the files they change compared with the list it
+// ends with; then a piece left out, failing the check that names it. The text is the test's
+// only source of the steps, so the two cannot drift apart.
 // a build, a type-check, a lint and three test runs of the copy: the machine's time, not amctl's.
 // On 2 cores beside three busy processes it took 83 s alone, and more than 10 minutes in the
 // e2e project's run beside its other files and others' work (load average 26)
@@ -27,12 +24,12 @@ interface Block {
   text: string
 }
 
-/** The fenced blocks of CONTRIBUTING.md's section on adding an endpoint, in order. */
-function walkthroughBlocks(): Block[] {
+/** The fenced blocks of a section of CONTRIBUTING.md, in order. */
+function walkthroughBlocks(section: string): Block[] {
   const text = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8')
-  const start = text.indexOf(`\n${SECTION}\n`)
+  const start = text.indexOf(`\n${section}\n`)
   const end = text.indexOf('\n## ', start + 1)
-  expect(start, `CONTRIBUTING.md has a section "${SECTION}"`).toBeGreaterThan(0)
+  expect(start, `CONTRIBUTING.md has a section "${section}"`).toBeGreaterThan(0)
   return Lexer.lex(text.slice(start, end))
     .filter((token): token is Tokens.Code => token.type === 'code')
     .map((token) => {
@@ -103,57 +100,65 @@ function sh(copy: string, line: string): {status: number | null; output: string}
   return {status: result.status, output: `${result.stdout}${result.stderr}`}
 }
 
-describe("CONTRIBUTING.md's walk-through: an endpoint added by its steps", () => {
-  const blocks = walkthroughBlocks()
-  let copy: string
+/**
+ * Applies a walk-through's blocks in order to `copy`, runs its commands there (each must pass),
+ * and holds the files it changed to the list it ends with: the files it wrote by hand.
+ */
+function walk(copy: string, blocks: Block[]): Set<string> {
   const edited = new Set<string>()
+  for (const block of blocks) {
+    if (block.lang === 'sh') {
+      for (const line of block.text.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
+        const {status, output} = sh(copy, line)
+        if (status !== 0) expect.fail(`\`${line}\` failed (exit ${status}) after the walk-through's edits:\n${output.slice(-6000)}`)
+      }
+    } else if (block.lang === 'diff') {
+      const paths = [...block.text.matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1])
+      const applied = spawnSync('git', ['apply', '--recount', '-'], {
+        cwd: copy,
+        input: `${block.text}\n`,
+        encoding: 'utf8',
+        env: environment(copy),
+      })
+      if (applied.status !== 0) expect.fail(`the walk-through's diff of ${paths.join(', ')} does not apply: ${applied.stderr}`)
+      for (const path of paths) edited.add(path)
+    } else if (block.path !== undefined) {
+      const file = join(copy, block.path)
+      if (block.lang === 'json' && existsSync(file)) {
+        const document = JSON.parse(readFileSync(file, 'utf8'))
+        merge(document, JSON.parse(block.text))
+        writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`)
+      } else {
+        expect(existsSync(file), `${block.path} is a new file in the walk-through`).toBe(false)
+        mkdirSync(dirname(file), {recursive: true})
+        writeFileSync(file, `${block.text}\n`)
+      }
+      edited.add(block.path)
+    }
+  }
+  // the list it ends with is what changed: the hand-written files and what was generated from them
+  const listed = blocks.filter((block) => block.lang === 'text').at(-1)?.text ?? ''
+  const changed = git(copy, 'status', '--short', '--untracked-files=all')
+  const byPath = (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .sort((a, b) => a.slice(3).localeCompare(b.slice(3)))
+  expect(byPath(changed)).toEqual(byPath(listed))
+  for (const path of edited) expect(listed).toContain(path)
+  return edited
+}
+
+describe("CONTRIBUTING.md's walk-through: an endpoint added by its steps", () => {
+  const blocks = walkthroughBlocks('## Adding an endpoint')
+  let copy: string
 
   beforeAll(() => {
     copy = copyOfRepository()
   })
 
-  it('applies, and every check it runs passes', SLOW, () => {
-    for (const block of blocks) {
-      if (block.lang === 'sh') {
-        for (const line of block.text.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
-          const {status, output} = sh(copy, line)
-          if (status !== 0) expect.fail(`\`${line}\` failed (exit ${status}) after the walk-through's edits:\n${output.slice(-6000)}`)
-        }
-      } else if (block.lang === 'diff') {
-        const paths = [...block.text.matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1])
-        const applied = spawnSync('git', ['apply', '--recount', '-'], {
-          cwd: copy,
-          input: `${block.text}\n`,
-          encoding: 'utf8',
-          env: environment(copy),
-        })
-        if (applied.status !== 0) expect.fail(`the walk-through's diff of ${paths.join(', ')} does not apply: ${applied.stderr}`)
-        for (const path of paths) edited.add(path)
-      } else if (block.path !== undefined) {
-        const file = join(copy, block.path)
-        if (block.lang === 'json' && existsSync(file)) {
-          const document = JSON.parse(readFileSync(file, 'utf8'))
-          merge(document, JSON.parse(block.text))
-          writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`)
-        } else {
-          expect(existsSync(file), `${block.path} is a new file in the walk-through`).toBe(false)
-          mkdirSync(dirname(file), {recursive: true})
-          writeFileSync(file, `${block.text}\n`)
-        }
-        edited.add(block.path)
-      }
-    }
-    expect(edited.size, 'the files the walk-through writes by hand').toBe(HAND_WRITTEN)
-    // the list it ends with is what changed: the hand-written files and what was generated from them
-    const listed = blocks.filter((block) => block.lang === 'text').at(-1)?.text ?? ''
-    const changed = git(copy, 'status', '--short', '--untracked-files=all')
-    const byPath = (text: string) =>
-      text
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .sort((a, b) => a.slice(3).localeCompare(b.slice(3)))
-    expect(byPath(changed)).toEqual(byPath(listed))
-    for (const path of edited) expect(listed).toContain(path)
+  it('applies, and every check it runs passes: six files written by hand', SLOW, () => {
+    expect(walk(copy, blocks).size, 'the files the walk-through writes by hand').toBe(6)
   })
 
   it("without the dev server's handler, the end-to-end test fails naming the operation (501 not_implemented)", SLOW, () => {
@@ -185,6 +190,41 @@ describe("CONTRIBUTING.md's walk-through: an endpoint added by its steps", () =>
       expect(output).toContain('amctl runs logs: no unit test. Add test/commands/runs/logs.test.ts')
     } finally {
       renameSync(`${unit}.left-out`, unit)
+    }
+  })
+})
+
+describe("CONTRIBUTING.md's walk-through: a figure added by its steps", () => {
+  const blocks = walkthroughBlocks('## Adding a figure')
+  let copy: string
+
+  beforeAll(() => {
+    copy = copyOfRepository()
+  })
+
+  it('applies, and every check it runs passes: one file of src/ written by hand (at most 4)', SLOW, () => {
+    const edited = [...walk(copy, blocks)]
+    expect(edited.filter((path) => path.startsWith('src/'))).toEqual(['src/gate/figures.ts'])
+  })
+
+  it('a test that holds every field of a row, not told the new value, fails naming the field', SLOW, () => {
+    const told = blocks.find((block) => block.lang === 'diff' && block.text.includes('+++ b/test/commands/runs/watch.test.ts'))
+    expect(told, 'the walk-through tells test/commands/runs/watch.test.ts the value').toBeDefined()
+    const apply = (...flags: string[]) =>
+      spawnSync('git', ['apply', '--recount', ...flags, '-'], {
+        cwd: copy,
+        input: `${told?.text}\n`,
+        encoding: 'utf8',
+        env: environment(copy),
+      })
+    const reversed = apply('-R')
+    expect(reversed.status, reversed.stderr).toBe(0)
+    try {
+      const {status, output} = sh(copy, 'npx vitest run test/commands/runs/watch.test.ts')
+      expect(status).not.toBe(0)
+      expect(output).toContain('"baseline p95": "0.72"')
+    } finally {
+      apply()
     }
   })
 })

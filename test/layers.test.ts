@@ -75,6 +75,33 @@ describe('the layers of src/', () => {
     const intoGate = edges.filter(([from, to]) => roomOf(to) === 'gate' && roomOf(from) !== 'gate').map(([from]) => relative('src', from))
     expect(new Set(intoGate.map((path) => path.split('/')[0]))).toEqual(new Set(['commands']))
   })
+
+  it('inside the gate, a file imports only the files CONTRIBUTING.md lists below it (a type aside), and it lists every file', () => {
+    // the block of CONTRIBUTING.md that begins with the gate's top file: its names, in order (`reports/` is every report)
+    const contributing = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8')
+    const block = /```text\n(launches\.ts[\s\S]*?)```/.exec(contributing)?.[1] ?? ''
+    const order = [...block.matchAll(/\b(reports\/|[a-z-]+\.ts)/g)].map((m) => m[1])
+    const rank = (path: string) => {
+      const name = path.replace(/^src\/gate\//, '')
+      return order.indexOf(name.startsWith('reports/') ? 'reports/' : name)
+    }
+    const files = walk('src/gate')
+    expect(
+      files.filter((file) => rank(file) < 0),
+      'files of src/gate/ the list does not name',
+    ).toEqual([])
+    const up = files.flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/^import (type )?[^;]*?from '(\.{1,2}\/[^']+)'/gm)]
+        .filter(([, type]) => type === undefined)
+        .map(([, , to]) => normalize(join(dirname(file), to)).replace(/\.js$/, '.ts'))
+        .filter(
+          (to) =>
+            to.startsWith('src/gate/') && rank(to) <= rank(file) && !(rank(to) === rank(file) && to !== file && file.includes('/reports/')),
+        )
+        .map((to) => `${file} -> ${to}`),
+    )
+    expect(up).toEqual([])
+  })
 })
 
 // What a run takes from the world comes in as parameters, as gh's commands take their Factory's
