@@ -10,7 +10,7 @@ import type {Column} from '../output/format.js'
 import {newestForTrend, sparkline} from '../output/sparkline.js'
 import {createdMs} from './filter.js'
 import {type EvalStatsShift, type Judge, judgeRuns, shiftColumns, type Verdict} from './history-verdict.js'
-import {outcomeOf} from './rules.js'
+import {outcomeOf, type Rate} from './rules.js'
 import {FILE, HISTORY, type Quantile, robustSummary, round6, summarize} from './stats.js'
 
 /**
@@ -145,6 +145,15 @@ export function fileGroupOf(file: BaselineFile, agent: unknown, model: unknown):
 export function groupStats(runs: readonly BaselineFileRun[]): {mean: number; sd: number} {
   const {mean, sd} = summarize(runs.map((r) => r.score))
   return {mean: round6(mean ?? 0), sd: round6(sd ?? 0)}
+}
+
+/**
+ * A group's failure rate as the gate judges failures against it (./outcomes.ts): of its finished
+ * runs (succeeded with a score, set aside, or failed; cancelled runs say nothing about the agent),
+ * how many failed.
+ */
+export function fileRate(group: BaselineFileGroup): Rate {
+  return {failed: group.failed.length, finished: group.failed.length + group.runs.length + group.setAside.length}
 }
 
 /** The newest createdAt of a group's runs (ISO 8601 as written), or null without runs. */

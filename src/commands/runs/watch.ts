@@ -5,11 +5,10 @@ import {readStream} from '../../input/files.js'
 import {requireId} from '../../input/values.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
-import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
+import {resolveBaseline, waitForRuns, waitResult, type WatchedRun, type BaselineUpdateDocument} from '../../gate/wait.js'
 import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
 import {sightingsOfRuns} from '../../core/recent.js'
-import type {UpdateResult} from '../../gate/update.js'
 import type {ReportedResult} from '../../gate/result.js'
 
 /** --json: the runs in their last known state, in the order given, and those not finished when the wait ended. */
@@ -17,8 +16,8 @@ export interface WatchDocument {
   items: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
-  /** --update-baseline: what it added to the baseline file, or why it did not */
-  baselineUpdate?: UpdateResult
+  /** --update-baseline: what it added to the baseline file, or why it did not, and the groups whose level moved or that fail more */
+  baselineUpdate?: BaselineUpdateDocument
   /** the gate's result, as every report is made from it (src/gate/result.ts ReportedResult) */
   gate: ReportedResult
 }
