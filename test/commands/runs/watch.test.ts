@@ -1147,6 +1147,30 @@ describe('runs watch --baseline-file --update-baseline: a group whose level move
     ).toEqual(STEP)
   })
 
+  it("piped and on a terminal (no --json): the warning on stderr, after the update's line; stdout holds the runs only", async () => {
+    const line = 'codex / gpt-5 moved from 0.84 to 0.77 at r1 (−0.07, 4.4 sd): this update makes it the baseline'
+    for (const tty of [false, true]) {
+      const path = levelFile(tempDir('amctl-watch-level-'))
+      serveRuns([STEP], [Object.fromEntries(STEP.map((id, i) => [id, `succeeded:${[0.77, 0.76, 0.78, 0.77, 0.77][i]}`]))])
+      const r = await runCommand(RunsWatch, [...STEP, '--org', 'acme', '--baseline-file', path, '--update-baseline'], {
+        clock,
+        signals,
+        env: api.env(),
+        tty,
+        columns: 120,
+      })
+      expect(r.exitCode, r.stderr).toBe(10)
+      const err = lines(r.stderr)
+      const update = err.indexOf(`--update-baseline: added 5 runs to ${path}: 5 to codex / gpt-5`)
+      expect(update, `tty ${tty}: ${r.stderr}`).toBeGreaterThanOrEqual(0)
+      expect(err.slice(update + 1)).toContain(`warning: ${line}`)
+      expect(err.filter((l) => l.startsWith('warning: '))).toEqual([`warning: ${line}`])
+      expect(r.stderr, 'not in GitHub Actions: no annotation').not.toContain('::warning')
+      expect(r.stdout).not.toContain('moved from')
+      expect(r.stdout).toContain('r1')
+    }
+  })
+
   it('a step at the same level: no warning anywhere, `changes` and `warnings` empty', async () => {
     const path = levelFile(tempDir('amctl-watch-level-'))
     serveRuns([STEP], [Object.fromEntries(STEP.map((id, i) => [id, `succeeded:${[0.84, 0.83, 0.85, 0.84, 0.86][i]}`]))])
