@@ -1253,6 +1253,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       junit,
       summary,
       'baseline-updated': 'false',
+      'baseline-warnings': '',
     })
   })
 
