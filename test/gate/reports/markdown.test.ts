@@ -337,9 +337,14 @@ describe('the summary of a wait judged against a history or a baseline file (--s
     const r = await runCommand(RunsWatch, [...argv, '--json'], {env: api.env()})
     expect(r.exitCode, r.stderr).toBe(10)
     const md = readFileSync(summary, 'utf8')
-    expect(md).toContain(
-      `\nThe baseline file ${file} took in 5 runs (--update-baseline).\n\n⚠️ codex / gpt-5 moved from 0.84 to 0.77 at s1 (−0.07, 4.4 sd): this update makes it the baseline.\n`,
-    )
+    // the warning, after the line that says what the file took in
+    const lines = md.split('\n')
+    const took = lines.indexOf(`The baseline file ${file} took in 5 runs (--update-baseline).`)
+    expect(took, md).toBeGreaterThan(0)
+    expect(lines.slice(took + 1, took + 3)).toEqual([
+      '',
+      '⚠️ codex / gpt-5 moved from 0.84 to 0.77 at s1 (−0.07, 4.4 sd): this update makes it the baseline.',
+    ])
     // the pull-request comment, drawn from the step's --json (its `gate`, changes and all, checked against the result's schema)
     expect(await commentOf(r.stdout)).toBe(md)
   })
