@@ -9,7 +9,8 @@ import {MAX_INPUT_BYTES} from '../input/files.js'
 import type {Column} from '../output/format.js'
 import {newestForTrend, sparkline} from '../output/sparkline.js'
 import {createdMs} from './filter.js'
-import {outcomeOf} from './rules.js'
+import {type EvalStatsShift, type Judge, judgeRuns, shiftColumns, type Verdict} from './history-verdict.js'
+import {outcomeOf, type Rate} from './rules.js'
 import {FILE, HISTORY, type Quantile, robustSummary, round6, summarize} from './stats.js'
 
 /**
@@ -144,6 +145,15 @@ export function fileGroupOf(file: BaselineFile, agent: unknown, model: unknown):
 export function groupStats(runs: readonly BaselineFileRun[]): {mean: number; sd: number} {
   const {mean, sd} = summarize(runs.map((r) => r.score))
   return {mean: round6(mean ?? 0), sd: round6(sd ?? 0)}
+}
+
+/**
+ * A group's failure rate as the gate judges failures against it (./outcomes.ts): of its finished
+ * runs (succeeded with a score, set aside, or failed; cancelled runs say nothing about the agent),
+ * how many failed.
+ */
+export function fileRate(group: BaselineFileGroup): Rate {
+  return {failed: group.failed.length, finished: group.failed.length + group.runs.length + group.setAside.length}
 }
 
 /** The newest createdAt of a group's runs (ISO 8601 as written), or null without runs. */
@@ -667,24 +677,52 @@ export function leftOutText(leftOut: readonly LeftOut[]): string | undefined {
 
 // ——————————————————————————————————————— showing ———————————————————————————————————————
 
-/** A group as `evals baseline show|save` show it: the file's group and its newest run's time. */
+/** A group as `evals baseline show|save` show it: the file's group, its newest run's time, and the verdict of `evals stats` on it. */
 export type BaselineFileGroupView = BaselineFileGroup & {
   /** the newest createdAt of its runs, or null without runs */
   newestRunAt: string | null
+  /**
+   * the verdict of `evals stats` on its runs, at confidence 0.95 (docs/ci.md "When the scores
+   * moved: the verdicts"): shifted (its runs changed level), flaky (more failed runs than a
+   * failure rate of 5 % explains; never in a file of version 1, which records none), too-few
+   * (fewer than 10 runs), stable
+   */
+  verdict: Verdict
+  /** with `shifted`, the newest change of level: its first run, the mean score before it and since; otherwise null */
+  shift: EvalStatsShift | null
 }
 
-/** `evals baseline show|save --json`: the file as it is on disk, where it is, and each group's newest run. */
+/** `evals baseline show|save --json`: the file as it is on disk, where it is, and each group's newest run and verdict. */
 export type BaselineFileDocument = Omit<BaselineFile, 'groups'> & {
   /** the file's path, as given */
   path: string
   groups: BaselineFileGroupView[]
 }
 
-export function baselineDocument(file: BaselineFile, path: string): BaselineFileDocument {
-  return {path, ...file, groups: file.groups.map((g) => ({...g, newestRunAt: newestRunAt(g)}))}
+/**
+ * The document of `file` at `path`: each group with its newest run's time and the verdict of
+ * `evals stats` (./history-verdict.ts judgeRuns, fed as ./history-stats.ts feeds it: its scored
+ * runs oldest first, its failed runs of its finished ones, the cancelled counted as finished).
+ */
+export function baselineDocument(file: BaselineFile, path: string, judge: Judge): BaselineFileDocument {
+  return {
+    path,
+    ...file,
+    groups: file.groups.map((g) => {
+      const finished = g.runs.length + g.setAside.length + g.failed.length + g.cancelled.length
+      const {verdict, shift} = judgeRuns({failed: g.failed.length, finished, runs: g.runs}, judge)
+      return {...g, newestRunAt: newestRunAt(g), verdict, shift}
+    }),
+  }
 }
 
-/** The table of a file: AGENT, MODEL, RUNS, MEAN, SD, NEWEST (its age on a terminal), SET ASIDE, and TREND on a terminal. */
+/**
+ * The table of a file: AGENT, MODEL, RUNS, MEAN, SD, NEWEST (its age on a terminal), ASIDE (the
+ * runs set aside), VERDICT, and TREND on a terminal (short headers: a file of 50 runs keeps its
+ * agent, model and 20-score trend on a 100-column terminal); piped, after the runs set aside, the
+ * verdict and the shift's run ID, createdAt, level before, level after and delta (empty unless
+ * shifted), appended as in `evals stats`.
+ */
 export const BASELINE_FILE_COLUMNS: Column<BaselineFileGroupView>[] = [
   {header: 'AGENT', get: (g) => g.agent, flexible: true},
   {header: 'MODEL', get: (g) => g.model, flexible: true},
@@ -692,6 +730,8 @@ export const BASELINE_FILE_COLUMNS: Column<BaselineFileGroupView>[] = [
   {header: 'MEAN', get: (g) => (g.runs.length === 0 ? null : g.mean), show: 'score'},
   {header: 'SD', get: (g) => (g.runs.length < 2 ? null : g.sd), show: 'score'},
   {header: 'NEWEST', get: (g) => g.newestRunAt, show: 'time'},
-  {header: 'SET ASIDE', get: (g) => g.setAside.length},
+  {header: 'ASIDE', get: (g) => g.setAside.length},
+  {header: 'VERDICT', get: (g) => g.verdict, appended: true},
   {header: 'TREND', get: (g) => sparkline(newestForTrend(g.runs).map((r) => r.score)), extra: true},
+  ...shiftColumns((g: BaselineFileGroupView) => g.shift),
 ]

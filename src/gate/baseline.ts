@@ -4,7 +4,7 @@ import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {requireId} from '../input/values.js'
 import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
-import {fileGroupOf, groupName, newestRunAt, targetOf} from './baseline-file.js'
+import {fileGroupOf, fileRate, groupName, newestRunAt, targetOf} from './baseline-file.js'
 import {type Baseline, type BaselineOutcomes, type FileChoice, type GateBaseline, type OutcomeRun, outcomeOf, statusText} from './rules.js'
 import type {WatchState} from './state.js'
 import {HISTORY, robustSummary, round6} from './stats.js'
@@ -289,6 +289,7 @@ export function fileBaselines(state: WatchState, choice: FileChoice, now: number
       continue
     }
     const newest = newestRunAt(entry)
+    const rate = fileRate(entry)
     found.set(group.id, {
       kind: 'file',
       path,
@@ -303,9 +304,9 @@ export function fileBaselines(state: WatchState, choice: FileChoice, now: number
       stale: choice.maxAgeS > 0 && newest !== null && now - Date.parse(newest) > choice.maxAgeS * 1000,
       outcomes: choice.outcomes
         ? {
-            failed: entry.failed.length,
+            failed: rate.failed,
             cancelled: entry.cancelled.length,
-            finished: entry.failed.length + entry.runs.length + entry.setAside.length,
+            finished: rate.finished,
             runs: [
               ...entry.failed.map((r) => ({id: r.id, status: 'failed' as const, createdAt: r.createdAt})),
               ...entry.cancelled.map((r) => ({id: r.id, status: 'cancelled' as const, createdAt: r.createdAt})),

@@ -125,7 +125,7 @@ export const watchFlags = {
   }),
   'update-baseline': Flags.boolean({
     description:
-      "--baseline-file, on the default branch: after the verdict, add the step's succeeded, scored runs to the file (each group keeps its newest runs), whatever the verdict",
+      "--baseline-file, on the default branch: after the verdict, add the step's succeeded, scored runs to the file (each group keeps its newest runs), whatever the verdict; warns of a group whose level moved or that fails more",
     helpGroup: WAIT,
   }),
   'baseline-window': Flags.string({

@@ -6,7 +6,7 @@ import {RunningStats} from './stats.js'
 import {createdMs} from './filter.js'
 import type {Column} from '../output/format.js'
 import {newestForTrend, sparkline, sparkScale} from '../output/sparkline.js'
-import {type Judge, VERDICT, type Verdict, verdictOf} from './history-verdict.js'
+import {type EvalStatsShift, type Judge, judgeRuns, type ScoredRun, shiftColumns, VERDICT, type Verdict} from './history-verdict.js'
 
 /**
  * `amctl evals stats`: the runs of one eval set, summed up per agent × model while the run list
@@ -24,18 +24,7 @@ export interface EvalStatsShares {
   cancelled: number
 }
 
-/** Where an agent × model's scores changed level: the first run of the new level (./verdict.ts). */
-export interface EvalStatsShift {
-  /** the first succeeded run of the new level */
-  runId: string
-  createdAt: string
-  /** the mean score of the level before it, rounded to 6 decimals */
-  before: number
-  /** the mean score from this run to the newest, rounded to 6 decimals */
-  after: number
-  /** after − before, rounded to 6 decimals */
-  delta: number
-}
+export type {EvalStatsShift} from './history-verdict.js'
 
 /** One agent × model of the eval set (`--json`: an item of `groups`). */
 export interface EvalStatsGroup {
@@ -83,13 +72,6 @@ export interface EvalStats {
   groups: EvalStatsGroup[]
 }
 
-/** A scored run kept for the verdict: its score, and what `shift` says of it. */
-interface Scored {
-  score: number
-  runId: string
-  createdAt: string
-}
-
 /** How many IDs a generation of EvalStatsTally's repeat check holds (src/core/http/paginate.ts). */
 export {RECENT_IDS} from '../core/http/paginate.js'
 
@@ -97,7 +79,7 @@ export {RECENT_IDS} from '../core/http/paginate.js'
 type Tally = Pick<EvalStatsGroup, 'agent' | 'model' | 'runs' | 'succeeded' | 'failed' | 'cancelled' | 'last'> & {
   scores: RunningStats
   /** the newest VERDICT.maxScores scored runs, newest first */
-  newest: Scored[]
+  newest: ScoredRun[]
 }
 
 /** Sums up runs of `evalSetId` created at or after `since` (epoch ms; undefined: any), fed newest first. */
@@ -156,7 +138,7 @@ export class EvalStatsTally {
       if (score !== null) {
         tally.scores.add(score)
         tally.last ??= {runId: run.id, score, createdAt: run.createdAt}
-        if (tally.newest.length < VERDICT.maxScores) tally.newest.push({score, runId: run.id, createdAt: run.createdAt})
+        if (tally.newest.length < VERDICT.maxScores) tally.newest.push({id: run.id, score, createdAt: run.createdAt})
       }
     }
     return false
@@ -189,8 +171,7 @@ function summary(tally: Tally, judge: Judge): EvalStatsGroup {
   const share = (n: number): number => round(n / finished, 4)
   const {mean, sd} = tally.scores
   const oldestFirst = [...tally.newest].reverse()
-  const {verdict, change} = verdictOf({failed: tally.failed, finished, scores: oldestFirst.map((s) => s.score)}, judge)
-  const first = change === undefined ? undefined : oldestFirst[change.at]
+  const {verdict, shift} = judgeRuns({failed: tally.failed, finished, runs: oldestFirst}, judge)
   return {
     agent: tally.agent,
     model: tally.model,
@@ -206,16 +187,7 @@ function summary(tally: Tally, judge: Judge): EvalStatsGroup {
     last: tally.last,
     trend: newestForTrend(oldestFirst).map((s) => s.score),
     verdict,
-    shift:
-      change === undefined || first === undefined
-        ? null
-        : {
-            runId: first.runId,
-            createdAt: first.createdAt,
-            before: round(change.before, 6),
-            after: round(change.after, 6),
-            delta: round(change.after - change.before, 6),
-          },
+    shift,
   }
 }
 
@@ -271,10 +243,6 @@ export function statsColumns(groups: readonly EvalStatsGroup[]): Column<EvalStat
     {header: 'LAST', get: (g) => g.last?.score ?? null, show: 'score'},
     {header: 'VERDICT', get: (g) => g.verdict, appended: true},
     {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend, scale)), extra: true},
-    {header: 'SHIFT RUN', get: (g) => g.shift?.runId ?? null, appended: true, only: 'tsv'},
-    {header: 'SHIFT AT', get: (g) => g.shift?.createdAt ?? null, appended: true, only: 'tsv'},
-    {header: 'BEFORE', get: (g) => g.shift?.before ?? null, appended: true, only: 'tsv'},
-    {header: 'AFTER', get: (g) => g.shift?.after ?? null, appended: true, only: 'tsv'},
-    {header: 'DELTA', get: (g) => g.shift?.delta ?? null, appended: true, only: 'tsv'},
+    ...shiftColumns((g: EvalStatsGroup) => g.shift),
   ]
 }

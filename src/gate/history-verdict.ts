@@ -1,4 +1,5 @@
-import type {BinomialTail, NormalQuantile} from './stats.js'
+import type {Column} from '../output/format.js'
+import {type BinomialTail, type NormalQuantile, round6} from './stats.js'
 
 /**
  * The verdict of `amctl evals stats` on one agent × model (docs/ci.md "Reading the noise"): did
@@ -53,6 +54,8 @@ export type Verdict = 'stable' | 'flaky' | 'shifted' | 'too-few'
 
 /** A change of level found in a series of scores (oldest first). */
 export interface Change {
+  /** the index of the first score of the level before it (0, or the change found before it) */
+  start: number
   /** the index of the first score of the new level */
   at: number
   /** the mean of the scores of the level before it (from the start, or from the change before it) */
@@ -80,7 +83,7 @@ export function findChange(scores: readonly number[], confidence: number, normal
     const best = bestSplit(scores, from, m)
     const splits = n - from - 2 * m + 1
     if (best === undefined || best.z <= normalQuantile(1 - (1 - confidence) / (2 * splits))) break
-    found = {at: best.at, before: mean(scores, from, best.at), after: mean(scores, best.at, n)}
+    found = {start: from, at: best.at, before: mean(scores, from, best.at), after: mean(scores, best.at, n)}
     from = best.at
   }
   return found
@@ -141,4 +144,72 @@ export function verdictOf(
   if (isFlaky(group.failed, group.finished, judge.confidence, judge.binomialTail)) return {verdict: 'flaky'}
   if (group.scores.length < 2 * VERDICT.minSegment) return {verdict: 'too-few'}
   return {verdict: 'stable'}
+}
+
+/** A scored run as the verdicts read it: its ID, score and creation time. */
+export interface ScoredRun {
+  id: string
+  score: number
+  createdAt: string
+}
+
+/** Where an agent × model's scores changed level: the first run of the new level (`shift` of `evals stats`' and `evals baseline show`'s --json). */
+export interface EvalStatsShift {
+  /** the first succeeded run of the new level */
+  runId: string
+  createdAt: string
+  /** the mean score of the level before it, rounded to 6 decimals */
+  before: number
+  /** the mean score from this run to the newest, rounded to 6 decimals */
+  after: number
+  /** after − before, rounded to 6 decimals */
+  delta: number
+}
+
+/**
+ * The verdict of a group whose scored runs are `runs` (oldest first), `failed` of its `finished`
+ * runs failed, and where its shift starts (null unless shifted): what `evals stats` says of a
+ * group of the history, and `evals baseline show` of a group of a file.
+ */
+export function judgeRuns(
+  group: {failed: number; finished: number; runs: readonly ScoredRun[]},
+  judge: Judge,
+): {verdict: Verdict; change?: Change; shift: EvalStatsShift | null} {
+  const {verdict, change} = verdictOf({failed: group.failed, finished: group.finished, scores: group.runs.map((r) => r.score)}, judge)
+  const first = change === undefined ? undefined : group.runs[change.at]
+  if (change === undefined || first === undefined) return {verdict, shift: null}
+  const shift = {
+    runId: first.id,
+    createdAt: first.createdAt,
+    before: round6(change.before),
+    after: round6(change.after),
+    delta: round6(change.after - change.before),
+  }
+  return {verdict, change, shift}
+}
+
+/**
+ * Under a table (`evals stats`, `evals baseline show`): where a group's scores moved, and by how
+ * much: "codex / gpt-5 shifted at run_… (2026-11-01 09:00 UTC): 0.84 before, 0.77 since (−0.07)".
+ */
+export function shiftLine(group: {agent: string | null; model: string | null}, shift: EvalStatsShift): string {
+  const name = `${group.agent ?? '(no agent)'} / ${group.model ?? '(no model)'}`
+  const at = new Date(Date.parse(shift.createdAt)).toISOString().slice(0, 16).replace('T', ' ')
+  const sign = shift.delta < 0 ? '−' : '+'
+  return `${name} shifted at ${shift.runId} (${at} UTC): ${shift.before.toFixed(2)} before, ${shift.after.toFixed(2)} since (${sign}${Math.abs(shift.delta).toFixed(2)})`
+}
+
+/**
+ * The shift's fields of tab-separated rows (`evals stats`, `evals baseline show|save`), appended
+ * after the verdict: its run ID, createdAt, the level before, the level after and the delta (empty
+ * unless shifted). Piped only: a terminal says the shift under the table (shiftLine).
+ */
+export function shiftColumns<T>(shiftOf: (row: T) => EvalStatsShift | null): Column<T>[] {
+  return [
+    {header: 'SHIFT RUN', get: (row) => shiftOf(row)?.runId ?? null, appended: true, only: 'tsv'},
+    {header: 'SHIFT AT', get: (row) => shiftOf(row)?.createdAt ?? null, appended: true, only: 'tsv'},
+    {header: 'BEFORE', get: (row) => shiftOf(row)?.before ?? null, appended: true, only: 'tsv'},
+    {header: 'AFTER', get: (row) => shiftOf(row)?.after ?? null, appended: true, only: 'tsv'},
+    {header: 'DELTA', get: (row) => shiftOf(row)?.delta ?? null, appended: true, only: 'tsv'},
+  ]
 }

@@ -12,6 +12,8 @@ import {errorLine} from '../output/present.js'
 import {flagDuration} from '../output/time.js'
 import {type BaselineLookup, fileBaselines, findBaselineRun, lookUpBaselines} from './baseline.js'
 import {updateBaseline, type UpdateResult, updateText} from './update.js'
+import {updateWarnings} from './words.js'
+import {terminalSafe} from '../output/sanitize.js'
 import {type Column, plural} from '../output/format.js'
 import {gatedRunColumns, groupColumns} from './columns.js'
 import {pollRuns} from './poll.js'
@@ -30,7 +32,7 @@ import {
 import {ABORTED, exitCodeOf, type FinalOutcome, interruptedBy, orAbort, type WatchOptions, type WatchOutcome, watchRuns} from './watch.js'
 import type {ReportTargets, WaitPlan} from './flags.js'
 import type {FileChoice} from './rules.js'
-import {loadQuantile, loadToleranceFactor} from './stats.js'
+import {loadQuantile, loadToleranceFactor, loadVerdictDistributions} from './stats.js'
 import {WatchView} from './view.js'
 import {STOP_SIGNALS, type Signals} from '../core/signals.js'
 import {shellLine} from '../output/shell.js'
@@ -246,11 +248,15 @@ export async function concludeWait(
   const choice = options.baseline
   if (choice?.kind === 'file' && choice.update && (outcome.end === 'passed' || outcome.end === 'not-passed')) {
     // before the reports, which say what it did
-    result.baselineUpdate = updateBaseline(choice, outcome.state.runs(), deps.clock.wall())
+    // (the change-point test of the groups it changed needs the normal quantile: ./update.ts)
+    const {normalQuantile} = await loadVerdictDistributions()
+    result.baselineUpdate = updateBaseline(choice, outcome.state.runs(), deps.clock.wall(), normalQuantile)
     const {line, leftOut} = updateText(result.baselineUpdate, choice.file.keep)
     if (leftOut !== undefined) out.warning(leftOut)
     if (result.baselineUpdate.error === undefined) out.notice(line)
     else io.stderr.write(`${deps.errStyle.red(errorLine(new AmctlError(line, {code: result.baselineUpdate.error.code})))}\n`)
+    // a group whose level moved or that fails more, which this update makes the baseline: one line each
+    for (const warning of updateWarnings(result.baselineUpdate)) out.warning(warning)
   }
   await writeReports(result, reports, {io, out, env: deps.env})
   // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
@@ -287,14 +293,25 @@ function hostOf(baseUrl: string): string {
 /** A run as a wait ends with it: its `verdict`; with --baseline, also its `baseline`, `delta` and `margin`. */
 export type WatchedRun = GatedRun
 
+/** --json's `baselineUpdate`: what the update did (./update.ts UpdateResult) and its warnings in words. */
+export type BaselineUpdateDocument = UpdateResult & {
+  /** the sentences of `changes`, one each, as stderr's warning lines say them (control characters written visibly: one line each) */
+  warnings: string[]
+}
+
+/** --json's `baselineUpdate` of an update. */
+function updateDocument(update: UpdateResult): BaselineUpdateDocument {
+  return {...update, warnings: updateWarnings(update).map((line) => terminalSafe(line))}
+}
+
 /** What the --json document of a wait holds besides the runs. */
 export interface WaitExtras {
   /** with --repeat: the groups */
   groups?: GatedGroup[]
   /** the runs not finished when the wait ended, which go on on the server (the API cannot cancel runs); [] when all finished */
   unfinishedRunIds: string[]
-  /** --update-baseline: what it added to the file, or why it did not */
-  baselineUpdate?: UpdateResult
+  /** --update-baseline: what it added to the file, or why it did not, and what it took in */
+  baselineUpdate?: BaselineUpdateDocument
   /** the gate's result, every report is made from it (./result.ts ReportedResult; `amctl evals comment` reads it) */
   gate: ReportedResult
 }
@@ -320,7 +337,7 @@ export function waitResult<D>(
   const gated = gatedRuns(result)
   const {unfinishedRunIds, baselineUpdate} = result
   const groups = gatedGroups(result)
-  const update = {...(baselineUpdate === undefined ? {} : {baselineUpdate}), gate: reportedResult(result)}
+  const update = {...(baselineUpdate === undefined ? {} : {baselineUpdate: updateDocument(baselineUpdate)}), gate: reportedResult(result)}
   const error = present.error === undefined ? {} : {error: present.error}
   // a step a launch ended before any run of it was seen: nothing to list, the runs named on stderr
   if (present.error !== undefined && result.runs.every((r) => r.run === undefined)) {

@@ -1,5 +1,6 @@
 import {flagDuration} from '../output/time.js'
 import type {Decision, GateRule, Judged, NoBaseline, SampleBaseline, Stale} from './rules.js'
+import type {BaselineChange, UpdateResult} from './update.js'
 
 /**
  * The gate's sentences for people, said once: what a judgement (./verdict.ts, data) means in
@@ -201,4 +202,29 @@ export function resolutionText(hint: {detectable: number; maxDrop: number; repea
   const could = `this step could only see drops of ${two(hint.detectable)} or more`
   if (hint.repeat !== null) return `${could}; --repeat ${hint.repeat} would see ${hint.maxDrop}`
   return `${could}; no --repeat up to ${hint.upTo} would see ${hint.maxDrop} against baselines of so few runs (keep more)`
+}
+
+/**
+ * The sentence of a change --update-baseline took into a group (./update.ts BaselineChange):
+ * "claude-code / claude-sonnet-4-5 moved from 0.84 to 0.77 at run_… (−0.07, 3.5 sd): this update
+ * makes it the baseline", "codex / gpt-5 fails 3 of its 30 runs, 0 of 27 before this update: …".
+ */
+export function changeText(change: BaselineChange): string {
+  const makes = 'this update makes it the baseline'
+  if (change.kind === 'level') {
+    const sign = change.delta < 0 ? '−' : '+'
+    const by = `${sign}${two(Math.abs(change.delta))}, ${change.sds.toFixed(1)} sd`
+    return `${change.group} moved from ${two(change.from)} to ${two(change.to)} at ${change.runId} (${by}): ${makes}`
+  }
+  const {before} = change
+  return `${change.group} fails ${change.failed} of its ${change.finished} ${runs(change.finished)}, ${before.failed} of ${before.finished} before this update: ${makes}`
+}
+
+/**
+ * What --update-baseline took in, one plain sentence a group whose level moved or that fails more
+ * (server text as it came: each output escapes it for its format): the warning lines of stderr,
+ * the `::warning` annotations, the Markdown summary and the Action's `baseline-warnings`.
+ */
+export function updateWarnings(update: UpdateResult): string[] {
+  return update.changes.map(changeText)
 }

@@ -12,7 +12,7 @@ import {ROOT} from '../helpers/cli.js'
 import {sendJson, startServer, type TestServer} from '../helpers/http-server.js'
 import type {ServerResponse} from 'node:http'
 import {tempDir} from '../helpers/temp.js'
-import {baselineFileText, groupStats} from '../../src/gate/baseline-file.js'
+import {type BaselineFile, baselineFileText, groupStats} from '../../src/gate/baseline-file.js'
 import {junitSchemaErrors, parseJunit} from '../gate/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
 import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
@@ -613,7 +613,7 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
       await planned('claude-code', 0.7, 1)
       await planned('codex', 0.5, 1)
       const {result, step, doc} = await gate(workspace, {}, runOf('pull_request', `refs/pull/${PR}/merge`, github.url), 'ghs_job_token')
-      expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false'})
+      expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'false', 'baseline-warnings': ''})
       expect(step.stdout).not.toContain('update-baseline')
       expect(step.stderr).not.toContain('--update-baseline')
       expect(doc.runs.find((run: any) => run.agent === 'codex')).toMatchObject({verdict: 'regressed', baseline: {kind: 'file', path: FILE}})
@@ -646,6 +646,31 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
       const mine = main.doc.runs.find((run: any) => run.agent === group.agent)
       expect(group.runs.at(-1)).toMatchObject({id: mine.id, score: mine.score})
     }
+  })
+
+  it("a push whose runs move a group's level: the output baseline-warnings, a warning line and a ::warning say so; an unchanged group is not named", async () => {
+    const {workspace, file} = checkout()
+    // codex 5 runs at 0.58, about 4 sd below the file's 0.70 ± 0.03; claude-code at its level
+    await planned('claude-code', 0.7, 5)
+    await planned('codex', 0.58, 5)
+    const main = await gate(workspace, {repeat: '5'}, runOf('push', 'refs/heads/main'))
+    expect(main.result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed', 'baseline-updated': 'true'})
+    const first = baselineAt(file).groups.find((g) => g.agent === 'codex')!.runs[20]
+    expect(main.doc.runs.filter((run: any) => run.agent === 'codex')[0].id).toBe(first.id)
+    const line = `codex / gpt-5 moved from 0.70 to 0.58 at ${first.id} (−0.12, 3.9 sd): this update makes it the baseline`
+    expect(main.result.outputs['baseline-warnings']).toBe(line)
+    expect(main.step.stderr).toContain(`\nwarning: ${line}\n`)
+    expect(main.step.stderr).toContain(`\n::warning title=amctl%3A --update-baseline takes in a change of level::${line}\n`)
+    expect(main.step.stderr).not.toContain('claude-code / claude-sonnet-4-5 moved')
+    // the JSON document is whole after the lines the step read before it
+    expect(main.doc.baselineUpdate).toMatchObject({updated: true, warnings: [line]})
+
+    // a push at the file's levels (a fresh checkout): the output is there, empty
+    await clearPlans()
+    await planned('claude-code', 0.7, 1)
+    await planned('codex', 0.7, 1)
+    const other = await gate(checkout().workspace, {}, runOf('push', 'refs/heads/main'))
+    expect(other.result.outputs).toMatchObject({'exit-code': '0', 'baseline-updated': 'true', 'baseline-warnings': ''})
   })
 
   it('repeat: auto with max-drop launches one at a time until each group is decided: the outputs and the comment say the verdict', async () => {
@@ -733,11 +758,12 @@ describe('the example workflows, played against the dev server', {timeout: 240_0
       }),
     })
 
-  /** origin: a repository whose main commits the baseline file of es_acme_search. */
-  async function origin(): Promise<string> {
+  /** origin: a repository whose main commits the baseline file of es_acme_search (as `edit` changes it). */
+  async function origin(edit?: (file: BaselineFile) => BaselineFile): Promise<string> {
     const bare = join(tempDir('amctl-origin-'), 'evals-demo.git')
     git(dirname(bare), 'init', '--quiet', '--bare', '--initial-branch=main', bare)
     const seed = await withSearchBaseline(tempDir('amctl-seed-'))
+    if (edit !== undefined) writeFileSync(join(seed, SEARCH_BASELINE), baselineFileText(edit(JSON.parse(searchBaseline!))))
     git(seed, 'init', '--quiet', '--initial-branch=main')
     git(seed, 'add', '.')
     git(seed, 'commit', '--quiet', '-m', 'the baseline file')
@@ -889,6 +915,34 @@ describe('the example workflows, played against the dev server', {timeout: 240_0
     // main's file is untouched until the update is merged; the other job is not for pushes
     expect(fileOf(bare, 'main')).toEqual(first)
     expect((await play('github-baseline.yml', 'refresh', events.push('103'), checkoutOf(bare))).result.ran).toBe(false)
+  })
+
+  it("github-baseline.yml: a push that moves a group's level proposes the file with the sentence that says so first in the pull request's body", async () => {
+    // codex in the committed file: 20 runs around 0.84, then 4 at 0.77; this push's run, a fifth at 0.77, makes a level of them
+    const at = (i: number) => new Date(Date.now() - (60 - i) * 60_000).toISOString()
+    const runs = [
+      ...Array.from({length: 20}, (_, i) => ({id: `run_file_codex_${i}`, score: [0.82, 0.84, 0.86, 0.84][i % 4], createdAt: at(i)})),
+      ...Array.from({length: 4}, (_, i) => ({id: `run_file_codex_new_${i}`, score: 0.77, createdAt: at(20 + i)})),
+    ]
+    const bare = await origin((file) => ({
+      ...file,
+      groups: file.groups.map((g) =>
+        g.agent === 'codex' ? {...g, ...groupStats(runs), runs, setAside: [], failed: [], cancelled: []} : g,
+      ),
+    }))
+    await planLaunch({codex: 0.77})
+    const push = await play('github-baseline.yml', 'update', events.push('106'), checkoutOf(bare))
+    const warnings = push.step('evals').outputs['baseline-warnings']
+    expect(warnings.split('\n')).toEqual([
+      expect.stringMatching(
+        /^codex \/ gpt-5 moved from 0\.84 to 0\.77 at run_file_codex_new_0 \(−0\.07, \d\.\d sd\): this update makes it the baseline$/,
+      ),
+    ])
+    expect(push.proposed).toHaveLength(1)
+    const {body} = push.proposed[0]
+    expect(body.startsWith(`${warnings}\n\n`), body).toBe(true)
+    // then the example's own words, with the verdict
+    expect(body.slice(warnings.length + 2)).toContain(`(verdict of the last: ${push.step('evals').outputs.verdict})`)
   })
 
   it('github-baseline.yml run by hand: the file anew from the runs of N launches (evals baseline save --runs), proposed', async () => {
@@ -1199,6 +1253,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       junit,
       summary,
       'baseline-updated': 'false',
+      'baseline-warnings': '',
     })
   })
 

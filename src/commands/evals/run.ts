@@ -11,7 +11,7 @@ import type {OperationId} from '../../contract/routes.js'
 import {sightingsOfRuns} from '../../core/recent.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
-import {resolveBaseline, waitResult, type WatchedRun} from '../../gate/wait.js'
+import {resolveBaseline, waitResult, type WatchedRun, type BaselineUpdateDocument} from '../../gate/wait.js'
 import {
   againCommand,
   parseRepeat,
@@ -25,7 +25,6 @@ import {
 import {type LaunchPolicy, launchAndWait} from '../../gate/launches.js'
 import {plural} from '../../output/format.js'
 import type {GatedGroup, ReportedResult} from '../../gate/result.js'
-import type {UpdateResult} from '../../gate/update.js'
 
 /** --json when a launch was sent and no answer came (exit 9). */
 export interface UnknownLaunch {
@@ -42,8 +41,8 @@ export type WaitedLaunch = LaunchResult & {
   runs: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
-  /** --update-baseline: what it added to the baseline file, or why it did not */
-  baselineUpdate?: UpdateResult
+  /** --update-baseline: what it added to the baseline file, or why it did not, and the groups whose level moved or that fail more */
+  baselineUpdate?: BaselineUpdateDocument
   /** the gate's result, as every report is made from it (src/gate/result.ts ReportedResult) */
   gate: ReportedResult
 }
@@ -57,8 +56,8 @@ export interface RepeatedLaunch {
   runs: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
-  /** --update-baseline: what it added to the baseline file, or why it did not */
-  baselineUpdate?: UpdateResult
+  /** --update-baseline: what it added to the baseline file, or why it did not, and the groups whose level moved or that fail more */
+  baselineUpdate?: BaselineUpdateDocument
   /** the gate's result, as every report is made from it (src/gate/result.ts ReportedResult) */
   gate: ReportedResult
 }

@@ -10,8 +10,8 @@ import {assertRow} from '../../output/format.js'
 import {Progress} from '../../output/progress.js'
 import {styled} from '../../output/renderer.js'
 import {TREND_LENGTH} from '../../output/sparkline.js'
-import {type EvalStats, type EvalStatsGroup, EvalStatsTally, statsColumns} from '../../gate/history-stats.js'
-import {VERDICT} from '../../gate/history-verdict.js'
+import {type EvalStats, EvalStatsTally, statsColumns} from '../../gate/history-stats.js'
+import {shiftLine, VERDICT} from '../../gate/history-verdict.js'
 
 export type {EvalStats as EvalsStatsResult, EvalStatsGroup} from '../../gate/history-stats.js'
 
@@ -98,14 +98,6 @@ Each agent × model gets a verdict, each a test at --confidence C (default ${HIS
     if (this.out.tty) for (const group of stats.groups) if (group.shift !== null) this.out.notice(shiftLine(group, group.shift))
     return stats
   }
-}
-
-/** Under the table: where a group's scores moved, and by how much. */
-function shiftLine(group: EvalStatsGroup, shift: NonNullable<EvalStatsGroup['shift']>): string {
-  const name = `${group.agent ?? '(no agent)'} / ${group.model ?? '(no model)'}`
-  const at = new Date(Date.parse(shift.createdAt)).toISOString().slice(0, 16).replace('T', ' ')
-  const sign = shift.delta < 0 ? '−' : '+'
-  return `${name} shifted at ${shift.runId} (${at} UTC): ${shift.before.toFixed(2)} before, ${shift.after.toFixed(2)} since (${sign}${Math.abs(shift.delta).toFixed(2)})`
 }
 
 function plural(n: number, noun: string): string {

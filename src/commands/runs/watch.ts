@@ -5,11 +5,10 @@ import {readStream} from '../../input/files.js'
 import {requireId} from '../../input/values.js'
 import {GateCommand} from '../../gate/command.js'
 import {checkReportPaths} from '../../gate/report.js'
-import {resolveBaseline, waitForRuns, waitResult, type WatchedRun} from '../../gate/wait.js'
+import {resolveBaseline, waitForRuns, waitResult, type WatchedRun, type BaselineUpdateDocument} from '../../gate/wait.js'
 import {againCommand, parseWatchOptions, watchFlags} from '../../gate/flags.js'
 import type {OperationId} from '../../contract/routes.js'
 import {sightingsOfRuns} from '../../core/recent.js'
-import type {UpdateResult} from '../../gate/update.js'
 import type {ReportedResult} from '../../gate/result.js'
 
 /** --json: the runs in their last known state, in the order given, and those not finished when the wait ended. */
@@ -17,8 +16,8 @@ export interface WatchDocument {
   items: WatchedRun[]
   /** the runs not finished when the wait ended (a timeout, --fail-fast): they go on on the server, which cannot cancel runs */
   unfinishedRunIds: string[]
-  /** --update-baseline: what it added to the baseline file, or why it did not */
-  baselineUpdate?: UpdateResult
+  /** --update-baseline: what it added to the baseline file, or why it did not, and the groups whose level moved or that fail more */
+  baselineUpdate?: BaselineUpdateDocument
   /** the gate's result, as every report is made from it (src/gate/result.ts ReportedResult) */
   gate: ReportedResult
 }
@@ -33,7 +32,7 @@ Exit codes: 0 every run passed (succeeded, met --min-score, did not regress); 10
 
 --baseline history (recommended) judges each run against the newest --baseline-runs (default 20) earlier runs of the same eval set, agent and model that succeeded with a score, within --baseline-window (default 30d): a run regresses when it scores below their mean by more than the noise margin at --confidence C (default 0.95, for the whole step: Bonferroni over the runs judged; a step whose agents did not change fails at most 1 − C of the time) and --max-drop (default 0); fewer than 3 such runs is no baseline. --baseline previous compares each run with the newest such run, and --baseline RUN_ID every run with that run, failing a drop of more than --max-drop. --json then gives each run "verdict", "baseline" (the history, {"runId","score"}, or null), "delta" (its score minus the baseline's) and with history "margin"; the table adds BASELINE, Δ (and MARGIN, TREND) and VERDICT. A run without a baseline passes unjudged unless --require-baseline.
 
---baseline-file PATH (the gate for pull requests) judges each run against the runs of its agent and model in a baseline file made by \`evals baseline save\`, with the statistics of --baseline history and a margin that holds the file's own false-alarm rate (a tolerance bound); no history scan is made. A group of the file whose newest run is older than --baseline-max-age (default 30d) is stale: a warning, and with --require-baseline a failure. --update-baseline (on the default branch) adds the watched runs that succeeded with a score to the file after the verdict, each group keeping its newest runs. Every run judged against a history or a file also says "detectable": the smallest drop it could have seen; when --max-drop is below it, one line says which --repeat would see it.
+--baseline-file PATH (the gate for pull requests) judges each run against the runs of its agent and model in a baseline file made by \`evals baseline save\`, with the statistics of --baseline history and a margin that holds the file's own false-alarm rate (a tolerance bound); no history scan is made. A group of the file whose newest run is older than --baseline-max-age (default 30d) is stale: a warning, and with --require-baseline a failure. --update-baseline (on the default branch) adds the watched runs that succeeded with a score to the file after the verdict, each group keeping its newest runs, and warns of each group whose level moved or that fails more (--json: "baselineUpdate": {"changes"}). Every run judged against a history or a file also says "detectable": the smallest drop it could have seen; when --max-drop is below it, one line says which --repeat would see it.
 
 Piped, each row is the run's \`runs list\` row (ID, status, eval set, created, agent, model, score), then verdict, baseline run, baseline score (with history: its mean), delta, margin, baseline sd and baseline runs: fourteen fields whatever the flags, empty where they do not apply (cut -f8 is the verdict).
 

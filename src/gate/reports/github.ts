@@ -1,6 +1,7 @@
 import {workflowEscape} from '../../output/sanitize.js'
 import {flagDuration} from '../../output/time.js'
 import {type GateResult, sampleOf, judgedItems, type GroupResult, type RunResult} from '../result.js'
+import {changeText} from '../words.js'
 
 /**
  * GitHub Actions workflow commands for a report (written on stderr: the runner reads workflow
@@ -8,7 +9,8 @@ import {type GateResult, sampleOf, judgedItems, type GroupResult, type RunResult
  * pass, and per run not finished when --wait-timeout ended the wait (the step fails on both);
  * one `::warning` per run or group judged against a stale group of a baseline file, per group
  * left inconclusive by --repeat auto (unless --fail-inconclusive failed it), and when the step
- * could not see --max-drop.
+ * could not see --max-drop, and one per group whose level moved or that fails more, which
+ * --update-baseline made the baseline (../update.ts).
  * Values are escaped as GitHub documents (src/output/sanitize.ts workflowEscape).
  */
 
@@ -61,6 +63,10 @@ export function githubAnnotations(report: GateResult): string[] {
         `this step could only see drops of ${resolution.detectable.toFixed(2)} or more; ${would} see ${resolution.maxDrop}`,
       ),
     )
+  }
+  for (const change of report.baselineUpdate?.changes ?? []) {
+    const title = change.kind === 'level' ? 'a change of level' : 'a rise of failures'
+    lines.push(workflowCommand('warning', `amctl: --update-baseline takes in ${title}`, changeText(change)))
   }
   return lines
 }

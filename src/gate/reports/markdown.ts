@@ -5,7 +5,7 @@ import {groupName} from '../baseline-file.js'
 import {FIGURE_LIST, type Figure, gives, type SummaryShow} from '../figures.js'
 import {type GateResult, type GroupResult, type RunResult, sampleOf, verdictText} from '../result.js'
 import type {BaselineChoice, GateBaseline} from '../rules.js'
-import {percent, resolutionText, two} from '../words.js'
+import {percent, resolutionText, two, updateWarnings} from '../words.js'
 
 /**
  * `--summary PATH`, the job summary in GitHub Actions, and the pull-request comment the Action
@@ -19,7 +19,8 @@ import {percent, resolutionText, two} from '../words.js'
  * 3. What to do, a line for each failing verdict, from its decision (./rules.ts Decision): the
  *    runs to look at and the command that refreshes the baseline, the failed runs, what more
  *    launches would decide; and the warnings (a stale file, an inconclusive group, a drop the
- *    step could not see, the baseline file's update).
+ *    step could not see, the baseline file's update and each group whose level moved or that fails
+ *    more, which the update makes the baseline: ../words.ts updateWarnings).
  * 4. Everything else in a collapsed `<details>`: each group's runs, its figures (the FIGURES
  *    with a `summary` label, ../figures.ts), the sentence of its verdict, and the method in two
  *    sentences with a link to docs/ci.md.
@@ -351,6 +352,8 @@ function warnings(ctx: Context): string[] {
     out.push(`⚠️ The baseline file ${markdownText(update.path)} was not updated: ${markdownText(update.error.message)}.`)
   else if (update?.updated)
     out.push(`The baseline file ${markdownText(update.path)} took in ${plural(update.added, 'run')} (--update-baseline).`)
+  // a group whose level moved or that fails more, which the update makes the baseline (../update.ts)
+  if (update !== undefined) out.push(...updateWarnings(update).map((line) => `⚠️ ${markdownText(line)}.`))
   return out
 }
 

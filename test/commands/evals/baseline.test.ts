@@ -1,5 +1,5 @@
 import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
-import {baselineAt} from '../../helpers/baseline.js'
+import {baselineAt, writeBaseline} from '../../helpers/baseline.js'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import EvalsBaselineSave from '../../../src/commands/evals/baseline/save.js'
@@ -88,15 +88,15 @@ describe('evals baseline save', () => {
     expect(api.requests().slice(before)).toHaveLength(1)
   })
 
-  it('piped and on a terminal: one row per group (agent, model, runs, mean, sd, newest run, set aside)', async () => {
+  it('piped and on a terminal: one row per group (agent, model, runs, mean, sd, newest run, set aside, verdict)', async () => {
     serve(history('codex', 5, 0.7))
     const path = join(tempDir('amctl-baseline-save-'), 'base.json')
     const piped = await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})
     const newest = new Date(NOW - HOUR).toISOString()
-    expect(piped.stdout).toBe(`codex\tcodex-model\t5\t0.7\t0.015811\t${newest}\t0\n`)
+    expect(piped.stdout).toBe(`codex\tcodex-model\t5\t0.7\t0.015811\t${newest}\t0\ttoo-few\t\t\t\t\t\n`)
     const tty = await runCommand(EvalsBaselineShow, [path], {tty: true, columns: 120})
-    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +SET ASIDE +TREND$/)
-    expect(tty.stdout.split('\n')[1]).toMatch(/^codex +codex-model +5 +0\.70 +0\.02 +1 hour ago +0 +[▁-█]{5}$/)
+    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +ASIDE +VERDICT +TREND$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^codex +codex-model +5 +0\.70 +0\.02 +1 hour ago +0 +too-few +[▁-█]{5}$/)
   })
 
   it('on a 100-column terminal a file of 50 runs keeps agent and model: its trend is the newest 20 scores', async () => {
@@ -104,8 +104,8 @@ describe('evals baseline save', () => {
     const path = join(tempDir('amctl-baseline-save-'), 'base.json')
     expect((await runCommand(EvalsBaselineSave, ['es_1', '--org', 'acme', '--file', path], {env: api.env()})).exitCode).toBe(0)
     const tty = await runCommand(EvalsBaselineShow, [path], {tty: true, columns: 100})
-    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +SET ASIDE +TREND$/)
-    expect(tty.stdout.split('\n')[1]).toMatch(/^claude-code +claude-sonnet-4-5 +50 +0\.80 +0\.01 +1 hour ago +0 +[▁-█]{20}$/)
+    expect(tty.stdout.split('\n')[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +ASIDE +VERDICT +TREND$/)
+    expect(tty.stdout.split('\n')[1]).toMatch(/^claude-code +claude-sonnet-4-5 +50 +0\.80 +0\.01 +1 hour ago +0 +stable +[▁-█]{20}$/)
   })
 
   it("warns when a group's runs changed level: where the new level starts and how to save only it; a steady group no warning", async () => {
@@ -242,5 +242,58 @@ describe('evals baseline show', () => {
       ...JSON.parse(readFileSync(path, 'utf8')),
       groups: [expect.objectContaining({agent: 'codex'})],
     })
+  })
+})
+
+describe('evals baseline show: the verdict of `evals stats` on each group (issue 35 §3)', () => {
+  /** A version 2 file: claude's 20 runs around 0.84 then 10 around 0.77 (a shift), codex's 20 steady with 4 failed of 24. */
+  function shiftedFile(path: string) {
+    const at = (i: number) => new Date(NOW - (40 - i) * HOUR).toISOString()
+    const jitter = (i: number) => ((i % 5) - 2) * 0.01
+    const claude = Array.from({length: 30}, (_, i) => ({
+      id: `run_claude_${i}`,
+      score: Math.round(((i < 20 ? 0.84 : 0.77) + jitter(i)) * 100) / 100,
+      createdAt: at(i),
+    }))
+    const codex = Array.from({length: 20}, (_, i) => ({
+      id: `run_codex_${i}`,
+      score: Math.round((0.7 + jitter(i)) * 100) / 100,
+      createdAt: at(i),
+    }))
+    const failed = [3, 9, 14, 18].map((i) => ({id: `run_codex_failed_${i}`, createdAt: at(i)}))
+    writeBaseline(path, {savedAt: at(30)}, [
+      {agent: 'claude', model: 'claude-model', runs: claude},
+      {agent: 'codex', model: 'codex-model', runs: codex, failed},
+    ])
+    return {firstOfNew: claude[20]}
+  }
+
+  it('a shifted group says `shifted` and where its shift starts: --json, the table (and the line under it), the appended TSV fields', async () => {
+    const path = join(tempDir('amctl-baseline-show-'), 'base.json')
+    const {firstOfNew} = shiftedFile(path)
+    const json = await runCommand(EvalsBaselineShow, [path, '--json'])
+    expect(json.exitCode, json.stderr).toBe(0)
+    const doc = JSON.parse(json.stdout)
+    expect(doc.groups.map((g: any) => [g.agent, g.verdict])).toEqual([
+      ['claude', 'shifted'],
+      ['codex', 'flaky'],
+    ])
+    expect(doc.groups[0].shift).toEqual({runId: firstOfNew.id, createdAt: firstOfNew.createdAt, before: 0.84, after: 0.77, delta: -0.07})
+    expect(doc.groups[1].shift).toBeNull()
+
+    const tty = await runCommand(EvalsBaselineShow, [path], {tty: true, columns: 120})
+    const rows = tty.stdout.split('\n')
+    expect(rows[0]).toMatch(/^AGENT +MODEL +RUNS +MEAN +SD +NEWEST +ASIDE +VERDICT +TREND$/)
+    expect(rows[1]).toMatch(/^claude +claude-model +30 .* shifted +[▁-█]{20}$/)
+    expect(rows[2]).toMatch(/^codex +codex-model +20 .* flaky +[▁-█]{20}$/)
+    const at = firstOfNew.createdAt.slice(0, 16).replace('T', ' ')
+    expect(tty.stderr).toContain(`claude / claude-model shifted at ${firstOfNew.id} (${at} UTC): 0.84 before, 0.77 since (−0.07)\n`)
+    expect(tty.stderr).not.toContain('codex / codex-model shifted')
+
+    const piped = await runCommand(EvalsBaselineShow, [path])
+    const fields = piped.stdout.split('\n').map((line) => line.split('\t'))
+    expect(fields[0].slice(7)).toEqual(['shifted', firstOfNew.id, firstOfNew.createdAt, '0.84', '0.77', '-0.07'])
+    expect(fields[1].slice(7)).toEqual(['flaky', '', '', '', '', ''])
+    expect(piped.stderr).toBe('')
   })
 })

@@ -11,6 +11,7 @@ import {readRecent} from '../../../src/core/recent.js'
 import {parseJunit} from '../../gate/reports/fixtures.js'
 import {type FakeSignals, fakeSignals} from '../../helpers/fake-signals.js'
 import {run} from './fixtures.js'
+import {baselineAt, writeBaseline} from '../../helpers/baseline.js'
 import {baselineFileText, groupStats} from '../../../src/gate/baseline-file.js'
 import {roundAndRound} from '../../helpers/pages.js'
 import {AMCTL_TOKEN_HINT, lines} from '../../helpers/output.js'
@@ -1096,5 +1097,90 @@ describe('runs watch --baseline-file --update-baseline: the update never takes t
     }
     expect(api.requests()).toEqual([])
     expect(readFileSync(path, 'utf8')).toBe(before)
+  })
+})
+
+describe('runs watch --baseline-file --update-baseline: a group whose level moved is said to be taken in (issue 35 §3)', () => {
+  /** A file of codex / gpt-5's 20 runs around 0.84 (sd 0.02), created the hour before the runs watched. */
+  function levelFile(dir: string): string {
+    const scores = [0.84, 0.82, 0.86, 0.83, 0.85, 0.84, 0.81, 0.87, 0.84, 0.84, 0.83, 0.85, 0.86, 0.82, 0.84, 0.84, 0.85, 0.83, 0.82, 0.86]
+    const runs = scores.map((score, i) => ({id: `b${i}`, score, createdAt: new Date(Date.UTC(2025, 11, 31, 23, i)).toISOString()}))
+    return writeBaseline(join(dir, 'b.json'), {savedAt: '2025-12-31T23:30:00.000Z'}, [{agent: 'codex', model: 'gpt-5', runs}])
+  }
+  const STEP = ['r1', 'r2', 'r3', 'r4', 'r5']
+
+  it('a step of 5 runs at 0.77: one warning line on stderr, `changes` and `warnings` in --json, a ::warning in GitHub Actions; the file updated all the same', async () => {
+    const path = levelFile(tempDir('amctl-watch-level-'))
+    serveRuns([STEP], [Object.fromEntries(STEP.map((id, i) => [id, `succeeded:${[0.77, 0.76, 0.78, 0.77, 0.77][i]}`]))])
+    const line = 'codex / gpt-5 moved from 0.84 to 0.77 at r1 (−0.07, 4.4 sd): this update makes it the baseline'
+    const r = await runCommand(RunsWatch, [...STEP, '--org', 'acme', '--baseline-file', path, '--update-baseline', '--json'], {
+      clock,
+      signals,
+      env: api.env({GITHUB_ACTIONS: 'true'}),
+    })
+    expect(r.exitCode, r.stderr).toBe(10)
+    expect(lines(r.stderr)).toContain(`warning: ${line}`)
+    expect(lines(r.stderr)).toContain(`::warning title=amctl%3A --update-baseline takes in a change of level::${line}`)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.baselineUpdate).toMatchObject({updated: true, added: 5, warnings: [line]})
+    expect(doc.baselineUpdate.changes).toEqual([
+      {
+        kind: 'level',
+        group: 'codex / gpt-5',
+        agent: 'codex',
+        model: 'gpt-5',
+        from: 0.84,
+        to: 0.77,
+        delta: -0.07,
+        // the sd of the level before (the file's 20 runs), and the drop in it
+        sd: 0.015894,
+        sds: 4.40407,
+        runId: 'r1',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    ])
+    expect(doc.gate.baselineUpdate.changes).toEqual(doc.baselineUpdate.changes)
+    expect(
+      baselineAt(path)
+        .groups[0].runs.map((run) => run.id)
+        .slice(-5),
+    ).toEqual(STEP)
+  })
+
+  it("piped and on a terminal (no --json): the warning on stderr, after the update's line; stdout holds the runs only", async () => {
+    const line = 'codex / gpt-5 moved from 0.84 to 0.77 at r1 (−0.07, 4.4 sd): this update makes it the baseline'
+    for (const tty of [false, true]) {
+      const path = levelFile(tempDir('amctl-watch-level-'))
+      serveRuns([STEP], [Object.fromEntries(STEP.map((id, i) => [id, `succeeded:${[0.77, 0.76, 0.78, 0.77, 0.77][i]}`]))])
+      const r = await runCommand(RunsWatch, [...STEP, '--org', 'acme', '--baseline-file', path, '--update-baseline'], {
+        clock,
+        signals,
+        env: api.env(),
+        tty,
+        columns: 120,
+      })
+      expect(r.exitCode, r.stderr).toBe(10)
+      const err = lines(r.stderr)
+      const update = err.indexOf(`--update-baseline: added 5 runs to ${path}: 5 to codex / gpt-5`)
+      expect(update, `tty ${tty}: ${r.stderr}`).toBeGreaterThanOrEqual(0)
+      expect(err.slice(update + 1)).toContain(`warning: ${line}`)
+      expect(err.filter((l) => l.startsWith('warning: '))).toEqual([`warning: ${line}`])
+      expect(r.stderr, 'not in GitHub Actions: no annotation').not.toContain('::warning')
+      expect(r.stdout).not.toContain('moved from')
+      expect(r.stdout).toContain('r1')
+    }
+  })
+
+  it('a step at the same level: no warning anywhere, `changes` and `warnings` empty', async () => {
+    const path = levelFile(tempDir('amctl-watch-level-'))
+    serveRuns([STEP], [Object.fromEntries(STEP.map((id, i) => [id, `succeeded:${[0.84, 0.83, 0.85, 0.84, 0.86][i]}`]))])
+    const r = await runCommand(RunsWatch, [...STEP, '--org', 'acme', '--baseline-file', path, '--update-baseline', '--json'], {
+      clock,
+      signals,
+      env: api.env({GITHUB_ACTIONS: 'true'}),
+    })
+    expect(r.exitCode, r.stderr).toBe(0)
+    expect(r.stderr).not.toMatch(/^(warning: |::warning)/m)
+    expect(JSON.parse(r.stdout).baselineUpdate).toMatchObject({updated: true, added: 5, changes: [], warnings: []})
   })
 })

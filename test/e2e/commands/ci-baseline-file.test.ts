@@ -182,4 +182,28 @@ describe('--baseline-file against the dev server', () => {
     expect(org.exitCode).toBe(2)
     expect(org.stderr).toBe(`error: --baseline-file ${other} holds runs of organization globex, not ${ORG} (invalid_request)\n`)
   })
+
+  it('--update-baseline on a file of 20 runs at 0.84 and a step of 5 launches at 0.77 for codex: one warning that its level moved, in --json too; claude-code, unchanged, none', async () => {
+    await history(24, 0.84, 0.02)
+    const path = join(tempDir('amctl-e2e-file-'), 'baseline.json')
+    const saved = await e2e.current.amctl(['evals', 'baseline', 'save', EVAL_SET, '--org', ORG, '--file', path, '--baseline-runs', '20'])
+    expect(saved.exitCode, saved.stderr).toBe(0)
+    await plan({agent: 'codex', status: 'succeeded', mean: 0.77, sd: 0.005, seed: 25, count: 5})
+    await plan({agent: 'claude-code', status: 'succeeded', mean: 0.84, sd: 0.02, seed: 26, count: 5})
+    const r = await e2e.current.amctl([...GATE, '--repeat', '5', '--baseline-file', path, '--update-baseline', '--json'])
+    expect(r.exitCode, r.stderr).toBe(10)
+    const doc = jsonDoc(r)
+    const codex = doc.runs.filter((run: any) => run.agent === 'codex')
+    expect(doc.baselineUpdate.changes).toEqual([expect.objectContaining({kind: 'level', group: 'codex / gpt-5', runId: codex[0].id})])
+    const [change] = doc.baselineUpdate.changes
+    expect(change.to).toBeCloseTo(0.77, 1)
+    expect(change.sds).toBeGreaterThan(2.5)
+    const warnings = lines(r.stderr).filter((line) => line.startsWith('warning: '))
+    expect(warnings).toEqual([`warning: ${doc.baselineUpdate.warnings[0]}`])
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^warning: codex / gpt-5 moved from 0\\.8\\d to 0\\.7\\d at ${codex[0].id} \\(−0\\.\\d\\d, \\d+\\.\\d sd\\): this update makes it the baseline$`,
+      ),
+    )
+  })
 })

@@ -58,4 +58,16 @@ describe('amctl evals baseline show', () => {
     )
     expect(requests).toEqual([])
   })
+
+  it("a file of the seeded es_acme_checkout: claude-code is `shifted` where its scores moved (run_acme_0121), as save's warning says", async () => {
+    const path = join(tempDir('amctl-e2e-baseline-'), 'checkout-baseline.json')
+    expect((await e2e.current.amctl(['evals', 'baseline', 'save', 'es_acme_checkout', '--org', 'acme', '--file', path])).exitCode).toBe(0)
+    const shown = await e2e.current.amctl(['evals', 'baseline', 'show', path, '--json'])
+    expect(shown.exitCode, shown.stderr).toBe(0)
+    const [claude] = jsonDoc(shown).groups
+    expect(claude).toMatchObject({agent: 'claude-code', verdict: 'shifted', shift: {runId: 'run_acme_0121'}})
+    expect(claude.shift.delta).toBeLessThan(-0.04)
+    const piped = await e2e.current.amctl(['evals', 'baseline', 'show', path])
+    expect(lines(piped.stdout)[0].split('\t').slice(7, 9)).toEqual(['shifted', 'run_acme_0121'])
+  })
 })

@@ -12,6 +12,8 @@ import {tempDir} from '../../helpers/temp.js'
 import {docsUrl} from '../../../src/gate/report.js'
 import {CASES, commentOf, runCase} from './comments.js'
 import {sampleReport} from './fixtures.js'
+import type {UpdateResult} from '../../../src/gate/update.js'
+import {writeBaseline} from '../../helpers/baseline.js'
 
 const api = useFakeApi({}, {me: false})
 
@@ -109,6 +111,65 @@ describe('markdownSummary (--summary, $GITHUB_STEP_SUMMARY, the pull-request com
     expect(first({end: 'interrupted', signal: 'SIGTERM'})).toContain(
       `### ⏹️ Interrupted (SIGTERM): 1 of 5 runs not finished; 3 did not pass ${worst}`,
     )
+  })
+
+  it("--update-baseline's warnings (a level moved, failures rose) are among the warnings, one line each, server text kept text", () => {
+    const update: UpdateResult = {
+      path: 'evals/b.json',
+      updated: true,
+      added: 5,
+      addedTo: [{group: '@octocat / gpt|5', runs: 5}],
+      outcomes: 1,
+      started: [],
+      dropped: 0,
+      leftOut: [],
+      changes: [
+        {
+          kind: 'level',
+          group: '@octocat / gpt|5',
+          agent: '@octocat',
+          model: 'gpt|5',
+          from: 0.84,
+          to: 0.77,
+          delta: -0.07,
+          sd: 0.016,
+          sds: 4.4,
+          runId: 'run_acme_0301',
+          createdAt: '2026-01-15T11:00:00.000Z',
+        },
+        {
+          kind: 'failures',
+          group: 'codex / *gpt-5*',
+          agent: 'codex',
+          model: '*gpt-5*',
+          from: 0,
+          to: 0.032258,
+          delta: 0.032258,
+          failed: 1,
+          finished: 31,
+          before: {failed: 0, finished: 30},
+          added: {failed: 1, finished: 1},
+          p: 0.03125,
+        },
+      ],
+    }
+    const md = markdownSummary(sampleReport({baselineUpdate: update}))
+    expect(md).toContain(
+      [
+        'The baseline file evals/b.json took in 5 runs (--update-baseline).',
+        '',
+        '⚠️ \\@\u2060octocat / gpt\\|5 moved from 0.84 to 0.77 at run_acme_0301 (−0.07, 4.4 sd): this update makes it the baseline.',
+        '',
+        '⚠️ codex / \\*gpt-5\\* fails 1 of its 31 runs, 0 of 30 before this update: this update makes it the baseline.',
+        '',
+      ].join('\n'),
+    )
+    // GitHub reads them as text: no mention, no emphasis
+    const html = marked.parse(md) as string
+    expect(html).toContain('@\u2060octocat / gpt|5 moved')
+    expect(html).toContain('codex / *gpt-5* fails')
+    // an update that took nothing of the kind in adds no line
+    expect(markdownSummary(sampleReport({baselineUpdate: {...update, changes: []}}))).not.toContain('this update makes it the baseline')
   })
 
   it('AMCTL_DOCS_URL (an http or https URL) links the method to docs/ci.md', () => {
@@ -260,6 +321,32 @@ describe('the summary of a wait judged against a history or a baseline file (--s
     expect(collapsed(md)[2]).toBe(
       '  Scored 0.63 (mean of 2 runs), 0.07 below the mean of 5 earlier runs (0.70 ± 0.03): beyond noise at 95 %.',
     )
+  })
+
+  it('runs watch --baseline-file --update-baseline, a step of 5 runs at 0.77 on a file of 20 at 0.84: the summary says the update makes the new level the baseline', async () => {
+    const file = join(tempDir('amctl-summary-file-'), 'baseline.json')
+    const scores = [0.84, 0.82, 0.86, 0.83, 0.85, 0.84, 0.81, 0.87, 0.84, 0.84, 0.83, 0.85, 0.86, 0.82, 0.84, 0.84, 0.85, 0.83, 0.82, 0.86]
+    const at = (minutes: number) => new Date(Date.parse('2026-01-15T09:00:00.000Z') + minutes * 60_000).toISOString()
+    writeBaseline(file, {savedAt: at(30)}, [
+      {agent: 'codex', model: 'gpt-5', runs: scores.map((score, i) => ({id: `f${i}`, score, createdAt: at(i)}))},
+    ])
+    const step = [0.77, 0.76, 0.78, 0.77, 0.77].map((score, i) => gatedRun(`s${i + 1}`, 1 - i / 10, score))
+    serveRuns(api, step)
+    const summary = join(tempDir('amctl-summary-'), 'summary.md')
+    const argv = [...step.map((run) => run.id), '--org', 'acme', '--baseline-file', file, '--update-baseline', '--summary', summary]
+    const r = await runCommand(RunsWatch, [...argv, '--json'], {env: api.env()})
+    expect(r.exitCode, r.stderr).toBe(10)
+    const md = readFileSync(summary, 'utf8')
+    // the warning, after the line that says what the file took in
+    const lines = md.split('\n')
+    const took = lines.indexOf(`The baseline file ${file} took in 5 runs (--update-baseline).`)
+    expect(took, md).toBeGreaterThan(0)
+    expect(lines.slice(took + 1, took + 3)).toEqual([
+      '',
+      '⚠️ codex / gpt-5 moved from 0.84 to 0.77 at s1 (−0.07, 4.4 sd): this update makes it the baseline.',
+    ])
+    // the pull-request comment, drawn from the step's --json (its `gate`, changes and all, checked against the result's schema)
+    expect(await commentOf(r.stdout)).toBe(md)
   })
 
   it('evals run --repeat 2 --baseline-file, the group stale: the Baseline cell says so, and a line gives the command that refreshes the file', async () => {

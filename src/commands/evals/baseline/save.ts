@@ -126,7 +126,7 @@ A group whose saved runs changed level (the test behind \`evals stats\`' shifted
     const why = leftOutText(cannot)
     if (why !== undefined) this.out.warning(why)
     await this.warnOfShifts(file.groups, named === undefined ? now : undefined)
-    const document = baselineDocument(file, path)
+    const document = baselineDocument(file, path, {confidence: HISTORY.defaultConfidence, ...(await loadVerdictDistributions())})
     if (this.out.tty) this.out.notice(styled(`keeps the newest ${keep} runs of each agent and model`, 'dim'))
     this.out.list(document.groups, BASELINE_FILE_COLUMNS)
     return document
