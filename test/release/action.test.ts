@@ -1,6 +1,17 @@
 import {execFileSync, spawn, spawnSync} from 'node:child_process'
 import {baselineAt} from '../helpers/baseline.js'
-import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -643,6 +654,73 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
       expect(group.runs.at(-1)).toMatchObject({id: mine.id, score: mine.score})
     }
   })
+
+  /**
+   * The control plane as the action's amctl sees it: the dev server, every request forwarded as it
+   * came, and `meanwhile` run once before the first poll of the run list after the launch is
+   * forwarded: amctl read the baseline file before it launched, and updates it after the verdict
+   * that poll gives.
+   */
+  async function between(meanwhile: () => void): Promise<TestServer> {
+    let launched = false
+    let done = false
+    const skip = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding'])
+    return startServer(async (req, res) => {
+      if (req.method === 'POST') launched = true
+      else if (launched && !done && req.method === 'GET' && /^\/api\/v1\/orgs\/[^/]+\/runs(\?|$)/.test(req.path)) {
+        done = true
+        meanwhile()
+      }
+      const headers = Object.entries(req.headers).flatMap(([name, value]) =>
+        skip.has(name) || value === undefined ? [] : [[name, String(value)] as [string, string]],
+      )
+      const answer = await fetch(`${e2e.current.url}${req.path}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      })
+      const back = [...answer.headers].filter(([name]) => !skip.has(name))
+      res.writeHead(answer.status, Object.fromEntries(back)).end(await answer.text())
+    })
+  }
+
+  it.each([
+    [
+      "swapped for another organization's file",
+      (file: string, text: string) => writeFileSync(file, text.replace('"org": "acme"', '"org": "globex"')),
+      /now holds runs of organization globex, not acme as when the step read it; it was left as it is \(invalid_request\)$/,
+    ],
+    [
+      'made unwritable: its directory replaced by a file',
+      (file: string) => {
+        renameSync(dirname(file), `${dirname(file)}.moved`)
+        writeFileSync(dirname(file), 'not a directory\n')
+      },
+      /was not updated: /,
+    ],
+  ] as const)(
+    'a push to the default branch whose update fails (the file %s): baseline-updated false, the failure its own line, exit 1',
+    async (_, meanwhile, why) => {
+      const {workspace, file, text} = checkout()
+      await planned('claude-code', 0.71, 1)
+      await planned('codex', 0.69, 1)
+      const proxy = await between(() => meanwhile(file, text))
+      try {
+        const main = await gate(workspace, {'base-url': proxy.url}, runOf('push', 'refs/heads/main'))
+        expect(main.result.outputs).toMatchObject({'exit-code': '1', verdict: 'error', 'baseline-updated': 'false'})
+        expect(main.step.stdout).toContain(`update-baseline: a push to the default branch (main): this step's runs join ${FILE}`)
+        const line = main.step.stderr.split('\n').find((l) => l.startsWith('error: --update-baseline: '))
+        expect(line).toMatch(new RegExp(`^error: --update-baseline: ${FILE} was not updated: `))
+        expect(line).toMatch(why)
+        // the verdict is kept: both runs passed, and the JSON says why the file is not updated
+        expect(main.doc.runs.map((run: any) => run.verdict)).toEqual(['passed', 'passed'])
+        expect(main.doc.baselineUpdate).toMatchObject({path: FILE, updated: false, error: {message: expect.any(String)}})
+        if (existsSync(file)) expect(readFileSync(file, 'utf8')).not.toContain(main.doc.runs[0].id)
+      } finally {
+        await proxy.close()
+      }
+    },
+  )
 
   it('repeat: auto with max-drop launches one at a time until each group is decided: the outputs and the comment say the verdict', async () => {
     const {github, comments} = await fakeGitHub()
