@@ -4,6 +4,7 @@ import {
   cpSync,
   createReadStream,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -1595,6 +1596,75 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       expect(alone.result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', 'baseline-updated': 'false'})
       const args = await evals({runIds: [], runs: []}, 0, {args: '--baseline-file=b.json --update-baseline'}, on('push', 'refs/heads/main'))
       expect(flagsOf(args.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait', '--baseline-file=b.json', '--update-baseline'])
+    })
+
+    /** A workspace holding evals/baseline.json, and a symbolic and a hard link to it under reports/. */
+    const linked = () => {
+      const workspace = tempDir('amctl-workspace-')
+      mkdirSync(join(workspace, 'evals'))
+      mkdirSync(join(workspace, 'reports'))
+      writeFileSync(join(workspace, 'evals', 'baseline.json'), '{"the": "baseline file"}\n')
+      symlinkSync(join('..', 'evals', 'baseline.json'), join(workspace, 'reports', 'symlink.md'))
+      linkSync(join(workspace, 'evals', 'baseline.json'), join(workspace, 'reports', 'hard.xml'))
+      return workspace
+    }
+    const SAME = ': the report would overwrite the baseline file; give the report another path'
+
+    it.each([
+      [
+        'junit equal to baseline-file',
+        {junit: 'evals/baseline.json'},
+        'the input junit (evals/baseline.json) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        'summary a symbolic link to it',
+        {summary: 'reports/symlink.md'},
+        'the input summary (reports/symlink.md) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        'junit a hard link to it',
+        {junit: 'reports/hard.xml'},
+        'the input junit (reports/hard.xml) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        'another spelling of its path',
+        {summary: './evals/../evals/baseline.json'},
+        'the input summary (./evals/../evals/baseline.json) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        '--summary in args, a hard link',
+        {args: '--summary=reports/hard.xml'},
+        '--summary in args (reports/hard.xml) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        '--baseline-file in args, the input junit a symbolic link to it',
+        {'baseline-file': '', junit: 'reports/symlink.md', args: '--baseline-file evals/baseline.json'},
+        'the input junit (reports/symlink.md) and --baseline-file in args (evals/baseline.json)',
+      ],
+    ])('a report that is the baseline file (%s): exit 2 naming both, before amctl runs; the file as it was', async (_, inputs, names) => {
+      const workspace = linked()
+      const {result, argv} = await evals(runs('passed'), 0, {...FILE, comment: 'false', ...inputs}, {workspace})
+      expect(stepOf(result, 'evals')).toMatchObject({
+        exitCode: 2,
+        stdout: `::error title=amctl action::${names} are the same file${SAME}\n`,
+      })
+      expect(result.outputs['exit-code']).toBe('')
+      expect(() => argv()).toThrow(/ENOENT/)
+      expect(readFileSync(join(workspace, 'evals', 'baseline.json'), 'utf8')).toBe('{"the": "baseline file"}\n')
+    })
+
+    it("a path with a newline is named on the error's one line", async () => {
+      const {result} = await evals(runs('passed'), 0, {'baseline-file': 'b\n::warning::x.json', junit: 'b\n::warning::x.json'})
+      expect(stepOf(result, 'evals').stdout).toBe(
+        `::error title=amctl action::the input junit (b%0A::warning::x.json) and the input baseline-file (b%0A::warning::x.json) are the same file${SAME}\n`,
+      )
+    })
+
+    it('reports beside the baseline file are written as ever', async () => {
+      const workspace = linked()
+      const {result, argv} = await evals(runs('passed'), 0, {...FILE, junit: 'reports/evals.xml', summary: 'reports/evals.md'}, {workspace})
+      expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+      expect(argv()).toEqual(expect.arrayContaining(['--junit', 'reports/evals.xml', '--summary', 'reports/evals.md']))
     })
 
     it.each([
