@@ -20,7 +20,7 @@ import {
   type WatchRules,
 } from './rules.js'
 import {lookLevel} from './sequential.js'
-import {detectableDrop, predictionMargin, type Quantile, round6, sdFloor, toleranceMargin} from './stats.js'
+import {detectableDrop, predictionMargin, type Quantile, round6, sdFloorWith, toleranceMargin} from './stats.js'
 
 /** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
 const FAILING: ReadonlySet<RunVerdict> = new Set(['regressed', 'failed', 'below-min-score'])
@@ -281,7 +281,7 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
   const n = baseline.kind === 'file' ? Number.POSITIVE_INFINITY : baseline.runs
   const confidence = auto ? lookLevel(scoreAlpha, looks, n) : 1 - scoreAlpha
   // the floor of scores that move in steps: the baseline's and these, so they can only make it finer
-  const floor = sdFloor([...baseline.scores, ...scores])
+  const floor = sdFloorWith(baseline.scores, scores)
   const maxDrop = maxDropOf(rules, baseline, floor)
   const exact = noiseMargin(rules, baseline, Math.max(k, 1), confidence, floor)
   const margin = round6(exact)
