@@ -49,8 +49,13 @@ set_output() {
 }
 
 # One ::error line for the step's log naming an input that is wrong, then exit 2 (amctl's exit
-# code for a mistake in the step), before anything runs.
+# code for a mistake in the step), before anything runs. A value it names (a path) stays on the
+# line: %, CR and LF escaped as the runner reads a command's message.
 usage() {
-  echo "::error title=amctl action::$*"
+  local message=$*
+  message=${message//%/%25}
+  message=${message//$'\r'/%0D}
+  message=${message//$'\n'/%0A}
+  echo "::error title=amctl action::$message"
   exit 2
 }

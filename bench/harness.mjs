@@ -1,5 +1,6 @@
-// What bench/run.mjs and bench/ablate.mjs share: the clean environment, alternating medians, and
-// the local control plane with amctl logged in to it.
+// What the benches share: the clean environment, alternating medians, the local control plane
+// with amctl logged in to it (bench/run.mjs, bench/ablate.mjs), and the TypeScript of src/ bundled
+// for the benches that run the gate's code in process (bench/sequential.mjs, bench/judge.mjs).
 
 import {spawn, spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs'
@@ -9,6 +10,25 @@ import {join} from 'node:path'
 import {createInterface} from 'node:readline'
 
 export const node = process.execPath
+
+/**
+ * What `lines` (TypeScript export statements relative to the repository's root) export from src/,
+ * bundled by esbuild (loaded only here) into OUT/NAME-src.mjs: returns that file's path.
+ */
+export async function bundleSource(root, outDir, name, lines) {
+  const {build} = await import('esbuild')
+  mkdirSync(outDir, {recursive: true})
+  const outfile = join(outDir, `${name}-src.mjs`)
+  await build({
+    stdin: {contents: lines.join('\n'), resolveDir: root, sourcefile: `bench-${name}.ts`, loader: 'ts'},
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile,
+    logLevel: 'warning',
+  })
+  return outfile
+}
 const TIME = '/usr/bin/time'
 export const hasTime = existsSync(TIME)
 

@@ -26,11 +26,11 @@
 // The TypeScript of src/ is bundled with esbuild into OUT (default .bench/) first. Writes
 // OUT/sequential.md and OUT/sequential.json; about 15 s on 2 cores.
 
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {build} from 'esbuild'
 import {autoStep, drawStep} from './auto-rule.mjs'
+import {bundleSource} from './harness.mjs'
 import {normalDraws} from './random.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -47,25 +47,11 @@ const LOOKS = 5
 const RUNS = 20
 const SD = 0.03
 
-mkdirSync(outDir, {recursive: true})
-const bundle = join(outDir, 'sequential-src.mjs')
-await build({
-  stdin: {
-    contents: [
-      "export * from './src/gate/stats.ts'",
-      "export * from './src/gate/sequential.ts'",
-      "export {WatchState} from './src/gate/state.ts'",
-    ].join('\n'),
-    resolveDir: root,
-    sourcefile: 'bench-sequential.ts',
-    loader: 'ts',
-  },
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  outfile: bundle,
-  logLevel: 'warning',
-})
+const bundle = await bundleSource(root, outDir, 'sequential', [
+  "export * from './src/gate/stats.ts'",
+  "export * from './src/gate/sequential.ts'",
+  "export {WatchState} from './src/gate/state.ts'",
+])
 const src = await import(pathToFileURL(bundle).href)
 const {FILE, HISTORY, WatchState, gaussianCrossing, lookConfidence, predictionMargin, sequentialLevels, toleranceMargin} = src
 
@@ -175,10 +161,30 @@ const watchStep = (step, {maxDrop}) => {
     )
     const state = new WatchState(
       runs.map((r) => r.id),
-      {failFast: false, grouped: true, baseline: choice, quantile, maxDrop, sequential: {look, looks: LOOKS, decided}},
+      {
+        failFast: false,
+        grouped: true,
+        asGroups: true,
+        baseline: choice,
+        quantile,
+        maxDrop,
+        launches: {made: look, max: LOOKS, first: 1, auto: true, decided},
+      },
     )
     state.apply(new Map(runs.map((r) => [r.id, r])), 0)
-    const history = (b) => ({kind: 'history', runs: b.n, mean: b.mean, sd: b.sd, window: null, runIds: [], scores: b.scores, outliers: []})
+    // (no failed run, in the baseline or the step: the failure test passes every group)
+    const history = (b) => ({
+      kind: 'history',
+      runs: b.n,
+      mean: b.mean,
+      sd: b.sd,
+      window: null,
+      runIds: [],
+      scores: b.scores,
+      times: [],
+      outliers: [],
+      outcomes: {failed: 0, cancelled: 0, finished: b.n, runs: []},
+    })
     state.setBaselines(new Map(state.groups().map((g) => [g.id, history(step.baselines[Number(g.id.split(' ')[1].slice(1))])])))
     const judged = state.judged()
     if (state.verdict() !== 'undecided' || look === LOOKS) {

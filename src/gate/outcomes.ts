@@ -127,8 +127,16 @@ const TESTS = new Map<string, FailureTest>()
  */
 export function failureTest(base: Rate, maxRuns: number, budget: number): FailureTest {
   const key = `${base.failed} ${base.finished} ${maxRuns} ${budget}`
-  const known = TESTS.get(key)
-  if (known !== undefined) return known
+  let test = TESTS.get(key)
+  if (test === undefined) {
+    test = findFailureTest(base, maxRuns, budget)
+    TESTS.set(key, test)
+  }
+  return test
+}
+
+/** failureTest, computed (uncached). */
+export function findFailureTest(base: Rate, maxRuns: number, budget: number): FailureTest {
   const looks = Array.from({length: maxRuns}, (_, i) => i + 1)
   const tails = tailTable(base, maxRuns)
   const size = (threshold: number) =>
@@ -149,21 +157,31 @@ export function failureTest(base: Rate, maxRuns: number, budget: number): Failur
     if (size(sorted[mid]) <= budget) lo = mid
     else hi = mid
   }
-  const test = lo < 0 ? {threshold: 0, size: 0} : {threshold: sorted[lo], size: size(sorted[lo])}
-  TESTS.set(key, test)
-  return test
+  return lo < 0 ? {threshold: 0, size: 0} : {threshold: sorted[lo], size: size(sorted[lo])}
 }
 
 /** `detectableRate`: the failure rate caught with this probability. */
 export const RATE_POWER = 0.8
 
+const RATES = new Map<string, number | null>()
+
 /**
  * The smallest true failure rate a step catches with probability RATE_POWER: the group's first
  * look at `first` finished runs, then one more look every `perLaunch` runs up to `maxRuns`, each
  * made only while none of the group's runs succeeded (a relaunch), judged by `test`. Null when
- * no rate, not even every run failing, is caught that often.
+ * no rate, not even every run failing, is caught that often. Cached, as failureTest is: it
+ * depends only on its arguments, which the groups of a step share (41 walks a group otherwise).
  */
 export function detectableRate(base: Rate, test: FailureTest, first: number, perLaunch: number, maxRuns: number): number | null {
+  const key = `${base.failed} ${base.finished} ${test.threshold} ${first} ${perLaunch} ${maxRuns}`
+  if (RATES.has(key)) return RATES.get(key) as number | null
+  const rate = findDetectableRate(base, test, first, perLaunch, maxRuns)
+  RATES.set(key, rate)
+  return rate
+}
+
+/** detectableRate, computed (uncached: the cache's tests compare the two). */
+export function findDetectableRate(base: Rate, test: FailureTest, first: number, perLaunch: number, maxRuns: number): number | null {
   if (test.threshold <= 0) return null
   const looks: number[] = []
   for (let c = first; c <= maxRuns; c += Math.max(1, perLaunch)) looks.push(c)

@@ -49,6 +49,14 @@ export class WatchState {
   private readonly watched: Map<string, Watched>
   private groupList?: Group[]
   private groupById?: Map<string, Group>
+  /**
+   * Each group's judgement, kept until a poll changes one of its runs or its baseline is set
+   * (issue 37 item 11): the wait, the live view and the reports read every group's after each
+   * poll, which judged all of them again each time (and each run's, through runVerdict).
+   */
+  private readonly kept = new Map<Group, Judgement>()
+  /** comparisons(), once the groups are formed, until the baselines are set */
+  private compared?: number
 
   /** `ids` without duplicates, in the order given. */
   constructor(
@@ -85,6 +93,7 @@ export class WatchState {
         w.finishedBefore = w.run === undefined
       }
       w.run = run
+      this.forget(w.id)
       if (from !== to) changes.push({id: w.id, from, to, run})
     }
     return changes
@@ -121,6 +130,12 @@ export class WatchState {
     return groups
   }
 
+  /** Drops the kept judgement of the group of run `id` (before the groups are formed, none is kept). */
+  private forget(id: string): void {
+    const group = this.groupById?.get(id)
+    if (group !== undefined) this.kept.delete(group)
+  }
+
   /** The watched runs of a group. */
   runsOf(group: Group): Watched[] {
     return group.runIds.map((id) => this.watched.get(id) as Watched)
@@ -152,11 +167,17 @@ export class WatchState {
       if (group.baseline === null && historyFound !== undefined) group.historyFound = historyFound.get(group.id) ?? 0
       if (group.baseline === null && missing?.has(group.id)) group.missing = missing.get(group.id)
     }
+    this.kept.clear()
+    this.compared = undefined
   }
 
   /** How many groups are compared with a history or a baseline file in this step (the m of the correction). */
   comparisons(): number {
-    return this.groups().filter((g) => isSample(g.baseline)).length
+    if (this.compared !== undefined) return this.compared
+    const count = this.groups().filter((g) => isSample(g.baseline)).length
+    // (kept once the groups are formed: before that, a group is each run found so far)
+    if (this.groupList !== undefined) this.compared = count
+    return count
   }
 
   /** The groups judged against a stale group of the baseline file. */
@@ -167,7 +188,14 @@ export class WatchState {
   /** The judgement of one group, in data and in words (./verdict.ts, ./words.ts); a group --repeat auto decided earlier keeps its judgement. */
   judge(group: Group): Judgement {
     const frozen = this.rules.launches?.decided.get(group.id)
-    return worded(frozen ?? judgeGroup({rules: this.rules, group, runs: this.runsOf(group), comparisons: this.comparisons()}))
+    if (frozen !== undefined) return worded(frozen)
+    let judgement = this.kept.get(group)
+    if (judgement === undefined) {
+      judgement = worded(judgeGroup({rules: this.rules, group, runs: this.runsOf(group), comparisons: this.comparisons()}))
+      // (a group of the formed list only: before that, groups() makes new ones at each call)
+      if (this.groupById?.get(group.runIds[0] as string) === group) this.kept.set(group, judgement)
+    }
+    return judgement
   }
 
   /** Every group with its judgement, in order. */

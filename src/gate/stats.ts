@@ -84,10 +84,13 @@ const SAME = 1e-6
  */
 export function scoreStep(scores: readonly number[]): number | undefined {
   for (let n = 1; n <= HISTORY.maxSteps; n++) {
-    if (scores.every((score) => Math.abs(score * n - Math.round(score * n)) < SAME)) return 1 / n
+    if (scores.every((score) => inSteps(score, n))) return 1 / n
   }
   return undefined
 }
+
+/** `score` is a whole number of steps 1/n. */
+const inSteps = (score: number, n: number): boolean => Math.abs(score * n - Math.round(score * n)) < SAME
 
 /**
  * The smallest standard deviation the gate uses for `scores` (the history's, with the scores
@@ -95,8 +98,29 @@ export function scoreStep(scores: readonly number[]): number | undefined {
  * HISTORY.maxStepFloor (the top of this file says why).
  */
 export function sdFloor(scores: readonly number[]): number {
-  const step = scoreStep(scores)
-  return step === undefined ? HISTORY.sdFloor : Math.min(Math.max(step, HISTORY.sdFloor), HISTORY.maxStepFloor)
+  return floorOfStep(scoreStep(scores))
+}
+
+const floorOfStep = (step: number | undefined): number =>
+  step === undefined ? HISTORY.sdFloor : Math.min(Math.max(step, HISTORY.sdFloor), HISTORY.maxStepFloor)
+
+/** Every N of scoreStep's (1 to HISTORY.maxSteps) whose steps 1/N each of a baseline's scores is a whole number of, by its scores. */
+const BASELINE_STEPS = new WeakMap<readonly number[], number[]>()
+
+/**
+ * sdFloor of a baseline's scores and `more` (the scores judged against it), as sdFloor([...baseline,
+ * ...more]): the N the baseline's scores allow are found once a baseline (remembered by its array,
+ * which every group judged against it shares), and only `more` is held to them at each judgement.
+ */
+export function sdFloorWith(baseline: readonly number[], more: readonly number[]): number {
+  let steps = BASELINE_STEPS.get(baseline)
+  if (steps === undefined) {
+    steps = []
+    for (let n = 1; n <= HISTORY.maxSteps; n++) if (baseline.every((score) => inSteps(score, n))) steps.push(n)
+    BASELINE_STEPS.set(baseline, steps)
+  }
+  const n = steps.find((n) => more.every((score) => inSteps(score, n)))
+  return floorOfStep(n === undefined ? undefined : 1 / n)
 }
 
 /** The MAD of a normal distribution times this is its standard deviation. */
@@ -212,10 +236,23 @@ export function predictionMargin(
   return quantile(confidence, history.n - 1) * sd * Math.sqrt(1 / k + 1 / history.n)
 }
 
-/** Student's t quantile from jstat, loaded on first use (only commands that judge a history load it). */
+/**
+ * Student's t quantile from jstat, loaded on first use (only commands that judge a history load
+ * it), remembered by its arguments: the groups of a step ask for the same few (their confidence
+ * and n), and each is an inverse of the incomplete beta function.
+ */
 export async function loadQuantile(): Promise<Quantile> {
   const {studentt} = await import('jstat')
-  return (p, df) => studentt.inv(p, df)
+  const known = new Map<string, number>()
+  return (p, df) => {
+    const key = `${p} ${df}`
+    let q = known.get(key)
+    if (q === undefined) {
+      q = studentt.inv(p, df) as number
+      known.set(key, q)
+    }
+    return q
+  }
 }
 
 /**

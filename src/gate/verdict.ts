@@ -20,7 +20,7 @@ import {
   type WatchRules,
 } from './rules.js'
 import {lookLevel} from './sequential.js'
-import {detectableDrop, predictionMargin, type Quantile, round6, sdFloor, toleranceMargin} from './stats.js'
+import {detectableDrop, predictionMargin, type Quantile, round6, sdFloorWith, toleranceMargin} from './stats.js'
 
 /** The verdicts that fail a step (exit 10); `no-baseline` too under --require-baseline. */
 const FAILING: ReadonlySet<RunVerdict> = new Set(['regressed', 'failed', 'below-min-score'])
@@ -72,12 +72,11 @@ export function shareOf(level: number, comparisons: number): number {
 }
 
 /** A baseline of many runs as a decision cites it. */
-const cite = (baseline: SampleBaseline): Cited => ({
-  runs: baseline.runs,
-  mean: baseline.mean,
-  sd: baseline.sd,
-  ...(baseline.kind === 'file' ? {path: baseline.path} : {}),
-})
+function cite(baseline: SampleBaseline): Cited {
+  const cited: Cited = {runs: baseline.runs, mean: baseline.mean, sd: baseline.sd}
+  if (baseline.kind === 'file') cited.path = baseline.path
+  return cited
+}
 
 /** A stale group of a baseline file, as a judgement carries it (undefined when it is not stale). */
 function staleOf(baseline: SampleBaseline, choice: BaselineChoice | undefined): Stale | undefined {
@@ -125,21 +124,19 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
   const unfinished = size - finished.length
   const launches = rules.launches
   const auto = launches?.auto === true
-  const stamp = (j: Judged): Judged =>
-    !auto || launches === undefined ? j : {...j, decidedAt: j.decided && j.verdict !== 'inconclusive' && !j.more ? launches.made : null}
-  const figures = {size, failures, delta: null, margin: null, confidence: null, detectable: null}
-  const empty = {...figures, score: null, k: 0, flaky: false}
+  // (every judgement below is a new object, which stamp and done complete in place)
+  const stamp = (j: Judged): Judged => {
+    if (auto && launches !== undefined) j.decidedAt = j.decided && j.verdict !== 'inconclusive' && !j.more ? launches.made : null
+    return j
+  }
+  const empty = {size, failures, delta: null, margin: null, confidence: null, detectable: null, score: null, k: 0, flaky: false}
   const choice = rules.baseline
   const baseline = group.baseline
   const statusFailure = (list: readonly Watched[], unknown?: boolean): Judged => {
     const statuses = [...new Set(list.map((w) => statusText(w.run as Run)))]
-    return stamp({
-      ...empty,
-      verdict: 'failed',
-      fails: true,
-      decided: true,
-      decision: {rule: 'status', failed: list.length, of: size, statuses, ...(unknown ? {unknown} : {})},
-    })
+    const decision: Extract<Decision, {rule: 'status'}> = {rule: 'status', failed: list.length, of: size, statuses}
+    if (unknown) decision.unknown = unknown
+    return stamp(extend(empty, {verdict: 'failed', fails: true, decided: true, decision}))
   }
   // 1. failures no rate explains: decided at once, the others' runs still going or not
   const manyRuns = judgesNoise(choice?.kind)
@@ -154,7 +151,7 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     // a terminal status amctl does not know of is no outcome a rate explains
     return statusFailure(otherNotSucceeded)
   }
-  if (unfinished > 0) return {...empty, verdict: 'unfinished', fails: false, decided: false, decision: {rule: 'pending'}}
+  if (unfinished > 0) return extend(empty, {verdict: 'unfinished', fails: false, decided: false, decision: {rule: 'pending'}})
   const succeeded = finished.filter((w) => w.run?.status === 'succeeded').map((w) => w.run as Run)
   const scores = succeeded.map((run) => run.score).filter((s): s is number => typeof s === 'number')
   const unscored = scores.length < succeeded.length
@@ -169,87 +166,89 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     const rate = baseline.outcomes
     const counted = {failed: failedRuns.length, cancelled: cancelledRuns.length, succeeded: succeeded.length}
     if (rate === null) {
-      outcomes = {...counted, baseline: null, p: null, threshold: null, size: 0, detectableRate: null}
+      outcomes = extend(counted, {baseline: null, p: null, threshold: null, size: 0, detectableRate: null})
     } else {
       const base = {failed: rate.failed, finished: rate.finished}
       const allowed = runsAllowed(rules, size)
       const test = failureTest(base, allowed.max, share / 2)
       const m = counted.failed + counted.succeeded
-      const p = counted.failed === 0 ? null : round6(predictiveTail(counted.failed, m, base))
+      const tail = counted.failed === 0 ? 1 : predictiveTail(counted.failed, m, base)
+      const p = counted.failed === 0 ? null : round6(tail)
       spent = test.size
-      outcomes = {
-        ...counted,
+      outcomes = extend(counted, {
         baseline: base,
         p,
         threshold: round6(test.threshold),
         size: round6(test.size),
         detectableRate: nullable(detectableRate(base, test, allowed.first, allowed.perLaunch, allowed.max)),
-      }
-      if (counted.failed > 0 && predictiveTail(counted.failed, m, base) <= test.threshold) {
-        return stamp({
-          ...empty,
-          outcomes,
-          verdict: 'failed',
-          fails: true,
-          decided: true,
-          decision: {
-            rule: 'failure-rate',
-            failed: counted.failed,
-            of: m,
-            baseline: base,
-            p: p as number,
-            threshold: round6(test.threshold),
-          },
-        })
+      })
+      if (counted.failed > 0 && tail <= test.threshold) {
+        return stamp(
+          extend(empty, {
+            outcomes,
+            verdict: 'failed',
+            fails: true,
+            decided: true,
+            decision: {
+              rule: 'failure-rate',
+              failed: counted.failed,
+              of: m,
+              baseline: base,
+              p: p as number,
+              threshold: round6(test.threshold),
+            },
+          }),
+        )
       }
     }
     if (succeeded.length === 0) {
       // nothing succeeded, and nothing the rate does not explain: another launch may decide it
       const more = launches !== undefined && launches.made < launches.max
       const failInconclusive = rules.failInconclusive === true
-      return stamp({
-        ...empty,
-        outcomes,
-        verdict: 'inconclusive',
-        fails: !more && failInconclusive,
-        // (every run finished: this look's verdict is said; `more` asks for another launch)
-        decided: true,
-        more,
-        decision: {
-          rule: 'no-success',
-          failed: counted.failed,
-          cancelled: counted.cancelled,
-          of: size,
-          state: more ? 'relaunch' : 'inconclusive',
-          failInconclusive,
-        },
-      })
+      const decision: Decision = {
+        rule: 'no-success',
+        failed: counted.failed,
+        cancelled: counted.cancelled,
+        of: size,
+        state: more ? 'relaunch' : 'inconclusive',
+        failInconclusive,
+      }
+      // (every run finished: this look's verdict is said; `more` asks for another launch)
+      return stamp(extend(empty, {outcomes, verdict: 'inconclusive', fails: !more && failInconclusive, decided: true, more, decision}))
     }
   }
-  const base = {...figures, score, k, flaky: failures > 0, ...(outcomes === undefined ? {} : {outcomes})}
+  const base: Omit<Judged, 'verdict' | 'fails' | 'decided' | 'decision'> = extend(empty, {score, k, flaky: failures > 0})
+  if (outcomes !== undefined) base.outcomes = outcomes
   const {minScore} = rules
   // --min-score is judged before the baseline, whose delta and margin are still given
   const below = minScore !== undefined && (unscored || score === null || score < minScore)
   const done = (j: Omit<Judged, 'decided' | 'fails'> & {fails?: boolean}): Judged => {
+    const judgement = j as Judged
     if (below) {
-      const decision: Decision = {rule: 'min-score', minScore: minScore as number, unscored: unscored || score === null}
-      return stamp({...j, verdict: 'below-min-score', decision, fails: true, decided: true, more: false})
+      judgement.verdict = 'below-min-score'
+      judgement.decision = {rule: 'min-score', minScore: minScore as number, unscored: unscored || score === null}
+      judgement.fails = true
+      judgement.more = false
+    } else {
+      judgement.fails = j.fails ?? FAILING.has(j.verdict)
     }
-    return stamp({...j, fails: j.fails ?? FAILING.has(j.verdict), decided: true})
+    judgement.decided = true
+    return stamp(judgement)
   }
-  if (choice === undefined) return done({...base, verdict: 'passed', decision: {rule: 'succeeded'}})
+  if (choice === undefined) return done(extend(base, {verdict: 'passed', decision: {rule: 'succeeded'}}))
   if (baseline === undefined) {
     // never looked up (the time limit cut the search short): not judged, but --min-score is
-    if (below) return done({...base, verdict: 'below-min-score', decision: {rule: 'not-judged'}})
-    return stamp({...base, verdict: 'unfinished', fails: false, decided: false, decision: {rule: 'not-judged'}})
+    if (below) return done(extend(base, {verdict: 'below-min-score', decision: {rule: 'not-judged'}}))
+    return stamp(extend(base, {verdict: 'unfinished', fails: false, decided: false, decision: {rule: 'not-judged'}}))
   }
   const noBaseline = (why: NoBaseline): Judged =>
-    done({
-      ...base,
-      verdict: 'no-baseline',
-      fails: rules.requireBaseline === true,
-      decision: {rule: 'no-baseline', why, required: rules.requireBaseline === true},
-    })
+    done(
+      extend(base, {
+        verdict: 'no-baseline',
+        fails: rules.requireBaseline === true,
+        decision: {rule: 'no-baseline', why, required: rules.requireBaseline === true},
+      }),
+    )
   if (baseline === null) {
     if (choice.kind === 'history') return noBaseline({kind: 'history', found: group.historyFound ?? 0, windowS: choice.windowS})
     if (choice.kind === 'file') return noBaseline({kind: 'file', missing: group.missing ?? `${choice.path} has no runs of it`})
@@ -265,11 +264,11 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
       unscored: unscored || delta === null,
       side,
     })
-    if (maxDrop === undefined) return done({...base, delta, verdict: 'passed', decision: decision('within')})
-    if (unscored || score === null || delta === null) return done({...base, delta, verdict: 'regressed', decision: decision('below')})
-    if (-delta > maxDrop) return done({...base, delta, verdict: 'regressed', decision: decision('below')})
-    if (delta > maxDrop) return done({...base, delta, verdict: 'improved', decision: decision('above')})
-    return done({...base, delta, verdict: 'passed', decision: decision('within')})
+    if (maxDrop === undefined) return done(extend(base, {delta, verdict: 'passed', decision: decision('within')}))
+    if (unscored || score === null || delta === null) return done(extend(base, {delta, verdict: 'regressed', decision: decision('below')}))
+    if (-delta > maxDrop) return done(extend(base, {delta, verdict: 'regressed', decision: decision('below')}))
+    if (delta > maxDrop) return done(extend(base, {delta, verdict: 'improved', decision: decision('above')}))
+    return done(extend(base, {delta, verdict: 'passed', decision: decision('within')}))
   }
   // --baseline history, --baseline-file: the noise of many runs
   const stale = staleOf(baseline, choice)
@@ -281,7 +280,7 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
   const n = baseline.kind === 'file' ? Number.POSITIVE_INFINITY : baseline.runs
   const confidence = auto ? lookLevel(scoreAlpha, looks, n) : 1 - scoreAlpha
   // the floor of scores that move in steps: the baseline's and these, so they can only make it finer
-  const floor = sdFloor([...baseline.scores, ...scores])
+  const floor = sdFloorWith(baseline.scores, scores)
   const maxDrop = maxDropOf(rules, baseline, floor)
   const exact = noiseMargin(rules, baseline, Math.max(k, 1), confidence, floor)
   const margin = round6(exact)
@@ -300,26 +299,20 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     side,
     bar,
   })
-  const judged = {
-    ...base,
-    ...(stale === undefined ? {} : {stale}),
-    margin,
-    detectable,
-    confidence: round6(confidence),
-    ...(rules.maxDropSd === undefined ? {} : {maxDrop: maxDrop ?? null}),
-  }
-  if (unscored || score === null) return done({...judged, verdict: 'regressed', decision: noise('below', 'noise', true)})
+  const judged: typeof base = extend(base, {margin, detectable, confidence: round6(confidence)})
+  if (stale !== undefined) judged.stale = stale
+  if (rules.maxDropSd !== undefined) judged.maxDrop = maxDrop ?? null
+  if (unscored || score === null) return done(extend(judged, {verdict: 'regressed', decision: noise('below', 'noise', true)}))
   const delta = round6(score - baseline.mean)
-  const withDelta = {...judged, delta}
+  const withDelta = extend(judged, {delta})
   if (-delta > Math.max(maxDrop ?? 0, margin)) {
-    return done({
-      ...withDelta,
-      verdict: 'regressed',
-      decision: noise('below', maxDrop !== undefined && maxDrop > margin ? 'max-drop' : 'noise'),
-    })
+    return done(
+      extend(withDelta, {verdict: 'regressed', decision: noise('below', maxDrop !== undefined && maxDrop > margin ? 'max-drop' : 'noise')}),
+    )
   }
-  if (delta > margin) return done({...withDelta, verdict: 'improved', decision: noise('above')})
-  if (!auto || launches === undefined || maxDrop === undefined) return done({...withDelta, verdict: 'passed', decision: noise('within')})
+  if (delta > margin) return done(extend(withDelta, {verdict: 'improved', decision: noise('above')}))
+  if (!auto || launches === undefined || maxDrop === undefined)
+    return done(extend(withDelta, {verdict: 'passed', decision: noise('within')}))
   // --repeat auto: cleared when even the upper confidence bound of the drop is below D
   const clear = lookLevel(1 - level, looks, n)
   const upper = round6(-delta + noiseMargin(rules, baseline, Math.max(k, 1), clear, floor))
@@ -333,16 +326,21 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     looks: launches.max,
     failInconclusive: rules.failInconclusive === true,
   })
-  if (upper < maxDrop) return done({...withDelta, verdict: 'passed', decision: sequential('cleared')})
+  if (upper < maxDrop) return done(extend(withDelta, {verdict: 'passed', decision: sequential('cleared')}))
   if (launches.made < launches.max)
-    return done({...withDelta, verdict: 'inconclusive', fails: false, more: true, decision: sequential('undecided')})
-  return done({
-    ...withDelta,
-    verdict: 'inconclusive',
-    fails: rules.failInconclusive === true,
-    more: false,
-    decision: sequential('inconclusive'),
-  })
+    return done(extend(withDelta, {verdict: 'inconclusive', fails: false, more: true, decision: sequential('undecided')}))
+  return done(
+    extend(withDelta, {verdict: 'inconclusive', fails: rules.failInconclusive === true, more: false, decision: sequential('inconclusive')}),
+  )
 }
 
 const nullable = (n: number | null): number | null => (n === null ? null : round6(n))
+
+/**
+ * `{...template, ...members}`, made by Object.assign: on Node 20 a judgement built of object
+ * spreads (up to seven a group) took most of a group's time, 31–53 µs a group against 13–22 µs
+ * so built (bench/judge.mjs, docs/performance.md; issue 37 item 11).
+ */
+function extend<T extends object, const U extends object>(template: T, members: U): T & U {
+  return Object.assign({}, template, members)
+}

@@ -216,6 +216,8 @@ export class WatchView {
 
   private draw(live: LiveView, state: WatchState): void {
     const now = this.now()
+    // (with --repeat the groups are known once every run was found)
+    const groupsKnown = !state.rules.grouped || state.entries().every((e) => e.run !== undefined)
     const rows = state
       .entries()
       .map((w): LiveCell[] => [
@@ -223,7 +225,7 @@ export class WatchView {
         w.run ? {text: statusText(w.run), paint: statusColour(statusText(w.run), this.errStyle)} : {text: '…', paint: this.errStyle.dim},
         {text: this.elapsed(w, now)},
         {text: w.run ? score(w.run.score) : ''},
-        this.verdict(state, w),
+        this.verdict(state, w, groupsKnown),
       ])
     const done = state.entries().length - state.unfinished().length
     const limit = this.options.timeoutS > 0 ? ` of ${flagDuration(this.options.timeoutS, false)}` : ''
@@ -236,9 +238,8 @@ export class WatchView {
    * The run's verdict once it can no longer change: failing verdicts red, `no-baseline` yellow,
    * the others green; empty while the run, its baseline or (--repeat) its group is pending.
    */
-  private verdict(state: WatchState, w: Watched): LiveCell {
-    // (with --repeat the groups are known once every run was found)
-    if (!isFinished(w.run) || (state.rules.grouped && state.entries().some((e) => e.run === undefined))) return {text: ''}
+  private verdict(state: WatchState, w: Watched, groupsKnown: boolean): LiveCell {
+    if (!isFinished(w.run) || !groupsKnown) return {text: ''}
     const group = state.groupOf(w.id)
     if (group === undefined || (state.rules.baseline !== undefined && group.baseline === undefined)) return {text: ''}
     const judgement = state.judge(group)

@@ -184,7 +184,10 @@ export function worded(j: Judged): Judgement {
   const flaky = judgedByRuns ? failuresNote(j) : undefined
   const stale = j.stale !== undefined && j.decision.rule !== 'min-score' ? staleness(j.stale) : undefined
   const notes = [note, stale, flaky].filter((n) => n !== undefined).join('; ')
-  const judgement: Judgement = {...j, ...(shortfall === undefined ? {} : {shortfall}), ...(notes === '' ? {} : {note: notes})}
+  // (assigned, not spread: see ./verdict.ts extend)
+  const judgement: Judgement = Object.assign({}, j)
+  if (shortfall !== undefined) judgement.shortfall = shortfall
+  if (notes !== '') judgement.note = notes
   WORDED.add(judgement)
   return judgement
 }

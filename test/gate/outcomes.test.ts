@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {detectableRate, failureTest, predictiveTail, RATE_POWER} from '../../src/gate/outcomes.js'
+import {detectableRate, failureTest, findDetectableRate, findFailureTest, predictiveTail, RATE_POWER} from '../../src/gate/outcomes.js'
 import type {Rate as Outcomes} from '../../src/gate/rules.js'
 
 // The failure test: the beta-binomial predictive of a baseline's failures, its threshold at an
@@ -134,5 +134,47 @@ describe('detectableRate: the failure rate a step catches 4 times in 5, relaunch
   it('nothing is caught that often when the runs the step may make cannot cross: null', () => {
     const base = {failed: 10, finished: 20}
     expect(detectableRate(base, failureTest(base, 1, 0.0125), 1, 1, 1)).toBeNull()
+  })
+})
+
+describe('the caches: failureTest and detectableRate give what they compute (issue 37 item 11)', () => {
+  // every argument moves across the grid, and each point is asked twice, interleaved with the
+  // others: an entry found under another point's key, or a key that leaves an argument out, differs
+  const bases: Outcomes[] = [
+    {failed: 0, finished: 20},
+    {failed: 0, finished: 50},
+    {failed: 2, finished: 22},
+    {failed: 2, finished: 40},
+    {failed: 5, finished: 30},
+  ]
+  const budgets = [0.05, 0.025, 0.005]
+  const grid = bases.flatMap((base) =>
+    [3, 5, 8].flatMap((maxRuns) =>
+      budgets.flatMap((budget) => [1, 2].flatMap((perLaunch) => [1, 3].map((first) => ({base, maxRuns, budget, perLaunch, first})))),
+    ),
+  )
+
+  it('over a grid of baselines, runs allowed, budgets and launches, asked twice: the same as computed afresh', () => {
+    for (const pass of [1, 2]) {
+      for (const {base, maxRuns, budget, perLaunch, first} of grid) {
+        const fresh = findFailureTest(base, maxRuns, budget)
+        expect(failureTest(base, maxRuns, budget), `pass ${pass}: ${JSON.stringify({base, maxRuns, budget})}`).toEqual(fresh)
+        expect(
+          detectableRate(base, fresh, first, perLaunch, maxRuns),
+          `pass ${pass}: ${JSON.stringify({base, maxRuns, budget, perLaunch, first})}`,
+        ).toBe(findDetectableRate(base, fresh, first, perLaunch, maxRuns))
+      }
+    }
+  })
+
+  it('the grid is not flat: its points give different answers', () => {
+    const thresholds = new Set(grid.map(({base, maxRuns, budget}) => failureTest(base, maxRuns, budget).threshold))
+    const rates = new Set(
+      grid.map(({base, maxRuns, budget, perLaunch, first}) =>
+        detectableRate(base, failureTest(base, maxRuns, budget), first, perLaunch, maxRuns),
+      ),
+    )
+    expect(thresholds.size).toBeGreaterThan(10)
+    expect(rates.size).toBeGreaterThan(4)
   })
 })

@@ -225,6 +225,26 @@ describe('WatchState: the regression gate (--baseline, --max-drop)', () => {
     expect(deltaOf(run('r', 'succeeded', null), base('b', 0.5))).toBeNull()
     expect(deltaOf(run('r', 'succeeded', 0.3), null)).toBeNull()
   })
+
+  it('a judgement is kept until its group changes: a run a poll found again, or the baselines set again (issue 37 item 11)', () => {
+    const state = new WatchState(['a', 'b'], {failFast: false, baseline: previous, maxDrop: 0.1})
+    state.apply(found(run('a', 'succeeded', 0.9), run('b', 'running')), 0)
+    state.setBaselines(new Map([['a', base('b1', 0.85)]]))
+    const [a, b] = state.groups()
+    const first = state.judge(a)
+    expect(first.verdict).toBe('passed')
+    expect(state.judge(a)).toBe(first)
+    expect(state.judge(b).verdict).toBe('unfinished')
+    // a's baseline moves: judged anew
+    state.setBaselines(new Map([['a', base('b1', 1.05)]]))
+    expect(state.judge(a).verdict).toBe('regressed')
+    // b finishes: its judgement is new, a's kept
+    const kept = state.judge(a)
+    state.apply(found(run('b', 'failed')), 1000)
+    expect(state.judge(b).verdict).toBe('failed')
+    expect(state.judge(a)).toBe(kept)
+    expect(state.verdict()).toBe('not-passed')
+  })
 })
 
 describe('WatchState: --baseline history (regression or noise)', () => {

@@ -11,8 +11,10 @@ import {
   robustSummary,
   scoreStep,
   sdFloor,
+  sdFloorWith,
   summarize,
 } from '../../src/gate/stats.js'
+import {normalDraws} from '../../bench/random.mjs'
 
 describe('RunningStats', () => {
   it('the mean and the sample standard deviation (n − 1)', () => {
@@ -151,5 +153,38 @@ describe('the baseline file: the tolerance bound of the mean of k new runs', () 
     expect(toleranceMargin(factor, {n: 20, sd: 0}, 1, 0.975)).toBeCloseTo(2.596211 * HISTORY.sdFloor, 6)
     expect(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975)).toBeGreaterThan(predictionMargin(t, {n: 20, sd: 0.03}, 1, 0.975))
     expect(toleranceMargin(factor, {n: 50, sd: 0.03}, 1, 0.975)).toBeLessThan(toleranceMargin(factor, {n: 20, sd: 0.03}, 1, 0.975))
+  })
+})
+
+describe('the caches: what a step asks again is what it would compute (issue 37 item 11)', () => {
+  it("the t quantile remembers jstat's answers: over a grid of levels and degrees of freedom, asked twice, the same", async () => {
+    const {studentt} = await import('jstat')
+    const t = await loadQuantile()
+    const levels = [0.5, 0.8, 0.95, 0.975, 0.99, 0.9995, 1 - 0.05 / 10_000]
+    const dfs = [2, 3, 19, 20, 49, 99]
+    for (const pass of [1, 2]) {
+      for (const p of levels) for (const df of dfs) expect(t(p, df), `pass ${pass}: t(${p}, ${df})`).toBe(studentt.inv(p, df))
+    }
+  })
+
+  it('sdFloorWith(baseline, more) is sdFloor of both, a baseline asked again with other scores included', () => {
+    // scores of several steps: 1/N tasks for N of 1, 2, 4, 5, 20, 50, 100, and 4 decimals (no step)
+    const draws = normalDraws(37)
+    const of = (n: number, count: number) =>
+      Array.from({length: count}, () => Math.min(1, Math.max(0, Math.round((0.7 + 0.1 * draws()) * n) / n)))
+    const baselines = [1, 2, 4, 5, 20, 50, 100, 10_000].flatMap((n) => [of(n, 3), of(n, 20), of(n, 50)])
+    const more = [[], [0.5], [0.25], [0.7], [0.71], [0.7, 0.75], [0.123], ...[2, 4, 5, 20, 50, 100].map((n) => of(n, 3))]
+    const floors = new Set<number>()
+    for (const pass of [1, 2]) {
+      for (const baseline of baselines) {
+        for (const scores of more) {
+          const floor = sdFloorWith(baseline, scores)
+          expect(floor, `pass ${pass}: ${JSON.stringify([baseline, scores])}`).toBe(sdFloor([...baseline, ...scores]))
+          floors.add(floor)
+        }
+      }
+    }
+    // (the grid reaches every kind of floor: the step's, the cap and the least)
+    expect([...floors].sort()).toEqual(expect.arrayContaining([HISTORY.sdFloor, 0.02, HISTORY.maxStepFloor]))
   })
 })

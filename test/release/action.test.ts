@@ -1,6 +1,18 @@
 import {execFileSync, spawn, spawnSync} from 'node:child_process'
 import {baselineAt} from '../helpers/baseline.js'
-import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  cpSync,
+  createReadStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
@@ -672,6 +684,73 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
     const other = await gate(checkout().workspace, {}, runOf('push', 'refs/heads/main'))
     expect(other.result.outputs).toMatchObject({'exit-code': '0', 'baseline-updated': 'true', 'baseline-warnings': ''})
   })
+
+  /**
+   * The control plane as the action's amctl sees it: the dev server, every request forwarded as it
+   * came, and `meanwhile` run once before the first poll of the run list after the launch is
+   * forwarded: amctl read the baseline file before it launched, and updates it after the verdict
+   * that poll gives.
+   */
+  async function between(meanwhile: () => void): Promise<TestServer> {
+    let launched = false
+    let done = false
+    const skip = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding'])
+    return startServer(async (req, res) => {
+      if (req.method === 'POST') launched = true
+      else if (launched && !done && req.method === 'GET' && /^\/api\/v1\/orgs\/[^/]+\/runs(\?|$)/.test(req.path)) {
+        done = true
+        meanwhile()
+      }
+      const headers = Object.entries(req.headers).flatMap(([name, value]) =>
+        skip.has(name) || value === undefined ? [] : [[name, String(value)] as [string, string]],
+      )
+      const answer = await fetch(`${e2e.current.url}${req.path}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body,
+      })
+      const back = [...answer.headers].filter(([name]) => !skip.has(name))
+      res.writeHead(answer.status, Object.fromEntries(back)).end(await answer.text())
+    })
+  }
+
+  it.each([
+    [
+      "swapped for another organization's file",
+      (file: string, text: string) => writeFileSync(file, text.replace('"org": "acme"', '"org": "globex"')),
+      /now holds runs of organization globex, not acme as when the step read it; it was left as it is \(invalid_request\)$/,
+    ],
+    [
+      'made unwritable: its directory replaced by a file',
+      (file: string) => {
+        renameSync(dirname(file), `${dirname(file)}.moved`)
+        writeFileSync(dirname(file), 'not a directory\n')
+      },
+      /was not updated: /,
+    ],
+  ] as const)(
+    'a push to the default branch whose update fails (the file %s): baseline-updated false, the failure its own line, exit 1',
+    async (_, meanwhile, why) => {
+      const {workspace, file, text} = checkout()
+      await planned('claude-code', 0.71, 1)
+      await planned('codex', 0.69, 1)
+      const proxy = await between(() => meanwhile(file, text))
+      try {
+        const main = await gate(workspace, {'base-url': proxy.url}, runOf('push', 'refs/heads/main'))
+        expect(main.result.outputs).toMatchObject({'exit-code': '1', verdict: 'error', 'baseline-updated': 'false'})
+        expect(main.step.stdout).toContain(`update-baseline: a push to the default branch (main): this step's runs join ${FILE}`)
+        const line = main.step.stderr.split('\n').find((l) => l.startsWith('error: --update-baseline: '))
+        expect(line).toMatch(new RegExp(`^error: --update-baseline: ${FILE} was not updated: `))
+        expect(line).toMatch(why)
+        // the verdict is kept: both runs passed, and the JSON says why the file is not updated
+        expect(main.doc.runs.map((run: any) => run.verdict)).toEqual(['passed', 'passed'])
+        expect(main.doc.baselineUpdate).toMatchObject({path: FILE, updated: false, error: {message: expect.any(String)}})
+        if (existsSync(file)) expect(readFileSync(file, 'utf8')).not.toContain(main.doc.runs[0].id)
+      } finally {
+        await proxy.close()
+      }
+    },
+  )
 
   it('repeat: auto with max-drop launches one at a time until each group is decided: the outputs and the comment say the verdict', async () => {
     const {github, comments} = await fakeGitHub()
@@ -1576,6 +1655,75 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       expect(alone.result.outputs).toMatchObject({'exit-code': '2', verdict: 'error', 'baseline-updated': 'false'})
       const args = await evals({runIds: [], runs: []}, 0, {args: '--baseline-file=b.json --update-baseline'}, on('push', 'refs/heads/main'))
       expect(flagsOf(args.argv())).toEqual(['evals', 'run', 'es_acme_search', '--wait', '--baseline-file=b.json', '--update-baseline'])
+    })
+
+    /** A workspace holding evals/baseline.json, and a symbolic and a hard link to it under reports/. */
+    const linked = () => {
+      const workspace = tempDir('amctl-workspace-')
+      mkdirSync(join(workspace, 'evals'))
+      mkdirSync(join(workspace, 'reports'))
+      writeFileSync(join(workspace, 'evals', 'baseline.json'), '{"the": "baseline file"}\n')
+      symlinkSync(join('..', 'evals', 'baseline.json'), join(workspace, 'reports', 'symlink.md'))
+      linkSync(join(workspace, 'evals', 'baseline.json'), join(workspace, 'reports', 'hard.xml'))
+      return workspace
+    }
+    const SAME = ': the report would overwrite the baseline file; give the report another path'
+
+    it.each([
+      [
+        'junit equal to baseline-file',
+        {junit: 'evals/baseline.json'},
+        'the input junit (evals/baseline.json) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        'summary a symbolic link to it',
+        {summary: 'reports/symlink.md'},
+        'the input summary (reports/symlink.md) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        'junit a hard link to it',
+        {junit: 'reports/hard.xml'},
+        'the input junit (reports/hard.xml) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        'another spelling of its path',
+        {summary: './evals/../evals/baseline.json'},
+        'the input summary (./evals/../evals/baseline.json) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        '--summary in args, a hard link',
+        {args: '--summary=reports/hard.xml'},
+        '--summary in args (reports/hard.xml) and the input baseline-file (evals/baseline.json)',
+      ],
+      [
+        '--baseline-file in args, the input junit a symbolic link to it',
+        {'baseline-file': '', junit: 'reports/symlink.md', args: '--baseline-file evals/baseline.json'},
+        'the input junit (reports/symlink.md) and --baseline-file in args (evals/baseline.json)',
+      ],
+    ])('a report that is the baseline file (%s): exit 2 naming both, before amctl runs; the file as it was', async (_, inputs, names) => {
+      const workspace = linked()
+      const {result, argv} = await evals(runs('passed'), 0, {...FILE, comment: 'false', ...inputs}, {workspace})
+      expect(stepOf(result, 'evals')).toMatchObject({
+        exitCode: 2,
+        stdout: `::error title=amctl action::${names} are the same file${SAME}\n`,
+      })
+      expect(result.outputs['exit-code']).toBe('')
+      expect(() => argv()).toThrow(/ENOENT/)
+      expect(readFileSync(join(workspace, 'evals', 'baseline.json'), 'utf8')).toBe('{"the": "baseline file"}\n')
+    })
+
+    it("a path with a newline is named on the error's one line", async () => {
+      const {result} = await evals(runs('passed'), 0, {'baseline-file': 'b\n::warning::x.json', junit: 'b\n::warning::x.json'})
+      expect(stepOf(result, 'evals').stdout).toBe(
+        `::error title=amctl action::the input junit (b%0A::warning::x.json) and the input baseline-file (b%0A::warning::x.json) are the same file${SAME}\n`,
+      )
+    })
+
+    it('reports beside the baseline file are written as ever', async () => {
+      const workspace = linked()
+      const {result, argv} = await evals(runs('passed'), 0, {...FILE, junit: 'reports/evals.xml', summary: 'reports/evals.md'}, {workspace})
+      expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
+      expect(argv()).toEqual(expect.arrayContaining(['--junit', 'reports/evals.xml', '--summary', 'reports/evals.md']))
     })
 
     it.each([
