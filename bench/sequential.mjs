@@ -175,10 +175,30 @@ const watchStep = (step, {maxDrop}) => {
     )
     const state = new WatchState(
       runs.map((r) => r.id),
-      {failFast: false, grouped: true, baseline: choice, quantile, maxDrop, sequential: {look, looks: LOOKS, decided}},
+      {
+        failFast: false,
+        grouped: true,
+        baseline: choice,
+        quantile,
+        maxDrop,
+        launches: {made: look, max: LOOKS, first: 1, auto: true, decided},
+      },
     )
     state.apply(new Map(runs.map((r) => [r.id, r])), 0)
-    const history = (b) => ({kind: 'history', runs: b.n, mean: b.mean, sd: b.sd, window: null, runIds: [], scores: b.scores, outliers: []})
+    // outcomes unknown (null): no failure test, as in the simulated rule (a baseline that records
+    // 0 failed of 20 has one, which takes part of each group's share and moves the score levels)
+    const history = (b) => ({
+      kind: 'history',
+      runs: b.n,
+      mean: b.mean,
+      sd: b.sd,
+      window: null,
+      runIds: [],
+      scores: b.scores,
+      times: [],
+      outliers: [],
+      outcomes: null,
+    })
     state.setBaselines(new Map(state.groups().map((g) => [g.id, history(step.baselines[Number(g.id.split(' ')[1].slice(1))])])))
     const judged = state.judged()
     if (state.verdict() !== 'undecided' || look === LOOKS) {
