@@ -5,7 +5,8 @@
 // (issue 23 §5; the table is in docs/ci.md and docs/performance.md).
 //
 //   npm run build && node bench/gate.mjs [--trials N] [--previous N] [--detect N] [--workers N] [--seed S] [--quick] [--out DIR]
-//   node bench/gate.mjs --section file|auto …   the baseline file, and --repeat auto: sections of their own, below
+//   node bench/gate.mjs --section file|auto|outcomes …   the baseline file, --repeat auto, and agents that
+//   fail runs: sections of their own, below
 //
 // --trials  history's false-alarm steps per cell (noise × groups; default 1500, so that the
 // pooled rate of each K is known to about ±0.6 %); --previous  the previous-run gate's (default
@@ -94,7 +95,8 @@ async function main() {
   const section = args.includes('--section') ? args[args.indexOf('--section') + 1] : undefined
   if (section === 'file') return fileMain(args)
   if (section === 'auto') return autoMain(args)
-  if (section !== undefined) throw new Error(`--section must be file or auto, got ${section}`)
+  if (section === 'outcomes') return outcomesMain(args)
+  if (section !== undefined) throw new Error(`--section must be file, auto or outcomes, got ${section}`)
   const options = sectionArgs(args)
   const {number, quick, workers, seed, outDir} = options
   const trials = number('--trials', quick ? 300 : 1500)
@@ -196,7 +198,7 @@ function publish({quick, outDir}, name, md, document, missed, counted) {
  * against a dev server of its own; after each chunk, `progress(chunk)` is the line on stderr.
  * The workers' results, in the order they came.
  */
-async function inWorkers(chunks, workers, progress) {
+async function inWorkers(chunks, workers, progress, cliRoot = root) {
   const queue = [...chunks]
   const work = mkdtempSync(join(tmpdir(), 'amctl-bench-gate-'))
   const results = []
@@ -209,7 +211,7 @@ async function inWorkers(chunks, workers, progress) {
         const err = join(work, `stderr-${w}`)
         const outFd = openSync(out, 'w')
         const errFd = openSync(err, 'w')
-        const child = fork(fileURLToPath(import.meta.url), ['--worker'], {
+        const child = fork(fileURLToPath(import.meta.url), ['--worker', cliRoot], {
           // a clean environment, as `env -i PATH=$PATH HOME=$tmp` gives
           env: {PATH: process.env.PATH, HOME: home},
           stdio: ['ignore', outFd, errFd, 'ipc'],
@@ -344,7 +346,7 @@ function rate(k, n, expected) {
   return {hits: k, of: n, rate: k / n, low, high, expected}
 }
 
-const pct = (x) => `${(x * 100).toFixed(1)} %`
+const pct = (x, places = 1) => `${(x * 100).toFixed(places)} %`
 const cell = (r) => `${pct(r.rate)} (${(r.low * 100).toFixed(1)}–${(r.high * 100).toFixed(1)})`
 
 function render(rows, pooled, about) {
@@ -386,13 +388,15 @@ function render(rows, pooled, about) {
 /**
  * Runs the chunks the parent sends, each against a fresh dev server in this process, with the
  * built CLI in this process too (oclif's run, as bin/run.cjs calls it). stdout (fd 1) is a file:
- * after each command the worker reads what it added, one JSON document.
+ * after each command the worker reads what it added, one JSON document. The CLI is the build of
+ * `cliRoot` (this checkout, or another's: `--section auto --beside DIR`); the dev server is always
+ * this checkout's, so that both CLIs are judged on the same draws.
  */
-async function worker() {
-  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
-  const cli = require(join(root, 'dist', 'amctl.cjs'))
+async function worker(cliRoot) {
+  const pjson = JSON.parse(readFileSync(join(cliRoot, 'package.json'), 'utf8'))
+  const cli = require(join(cliRoot, 'dist', 'amctl.cjs'))
   const {startDevServer} = require(join(root, 'dist', 'devserver.cjs'))
-  const oclifOptions = {root, pjson, userPlugins: false}
+  const oclifOptions = {root: cliRoot, pjson, userPlugins: false}
   process.env.OCLIF_DISABLE_ENGINE_WARNING = '1'
   process.env.AMCTL_KEYCHAIN = 'off'
   process.env.AMCTL_CONFIG_DIR = join(process.env.HOME, 'config')
@@ -736,7 +740,10 @@ function caller(url, agent) {
 //      groups drawn from N(0.70, 0.03), each judged once by `runs watch --baseline-file --json`:
 //      the CLI's margin and mean give that file's exact chance of failing an unchanged step
 //      (normal noise: Φ((mean − margin − 0.70) / 0.03) per group) and of catching a drop of 4 sd,
-//      beside the prediction bound --baseline history would use on the same runs.
+//      beside the prediction bound --baseline history would use on the same runs; then the same
+//      rates computed (exactFileRate), whose 99th percentile 1,000 draws cannot give (issue 37
+//      item 16), with the factor the CLI applied (--keeps: some of the sizes).
+// --only drift,files: about 9 min on 2 shared cores (load average 25); --quick about a minute.
 
 const FILE_SET = 'es_acme_checkout'
 const FILE_AGENTS = ['claude-code', 'codex']
@@ -756,7 +763,9 @@ async function fileMain(args) {
   for (const sd of [0.02, 0.03]) for (let s = 0; s < seeds; s++) chunks.push({task: 'drift', sd, seed: mix(seed, s, sd * 1000)})
   for (let s = 0; s < updateSeeds; s++) chunks.push({task: 'updates', steps: updates, seed: mix(seed, 7, s)})
   const CHUNK = 250
-  for (const keep of FILE_KEEPS) {
+  const keeps = options.text('--keeps', FILE_KEEPS.join(',')).split(',').map(Number)
+  if (!keeps.every((k) => FILE_KEEPS.includes(k))) throw new Error(`--keeps must be some of ${FILE_KEEPS.join(',')}`)
+  for (const keep of keeps) {
     for (let from = 0; from < files; from += CHUNK) chunks.push({task: 'files', keep, from, to: Math.min(files, from + CHUNK), seed})
   }
   // the longest first
@@ -908,6 +917,8 @@ async function runFiles({keep, from, to, seed}, amctl, startDevServer) {
     const {runIds} = await session.launch(FILE_SET)
     const path = join(dir, 'file.json')
     const perFile = []
+    const levels = new Set()
+    const factors = []
     const sigma = FILE_NOISE
     for (let f = from; f < to; f++) {
       const z = normalDraws(mix(seed, keep, f))
@@ -923,6 +934,9 @@ async function runFiles({keep, from, to, seed}, amctl, startDevServer) {
       let detectPrediction = 0
       for (const item of doc.items) {
         const {mean, sd, runs: n} = item.baseline
+        // the level each group was judged at, and its margin's factor (margin / max(sd, floor)): the exact computation's
+        levels.add(item.confidence)
+        factors.push(item.margin / Math.max(sd, 0.01))
         // the chance an unchanged run (N(0.70, σ)) scores below mean − margin, for this file
         passFile *= 1 - jStat.normal.cdf((mean - item.margin - 0.7) / sigma, 0, 1)
         const prediction = jStat.studentt.inv(1 - 0.05 / doc.items.length, n - 1) * Math.max(sd, 0.01) * Math.sqrt(1 + 1 / n)
@@ -932,7 +946,8 @@ async function runFiles({keep, from, to, seed}, amctl, startDevServer) {
       }
       perFile.push({file: 1 - passFile, prediction: 1 - passPrediction, detect, detectPrediction})
     }
-    return {task: 'files', keep, perFile}
+    const factor = factors.reduce((a, b) => a + b, 0) / factors.length
+    return {task: 'files', keep, perFile, levels: [...levels], factor, factorSpread: Math.max(...factors) - Math.min(...factors)}
   } finally {
     rmSync(dir, {recursive: true, force: true})
     await session.close()
@@ -940,6 +955,56 @@ async function runFiles({keep, from, to, seed}, amctl, startDevServer) {
 }
 
 const TASKS = {drift: runDrift, updates: runUpdates, files: runFiles}
+
+/**
+ * A file's own false-alarm rate computed, not drawn (issue 37 item 16): for a file of n runs a
+ * group drawn from N(μ, σ), whose margin is K × sd, an unchanged run passes with chance
+ * G = Φ(V), V = K R + Z/√n (R = sd/σ, √(χ²(n − 1)/(n − 1)); Z the file mean's error in units of
+ * σ/√n, independent of R); the step of `groups` groups fails with F = 1 − Π G. P(V ≤ v) =
+ * E_R[Φ(√n (v − K R))] is tabulated on a fine grid (the mean over R taken at `nodes` equally
+ * likely values, the midpoints of χ²'s quantiles), and P(F > q) for two groups is the integral of
+ * P(G₂ < (1 − q)/G₁) over G₁'s law; its quantiles by bisection. (The sd floor of 0.01 is left out:
+ * at σ = 0.03 a file of 20 runs has sd below it with chance about 1e-9.)
+ */
+function exactFileRate(n, K, groups = 2, nodes = 2000, points = 3000) {
+  const {jStat} = require('jstat')
+  const df = n - 1
+  const r = Array.from({length: nodes}, (_, i) => Math.sqrt(jStat.chisquare.inv((i + 0.5) / nodes, df) / df))
+  const lo = K * r[0] - 9 / Math.sqrt(n)
+  const hi = K * r[nodes - 1] + 9 / Math.sqrt(n)
+  const step = (hi - lo) / (points - 1)
+  const v = Array.from({length: points}, (_, j) => lo + j * step)
+  // P(V ≤ v_j)
+  const cdf = v.map((x) => r.reduce((a, ri) => a + jStat.normal.cdf(Math.sqrt(n) * (x - K * ri), 0, 1), 0) / nodes)
+  const cdfAt = (x) => {
+    if (x <= lo) return 0
+    if (x >= hi) return 1
+    const t = (x - lo) / step
+    const j = Math.min(points - 2, Math.floor(t))
+    return cdf[j] + (t - j) * (cdf[j + 1] - cdf[j])
+  }
+  // G₁'s law as cells of V: the chance of each cell, and G at its midpoint
+  const cells = v.slice(0, -1).map((x, j) => ({p: cdf[j + 1] - cdf[j], g: jStat.normal.cdf(x + step / 2, 0, 1)}))
+  const passMean = cells.reduce((a, c) => a + c.p * c.g, 0)
+  if (groups !== 2) throw new Error('exactFileRate: two groups')
+  // P(F > q) = P(G₁ G₂ < 1 − q)
+  const above = (q) =>
+    cells.reduce((a, c) => {
+      const need = (1 - q) / c.g
+      return a + c.p * (need >= 1 ? 1 : cdfAt(jStat.normal.inv(need, 0, 1)))
+    }, 0)
+  const quantile = (p) => {
+    let low = 0
+    let high = 1
+    for (let i = 0; i < 50; i++) {
+      const mid = (low + high) / 2
+      if (above(mid) > 1 - p) low = mid
+      else high = mid
+    }
+    return (low + high) / 2
+  }
+  return {mean: 1 - passMean ** 2, median: quantile(0.5), p90: quantile(0.9), p99: quantile(0.99)}
+}
 
 function quantileOf(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
@@ -1027,6 +1092,32 @@ function renderFile(results, about) {
         )
       }
     }
+    // the same rates computed (exactFileRate), with the factor the CLI applied
+    lines.push(
+      '',
+      'The same rates computed rather than drawn (exactFileRate: the law of a file of n runs of normal noise, the factor K of its margin as the CLI applied it):',
+      '',
+      '| keep | margin | K | mean | median | 90th percentile | 99th percentile |',
+      '|--:|---|--:|--:|--:|--:|--:|',
+    )
+    const {jStat} = require('jstat')
+    for (const keep of FILE_KEEPS) {
+      const mine = files.filter((r) => r.keep === keep)
+      if (mine.length === 0) continue
+      const levels = [...new Set(mine.flatMap((r) => r.levels))]
+      const weight = mine.reduce((a, r) => a + r.perFile.length, 0)
+      const tolerance = mine.reduce((a, r) => a + r.factor * r.perFile.length, 0) / weight
+      const spread = Math.max(...mine.map((r) => r.factorSpread))
+      if (spread > 1e-3) missed.push(`files: keep ${keep}, the CLI's margin factor varies by ${spread} between files`)
+      const prediction = jStat.studentt.inv(1 - 0.05 / FILE_AGENTS.length, keep - 1) * Math.sqrt(1 + 1 / keep)
+      for (const [name, K] of [
+        [`tolerance bound (the file; level ${levels.map((l) => pct(l)).join(', ')})`, tolerance],
+        ['prediction bound (history)', prediction],
+      ]) {
+        const e = exactFileRate(keep, K)
+        lines.push(`| ${keep} | ${name} | ${K.toFixed(4)} | ${pct(e.mean)} | ${pct(e.median)} | ${pct(e.p90)} | ${pct(e.p99)} |`)
+      }
+    }
   }
   lines.push('', missed.length === 0 ? 'Targets met.' : `Targets missed: ${missed.join('; ')}.`, '', about, '')
   return {md: `${lines.join('\n')}\n`, missed}
@@ -1034,56 +1125,93 @@ function renderFile(results, about) {
 
 // ——————————————————— --repeat auto (issue 30 §3): launches only where the evidence is unclear ———————————————————
 //
-//   node bench/gate.mjs --section auto [--steps N] [--workers N] [--seed S] [--quick]
+//   node bench/gate.mjs --section auto [--steps N] [--groups 2|1|1,2] [--beside DIR] [--workers N] [--seed S] [--quick]
 //
-// Noise 0.03, two agent × model groups a launch (es_acme_checkout), a history of 20 runs each
-// (--baseline history), at least 200 steps per row (--steps, default 200): no change, a drop of
-// 0.05 and a drop of 0.12 of both groups' means. Each step is judged by `--repeat auto
-// --max-repeat 5` with --max-drop 0.05 and 0.10, and by a fixed `--repeat 3` and `--repeat 5`, on the
-// same seeds (each strategy's launches draw the same scores in the same order). Per row: false
-// alarms (a step of no change with a regressed group), detection (steps with a regressed group),
-// steps passed (every group passed: with auto, cleared), steps with an inconclusive group, and
-// the mean launches a step made.
+// Noise 0.03, two agent × model groups a launch (es_acme_checkout; --groups 1: the eval set
+// retargeted at claude-code alone), a history of 20 runs each (--baseline history), at least 200
+// steps per row (--steps, default 200): no change, a drop of 0.05 and a drop of 0.12 of every
+// group's mean. Each step is judged by `--repeat auto --max-repeat 5` with --max-drop 0.05 and
+// 0.10, and (two groups) by a fixed `--repeat 3` and `--repeat 5`, on the same seeds (each
+// strategy's launches draw the same scores in the same order). Per row: false alarms (a step of
+// no change with a regressed group), detection (steps with a regressed group), steps passed
+// (every group passed: with auto, cleared), steps with an inconclusive group, and the mean
+// launches a step made.
+//
+// --beside DIR: the same steps judged by another build's CLI too (DIR: a checkout with dist/ built,
+// e.g. `git archive 5d40e65 | tar -x -C DIR && (cd DIR && npm ci)`, 1f0a2af's parent: the Bonferroni
+// split over the looks), against this checkout's dev server, so both see the same draws; the table
+// puts the two side by side (auto only). Below the first table: the levels the groups were judged
+// at (--json `confidence`) and what their failure test spent (`outcomes.size`). About 6 min per CLI
+// for --groups 1,2 on 2 shared cores; --quick (20 steps) under a minute.
 
 const AUTO_SET = 'es_acme_checkout'
 const AUTO_DROPS = [0, 0.05, 0.12]
 const AUTO_STRATEGIES = [
   {name: 'auto, --max-drop 0.05', flags: ['--repeat', 'auto', '--max-repeat', '5', '--max-drop', '0.05'], maxDrop: 0.05},
   {name: 'auto, --max-drop 0.10', flags: ['--repeat', 'auto', '--max-repeat', '5', '--max-drop', '0.1'], maxDrop: 0.1},
-  {name: '--repeat 3', flags: ['--repeat', '3']},
-  {name: '--repeat 5', flags: ['--repeat', '5']},
+  {name: '--repeat 3', flags: ['--repeat', '3'], groups: [2]},
+  {name: '--repeat 5', flags: ['--repeat', '5'], groups: [2]},
 ]
+/** The groups of each eval set's launch: es_acme_checkout's two, or one of them. */
+const AUTO_TARGETS_OF = {
+  1: [{agent: 'claude-code', model: 'claude-sonnet-4-5'}],
+  2: [
+    {agent: 'claude-code', model: 'claude-sonnet-4-5'},
+    {agent: 'codex', model: 'gpt-5'},
+  ],
+}
 const AUTO_TARGETS = {falseAlarms: 0.055, detect012: 0.95, launches012: 1.3, passedAtD: 0.05, launchesQuiet: 2}
 
 async function autoMain(args) {
   const options = sectionArgs(args)
   const {quick, workers, seed} = options
   const steps = options.number('--steps', quick ? 20 : 200)
+  const groups = options.text('--groups', '2').split(',').map(Number)
+  if (!groups.every((m) => m === 1 || m === 2)) throw new Error('--groups must be 1, 2 or 1,2')
+  const beside = options.text('--beside', undefined)
   const CHUNK = 25
   const chunks = []
-  for (let from = 0; from < steps; from += CHUNK) chunks.push({task: 'auto', from, to: Math.min(steps, from + CHUNK), seed})
+  for (const m of groups) {
+    for (let from = 0; from < steps; from += CHUNK) chunks.push({task: 'auto', m, from, to: Math.min(steps, from + CHUNK), seed})
+  }
   const started = performance.now()
   const load = loadavg()[0]
-  let done = 0
-  const results = await inWorkers(chunks, workers, (chunk) => {
-    done += chunk.to - chunk.from
-    return `${done} of ${steps} steps (${Math.round((performance.now() - started) / 1000)} s)`
-  })
+  const run = async (cliRoot, name) => {
+    let done = 0
+    return inWorkers(
+      chunks,
+      workers,
+      (chunk) => {
+        done += chunk.to - chunk.from
+        return `${name}: ${done} of ${steps * groups.length} steps (${Math.round((performance.now() - started) / 1000)} s)`
+      },
+      cliRoot,
+    )
+  }
+  const results = await run(root, 'this CLI')
+  const mine = performance.now()
+  const besideResults = beside === undefined ? undefined : await run(beside, beside)
   const seconds = (performance.now() - started) / 1000
   const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.versions.node}`
-  const about = `${steps} steps per row, each on a history of its own; ${workers} workers; seed ${seed}; ${Math.round(seconds)} s on ${machine}, load average ${load.toFixed(1)} at the start`
-  const {md, missed} = renderAuto(results, about)
-  if (!publish(options, 'gate-auto', md, {about, seconds, results}, missed, 'steps')) process.exitCode = 1
+  const took =
+    beside === undefined
+      ? `${Math.round(seconds)} s`
+      : `${Math.round((mine - started) / 1000)} s (this CLI) and ${Math.round(seconds - (mine - started) / 1000)} s (beside)`
+  const about = `${steps} steps per row, each on a history of its own; ${workers} workers; seed ${seed}; ${took} on ${machine}, load average ${load.toFixed(1)} at the start`
+  const {md, missed} = renderAuto(results, about, besideResults, beside)
+  if (!publish(options, 'gate-auto', md, {about, seconds, results, beside, besideResults}, missed, 'steps')) process.exitCode = 1
 }
 
-async function runAuto({from, to, seed}, amctl, startDevServer) {
+async function runAuto({m = 2, from, to, seed}, amctl, startDevServer) {
   const clock = {now: Date.parse('2026-06-01T09:00:00.000Z')}
   const session = await devSession(startDevServer, () => clock.now)
   const cells = {}
   try {
+    if (m !== 2) await session.call('PATCH', `/api/v1/orgs/acme/eval-sets/${AUTO_SET}`, {targets: AUTO_TARGETS_OF[m]}, session.token)
     for (let step = from; step < to; step++) {
       clock.now += 60_000
-      await session.plan(AUTO_SET, {mean: MEAN, sd: 0.03, seed: mix(seed, step, 0), count: 2 * HISTORY_RUNS})
+      await session.call('DELETE', '/_dev/orgs/acme/outcomes')
+      await session.plan(AUTO_SET, {mean: MEAN, sd: 0.03, seed: mix(seed, step, 0), count: m * HISTORY_RUNS})
       for (let i = 0; i < HISTORY_RUNS; i++) {
         clock.now += 1000
         await session.launch(AUTO_SET)
@@ -1091,14 +1219,21 @@ async function runAuto({from, to, seed}, amctl, startDevServer) {
       clock.now += 60_000
       for (const drop of AUTO_DROPS) {
         for (const strategy of AUTO_STRATEGIES) {
+          if (strategy.groups !== undefined && !strategy.groups.includes(m)) continue
           // the same draws for every strategy of a step and drop: the plan's seed is theirs
           await session.call('DELETE', '/_dev/orgs/acme/outcomes')
-          await session.plan(AUTO_SET, {mean: round(MEAN - drop), sd: 0.03, seed: mix(seed, step, 1 + drop * 100), count: 10})
+          await session.plan(AUTO_SET, {mean: round(MEAN - drop), sd: 0.03, seed: mix(seed, step, 1 + drop * 100), count: 5 * m})
           const {code, doc} = await amctl(['evals', 'run', AUTO_SET, '--wait', '--baseline', 'history', ...strategy.flags, '--json'])
           const verdicts = doc.groups.map((g) => g.verdict)
-          const key = `${strategy.name}/${drop}`
-          cells[key] ??= {steps: 0, regressed: 0, passed: 0, inconclusive: 0, launches: 0, exit10: 0}
+          if (verdicts.length !== m) throw new Error(`${verdicts.length} groups judged, not ${m}`)
+          const key = `${m}/${strategy.name}/${drop}`
+          cells[key] ??= {steps: 0, regressed: 0, passed: 0, inconclusive: 0, launches: 0, exit10: 0, levels: {}}
           const cell = cells[key]
+          // the levels the groups were judged at, and what their failure test spent (a history of 20 runs none of which failed)
+          for (const g of doc.groups) {
+            const level = `${g.confidence} ${g.outcomes?.size ?? 'none'}`
+            cell.levels[level] = (cell.levels[level] ?? 0) + 1
+          }
           cell.steps++
           cell.launches += doc.launches.length
           if (code === 10) cell.exit10++
@@ -1108,7 +1243,7 @@ async function runAuto({from, to, seed}, amctl, startDevServer) {
         }
       }
     }
-    return {task: 'auto', steps: to - from, cells}
+    return {task: 'auto', m, steps: to - from, cells}
   } finally {
     await session.close()
   }
@@ -1116,41 +1251,602 @@ async function runAuto({from, to, seed}, amctl, startDevServer) {
 
 TASKS.auto = runAuto
 
-function renderAuto(results, about) {
+function renderAuto(results, about, besideResults, beside) {
   const missed = []
   const lines = [
-    '| true drop | gate | steps | false alarms / step | detection (regressed) | passed | inconclusive | launches / step |',
-    '|--:|---|--:|--:|--:|--:|--:|--:|',
+    '| groups | true drop | gate | steps | false alarms / step | detection (regressed) | passed | inconclusive | launches / step |',
+    '|--:|--:|---|--:|--:|--:|--:|--:|--:|',
   ]
-  for (const drop of AUTO_DROPS) {
+  const sums = (of, key) => (field) => of.reduce((n, r) => n + (r.cells[key]?.[field] ?? 0), 0)
+  for (const m of [1, 2]) {
+    for (const drop of AUTO_DROPS) {
+      for (const strategy of AUTO_STRATEGIES) {
+        const key = `${m}/${strategy.name}/${drop}`
+        const sum = sums(results, key)
+        const steps = sum('steps')
+        if (steps === 0) continue
+        const regressed = rate(sum('regressed'), steps)
+        const passed = rate(sum('passed'), steps)
+        const inconclusive = rate(sum('inconclusive'), steps)
+        const launches = sum('launches') / steps
+        const auto = strategy.maxDrop !== undefined
+        const name = `${m} group${m === 1 ? '' : 's'}, ${strategy.name}`
+        if (auto && drop === 0 && regressed.rate > AUTO_TARGETS.falseAlarms)
+          missed.push(`${name}, no change: false alarms ${cell(regressed)} > 5.5 %`)
+        if (auto && drop === 0.12 && regressed.rate < AUTO_TARGETS.detect012)
+          missed.push(`${name}, drop 0.12: regressed in ${cell(regressed)} < 95 %`)
+        // (two groups: either's regression ends the step; one group at D = 0.10 needs its one run to fall 0.10 below, about 3 in 4)
+        if (auto && m === 2 && drop === 0.12 && launches > AUTO_TARGETS.launches012)
+          missed.push(`${name}, drop 0.12: ${launches.toFixed(2)} launches > 1.3`)
+        if (auto && drop >= strategy.maxDrop && passed.rate > AUTO_TARGETS.passedAtD)
+          missed.push(`${name}, drop ${drop}: passed in ${cell(passed)} > 5 %`)
+        if (auto && drop === 0 && strategy.maxDrop === 0.1 && launches > AUTO_TARGETS.launchesQuiet)
+          missed.push(`${name}, no change: ${launches.toFixed(2)} launches > 2`)
+        lines.push(
+          `| ${m} | ${drop === 0 ? 'none' : drop} | ${strategy.name} | ${steps} | ${drop === 0 ? cell(regressed) : ''} | ${drop === 0 ? '' : cell(regressed)} | ${cell(passed)} | ${cell(inconclusive)} | ${launches.toFixed(2)} |`,
+        )
+      }
+    }
+  }
+  // the per-look levels the CLI judged at (its --json `confidence`) and what the failure test spent (`outcomes.size`)
+  const judgedAt = []
+  for (const m of [1, 2]) {
     for (const strategy of AUTO_STRATEGIES) {
-      const key = `${strategy.name}/${drop}`
-      const sum = (field) => results.reduce((n, r) => n + (r.cells[key]?.[field] ?? 0), 0)
-      const steps = sum('steps')
-      if (steps === 0) continue
-      const regressed = rate(sum('regressed'), steps)
-      const passed = rate(sum('passed'), steps)
-      const inconclusive = rate(sum('inconclusive'), steps)
-      const launches = sum('launches') / steps
-      const auto = strategy.maxDrop !== undefined
-      if (auto && drop === 0 && regressed.rate > AUTO_TARGETS.falseAlarms)
-        missed.push(`${strategy.name}, no change: false alarms ${cell(regressed)} > 5.5 %`)
-      if (auto && drop === 0.12 && regressed.rate < AUTO_TARGETS.detect012)
-        missed.push(`${strategy.name}, drop 0.12: regressed in ${cell(regressed)} < 95 %`)
-      if (auto && drop === 0.12 && launches > AUTO_TARGETS.launches012)
-        missed.push(`${strategy.name}, drop 0.12: ${launches.toFixed(2)} launches > 1.3`)
-      if (auto && drop >= strategy.maxDrop && passed.rate > AUTO_TARGETS.passedAtD)
-        missed.push(`${strategy.name}, drop ${drop}: passed in ${cell(passed)} > 5 %`)
-      if (auto && drop === 0 && strategy.maxDrop === 0.1 && launches > AUTO_TARGETS.launchesQuiet)
-        missed.push(`${strategy.name}, no change: ${launches.toFixed(2)} launches > 2`)
-      lines.push(
-        `| ${drop === 0 ? 'none' : drop} | ${strategy.name} | ${steps} | ${drop === 0 ? cell(regressed) : ''} | ${drop === 0 ? '' : cell(regressed)} | ${cell(passed)} | ${cell(inconclusive)} | ${launches.toFixed(2)} |`,
-      )
+      const levels = {}
+      for (const r of results)
+        for (const drop of AUTO_DROPS)
+          for (const [k, n] of Object.entries(r.cells[`${m}/${strategy.name}/${drop}`]?.levels ?? {})) levels[k] = (levels[k] ?? 0) + n
+      const seen = Object.entries(levels).sort((a, b) => b[1] - a[1])
+      if (seen.length === 0) continue
+      const said = seen.map(([k, n]) => {
+        const [confidence, size] = k.split(' ')
+        return `${pct(Number(confidence), 3)}${size === 'none' ? '' : ` (failure test ${pct(Number(size), 3)})`} in ${n} groups`
+      })
+      judgedAt.push(`${m} group${m === 1 ? '' : 's'}, ${strategy.name}: ${said.join(', ')}`)
+    }
+  }
+  lines.push(
+    '',
+    `Levels the groups were judged at (\`confidence\`; what the failure test spent, \`outcomes.size\`): ${judgedAt.join('; ')}.`,
+  )
+  if (besideResults !== undefined) {
+    lines.push(
+      '',
+      `\`--repeat auto\` of this CLI beside ${beside}'s, on the same steps and draws:`,
+      '',
+      '| groups | D | true drop | steps | launches / step (this, beside) | inconclusive (this) | inconclusive (beside) | regressed (this) | regressed (beside) | passed (this) | passed (beside) |',
+      '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    )
+    for (const m of [1, 2]) {
+      for (const strategy of AUTO_STRATEGIES.filter((x) => x.maxDrop !== undefined).reverse()) {
+        for (const drop of AUTO_DROPS) {
+          const key = `${m}/${strategy.name}/${drop}`
+          const a = sums(results, key)
+          const b = sums(besideResults, key)
+          const steps = a('steps')
+          if (steps === 0 || b('steps') !== steps) continue
+          const both = (field) => [cell(rate(a(field), steps)), cell(rate(b(field), steps))]
+          const [ia, ib] = both('inconclusive')
+          const [ra, rb] = both('regressed')
+          const [pa, pb] = both('passed')
+          lines.push(
+            `| ${m} | ${strategy.maxDrop.toFixed(2)} | ${drop === 0 ? 'none' : drop} | ${steps} | ${(a('launches') / steps).toFixed(2)}, ${(b('launches') / steps).toFixed(2)} | ${ia} | ${ib} | ${ra} | ${rb} | ${pa} | ${pb} |`,
+          )
+        }
+      }
     }
   }
   lines.push('', missed.length === 0 ? 'Targets met.' : `Targets missed: ${missed.join('; ')}.`, '', about, '')
   return {md: `${lines.join('\n')}\n`, missed}
 }
 
-if (process.argv[2] === '--worker') await worker()
+// ——————————————————— failed and cancelled runs (issue 35 §6): the README's step on agents that fail runs ———————————————————
+//
+//   node bench/gate.mjs --section outcomes [--only unchanged,detect,taken] [--steps N] [--detect-steps N] [--taken-seeds N] [--workers N] [--seed S] [--quick]
+//
+// Through the built CLI against a dev server of the worker's, outcomes and scores drawn by the dev
+// server's outcome plans from the bench's seeds (a plan's failRate and cancelRate):
+//   1. unchanged (--steps, default 400): claude-code fails 2 % and is cancelled in 2 % of its
+//      runs, scores N(0.84, 0.02); codex 15 % and 3 %, N(0.72, 0.04). Each step has a file of its
+//      own: 30 launches saved with `evals baseline save --runs` (so the file records their failed
+//      and cancelled runs), then the README's pull-request step, `evals run es_acme_checkout
+//      --wait --wait-timeout 30m --min-score 0.5 --baseline-file FILE`, as it stands (default
+//      --relaunches), with --relaunches 0 (no relaunch: a group none of whose runs succeeded is
+//      inconclusive, exit 0), with --relaunches 0 --fail-inconclusive (as the step was before
+//      failures were judged: every failed or cancelled run fails it) and with `--repeat auto
+//      --max-drop 3sd`, each on the same draws; then codex broken (every run
+//      fails): the plain step and auto again. Per row: steps failed (exit 10), by which group and
+//      verdict, steps with an inconclusive group, launches a step. (--baseline-max-age 0: the
+//      dev server's clock is the bench's, months from the CLI's; the reports are not written.)
+//   2. detect (--detect-steps per row, default 200): a file whose codex group holds exactly 5
+//      failed of 30 finished runs (claude-code: none of 30), a file per chunk of 25 steps; then
+//      codex fails at a true rate p (claude-code never), judged by the plain step with at most 3
+//      launches (the default --relaunches 2) and 5 (--relaunches 4), and by 5 launches at once
+//      (--repeat 5 --relaunches 0, every run judged): how often codex is `failed`, at p = the
+//      `detectableRate` the step reports (which it should catch 4 times in 5), 0.5 and 0.9.
+//   3. taken (--taken-seeds per file size and noise, default 50): a file of N = 20, 30 or 50
+//      runs (evals baseline save --baseline-runs N) of both groups at N(0.84, sd), sd 0.02 and
+//      0.03, no failures; then codex drops by 4 sd (N(0.84 − 4 sd, sd)) and the default branch's
+//      step (`--update-baseline`) runs launch after launch. Counted: the updates made before the
+//      file has taken the new level in (the new level's mean is no longer below the file's mean
+//      by more than its margin: a run scoring the new mean passes), and the launches failed before
+//      the first one that passes.
+// The tables and what they showed: docs/gate-measurements.md. Times on 2 shared cores (load average
+// 11–25): the whole section about 17 min of wall time (unchanged 636 s, detect 842 s, taken 558 s
+// of worker time); --quick (20, 25 and 4) under a minute. A missed target (codex broken: the plain
+// step leaves a codex that fails every run inconclusive against a file in which it failed often)
+// is a finding, said on stderr, and exits 1.
+
+const OUT_SET = 'es_acme_checkout'
+const OUT_AGENTS = [
+  {agent: 'claude-code', mean: 0.84, sd: 0.02, failRate: 0.02, cancelRate: 0.02},
+  {agent: 'codex', mean: 0.72, sd: 0.04, failRate: 0.15, cancelRate: 0.03},
+]
+const OUT_FILE_LAUNCHES = 30
+/** The README's pull-request step ("Use in CI"), without its reports. */
+const README_STEP = ['evals', 'run', OUT_SET, '--wait', '--wait-timeout', '30m', '--min-score', '0.5']
+const OUT_STRATEGIES = [
+  {name: 'plain', label: 'the README step (default --relaunches 2)', flags: []},
+  {name: 'relaunches0', label: '`--relaunches 0` (no relaunch)', flags: ['--relaunches', '0']},
+  {
+    name: 'yesterday',
+    label: '`--relaunches 0 --fail-inconclusive` (every failed or cancelled run fails the step)',
+    flags: ['--relaunches', '0', '--fail-inconclusive'],
+  },
+  {name: 'auto', label: '`--repeat auto --max-drop 3sd`', flags: ['--repeat', 'auto', '--max-drop', '3sd']},
+]
+const OUT_SCENARIOS = [
+  {name: 'unchanged', strategies: ['plain', 'relaunches0', 'yesterday', 'auto']},
+  {name: 'broken', strategies: ['plain', 'auto']},
+]
+const OUT_TARGETS = {
+  unchanged: {plain: {failed: 0.05, launches: 1.3}, auto: {failed: 0.05, launches: 2}},
+  broken: {plain: {failedAtLeast: 1, launchesAtMost: 3}},
+  detect: 0.8,
+}
+const DETECT_BASE = {failed: 5, finished: 30}
+/** The steps compared: at most 3 launches (the default), 5 (relaunched while no run succeeded), and 5 launched at once (every run judged) */
+const DETECT_STEPS = [
+  {name: '3', label: 'at most 3 (default --relaunches 2)', flags: ['--relaunches', '2']},
+  {name: '5', label: 'at most 5 (`--relaunches 4`)', flags: ['--relaunches', '4']},
+  {name: 'repeat5', label: '5 at once (`--repeat 5 --relaunches 0`)', flags: ['--repeat', '5', '--relaunches', '0']},
+]
+const DETECT_RATES = ['detectable', 0.5, 0.9]
+const TAKEN_KEEPS = [20, 30, 50]
+const TAKEN_NOISE = [0.02, 0.03]
+
+async function outcomesMain(args) {
+  const options = sectionArgs(args)
+  const {workers, seed} = options
+  // steps a row of each part: the full run's, or --quick's
+  const [steps, detectSteps, takenSeeds] = [
+    ['--steps', 400, 20],
+    ['--detect-steps', 200, 25],
+    ['--taken-seeds', 50, 4],
+  ].map(([flag, full, quick]) => options.number(flag, options.quick ? quick : full))
+  const only = options.text('--only', 'unchanged,detect,taken').split(',')
+  const [chunks, CHUNK] = [[], 25]
+  if (only.includes('unchanged'))
+    for (let from = 0; from < steps; from += CHUNK) chunks.push({task: 'outcomes', from, to: Math.min(steps, from + CHUNK), seed})
+  if (only.includes('detect'))
+    for (let from = 0; from < detectSteps; from += CHUNK) chunks.push({task: 'detect', from, to: Math.min(detectSteps, from + CHUNK), seed})
+  if (only.includes('taken'))
+    for (const keep of TAKEN_KEEPS)
+      for (const sd of TAKEN_NOISE)
+        for (let from = 0; from < takenSeeds; from += CHUNK)
+          chunks.push({task: 'taken', keep, sd, from, to: Math.min(takenSeeds, from + CHUNK), seed})
+  const started = performance.now()
+  const load = loadavg()[0]
+  let done = 0
+  const seconds = {}
+  const results = await inWorkers(chunks, workers, () => {
+    done++
+    return `${done} of ${chunks.length} chunks (${Math.round((performance.now() - started) / 1000)} s)`
+  })
+  for (const r of results) seconds[r.task] = (seconds[r.task] ?? 0) + r.seconds
+  const wall = (performance.now() - started) / 1000
+  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.versions.node}`
+  const parts = Object.entries(seconds).map(([task, s]) => `${task} ${Math.round(s)} s`)
+  const about = `seed ${seed}; ${workers} workers; ${Math.round(wall)} s of wall time (worker time by part: ${parts.join(', ')}) on ${machine}, load average ${load.toFixed(1)} at the start`
+  const {md, missed} = renderOutcomes(results, about)
+  if (!publish(options, 'gate-outcomes', md, {about, seconds: wall, results}, missed, 'steps')) process.exitCode = 1
+}
+
+/** The plans of a group's runs from now on (the next `count` runs of its agent). */
+async function planAgents(session, agents, count) {
+  for (const a of agents) {
+    const {agent, status = 'succeeded', ...rest} = a
+    await session.plan(OUT_SET, {agent, status, count, ...rest})
+  }
+}
+
+/** Launches OUT_SET `n` times, a second apart: every run's ID, in order. */
+async function launchMany(session, clock, n) {
+  const ids = []
+  for (let i = 0; i < n; i++) {
+    clock.now += 1000
+    const {runIds} = await session.launch(OUT_SET)
+    ids.push(...runIds)
+  }
+  return ids
+}
+
+/** `evals baseline save --runs` of exactly these runs into `path` (more flags: `extra`): the file as written. */
+async function saveRuns(amctl, dir, ids, path, extra = []) {
+  const list = join(dir, 'runs.txt')
+  writeFileSync(list, `${ids.join('\n')}\n`)
+  await amctl(['evals', 'baseline', 'save', OUT_SET, '--file', path, '--runs', list, ...extra, '--json'])
+  return JSON.parse(readFileSync(path, 'utf8'))
+}
+
+/** Each agent's verdict in a step's --json: its group's (--repeat), or the one its runs share; the worst when they differ. */
+const VERDICT_ORDER = ['regressed', 'failed', 'cancelled', 'below-min-score', 'inconclusive', 'timeout', 'improved', 'passed']
+function verdictsOf(doc) {
+  const byAgent = {}
+  const items = doc.gate?.groups ?? doc.groups ?? doc.gate?.runs ?? doc.runs
+  for (const item of items) {
+    byAgent[item.agent] ??= new Set()
+    byAgent[item.agent].add(item.verdict)
+  }
+  return Object.fromEntries(
+    Object.entries(byAgent).map(([agent, set]) => {
+      const sorted = [...set].sort((a, b) => rank(a) - rank(b))
+      return [agent, sorted[0]]
+    }),
+  )
+}
+const rank = (v) => (VERDICT_ORDER.includes(v) ? VERDICT_ORDER.indexOf(v) : -1)
+
+/** A step's judged groups (with --json's `outcomes`), by agent. */
+function groupsOf(doc) {
+  const items = doc.gate?.groups ?? doc.groups ?? doc.gate?.runs ?? doc.runs
+  const byAgent = {}
+  for (const item of items) byAgent[item.agent] ??= item
+  return byAgent
+}
+
+/**
+ * `work({clock, session, dir})` against a dev server of its own (its clock the bench's) and a
+ * temporary directory, both gone after: what work answers, with the seconds it took.
+ */
+async function inSession(startDevServer, name, work) {
+  const t0 = performance.now()
+  const clock = {now: Date.parse('2026-06-01T09:00:00.000Z')}
+  const session = await devSession(startDevServer, () => clock.now)
+  const dir = mkdtempSync(join(tmpdir(), `amctl-bench-${name}-`))
+  try {
+    return {...(await work({clock, session, dir})), seconds: (performance.now() - t0) / 1000}
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+    await session.close()
+  }
+}
+
+async function runOutcomes({from, to, seed}, amctl, startDevServer) {
+  return inSession(startDevServer, 'outcomes', async ({clock, session, dir}) => {
+    const cells = {}
+    const files = {runs: 0, failed: 0, cancelled: 0, byAgent: {}}
+    for (let step = from; step < to; step++) {
+      clock.now += 60_000
+      await session.call('DELETE', '/_dev/orgs/acme/outcomes')
+      await planAgents(
+        session,
+        OUT_AGENTS.map((a, i) => ({...a, seed: mix(seed, step, i, 0)})),
+        OUT_FILE_LAUNCHES,
+      )
+      const ids = await launchMany(session, clock, OUT_FILE_LAUNCHES)
+      const path = join(dir, 'baseline.json')
+      const file = await saveRuns(amctl, dir, ids, path)
+      for (const g of file.groups) {
+        files.byAgent[g.agent] ??= {runs: 0, failed: 0, cancelled: 0}
+        const mine = files.byAgent[g.agent]
+        mine.runs += OUT_FILE_LAUNCHES
+        mine.failed += g.failed.length
+        mine.cancelled += g.cancelled.length
+      }
+      clock.now += 60_000
+      for (const [s, scenario] of OUT_SCENARIOS.entries()) {
+        for (const name of scenario.strategies) {
+          const strategy = OUT_STRATEGIES.find((x) => x.name === name)
+          // the same draws for every strategy of a step and scenario: the plans' seeds are theirs
+          await session.call('DELETE', '/_dev/orgs/acme/outcomes')
+          const agents = OUT_AGENTS.map((a, i) =>
+            scenario.name === 'broken' && a.agent === 'codex'
+              ? {agent: a.agent, status: 'failed'}
+              : {...a, seed: mix(seed, step, i, 1 + s)},
+          )
+          await planAgents(session, agents, 20)
+          const {code, doc} = await amctl([...README_STEP, '--baseline-file', path, '--baseline-max-age', '0', ...strategy.flags, '--json'])
+          const verdicts = verdictsOf(doc)
+          const key = `${scenario.name}/${name}`
+          cells[key] ??= {steps: 0, failed: 0, launches: 0, inconclusive: 0, reasons: {}, launchCounts: {}, byFile: {}}
+          const cell = cells[key]
+          const launches = doc.launches?.length ?? 1
+          cell.steps++
+          cell.launches += launches
+          cell.launchCounts[launches] = (cell.launchCounts[launches] ?? 0) + 1
+          // by the file's codex failures: what the failure test can see depends on them
+          const mine = file.groups.find((g) => g.agent === 'codex')
+          const base = `${mine.failed.length} of ${mine.failed.length + mine.runs.length}`
+          cell.byFile[base] ??= {steps: 0, failed: 0, launches: 0}
+          cell.byFile[base].steps++
+          cell.byFile[base].launches += launches
+          if (code === 10) cell.byFile[base].failed++
+          if (code === 10) {
+            cell.failed++
+            const why = Object.entries(verdicts)
+              .filter(([, v]) => v !== 'passed' && v !== 'improved' && v !== 'inconclusive')
+              .map(([agent, v]) => `${agent} ${v}`)
+              .join(' + ')
+            cell.reasons[why] = (cell.reasons[why] ?? 0) + 1
+          }
+          if (Object.values(verdicts).includes('inconclusive')) cell.inconclusive++
+        }
+      }
+    }
+    return {task: 'outcomes', cells, files}
+  })
+}
+
+async function runDetect({from, to, seed}, amctl, startDevServer) {
+  return inSession(startDevServer, 'detect', async ({clock, session, dir}) => {
+    const cells = {}
+    const reported = {}
+    // the file: codex exactly DETECT_BASE.failed failed of DETECT_BASE.finished (at seeded places), claude-code none
+    const [claude, codex] = OUT_AGENTS
+    const next = uniforms(mix(seed, from, 35))
+    const places = new Set()
+    while (places.size < DETECT_BASE.failed) places.add(Math.floor(next() * DETECT_BASE.finished))
+    await session.plan(OUT_SET, {
+      agent: claude.agent,
+      mean: claude.mean,
+      sd: claude.sd,
+      seed: mix(seed, from, 36),
+      count: DETECT_BASE.finished,
+    })
+    for (let i = 0; i < DETECT_BASE.finished; i++) {
+      const run = places.has(i) ? {status: 'failed'} : {mean: codex.mean, sd: codex.sd, seed: mix(seed, from, 37, i)}
+      await session.plan(OUT_SET, {agent: codex.agent, count: 1, ...run})
+    }
+    const ids = await launchMany(session, clock, DETECT_BASE.finished)
+    const path = join(dir, 'baseline.json')
+    const file = await saveRuns(amctl, dir, ids, path)
+    const fileCodex = file.groups.find((g) => g.agent === codex.agent)
+    if (fileCodex.failed.length !== DETECT_BASE.failed || fileCodex.runs.length !== DETECT_BASE.finished - DETECT_BASE.failed)
+      throw new Error(`the file's codex group holds ${fileCodex.failed.length} failed and ${fileCodex.runs.length} runs`)
+    clock.now += 60_000
+    const step = async (flags, p, key) => {
+      await session.call('DELETE', '/_dev/orgs/acme/outcomes')
+      await planAgents(
+        session,
+        [
+          {agent: claude.agent, mean: claude.mean, sd: claude.sd, seed: mix(seed, ...key, 1)},
+          {agent: codex.agent, mean: codex.mean, sd: codex.sd, failRate: p, seed: mix(seed, ...key, 2)},
+        ],
+        20,
+      )
+      const argv = [...README_STEP, '--baseline-file', path, '--baseline-max-age', '0', ...flags, '--json']
+      return amctl(argv)
+    }
+    // the rate each step reports it catches 4 times in 5: the same for every step of a file of 5 in 30
+    for (const [d, {name, flags}] of DETECT_STEPS.entries()) {
+      const {doc} = await step(flags, 0, [from, d, 0])
+      reported[name] = groupsOf(doc)[codex.agent].outcomes.detectableRate
+    }
+    for (let s = from; s < to; s++) {
+      for (const {name, flags} of DETECT_STEPS) {
+        for (const [r, which] of DETECT_RATES.entries()) {
+          const p = which === 'detectable' ? reported[name] : which
+          if (p === null) continue
+          // the same draws for each step compared at a rate
+          const {code, doc} = await step(flags, p, [s, r + 1])
+          const verdict = verdictsOf(doc)[codex.agent]
+          const key = `${name}/${which}`
+          cells[key] ??= {steps: 0, caught: 0, failedSteps: 0, launches: 0, p}
+          const cell = cells[key]
+          cell.steps++
+          cell.launches += doc.launches?.length ?? 1
+          if (verdict === 'failed') cell.caught++
+          if (code === 10) cell.failedSteps++
+        }
+      }
+    }
+    return {task: 'detect', cells, reported}
+  })
+}
+
+async function runTaken({keep, sd, from, to, seed}, amctl, startDevServer) {
+  const t0 = performance.now()
+  const seeds = []
+  for (let s = from; s < to; s++) {
+    const clock = {now: Date.parse('2026-06-01T09:00:00.000Z')}
+    const session = await devSession(startDevServer, () => clock.now)
+    const dir = mkdtempSync(join(tmpdir(), 'amctl-bench-taken-'))
+    try {
+      const key = [seed, keep, sd * 1000, s]
+      const level = 0.84
+      const dropped = round(level - 4 * sd)
+      await planAgents(
+        session,
+        OUT_AGENTS.map((a, i) => ({agent: a.agent, mean: level, sd, seed: mix(...key, i, 0)})),
+        keep,
+      )
+      const ids = await launchMany(session, clock, keep)
+      const path = join(dir, 'main.json')
+      await saveRuns(amctl, dir, ids, path, ['--baseline-runs', String(keep)])
+      await session.call('DELETE', '/_dev/orgs/acme/outcomes')
+      await planAgents(
+        session,
+        [
+          {agent: 'claude-code', mean: level, sd, seed: mix(...key, 0, 1)},
+          {agent: 'codex', mean: dropped, sd, seed: mix(...key, 1, 1)},
+        ],
+        1000,
+      )
+      // updates before the file took the new level in (a run at the new mean passes), launches failed before the first that passed
+      let takenIn = null
+      let firstPass = null
+      let failedBefore = 0
+      for (let launch = 1; (takenIn === null || firstPass === null) && launch <= 300; launch++) {
+        clock.now += 60_000
+        const {doc} = await amctl([...README_STEP, '--baseline-file', path, '--baseline-max-age', '0', '--update-baseline', '--json'])
+        const codex = groupsOf(doc).codex
+        if (takenIn === null && codex.baseline.mean - codex.margin <= dropped) takenIn = launch - 1
+        if (firstPass === null) {
+          if (codex.verdict === 'regressed') failedBefore++
+          else firstPass = launch - 1
+        }
+      }
+      seeds.push({takenIn, firstPass, failedBefore})
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+      await session.close()
+    }
+  }
+  return {task: 'taken', keep, sd, seeds, seconds: (performance.now() - t0) / 1000}
+}
+
+Object.assign(TASKS, {outcomes: runOutcomes, detect: runDetect, taken: runTaken})
+
+function renderOutcomes(results, about) {
+  const missed = []
+  // a table's heading: a blank line (none before the first), its title, its header row and alignment
+  const lines = []
+  const heading = (title, header, align) => [...(lines.length === 0 ? [] : ['']), `#### ${title}`, '', header, align]
+  // a task's results, and its table's heading when it has any
+  const part = (task, ...table) => {
+    const mine = results.filter((r) => r.task === task)
+    if (mine.length > 0) lines.push(...heading(...table))
+    return mine
+  }
+  const sumCells = (task, key) => {
+    const total = {steps: 0, failed: 0, launches: 0, inconclusive: 0, reasons: {}, launchCounts: {}, byFile: {}, caught: 0, failedSteps: 0}
+    for (const r of results.filter((x) => x.task === task)) {
+      const c = r.cells[key]
+      if (c === undefined) continue
+      for (const f of ['steps', 'failed', 'launches', 'inconclusive', 'caught', 'failedSteps']) total[f] += c[f] ?? 0
+      for (const [k, n] of Object.entries(c.reasons ?? {})) total.reasons[k] = (total.reasons[k] ?? 0) + n
+      for (const [k, n] of Object.entries(c.launchCounts ?? {})) total.launchCounts[k] = (total.launchCounts[k] ?? 0) + n
+      for (const [k, f] of Object.entries(c.byFile ?? {})) {
+        total.byFile[k] ??= {steps: 0, failed: 0, launches: 0}
+        for (const field of ['steps', 'failed', 'launches']) total.byFile[k][field] += f[field]
+      }
+      total.p = c.p
+    }
+    return total
+  }
+  const outcomes = part(
+    'outcomes',
+    'Unchanged agents, and codex broken, against a file of 30 launches',
+    '| agents | step | steps | steps failed | why they failed (steps) | inconclusive | launches / step | launches (steps) |',
+    '|---|---|--:|--:|---|--:|--:|---|',
+  )
+  if (outcomes.length > 0) {
+    for (const scenario of OUT_SCENARIOS) {
+      for (const name of scenario.strategies) {
+        const c = sumCells('outcomes', `${scenario.name}/${name}`)
+        if (c.steps === 0) continue
+        const failed = rate(c.failed, c.steps)
+        const launches = c.launches / c.steps
+        const why = Object.entries(c.reasons)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `${k || '(none)'}: ${n}`)
+          .join('; ')
+        const counts = Object.entries(c.launchCounts)
+          .map(([k, n]) => `${k}: ${n}`)
+          .join(', ')
+        const label = OUT_STRATEGIES.find((x) => x.name === name).label
+        lines.push(
+          `| ${scenario.name === 'broken' ? 'codex broken (every run fails)' : 'unchanged'} | ${label} | ${c.steps} | ${cell(failed)} | ${why} | ${cell(rate(c.inconclusive, c.steps))} | ${launches.toFixed(2)} | ${counts} |`,
+        )
+        const target = OUT_TARGETS[scenario.name]?.[name]
+        if (target?.failed !== undefined && failed.rate > target.failed)
+          missed.push(`${scenario.name}, ${label}: ${cell(failed)} of steps failed > ${pct(target.failed)}`)
+        if (target?.launches !== undefined && launches > target.launches)
+          missed.push(`${scenario.name}, ${label}: ${launches.toFixed(2)} launches a step > ${target.launches}`)
+        if (target?.failedAtLeast !== undefined && failed.rate < target.failedAtLeast)
+          missed.push(`${scenario.name}, ${label}: ${cell(failed)} of steps failed < 100 %`)
+        if (target?.launchesAtMost !== undefined && Math.max(...Object.keys(c.launchCounts).map(Number)) > target.launchesAtMost)
+          missed.push(`${scenario.name}, ${label}: a step made more than ${target.launchesAtMost} launches`)
+      }
+    }
+    // codex broken: what the failure test can see depends on the file's own codex failures
+    for (const name of ['plain', 'auto']) {
+      const c = sumCells('outcomes', `broken/${name}`)
+      if (c.steps === 0) continue
+      const rows = Object.entries(c.byFile)
+        .sort((a, b) => Number(a[0].split(' ')[0]) - Number(b[0].split(' ')[0]))
+        .map(([k, f]) => `${k}: ${f.failed} of ${f.steps} failed (${(f.launches / f.steps).toFixed(2)} launches)`)
+      lines.push(
+        '',
+        `Codex broken, ${OUT_STRATEGIES.find((x) => x.name === name).label}, by the file's codex runs failed of finished: ${rows.join('; ')}.`,
+      )
+    }
+    const byAgent = {}
+    for (const r of outcomes)
+      for (const [agent, f] of Object.entries(r.files.byAgent)) {
+        byAgent[agent] ??= {runs: 0, failed: 0, cancelled: 0}
+        const mine = byAgent[agent]
+        for (const k of ['runs', 'failed', 'cancelled']) mine[k] += f[k]
+      }
+    lines.push(
+      '',
+      `The files' runs (${OUT_FILE_LAUNCHES} launches each): ${Object.entries(byAgent)
+        .map(([agent, f]) => `${agent} ${pct(f.failed / f.runs)} failed, ${pct(f.cancelled / f.runs)} cancelled of ${f.runs}`)
+        .join('; ')}.`,
+    )
+  }
+  const detect = part(
+    'detect',
+    `Failures caught: codex's baseline ${DETECT_BASE.failed} failed of ${DETECT_BASE.finished}, a true failure rate p`,
+    '| launches | reported `detectableRate` | true failure rate | steps | codex `failed` (caught) | steps failed | launches / step |',
+    '|---|--:|--:|--:|--:|--:|--:|',
+  )
+  if (detect.length > 0) {
+    const reported = detect[0].reported
+    for (const r of detect)
+      for (const {name} of DETECT_STEPS)
+        if (r.reported[name] !== reported[name])
+          throw new Error(`the reported detectable failure rate differs between files: ${r.reported[name]} ${reported[name]}`)
+    for (const {name, label} of DETECT_STEPS) {
+      if (reported[name] === null) lines.push(`| ${label} | none | | | | | |`)
+      for (const which of DETECT_RATES) {
+        const c = sumCells('detect', `${name}/${which}`)
+        if (c.steps === 0) continue
+        const caught = rate(c.caught, c.steps)
+        const p = which === 'detectable' ? 'the reported rate' : pct(which)
+        lines.push(
+          `| ${label} | ${pct(reported[name])} | ${p} | ${c.steps} | ${cell(caught)} | ${cell(rate(c.failedSteps, c.steps))} | ${(c.launches / c.steps).toFixed(2)} |`,
+        )
+        if (which === 'detectable' && (caught.high < OUT_TARGETS.detect || caught.low > OUT_TARGETS.detect))
+          missed.push(`detect, ${label}: the reported rate ${pct(reported[name])} is caught in ${cell(caught)}, not 80 %`)
+      }
+    }
+  }
+  const taken = part(
+    'taken',
+    'A 4 sd drop on the default branch (`--update-baseline`): launches until the file takes it in',
+    '| runs in the file | noise sd | seeds | updates before a run at the new mean passes: median (10th–90th percentile; range) | launches failed before the first that passes: median (10th–90th; range) |',
+    '|--:|--:|--:|---|---|',
+  )
+  if (taken.length > 0) {
+    const spread = (values) => {
+      const sorted = values.map((v) => v ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b)
+      return `${quantileOf(sorted, 0.5)} (${quantileOf(sorted, 0.1)}–${quantileOf(sorted, 0.9)}; ${sorted[0]}–${sorted.at(-1)})`
+    }
+    for (const keep of TAKEN_KEEPS) {
+      for (const sd of [...TAKEN_NOISE, 'both']) {
+        const seeds = taken.filter((r) => r.keep === keep && (sd === 'both' || r.sd === sd)).flatMap((r) => r.seeds)
+        if (seeds.length === 0) continue
+        lines.push(
+          `| ${keep} | ${sd === 'both' ? 'both' : sd} | ${seeds.length} | ${spread(seeds.map((x) => x.takenIn))} | ${spread(seeds.map((x) => x.firstPass))} |`,
+        )
+      }
+    }
+  }
+  lines.push('', missed.length === 0 ? 'Targets met.' : `Targets missed: ${missed.join('; ')}.`, '', about, '')
+  return {md: `${lines.join('\n')}\n`, missed}
+}
+
+if (process.argv[2] === '--worker') await worker(process.argv[3] ?? root)
 else await main()

@@ -17,8 +17,12 @@ import type {JsonObject} from '../contract/types.js'
  * decimals (so the gate finds the same step in both: ./history.ts roundScore), deterministic for
  * the plan's `seed` (the n-th run a plan takes always draws the same score), so tests and
  * bench/gate.mjs can make noise and true drops. A fixed `score` is kept as given: a plan that
- * wants scores of another precision gives them one by one (`count: 1`). An organization holds
- * at most MAX_PLANS plans (a 400 beyond).
+ * wants scores of another precision gives them one by one (`count: 1`). A plan of `succeeded`
+ * runs may also give `failRate` and `cancelRate`: each run it takes then fails, or is cancelled,
+ * with that chance, drawn from the same seeded stream (after the score's draws, so a plan's n-th
+ * score is the same with or without them), so that an agent that fails 15 % of its runs is one
+ * plan (bench/gate.mjs --section outcomes). An organization holds at most MAX_PLANS plans (a 400
+ * beyond).
  */
 
 const OUTCOMES = ['succeeded', 'failed', 'cancelled'] as const
@@ -42,6 +46,9 @@ export interface OutcomePlan {
   mean?: number
   sd?: number
   seed?: number
+  /** the chance that a run it takes fails, or is cancelled, instead of `status` (succeeded) */
+  failRate?: number
+  cancelRate?: number
   /** runs it still takes; undefined = every match until cleared */
   count?: number
   /** runs it took */
@@ -60,7 +67,7 @@ export class OutcomePlans {
 
   /** Adds a plan for the organization (by public ID) from a hook's body. */
   add(orgId: string, body: JsonObject): OutcomePlan {
-    const known = ['evalSetId', 'agent', 'model', 'status', 'score', 'mean', 'sd', 'seed', 'count']
+    const known = ['evalSetId', 'agent', 'model', 'status', 'score', 'mean', 'sd', 'seed', 'failRate', 'cancelRate', 'count']
     const other = Object.keys(body).find((member) => !known.includes(member))
     if (other !== undefined) throw invalid(`${other} is not a member of an outcome plan (${known.join(', ')})`)
     const plan: OutcomePlan = {status: requireOneOf(body, 'status', OUTCOMES), score: null, hits: 0}
@@ -68,15 +75,22 @@ export class OutcomePlans {
       if (body[member] !== undefined) plan[member] = requireString(body, member)
     if (body.score !== undefined && body.score !== null) plan.score = requireNumber(body, 'score', 0, 1)
     if (body.count !== undefined) plan.count = requireInteger(body, 'count', 1, MAX_COUNT)
+    const rates = body.failRate !== undefined || body.cancelRate !== undefined
+    if (rates) {
+      if (plan.status !== 'succeeded') throw invalid('failRate and cancelRate act only in a plan of succeeded runs (status succeeded)')
+      if (body.failRate !== undefined) plan.failRate = requireNumber(body, 'failRate', 0, 1)
+      if (body.cancelRate !== undefined) plan.cancelRate = requireNumber(body, 'cancelRate', 0, 1)
+      if ((plan.failRate ?? 0) + (plan.cancelRate ?? 0) > 1) throw invalid('failRate and cancelRate must add up to at most 1')
+    }
     if (body.mean !== undefined || body.sd !== undefined) {
       if (body.score !== undefined) throw invalid('give either score or mean and sd, not both')
       if (body.mean === undefined || body.sd === undefined) throw invalid('mean and sd come together')
       plan.mean = requireNumber(body, 'mean', 0, 1)
       plan.sd = requireNumber(body, 'sd', 0, 1)
-      plan.seed = body.seed === undefined ? 1 : requireInteger(body, 'seed', 0, 2 ** 32 - 1)
-    } else if (body.seed !== undefined) {
-      throw invalid('seed acts only with mean and sd')
+    } else if (body.seed !== undefined && !rates) {
+      throw invalid('seed acts only with mean and sd, failRate or cancelRate')
     }
+    if (plan.mean !== undefined || rates) plan.seed = body.seed === undefined ? 1 : requireInteger(body, 'seed', 0, 2 ** 32 - 1)
     const list = this.plans.get(orgId) ?? []
     if (list.length >= MAX_PLANS) throw invalid(`an organization holds at most ${MAX_PLANS} outcome plans; DELETE them first`)
     list.push(plan)
@@ -108,12 +122,17 @@ export class OutcomePlans {
       plan.count -= 1
       if (plan.count === 0) list.splice(index, 1)
     }
-    if (plan.mean !== undefined && plan.sd !== undefined && plan.status !== 'cancelled') {
-      // the hits-th draw of the plan's own stream: the same seed gives the same scores in order
-      const next = mulberry32(((plan.seed ?? 1) * 0x9e3779b1 + plan.hits * 0x85ebca6b) >>> 0)
-      const draw = plan.mean + plan.sd * normal(next)
-      return {outcome: plan.status, score: roundScore(draw)}
+    // the hits-th run's own stream: the same seed gives the same scores and outcomes in order
+    const next = mulberry32(((plan.seed ?? 1) * 0x9e3779b1 + plan.hits * 0x85ebca6b) >>> 0)
+    let score = plan.score
+    if (plan.mean !== undefined && plan.sd !== undefined && plan.status !== 'cancelled')
+      score = roundScore(plan.mean + plan.sd * normal(next))
+    if (plan.failRate !== undefined || plan.cancelRate !== undefined) {
+      // drawn after the score's uniforms, so that the n-th score is the same with or without rates
+      const u = next()
+      if (u < (plan.failRate ?? 0)) return {outcome: 'failed', score: null}
+      if (u < (plan.failRate ?? 0) + (plan.cancelRate ?? 0)) return {outcome: 'cancelled', score: null}
     }
-    return {outcome: plan.status, score: plan.score}
+    return {outcome: plan.status, score}
   }
 }

@@ -4,6 +4,7 @@ import {MAX_PLANS, OutcomePlans} from '../../src/devserver/outcome-plans.js'
 import {expectError, startTestServer, type TestServer} from './helpers.js'
 import {systemClock} from '../../src/core/clock.js'
 import {scoreStep} from '../../src/gate/stats.js'
+import type {JsonObject} from '../../src/contract/types.js'
 
 // The dev server makes the regression gate testable: a seeded history with scores for every eval
 // set × agent × model, dated just before the server started, and outcomes planned for the next
@@ -93,7 +94,11 @@ describe('POST /_dev/orgs/:org/outcomes', () => {
     [{status: 'succeeded', mean: 0.7}, 'mean and sd come together'],
     [{status: 'succeeded', mean: 0.7, sd: 0.03, score: 0.5}, 'either score or mean and sd'],
     [{status: 'succeeded', mean: 1.5, sd: 0.03}, 'mean must be a number from 0 to 1'],
-    [{status: 'succeeded', score: 0.5, seed: 3}, 'seed acts only with mean and sd'],
+    [{status: 'succeeded', score: 0.5, seed: 3}, 'seed acts only with mean and sd, failRate or cancelRate'],
+    [{status: 'failed', failRate: 0.1}, 'failRate and cancelRate act only in a plan of succeeded runs'],
+    [{status: 'succeeded', failRate: 1.5}, 'failRate must be a number from 0 to 1'],
+    [{status: 'succeeded', cancelRate: -0.1}, 'cancelRate must be a number from 0 to 1'],
+    [{status: 'succeeded', failRate: 0.7, cancelRate: 0.4}, 'failRate and cancelRate must add up to at most 1'],
   ])('%j is refused (400) naming what is wrong', async (body, message) => {
     const {server} = await start()
     expect(expectError(await server.call('POST', '/_dev/orgs/acme/outcomes', {body}), 400, 'invalid_request')).toContain(message)
@@ -147,6 +152,32 @@ describe('POST /_dev/orgs/:org/outcomes', () => {
     expect(seeded.length).toBeGreaterThan(100)
     expect([scoreStep(drawn), scoreStep(seeded)]).toEqual([0.01, 0.01])
     expect(take()).toBe(0.7123)
+  })
+
+  it('failRate and cancelRate: each run fails or is cancelled with that chance, the same for a seed; the scores of the runs that succeed are those of the plan without them', () => {
+    const take = (body: JsonObject, runs = 4000) => {
+      const plans = new OutcomePlans()
+      plans.add('org_1', {status: 'succeeded', count: runs, ...body})
+      return Array.from({length: runs}, () => plans.take('org_1', {evalSetId: 'es_1', agent: 'codex', model: 'gpt-5'}))
+    }
+    const flaky = take({mean: 0.72, sd: 0.04, seed: 5, failRate: 0.15, cancelRate: 0.03})
+    const share = (status: string) => flaky.filter((o) => o?.outcome === status).length / flaky.length
+    // 4,000 draws: the shares' standard errors are 0.6 and 0.3 points; the seed fixes them (no flakiness)
+    expect(share('failed')).toBeGreaterThan(0.13)
+    expect(share('failed')).toBeLessThan(0.17)
+    expect(share('cancelled')).toBeGreaterThan(0.02)
+    expect(share('cancelled')).toBeLessThan(0.04)
+    expect(flaky.filter((o) => o?.outcome !== 'succeeded').every((o) => o?.score === null)).toBe(true)
+    expect(take({mean: 0.72, sd: 0.04, seed: 5, failRate: 0.15, cancelRate: 0.03})).toEqual(flaky)
+    expect(take({mean: 0.72, sd: 0.04, seed: 6, failRate: 0.15, cancelRate: 0.03})).not.toEqual(flaky)
+    const plain = take({mean: 0.72, sd: 0.04, seed: 5})
+    flaky.forEach((o, i) => {
+      if (o?.outcome === 'succeeded') expect(o.score).toBe(plain[i]?.score)
+    })
+    // with a fixed score, and with a rate of 1: every run fails
+    const fixed = take({score: 0.5, failRate: 0.5, seed: 2}, 400)
+    expect(new Set(fixed.map((o) => `${o?.outcome} ${o?.score}`))).toEqual(new Set(['succeeded 0.5', 'failed null']))
+    expect(take({mean: 0.72, sd: 0.04, failRate: 1}, 50).every((o) => o?.outcome === 'failed')).toBe(true)
   })
 
   it('an organization holds at most MAX_PLANS (1000) plans: the next is refused (invalid_request: a 400) (issue 26 item 19)', () => {
