@@ -252,7 +252,7 @@ export async function concludeWait(
     if (result.baselineUpdate.error === undefined) out.notice(line)
     else io.stderr.write(`${deps.errStyle.red(errorLine(new AmctlError(line, {code: result.baselineUpdate.error.code})))}\n`)
   }
-  await writeReports(result, reports, {io, out, env: deps.env})
+  await writeReports(result, reports, {io, out, env: deps.env, now: deps.clock.wall()})
   // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
   const going = result.unfinishedRunIds
   if (going.length > 0) {
