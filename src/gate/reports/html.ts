@@ -410,14 +410,18 @@ function drawn(runs: RunColumns, max: number | undefined): number[] {
 /** Whether a run is a mark on the time axis and not a point: a run of the baseline (or the history) that has no score. */
 const isMark = (runs: RunColumns, i: number): boolean => ROLES[runs.roles[i]] !== 'step' && Number.isNaN(runs.scores[i])
 
-function chartSvg(
-  group: ReportGroup,
-  index: number,
-  statuses: Statuses,
-  extraTimes: number[],
-): {svg: string; points: number; shown: number} {
+/** How many of a chart's runs are points (every run but the baseline's unscored ones, which are marks), and how many it draws. */
+export function chartCounts(group: ReportGroup): {points: number; drawn: number} {
+  let points = 0
+  for (let i = 0; i < group.runs.length; i++) if (!isMark(group.runs, i)) points++
+  let drawnPoints = 0
+  for (const i of drawn(group.runs, group.maxPoints)) if (!isMark(group.runs, i)) drawnPoints++
+  return {points, drawn: drawnPoints}
+}
+
+function chartSvg(group: ReportGroup, index: number, statuses: Statuses): {svg: string; points: number; shown: number} {
   const {runs, band} = group
-  const times: number[] = [...extraTimes]
+  const times: number[] = []
   const values: number[] = []
   for (let i = 0; i < runs.length; i++) {
     if (!Number.isNaN(runs.times[i])) times.push(runs.times[i])
@@ -476,8 +480,7 @@ function chartSvg(
     }
   }
   const shown = points
-  let total = 0
-  for (let i = 0; i < runs.length; i++) if (!isMark(runs, i)) total++
+  const total = chartCounts(group).points
   const label = `Scores of ${group.label} over time`
   parts.push(
     `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${titleId} ${descId}" data-points="${shown}" data-runs="${total}" data-marks="${marks}">`,
@@ -607,8 +610,9 @@ function legend(model: ReportModel): string {
     )
   }
   if (marks) {
-    items.push(item('<path class="m f" d="M8 4l8 8m0-8l-8 8"/>', 'a failed run of the baseline, on the time axis'))
-    items.push(item('<path class="m c" d="M12 2v12"/>', 'a cancelled run of the baseline, on the time axis'))
+    const of = roles.has('history') ? 'history' : 'baseline'
+    items.push(item('<path class="m f" d="M8 4l8 8m0-8l-8 8"/>', `a failed run of the ${of}, on the time axis`))
+    items.push(item('<path class="m c" d="M12 2v12"/>', `a cancelled run of the ${of}, on the time axis`))
   }
   if (band) {
     items.push(item('<line class="mean" x1="0" x2="24" y1="8" y2="8"/>', 'the baseline’s mean (or its one run’s score)'))
@@ -681,7 +685,7 @@ export function reportHtml(model: ReportModel): string {
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC')
   const sections = model.groups.map((group, i) => {
-    const {svg, points, shown} = chartSvg(group, i, model.statuses, [])
+    const {svg, points, shown} = chartSvg(group, i, model.statuses)
     const thinned =
       shown < points
         ? `<p class="thinned">Thinned: ${shown.toLocaleString('en-US')} of ${points.toLocaleString('en-US')} runs drawn (every run of this step, and evenly spaced others); the table lists every run.</p>`
