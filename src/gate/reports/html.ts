@@ -386,13 +386,13 @@ export function scoreDomain(values: readonly number[]): {low: number; high: numb
     if (v > high) high = v
   }
   if (low > high) return {low: 0, high: 1, step: 0.25}
-  low = Math.max(0, Math.floor((low - 0.02) / 0.05) * 0.05)
-  high = Math.min(1, Math.ceil((high + 0.02) / 0.05) * 0.05)
-  if (high - low < 0.2) {
-    const mid = (low + high) / 2
-    low = Math.max(0, mid - 0.1)
-    high = Math.min(1, low + 0.2)
-    low = Math.max(0, high - 0.2)
+  const snap = (v: number, up: boolean) => Math.round((up ? Math.ceil(v / 0.05 - 1e-9) : Math.floor(v / 0.05 + 1e-9)) * 5) / 100
+  low = Math.max(0, snap(low - 0.02, false))
+  high = Math.min(1, snap(high + 0.02, true))
+  if (high - low < 0.2 - 1e-9) {
+    low = Math.max(0, snap((low + high) / 2 - 0.1, false))
+    high = Math.min(1, Math.round((low + 0.2) * 100) / 100)
+    low = Math.max(0, Math.round((high - 0.2) * 100) / 100)
   }
   const span = high - low
   const step = span > 0.6 ? 0.25 : span > 0.3 ? 0.1 : 0.05
