@@ -66,8 +66,8 @@ caption{text-align:left;color:var(--muted);padding:4px 0}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 th button{background:none;border:0;padding:0;font-weight:600;cursor:pointer}
-th[aria-sort=ascending] button::after{content:" \\25B2"}
-th[aria-sort=descending] button::after{content:" \\25BC"}
+th[aria-sort=ascending] button::after{content:" \\25B2" / ""}
+th[aria-sort=descending] button::after{content:" \\25BC" / ""}
 a{color:var(--base)}
 button:focus-visible,select:focus-visible,input:focus-visible,a:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
 .pager{margin:.5rem 0;display:flex;gap:12px;align-items:center}
