@@ -116,10 +116,9 @@ describeInBrowser('the HTML report', () => {
     const reached = new Set<string>()
     for (let i = 0; i < 40 && reached.size < 8; i++) {
       await page.keyboard.press('Tab')
-      const which = await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null
-        return el === null ? '' : el.id || el.getAttribute('data-key') || el.tagName
-      })
+      const which = (await page.evaluate(
+        "(() => { const el = document.activeElement; return el === null ? '' : el.id || el.getAttribute('data-key') || el.tagName })()",
+      )) as string
       if (['group-filter', 'failed-only', 'id', 'group', 'role', 'status', 'score', 'created'].includes(which)) reached.add(which)
     }
     expect([...reached].sort()).toEqual(['created', 'failed-only', 'group', 'group-filter', 'id', 'role', 'score', 'status'])
@@ -149,6 +148,6 @@ describeInBrowser('the HTML report', () => {
 
 /** The page follows the colour scheme: its background is light or dark. */
 async function checkedScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  const background = await page.evaluate('getComputedStyle(document.body).backgroundColor')
   expect(background).toBe(scheme === 'light' ? 'rgb(255, 255, 255)' : 'rgb(13, 17, 23)')
 }

@@ -1,7 +1,7 @@
 import {execFileSync, spawn, spawnSync} from 'node:child_process'
 import {baselineAt} from '../helpers/baseline.js'
 import {cpSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {basename, dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, CacheStore, type RunActionOptions, runAction} from '../helpers/action-runner.js'
@@ -452,6 +452,15 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       expect(ours.body).toContain(`commit ${HEAD_SHA.slice(0, 7)}`)
       expect(ours.body).toContain(`[workflow run](${server.url}/${REPOSITORY}/actions/runs/4242)`)
       expect(stepOf(first, 'evals').stdout).toContain(`amctl: commented on pull request #${PR} for es_acme_search (${ours.html_url})`)
+      // the HTML report (the comment is on: one of the step's own), uploaded with the others as one artifact the comment links
+      expect(readFileSync(first.outputs.html, 'utf8')).toContain('<title>amctl: all 3 runs passed</title>')
+      expect(first.cache.uploaded.map((a) => ({name: a.name, files: a.files.map((f) => basename(f))}))).toEqual([
+        {name: 'amctl-reports-es_acme_search', files: ['evals.xml', 'evals.md', 'report.html']},
+      ])
+      expect(first.outputs['artifact-url']).toBe(`${server.url}/${REPOSITORY}/actions/runs/4242/artifacts/1`)
+      expect(ours.body).toContain(
+        `📊 The HTML report and the other reports: artifact [amctl-reports-es_acme_search](${server.url}/${REPOSITORY}/actions/runs/4242#artifacts) of the workflow run.`,
+      )
 
       // the next push: the same comment, edited; no second one
       github.requests.length = 0
