@@ -459,7 +459,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       ])
       expect(first.outputs['artifact-url']).toBe(`${server.url}/${REPOSITORY}/actions/runs/4242/artifacts/1`)
       expect(ours.body).toContain(
-        `📊 The HTML report and the other reports: artifact [amctl-reports-es_acme_search](${server.url}/${REPOSITORY}/actions/runs/4242#artifacts) of the workflow run.`,
+        `📊 The HTML report and the other reports: artifact [amctl\\-reports\\-es\\_acme\\_search](${server.url}/${REPOSITORY}/actions/runs/4242#artifacts) of the workflow run.`,
       )
 
       // the next push: the same comment, edited; no second one
@@ -1204,6 +1204,9 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       junit,
       summary,
       'baseline-updated': 'false',
+      // the reports written, uploaded as this artifact by the next step
+      upload: 'true',
+      artifact: 'amctl-reports-es_acme_search',
     })
   })
 
