@@ -46,7 +46,9 @@ export interface HistoryReportOptions {
 export class HistoryReport {
   readonly tally: EvalStatsTally
   readonly statuses = new Statuses()
-  private readonly groups = new Map<string, RunColumns>()
+  /** by agent, then model */
+  private readonly groups = new Map<string | null, Map<string | null, RunColumns>>()
+  private oldestFirst = false
 
   constructor(evalSetId: string, since: number | undefined) {
     this.tally = new EvalStatsTally(evalSetId, since, (run, target) => this.keep(run, target))
@@ -58,11 +60,15 @@ export class HistoryReport {
   }
 
   private keep(run: Run, target: {agent: string | null; model: string | null; score: number | null; at: number}): void {
-    const key = JSON.stringify([target.agent, target.model])
-    let runs = this.groups.get(key)
+    let models = this.groups.get(target.agent)
+    if (models === undefined) {
+      models = new Map()
+      this.groups.set(target.agent, models)
+    }
+    let runs = models.get(target.model)
     if (runs === undefined) {
       runs = new RunColumns()
-      this.groups.set(key, runs)
+      models.set(target.model, runs)
     }
     const status = typeof run.status === 'string' ? run.status : JSON.stringify(run.status)
     runs.add(run.id, target.at, status === 'succeeded' ? target.score : null, this.statuses.of(status), 'history')
@@ -71,10 +77,15 @@ export class HistoryReport {
   /** The stats of the window (as `evals stats --json` gives them) and the report model. */
   result(options: HistoryReportOptions): {stats: EvalStats; model: ReportModel} {
     const stats = this.tally.result(options.windowS, options.now, options.judge)
+    if (!this.oldestFirst) {
+      // kept as they came, newest first: drawn oldest first (reversed in place, once)
+      for (const models of this.groups.values()) for (const runs of models.values()) runs.reverse()
+      this.oldestFirst = true
+    }
     const file = options.baselineFile
     const banded = file === undefined ? 0 : stats.groups.filter((g) => bandable(file, g)).length
     const groups = stats.groups.map((group): ReportGroup => {
-      const runs = oldestFirst(this.groups.get(JSON.stringify([group.agent, group.model])) as RunColumns)
+      const runs = this.groups.get(group.agent)?.get(group.model) ?? new RunColumns()
       const label = `${stats.evalSetId} ${groupName(group)}`
       const figures: Array<[string, string]> = [
         ['Runs', String(group.runs)],
@@ -143,20 +154,6 @@ export class HistoryReport {
 function bandable(file: ReportBaselineFile, group: {agent: string | null; model: string | null}): boolean {
   const entry = fileGroupOf(file.file, group.agent, group.model)
   return entry !== undefined && entry.runs.length >= HISTORY.minRuns
-}
-
-/** The runs as they came (newest first), oldest first. */
-function oldestFirst(runs: RunColumns): RunColumns {
-  const out = new RunColumns()
-  for (let i = runs.length - 1; i >= 0; i--) {
-    out.ids.push(runs.ids[i])
-  }
-  const n = runs.length
-  out.times = runs.times.slice(0, n).reverse()
-  out.scores = runs.scores.slice(0, n).reverse()
-  out.statuses = runs.statuses.slice(0, n).reverse()
-  out.roles = runs.roles.slice(0, n).reverse()
-  return out
 }
 
 /** A FileChoice for the margins of `evals report --baseline-file` (never updated, never stale). */

@@ -1,3 +1,4 @@
+import {Buffer} from 'node:buffer'
 import {createHash} from 'node:crypto'
 import {flagDuration} from '../../output/time.js'
 import {FIGURE_LIST, gives} from '../figures.js'
@@ -31,6 +32,7 @@ import {REPORT_SCRIPT, REPORT_STYLE} from './html-assets.js'
 /** Who a run of a chart is: a run of the baseline, a run of this step, or (evals report) a run of the history. */
 export const ROLES = ['baseline', 'step', 'history'] as const
 export type RunRole = (typeof ROLES)[number]
+const ROLE_INDEX: Record<RunRole, number> = {baseline: 0, step: 1, history: 2}
 
 /** How a verdict reads: passed, did not pass, to look at, or nothing to say. */
 export type Tone = 'pass' | 'fail' | 'warn' | 'none'
@@ -53,10 +55,16 @@ export class Statuses {
 
 /**
  * The runs of one chart as columns, not Run objects: `evals report` keeps every run of the
- * window for the table (100,000 of them in well under 100 MB: bench/report.mjs).
+ * window for the table (100,000 of them in well under 100 MB: bench/report.mjs). The IDs too are
+ * bytes (UTF-8, one buffer and the end of each), not 100,000 strings on the heap: strings that
+ * outlive the read would be copied by every collection of it and grow the young generation.
  */
 export class RunColumns {
-  readonly ids: string[] = []
+  /** the IDs' UTF-8 bytes, one after the other */
+  private idBytes = Buffer.allocUnsafe(1024)
+  /** where each ID's bytes end */
+  private idEnds = new Uint32Array(16)
+  private count = 0
   /** createdAt, epoch ms (NaN: none) */
   times = new Float64Array(16)
   /** score (NaN: none) */
@@ -67,25 +75,65 @@ export class RunColumns {
   roles = new Uint8Array(16)
 
   get length(): number {
-    return this.ids.length
+    return this.count
+  }
+
+  /** The ID of run `i`. */
+  id(i: number): string {
+    return this.idBytes.toString('utf8', i === 0 ? 0 : this.idEnds[i - 1], this.idEnds[i])
   }
 
   add(id: string, time: number, score: number | null, status: number, role: RunRole): void {
-    const i = this.ids.length
+    const i = this.count
     if (i === this.times.length) this.grow()
-    this.ids.push(id)
+    const start = i === 0 ? 0 : this.idEnds[i - 1]
+    // at most 3 bytes a UTF-16 unit
+    if (start + id.length * 3 > this.idBytes.length) {
+      const bytes = Buffer.allocUnsafe(Math.max(this.idBytes.length * 2, start + id.length * 3))
+      this.idBytes.copy(bytes, 0, 0, start)
+      this.idBytes = bytes
+    }
+    // an ASCII ID (as the server's are) byte by byte: 100,000 calls into Buffer.write cost more
+    let end = start
+    for (let c = 0; c < id.length; c++) {
+      const code = id.charCodeAt(c)
+      if (code >= 0x80) {
+        end = start + this.idBytes.write(id, start, 'utf8')
+        break
+      }
+      this.idBytes[end++] = code
+    }
+    this.idEnds[i] = end
     this.times[i] = time
     this.scores[i] = score ?? Number.NaN
     this.statuses[i] = status
-    this.roles[i] = ROLES.indexOf(role)
+    this.roles[i] = ROLE_INDEX[role]
+    this.count++
+  }
+
+  /** Puts the runs in the opposite order (in place: a copy of 100,000 would double them). */
+  reverse(): this {
+    const n = this.count
+    const bytes = Buffer.allocUnsafe(n === 0 ? 0 : this.idEnds[n - 1])
+    const ends = new Uint32Array(this.idEnds.length)
+    let at = 0
+    for (let i = n - 1, j = 0; i >= 0; i--, j++) {
+      at += this.idBytes.copy(bytes, at, i === 0 ? 0 : this.idEnds[i - 1], this.idEnds[i])
+      ends[j] = at
+    }
+    this.idBytes = bytes
+    this.idEnds = ends
+    for (const column of [this.times, this.scores, this.statuses, this.roles]) column.subarray(0, n).reverse()
+    return this
   }
 
   private grow(): void {
     const size = this.times.length * 2
-    const grown = <T extends Float64Array | Uint16Array | Uint8Array>(from: T, to: T): T => {
+    const grown = <T extends Float64Array | Uint16Array | Uint32Array | Uint8Array>(from: T, to: T): T => {
       to.set(from)
       return to
     }
+    this.idEnds = grown(this.idEnds, new Uint32Array(size))
     this.times = grown(this.times, new Float64Array(size))
     this.scores = grown(this.scores, new Float64Array(size))
     this.statuses = grown(this.statuses, new Uint16Array(size))
@@ -401,10 +449,12 @@ export function scoreDomain(values: readonly number[]): {low: number; high: numb
 
 /** The indexes of the runs drawn: every run, or (more than `max`) every step run and every n-th other run. */
 function drawn(runs: RunColumns, max: number | undefined): number[] {
-  const all = Array.from({length: runs.length}, (_, i) => i)
-  if (max === undefined || runs.length <= max) return all
-  const stride = Math.ceil(runs.length / max)
-  return all.filter((i) => ROLES[runs.roles[i]] === 'step' || i % stride === 0)
+  const all = max === undefined || runs.length <= max
+  const stride = all ? 1 : Math.ceil(runs.length / max)
+  const step = ROLES.indexOf('step')
+  const out: number[] = []
+  for (let i = 0; i < runs.length; i++) if (all || runs.roles[i] === step || i % stride === 0) out.push(i)
+  return out
 }
 
 /** Whether a run is a mark on the time axis and not a point: a run of the baseline (or the history) that has no score. */
@@ -421,18 +471,26 @@ export function chartCounts(group: ReportGroup): {points: number; drawn: number}
 
 function chartSvg(group: ReportGroup, index: number, statuses: Statuses): {svg: string; points: number; shown: number} {
   const {runs, band} = group
-  const times: number[] = []
-  const values: number[] = []
+  // the extent of the dates and scores (a loop: a chart may hold 100,000 runs)
+  let first = Number.POSITIVE_INFINITY
+  let last = Number.NEGATIVE_INFINITY
+  let low = Number.POSITIVE_INFINITY
+  let high = Number.NEGATIVE_INFINITY
   for (let i = 0; i < runs.length; i++) {
-    if (!Number.isNaN(runs.times[i])) times.push(runs.times[i])
-    if (!Number.isNaN(runs.scores[i])) values.push(runs.scores[i])
+    const t = runs.times[i]
+    const score = runs.scores[i]
+    if (t < first) first = t
+    if (t > last) last = t
+    if (score < low) low = score
+    if (score > high) high = score
   }
+  const values: number[] = low <= high ? [low, high] : []
   if (band) values.push(band.mean - band.sd, band.mean + band.sd, ...(band.bar === undefined ? [] : [band.bar]))
   if (group.baselineRun) values.push(group.baselineRun.score)
   if (group.stepScore !== undefined) values.push(group.stepScore)
   if (group.change) values.push(group.change.before, group.change.after)
-  let t0 = times.length === 0 ? 0 : Math.min(...times)
-  let t1 = times.length === 0 ? 1 : Math.max(...times)
+  let t0 = first <= last ? first : 0
+  let t1 = first <= last ? last : 1
   const pad = Math.max((t1 - t0) * 0.03, MINUTE)
   t0 -= pad
   t1 += pad
@@ -469,11 +527,11 @@ function chartSvg(group: ReportGroup, index: number, statuses: Statuses): {svg: 
       if (Number.isNaN(score)) {
         // failed, cancelled or not finished: on the axis
         pointParts.push(
-          `<path class="p s u${failed}" data-run="${escapeHtml(runs.ids[i])}" d="M${fmt(cx - 6)} ${AXIS_Y - 6}l12 12m0-12l-12 12"/>`,
+          `<path class="p s u${failed}" data-run="${escapeHtml(runs.id(i))}" d="M${fmt(cx - 6)} ${AXIS_Y - 6}l12 12m0-12l-12 12"/>`,
         )
       } else {
         const cy = yOf(score)
-        pointParts.push(`<path class="p s${failed}" data-run="${escapeHtml(runs.ids[i])}" d="M${fmt(cx)} ${fmt(cy - 6)}l6 6-6 6-6-6z"/>`)
+        pointParts.push(`<path class="p s${failed}" data-run="${escapeHtml(runs.id(i))}" d="M${fmt(cx)} ${fmt(cy - 6)}l6 6-6 6-6-6z"/>`)
       }
     } else {
       pointParts.push(`<circle class="p ${role === 'baseline' ? 'b' : 'h'}" cx="${fmt(cx)}" cy="${fmt(yOf(score))}" r="3"/>`)
@@ -649,42 +707,74 @@ function verdictHtml(v: ReportVerdict): string {
   }${figures === '' ? '' : `<dl>${figures}</dl>`}</div>`
 }
 
-/** What the page's script reads: the runs as columns, the groups' labels, the statuses and the link template. */
-function reportData(model: ReportModel): unknown {
-  const id: string[] = []
-  const g: number[] = []
-  const t: Array<number | null> = []
-  const s: Array<number | null> = []
-  const st: number[] = []
-  const r: number[] = []
-  model.groups.forEach((group, gi) => {
-    const {runs} = group
-    for (let i = 0; i < runs.length; i++) {
-      id.push(runs.ids[i])
-      g.push(gi)
-      t.push(Number.isNaN(runs.times[i]) ? null : runs.times[i])
-      s.push(Number.isNaN(runs.scores[i]) ? null : runs.scores[i])
-      st.push(runs.statuses[i])
-      r.push(runs.roles[i])
-    }
-  })
-  return {
+/**
+ * What the page's script reads: the runs as columns, the groups' labels, the statuses and the
+ * link template; in pieces of at most BLOCK runs a column (see reportChunks).
+ */
+function* reportData(model: ReportModel): Generator<string> {
+  // written out column by column, BLOCK values at a time: 100,000 runs are one pass over typed
+  // arrays whose small strings die young, not six arrays of boxed values, one JSON.stringify of
+  // them and a string of 4 MB (nor a string grown by `+=`, a tree of 100,000 parts that every
+  // scavenge copies); only the IDs (and the head's labels) can hold a `<`
+  const head = scriptJson({
     runUrl: model.runUrl ?? null,
     groups: model.groups.map((group) => group.label),
     statuses: model.statuses.names,
     roles: ['baseline', 'this step', 'history'],
-    runs: {id, g, t, s, st, r},
+  })
+  yield `${head.slice(0, -1)},"runs":{`
+  const number = (n: number): string => (Number.isNaN(n) ? 'null' : String(n))
+  const columns: Array<[string, (runs: RunColumns, i: number, group: number) => string | number]> = [
+    ['id', (runs, i) => runs.id(i)],
+    ['g', (_, __, group) => group],
+    ['t', (runs, i) => number(runs.times[i])],
+    ['s', (runs, i) => number(runs.scores[i])],
+    ['st', (runs, i) => runs.statuses[i]],
+    ['r', (runs, i) => runs.roles[i]],
+  ]
+  for (const [c, [key, each]] of columns.entries()) {
+    yield `${c === 0 ? '' : ','}"${key}":[`
+    const block: Array<string | number> = []
+    let first = true
+    const flush = (): string => {
+      const text = key === 'id' ? scriptJson(block).slice(1, -1) : block.join(',')
+      const out = first ? text : `,${text}`
+      first = false
+      block.length = 0
+      return out
+    }
+    for (const [gi, group] of model.groups.entries()) {
+      const {runs} = group
+      for (let i = 0; i < runs.length; i++) {
+        block.push(each(runs, i, gi))
+        if (block.length === BLOCK) yield flush()
+      }
+    }
+    if (block.length > 0) yield flush()
+    yield ']'
   }
+  yield '}}'
 }
+
+/** How many runs a piece of the page's JSON holds at most. */
+const BLOCK = 4096
 
 /** The HTML page of `model`: self-contained, the same bytes for the same model. */
 export function reportHtml(model: ReportModel): string {
+  return [...reportChunks(model)].join('')
+}
+
+/**
+ * The HTML page of `model` in pieces, in order (`evals report` writes them as they come: the page
+ * of 100,000 runs is never one string): the same bytes for the same model.
+ */
+export function* reportChunks(model: ReportModel): Generator<string> {
   const total = model.groups.reduce((n, group) => n + group.runs.length, 0)
   const generated = new Date(model.generatedAt)
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC')
-  const sections = model.groups.map((group, i) => {
+  const section = (group: ReportGroup, i: number): string => {
     const {svg, points, shown} = chartSvg(group, i, model.statuses)
     const thinned =
       shown < points
@@ -703,12 +793,12 @@ export function reportHtml(model: ReportModel): string {
     return `<section class="group" aria-labelledby="group-${i}"><h2 id="group-${i}">${escapeHtml(group.label)}</h2><div class="pair"><figure>${svg}<figcaption>${band}${change}${thinned}</figcaption></figure><div class="verdicts">${group.verdicts
       .map(verdictHtml)
       .join('')}</div></div></section>`
-  })
+  }
   const facts = model.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')
   const options = model.groups.map((group, i) => `<option value="${i}">${escapeHtml(group.label)}</option>`).join('')
   const header = (key: string, text: string) =>
     `<th scope="col" aria-sort="none"><button type="button" data-key="${key}">${text}</button></th>`
-  return [
+  yield [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -724,7 +814,11 @@ export function reportHtml(model: ReportModel): string {
     '<main>',
     `<header><h1><span class="tone ${model.tone}">${escapeHtml(model.title)}</span></h1><p>${escapeHtml(model.lede)}</p><dl class="facts">${facts}<dt>Written</dt><dd>${generated}</dd></dl></header>`,
     model.groups.length === 0 ? '<p>No runs to draw.</p>' : `<h2 class="sr">Legend</h2>${legend(model)}`,
-    ...sections,
+  ].join('\n')
+  // a chart at a time
+  for (const [i, group] of model.groups.entries()) yield `\n${section(group, i)}`
+  yield [
+    '',
     `<section class="runs" aria-labelledby="runs-title"><h2 id="runs-title">Runs</h2>`,
     `<div class="controls"><label for="group-filter">Group</label><select id="group-filter"><option value="">every group (${model.groups.length})</option>${options}</select>`,
     '<label class="check"><input type="checkbox" id="failed-only"> failed or cancelled only</label></div>',
@@ -732,10 +826,8 @@ export function reportHtml(model: ReportModel): string {
     '<nav class="pager" aria-label="Pages of runs"><button type="button" id="prev">Previous page</button> <span id="page"></span> <button type="button" id="next">Next page</button></nav>',
     '</section>',
     '</main>',
-    `<script type="application/json" id="report-data">${scriptJson(reportData(model))}</script>`,
-    `<script>${REPORT_SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-    '',
+    '<script type="application/json" id="report-data">',
   ].join('\n')
+  yield* reportData(model)
+  yield ['</script>', `<script>${REPORT_SCRIPT}</script>`, '</body>', '</html>', ''].join('\n')
 }
