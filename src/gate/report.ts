@@ -4,7 +4,7 @@ import {appendWithoutBlocking, fileSystemError, writeFileAtomic} from '../core/f
 import type {IO} from '../output/io.js'
 import type {Renderer} from '../output/renderer.js'
 import {githubAnnotations} from './reports/github.js'
-import {reportHtml, waitReport} from './reports/html.js'
+import {reportChunks, waitReport} from './reports/html.js'
 import {loadVerdictDistributions} from './stats.js'
 import {junitXml} from './reports/junit.js'
 import {markdownSummary} from './reports/markdown.js'
@@ -56,7 +56,7 @@ export interface ReportWriter {
 export async function writeReports(report: GateResult, targets: ReportTargets, writer: ReportWriter): Promise<void> {
   const summary = targets.summary !== undefined || targets.annotations ? markdownSummary(report) : undefined
   const failures: unknown[] = []
-  const attempt = async (write: () => void | Promise<void>) => {
+  const attempt = async (write: () => unknown) => {
     try {
       await write()
     } catch (error) {
@@ -86,15 +86,15 @@ export async function writeReports(report: GateResult, targets: ReportTargets, w
 }
 
 /** The HTML report of a wait (./reports/html.ts), with the level change's test loaded (jstat, dist/stats.cjs). */
-async function htmlReport(report: GateResult, runUrl: string | undefined, now: number): Promise<string> {
+async function htmlReport(report: GateResult, runUrl: string | undefined, now: number): Promise<Iterable<string>> {
   const {normalQuantile} = await loadVerdictDistributions()
-  return reportHtml(waitReport(report, {now, normalQuantile, ...(runUrl === undefined ? {} : {runUrl})}))
+  return reportChunks(waitReport(report, {now, normalQuantile, ...(runUrl === undefined ? {} : {runUrl})}))
 }
 
-/** Writes one report atomically, mode 0644 (exit 1 naming the file when it cannot). */
-export function writeReport(path: string, content: string): void {
+/** Writes one report atomically, mode 0644 (exit 1 naming the file when it cannot); returns its size in bytes. */
+export function writeReport(path: string, content: string | Iterable<string>): number {
   try {
-    writeFileAtomic(resolve(path), content, REPORT_MODE)
+    return writeFileAtomic(resolve(path), content, REPORT_MODE)
   } catch (error) {
     throw fileSystemError('write', path, error)
   }

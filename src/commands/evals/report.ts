@@ -1,4 +1,3 @@
-import {Buffer} from 'node:buffer'
 import {Args, Flags} from '@oclif/core'
 import {runPages} from '../../api/runs.js'
 import {ApiCommand} from '../../base/api-command.js'
@@ -10,7 +9,7 @@ import {readBaselineFile} from '../../gate/baseline-file.js'
 import {parseConfidence, reportRunUrl, requirePath, RUN_URL_ENV} from '../../gate/flags.js'
 import {HistoryReport, MAX_POINTS, type ReportBaselineFile, reportFileChoice} from '../../gate/history-report.js'
 import {writeReport} from '../../gate/report.js'
-import {chartCounts, reportHtml} from '../../gate/reports/html.js'
+import {chartCounts, reportChunks} from '../../gate/reports/html.js'
 import {HISTORY, loadQuantile, loadToleranceFactor, loadVerdictDistributions} from '../../gate/stats.js'
 import {parseDuration, requireId} from '../../input/values.js'
 import {assertRow, plural} from '../../output/format.js'
@@ -154,9 +153,7 @@ The page makes no request: no script, style or font is fetched (a Content-Securi
       ...(runUrl === undefined ? {} : {runUrl}),
       ...(baselineFile ? {baselineFile} : {}),
     })
-    const text = reportHtml(model)
-    writeReport(html, text)
-    const bytes = Buffer.byteLength(text)
+    const bytes = writeReport(html, reportChunks(model))
     const groups = stats.groups.map((group, i): EvalsReportGroup => {
       const drawn = model.groups[i]
       const band =

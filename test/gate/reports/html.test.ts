@@ -2,7 +2,18 @@ import {createHash} from 'node:crypto'
 import {describe, expect, it} from 'vitest'
 import type {GateResult, GroupResult, RunResult} from '../../../src/gate/result.js'
 import {REPORT_SCRIPT, REPORT_STYLE} from '../../../src/gate/reports/html-assets.js'
-import {chartCounts, REPORT_CSP, reportHtml, scoreDomain, timeTicks, waitReport} from '../../../src/gate/reports/html.js'
+import {
+  chartCounts,
+  REPORT_CSP,
+  type ReportModel,
+  RunColumns,
+  reportChunks,
+  reportHtml,
+  Statuses,
+  scoreDomain,
+  timeTicks,
+  waitReport,
+} from '../../../src/gate/reports/html.js'
 import type {HistoryBaseline} from '../../../src/gate/rules.js'
 import {loadVerdictDistributions} from '../../../src/gate/stats.js'
 
@@ -249,6 +260,64 @@ describe('the page', () => {
 
   it('the same model gives the same bytes', () => {
     expect(reportHtml(waitReport(gate, {now: NOW, normalQuantile, runUrl: 'https://app.example.com/runs/{id}'}))).toBe(html)
+  })
+})
+
+describe('the runs as columns', () => {
+  it('keeps each ID as given (ASCII or not) and reverses in place', () => {
+    const runs = new RunColumns()
+    const ids = Array.from({length: 40}, (_, i) => (i % 7 === 3 ? `rün_${i}_日本_😀` : `run_${i}`))
+    ids.forEach((id, i) => {
+      runs.add(id, NOW + i, i % 5 === 0 ? null : i / 100, i % 3, i % 2 === 0 ? 'history' : 'step')
+    })
+    expect(Array.from({length: runs.length}, (_, i) => runs.id(i))).toEqual(ids)
+    runs.reverse()
+    expect(Array.from({length: runs.length}, (_, i) => runs.id(i))).toEqual([...ids].reverse())
+    expect(Array.from(runs.times.subarray(0, 40))).toEqual(ids.map((_, i) => NOW + i).reverse())
+    expect(Array.from(runs.scores.subarray(0, 3))).toEqual([0.39, 0.38, 0.37])
+    expect(Number.isNaN(runs.scores[4])).toBe(true)
+    expect(Array.from(runs.roles.subarray(0, 2))).toEqual([1, 2])
+  })
+
+  it('the JSON block of more runs than a piece holds, over several groups, lists every run once and in order', () => {
+    const statuses = new Statuses()
+    const group = (label: string, n: number) => {
+      const runs = new RunColumns()
+      for (let i = 0; i < n; i++)
+        runs.add(
+          `${label}<${i}`,
+          NOW - (n - i) * 60_000,
+          i % 9 === 0 ? null : 0.5 + (i % 50) / 100,
+          statuses.of(i % 9 === 0 ? 'failed' : 'succeeded'),
+          'history',
+        )
+      return {label, verdicts: [], runs, maxPoints: 500}
+    }
+    const model: ReportModel = {
+      title: 'many',
+      lede: 'runs',
+      tone: 'none',
+      generatedAt: NOW,
+      facts: [],
+      statuses,
+      groups: [group('a', 5000), group('b', 0), group('c', 4097)],
+    }
+    const pieces = [...reportChunks(model)]
+    // written in pieces (evals report writes them as they come), none of them the whole page
+    expect(pieces.length).toBeGreaterThan(10)
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(200_000)
+    const html = pieces.join('')
+    const data = dataOf(html)
+    const ids = [...Array.from({length: 5000}, (_, i) => `a<${i}`), ...Array.from({length: 4097}, (_, i) => `c<${i}`)]
+    expect(data.runs.id).toEqual(ids)
+    expect(data.runs.g).toEqual(ids.map((id) => (id.startsWith('a') ? 0 : 2)))
+    expect(data.runs.s.slice(0, 3)).toEqual([null, 0.51, 0.52])
+    expect(data.runs.t).toHaveLength(9097)
+    expect(data.runs.st).toHaveLength(9097)
+    expect(data.runs.r).toEqual(ids.map(() => 2))
+    expect(html).not.toContain('a<1')
+    // thinned charts say so; their counts stay every run's
+    expect(charts(html).map((c) => c.runs)).toEqual([5000 - 556, 0, 4097 - 456])
   })
 })
 
