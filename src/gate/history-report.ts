@@ -1,4 +1,5 @@
 import type {Run} from '../contract/types.js'
+import {counted} from '../output/format.js'
 import {flagDuration} from '../output/time.js'
 import {fileBaselineOf} from './baseline.js'
 import {type BaselineFile, fileGroupOf, groupName} from './baseline-file.js'
@@ -137,7 +138,7 @@ export class HistoryReport {
     ]
     if (file !== undefined) facts.push(['Baseline file', `${file.path} (saved ${file.file.savedAt})`])
     const model: ReportModel = {
-      title: `amctl: ${stats.evalSetId}, ${stats.runs.toLocaleString('en-US')} run${stats.runs === 1 ? '' : 's'} ${options.windowS === 0 ? 'of any date' : `within ${flagDuration(options.windowS)}`}`,
+      title: `amctl: ${stats.evalSetId}, ${counted(stats.runs)} run${stats.runs === 1 ? '' : 's'} ${options.windowS === 0 ? 'of any date' : `within ${flagDuration(options.windowS)}`}`,
       lede: `Each agent and model of ${stats.evalSetId} over the window, with the verdict of evals stats.`,
       tone: stats.groups.some((g) => g.verdict === 'flaky') ? 'fail' : stats.groups.some((g) => g.verdict === 'shifted') ? 'warn' : 'none',
       generatedAt: options.now,

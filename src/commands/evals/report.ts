@@ -12,7 +12,7 @@ import {writeReport} from '../../gate/report.js'
 import {chartCounts, reportChunks} from '../../gate/reports/html.js'
 import {HISTORY, loadQuantile, loadToleranceFactor, loadVerdictDistributions} from '../../gate/stats.js'
 import {parseDuration, requireId} from '../../input/values.js'
-import {assertRow, plural} from '../../output/format.js'
+import {assertRow, counted, plural} from '../../output/format.js'
 import {Progress} from '../../output/progress.js'
 
 const DEFAULT_WINDOW = '30d'
@@ -52,7 +52,7 @@ export default class EvalsReport extends ApiCommand {
     'Write an HTML report of an eval set over a window: each agent and model over time, with its verdict and its shifts'
   static operations: OperationId[] = ['listRuns']
   static override description =
-    `Writes PATH (--html), one self-contained HTML file (docs/report.md): for each agent × model of the eval set, a chart of its scores over the runs created within --window (default ${DEFAULT_WINDOW}; 0: every run), failed and cancelled runs marked on the time axis, and the verdict of \`evals stats\` beside it (stable, shifted, flaky, too-few, at --confidence), a shift marked where the scores changed level, with the means before and after; then a table of every run, sortable and filtered by group or failed runs. A chart draws at most ${MAX_POINTS.toLocaleString('en-US')} points, evenly spaced, and says so; the table holds every run.
+    `Writes PATH (--html), one self-contained HTML file (docs/report.md): for each agent × model of the eval set, a chart of its scores over the runs created within --window (default ${DEFAULT_WINDOW}; 0: every run), failed and cancelled runs marked on the time axis, and the verdict of \`evals stats\` beside it (stable, shifted, flaky, too-few, at --confidence), a shift marked where the scores changed level, with the means before and after; then a table of every run, sortable and filtered by group or failed runs. A chart draws at most ${counted(MAX_POINTS)} points, evenly spaced, and says so; the table holds every run.
 
 The runs are read as \`evals stats\` reads them: the organization's run list from the newest, ${PAGE_LIMIT.max} to a page, up to the first page that reaches runs older than the window; each run is kept as an ID, a date, a score and a status, so that 100,000 runs fit in well under 100 MB.
 

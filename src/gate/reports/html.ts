@@ -1,5 +1,6 @@
 import {Buffer} from 'node:buffer'
 import {createHash} from 'node:crypto'
+import {counted} from '../../output/format.js'
 import {flagDuration} from '../../output/time.js'
 import {FIGURE_LIST, gives} from '../figures.js'
 import {findChange} from '../history-verdict.js'
@@ -117,8 +118,10 @@ export class RunColumns {
     const bytes = Buffer.allocUnsafe(n === 0 ? 0 : this.idEnds[n - 1])
     const ends = new Uint32Array(this.idEnds.length)
     let at = 0
+    const from = this.idBytes
     for (let i = n - 1, j = 0; i >= 0; i--, j++) {
-      at += this.idBytes.copy(bytes, at, i === 0 ? 0 : this.idEnds[i - 1], this.idEnds[i])
+      // byte by byte: IDs are short, and 100,000 calls of Buffer.copy cost more
+      for (let b = i === 0 ? 0 : this.idEnds[i - 1], end = this.idEnds[i]; b < end; b++) bytes[at++] = from[b]
       ends[j] = at
     }
     this.idBytes = bytes
@@ -631,7 +634,7 @@ function chartDescription(group: ReportGroup, total: number, shown: number): str
   let text = `${parts.join(' and ') || 'no runs'}`
   if (band) text += `; baseline mean ${num(band.mean)} ± ${num(band.sd)}${band.bar === undefined ? '' : `, bar ${num(band.bar)}`}`
   if (group.change) text += `; level change from ${num(group.change.before)} to ${num(group.change.after)}`
-  if (shown < total) text += `; ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} runs drawn`
+  if (shown < total) text += `; ${counted(shown)} of ${counted(total)} runs drawn`
   return `${text}.`
 }
 
@@ -778,7 +781,7 @@ export function* reportChunks(model: ReportModel): Generator<string> {
     const {svg, points, shown} = chartSvg(group, i, model.statuses)
     const thinned =
       shown < points
-        ? `<p class="thinned">Thinned: ${shown.toLocaleString('en-US')} of ${points.toLocaleString('en-US')} runs drawn (every run of this step, and evenly spaced others); the table lists every run.</p>`
+        ? `<p class="thinned">Thinned: ${counted(shown)} of ${counted(points)} runs drawn (every run of this step, and evenly spaced others); the table lists every run.</p>`
         : ''
     const band = group.band
       ? `<p class="band">Band: ${escapeHtml(group.band.source)}, mean ${num(group.band.mean, 3)} ± ${num(group.band.sd, 3)}${
@@ -822,7 +825,7 @@ export function* reportChunks(model: ReportModel): Generator<string> {
     `<section class="runs" aria-labelledby="runs-title"><h2 id="runs-title">Runs</h2>`,
     `<div class="controls"><label for="group-filter">Group</label><select id="group-filter"><option value="">every group (${model.groups.length})</option>${options}</select>`,
     '<label class="check"><input type="checkbox" id="failed-only"> failed or cancelled only</label></div>',
-    `<table id="runs"><caption id="runs-count" aria-live="polite">${total.toLocaleString('en-US')} runs</caption><thead><tr>${header('id', 'Run')}${header('group', 'Group')}${header('role', 'Role')}${header('status', 'Status')}${header('score', 'Score')}${header('created', 'Created (UTC)')}</tr></thead><tbody></tbody></table>`,
+    `<table id="runs"><caption id="runs-count" aria-live="polite">${counted(total)} runs</caption><thead><tr>${header('id', 'Run')}${header('group', 'Group')}${header('role', 'Role')}${header('status', 'Status')}${header('score', 'Score')}${header('created', 'Created (UTC)')}</tr></thead><tbody></tbody></table>`,
     '<nav class="pager" aria-label="Pages of runs"><button type="button" id="prev">Previous page</button> <span id="page"></span> <button type="button" id="next">Next page</button></nav>',
     '</section>',
     '</main>',
