@@ -12,8 +12,8 @@ import {machinePath} from './env.js'
  * pipefail FILE` (the runner's `shell: bash`) in the workspace, with the runner's variables
  * (RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, RUNNER_TOOL_CACHE, GITHUB_ACTION_PATH, GITHUB_OUTPUT,
  * GITHUB_STEP_SUMMARY, GITHUB_PATH, GITHUB_ENV …) and the step's `env:`; a step's GITHUB_OUTPUT
- * becomes `steps.<id>.outputs`, GITHUB_PATH and GITHUB_ENV reach the later steps; the first step
- * that fails ends the action. The only `uses:` steps it knows are actions/upload-artifact (recorded), actions/cache/restore and
+ * becomes `steps.<id>.outputs`, GITHUB_PATH and GITHUB_ENV reach the later steps; after a step
+ * fails, the action fails, and only the steps whose `if:` says so run (`!cancelled()`), as the runner does. The only `uses:` steps it knows are actions/upload-artifact (recorded), actions/cache/restore and
  * actions/cache/save, played on a store the test keeps (`CacheStore`), as the cache service
  * would. Expressions are GitHub's (./expressions.ts) on the contexts a composite action's steps
  * see here: `inputs`, `steps` and `github` (the token, and what the runner's variables say:
@@ -338,8 +338,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   for (const [index, step] of steps.entries()) {
     if (index < first) continue
     const name = step.name ?? step.id ?? `step ${index + 1}`
-    // (the action's steps run while it succeeds: a failed step ends it)
-    if (!condition(step.if, contexts(), {failed: false})) {
+    // after a failed step, only the steps whose `if:` asks for it run (always(), failure(), !cancelled())
+    if (!condition(step.if, contexts(), {failed: !success})) {
       results.push({id: step.id, name, exitCode: null, stdout: '', stderr: 'skipped'})
       continue
     }
@@ -361,10 +361,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
     const run = await bash(script, options.workspace, env, options.timeoutMs ?? 120_000)
     results.push({id: step.id, name, exitCode: run.code, stdout: run.stdout, stderr: run.stderr})
     if (step.id) context.steps[step.id] = parseCommandFile(readFileSync(output, 'utf8'))
-    if (run.code !== 0) {
-      success = false
-      break
-    }
+    if (run.code !== 0) success = false
     if (options.until !== undefined && step.id === options.until) break
   }
   const outputs: Record<string, string> = {}
