@@ -55,7 +55,17 @@ async function paints(files) {
         await page.goto(pathToFileURL(file).href, {waitUntil: 'load'})
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
         const frame = performance.now() - started
-        const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN)
+        // (the entry may be queued after the frame: observed, buffered, rather than looked up once)
+        const fcp = await page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              new PerformanceObserver((list) => {
+                const entry = list.getEntriesByName('first-contentful-paint')[0]
+                if (entry) resolve(entry.startTime)
+              }).observe({type: 'paint', buffered: true})
+              setTimeout(() => resolve(Number.NaN), 5000)
+            }),
+        )
         out[name].fcp.push(fcp)
         out[name].frame.push(frame)
         await context.close()
