@@ -54,7 +54,7 @@ export default class EvalsReport extends ApiCommand {
   static override description =
     `Writes PATH (--html), one self-contained HTML file (docs/report.md): for each agent × model of the eval set, a chart of its scores over the runs created within --window (default ${DEFAULT_WINDOW}; 0: every run), failed and cancelled runs marked on the time axis, and the verdict of \`evals stats\` beside it (stable, shifted, flaky, too-few, at --confidence), a shift marked where the scores changed level, with the means before and after; then a table of every run, sortable and filtered by group or failed runs. A chart draws at most ${counted(MAX_POINTS)} points, evenly spaced, and says so; the table holds every run.
 
-The runs are read as \`evals stats\` reads them: the organization's run list from the newest, ${PAGE_LIMIT.max} to a page, up to the first page that reaches runs older than the window; each run is kept as an ID, a date, a score and a status, so that 100,000 runs fit in well under 100 MB.
+The runs are read as \`evals stats\` reads them: the organization's run list from the newest, ${PAGE_LIMIT.max} to a page, up to the first page that reaches runs older than the window; each run is kept as an ID, a date, a score and a status, and the page is written as it is made: 100,000 runs peak under 100 MB (docs/performance.md).
 
 With --baseline-file PATH (made by \`evals baseline save\`), each agent and model the file holds gets the file's band: its mean, its sd, and the bar one run must stay above (the mean less the margin the gate gives one run judged alone, at --confidence over the groups drawn).
 

@@ -56,7 +56,7 @@ export class Statuses {
 
 /**
  * The runs of one chart as columns, not Run objects: `evals report` keeps every run of the
- * window for the table (100,000 of them in well under 100 MB: bench/report.mjs). The IDs too are
+ * window for the table (100,000 of them under 100 MB at the peak: bench/report.mjs). The IDs too are
  * bytes (UTF-8, one buffer and the end of each), not 100,000 strings on the heap: strings that
  * outlive the read would be copied by every collection of it and grow the young generation.
  */
