@@ -23,6 +23,8 @@
 //                  way: the bundle's import('fast-xml-builder') requires ./xml.cjs.
 // dist/stats.cjs  the statistics library of --baseline history (jstat: Student's t quantile), apart
 //                  from the bundle in the same way: import('jstat') requires ./stats.cjs.
+// dist/schema.cjs the JSON Schema validator (ajv) of `evals comment`, which checks a wait's --json
+//                  before rendering it, apart from the bundle in the same way.
 // dist/<module>.js a few modules that scripts and tests load by path (ESM, each self-contained).
 //
 // Nothing machine-specific goes into dist/ (the code cache lives in the user's cache directory),
@@ -142,6 +144,8 @@ const jsoncModule = {
 const xmlBuilder = apart('xml-builder', 'fast-xml-builder', 'xml.cjs')
 // the history gate's t quantile (jstat), only by a wait with --baseline history
 const statsLibrary = apart('stats-library', 'jstat', 'stats.cjs')
+// the JSON Schema validator, only by `evals comment`
+const schemaLibrary = apart('schema-library', 'ajv', 'schema.cjs')
 
 const shared = {
   bundle: true,
@@ -161,7 +165,7 @@ const cli = await build({
   stdin: {contents: entry, resolveDir: src, sourcefile: 'amctl.ts', loader: 'ts'},
   outfile: join(dist, 'amctl.cjs'),
   format: 'cjs',
-  plugins: [...plugins(without, 'amctl'), jsoncModule, xmlBuilder, statsLibrary, devServer],
+  plugins: [...plugins(without, 'amctl'), jsoncModule, xmlBuilder, statsLibrary, schemaLibrary, devServer],
   ...BUILD_OPTIONS,
   // indentation, line breaks and comments are a third of the bundle; names stay (shortening them
   // too measured nothing: a run loads the code cache, not the text). What a run gains by it is
@@ -255,6 +259,18 @@ const stats = await build({
   format: 'cjs',
   minify: true,
 })
+// the JSON Schema validator of `evals comment` (ajv), apart from the bundle like the XML library
+await build({
+  ...shared,
+  stdin: {contents: "module.exports = require('ajv')", resolveDir: root, sourcefile: 'schema.cjs', loader: 'js'},
+  outfile: join(dist, 'schema.cjs'),
+  format: 'cjs',
+  minify: true,
+})
+{
+  const Ajv = require(join(dist, 'schema.cjs'))
+  if (new Ajv().compile({type: 'number'})('x') !== false) throw new Error('dist/schema.cjs does not check JSON')
+}
 if (Math.abs(require(join(dist, 'stats.cjs')).studentt.inv(0.95, 19) - 1.7291) > 1e-3)
   throw new Error('dist/stats.cjs does not give t quantiles')
 const XMLBuilder = require(join(dist, 'xml.cjs'))

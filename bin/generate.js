@@ -6,6 +6,7 @@
 //   src/devserver/state-types.ts                            from src/devserver/state-schema.ts (the --data file's JSON Schema)
 //   command-snapshot.json                                   every command's flags, arguments, aliases, operations
 //   schemas/<topic>-<verb>.json                             each command's --json document, from its run() type
+//   src/gate/reports/gate-result.schema.json                the `gate` member of a wait's --json, which `evals comment` checks
 // `--check` writes nothing and exits 1 naming what is stale (the unit suite checks the same,
 // test/generated.test.ts, and says which changes break scripts).
 

@@ -197,6 +197,20 @@ export const FILE_FORMATS = [
   },
 ] as const
 
+/**
+ * The schemas the code itself reads, bundled into it: of a document amctl once wrote and reads
+ * back (`amctl evals comment` checks a wait's `gate` against it before rendering). Open, as the
+ * documents are: a member a later amctl adds is no error.
+ */
+export const CODE_SCHEMAS = [
+  {
+    path: 'src/gate/reports/gate-result.schema.json',
+    title: "the gate's result in a wait's --json document (its `gate` member)",
+    module: 'src/gate/result',
+    name: 'ReportedResult',
+  },
+] as const
+
 /** Every object of a schema closed: `additionalProperties: false` (FILE_FORMATS). */
 function closed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closed)
@@ -216,7 +230,7 @@ export function schemaFiles(
   root: string,
   commands: readonly CommandFile[],
   firstLine: (id: string) => string,
-  formatLine: (format: (typeof FILE_FORMATS)[number]) => string,
+  formatLine: (format: {name: string; module: string}) => string,
 ): Map<string, string> {
   const api = JSON.parse(readFileSync(join(root, 'src/contract/openapi.json'), 'utf8')) as {components: {schemas: Record<string, object>}}
   const entries: string[] = []
@@ -224,6 +238,10 @@ export function schemaFiles(
   for (const [i, format] of FILE_FORMATS.entries()) {
     entries.push(`import type {${format.name} as Format${i}_${format.name}} from '${join(root, format.module)}.js'`)
     entries.push(`export interface Format${i}Json {`, `  document: Format${i}_${format.name}`, '}')
+  }
+  for (const [i, code] of CODE_SCHEMAS.entries()) {
+    entries.push(`import type {${code.name} as Code${i}_${code.name}} from '${join(root, code.module)}.js'`)
+    entries.push(`export interface Code${i}Json {`, `  document: Code${i}_${code.name}`, '}')
   }
   for (const command of commands) {
     const document = documentType(root, command)
@@ -299,6 +317,22 @@ export function schemaFiles(
       const sorted = Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b)))
       const document = closed({$schema: all.$schema, title: format.title, ...root, definitions: sorted}) as Record<string, unknown>
       files.set(format.path, generatedJson(formatLine(format), document))
+    }
+    for (const [i, code] of CODE_SCHEMAS.entries()) {
+      const root = all.definitions[`Code${i}Json`].properties.document
+      const definitions: Record<string, unknown> = {}
+      for (const match of JSON.stringify(root).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)) {
+        Object.assign(definitions, reachable(all.definitions, decodeURIComponent(match[1])))
+      }
+      const sorted = Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b)))
+      const document: {definitions?: Record<string, unknown>; [key: string]: unknown} = {
+        $schema: all.$schema,
+        title: code.title,
+        ...root,
+        definitions: sorted,
+      }
+      documentRefs(document, documentSchemas)
+      files.set(code.path, generatedJson(formatLine(code), document))
     }
     return files
   } finally {

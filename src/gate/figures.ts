@@ -41,6 +41,9 @@ export interface Figured extends Figures {
 /** Which waits give a figure a value: every wait, with a baseline, with a history or a file, a group (--repeat). */
 export type Given = 'always' | 'baseline' | 'noise' | 'group'
 
+/** How the summary shows a figure's value: a score (2 decimals), signed (−0.07), a share (97.5 %), a count, a launch, a sparkline. */
+export type SummaryShow = 'score' | 'signed' | 'percent' | 'count' | 'launch' | 'trend'
+
 /** A figure's value in a row or a property: empty (null) where it does not apply. */
 type Cell = string | number | null
 
@@ -58,8 +61,8 @@ export interface Figure {
   table?: Pick<Column<Figured>, 'header' | 'show' | 'extra'> & {get?: (item: Figured) => unknown}
   /** the JUnit report's properties (named `<run or group>.<name>`): its name (its value, when it has one), or names and values */
   junit?: string | ((item: Figured) => Array<[string, string]>)
-  /** the summary's figures: the label of its value */
-  summary?: string
+  /** the summary's (and the pull-request comment's) figures, in their collapsed part: its label, and how its value is shown */
+  summary?: {label: string; show: SummaryShow}
 }
 
 const sample = (r: Figured) => (isSample(r.baseline) ? r.baseline : undefined)
@@ -110,7 +113,7 @@ export const FIGURES = {
       const run = oneRun(r)
       return run === undefined ? [] : [['baseline-score', String(run.score)]]
     },
-    summary: 'Baseline',
+    summary: {label: 'Baseline', show: 'score'},
   },
   delta: {
     field: 'delta',
@@ -120,7 +123,7 @@ export const FIGURES = {
     compute: (j) => j.delta,
     table: {header: 'Δ', show: 'delta'},
     junit: 'delta',
-    summary: 'Δ',
+    summary: {label: 'Δ', show: 'signed'},
   },
   margin: {
     field: 'margin',
@@ -130,14 +133,14 @@ export const FIGURES = {
     compute: (j) => j.margin,
     table: {header: 'MARGIN', show: 'score'},
     junit: 'margin',
-    summary: 'Margin',
+    summary: {label: 'Margin', show: 'score'},
   },
   baselineSd: {
     field: 'baseline sd',
     given: 'noise',
     value: (r) => sample(r)?.sd ?? null,
     junit: 'baseline-sd',
-    summary: 'SD',
+    summary: {label: 'SD', show: 'score'},
   },
   baselineRuns: {
     field: 'baseline runs',
@@ -147,7 +150,7 @@ export const FIGURES = {
       const history = sample(r)
       return history === undefined ? [] : [['baseline-runs', history.runIds.join(',')]]
     },
-    summary: 'Runs',
+    summary: {label: 'Runs', show: 'count'},
   },
   baselineFile: {
     field: 'baseline file',
@@ -169,14 +172,14 @@ export const FIGURES = {
     compute: (j) => j.detectable,
     table: {header: 'DETECTABLE', show: 'score'},
     junit: 'detectable',
-    summary: 'Detectable',
+    summary: {label: 'Detectable', show: 'score'},
   },
   k: {
     field: 'k',
     given: 'group',
     value: (r) => r.k ?? null,
     table: {header: 'K'},
-    summary: 'K',
+    summary: {label: 'K', show: 'count'},
   },
   decidedAt: {
     field: 'decided at',
@@ -184,7 +187,7 @@ export const FIGURES = {
     value: (r) => r.decidedAt ?? null,
     table: {header: 'DECIDED', get: (r) => (r.decidedAt == null ? null : `launch ${r.decidedAt}`), extra: true},
     junit: 'decided-at',
-    summary: 'Decided',
+    summary: {label: 'Decided', show: 'launch'},
   },
   confidence: {
     field: 'confidence',
@@ -193,7 +196,7 @@ export const FIGURES = {
     member: 'confidence',
     compute: (j) => j.confidence,
     junit: 'confidence',
-    summary: 'Level',
+    summary: {label: 'Level', show: 'percent'},
   },
   cancelled: {
     field: 'cancelled',
@@ -210,7 +213,7 @@ export const FIGURES = {
       return rate == null || rate.finished === 0 ? null : Math.round((rate.failed / rate.finished) * 1e6) / 1e6
     },
     junit: 'baseline-failure-rate',
-    summary: 'Failure rate',
+    summary: {label: 'Failure rate', show: 'percent'},
   },
   failureP: {
     field: 'failure p',
@@ -224,14 +227,14 @@ export const FIGURES = {
     given: 'noise',
     value: (r) => r.outcomes?.detectableRate ?? null,
     junit: 'detectable-failure-rate',
-    summary: 'Detectable failure rate',
+    summary: {label: 'Detectable failure rate', show: 'percent'},
   },
   trend: {
     given: 'noise',
     // the baseline's newest scores as a sparkline, oldest first
     value: (r) => (isSample(r.baseline) ? sparkline(newestForTrend(r.baseline.scores)) : null),
     table: {header: 'TREND', extra: true},
-    summary: 'Trend',
+    summary: {label: 'Trend', show: 'trend'},
   },
 } satisfies Record<string, Figure>
 

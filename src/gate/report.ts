@@ -54,7 +54,7 @@ export interface ReportWriter {
  * tried, then the first failure is thrown (exit 1 naming the file).
  */
 export async function writeReports(report: GateResult, targets: ReportTargets, writer: ReportWriter): Promise<void> {
-  const summary = targets.summary !== undefined || targets.annotations ? markdownSummary(report) : undefined
+  const summary = targets.summary !== undefined || targets.annotations ? markdownSummary(report, {docsUrl: docsUrl(writer.env)}) : undefined
   const failures: unknown[] = []
   const attempt = async (write: () => unknown) => {
     try {
@@ -89,6 +89,21 @@ export async function writeReports(report: GateResult, targets: ReportTargets, w
 async function htmlReport(report: GateResult, runUrl: string | undefined, now: number): Promise<Iterable<string>> {
   const {normalQuantile} = await loadVerdictDistributions()
   return reportChunks(waitReport(report, {now, normalQuantile, ...(runUrl === undefined ? {} : {runUrl})}))
+}
+
+/**
+ * Where the summary links amctl's docs: AMCTL_DOCS_URL, an http(s) URL of the docs/ folder (the
+ * Action sets its own release's); anything else is no link.
+ */
+export function docsUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.AMCTL_DOCS_URL
+  if (value === undefined || value === '') return undefined
+  try {
+    const {protocol} = new URL(value)
+    return protocol === 'https:' || protocol === 'http:' ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Writes one report atomically, mode 0644 (exit 1 naming the file when it cannot); returns its size in bytes. */

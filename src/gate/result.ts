@@ -60,8 +60,8 @@ export interface Assessment extends Judging {
   seconds: number | null
 }
 
-/** One watched run at the end of the wait. */
-export interface RunResult extends Assessment {
+/** One watched run at the end of the wait, as the reports read it (and a wait's --json gives it in `gate`). */
+export interface ReportedRun extends Assessment {
   id: string
   /** null: not known (a run the wait never found) */
   evalSetId: string | null
@@ -72,7 +72,11 @@ export interface RunResult extends Assessment {
   score: number | null
   /** ISO 8601, as the API gave it */
   createdAt: string | null
-  /** its last known state as the server gave it; absent when the wait never found it */
+}
+
+/** One watched run at the end of the wait: what the reports read, and its last known state as the server gave it. */
+export interface RunResult extends ReportedRun {
+  /** absent when the wait never found it */
   run?: Run
 }
 
@@ -118,6 +122,8 @@ export interface AutoReport {
 export interface ResultRules {
   minScore?: number
   maxDrop?: number
+  /** --max-drop Nsd: N, each group's bar N times its own baseline's sd */
+  maxDropSd?: number
   /** `history`, `previous`, `file` or a run ID */
   baseline?: string
   /** --baseline-file: the file as given, when it was saved, and --baseline-max-age in seconds (0 = never stale) */
@@ -137,7 +143,8 @@ export interface ResultRules {
   timeoutS: number
 }
 
-export interface GateResult {
+/** What the result says besides its runs: how the wait ended, the rules, the groups, the runs going on, the update. */
+export interface ResultFacts {
   end: ResultEnd
   /** with end `timeout`: what the time limit cut short (the search for the baselines, or a poll) */
   cut?: 'baselines' | 'poll'
@@ -150,14 +157,17 @@ export interface GateResult {
   /** the API server's host name (JUnit's `hostname`: where the runs ran) */
   host: string
   rules: ResultRules
-  /** every watched run, in the order given */
-  runs: RunResult[]
   /** with --repeat: the groups judged (the verdict is theirs) */
   groups?: GroupResult[]
   /** the runs not finished when the wait ended, which go on on the server (the API cannot cancel runs) */
   unfinishedRunIds: string[]
   /** --update-baseline: what it added to the file, or why it did not */
   baselineUpdate?: UpdateResult
+}
+
+export interface GateResult extends ResultFacts {
+  /** every watched run, in the order given */
+  runs: RunResult[]
 }
 
 /** What the result of a wait is built with besides its outcome. */
@@ -267,6 +277,7 @@ function resultRules(outcome: FinalOutcome): ResultRules {
   return {
     minScore: rules.minScore,
     maxDrop: rules.maxDrop,
+    maxDropSd: rules.maxDropSd,
     baseline: baseline === undefined ? undefined : baseline.kind === 'run' ? baseline.baseline.runId : baseline.kind,
     baselineWindowS: baseline?.kind === 'history' || baseline?.kind === 'previous' ? baseline.windowS : undefined,
     baselineRuns: baseline?.kind === 'history' ? baseline.runs : undefined,
@@ -327,8 +338,9 @@ export type GatedGroup = GroupFacts & Judging
  * runs without the server's objects (the document's runs hold those). The reports can be made
  * again from it: `amctl evals comment` prints the pull-request comment of a wait from its document.
  */
-export interface ReportedResult extends Omit<GateResult, 'runs'> {
-  runs: Array<Omit<RunResult, 'run'>>
+export interface ReportedResult extends ResultFacts {
+  /** every watched run, in the order given */
+  runs: ReportedRun[]
 }
 
 export function reportedResult(result: GateResult): ReportedResult {
@@ -389,8 +401,10 @@ export function verdictText(result: GateResult): string {
     }
     case 'interrupted':
       return `interrupted (${STOP_SIGNALS[stopSignalOf(result.signal)].words}): ${unfinished} of ${runs(total)} not finished${failed > 0 ? `; ${failed} did not pass` : ''}`
-    case 'error':
-      return `${result.error?.message ?? 'a launch failed'}: ${unfinished} of ${runs(total)} not judged${failed > 0 ? `; ${failed} did not pass` : ''}`
+    case 'error': {
+      const judged = [unfinished > 0 ? `${unfinished} of ${runs(total)} not judged` : '', failed > 0 ? `${failed} did not pass` : '']
+      return [result.error?.message ?? 'a launch failed', ...judged.filter((part) => part !== '')].join('; ')
+    }
   }
 }
 

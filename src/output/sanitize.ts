@@ -108,3 +108,18 @@ export function workflowEscape(text: string, kind: 'data' | 'property'): string 
   if (kind === 'property') out = out.replace(/:/g, '%3A').replace(/,/g, '%2C')
   return terminalSafe(out)
 }
+
+// what a code span cannot show as it is: a backtick (it would end the span), and the controls
+// and separators of CONTROLS (a newline ends the line; the rest reorder or hide text)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this matches
+const NOT_IN_CODE = /[`\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/
+
+/**
+ * For Markdown: a command line to paste (src/output/shell.ts shellLine) as a code span, which
+ * GitHub shows as it is (no emphasis, link or mention inside it); undefined when a word holds
+ * what a code span cannot show as it is (a backtick, a control character), so the caller says it
+ * in words instead.
+ */
+export function markdownCommand(line: string): string | undefined {
+  return NOT_IN_CODE.test(line) ? undefined : `\`${line}\``
+}

@@ -278,9 +278,9 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
     const xml = readFileSync(join(workspace, 'reports', 'evals.xml'), 'utf8')
     expect(await junitSchemaErrors(xml)).toEqual([])
     expect(parseJunit(xml).testsuites.testsuite[0]).toMatchObject({'@_name': 'es_acme_search', '@_tests': '3', '@_failures': '0'})
-    expect(readFileSync(join(workspace, 'reports', 'evals.md'), 'utf8')).toContain('✅ amctl: all 3 runs passed')
+    expect(readFileSync(join(workspace, 'reports', 'evals.md'), 'utf8')).toContain('### ✅ All 3 runs passed\n')
     // the job summary comes from amctl (GITHUB_ACTIONS=true), with no flag
-    expect(result.stepSummary).toContain('✅ amctl: all 3 runs passed')
+    expect(result.stepSummary).toContain('### ✅ All 3 runs passed\n')
     const doc = JSON.parse(readFileSync(result.outputs.json, 'utf8'))
     expect(doc.runs.map((run: any) => run.status)).toEqual(['succeeded', 'succeeded', 'succeeded'])
     expect(doc.runs.every((run: any) => run.evalSetId === 'es_acme_search')).toBe(true)
@@ -427,7 +427,7 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'improved', junit: 'reports/evals.xml', summary: 'reports/evals.md'})
       expect(stepOf(result, 'install').stdout).toContain('matching SHA256SUMS')
       expect(comments).toHaveLength(1)
-      expect(comments[0].body).toContain('✅ amctl: all 3 runs passed')
+      expect(comments[0].body).toContain('\n### ✅ All 3 runs passed\n')
     } finally {
       await github.close()
     }
@@ -449,7 +449,9 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       expect(comments).toHaveLength(101)
       const ours = comments[100]
       expect(ours.body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
-      expect(ours.body).toContain('✅ amctl: all 3 runs passed')
+      expect(ours.body).toContain('\n### ✅ All 3 runs passed\n')
+      // the method links the docs of the action's own release
+      expect(ours.body).toContain(`[docs/ci.md](${server.url}/acme-labs/amctl/blob/v${version}/docs/ci.md)`)
       expect(ours.body).toContain(`commit ${HEAD_SHA.slice(0, 7)}`)
       expect(ours.body).toContain(`[workflow run](${server.url}/${REPOSITORY}/actions/runs/4242)`)
       expect(stepOf(first, 'comment').stdout).toContain(`amctl: commented on pull request #${PR} for es_acme_search (${ours.html_url})`)
@@ -483,7 +485,9 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`])
       expect(comments).toHaveLength(101)
       expect(comments[100].body.split('\n')[0]).toBe('<!-- amctl:es_acme_search -->')
-      expect(comments[100].body).toContain('❌ amctl: 1 of 3 runs did not pass')
+      expect(comments[100].body).toMatch(
+        /\n### ❌ \*\*codex \/ [^*]+\*\* scored 0\.30, below --min-score [\d.]+ · 1 of 3 runs did not pass\n/,
+      )
       // a failed gate is when the reports are read: uploaded and linked all the same (`!cancelled()`)
       expect(second.cache.uploaded.map((a) => a.name)).toEqual(['amctl-reports-es_acme_search'])
       expect(comments[100].body).toContain(`📊 [This step's reports](${server.url}/${REPOSITORY}/actions/runs/4242/artifacts/1)`)
@@ -632,7 +636,7 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
       expect(readFileSync(file, 'utf8')).toBe(text)
       expect(comments).toHaveLength(1)
       expect(comments[0].body).toContain(FILE)
-      expect(comments[0].body).toMatch(/❌ amctl: 1 of 2 runs did not pass/)
+      expect(comments[0].body).toMatch(/\n### ❌ \*\*.+\*\* regressed: .+ · 1 of 2 runs did not pass\n/)
     } finally {
       await github.close()
     }
@@ -1308,7 +1312,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
     // issue 36 §1: the comment to edit is the one the identity posting now wrote; a marker anyone
     // else planted ("✅ all runs passed" on a failing pull request) is never taken for it
     const MARKER = '<!-- amctl:es_acme_search -->'
-    const PLANTED = `${MARKER}\n### ✅ amctl: all 3 runs passed\n`
+    const PLANTED = `${MARKER}\n### ✅ All 3 runs passed\n`
 
     it("a comment with the marker by anyone else is left alone: a new one is made, and it is the one the next push edits; the step's result as without it", async () => {
       const {github, comments, commentBy, writes} = await fakeGitHub()

@@ -63,6 +63,10 @@ export const ENVIRONMENT: Topic = {
         ],
         ['AMCTL_CODE_CACHE=off', 'start without a code cache (slower; for measuring start-up)'],
         ['AMCTL_HELP_CACHE=off', 'draw help at run time, not the help drawn at build time or kept for a terminal (slower; for measuring)'],
+        [
+          'AMCTL_DOCS_URL',
+          "an http(s) URL of amctl's docs/ folder: the gate's Markdown summary and comment link docs/ci.md there (the Action sets its own release's)",
+        ],
         ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies for remote servers (loopback hosts are always reached directly)'],
         ['NO_COLOR, FORCE_COLOR=0, CLICOLOR=0', 'no colour'],
         ['CLICOLOR_FORCE', 'set (not 0): colour where there is no terminal too, e.g. a CI log (NO_COLOR and FORCE_COLOR=0 still win)'],

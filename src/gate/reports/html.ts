@@ -2,7 +2,7 @@ import {Buffer} from 'node:buffer'
 import {createHash} from 'node:crypto'
 import {counted} from '../../output/format.js'
 import {flagDuration} from '../../output/time.js'
-import {FIGURE_LIST, gives} from '../figures.js'
+import {FIGURE_LIST, gives, type SummaryShow} from '../figures.js'
 import {findChange} from '../history-verdict.js'
 import {type GateResult, type GroupResult, judgedItems, type RunResult, verdictText} from '../result.js'
 import {isSample, type RunVerdict, type SampleBaseline} from '../rules.js'
@@ -222,9 +222,20 @@ const END_TONE: Record<GateResult['end'], Tone> = {
   error: 'fail',
 }
 
-/** A figure as a report shows it: numbers to 4 decimals, the rest as text. */
-function figureText(value: string | number): string {
-  return typeof value === 'number' ? String(Number(value.toFixed(4))) : value
+/** A figure as a report shows it, as the registry says (../figures.ts SummaryShow): numbers to 4 decimals, shares in %, the rest as text. */
+function figureText(value: string | number, show: SummaryShow): string {
+  if (typeof value === 'string') return value
+  const n = String(Number(value.toFixed(4)))
+  switch (show) {
+    case 'percent':
+      return `${Number((value * 100).toFixed(2))} %`
+    case 'signed':
+      return value > 0 ? `+${n}` : n
+    case 'launch':
+      return `launch ${n}`
+    default:
+      return n
+  }
 }
 
 const targetKey = (item: {evalSetId: string | null; agent: string | null; model: string | null}): string =>
@@ -239,7 +250,7 @@ function figuresOf(item: RunResult | GroupResult, kind: string | undefined, grou
     if (figure.summary === undefined || figure.key === 'trend') continue
     if (!gives(figure, kind as Parameters<typeof gives>[1], grouped)) continue
     const value = figure.value(item)
-    if (value !== null) figures.push([figure.summary, figureText(value)])
+    if (value !== null && value !== '') figures.push([figure.summary.label, figureText(value, figure.summary.show)])
   }
   return figures
 }

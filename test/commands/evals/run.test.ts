@@ -452,7 +452,7 @@ describe('evals run --wait (contract 5)', () => {
       'not finished when the wait was interrupted (SIGTERM) (queued)',
       'not finished when the wait was interrupted (SIGTERM) (queued)',
     ])
-    expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 2 of 2 runs not finished')
+    expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ Interrupted (SIGTERM): 2 of 2 runs not finished')
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(1)
     expect(signals.listening('SIGTERM'), 'no SIGTERM listener outlives the wait').toBe(0)
   })
@@ -497,8 +497,8 @@ describe('evals run --wait (contract 5)', () => {
         summary,
     ])
     const text = readFileSync(summary, 'utf8')
-    expect(text.split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 1 of 1 group not finished')
-    expect(text).toContain('not finished when the wait was interrupted (SIGTERM) (1 of 2 runs)')
+    expect(text.split('\n')[0]).toBe('### ⏹️ Interrupted (SIGTERM): 1 of 1 group not finished')
+    expect(text).toContain('Not finished when the wait was interrupted (SIGTERM) (1 of 2 runs).')
     expect(signals.listening('SIGTERM')).toBe(0)
   })
 
@@ -525,12 +525,12 @@ describe('evals run --wait (contract 5)', () => {
     expect(doc.error).toMatchObject({code: 'internal'})
     expect(doc.error.message).toMatch(/^launch 2 of 3 failed: fail; no further launch was made$/)
     const text = readFileSync(summary, 'utf8')
-    expect(text.split('\n')[0]).toBe('### ⚠️ amctl: launch 2 of 3 failed: fail; no further launch was made: 1 of 1 group not judged')
+    expect(text.split('\n')[0]).toBe('### ⚠️ Launch 2 of 3 failed: fail; no further launch was made; 1 of 1 group not judged')
     expect(parseJunit(readFileSync(junit, 'utf8')).testsuites.testsuite[0].testcase[0].skipped['@_message']).toMatch(
       /^not judged: launch 2 of 3 failed/,
     )
     expect(readFileSync(html, 'utf8')).toContain(
-      '<title>amctl: launch 2 of 3 failed: fail; no further launch was made: 1 of 1 group not judged</title>',
+      '<title>amctl: launch 2 of 3 failed: fail; no further launch was made; 1 of 1 group not judged</title>',
     )
     // no launch after it
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(2)
@@ -561,7 +561,7 @@ describe('evals run --wait (contract 5)', () => {
       `interrupted (SIGTERM) while ${which} was sent: it may have happened; \`amctl runs list --org acme --eval-set es_1\` shows it\n`,
     )
     if (at === 2) expect(r.stderr).toContain('1 run still going on the server (the API cannot cancel runs): run_1\n')
-    expect(readFileSync(summary, 'utf8').split('\n')[0]).toMatch(/^### ⏹️ amctl: interrupted \(SIGTERM\)/)
+    expect(readFileSync(summary, 'utf8').split('\n')[0]).toMatch(/^### ⏹️ Interrupted \(SIGTERM\)/)
     expect(signals.listening('SIGTERM')).toBe(0)
   })
 
@@ -612,7 +612,7 @@ describe('evals run --wait (contract 5)', () => {
         `1 run still going on the server (the API cannot cancel runs): ${going}`,
         `interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with: amctl runs watch ${all} --org acme --baseline-file ${file} --max-drop 0.1 --junit ${junit} --summary ${summary}`,
       ])
-      expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 1 of 1 group not finished')
+      expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ Interrupted (SIGTERM): 1 of 1 group not finished')
       const [suite] = parseJunit(readFileSync(junit, 'utf8')).testsuites.testsuite
       expect(JSON.stringify(suite)).toContain('not finished when the wait was interrupted (SIGTERM)')
       expect(signals.listening('SIGTERM')).toBe(0)

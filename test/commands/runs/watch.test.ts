@@ -718,7 +718,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     const [suite] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite
     expect(suite).toMatchObject({'@_tests': '2', '@_failures': '0', '@_skipped': '1'})
     expect(suite.testcase[1].skipped['@_message']).toBe('not finished when the wait was interrupted (Ctrl-C) (running)')
-    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (Ctrl-C): 1 of 2 runs not finished')
+    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe('### ⏹️ Interrupted (Ctrl-C): 1 of 2 runs not finished')
     expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^interrupted \(Ctrl-C\): stopped watching/)
   })
 
@@ -752,10 +752,10 @@ describe('runs watch: the regression gate and the CI reports', () => {
     const [suite] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite
     expect(suite).toMatchObject({'@_tests': '2', '@_failures': '0', '@_skipped': '1'})
     expect(suite.testcase[1].skipped['@_message']).toBe('not finished when the wait was interrupted (SIGTERM) (running)')
-    const heading = '### ⏹️ amctl: interrupted (SIGTERM): 1 of 2 runs not finished'
+    const heading = '### ⏹️ Interrupted (SIGTERM): 1 of 2 runs not finished'
     expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe(heading)
     expect(readFileSync(stepSummary, 'utf8').split('\n')[0]).toBe(heading)
-    expect(readFileSync(join(dir, 'e.md'), 'utf8')).toContain('- w2: not finished when the wait was interrupted (SIGTERM) (running)')
+    expect(readFileSync(join(dir, 'e.md'), 'utf8')).toContain('  Not finished when the wait was interrupted (SIGTERM) (running).')
     expect(lines(r.stderr).slice(-2)).toEqual([
       `${GOING} w2`,
       `${AGAIN_SIGTERM} amctl runs watch w1 w2 --org acme --junit ${join(dir, 'e.xml')} --summary ${join(dir, 'e.md')} --html ${join(dir, 'e.html')}`,
@@ -852,7 +852,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     })
     expect(r.exitCode, r.stderr).toBe(1)
     expect(r.stderr).toMatch(/e\.xml/)
-    expect(readFileSync(join(dir, 'e.md'), 'utf8')).toMatch(/^### ✅ amctl: 1 run passed/)
+    expect(readFileSync(join(dir, 'e.md'), 'utf8')).toMatch(/^### ✅ 1 run passed/)
   })
 
   it('GitHub Actions: the summary appended to $GITHUB_STEP_SUMMARY, one ::error per failing run on stderr; stdout stays data', async () => {
@@ -872,7 +872,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
       '::error title=amctl%3A run w1 did not pass::es_1 codex / gpt-5: scored 0.61, 0.19 below baseline h2 (0.8; --max-drop 0.1)',
     ])
     const appended = readFileSync(stepSummary, 'utf8')
-    expect(appended.startsWith('# earlier step\n### ❌ amctl: 1 of 2 runs did not pass\n')).toBe(true)
+    expect(appended.startsWith('# earlier step\n### ❌ ')).toBe(true)
     serveHistory([{w1: 'succeeded:0.61'}])
     const off = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--baseline', 'previous', '--max-drop', '0.1', '--no-ci-annotations'], {
       clock,
@@ -1037,7 +1037,7 @@ describe('runs watch: --wait-timeout bounds the whole wait, the search for basel
       '@_message': 'not judged: the search for its baseline was cut short by --wait-timeout 5s (succeeded)',
     })
     expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe(
-      '### ⏱️ amctl: 1 of 1 run not judged (the search for baselines was cut short) within --wait-timeout 5s',
+      '### ⏱️ 1 of 1 run not judged (the search for baselines was cut short) within --wait-timeout 5s',
     )
   })
 

@@ -170,10 +170,13 @@ describe('evals run --repeat against the dev server', () => {
     expect(props['codex / gpt-5.run.3']).toBe(`${codex.runIds[2]} succeeded 0.7`)
 
     const md = readFileSync(summary, 'utf8')
-    expect(md.split('\n')[0]).toBe('### ✅ amctl: all 2 groups passed')
-    const rows = md.split('\n').filter((line) => line.startsWith(`| ${EVAL_SET} |`))
+    expect(md.split('\n')[0]).toBe('### ✅ All 2 groups passed')
+    const rows = md.split('\n').filter((line) => /^\| [a-z-]+ \/ /.test(line))
     expect(rows).toHaveLength(2)
-    expect(rows[1]).toMatch(/^\| es_acme_checkout \| codex \| gpt-5 \| 3 \| 0\.70, 0\.70, 0\.70 \| 0\.70 \| .* ✅ passed \|$/)
+    expect(rows[1]).toMatch(/^\| codex \/ gpt-5 \| 0\.70<br><sub>mean of 3<\/sub> \| 0\.\d\d ± 0\.\d\d \| [−+]0\.\d\d \| ✅ passed \|$/)
+    expect(md).toContain(
+      `- **codex / gpt-5**: ${codex.runIds[0]} 0.70 (succeeded), ${codex.runIds[1]} 0.70 (succeeded), ${codex.runIds[2]} 0.70 (succeeded)\n`,
+    )
   })
 
   it("a failure within the agent's rate: judged on the other two, said so, exit 0; failures beyond it fail the group (issue 35 §1)", async () => {

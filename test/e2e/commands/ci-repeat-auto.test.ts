@@ -57,9 +57,7 @@ describe('detectable and the hint', () => {
       expect(run.detectable).toBeCloseTo(0.115989, 5)
     }
     expect(lines(r.stderr)).toContain('! this step could only see drops of 0.12 or more; --repeat 6 would see 0.05')
-    expect(readFileSync(summary, 'utf8')).toContain(
-      '⚠️ This step could only see drops of 0.12 or more; --repeat 6 would see 0.05 (--max-drop 0.05).',
-    )
+    expect(readFileSync(summary, 'utf8')).toContain('⚠️ This step could only see drops of 0.12 or more; --repeat 6 would see 0.05.')
     // piped: every field docs/scripting.md documents, detectable after the file's path and its staleness
     await plan({status: 'succeeded', score: 0.7, count: 2})
     const piped = await e2e.current.amctl([...GATE()])

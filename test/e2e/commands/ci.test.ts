@@ -82,9 +82,9 @@ describe('evals run --wait as a CI gate against the dev server', () => {
       `::error title=amctl%3A run ${id} did not pass::es_globex_onboarding claude-code / claude-sonnet-4-5: scored 0.2 (below 0.5)`,
     ])
     const summary = readFileSync(stepSummary, 'utf8')
-    expect(summary.split('\n')[0]).toBe('### ❌ amctl: 1 of 1 run did not pass')
+    expect(summary.split('\n')[0]).toBe('### ❌ **claude-code / claude-sonnet-4-5** scored 0.20, below --min-score 0.5')
     expect(summary).toContain(
-      `| ${id} | es_globex_onboarding | claude-code | claude-sonnet-4-5 | ❌ succeeded | 0.20 | run_globex_0036 (0.77) | −0.57 |`,
+      `| claude-code / claude-sonnet-4-5<br><sub>${id}</sub> | 0.20 | 0.77<br><sub>run_globex_0036</sub> | −0.57 | ❌ below-min-score |`,
     )
   })
 
@@ -112,7 +112,7 @@ describe('evals run --wait as a CI gate against the dev server', () => {
     const [suite] = parseJunit(xml).testsuites.testsuite
     expect(suite).toMatchObject({'@_tests': '1', '@_skipped': '1', '@_failures': '0'})
     expect(suite.testcase[0].skipped['@_message']).toBe('not finished within --wait-timeout 1s (running)')
-    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe('### ⏱️ amctl: 1 of 1 run not finished within --wait-timeout 1s')
+    expect(readFileSync(join(dir, 'e.md'), 'utf8').split('\n')[0]).toBe('### ⏱️ 1 of 1 run not finished within --wait-timeout 1s')
   })
 
   it('an unwritable --junit path: exit 2 naming it, nothing launched, no request sent', async () => {

@@ -243,7 +243,7 @@ describe('SIGTERM while waiting (a CI job cancelled or timed out)', () => {
       `${GOING('1 run')} run_acme_0260`,
       `interrupted (SIGTERM): stopped watching; the runs go on. Watch them again with: amctl runs watch run_acme_0251 run_acme_0260 --org acme --interval 1 --wait-timeout 0 --junit ${junit} --summary ${summary}`,
     ])
-    expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ amctl: interrupted (SIGTERM): 1 of 2 runs not finished')
+    expect(readFileSync(summary, 'utf8').split('\n')[0]).toBe('### ⏹️ Interrupted (SIGTERM): 1 of 2 runs not finished')
     expect(readFileSync(junit, 'utf8')).toMatch(
       /<skipped message="not finished when the wait was interrupted \(SIGTERM\) \((queued|running)\)"\/>/,
     )
