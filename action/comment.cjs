@@ -15,7 +15,9 @@
 // What it reads: GITHUB_EVENT_NAME and GITHUB_EVENT_PATH (the pull request), GITHUB_API_URL,
 // GITHUB_GRAPHQL_URL, GITHUB_REPOSITORY, GITHUB_SERVER_URL, GITHUB_RUN_ID (the runner's), AMCTL_COMMENT_TOKEN (the
 // token that posts), AMCTL_COMMENT_EVAL_SET, AMCTL_COMMENT_SUMMARY (the summary this step wrote,
-// or empty), AMCTL_COMMENT_EXIT_CODE and AMCTL_COMMENT_VERDICT.
+// or empty), AMCTL_COMMENT_EXIT_CODE, AMCTL_COMMENT_VERDICT, AMCTL_COMMENT_ARTIFACT and
+// AMCTL_COMMENT_ARTIFACT_URL (the name and the URL of the reports' artifact the step before
+// uploaded, or empty).
 //
 // Every outcome is one line on stdout, and exit 0: the comment never changes the step's result.
 // Posted or edited: a line saying so. Not possible (not a pull request, a fork's pull request, no
@@ -182,7 +184,15 @@ function bodyOf(env, pr, evalSet) {
     : ''
   const sha = /^[0-9a-f]{7,64}$/.test(pr.head?.sha ?? '') ? `commit ${pr.head.sha.slice(0, 7)}` : ''
   const footer = [`eval set ${markdownText(evalSet)}`, sha, run, 'this comment is edited on every push'].filter(Boolean).join(' · ')
-  return `${markerOf(evalSet)}\n${summary}\n\n<sub>${footer}</sub>\n`
+  // the reports' artifact (the HTML report among them): the URL actions/upload-artifact gave
+  // (a URL, nothing that could end the Markdown link), or no line
+  const artifact = env.AMCTL_COMMENT_ARTIFACT ?? ''
+  const url = env.AMCTL_COMMENT_ARTIFACT_URL ?? ''
+  const reports =
+    artifact !== '' && /^https?:\/\/[^\s()<>[\]]+$/.test(url)
+      ? `\n\n📊 [This step's reports](${url}), the HTML report among them: artifact ${markdownText(artifact)} of the workflow run.`
+      : ''
+  return `${markerOf(evalSet)}\n${summary}${reports}\n\n<sub>${footer}</sub>\n`
 }
 
 function main(env) {

@@ -165,7 +165,9 @@ describe('action.yml', () => {
       const m = /^steps\.([a-z]+)\.outputs\.([a-z-]+)$/.exec(expression)
       expect(m, name).not.toBeNull()
       const step = action.runs.steps.find((s: any) => s.id === m![1])
-      expect(step.run, name).toMatch(new RegExp(`^ *(if .*; then )?set_output ${m![2]} "`, 'm'))
+      // (the artifact's URL is upload-artifact's own output)
+      if (step.uses !== undefined) expect([step.uses, m![2]], name).toEqual(['actions/upload-artifact@v4', 'artifact-url'])
+      else expect(step.run, name).toMatch(new RegExp(`^ *(if .*; then )?set_output ${m![2]} "`, 'm'))
     }
   })
 

@@ -211,18 +211,30 @@ export interface AtomicWrite {
  * Writes `data` to `file` so that a reader (or a crash) only ever sees the old content or the
  * new one: write a temp file beside it with the final mode, fsync, then rename over. A symbolic
  * link is followed (unless `options.followLinks` is false): its target is replaced, the link
- * stays. Throws the file system's own error, or what `options.beforeRename` throws.
+ * stays. `data` may be strings in order, each written as it comes. Returns the bytes written;
+ * throws the file system's own error, or what `options.beforeRename` throws.
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600, options: AtomicWrite = {}): void {
+export function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array | Iterable<string>,
+  mode = 0o600,
+  options: AtomicWrite = {},
+): number {
   const target = options.followLinks === false ? file : writeTarget(file)
   // unique enough with the pid; 'wx' refuses to reuse a name anyway (node:crypto costs start-up)
   const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`
   let fd: number | undefined
+  let bytes = 0
   try {
     fd = openSync(tmp, 'wx', mode)
-    const buf = typeof data === 'string' ? Buffer.from(data) : data
-    let off = 0
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
+    // pieces (a large report) are written as they are made: the whole is never one string
+    const pieces = typeof data === 'string' || data instanceof Uint8Array ? [data] : data
+    for (const piece of pieces) {
+      const buf = typeof piece === 'string' ? Buffer.from(piece) : piece
+      let off = 0
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off)
+      bytes += buf.length
+    }
     fsyncSync(fd)
     closeSync(fd)
     fd = undefined
@@ -245,6 +257,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
   } catch {
     // some filesystems refuse fsync on a directory; the rename is still atomic
   }
+  return bytes
 }
 
 /**

@@ -4,8 +4,17 @@ import {AmctlError, ExitCode, UsageError} from '../core/errors.js'
 import {requireId} from '../input/values.js'
 import {checkRun, createdMs, newestUntil} from './filter.js'
 import {flagDuration} from '../output/time.js'
-import {fileGroupOf, fileRate, groupName, newestRunAt, targetOf} from './baseline-file.js'
-import {type Baseline, type BaselineOutcomes, type FileChoice, type GateBaseline, type OutcomeRun, outcomeOf, statusText} from './rules.js'
+import {type BaselineFileGroup, fileGroupOf, fileRate, groupName, newestRunAt, targetOf} from './baseline-file.js'
+import {
+  type Baseline,
+  type BaselineOutcomes,
+  type FileBaseline,
+  type FileChoice,
+  type GateBaseline,
+  type OutcomeRun,
+  outcomeOf,
+  statusText,
+} from './rules.js'
 import type {WatchState} from './state.js'
 import {HISTORY, robustSummary, round6} from './stats.js'
 
@@ -288,32 +297,46 @@ export function fileBaselines(state: WatchState, choice: FileChoice, now: number
       missing.set(group.id, `${path} holds ${held} of ${name} (at least ${HISTORY.minRuns} needed)`)
       continue
     }
-    const newest = newestRunAt(entry)
-    const rate = fileRate(entry)
-    found.set(group.id, {
-      kind: 'file',
-      path,
-      runs: entry.runs.length,
-      mean: entry.mean,
-      sd: entry.sd,
-      runIds: entry.runs.map((r) => r.id),
-      scores: entry.runs.map((r) => r.score),
-      times: entry.runs.map((r) => r.createdAt),
-      savedAt: file.savedAt,
-      newestRunAt: newest,
-      stale: choice.maxAgeS > 0 && newest !== null && now - Date.parse(newest) > choice.maxAgeS * 1000,
-      outcomes: choice.outcomes
-        ? {
-            failed: rate.failed,
-            cancelled: entry.cancelled.length,
-            finished: rate.finished,
-            runs: [
-              ...entry.failed.map((r) => ({id: r.id, status: 'failed' as const, createdAt: r.createdAt})),
-              ...entry.cancelled.map((r) => ({id: r.id, status: 'cancelled' as const, createdAt: r.createdAt})),
-            ].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-          }
-        : null,
-    })
+    found.set(group.id, fileBaselineOf(choice, entry, now))
   }
   return {found, missing}
+}
+
+/**
+ * A group of the baseline file as the gate judges against it (`--baseline-file`, and the band of
+ * `evals report --baseline-file`): its runs, mean and sd, whether it is stale at `now` (epoch ms),
+ * and its failed and cancelled runs when the file records them.
+ */
+export function fileBaselineOf(
+  choice: Pick<FileChoice, 'file' | 'path' | 'maxAgeS' | 'outcomes'>,
+  entry: BaselineFileGroup,
+  now: number,
+): FileBaseline {
+  const {file, path} = choice
+  const newest = newestRunAt(entry)
+  const rate = fileRate(entry)
+  return {
+    kind: 'file',
+    path,
+    runs: entry.runs.length,
+    mean: entry.mean,
+    sd: entry.sd,
+    runIds: entry.runs.map((r) => r.id),
+    scores: entry.runs.map((r) => r.score),
+    times: entry.runs.map((r) => r.createdAt),
+    savedAt: file.savedAt,
+    newestRunAt: newest,
+    stale: choice.maxAgeS > 0 && newest !== null && now - Date.parse(newest) > choice.maxAgeS * 1000,
+    outcomes: choice.outcomes
+      ? {
+          failed: rate.failed,
+          cancelled: entry.cancelled.length,
+          finished: rate.finished,
+          runs: [
+            ...entry.failed.map((r) => ({id: r.id, status: 'failed' as const, createdAt: r.createdAt})),
+            ...entry.cancelled.map((r) => ({id: r.id, status: 'cancelled' as const, createdAt: r.createdAt})),
+          ].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+        }
+      : null,
+  }
 }

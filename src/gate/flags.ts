@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {CONTROL_CHARACTER} from '../contract/vocabulary.js'
+import {CONTROL_CHARACTER, isLoopbackHost} from '../contract/vocabulary.js'
 import {UsageError} from '../core/errors.js'
 import {closest} from '../base/fallback.js'
 import {parseDuration, parseIntegerInRange, parseNumberInRange, requireId} from '../input/values.js'
@@ -80,6 +80,9 @@ export function parseRepeat(
       : parseIntegerInRange('--max-repeat', flags['max-repeat'], REPEAT.min, REPEAT.max)
   return {kind: 'auto', maxRepeat}
 }
+
+/** The environment variable that gives --run-url's default (for CI: set once for every step). */
+export const RUN_URL_ENV = 'AMCTL_RUN_URL'
 
 const WAIT = 'WAIT'
 const REPORT = 'REPORT'
@@ -169,6 +172,17 @@ export const watchFlags = {
     helpValue: 'PATH',
     helpGroup: REPORT,
   }),
+  html: Flags.string({
+    description:
+      'write an HTML report here (a chart per agent and model against its baseline, a table of the runs; one self-contained file), whatever the end',
+    helpValue: 'PATH',
+    helpGroup: REPORT,
+  }),
+  'run-url': Flags.string({
+    description: `--html: link each run ID to its page, {id} standing for the ID (https://app.example.com/runs/{id}); default $${RUN_URL_ENV}`,
+    helpValue: 'TEMPLATE',
+    helpGroup: REPORT,
+  }),
   'ci-annotations': Flags.boolean({
     description:
       'in GitHub Actions (GITHUB_ACTIONS=true): the summary in $GITHUB_STEP_SUMMARY and an ::error line per failing run (default on there)',
@@ -194,6 +208,8 @@ export type WatchFlagValues = {
   'fail-inconclusive'?: boolean
   junit?: string
   summary?: string
+  html?: string
+  'run-url'?: string
   'ci-annotations'?: boolean
 }
 type ServerFlagValues = {profile?: string; 'base-url'?: string}
@@ -210,6 +226,10 @@ export interface WaitPlan {
 export interface ReportTargets {
   junit?: string
   summary?: string
+  /** --html: the HTML report (./reports/html.ts) */
+  html?: string
+  /** --run-url or $AMCTL_RUN_URL: a run's page, `{id}` its ID (only with --html) */
+  runUrl?: string
   /** GitHub Actions annotations and step summary: --[no-]ci-annotations, else GITHUB_ACTIONS=true */
   annotations: boolean
 }
@@ -286,8 +306,14 @@ export function parseWatchOptions(flags: WatchFlagValues, env: NodeJS.ProcessEnv
   }
   const junit = flags.junit === undefined ? undefined : requirePath('--junit', flags.junit)
   const summary = flags.summary === undefined ? undefined : requirePath('--summary', flags.summary)
+  const html = flags.html === undefined ? undefined : requirePath('--html', flags.html)
+  const runUrl = reportRunUrl(html !== undefined, flags['run-url'], env)
   const annotations = flags['ci-annotations'] ?? env.GITHUB_ACTIONS === 'true'
-  return {options, baselineRunId, reports: {junit, summary, annotations}}
+  return {
+    options,
+    baselineRunId,
+    reports: {junit, summary, ...(html === undefined ? {} : {html}), ...(runUrl === undefined ? {} : {runUrl}), annotations},
+  }
 }
 
 /**
@@ -332,12 +358,52 @@ function baselineKind(value: string | undefined): {kind: 'history' | 'previous'}
 }
 
 /**
+ * A run page's template (`--run-url`, `$AMCTL_RUN_URL`): an absolute URL with `{id}` where the
+ * run's ID goes (URL-encoded), https (http only for loopback hosts, as the base URL: contract
+ * 1.2), no user name or password; exit 2 naming where it came from otherwise.
+ */
+export function parseRunUrl(value: string, source: string): string {
+  const template = value.trim()
+  if (!template.includes('{id}'))
+    throw new UsageError(
+      `${source} must hold {id} where the run's ID goes, e.g. https://app.example.com/runs/{id}; got ${JSON.stringify(value)}`,
+    )
+  let url: URL
+  try {
+    url = new URL(template.split('{id}').join('id'))
+  } catch {
+    throw new UsageError(
+      `${source} must be an absolute URL with {id}, e.g. https://app.example.com/runs/{id}; got ${JSON.stringify(value)}`,
+    )
+  }
+  if (url.username || url.password) throw new UsageError(`${source} must not carry a user name or password`)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new UsageError(`${source} must use https (http only for 127.0.0.1, ::1 and localhost); got ${JSON.stringify(value)}`)
+  }
+  if (CONTROL_CHARACTER.test(template)) throw new UsageError(`${source} must not hold control characters; got ${JSON.stringify(value)}`)
+  return template
+}
+
+/**
+ * The run page template of a report: --run-url, else $AMCTL_RUN_URL (ignored without a report
+ * to put it in, so that CI can set it for every step); --run-url without --html is exit 2.
+ */
+export function reportRunUrl(html: boolean, flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (flag !== undefined) {
+    if (!html) throw new UsageError('--run-url acts only with --html')
+    return parseRunUrl(flag, '--run-url')
+  }
+  const fromEnv = env[RUN_URL_ENV]
+  return html && fromEnv !== undefined && fromEnv !== '' ? parseRunUrl(fromEnv, RUN_URL_ENV) : undefined
+}
+
+/**
  * A report path: not empty, and without control characters. A newline or a carriage return in a
  * path that CI repeats (a step's outputs, annotations, logs) could forge lines there; no report
  * needs one (`--junit "rep/x.xml\nverdict=passed"` exits 2). (The paths amctl only reads,
  * `--input`, `-F @file`, and the dev server's `--data` are taken as they are: never repeated.)
  */
-function requirePath(label: string, value: string): string {
+export function requirePath(label: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`${label} must be a file path, got ""`)
   if (CONTROL_CHARACTER.test(value)) {
     throw new UsageError(`${label} must be a file path without control characters (a newline, a tab…), got ${JSON.stringify(value)}`)
@@ -361,6 +427,8 @@ export function watchFlagWords(flags: WatchFlagValues): string[] {
     'max-drop',
     'junit',
     'summary',
+    'html',
+    'run-url',
   ] as const
   for (const name of valued) if (flags[name] !== undefined) words.push(`--${name}`, flags[name])
   if (flags['fail-fast']) words.push('--fail-fast')

@@ -86,7 +86,7 @@ type Tally = Pick<EvalStatsGroup, 'agent' | 'model' | 'runs' | 'succeeded' | 'fa
 export class EvalStatsTally {
   /** by agent, then model (a run without one under null) */
   private readonly groups = new Map<string | null, Map<string | null, Tally>>()
-  private counted = 0
+  private total = 0
   /**
    * The IDs counted lately: a run listed again (pages that overlap while the list grows, a server
    * that repeats items) counts once, as its first listing, as in the gate's scan
@@ -100,6 +100,8 @@ export class EvalStatsTally {
   constructor(
     readonly evalSetId: string,
     readonly since: number | undefined,
+    /** told of every run counted, once, as it is counted (`evals report` keeps them for its charts and table) */
+    private readonly counted?: (run: Run, target: {agent: string | null; model: string | null; score: number | null; at: number}) => void,
   ) {}
 
   /**
@@ -129,7 +131,8 @@ export class EvalStatsTally {
       tally = {agent, model, runs: 0, succeeded: 0, failed: 0, cancelled: 0, scores: new RunningStats(), last: null, newest: []}
       models.set(model, tally)
     }
-    this.counted++
+    this.total++
+    this.counted?.(run, {agent, model, score, at})
     tally.runs++
     if (run.status === 'failed') tally.failed++
     else if (run.status === 'cancelled') tally.cancelled++
@@ -160,7 +163,7 @@ export class EvalStatsTally {
         since: this.since === undefined ? null : new Date(this.since).toISOString(),
         until: new Date(until).toISOString(),
       },
-      runs: this.counted,
+      runs: this.total,
       groups,
     }
   }

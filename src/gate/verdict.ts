@@ -71,6 +71,21 @@ export function shareOf(level: number, comparisons: number): number {
   return (1 - level) / Math.max(1, comparisons)
 }
 
+/**
+ * The margin one run judged alone would get against `baseline` (a history or a group of a
+ * baseline file) in a step of `comparisons` groups, as judgeGroup computes it: the group's share
+ * of the false-alarm rate, less what its failure test spends on one run (when the baseline records
+ * its outcomes), the floor of the baseline's own scores. `evals report --baseline-file` draws the
+ * bar it makes (mean − margin).
+ */
+export function oneRunMargin(rules: WatchRules, baseline: SampleBaseline, comparisons: number): {margin: number; confidence: number} {
+  const share = shareOf(levelOf(rules.baseline), comparisons)
+  const rate = baseline.outcomes
+  const spent = rate === null ? 0 : failureTest({failed: rate.failed, finished: rate.finished}, 1, share / 2).size
+  const confidence = 1 - (share - spent)
+  return {margin: round6(noiseMargin(rules, baseline, 1, confidence, sdFloorWith(baseline.scores, []))), confidence: round6(confidence)}
+}
+
 /** A baseline of many runs as a decision cites it. */
 function cite(baseline: SampleBaseline): Cited {
   const cited: Cited = {runs: baseline.runs, mean: baseline.mean, sd: baseline.sd}

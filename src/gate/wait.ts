@@ -258,7 +258,7 @@ export async function concludeWait(
     // a group whose level moved or that fails more, which this update makes the baseline: one line each
     for (const warning of updateWarnings(result.baselineUpdate)) out.warning(warning)
   }
-  await writeReports(result, reports, {io, out, env: deps.env})
+  await writeReports(result, reports, {io, out, env: deps.env, now: deps.clock.wall()})
   // the API has no way to cancel runs: those the wait leaves going are named, so they can be found
   const going = result.unfinishedRunIds
   if (going.length > 0) {

@@ -211,3 +211,13 @@ function colourJson(text: string, style: Style): string {
 
 /** "1 run", "3 runs": a count and its noun, the noun in the plural unless the count is one. */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/**
+ * `n` with a comma every three digits, as `toLocaleString('en-US')` writes it, without loading
+ * Intl's number formats: that costs a process 7 MB of RSS and milliseconds of start-up, and a
+ * command's description is made whenever its module loads (`runs list --all` over 100,000 runs
+ * peaked at 75 MB instead of 67).
+ */
+export function counted(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+}

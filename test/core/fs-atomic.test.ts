@@ -45,6 +45,28 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(d)).toEqual(['x.json'])
   })
 
+  it('writes strings given in pieces, in order, and returns the bytes written', () => {
+    const d = dir()
+    const file = join(d, 'report.html')
+    expect(writeFileAtomic(file, ['<p>', 'é', '</p>\n'], 0o644)).toBe(10)
+    expect(readFileSync(file, 'utf8')).toBe('<p>é</p>\n')
+    expect(mode(file)).toBe(0o644)
+    expect(writeFileAtomic(file, 'né')).toBe(3)
+  })
+
+  it('pieces that fail while they are made leave the old file intact and no temp file', () => {
+    const d = dir()
+    const file = join(d, 'report.html')
+    writeFileSync(file, 'old content')
+    const pieces = function* () {
+      yield 'new '
+      throw new Error('the page could not be made')
+    }
+    expect(() => writeFileAtomic(file, pieces())).toThrow('the page could not be made')
+    expect(readFileSync(file, 'utf8')).toBe('old content')
+    expect(readdirSync(d)).toEqual(['report.html'])
+  })
+
   it('a write that fails part-way leaves the old file intact and no temp file', () => {
     const d = dir()
     // the file name fits, the temp name beside it does not (ENAMETOOLONG): fails even for root

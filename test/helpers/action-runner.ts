@@ -12,8 +12,8 @@ import {machinePath} from './env.js'
  * pipefail FILE` (the runner's `shell: bash`) in the workspace, with the runner's variables
  * (RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, RUNNER_TOOL_CACHE, GITHUB_ACTION_PATH, GITHUB_OUTPUT,
  * GITHUB_STEP_SUMMARY, GITHUB_PATH, GITHUB_ENV …) and the step's `env:`; a step's GITHUB_OUTPUT
- * becomes `steps.<id>.outputs`, GITHUB_PATH and GITHUB_ENV reach the later steps; the first step
- * that fails ends the action. The only `uses:` steps it knows are actions/cache/restore and
+ * becomes `steps.<id>.outputs`, GITHUB_PATH and GITHUB_ENV reach the later steps; after a step
+ * fails, the action fails, and only the steps whose `if:` says so run (`!cancelled()`), as the runner does. The only `uses:` steps it knows are actions/upload-artifact (recorded), actions/cache/restore and
  * actions/cache/save, played on a store the test keeps (`CacheStore`), as the cache service
  * would. Expressions are GitHub's (./expressions.ts) on the contexts a composite action's steps
  * see here: `inputs`, `steps` and `github` (the token, and what the runner's variables say:
@@ -41,8 +41,8 @@ export interface ActionResult {
   stepSummary: string
   /** what the steps added to PATH through $GITHUB_PATH, in order */
   path: string[]
-  /** the cache keys restored (hit) and saved */
-  cache: {restored: string[]; saved: string[]}
+  /** the cache keys restored (hit) and saved, and the artifacts uploaded (actions/upload-artifact, recorded) */
+  cache: {restored: string[]; saved: string[]; uploaded: Array<{name: string; files: string[]}>}
 }
 
 export interface RunActionOptions {
@@ -163,7 +163,7 @@ export function playCache(
   inputs: Record<string, string>,
   store: CacheStore | undefined,
   github: Record<string, unknown>,
-  cache: {restored: string[]; saved: string[]},
+  cache: {restored: string[]; saved: string[]; uploaded?: Array<{name: string; files: string[]}>},
 ): Record<string, string> | undefined {
   const {key} = inputs
   // (a relative path is the workspace's, as actions/cache takes it)
@@ -184,6 +184,18 @@ export function playCache(
   if (/^actions\/cache\/save@v4$/.test(uses)) {
     if (store !== undefined && existsSync(path) && store.save(key, path, String(github.ref ?? ''))) cache.saved.push(key)
     return {}
+  }
+  if (/^actions\/upload-artifact@v4$/.test(uses)) {
+    // recorded, not uploaded: its name and the files of its `path` lines that exist
+    const files = (inputs.path ?? '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '')
+      .map((line) => resolve(String(github.workspace), line))
+      .filter((file) => existsSync(file))
+    cache.uploaded?.push({name: inputs.name ?? 'artifact', files})
+    const id = String(cache.uploaded?.length ?? 1)
+    return {'artifact-id': id, 'artifact-url': `${github.server_url}/${github.repository}/actions/runs/${github.run_id}/artifacts/${id}`}
   }
   return undefined
 }
@@ -321,13 +333,13 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
   const first = options.from === undefined ? 0 : steps.findIndex((step) => step.id === options.from)
   if (first < 0) throw new Error(`the action has no step ${options.from}`)
   const results: ActionStepResult[] = []
-  const cache = {restored: [] as string[], saved: [] as string[]}
+  const cache = {restored: [] as string[], saved: [] as string[], uploaded: [] as Array<{name: string; files: string[]}>}
   let success = true
   for (const [index, step] of steps.entries()) {
     if (index < first) continue
     const name = step.name ?? step.id ?? `step ${index + 1}`
-    // (the action's steps run while it succeeds: a failed step ends it)
-    if (!condition(step.if, contexts(), {failed: false})) {
+    // after a failed step, only the steps whose `if:` asks for it run (always(), failure(), !cancelled())
+    if (!condition(step.if, contexts(), {failed: !success})) {
       results.push({id: step.id, name, exitCode: null, stdout: '', stderr: 'skipped'})
       continue
     }
@@ -349,10 +361,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
     const run = await bash(script, options.workspace, env, options.timeoutMs ?? 120_000)
     results.push({id: step.id, name, exitCode: run.code, stdout: run.stdout, stderr: run.stderr})
     if (step.id) context.steps[step.id] = parseCommandFile(readFileSync(output, 'utf8'))
-    if (run.code !== 0) {
-      success = false
-      break
-    }
+    if (run.code !== 0) success = false
     if (options.until !== undefined && step.id === options.until) break
   }
   const outputs: Record<string, string> = {}

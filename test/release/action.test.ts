@@ -13,7 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import {dirname, join} from 'node:path'
+import {basename, dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {type ActionResult, CacheStore, type RunActionOptions, runAction} from '../helpers/action-runner.js'
@@ -342,7 +342,8 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
         'm',
       ),
     )
-    expect(result.steps.map((s) => s.id ?? s.name)).not.toContain('evals')
+    // (the steps after it are skipped: none has an `if:` that runs after a failed install)
+    expect(result.steps.filter((s) => s.exitCode !== null).map((s) => s.id ?? s.name)).toEqual(['release', 'restore', 'install'])
     expect(result.outputs).toMatchObject({amctl: '', 'exit-code': '', verdict: ''})
     expect(result.path).toEqual([])
   })
@@ -465,7 +466,19 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       expect(ours.body).toContain(`[docs/ci.md](${server.url}/acme-labs/amctl/blob/v${version}/docs/ci.md)`)
       expect(ours.body).toContain(`commit ${HEAD_SHA.slice(0, 7)}`)
       expect(ours.body).toContain(`[workflow run](${server.url}/${REPOSITORY}/actions/runs/4242)`)
-      expect(stepOf(first, 'evals').stdout).toContain(`amctl: commented on pull request #${PR} for es_acme_search (${ours.html_url})`)
+      expect(stepOf(first, 'comment').stdout).toContain(`amctl: commented on pull request #${PR} for es_acme_search (${ours.html_url})`)
+      // the HTML report (the comment is on: one of the step's own), uploaded with the others as one artifact the comment links
+      expect(readFileSync(first.outputs.html, 'utf8')).toContain('<title>amctl: all 3 runs passed</title>')
+      expect(first.cache.uploaded.map((a) => ({name: a.name, files: a.files.map((f) => basename(f))}))).toEqual([
+        {name: 'amctl-reports-es_acme_search', files: ['evals.xml', 'evals.md', 'report.html']},
+      ])
+      expect(first.outputs['artifact-url']).toBe(`${server.url}/${REPOSITORY}/actions/runs/4242/artifacts/1`)
+      // the line the comment gains: the artifact's own URL, upload-artifact's output (the upload is the step before the comment)
+      expect(ours.body).toContain(
+        `\n\n📊 [This step's reports](${server.url}/${REPOSITORY}/actions/runs/4242/artifacts/1), the HTML report among them: artifact amctl\\-reports\\-es\\_acme\\_search of the workflow run.\n\n<sub>`,
+      )
+      expect(first.steps.map((step) => step.id)).toEqual(expect.arrayContaining(['evals', 'upload', 'comment']))
+      expect(first.steps.findIndex((step) => step.id === 'upload')).toBeLessThan(first.steps.findIndex((step) => step.id === 'comment'))
 
       // the next push: the same comment, edited; no second one
       github.requests.length = 0
@@ -487,8 +500,11 @@ describe('the GitHub Action (action.yml) against a local release and the dev ser
       expect(comments[100].body).toMatch(
         /\n### ❌ \*\*codex \/ [^*]+\*\* scored 0\.30, below --min-score [\d.]+ · 1 of 3 runs did not pass\n/,
       )
+      // a failed gate is when the reports are read: uploaded and linked all the same (`!cancelled()`)
+      expect(second.cache.uploaded.map((a) => a.name)).toEqual(['amctl-reports-es_acme_search'])
+      expect(comments[100].body).toContain(`📊 [This step's reports](${server.url}/${REPOSITORY}/actions/runs/4242/artifacts/1)`)
       expect(comments[0].body).toBe('> <!-- amctl:es_acme_search --> quoted, not ours')
-      expect(stepOf(second, 'evals').stdout).toContain(
+      expect(stepOf(second, 'comment').stdout).toContain(
         `amctl: edited the comment on pull request #${PR} for es_acme_search (${ours.html_url})`,
       )
     } finally {
@@ -1333,6 +1349,11 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       summary,
       'baseline-updated': 'false',
       'baseline-warnings': '',
+      // the reports written, uploaded as this artifact by the next step
+      upload: 'true',
+      artifact: 'amctl-reports-es_acme_search',
+      // not a pull request: no comment (the step after the upload)
+      comment: 'false',
     })
   })
 
@@ -1439,7 +1460,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         expect(comments[0]).toEqual(planted)
         expect(comments[1].user).toEqual(ACTIONS_BOT)
         expect(comments[1].body).toMatch(/^<!-- amctl:es_acme_search -->\n### ❌ amctl: the summary of run \d+\n/)
-        expect(stepOf(first.result, 'evals').stdout).toContain(
+        expect(stepOf(first.result, 'comment').stdout).toContain(
           `amctl: commented on pull request #${PR} for es_acme_search (${comments[1].html_url}); a comment with its marker by mallory left alone`,
         )
         github.requests.length = 0
@@ -1448,7 +1469,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         expect(writes()).toEqual([`PATCH /repos/${REPOSITORY}/issues/comments/${comments[1].id}`])
         expect(comments).toHaveLength(2)
         expect(comments[0]).toEqual(planted)
-        expect(stepOf(second.result, 'evals').stdout).toContain(`amctl: edited the comment on pull request #${PR} for es_acme_search`)
+        expect(stepOf(second.result, 'comment').stdout).toContain(`amctl: edited the comment on pull request #${PR} for es_acme_search`)
       } finally {
         await github.close()
       }
@@ -1495,7 +1516,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         ])
         expect(comments).toHaveLength(2)
         expect(comments[1].body).toContain('### ❌ amctl: the summary of run')
-        expect(stepOf(result, 'evals').stdout).toContain(
+        expect(stepOf(result, 'comment').stdout).toContain(
           `amctl: commented on pull request #${PR} for es_acme_search (${comments[1].html_url})${says}`,
         )
       } finally {
@@ -1532,7 +1553,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         expect(result.outputs).toMatchObject({'exit-code': '10', verdict: 'regressed'})
         expect(stepOf(result, 'evals').exitCode).toBe(10)
         expect(
-          stepOf(result, 'evals')
+          stepOf(result, 'comment')
             .stdout.split('\n')
             .filter((line) => line.startsWith('::')),
         ).toEqual([
@@ -1551,7 +1572,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         expect(result.success).toBe(true)
         expect(result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})
         expect(
-          stepOf(result, 'evals')
+          stepOf(result, 'comment')
             .stdout.split('\n')
             .filter((line) => line.startsWith('::')),
         ).toEqual([
@@ -1573,7 +1594,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         expect(off.result.success).toBe(true)
         expect(github.requests).toEqual([])
         const forced = await evals(runs('passed'), 0, {comment: 'true'}, {env: {GITHUB_EVENT_NAME: 'push'}, githubToken: 'ghs_job_token'})
-        expect(stepOf(forced.result, 'evals').stdout).toContain(
+        expect(stepOf(forced.result, 'comment').stdout).toContain(
           '::notice title=amctl action::no comment: this run is not for a pull request (event push)',
         )
         expect(forced.result.outputs).toMatchObject({'exit-code': '0', verdict: 'passed'})

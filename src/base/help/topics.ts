@@ -48,6 +48,7 @@ export const ENVIRONMENT: Topic = {
         ],
         ['AMCTL_BASE_URL', 'server root, like --base-url (/api/v1 is appended)'],
         ['AMCTL_ORG', 'organization slug or public ID, like --org'],
+        ['AMCTL_RUN_URL', "a run's page for the HTML report's links, like --run-url ({id}: the run's ID)"],
         ['AMCTL_PROFILE', 'profile in the config, like --profile (default "default")'],
         ['AMCTL_TIMEOUT', 'per-request timeout in seconds, like --timeout (default 30)'],
         ['AMCTL_DEBUG=1', 'log every request to stderr (like --verbose) and show stack traces'],

@@ -509,10 +509,10 @@ describe('evals run --wait (contract 5)', () => {
       return posts === 1 ? reply(200, {batchIds: ['b_1'], runIds: ['run_1']}) : reply(500, {error: {code: 'internal', message: 'fail'}})
     })
     const dir = tempDir('amctl-run-500-')
-    const [summary, junit] = [join(dir, 'e.md'), join(dir, 'e.xml')]
+    const [summary, junit, html] = [join(dir, 'e.md'), join(dir, 'e.xml'), join(dir, 'e.html')]
     const r = await runCommand(
       EvalsRun,
-      ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--json', '--summary', summary, '--junit', junit],
+      ['es_1', '--org', 'acme', '--wait', '--repeat', '3', '--json', '--summary', summary, '--junit', junit, '--html', html],
       {
         clock,
         env: api.env(),
@@ -528,6 +528,9 @@ describe('evals run --wait (contract 5)', () => {
     expect(text.split('\n')[0]).toBe('### ⚠️ Launch 2 of 3 failed: fail; no further launch was made; 1 of 1 group not judged')
     expect(parseJunit(readFileSync(junit, 'utf8')).testsuites.testsuite[0].testcase[0].skipped['@_message']).toMatch(
       /^not judged: launch 2 of 3 failed/,
+    )
+    expect(readFileSync(html, 'utf8')).toContain(
+      '<title>amctl: launch 2 of 3 failed: fail; no further launch was made; 1 of 1 group not judged</title>',
     )
     // no launch after it
     expect(wire().filter((w) => w.startsWith('POST'))).toHaveLength(2)

@@ -669,17 +669,19 @@ describe('runs watch: the regression gate and the CI reports', () => {
     )
   })
 
-  it('--junit and --summary are written atomically on a pass, a failure and a timeout, with the runs not finished skipped', async () => {
+  it('--junit, --summary and --html are written atomically on a pass, a failure and a timeout, with the runs not finished skipped', async () => {
     const dir = tempDir('amctl-watch-reports-')
     const junit = join(dir, 'reports', 'evals.xml')
     const summary = join(dir, 'reports', 'evals.md')
+    const html = join(dir, 'reports', 'evals.html')
     for (const [timeline, exit] of [
       [[{w1: 'succeeded:0.9'}], 0],
       [[{w1: 'failed'}], 10],
       [[{w1: 'running'}], 11],
     ] as const) {
       serveHistory([...timeline])
-      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--junit', junit, '--summary', summary, '--wait-timeout', '10s'], {
+      const reports = ['--junit', junit, '--summary', summary, '--html', html]
+      const r = await runCommand(RunsWatch, ['w1', '--org', 'acme', ...reports, '--wait-timeout', '10s'], {
         clock,
         signals,
         env: api.env(),
@@ -693,8 +695,12 @@ describe('runs watch: the regression gate and the CI reports', () => {
       if (exit === 10) expect(testcase.failure['@_type']).toBe('status')
       if (exit === 11) expect(testcase.skipped['@_message']).toBe('not finished within --wait-timeout 10s (running)')
       expect(readFileSync(summary, 'utf8').split('\n')[0]).toMatch(exit === 0 ? /^### ✅/ : exit === 10 ? /^### ❌/ : /^### ⏱️/)
-      expect(readdirSync(join(dir, 'reports')).sort()).toEqual(['evals.md', 'evals.xml']) // no temp file left
+      const title =
+        exit === 0 ? '1 run passed' : exit === 10 ? '1 of 1 run did not pass' : '1 of 1 run not finished within --wait-timeout 10s'
+      expect(readFileSync(html, 'utf8')).toContain(`<title>amctl: ${title}</title>`)
+      expect(readdirSync(join(dir, 'reports')).sort()).toEqual(['evals.html', 'evals.md', 'evals.xml']) // no temp file left
       expect(statSync(junit).mode & 0o777).toBe(0o644)
+      expect(statSync(html).mode & 0o777).toBe(0o644)
     }
   })
 
@@ -702,12 +708,14 @@ describe('runs watch: the regression gate and the CI reports', () => {
     const dir = tempDir('amctl-watch-reports-')
     serveHistory([{w1: 'succeeded:0.9', w2: 'running'}])
     clock.onSleep = (n) => n === 2 && pressCtrlC()
-    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--junit', join(dir, 'e.xml'), '--summary', join(dir, 'e.md')], {
+    const reports = ['--junit', join(dir, 'e.xml'), '--summary', join(dir, 'e.md'), '--html', join(dir, 'e.html')]
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', ...reports], {
       clock,
       signals,
       env: api.env(),
     })
     expect(r.exitCode).toBe(130)
+    expect(readFileSync(join(dir, 'e.html'), 'utf8')).toContain('<title>amctl: interrupted (Ctrl-C): 1 of 2 runs not finished</title>')
     const [suite] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite
     expect(suite).toMatchObject({'@_tests': '2', '@_failures': '0', '@_skipped': '1'})
     expect(suite.testcase[1].skipped['@_message']).toBe('not finished when the wait was interrupted (Ctrl-C) (running)')
@@ -734,12 +742,14 @@ describe('runs watch: the regression gate and the CI reports', () => {
     const stepSummary = join(dir, 'step-summary.md')
     serveHistory([{w1: 'succeeded:0.9', w2: 'running'}])
     clock.onSleep = (n) => n === 2 && stop('SIGTERM')
-    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', '--junit', join(dir, 'e.xml'), '--summary', join(dir, 'e.md')], {
+    const reports = ['--junit', join(dir, 'e.xml'), '--summary', join(dir, 'e.md'), '--html', join(dir, 'e.html')]
+    const r = await runCommand(RunsWatch, ['w1', 'w2', '--org', 'acme', ...reports], {
       clock,
       signals,
       env: api.env({GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary}),
     })
     expect(r.exitCode).toBe(143)
+    expect(readFileSync(join(dir, 'e.html'), 'utf8')).toContain('<title>amctl: interrupted (SIGTERM): 1 of 2 runs not finished</title>')
     const [suite] = parseJunit(readFileSync(join(dir, 'e.xml'), 'utf8')).testsuites.testsuite
     expect(suite).toMatchObject({'@_tests': '2', '@_failures': '0', '@_skipped': '1'})
     expect(suite.testcase[1].skipped['@_message']).toBe('not finished when the wait was interrupted (SIGTERM) (running)')
@@ -749,7 +759,7 @@ describe('runs watch: the regression gate and the CI reports', () => {
     expect(readFileSync(join(dir, 'e.md'), 'utf8')).toContain('  Not finished when the wait was interrupted (SIGTERM) (running).')
     expect(lines(r.stderr).slice(-2)).toEqual([
       `${GOING} w2`,
-      `${AGAIN_SIGTERM} amctl runs watch w1 w2 --org acme --junit ${join(dir, 'e.xml')} --summary ${join(dir, 'e.md')}`,
+      `${AGAIN_SIGTERM} amctl runs watch w1 w2 --org acme --junit ${join(dir, 'e.xml')} --summary ${join(dir, 'e.md')} --html ${join(dir, 'e.html')}`,
     ])
   })
 
@@ -786,6 +796,14 @@ describe('runs watch: the regression gate and the CI reports', () => {
       [['--junit', '/dev/fd/1'], /names a stream of this process/],
       [['--junit', '/proc/self/fd/1'], /names a stream of this process/],
       [['--summary', join(dir, 'out.md')], /names a stream of this process/],
+      [['--junit', join(dir, 'r', 'a.xml'), '--html', join(dir, 'link.md')], /--junit .* and --html .* are the same file/],
+      [['--html', '/dev/stdout'], /--html \/dev\/stdout names a stream of this process/],
+      [['--html', join(dir, 'r')], /--html .* is a directory/],
+      // a run page's template: https (http only for loopback hosts), with {id}, and only with --html
+      [['--html', join(dir, 'r.html'), '--run-url', 'http://app.example.com/runs/{id}'], /--run-url must use https/],
+      [['--html', join(dir, 'r.html'), '--run-url', 'https://app.example.com/runs/'], /--run-url must hold \{id\}/],
+      [['--html', join(dir, 'r.html'), '--run-url', 'https://ada:pw@app.example.com/{id}'], /--run-url must not carry a user name/],
+      [['--run-url', 'https://app.example.com/runs/{id}'], /--run-url acts only with --html/],
       // --baseline RUN_ID naming a watched run
       [['--baseline', 'w1'], /--baseline w1 is one of the watched runs/],
     ]
@@ -795,6 +813,30 @@ describe('runs watch: the regression gate and the CI reports', () => {
       expect(r.stderr).toMatch(message)
     }
     expect(api.requests()).toHaveLength(0)
+  })
+
+  it('$AMCTL_RUN_URL is --run-url for CI: checked with --html (exit 2 naming it), ignored without a report to put it in', async () => {
+    const dir = tempDir('amctl-watch-run-url-')
+    const bad = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--html', join(dir, 'r.html')], {
+      clock,
+      signals,
+      env: api.env({AMCTL_RUN_URL: 'ftp://app.example.com/{id}'}),
+    })
+    expect(bad.exitCode, bad.stderr).toBe(2)
+    expect(bad.stderr).toMatch(/^error: AMCTL_RUN_URL must use https/)
+    expect(api.requests()).toHaveLength(0)
+    serveHistory([{w1: 'succeeded:0.9'}])
+    const ignored = await runCommand(RunsWatch, ['w1', '--org', 'acme'], {clock, signals, env: api.env({AMCTL_RUN_URL: 'ftp://x/{id}'})})
+    expect(ignored.exitCode, ignored.stderr).toBe(0)
+    serveHistory([{w1: 'succeeded:0.9'}])
+    const html = join(dir, 'ok.html')
+    const linked = await runCommand(RunsWatch, ['w1', '--org', 'acme', '--html', html], {
+      clock,
+      signals,
+      env: api.env({AMCTL_RUN_URL: 'https://app.example.com/runs/{id}?tab=logs'}),
+    })
+    expect(linked.exitCode, linked.stderr).toBe(0)
+    expect(readFileSync(html, 'utf8')).toContain('"runUrl":"https://app.example.com/runs/{id}?tab=logs"')
   })
 
   it('a report that cannot be written at the end does not stop the others: they are written, then exit 1', async () => {

@@ -21,15 +21,8 @@ import {filterPage, type RunFilter} from '../../../gate/filter.js'
 /** The most runs one filtered page reads (50 requests of 200): a filter that keeps nothing ends there, its cursor in hand. */
 export const MAX_RUNS = 10_000
 
-/**
- * `n` with a comma every three digits, as `toLocaleString('en-US')` writes it, without loading
- * Intl's number formats: that costs a process 7 MB of RSS, and the command's description, which
- * names MAX_RUNS, is made whenever its module loads (`runs list --all` over 100,000 runs peaked
- * at 75 MB instead of 67).
- */
-export function counted(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-}
+/** (./list.ts names its counts with it) */
+export {counted} from '../../../output/format.js'
 
 export interface Matches {
   /** the runs kept, at most `--limit` of them; `nextCursor` where the read stopped (null: the list ended, or --since was reached) */
