@@ -212,7 +212,7 @@ function main(env) {
   if (event === 'pull_request' && from !== pr.base?.repo?.full_name) {
     return command(
       'notice',
-      `no comment on pull request #${pr.number}: it comes from a fork, whose runs get a read-only token (docs/ci.md#pull-requests-from-forks)`,
+      `no comment on pull request #${pr.number}: it comes from a fork, whose runs get a read-only token (docs/ci-reference.md#pull-requests-from-forks)`,
     )
   }
   const token = env.AMCTL_COMMENT_TOKEN ?? ''

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // examples/ci/report.xml and examples/ci/summary.md: the JUnit report and the Markdown summary that
 // `amctl evals run --wait` writes, produced by the built CLI (bin/run.cjs) against the dev server
-// (dist/devserver.cjs), and the same two files shown in docs/ci.md between its
+// (dist/devserver.cjs), and the same two files shown in docs/ci-reference.md between its
 // <!-- ci-example:junit --> and <!-- ci-example:summary --> markers (and there too, the two CI
 // examples of examples/ci between <!-- ci-example:github --> and <!-- ci-example:gitlab -->). `npm run docs` runs it after the
 // build; test/e2e/ci-example.test.ts fails when the files are not what it writes.
@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url)
 /** The dev server's clock: runs launched "now" are created at this instant. */
 export const CLOCK = Date.parse('2026-06-01T09:00:00.000Z')
 
-/** The command of the example, as docs/ci.md shows it. */
+/** The command of the example, as docs/ci-reference.md shows it. */
 export const COMMAND = [
   'evals',
   'run',
@@ -118,14 +118,14 @@ export async function generate() {
   }
 }
 
-/** docs/ci.md with the two reports, and the two example files, between their markers. */
+/** docs/ci-reference.md with the two reports, and the two example files, between their markers. */
 export function withReports(doc, {xml, md}) {
   const block = (name, fence, content) => {
     const start = `<!-- ci-example:${name} -->`
     const end = '<!-- ci-example:end -->'
     const from = doc.indexOf(start)
     const to = doc.indexOf(end, from)
-    if (from < 0 || to < 0) throw new Error(`docs/ci.md has no ${start} … ${end}`)
+    if (from < 0 || to < 0) throw new Error(`docs/ci-reference.md has no ${start} … ${end}`)
     doc = `${doc.slice(0, from + start.length)}\n${fence}\n${content}${fence.slice(0, 4)}\n${doc.slice(to)}`
   }
   block('github', '````yaml', readFileSync(join(root, 'examples', 'ci', 'github-actions.yml'), 'utf8'))
@@ -138,7 +138,7 @@ export function withReports(doc, {xml, md}) {
 export const FILES = {
   xml: join(root, 'examples', 'ci', 'report.xml'),
   md: join(root, 'examples', 'ci', 'summary.md'),
-  doc: join(root, 'docs', 'ci.md'),
+  doc: join(root, 'docs', 'ci-reference.md'),
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -146,5 +146,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(FILES.xml, reports.xml)
   writeFileSync(FILES.md, reports.md)
   writeFileSync(FILES.doc, withReports(readFileSync(FILES.doc, 'utf8'), reports))
-  console.log('wrote examples/ci/report.xml, examples/ci/summary.md and their copies in docs/ci.md')
+  console.log('wrote examples/ci/report.xml, examples/ci/summary.md and their copies in docs/ci-reference.md')
 }

@@ -6,7 +6,7 @@
 //   docs/commands/                    a page per command and an index by topic (src/base/help/docs.ts)
 //   help-topic sections               between <!-- help:NAME --> markers in README.md,
 //                                     CONTRIBUTING.md and docs/*.md (src/base/help/topics.ts)
-//   examples/ci/report.xml, summary.md and their copies in docs/ci.md: the CI reports of an
+//   examples/ci/report.xml, summary.md and their copies in docs/ci-reference.md: the CI reports of an
 //                                     example run against the dev server (bin/ci-example.js)
 // all from the build (`npm run build` first, here: it makes oclif.manifest.json, which the pages
 // are made from, and the CLI the examples run).

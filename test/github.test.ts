@@ -178,25 +178,32 @@ describe('action.yml', () => {
     }
   })
 
-  it("docs/ci.md's example of the action gates against a baseline file, as the example pull-request workflow does, using inputs the action has", () => {
-    const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')
-    const section = doc.slice(doc.indexOf('## The GitHub Action'))
-    const [, yaml] = /```yaml\n([\s\S]*?)```/.exec(section)!
-    const step = (parse(yaml) as any[]).find((s) => /\/amctl@v\d+$/.test(s.uses ?? ''))
-    // --baseline history alone must not gate pull requests (docs/ci.md#gating-pull-requests-the-baseline-file)
-    expect(step.with['baseline-file']).toMatch(/\.json$/)
-    expect(step.with).not.toHaveProperty('baseline')
-    // with a file, --max-drop is the smallest drop that matters (default 0), not a fixed bar
-    expect(step.with).not.toHaveProperty('max-drop')
-    for (const name of Object.keys(step.with)) expect(Object.keys(action.inputs)).toContain(name)
-    expect(action.inputs.baseline.description).toMatch(/`history` \(.*recommended.*not alone for pull requests/)
-    expect(action.inputs['max-drop'].default).toBe('')
-    // a pull request's runs never reach the file: the action updates it on the default branch only, unless told
-    expect(action.inputs['update-baseline'].default).toBe('auto')
-  })
+  it.each([
+    ['docs/ci.md', '## 2. Gate pull requests'],
+    ['docs/ci-reference.md', '## The GitHub Action'],
+  ])(
+    "%s's example of the action gates against a baseline file, as the example pull-request workflow does, using inputs the action has",
+    (path, heading) => {
+      const doc = readFileSync(join(ROOT, path), 'utf8')
+      expect(doc).toContain(`\n${heading}\n`)
+      const section = doc.slice(doc.indexOf(`\n${heading}\n`))
+      const [, yaml] = /```yaml\n([\s\S]*?)```/.exec(section)!
+      const step = (parse(yaml) as any[]).find((s) => /\/amctl@v\d+$/.test(s.uses ?? ''))
+      // --baseline history alone must not gate pull requests (docs/ci-reference.md#gating-pull-requests-the-baseline-file)
+      expect(step.with['baseline-file']).toMatch(/\.json$/)
+      expect(step.with).not.toHaveProperty('baseline')
+      // with a file, --max-drop is the smallest drop that matters (default 0), not a fixed bar
+      expect(step.with).not.toHaveProperty('max-drop')
+      for (const name of Object.keys(step.with)) expect(Object.keys(action.inputs)).toContain(name)
+      expect(action.inputs.baseline.description).toMatch(/`history` \(.*recommended.*not alone for pull requests/)
+      expect(action.inputs['max-drop'].default).toBe('')
+      // a pull request's runs never reach the file: the action updates it on the default branch only, unless told
+      expect(action.inputs['update-baseline'].default).toBe('auto')
+    },
+  )
 
-  it('the inputs a workflow writes and the outputs it reads are the ones docs/ci.md lists', () => {
-    const doc = readFileSync(join(ROOT, 'docs', 'ci.md'), 'utf8')
+  it('the inputs a workflow writes and the outputs it reads are the ones docs/ci-reference.md lists', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'ci-reference.md'), 'utf8')
     for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) expect(doc, name).toContain(`| \`${name}\` |`)
   })
 })

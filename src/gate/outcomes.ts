@@ -1,7 +1,7 @@
 import type {Rate} from './rules.js'
 
 /**
- * Failed runs as evidence (docs/ci.md "Failed and cancelled runs"): a group's failures are
+ * Failed runs as evidence (docs/ci-reference.md "Failed and cancelled runs"): a group's failures are
  * judged against its baseline's own failure rate, as its scores are judged against its
  * baseline's noise.
  *

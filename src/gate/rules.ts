@@ -11,7 +11,7 @@ import type {ToleranceFactor, Quantile} from './stats.js'
  */
 
 /**
- * What a wait says of each run and each group, said once (docs/ci.md "Verdicts"):
+ * What a wait says of each run and each group, said once (docs/ci-reference.md "Verdicts"):
  *
  * - `passed`: succeeded, met --min-score, and (with --baseline) within noise / within --max-drop
  * - `improved`: above its baseline by more than the margin (history) or --max-drop (previous, RUN_ID)

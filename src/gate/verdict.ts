@@ -63,7 +63,7 @@ export function maxDropOf(rules: WatchRules, baseline: SampleBaseline | undefine
 
 /**
  * A group's share of the step's false-alarm rate, 1 − C over the m groups compared, and how the
- * failure test and the score test split it (docs/ci.md "Failed and cancelled runs"): the failure
+ * failure test and the score test split it (docs/ci-reference.md "Failed and cancelled runs"): the failure
  * test may spend up to half of it, and spends only its exact size (./outcomes.ts failureTest);
  * the score test takes the rest.
  */
@@ -112,7 +112,7 @@ function runsAllowed(rules: WatchRules, size: number): {first: number; perLaunch
 }
 
 /**
- * The judgement of one group (see VERDICTS and docs/ci.md "Verdicts"), as data:
+ * The judgement of one group (see VERDICTS and docs/ci-reference.md "Verdicts"), as data:
  *
  * 1. Its failures. With a baseline of many runs (history, file) they are judged against the
  *    baseline's own failure rate (./outcomes.ts): beyond it, `failed`; within it, the group is

@@ -10,7 +10,7 @@ import {lines} from './commands/util.js'
 import {useE2E} from './helpers.js'
 
 // What the docs say the output is, held to the output (issue 32 item 16): the tables of the
-// JUnit report's failure types and properties (docs/ci.md) and of the fields of a wait's piped
+// JUnit report's failure types and properties (docs/ci-reference.md) and of the fields of a wait's piped
 // rows (docs/scripting.md), each marked `<!-- output:NAME -->`, are read from the documents and
 // compared with what the built CLI writes against the dev server; so is every "`cut -fN` is the
 // NAME" of the documents. Only the names and positions are compared, never the prose.
@@ -162,7 +162,7 @@ describe('the fields of a wait’s piped rows (docs/scripting.md) are the fields
   })
 })
 
-describe('the JUnit report’s failure types and properties (docs/ci.md) are the ones it writes', () => {
+describe('the JUnit report’s failure types and properties (docs/ci-reference.md) are the ones it writes', () => {
   interface Written {
     /** how the wait judged: which properties may appear */
     baseline: 'none' | 'run' | 'history' | 'file'
@@ -225,13 +225,13 @@ describe('the JUnit report’s failure types and properties (docs/ci.md) are the
   const testcases = (w: Written) => w.report.testsuites.testsuite.flatMap((suite: any) => suite.testcase ?? [])
 
   it('the failure types are the table’s, each seen in a real report', () => {
-    const documented = tableAfter(read('docs/ci.md'), 'output:junit-failure-types').rows.map(([type]) => plain(type))
+    const documented = tableAfter(read('docs/ci-reference.md'), 'output:junit-failure-types').rows.map(([type]) => plain(type))
     const seen = new Set(written.flatMap((w) => testcases(w).flatMap((c: any) => (c.failure ? [c.failure['@_type']] : []))))
     expect([...seen].sort()).toEqual([...documented].sort())
   })
 
   it('the properties are the table’s, each seen, and each only where the table says', () => {
-    const table = tableAfter(read('docs/ci.md'), 'output:junit-properties').rows.map(([name, , when]) => ({
+    const table = tableAfter(read('docs/ci-reference.md'), 'output:junit-properties').rows.map(([name, , when]) => ({
       name: plain(name),
       when: plain(when),
     }))

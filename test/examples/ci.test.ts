@@ -6,7 +6,7 @@ import {amctlLines, ciExample, shellLines} from '../helpers/ci-examples.js'
 import {ROOT} from '../helpers/cli.js'
 import {interpolate} from '../helpers/expressions.js'
 
-// examples/ci/: the GitHub Actions workflows and the GitLab CI job that docs/ci.md shows. The
+// examples/ci/: the GitHub Actions workflows and the GitLab CI job that docs/ci-reference.md shows. The
 // end-to-end suite runs them against the dev server: the GitHub ones' jobs as a runner would
 // (their shell steps, the action, the cache) and the GitLab job's whole script, with a release
 // built by `npm run release` (test/release/action.test.ts), and the GitLab job's amctl line

@@ -1557,7 +1557,7 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
             .stdout.split('\n')
             .filter((line) => line.startsWith('::')),
         ).toEqual([
-          `::notice title=amctl action::no comment on pull request #${PR}: it comes from a fork, whose runs get a read-only token (docs/ci.md#pull-requests-from-forks)`,
+          `::notice title=amctl action::no comment on pull request #${PR}: it comes from a fork, whose runs get a read-only token (docs/ci-reference.md#pull-requests-from-forks)`,
         ])
         expect(github.requests).toEqual([])
       } finally {

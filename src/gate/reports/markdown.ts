@@ -10,7 +10,7 @@ import {percent, resolutionText, two, updateWarnings} from '../words.js'
 /**
  * `--summary PATH`, the job summary in GitHub Actions, and the pull-request comment the Action
  * posts (`amctl evals comment` prints it from a wait's --json): the result as a reviewer reads it
- * at a glance, in a comment about 770 px wide (docs/ci.md "The comment on the pull request").
+ * at a glance, in a comment about 770 px wide (docs/ci-reference.md "The comment on the pull request").
  *
  * 1. A headline that names what failed and by how much (the worst first, and how many did not
  *    pass), or a pass in one line with how many.

@@ -927,7 +927,7 @@ describe('runs watch: piped rows keep their shape whatever the flags (issue 32 i
           // margin + t(0.8, 3) × sd × √(1 + 1/4) = 0.044935 + 0.978472 × 0.017078 × 1.118034
           detectable: '0.063617',
           // runs watch launches nothing: one run can cross no threshold of a history that never failed, so the score keeps
-          // the whole 95 % (docs/ci.md "Failed and cancelled runs")
+          // the whole 95 % (docs/ci-reference.md "Failed and cancelled runs")
           confidence: '0.95',
           cancelled: '0',
           'baseline failure rate': '0',

@@ -37,7 +37,7 @@ async function history(seed: number): Promise<void> {
 
 const two = (n: number) => n.toFixed(2)
 /**
- * The level a group's score is judged at (docs/ci.md "Failed and cancelled runs"): its share of 95 %
+ * The level a group's score is judged at (docs/ci-reference.md "Failed and cancelled runs"): its share of 95 %
  * for the step over the two groups, 0.025, less what its failure test spends (`outcomes.size`).
  */
 const scoreLevel = (item: {outcomes: {size: number}}) => 1 - (0.025 - item.outcomes.size)
