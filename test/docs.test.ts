@@ -45,6 +45,17 @@ describe('README.md', () => {
   })
 })
 
+describe('docs/ci.md, the CI guide', () => {
+  it('is at most 150 lines, puts its pitfalls first, and links the reference and the measurements', () => {
+    const text = read('docs/ci.md')
+    expect(text.split('\n').length).toBeLessThanOrEqual(150)
+    const headings = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])
+    expect(headings[0]).toMatch(/first/)
+    const links = linksOf(text)
+    for (const page of ['ci-reference.md', 'gate-measurements.md']) expect(links.some((href) => href.startsWith(page))).toBe(true)
+  })
+})
+
 describe('the documents', () => {
   it('are README.md, CONTRIBUTING.md and the pages of docs/', () => {
     expect(DOCUMENTS).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'docs/install.md', 'docs/commands/README.md']))
