@@ -96,6 +96,11 @@ export async function sendWithUndici(url: URL, attempt: Attempt, env: NodeJS.Pro
     // before the next poll and timers phases when the request is made right after an answer was
     // read: settle lets both run first (a close or reset read, an expired keep-alive timer fired)
     await settle()
+    // the timeout may already have fired (a busy event loop: undici loaded on the first request,
+    // the turns of settle): undici would only record that abort and keep the request until it
+    // has a connection, which through a proxy that drops every CONNECT never comes, and nothing
+    // here would see the abort again. Nothing was handed to undici, so nothing was written.
+    if (controller.signal.aborted) throw new AttemptTimeout(false)
     const pending = dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,
