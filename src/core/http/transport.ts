@@ -120,7 +120,8 @@ export async function sendWithUndici(url: URL, attempt: Attempt, env: NodeJS.Pro
     return {status: res.statusCode, statusText: res.statusText ?? '', headers: headerRecord(raw), text}
   } catch (error) {
     // the request given up is still queued in the shared agent, which would go on trying to
-    // connect: a fresh agent serves the next attempt
+    // connect: a fresh agent serves the next attempt (closeDispatcher waits a bounded time for
+    // the old one to be destroyed)
     if (error instanceof AttemptTimeout && !error.sent && !given) await closeDispatcher()
     throw error
   } finally {

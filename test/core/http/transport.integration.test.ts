@@ -1,8 +1,8 @@
 import {createServer, type Socket} from 'node:net'
 import type {AddressInfo} from 'node:net'
 import {createServer as createHttpServer} from 'node:http'
-import {Agent} from 'undici'
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {Agent, EnvHttpProxyAgent} from 'undici'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest'
 import {BadResponseError} from '../../../src/core/errors.js'
 import {type Attempt, AttemptTimeout, MAX_BODY_BYTES, networkTransport, sendWithUndici} from '../../../src/core/http/transport.js'
 import {thrown} from '../../helpers/failure.js'
@@ -244,5 +244,22 @@ describe('the undici way through a proxy that drops every CONNECT (undici asks i
     expect(error).toBeInstanceOf(AttemptTimeout)
     expect((error as AttemptTimeout).sent).toBe(false)
     expect(proxy.connects()).toBe(0)
+  })
+
+  it('ends at the timeout even when destroying the agent it gave up never settles', async () => {
+    const stuck: EnvHttpProxyAgent[] = []
+    const destroy = vi.spyOn(EnvHttpProxyAgent.prototype, 'destroy').mockImplementation(function (this: EnvHttpProxyAgent) {
+      stuck.push(this)
+      return new Promise<void>(() => {})
+    } as EnvHttpProxyAgent['destroy'])
+    try {
+      const error = await thrown(get(proxy.url, 100))
+      expect(error).toBeInstanceOf(AttemptTimeout)
+      expect((error as AttemptTimeout).sent).toBe(false)
+      expect(destroy).toHaveBeenCalledTimes(1)
+    } finally {
+      destroy.mockRestore()
+      await Promise.all(stuck.map((agent) => agent.destroy()))
+    }
   })
 })
