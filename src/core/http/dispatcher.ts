@@ -51,10 +51,25 @@ export function proxyOptions(env: NodeJS.ProcessEnv): {httpProxy: string; httpsP
   }
 }
 
-/** Closes the shared agents so no idle socket keeps the process alive. */
+/**
+ * How long closing the agents waits for undici to say they are destroyed. destroy() ends their
+ * sockets at once and settles when every one has closed; should it never settle, neither the
+ * attempt that timed out (./transport.ts) nor the end of the command waits for it longer.
+ */
+const CLOSE_WAIT_MS = 100
+
+/** Closes the shared agents so no idle socket keeps the process alive (waiting at most CLOSE_WAIT_MS). */
 export async function closeDispatcher(): Promise<void> {
   const agents = [proxied, direct]
   proxied = undefined
   direct = undefined
-  await Promise.all(agents.map((agent) => agent?.destroy().catch(() => {})))
+  const destroyed = Promise.all(agents.map((agent) => agent?.destroy().catch(() => {})))
+  let timer: NodeJS.Timeout | undefined
+  // (not unref'd: it ends when destroy settles, and a process whose every handle is gone must
+  // still finish the command, not exit in the middle of it)
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_WAIT_MS)
+  })
+  await Promise.race([destroyed, waited])
+  clearTimeout(timer)
 }

@@ -88,14 +88,19 @@ function endOnTimeout<T>(pending: Promise<T>, signal: AbortSignal, caller: Abort
 export async function sendWithUndici(url: URL, attempt: Attempt, env: NodeJS.ProcessEnv, given?: Dispatcher): Promise<RawResponse> {
   const refused = refusal(attempt)
   if (refused) throw refused
+  const dispatcher = given ?? (await dispatcherFor(url.origin, env))
+  // undici looks at an idle connection for one check phase before writing on it, which comes
+  // before the next poll and timers phases when the request is made right after an answer was
+  // read: settle lets both run first (a close or reset read, an expired keep-alive timer fired)
+  await settle()
+  // the timeout starts here, as node:http's does (./node-http.ts): nothing is awaited between
+  // the timer and the request handed to undici with endOnTimeout listening. An abort that came
+  // earlier (the timer firing while undici was loaded, or between settle's turns, on a busy
+  // machine) went unseen, and undici, given an aborted signal, merely records it until the
+  // request has a connection: through a proxy that drops every CONNECT, never.
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new AttemptTimeout()), attempt.timeoutMs)
   try {
-    const dispatcher = given ?? (await dispatcherFor(url.origin, env))
-    // undici looks at an idle connection for one check phase before writing on it, which comes
-    // before the next poll and timers phases when the request is made right after an answer was
-    // read: settle lets both run first (a close or reset read, an expired keep-alive timer fired)
-    await settle()
     const pending = dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,
@@ -115,7 +120,8 @@ export async function sendWithUndici(url: URL, attempt: Attempt, env: NodeJS.Pro
     return {status: res.statusCode, statusText: res.statusText ?? '', headers: headerRecord(raw), text}
   } catch (error) {
     // the request given up is still queued in the shared agent, which would go on trying to
-    // connect: a fresh agent serves the next attempt
+    // connect: a fresh agent serves the next attempt (closeDispatcher waits a bounded time for
+    // the old one to be destroyed)
     if (error instanceof AttemptTimeout && !error.sent && !given) await closeDispatcher()
     throw error
   } finally {

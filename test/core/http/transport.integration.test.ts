@@ -1,7 +1,8 @@
 import {createServer, type Socket} from 'node:net'
 import type {AddressInfo} from 'node:net'
-import {Agent} from 'undici'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {createServer as createHttpServer} from 'node:http'
+import {Agent, EnvHttpProxyAgent} from 'undici'
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi} from 'vitest'
 import {BadResponseError} from '../../../src/core/errors.js'
 import {type Attempt, AttemptTimeout, MAX_BODY_BYTES, networkTransport, sendWithUndici} from '../../../src/core/http/transport.js'
 import {thrown} from '../../helpers/failure.js'
@@ -79,6 +80,20 @@ describe.each(['node:http', 'undici'] as const)('one attempt through %s', (way) 
     const tcp = await silent()
     try {
       const error = await thrown(get('/api/v1/never', 100, tcp.url))
+      expect(error).toBeInstanceOf(AttemptTimeout)
+      expect((error as AttemptTimeout).sent).toBe(false)
+    } finally {
+      await tcp.close()
+    }
+  })
+
+  it('the same when the event loop was busy as the attempt started, its timeout due before the request was handed on', async () => {
+    const tcp = await silent()
+    try {
+      const pending = thrown(get('/api/v1/never', 1, tcp.url))
+      // (a loaded machine, or the first request loading undici: the timeout fires in the next turn)
+      blockThread(20)
+      const error = await pending
       expect(error).toBeInstanceOf(AttemptTimeout)
       expect((error as AttemptTimeout).sent).toBe(false)
     } finally {
@@ -178,6 +193,74 @@ describe.each(['node:http', 'undici'] as const)('a kept-alive connection through
       expect([server.requests(), server.connections()]).toEqual([3, 2])
     } finally {
       await server.close()
+    }
+  })
+})
+
+describe('the undici way through a proxy that drops every CONNECT (undici asks it again at once, and acts on an abort only once connected)', () => {
+  const url = new URL('https://api.example.com/api/v1/orgs/acme/summary')
+  const get = (proxy: string, timeoutMs: number) =>
+    sendWithUndici(
+      url,
+      {url: url.href, method: 'GET', headers: {accept: 'application/json'}, body: undefined, timeoutMs},
+      {HTTPS_PROXY: proxy},
+    )
+  let proxy: {url: string; connects: () => number; close: () => Promise<void>}
+  beforeEach(async () => {
+    const server = createHttpServer((_req, res) => res.writeHead(502).end())
+    let connects = 0
+    server.on('connect', (_req, socket: Socket) => {
+      connects += 1
+      socket.destroy()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    proxy = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      connects: () => connects,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        }),
+    }
+  })
+  afterEach(async () => {
+    await networkTransport({}).close()
+    await proxy.close()
+  })
+
+  it('ends at the timeout: AttemptTimeout, not sent', async () => {
+    // (long enough for the proxy to be asked on a loaded machine)
+    const error = await thrown(get(proxy.url, 500))
+    expect(error).toBeInstanceOf(AttemptTimeout)
+    expect((error as AttemptTimeout).sent).toBe(false)
+    expect(proxy.connects()).toBeGreaterThan(0)
+  })
+
+  it('ends at the timeout when the event loop was busy as the attempt started (its timeout would have been due before the request was handed to undici)', async () => {
+    // before the fix the abort came before anything listened for it; undici only recorded it,
+    // and the attempt went on asking the proxy until killed
+    const pending = thrown(get(proxy.url, 1))
+    blockThread(20)
+    const error = await pending
+    expect(error).toBeInstanceOf(AttemptTimeout)
+    expect((error as AttemptTimeout).sent).toBe(false)
+  })
+
+  it('ends at the timeout even when destroying the agent it gave up never settles', async () => {
+    const stuck: EnvHttpProxyAgent[] = []
+    const destroy = vi.spyOn(EnvHttpProxyAgent.prototype, 'destroy').mockImplementation(function (this: EnvHttpProxyAgent) {
+      stuck.push(this)
+      return new Promise<void>(() => {})
+    } as EnvHttpProxyAgent['destroy'])
+    try {
+      const error = await thrown(get(proxy.url, 100))
+      expect(error).toBeInstanceOf(AttemptTimeout)
+      expect((error as AttemptTimeout).sent).toBe(false)
+      expect(destroy).toHaveBeenCalledTimes(1)
+    } finally {
+      destroy.mockRestore()
+      await Promise.all(stuck.map((agent) => agent.destroy()))
     }
   })
 })
