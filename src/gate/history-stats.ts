@@ -1,4 +1,12 @@
+import {runPages} from '../api/runs.js'
 import type {Run} from '../contract/types.js'
+import {PAGE_LIMIT} from '../contract/vocabulary.js'
+import type {Clock} from '../core/clock.js'
+import type {HttpClient} from '../core/http/client.js'
+import type {Signals} from '../core/signals.js'
+import {assertRow} from '../output/format.js'
+import type {IO} from '../output/io.js'
+import {Progress} from '../output/progress.js'
 import {BadResponseError} from '../core/errors.js'
 import {RecentIds} from '../core/http/paginate.js'
 import {byAgentAndModel} from './baseline-file.js'
@@ -248,4 +256,34 @@ export function statsColumns(groups: readonly EvalStatsGroup[]): Column<EvalStat
     {header: 'TREND', get: (g) => (g.trend.length === 0 ? null : sparkline(g.trend, scale)), extra: true},
     ...shiftColumns((g: EvalStatsGroup) => g.shift),
   ]
+}
+
+/**
+ * Reads the organization's runs newest first, a page at a time, handing each to `add` (which
+ * says when a run is older than its window), with a count of the runs read on a terminal's
+ * stderr: the one read of `evals stats` and `evals report`. The pages after one that reaches a
+ * run older than the window hold only older runs, so the read stops there.
+ */
+export async function readHistory(
+  client: HttpClient,
+  org: string,
+  world: {io: IO; clock: Clock; signals: Signals},
+  add: (run: Run) => boolean,
+): Promise<void> {
+  const progress = new Progress(world.io, {one: 'run', other: 'runs'}, world.clock, world.signals)
+  let read = 0
+  try {
+    for await (const page of runPages(client, org, {query: {limit: PAGE_LIMIT.max}})) {
+      let reached = false
+      for (const run of page.items) {
+        assertRow(run)
+        if (add(run)) reached = true
+      }
+      read += page.items.length
+      progress.update(read)
+      if (reached) break
+    }
+  } finally {
+    progress.clear()
+  }
 }

@@ -1,5 +1,4 @@
 import {Args, Flags} from '@oclif/core'
-import {runPages} from '../../api/runs.js'
 import {ApiCommand} from '../../base/api-command.js'
 import type {OperationId} from '../../contract/routes.js'
 import {PAGE_LIMIT} from '../../contract/vocabulary.js'
@@ -7,13 +6,13 @@ import {UsageError} from '../../core/errors.js'
 import {vetWrites} from '../../core/file-policy.js'
 import {readBaselineFile} from '../../gate/baseline-file.js'
 import {parseConfidence, reportRunUrl, requirePath, RUN_URL_ENV} from '../../gate/flags.js'
+import {readHistory} from '../../gate/history-stats.js'
 import {HistoryReport, MAX_POINTS, type ReportBaselineFile, reportFileChoice} from '../../gate/history-report.js'
 import {writeReport} from '../../gate/report.js'
 import {chartCounts, reportChunks} from '../../gate/reports/html.js'
 import {HISTORY, loadQuantile, loadToleranceFactor, loadVerdictDistributions} from '../../gate/stats.js'
 import {parseDuration, requireId} from '../../input/values.js'
-import {assertRow, counted, plural} from '../../output/format.js'
-import {Progress} from '../../output/progress.js'
+import {counted, plural} from '../../output/format.js'
 
 const DEFAULT_WINDOW = '30d'
 
@@ -126,23 +125,7 @@ The page makes no request: no script, style or font is fetched (a Content-Securi
 
     const since = windowS === 0 ? undefined : now - windowS * 1000
     const report = new HistoryReport(id, since)
-    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock, this.signals)
-    let seen = 0
-    try {
-      for await (const page of runPages(client, org, {query: {limit: PAGE_LIMIT.max}})) {
-        let reached = false
-        for (const run of page.items) {
-          assertRow(run)
-          if (report.add(run)) reached = true
-        }
-        seen += page.items.length
-        progress.update(seen)
-        // newest first: the pages after one that reaches runs older than the window hold only older runs
-        if (reached) break
-      }
-    } finally {
-      progress.clear()
-    }
+    await readHistory(client, org, {io: this.io, clock: this.clock, signals: this.signals}, (run) => report.add(run))
 
     const judge = {confidence, ...(await loadVerdictDistributions())}
     const {stats, model} = report.result({

@@ -1,16 +1,13 @@
 import {Args, Flags} from '@oclif/core'
-import {runPages} from '../../api/runs.js'
 import {ApiCommand} from '../../base/api-command.js'
 import type {OperationId} from '../../contract/routes.js'
 import {PAGE_LIMIT} from '../../contract/vocabulary.js'
 import {parseConfidence} from '../../gate/flags.js'
 import {HISTORY, loadVerdictDistributions} from '../../gate/stats.js'
 import {parseDuration, requireId} from '../../input/values.js'
-import {assertRow} from '../../output/format.js'
-import {Progress} from '../../output/progress.js'
 import {styled} from '../../output/renderer.js'
 import {TREND_LENGTH} from '../../output/sparkline.js'
-import {type EvalStats, EvalStatsTally, statsColumns} from '../../gate/history-stats.js'
+import {type EvalStats, EvalStatsTally, readHistory, statsColumns} from '../../gate/history-stats.js'
 import {shiftLine, VERDICT} from '../../gate/history-verdict.js'
 
 export type {EvalStats as EvalsStatsResult, EvalStatsGroup} from '../../gate/history-stats.js'
@@ -71,23 +68,7 @@ Each agent × model gets a verdict, each a test at --confidence C (default ${HIS
     const org = await this.ctx.org()
 
     const tally = new EvalStatsTally(id, since)
-    const progress = new Progress(this.io, {one: 'run', other: 'runs'}, this.clock, this.signals)
-    let read = 0
-    try {
-      for await (const page of runPages(client, org, {query: {limit: PAGE_LIMIT.max}})) {
-        let reached = false
-        for (const run of page.items) {
-          assertRow(run)
-          if (tally.add(run)) reached = true
-        }
-        read += page.items.length
-        progress.update(read)
-        // newest first: the pages after one that reaches runs older than the window hold only older runs
-        if (reached) break
-      }
-    } finally {
-      progress.clear()
-    }
+    await readHistory(client, org, {io: this.io, clock: this.clock, signals: this.signals}, (run) => tally.add(run))
 
     const stats = tally.result(windowS, now, {confidence, ...(await loadVerdictDistributions())})
     const within = since === undefined ? 'of any date' : `created since ${new Date(since).toISOString().slice(0, 16).replace('T', ' ')} UTC`
