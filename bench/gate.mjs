@@ -1361,7 +1361,7 @@ function renderAuto(results, about, besideResults, beside) {
 //   2. detect (--detect-steps per row, default 200): a file whose codex group holds exactly 5
 //      failed of 30 finished runs (claude-code: none of 30), a file per chunk of 25 steps; then
 //      codex fails at a true rate p (claude-code never), judged by the plain step with at most 3
-//      launches (the default --relaunches 2) and 5 (--relaunches 4), and by 5 launches at once
+//      launches (--relaunches 2) and 5 (the default --relaunches 4), and by 5 launches at once
 //      (--repeat 5 --relaunches 0, every run judged): how often codex is `failed`, at p = the
 //      `detectableRate` the step reports (which it should catch 4 times in 5), 0.5 and 0.9.
 //   3. taken (--taken-seeds per file size and noise, default 50): a file of N = 20, 30 or 50
@@ -1386,7 +1386,7 @@ const OUT_FILE_LAUNCHES = 30
 /** The README's pull-request step ("Use in CI"), without its reports. */
 const README_STEP = ['evals', 'run', OUT_SET, '--wait', '--wait-timeout', '30m', '--min-score', '0.5']
 const OUT_STRATEGIES = [
-  {name: 'plain', label: 'the README step (default --relaunches 2)', flags: []},
+  {name: 'plain', label: 'the README step (default --relaunches 4)', flags: []},
   {name: 'relaunches0', label: '`--relaunches 0` (no relaunch)', flags: ['--relaunches', '0']},
   {
     name: 'yesterday',
@@ -1407,8 +1407,8 @@ const OUT_TARGETS = {
 const DETECT_BASE = {failed: 5, finished: 30}
 /** The steps compared: at most 3 launches (the default), 5 (relaunched while no run succeeded), and 5 launched at once (every run judged) */
 const DETECT_STEPS = [
-  {name: '3', label: 'at most 3 (default --relaunches 2)', flags: ['--relaunches', '2']},
-  {name: '5', label: 'at most 5 (`--relaunches 4`)', flags: ['--relaunches', '4']},
+  {name: '3', label: 'at most 3 (`--relaunches 2`)', flags: ['--relaunches', '2']},
+  {name: '5', label: 'at most 5 (the default `--relaunches 4`)', flags: ['--relaunches', '4']},
   {name: 'repeat5', label: '5 at once (`--repeat 5 --relaunches 0`)', flags: ['--repeat', '5', '--relaunches', '0']},
 ]
 const DETECT_RATES = ['detectable', 0.5, 0.9]

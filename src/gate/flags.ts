@@ -18,11 +18,13 @@ export const REPEAT = {min: 1, max: 20, auto: 'auto', defaultMaxRepeat: 5} as co
 /**
  * `evals run --wait --relaunches N`: how many launches a step may add for groups none of whose
  * runs succeeded and whose failures are within their rate (docs/ci.md "Failed and cancelled
- * runs"): at most `max`; by default 2 with a baseline of many runs (the targets of issue 35: an
- * unchanged step of one flaky agent makes about 1.2 launches, an agent that fails every run is
- * failed in 3), and none without one (a failure fails the step at once).
+ * runs"): at most `max`; by default 4 with a baseline of many runs, so that a step makes at most
+ * as many launches as --repeat auto's default --max-repeat (docs/gate-measurements.md: an
+ * unchanged step of one flaky agent makes about 1.2 launches, and an agent that fails every run
+ * is failed whatever its file's rate, in 3 launches or, against a file where it fails often, 4 or
+ * 5), and none without one (a failure fails the step at once).
  */
-export const RELAUNCH = {default: 2, max: 10} as const
+export const RELAUNCH = {default: 4, max: 10} as const
 
 /** How many launches `evals run --wait` makes: K and up to N relaunches, or (`--repeat auto`) one at a time until every group is decided. */
 export type RepeatPlan = {kind: 'fixed'; k: number; relaunches: number} | {kind: 'auto'; maxRepeat: number}

@@ -13,12 +13,17 @@ import type {Rate} from './rules.js'
  *   never failed in 50 runs has P = 1/52; one of an agent that failed 5 of 30 has P = 6/32.
  * - **Its exact size.** A step looks at a group's failures after each launch, so the chance of a
  *   false alarm is that of crossing the threshold at ANY look. It is computed exactly, under the
- *   predictive itself, by counting the sequences of outcomes that cross it first at each count of
- *   finished runs (a walk over (runs, failures); cancelled runs only delay the looks, so looking
- *   at every count from 1 to the most runs the step can make bounds every way the step can go).
- *   The threshold is the largest attainable P whose size fits the test's budget, and the size,
- *   not the budget, is what the test spends: the score test of the group gets the rest of the
- *   group's share of the step's false-alarm rate (./verdict.ts).
+ *   predictive itself, for the way the step can go (`Looks`). A step without --repeat auto looks
+ *   again at a group only while none of its runs succeeded (a relaunch): its size is the chance
+ *   of crossing at the first look, or at a later one reached through runs that all failed, the
+ *   largest over every count of runs the launches can finish (a cancelled run finishes nothing,
+ *   so each launch's count is anything from 1 to its runs: the size holds however runs are
+ *   cancelled). With --repeat auto a group may be looked at again after a success (its score in
+ *   doubt), and the size counts the sequences of outcomes that cross first at each count of
+ *   finished runs from 1 to the most the step can make (a walk over (runs, failures)), which
+ *   bounds every way it can go. The threshold is the largest attainable P whose size fits the
+ *   test's budget, and the size, not the budget, is what the test spends: the score test of the
+ *   group gets the rest of the group's share of the step's false-alarm rate (./verdict.ts).
  * - **What it can see.** The failure rate the step catches 4 times in 5 (`detectableRate`),
  *   given the launches it may make: a step relaunches a group only while none of its runs
  *   succeeded, so a rise of the rate is caught only through runs that all fail.
@@ -110,6 +115,19 @@ function crossing(
   return total
 }
 
+/**
+ * When a step looks at a group's failures: at most `first` finished runs at its first look (the
+ * group's runs of the first look's launches), at most `perLaunch` more at each later one, at most
+ * `max` in all; `free` (--repeat auto): a group may be looked at again after one of its runs
+ * succeeded, else only while none did (a relaunch).
+ */
+export interface Looks {
+  first: number
+  perLaunch: number
+  max: number
+  free: boolean
+}
+
 /** A group's failure test for one step: its threshold on predictiveTail, and the false-alarm rate it spends. */
 export interface FailureTest {
   /** x failures of m are beyond the baseline's rate when predictiveTail(x, m) ≤ this (0: nothing can be) */
@@ -121,32 +139,70 @@ export interface FailureTest {
 const TESTS = new Map<string, FailureTest>()
 
 /**
- * The failure test of a group whose baseline is `base`, for a step that can make at most `maxRuns`
- * finished runs of it, spending at most `budget`: the largest attainable threshold whose exact
- * size (over every count from 1 to maxRuns) fits. Cached: it depends only on its arguments.
+ * The failure test of a group whose baseline is `base`, for a step that looks at its runs as
+ * `looks` says, spending at most `budget`: the largest attainable threshold whose exact size fits.
+ * Cached: it depends only on its arguments.
  */
-export function failureTest(base: Rate, maxRuns: number, budget: number): FailureTest {
-  const key = `${base.failed} ${base.finished} ${maxRuns} ${budget}`
+export function failureTest(base: Rate, looks: Looks, budget: number): FailureTest {
+  const key = `${base.failed} ${base.finished} ${looks.first} ${looks.perLaunch} ${looks.max} ${looks.free} ${budget}`
   let test = TESTS.get(key)
   if (test === undefined) {
-    test = findFailureTest(base, maxRuns, budget)
+    test = findFailureTest(base, looks, budget)
     TESTS.set(key, test)
   }
   return test
 }
 
+/**
+ * The size of a step that looks again only while every run failed: the chance of crossing at the
+ * first look or at a later one, the largest over the counts each launch can finish (1 to its
+ * runs; a launch whose runs were all cancelled only spends a launch).
+ */
+function relaunchSize(tails: readonly number[][], threshold: number, looks: Looks, base: Rate): number {
+  const first = Math.max(1, Math.min(looks.first, looks.max))
+  const perLaunch = Math.max(1, looks.perLaunch)
+  const relaunches = Math.max(0, Math.ceil((looks.max - first) / perLaunch))
+  const crosses = (c: number, x: number) => x > 0 && tails[c][x] <= threshold
+  const allFailed = (c: number) => sequenceWeight(c, 0, base)
+  const memo = new Map<string, number>()
+  // the most a launch of at most `most` runs can add, from c runs that all failed, with `left` launches after it
+  const next = (c: number, most: number, left: number): number => {
+    const key = `${c} ${most} ${left}`
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    const from = allFailed(c)
+    let best = 0
+    for (let m = 1; m <= Math.min(most, looks.max - c); m++) {
+      const ways = binomials(m)
+      let value = 0
+      for (let y = 0; y <= m; y++) {
+        const chance = (ways[y] * sequenceWeight(c + y, m - y, base)) / from
+        if (crosses(c + m, c + y)) value += chance
+        else if (y === m && left > 0) value += chance * next(c + m, perLaunch, left - 1)
+      }
+      best = Math.max(best, value)
+    }
+    memo.set(key, best)
+    return best
+  }
+  return next(0, first, relaunches)
+}
+
 /** failureTest, computed (uncached). */
-export function findFailureTest(base: Rate, maxRuns: number, budget: number): FailureTest {
-  const looks = Array.from({length: maxRuns}, (_, i) => i + 1)
+export function findFailureTest(base: Rate, looks: Looks, budget: number): FailureTest {
+  const maxRuns = looks.max
   const tails = tailTable(base, maxRuns)
-  const size = (threshold: number) =>
-    crossing(
-      tails,
-      threshold,
-      looks,
-      () => true,
-      (x, s) => sequenceWeight(x, s, base),
-    )
+  const everyCount = Array.from({length: maxRuns}, (_, i) => i + 1)
+  const size = looks.free
+    ? (threshold: number) =>
+        crossing(
+          tails,
+          threshold,
+          everyCount,
+          () => true,
+          (x, s) => sequenceWeight(x, s, base),
+        )
+    : (threshold: number) => relaunchSize(tails, threshold, looks, base)
   // the thresholds worth trying: the tails the counts can reach
   const sorted = [...new Set(tails.slice(1).flatMap((row) => row.slice(1)))].sort((a, b) => a - b)
   let lo = -1

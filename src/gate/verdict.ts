@@ -1,5 +1,5 @@
 import type {Run} from '../contract/types.js'
-import {detectableRate, failureTest, predictiveTail} from './outcomes.js'
+import {detectableRate, failureTest, type Looks, predictiveTail} from './outcomes.js'
 import {
   type BaselineChoice,
   type Cited,
@@ -81,7 +81,10 @@ export function shareOf(level: number, comparisons: number): number {
 export function oneRunMargin(rules: WatchRules, baseline: SampleBaseline, comparisons: number): {margin: number; confidence: number} {
   const share = shareOf(levelOf(rules.baseline), comparisons)
   const rate = baseline.outcomes
-  const spent = rate === null ? 0 : failureTest({failed: rate.failed, finished: rate.finished}, 1, share / 2).size
+  const spent =
+    rate === null
+      ? 0
+      : failureTest({failed: rate.failed, finished: rate.finished}, {first: 1, perLaunch: 1, max: 1, free: false}, share / 2).size
   const confidence = 1 - (share - spent)
   return {margin: round6(noiseMargin(rules, baseline, 1, confidence, sdFloorWith(baseline.scores, []))), confidence: round6(confidence)}
 }
@@ -103,12 +106,13 @@ function staleOf(baseline: SampleBaseline, choice: BaselineChoice | undefined): 
  * How many finished runs of this group the step can judge at most, and its first look's: the
  * group's runs per launch (as many as it has now, over the launches they came from) times the
  * launches the step may make; a step that launches nothing (runs watch) judges the runs it has.
+ * Only --repeat auto looks again at a group one of whose runs succeeded (`free`).
  */
-function runsAllowed(rules: WatchRules, size: number): {first: number; perLaunch: number; max: number} {
+function runsAllowed(rules: WatchRules, size: number): Looks {
   const launches = rules.launches
-  if (launches === undefined || launches.made < 1) return {first: size, perLaunch: size, max: size}
+  if (launches === undefined || launches.made < 1) return {first: size, perLaunch: size, max: size, free: false}
   const perLaunch = Math.max(1, Math.round(size / launches.made))
-  return {first: perLaunch * launches.first, perLaunch, max: Math.max(size, perLaunch * launches.max)}
+  return {first: perLaunch * launches.first, perLaunch, max: Math.max(size, perLaunch * launches.max), free: launches.auto}
 }
 
 /**
@@ -185,7 +189,7 @@ export function judgeGroup({rules, group, runs, comparisons}: JudgeInput): Judge
     } else {
       const base = {failed: rate.failed, finished: rate.finished}
       const allowed = runsAllowed(rules, size)
-      const test = failureTest(base, allowed.max, share / 2)
+      const test = failureTest(base, allowed, share / 2)
       const m = counted.failed + counted.succeeded
       const tail = counted.failed === 0 ? 1 : predictiveTail(counted.failed, m, base)
       const p = counted.failed === 0 ? null : round6(tail)

@@ -3,6 +3,7 @@ import {describeInBrowser, screenshot, seriousViolations, useBrowser} from '../h
 import {useFakeApi} from '../helpers/fake-api.js'
 import {COMMENT_SELECTOR, COMMENT_WIDTH, commentPage, overflows} from '../helpers/github-comment.js'
 import {CASES, commentOf, runCase} from '../gate/reports/comments.js'
+import {RELAUNCH} from '../../src/gate/flags.js'
 
 // The pull-request comment of a step (src/gate/reports/markdown.ts), as GitHub shows it: each of
 // the issue's cases made by `evals run --wait --json` and printed by `evals comment`
@@ -15,7 +16,7 @@ const NAMED: Record<string, string | undefined> = {
   inconclusive: 'claude-code / claude-sonnet-4-5 is inconclusive after 3 launches',
   'failed-beyond-rate': 'claude-code / claude-sonnet-4-5 failed 2 of 2 runs, beyond its baseline',
   stale: undefined,
-  error: 'Launch 2 (relaunch 1 of at most 2) failed',
+  error: `Launch 2 (relaunch 1 of at most ${RELAUNCH.default}) failed`,
 }
 
 describeInBrowser(`the comment of a step in a ${COMMENT_WIDTH} px pull-request comment`, () => {

@@ -348,7 +348,7 @@ describe('evals run --wait (contract 5)', () => {
           confidence: '0.967857',
           cancelled: '0',
           'baseline failure rate': '0',
-          // one failure of the 3 runs (5 with the relaunches) against 0 of 4: P(1 or more in 3) = 1 − (5·6·7)/(6·7·8)
+          // one failure of the 3 runs (7 with the relaunches) against 0 of 4: P(1 or more in 3) = 1 − (5·6·7)/(6·7·8)
           'failure p': '0.375',
           'detectable failure rate': '0.928318',
         },
@@ -685,7 +685,7 @@ describe('evals run --wait --repeat on a terminal: the group table against a his
     const r = await wait('--baseline', 'history')
     expect(r.exitCode, r.stderr).toBe(10)
     // the score test's level: 1 − (0.05 − s), what the failure test of the 5 earlier runs (none failed) leaves: its exact
-    // size s = 1/84 for the 4 runs the step may make (2 launches and 2 relaunches), three failures in a row (./outcomes.ts)
+    // size s = 1/84 for the 6 runs the step may make (2 launches and 4 relaunches), three failures in a row (./outcomes.ts)
     // margin: t(0.961905, 4) × sd × √(1/2 + 1/5) = 2.377569 × 0.031623 × 0.836660 = 0.062905; the drop of 0.07 is beyond it
     // detectable: margin + t(0.8, 4) × sd × √(1/2 + 1/5) = 0.062905 + 0.940965 × 0.031623 × 0.836660 = 0.087801
     expect(terminalTable(r.stdout)).toEqual([{...GROUP, MARGIN: '0.06', DETECTABLE: '0.09', VERDICT: 'regressed'}])

@@ -14,6 +14,7 @@ import {CASES, commentOf, runCase} from './comments.js'
 import {sampleReport} from './fixtures.js'
 import type {UpdateResult} from '../../../src/gate/update.js'
 import {writeBaseline} from '../../helpers/baseline.js'
+import {RELAUNCH} from '../../../src/gate/flags.js'
 
 const api = useFakeApi({}, {me: false})
 
@@ -247,7 +248,9 @@ describe('the comment of a step, from its --json document (evals comment)', () =
 
   it('a launch that failed: the headline says so; what was judged is shown, the group left undecided says what to do', async () => {
     const md = await comment('error')
-    expect(md.split('\n')[0]).toBe('### ⚠️ Launch 2 (relaunch 1 of at most 2) failed: the launch failed; no further launch was made')
+    expect(md.split('\n')[0]).toBe(
+      `### ⚠️ Launch 2 (relaunch 1 of at most ${RELAUNCH.default}) failed: the launch failed; no further launch was made`,
+    )
     expect(md).toContain(
       '\n⚠️ **codex / gpt-5** is inconclusive: no run of 1 succeeded (1 failed within its rate, 0 cancelled); no launch was left to decide it: re-run the step.',
     )
