@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {filterPages, matchesFilter, newestUntil} from '../../src/gate/filter.js'
+import {dateMs, filterPages, matchesFilter, newestUntil} from '../../src/gate/filter.js'
 import type {Run} from '../../src/contract/types.js'
 import {countedPages, runAt} from '../helpers/pages.js'
 
@@ -57,5 +57,39 @@ describe('newestUntil: the newest-first scan with a time bound (runs list --sinc
     await expect(async () => {
       for await (const _ of newestUntil(src.pages, undefined));
     }).rejects.toMatchObject({code: 'bad_response', exitCode: 1})
+  })
+})
+
+describe("dateMs: Date.parse's value, the API's form the fast way", () => {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0')
+  it('every day of every month (the 29th to 31st rolled over as Date.parse does), of leap and other years, to the millisecond', () => {
+    const texts: string[] = []
+    for (const year of [0, 1, 1600, 1900, 1969, 1970, 2000, 2024, 2026, 2100, 9999])
+      for (let month = 1; month <= 12; month++)
+        for (let day = 1; day <= 31; day++) {
+          const [h, m, s, ms] = [(day * 7) % 24, (month * 13 + day) % 60, (year + day) % 60, (year * 31 + day * 17) % 1000]
+          texts.push(`${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}.${pad(ms, 3)}Z`)
+        }
+    expect(texts).toHaveLength(11 * 12 * 31)
+    for (const text of texts) expect(dateMs(text), text).toBe(Date.parse(text))
+  })
+
+  it('every other form is Date.parse itself: without milliseconds, with an offset, out of range, not a date', () => {
+    for (const text of [
+      '2026-11-30T12:34:56Z',
+      '2026-11-30T12:34:56.789+02:00',
+      '2026-11-30T24:00:00.000Z',
+      '2026-11-30T23:59:60.000Z',
+      '2026-13-01T00:00:00.000Z',
+      '2026-00-10T00:00:00.000Z',
+      '2026-11-00T00:00:00.000Z',
+      '2026-11-32T00:00:00.000Z',
+      '2026-1a-30T12:34:56.789Z',
+      '2026-11-30 12:34:56.789Z',
+      '+02026-11-30T12:34:56.789Z',
+      'yesterday, about noon....',
+      '',
+    ])
+      expect(Object.is(dateMs(text), Date.parse(text)), text).toBe(true)
   })
 })
