@@ -51,16 +51,18 @@ function plain(text) {
 }
 
 /**
- * Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML, and
- * no mention. GitHub looks for `@login` and `@org/team` in the rendered text, where `\@` is a plain
- * `@` again, at the start of a text node or after any character but an ASCII letter, digit or `_`:
+ * Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML, no
+ * link and no mention. The `:` of `://` is escaped (and every `.`, that of `www.` too): cmark-gfm
+ * makes a bare URL a link only at an unescaped `:`, as markdownText of src/output/sanitize.ts has
+ * it. GitHub looks for `@login` and `@org/team` in the rendered text, where `\@` is a plain `@`
+ * again, at the start of a text node or after any character but an ASCII letter, digit or `_`:
  * such an `@` is followed by U+2060 WORD JOINER, which shows nothing and starts no login, as
  * markdownText of src/output/sanitize.ts does for amctl's summary (an email address stays as it is).
  */
 function markdownText(text) {
   return plain(text)
     .replace(/(?<![A-Za-z0-9_])@/g, '@\u2060')
-    .replace(/[\\`*_{}[\]()#+\-.!|~@$]/g, '\\$&')
+    .replace(/[\\`*_{}[\]()#+\-.!|~@$]|:(?=\/\/)/g, '\\$&')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')

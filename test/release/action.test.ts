@@ -1425,10 +1425,10 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       }
     })
 
-    it('an eval set named like a person or a team mentions no one in the comment (its headline and footer); an email address stays as it is', async () => {
+    it('an eval set named like a person or a team mentions no one in the comment (its headline and footer); an email address stays as it is; a URL links nothing', async () => {
       const {github, comments} = await fakeGitHub()
       try {
-        const evalSet = '@octocat (@acme-labs/reviewers) ada@example.com'
+        const evalSet = '@octocat (@acme-labs/reviewers) ada@example.com https://e.x'
         const {result} = await evals({}, 3, {'eval-set': evalSet}, await onPullRequest(github.url))
         expect(result.outputs).toMatchObject({'exit-code': '3', verdict: 'error'})
         expect(comments).toHaveLength(1)
@@ -1438,6 +1438,10 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         const shown = shownText(comments[0].body).replaceAll('\u2060', '')
         expect(shown).toContain(`no verdict for ${evalSet}`)
         expect(shown).toContain(`eval set ${evalSet} · commit c0ffee1`)
+        // (the `:` of `://` escaped: cmark-gfm links a bare URL at an unescaped `:` only)
+        expect(comments[0].body).toContain(
+          'no verdict for \\@\u2060octocat \\(\\@\u2060acme\\-labs/reviewers\\) ada\\@example\\.com https\\://e\\.x\n',
+        )
       } finally {
         await github.close()
       }
