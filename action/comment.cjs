@@ -23,6 +23,11 @@
 // Posted or edited: a line saying so. Not possible (not a pull request, a fork's pull request, no
 // token, a token that may not write: 401, 403, 404): a ::notice. Anything else (a server error,
 // curl failing): a ::warning.
+//
+// Run with the word action-markdown (the evals step, when the update of the baseline file gave
+// warnings), it does one thing else: the lines of AMCTL_MARKDOWN_TEXT, each as Markdown text
+// (markdownText, below), on stdout, for the output baseline-warnings-markdown; exit 0, or 1 when
+// they could not be written.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -51,16 +56,19 @@ function plain(text) {
 }
 
 /**
- * Markdown text of a value given to the action (an eval set ID): punctuation escaped, no HTML, and
- * no mention. GitHub looks for `@login` and `@org/team` in the rendered text, where `\@` is a plain
- * `@` again, at the start of a text node or after any character but an ASCII letter, digit or `_`:
- * such an `@` is followed by U+2060 WORD JOINER, which shows nothing and starts no login, as
- * markdownText of src/output/sanitize.ts does for amctl's summary (an email address stays as it is).
+ * Markdown text of a value given to the action (an eval set ID), or of server text amctl wrote
+ * (the baseline's warnings): punctuation escaped, no HTML, no link and no mention. The `:` of `://`
+ * is escaped (and every `.`, that of `www.` too): cmark-gfm makes a bare URL a link only at an
+ * unescaped `:`, as markdownText of src/output/sanitize.ts has it. GitHub looks for `@login` and
+ * `@org/team` in the rendered text, where `\@` is a plain `@` again, at the start of a text node or
+ * after any character but an ASCII letter, digit or `_`: such an `@` is followed by U+2060 WORD
+ * JOINER, which shows nothing and starts no login, as markdownText of src/output/sanitize.ts does
+ * for amctl's summary (an email address stays as it is).
  */
 function markdownText(text) {
   return plain(text)
     .replace(/(?<![A-Za-z0-9_])@/g, '@\u2060')
-    .replace(/[\\`*_{}[\]()#+\-.!|~@$]/g, '\\$&')
+    .replace(/[\\`*_{}[\]()#+\-.!|~@$]|:(?=\/\/)/g, '\\$&')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
@@ -291,6 +299,21 @@ function main(env) {
   } finally {
     fs.rmSync(work, {recursive: true, force: true})
   }
+}
+
+/** Each line of `text` as Markdown text (markdownText), in its place: the output baseline-warnings-markdown. */
+function markdownLines(text) {
+  return String(text).split('\n').map(markdownText).join('\n')
+}
+
+// the word the executable is run with (argv[2]: a single executable repeats its path as argv[1])
+if (process.argv[2] === 'action-markdown') {
+  try {
+    say(markdownLines(process.env.AMCTL_MARKDOWN_TEXT ?? ''))
+  } catch {
+    process.exit(1)
+  }
+  process.exit(0)
 }
 
 let line

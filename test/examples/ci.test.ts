@@ -59,8 +59,9 @@ describe('examples/ci', () => {
     expect(propose.uses).toBe('peter-evans/create-pull-request@v7')
     expect(propose.if).toBe(expression("!cancelled() && steps.evals.outputs.baseline-updated == 'true'"))
     expect(propose.with).toMatchObject({branch: expression('env.UPDATE_BRANCH'), 'add-paths': expression('env.BASELINE')})
-    // the lines that say a group's level moved or it fails more come first (issue 35 §3)
-    expect(propose.with.body.startsWith(`${expression('steps.evals.outputs.baseline-warnings')}\n\n`)).toBe(true)
+    // the lines that say a group's level moved or it fails more come first (issue 35 §3), as
+    // Markdown text: the body is Markdown, and their agents' and models' names are server text
+    expect(propose.with.body.startsWith(`${expression('steps.evals.outputs.baseline-warnings-markdown')}\n\n`)).toBe(true)
     const [launch] = amctlSteps(doc.jobs.refresh)
     expect(launch.with.repeat).toBe(expression("inputs.launches || '10'"))
     expect(launch.with).not.toHaveProperty('baseline-file')

@@ -27,6 +27,7 @@ import {tempDir} from '../helpers/temp.js'
 import {type BaselineFile, baselineFileText, groupStats} from '../../src/gate/baseline-file.js'
 import {junitSchemaErrors, parseJunit} from '../gate/reports/fixtures.js'
 import {useE2E} from '../e2e/helpers.js'
+import {API_PREFIX} from '../../src/contract/vocabulary.js'
 import {harness, machinePath, registryTrust, sealedEnv} from '../helpers/env.js'
 
 // The GitHub Action (action.yml) end to end: its steps run as the Actions runner runs them
@@ -687,6 +688,9 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
     expect(main.doc.runs.filter((run: any) => run.agent === 'codex')[0].id).toBe(first.id)
     const line = `codex / gpt-5 moved from 0.70 to 0.58 at ${first.id} (−0.12, 3.9 sd): this update makes it the baseline`
     expect(main.result.outputs['baseline-warnings']).toBe(line)
+    // the same line as Markdown text, which shows it as it is
+    expect(main.result.outputs['baseline-warnings-markdown']).toMatch(/^codex \/ gpt\\-5 moved from 0\\\.70 /)
+    expect(shownText(main.result.outputs['baseline-warnings-markdown'])).toBe(line)
     expect(main.step.stderr).toContain(`\nwarning: ${line}\n`)
     expect(main.step.stderr).toContain(`\n::warning title=amctl%3A --update-baseline takes in a change of level::${line}\n`)
     expect(main.step.stderr).not.toContain('claude-code / claude-sonnet-4-5 moved')
@@ -698,7 +702,12 @@ describe('the baseline file and --repeat auto from the action', {timeout: 240_00
     await planned('claude-code', 0.7, 1)
     await planned('codex', 0.7, 1)
     const other = await gate(checkout().workspace, {}, runOf('push', 'refs/heads/main'))
-    expect(other.result.outputs).toMatchObject({'exit-code': '0', 'baseline-updated': 'true', 'baseline-warnings': ''})
+    expect(other.result.outputs).toMatchObject({
+      'exit-code': '0',
+      'baseline-updated': 'true',
+      'baseline-warnings': '',
+      'baseline-warnings-markdown': '',
+    })
   })
 
   /**
@@ -1012,19 +1021,24 @@ describe('the example workflows, played against the dev server', {timeout: 240_0
     expect((await play('github-baseline.yml', 'refresh', events.push('103'), checkoutOf(bare))).result.ran).toBe(false)
   })
 
+  /**
+   * The committed file with codex's group (its model renamed `model`, if given) at 20 runs around
+   * 0.84, then 4 at 0.77: a push's run, a fifth at 0.77, makes a level of them.
+   */
+  const codexMoving =
+    (model?: string) =>
+    (file: BaselineFile): BaselineFile => {
+      const at = (i: number) => new Date(Date.now() - (60 - i) * 60_000).toISOString()
+      const runs = [
+        ...Array.from({length: 20}, (_, i) => ({id: `run_file_codex_${i}`, score: [0.82, 0.84, 0.86, 0.84][i % 4], createdAt: at(i)})),
+        ...Array.from({length: 4}, (_, i) => ({id: `run_file_codex_new_${i}`, score: 0.77, createdAt: at(20 + i)})),
+      ]
+      const moving = {...groupStats(runs), runs, setAside: [], failed: [], cancelled: []}
+      return {...file, groups: file.groups.map((g) => (g.agent === 'codex' ? {...g, model: model ?? g.model, ...moving} : g))}
+    }
+
   it("github-baseline.yml: a push that moves a group's level proposes the file with the sentence that says so first in the pull request's body", async () => {
-    // codex in the committed file: 20 runs around 0.84, then 4 at 0.77; this push's run, a fifth at 0.77, makes a level of them
-    const at = (i: number) => new Date(Date.now() - (60 - i) * 60_000).toISOString()
-    const runs = [
-      ...Array.from({length: 20}, (_, i) => ({id: `run_file_codex_${i}`, score: [0.82, 0.84, 0.86, 0.84][i % 4], createdAt: at(i)})),
-      ...Array.from({length: 4}, (_, i) => ({id: `run_file_codex_new_${i}`, score: 0.77, createdAt: at(20 + i)})),
-    ]
-    const bare = await origin((file) => ({
-      ...file,
-      groups: file.groups.map((g) =>
-        g.agent === 'codex' ? {...g, ...groupStats(runs), runs, setAside: [], failed: [], cancelled: []} : g,
-      ),
-    }))
+    const bare = await origin(codexMoving())
     await planLaunch({codex: 0.77})
     const push = await play('github-baseline.yml', 'update', events.push('106'), checkoutOf(bare))
     const warnings = push.step('evals').outputs['baseline-warnings']
@@ -1035,9 +1049,58 @@ describe('the example workflows, played against the dev server', {timeout: 240_0
     ])
     expect(push.proposed).toHaveLength(1)
     const {body} = push.proposed[0]
-    expect(body.startsWith(`${warnings}\n\n`), body).toBe(true)
+    // the same sentence as Markdown text (the output baseline-warnings-markdown)
+    const markdown = push.step('evals').outputs['baseline-warnings-markdown']
+    expect(shownText(markdown)).toBe(warnings)
+    expect(body.startsWith(`${markdown}\n\n`), body).toBe(true)
     // then the example's own words, with the verdict
-    expect(body.slice(warnings.length + 2)).toContain(`(verdict of the last: ${push.step('evals').outputs.verdict})`)
+    expect(body.slice(markdown.length + 2)).toContain(`(verdict of the last: ${push.step('evals').outputs.verdict})`)
+  })
+
+  it("github-baseline.yml: a model named like a mention, a link and HTML moves its level: the plain output keeps amctl's text, the Markdown output and the pull request's body mention no one and link nothing", async () => {
+    // codex's model on es_acme_search renamed (server text), in the eval set and in the committed
+    // file, whose group moves as in the test above
+    const model = 'gpt-5 @octocat [x](https://e.x) <b>'
+    const path = `${e2e.current.url}${API_PREFIX}/orgs/acme/eval-sets/es_acme_search`
+    const api = async (body: unknown) => {
+      const res = await fetch(path, {
+        method: 'PATCH',
+        headers: {authorization: `Bearer ${await e2e.current.token()}`, 'content-type': 'application/json'},
+        body: JSON.stringify(body),
+      })
+      if (!res.ok) throw new Error(`PATCH ${path}: ${res.status} ${await res.text()}`)
+      return ((await res.json()) as {targets: Array<{agent: string; model: string}>}).targets
+    }
+    const targets = await api({})
+    await api({targets: targets.map((t) => (t.agent === 'codex' ? {...t, model} : t))})
+    try {
+      const bare = await origin(codexMoving(model))
+      await planLaunch({codex: 0.77})
+      const push = await play('github-baseline.yml', 'update', events.push('107'), checkoutOf(bare))
+      const outputs = push.step('evals').outputs
+      // plain text as amctl wrote it: its JSON's sentence, the server's name untouched
+      const plain = outputs['baseline-warnings']
+      expect(plain).toMatch(
+        /^codex \/ gpt-5 @octocat \[x\]\(https:\/\/e\.x\) <b> moved from 0\.84 to 0\.77 at run_file_codex_new_0 \(−0\.07, \d\.\d sd\): this update makes it the baseline$/,
+      )
+      expect(JSON.parse(readFileSync(outputs.json, 'utf8')).baselineUpdate.warnings).toEqual([plain])
+      // Markdown text: the mention broken by U+2060, the link's brackets and the URL's `:` escaped, the tag as text
+      const markdown = outputs['baseline-warnings-markdown']
+      expect(markdown).toContain('codex / gpt\\-5 \\@\u2060octocat \\[x\\]\\(https\\://e\\.x\\) &lt;b&gt; moved from 0\\.84')
+      expect(markdown).not.toContain('<b>')
+      expect(githubMentions(markdown)).toEqual([])
+      // what a reader sees is amctl's sentence: the brackets and the tag shown, not made a link
+      // and HTML (the URL's `\:` keeps cmark-gfm from linking it, which remark-gfm does not play)
+      expect(shownText(markdown).replaceAll('\u2060', '')).toBe(plain)
+      // the pull request's body starts with it
+      expect(push.proposed).toHaveLength(1)
+      const {body} = push.proposed[0]
+      expect(body.startsWith(`${markdown}\n\n`), body).toBe(true)
+      expect(body).not.toContain('<b>')
+      expect(githubMentions(body)).toEqual([])
+    } finally {
+      await api({targets})
+    }
   })
 
   it('github-baseline.yml run by hand: the file anew from the runs of N launches (evals baseline save --runs), proposed', async () => {
@@ -1349,12 +1412,26 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       summary,
       'baseline-updated': 'false',
       'baseline-warnings': '',
+      'baseline-warnings-markdown': '',
       // the reports written, uploaded as this artifact by the next step
       upload: 'true',
       artifact: 'amctl-reports-es_acme_search',
       // not a pull request: no comment (the step after the upload)
       comment: 'false',
     })
+  })
+
+  it("the baseline's warnings: each line in its place, plain in baseline-warnings, as Markdown text in baseline-warnings-markdown", async () => {
+    const warnings = [
+      '@octocat / m moved from 0.84 to 0.77 at run_0',
+      'codex / **bold** [x](https://e.x) <img src=x> fails 3 of its 20 runs',
+    ]
+    const {result} = await evals({...runs('passed'), baselineUpdate: {updated: true, warnings}}, 0)
+    expect(result.outputs['baseline-warnings']).toBe(warnings.join('\n'))
+    expect(result.outputs['baseline-warnings-markdown'].split('\n')).toEqual([
+      '\\@\u2060octocat / m moved from 0\\.84 to 0\\.77 at run\\_0',
+      'codex / \\*\\*bold\\*\\* \\[x\\]\\(https\\://e\\.x\\) &lt;img src=x&gt; fails 3 of its 20 runs',
+    ])
   })
 
   it("reports an earlier run left at the paths are not this step's: a failed start names none; a run that writes them names both", async () => {
@@ -1425,10 +1502,10 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
       }
     })
 
-    it('an eval set named like a person or a team mentions no one in the comment (its headline and footer); an email address stays as it is', async () => {
+    it('an eval set named like a person or a team mentions no one in the comment (its headline and footer); an email address stays as it is; a URL links nothing', async () => {
       const {github, comments} = await fakeGitHub()
       try {
-        const evalSet = '@octocat (@acme-labs/reviewers) ada@example.com'
+        const evalSet = '@octocat (@acme-labs/reviewers) ada@example.com https://e.x'
         const {result} = await evals({}, 3, {'eval-set': evalSet}, await onPullRequest(github.url))
         expect(result.outputs).toMatchObject({'exit-code': '3', verdict: 'error'})
         expect(comments).toHaveLength(1)
@@ -1438,6 +1515,10 @@ require(${JSON.stringify(join(ROOT, 'node_modules', 'jq-wasm'))}).loadJq().then(
         const shown = shownText(comments[0].body).replaceAll('\u2060', '')
         expect(shown).toContain(`no verdict for ${evalSet}`)
         expect(shown).toContain(`eval set ${evalSet} · commit c0ffee1`)
+        // (the `:` of `://` escaped: cmark-gfm links a bare URL at an unescaped `:` only)
+        expect(comments[0].body).toContain(
+          'no verdict for \\@\u2060octocat \\(\\@\u2060acme\\-labs/reviewers\\) ada\\@example\\.com https\\://e\\.x\n',
+        )
       } finally {
         await github.close()
       }
