@@ -9,7 +9,7 @@
 # runner refuses it from $GITHUB_ENV, not from a workflow's or job's env:, and the executable is
 # Node). Every tool here runs with AMCTL_TOKEN in its environment, curl with the GitHub token on
 # its stdin. So PATH is the system's directories alone (amctl runs by its absolute path), the
-# functions the shell imported are gone, and NODE_OPTIONS is unset (the comment sets its own, for
+# functions the shell imported are gone, and NODE_OPTIONS is unset (run_action_script sets its own, for
 # the one command it runs). Git Bash on Windows has its tools under Git's own directory, whatever
 # its drive: coreutils, sed and awk in /usr/bin, curl in /mingw64/bin, as the runner's bash finds
 # them. (bash itself the runner finds on PATH before this runs: that one no step can choose.)
@@ -20,6 +20,14 @@ esac
 export PATH
 while read -r _ _ name; do unset -f "$name"; done < <(declare -F)
 unset NODE_OPTIONS
+
+# Runs action/comment.cjs with the installed executable's own Node (preloaded through NODE_OPTIONS,
+# for this one command), the executable given WORD: action-comment (the pull-request comment) or
+# action-markdown (the baseline's warnings as Markdown text, on stdout). Its exit status.
+run_action_script() {
+  local script=${GITHUB_ACTION_PATH//\\//}/action/comment.cjs
+  NODE_OPTIONS="--require=\"${script//\"/\\\"}\"" "$AMCTL_ACTION_AMCTL" "$1"
+}
 
 # One ::error line for the step's log, then exit 1.
 fail() {
